@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { CtxError } from '../errors.js';
+import { hasGitBinary, runGit } from '../git/exec.js';
+import { CommitSnapshot, IndexSnapshot, WorktreeSnapshot } from './git-snapshot.js';
+import { IsoSnapshot, isoFindRoot, isoResolve } from './iso-snapshot.js';
+import type { Snapshot, SnapshotKind } from './types.js';
+
+export interface OpenSnapshotOptions {
+  /** any directory inside the repository */
+  cwd: string;
+  kind?: SnapshotKind;
+  /** revision for commit snapshots (branch, tag, sha, HEAD~2, …) */
+  rev?: string;
+  /** force a backend (tests); default: git when a binary exists */
+  backend?: 'git' | 'isomorphic-git';
+}
+
+/** The repository top level for a directory, or a NOT_A_REPO error. */
+export async function findRepoRoot(cwd: string, backend?: 'git' | 'isomorphic-git'): Promise<string> {
+  const useGit = backend ? backend === 'git' : await hasGitBinary();
+  try {
+    if (useGit) {
+      const out = await runGit(['rev-parse', '--show-toplevel'], { cwd });
+      return path.resolve(out.trim());
+    }
+    return path.resolve(await isoFindRoot(cwd));
+  } catch (e) {
+    if (e instanceof CtxError && e.code === 'GIT_MISSING') throw e;
+    throw new CtxError('NOT_A_REPO', `not inside a git repository: ${cwd}`, { cause: e, hint: 'run git init first, or pass --root' });
+  }
+}
+
+/** Resolve a revision to a commit id; BAD_REVISION when it does not exist. Never passes rev as an option. */
+export async function resolveRevision(root: string, rev: string, backend?: 'git' | 'isomorphic-git'): Promise<string> {
+  const useGit = backend ? backend === 'git' : await hasGitBinary();
+  if (useGit) {
+    try {
+      const out = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd: root });
+      const id = out.trim();
+      if (id) return id;
+    } catch {
+      /* fall through */
+    }
+  } else {
+    const id = await isoResolve(root, rev);
+    if (id) return id;
+  }
+  throw new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint: 'pass a commit, branch or tag that exists in this repository' });
+}
+
+async function headOrUndefined(root: string, backend?: 'git' | 'isomorphic-git'): Promise<string | undefined> {
+  try {
+    return await resolveRevision(root, 'HEAD', backend);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Open the repository as the working tree, the index, or a commit. */
+export async function openSnapshot(opts: OpenSnapshotOptions): Promise<Snapshot> {
+  const kind = opts.kind ?? (opts.rev ? 'commit' : 'worktree');
+  const backend = opts.backend ?? ((await hasGitBinary()) ? 'git' : 'isomorphic-git');
+  const root = await findRepoRoot(opts.cwd, backend);
+  if (kind === 'commit') {
+    const commit = await resolveRevision(root, opts.rev ?? 'HEAD', backend);
+    return backend === 'git' ? new CommitSnapshot(root, commit) : new IsoSnapshot('commit', root, commit);
+  }
+  const head = await headOrUndefined(root, backend);
+  if (backend === 'isomorphic-git') return new IsoSnapshot(kind, root, head);
+  return kind === 'index' ? new IndexSnapshot(root, head) : new WorktreeSnapshot(root, head);
+}

@@ -1,0 +1,37 @@
+/** What a Snapshot is a view of. */
+export type SnapshotKind = 'worktree' | 'index' | 'commit';
+
+export interface SnapshotEntry {
+  /** posix path relative to the repository root */
+  path: string;
+  /** git blob id; for the work tree it is computed from the content on demand */
+  blob?: string;
+  /** git file mode, e.g. 100644, 100755, 120000 (symlink) */
+  mode: string;
+}
+
+/**
+ * The repository as seen at one point. Every analysis reads files only through a
+ * Snapshot, which is what makes bundles reproducible and hook checks staged-only.
+ */
+export interface Snapshot {
+  readonly kind: SnapshotKind;
+  /** absolute path of the repository top level */
+  readonly root: string;
+  /** resolved commit id for commit snapshots; HEAD (or undefined in an empty repo) otherwise */
+  readonly commit: string | undefined;
+  /** which backend serves it */
+  readonly backend: 'git' | 'isomorphic-git';
+  /** All files, sorted by path. Symlinks are listed (mode 120000) but never followed. */
+  list(): Promise<SnapshotEntry[]>;
+  /** Files below a directory prefix (posix, no trailing slash). */
+  listUnder(prefix: string): Promise<SnapshotEntry[]>;
+  /** Raw bytes, or undefined when the path is absent or a symlink. */
+  read(path: string): Promise<Buffer | undefined>;
+  /** Read many; order preserved. */
+  readMany(paths: string[]): Promise<(Buffer | undefined)[]>;
+  /** git blob id of a path, or undefined when absent. */
+  blobOf(path: string): Promise<string | undefined>;
+  /** Release processes held open (cat-file). Idempotent. */
+  close(): void;
+}

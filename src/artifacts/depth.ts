@@ -1,0 +1,36 @@
+import { stringify } from 'yaml';
+import type { Artifact, Depth } from './types.js';
+
+/** First section of the body: everything up to the second heading (or the first, when text precedes it). */
+export function firstSection(body: string): string {
+  const lines = body.split('\n');
+  let headings = 0;
+  let sawText = false;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (/^#{1,6}\s/.test(line)) {
+      headings++;
+      if (headings > 1 || sawText) break;
+    } else if (line.trim()) sawText = true;
+    out.push(line);
+  }
+  return out.join('\n').trim();
+}
+
+/** Frontmatter as YAML text, without the stamp (an implementation detail at every depth but full). */
+export function metaText(a: Artifact, opts: { withStamp?: boolean } = {}): string {
+  const data = { ...a.data };
+  if (!opts.withStamp) delete data.stamp;
+  return stringify(data, { lineWidth: 0 }).trimEnd();
+}
+
+/** The body text at a depth: '' for meta, first section for summary, everything for full. */
+export function bodyAt(a: Artifact, depth: Depth): string {
+  if (depth === 'meta') return '';
+  if (depth === 'summary') return firstSection(a.body);
+  return a.body.trim();
+}
+
+export function lowerDepth(d: Depth): Depth | undefined {
+  return d === 'full' ? 'summary' : d === 'summary' ? 'meta' : undefined;
+}

@@ -1,0 +1,120 @@
+import { readdir, readFile, lstat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { parseArtifact } from './parse.js';
+import type { Artifact, LoadProblem } from './types.js';
+
+export interface ArtifactSet {
+  /** every artifact that loaded, sorted by id (then file) */
+  artifacts: Artifact[];
+  /** first artifact for each id (duplicates are reported as problems) */
+  byId: Map<string, Artifact>;
+  /** files that did not load, and per-file problems */
+  problems: LoadProblem[];
+  config: Config;
+  snapshot: Snapshot;
+  /** ids declared more than once → files */
+  duplicates: Map<string, string[]>;
+  /** content hashes of global artifacts (outside the commit), by file */
+  globalHashes: Record<string, string>;
+}
+
+export interface LoadOptions {
+  /** include the user's global artifacts (default: config.global) */
+  global?: boolean;
+  /** override the global store location (tests); default: $GIT_CTX_GLOBAL_DIR or the user's config dir */
+  globalDir?: string;
+}
+
+/** The user's global artifact store: $GIT_CTX_GLOBAL_DIR, else $XDG_CONFIG_HOME/git-ctx/global, else ~/.config/git-ctx/global. */
+export function globalStoreDir(): string {
+  if (process.env.GIT_CTX_GLOBAL_DIR) return path.resolve(process.env.GIT_CTX_GLOBAL_DIR);
+  const base = process.env.XDG_CONFIG_HOME || (process.platform === 'win32' ? process.env.APPDATA || os.homedir() : path.join(os.homedir(), '.config'));
+  return path.join(base, 'git-ctx', 'global');
+}
+
+async function walkGlobal(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  async function rec(d: string): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await rec(p);
+      else if (e.isFile() && e.name.endsWith('.md')) out.push(p);
+    }
+  }
+  await rec(dir);
+  return out.sort();
+}
+
+const isArtifactFile = (p: string, dir: string) =>
+  p.endsWith('.md') && !p.endsWith('/README.md') && p !== `${dir}/README.md` && !p.split('/').pop()!.startsWith('_') && path.posix.basename(p) !== 'baseline.md';
+
+/** Load and parse every artifact in the snapshot (plus global ones when opted in). */
+export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: LoadOptions = {}): Promise<ArtifactSet> {
+  const dir = config.dir;
+  const entries = (await snapshot.listUnder(dir)).filter((e) => isArtifactFile(e.path, dir));
+  const problems: LoadProblem[] = [];
+  const artifacts: Artifact[] = [];
+  const regular = entries.filter((e) => {
+    if (e.mode === '120000') {
+      problems.push({ file: e.path, rule: 'symlink-skipped', message: 'symbolic link under the artifact directory is never followed; commit the file itself' });
+      return false;
+    }
+    return true;
+  });
+  const bufs = await snapshot.readMany(regular.map((e) => e.path));
+  regular.forEach((e, i) => {
+    const buf = bufs[i];
+    if (!buf) return;
+    const r = parseArtifact(e.path, buf, 'repo');
+    problems.push(...r.problems);
+    if (r.artifact) artifacts.push(r.artifact);
+  });
+
+  const globalHashes: Record<string, string> = {};
+  if (opts.global ?? config.global) {
+    const gdir = opts.globalDir ?? globalStoreDir();
+    for (const abs of await walkGlobal(gdir)) {
+      const st = await lstat(abs).catch(() => undefined);
+      if (!st || st.isSymbolicLink()) continue;
+      const rel = `~global/${path.relative(gdir, abs).split(path.sep).join('/')}`;
+      const r = parseArtifact(rel, await readFile(abs), 'global');
+      problems.push(...r.problems);
+      if (r.artifact) {
+        if (r.artifact.scope !== 'global') r.artifact.scope = 'global';
+        artifacts.push(r.artifact);
+        globalHashes[rel] = r.artifact.blob;
+      }
+    }
+  }
+
+  artifacts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1));
+  const byId = new Map<string, Artifact>();
+  const duplicates = new Map<string, string[]>();
+  for (const a of artifacts) {
+    const prev = byId.get(a.id);
+    if (prev) {
+      // a repo artifact overrides a global one with the same id, silently by design
+      if (prev.origin === 'global' && a.origin === 'repo') {
+        byId.set(a.id, a);
+        continue;
+      }
+      if (prev.origin === 'repo' && a.origin === 'global') continue;
+      const files = duplicates.get(a.id) ?? [prev.file];
+      files.push(a.file);
+      duplicates.set(a.id, files);
+      continue;
+    }
+    byId.set(a.id, a);
+  }
+  problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
+  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes };
+}

@@ -1,0 +1,60 @@
+/** Relation kinds that may be written in `relations:`. Reverse edges are computed. */
+export const RELATION_KINDS = ['supersedes', 'depends_on', 'conflicts_with', 'caused_by', 'co_decided'] as const;
+export type RelationKind = (typeof RELATION_KINDS)[number];
+
+/** Keys of `links:`; each names ids of artifacts (the key is a hint, not a type filter). */
+export const LINK_KINDS = ['specs', 'decisions', 'norms', 'tasks'] as const;
+
+export type Depth = 'meta' | 'summary' | 'full';
+export const DEPTHS: readonly Depth[] = ['meta', 'summary', 'full'];
+
+export type Scope = 'global' | 'domain' | 'project';
+
+export interface Stamp {
+  commit?: string;
+  fingerprints?: Record<string, string>;
+}
+
+/** A parsed artifact. `data` is the whole frontmatter, unknown keys included, with scalars kept as strings. */
+export interface Artifact {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  scope: Scope;
+  domain?: string;
+  summary?: string;
+  keywords: string[];
+  /** all `links:` ids, flattened, in file order, with the key each came from */
+  links: { kind: string; id: string }[];
+  relations: Partial<Record<RelationKind, string[]>>;
+  requires: string[];
+  paths: string[];
+  anchors: string[];
+  owner?: string;
+  created?: string;
+  source?: string;
+  stamp?: Stamp;
+  /** repo-relative path of the file ('' root for global artifacts: see `origin`) */
+  file: string;
+  /** where it came from: the repository, or the user's global store */
+  origin: 'repo' | 'global';
+  /** git blob id of the file's bytes */
+  blob: string;
+  /** frontmatter as parsed (strings, arrays, maps) */
+  data: Record<string, unknown>;
+  /** markdown body after the frontmatter */
+  body: string;
+  /** 1-based line of each top-level frontmatter key, for messages */
+  keyLines: Record<string, number>;
+  /** 1-based line where the body starts */
+  bodyLine: number;
+}
+
+/** A file that could not be loaded as an artifact; the rest still load. */
+export interface LoadProblem {
+  file: string;
+  line?: number;
+  rule: string;
+  message: string;
+}

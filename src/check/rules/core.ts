@@ -1,0 +1,246 @@
+import picomatch from 'picomatch';
+import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
+import type { Artifact } from '../../artifacts/types.js';
+import type { CheckContext, Finding, Rule } from '../types.js';
+
+type Out = Omit<Finding, 'severity'>;
+
+/** An id is DEC-BILLING-001-like (letters, digits, dashes, dots, underscores) or path-like (segments joined by /). */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
+
+function graphOf(ctx: CheckContext): LinkGraph {
+  let g = ctx.cache.get('graph') as LinkGraph | undefined;
+  if (!g) {
+    g = buildGraph(ctx.set);
+    ctx.cache.set('graph', g);
+  }
+  return g;
+}
+
+const line = (a: Artifact, key: string) => a.keyLines[key] ?? a.keyLines.id;
+
+function isInactive(ctx: CheckContext, a: Artifact): boolean {
+  const t = ctx.config.types[a.type];
+  return !!a.status && !!t && t.inactive.includes(a.status);
+}
+
+/** Load problems (malformed files) surface as findings under their own rule ids. */
+const loadProblems: Rule[] = [
+  ['frontmatter-malformed', 'YAML frontmatter that does not parse, or is not a mapping'],
+  ['frontmatter-missing', 'a markdown file under the artifact directory without frontmatter, or empty'],
+  ['missing-field', 'a required field (id, type) is missing'],
+  ['invalid-field', 'a field has the wrong shape (relations, links, scope)'],
+  ['binary-file', 'a binary file under the artifact directory'],
+  ['invalid-encoding', 'a file that is not valid UTF-8'],
+  ['file-too-large', 'an artifact file over the size limit'],
+  ['symlink-skipped', 'a symbolic link under the artifact directory (never followed)'],
+].map(([id, description]) => ({
+  id: id!,
+  severity: id === 'symlink-skipped' ? 'warning' : 'error',
+  description: description!,
+  run: (ctx: CheckContext) => ctx.set.problems.filter((p) => p.rule === id).map((p) => ({ rule: p.rule, message: p.message, file: p.file, line: p.line })),
+}));
+
+export const CORE_RULES: Rule[] = [
+  ...loadProblems,
+  {
+    id: 'invalid-id',
+    severity: 'error',
+    description: 'an id with characters outside letters, digits, - _ . and / segments',
+    run: (ctx) =>
+      ctx.set.artifacts.filter((a) => !ID_PATTERN.test(a.id)).map((a) => ({ rule: 'invalid-id', id: a.id, file: a.file, line: line(a, 'id'), message: `invalid id ${JSON.stringify(a.id)}: use letters, digits, "-", "_", "." (e.g. DEC-BILLING-001) or path-like segments (project/design/x)` })),
+  },
+  {
+    id: 'duplicate-id',
+    severity: 'error',
+    description: 'the same id declared in more than one file',
+    run: (ctx) => {
+      const res: Out[] = [];
+      for (const [id, files] of ctx.set.duplicates) {
+        for (const f of files.slice(1)) {
+          const a = ctx.set.artifacts.find((x) => x.file === f);
+          res.push({ rule: 'duplicate-id', id, file: f, line: a ? line(a, 'id') : undefined, message: `duplicate id ${id}: also declared in ${files.filter((x) => x !== f).join(', ')}` });
+        }
+      }
+      return res;
+    },
+  },
+  {
+    id: 'unknown-type',
+    severity: 'error',
+    description: 'a type that is not configured',
+    run: (ctx) =>
+      ctx.set.artifacts
+        .filter((a) => !ctx.config.types[a.type])
+        .map((a) => ({ rule: 'unknown-type', id: a.id, file: a.file, line: line(a, 'type'), message: `unknown type "${a.type}" (configured: ${Object.keys(ctx.config.types).join(', ')})` })),
+  },
+  {
+    id: 'unknown-status',
+    severity: 'error',
+    description: "a status outside its type's vocabulary",
+    run: (ctx) =>
+      ctx.set.artifacts
+        .filter((a) => {
+          const t = ctx.config.types[a.type];
+          return a.status !== undefined && t && t.statuses.length > 0 && !t.statuses.includes(a.status);
+        })
+        .map((a) => ({ rule: 'unknown-status', id: a.id, file: a.file, line: line(a, 'status'), message: `unknown status "${a.status}" for type ${a.type} (expected one of ${ctx.config.types[a.type]!.statuses.join(', ')})` })),
+  },
+  {
+    id: 'broken-link',
+    severity: 'error',
+    description: 'a link, requires or relation naming an id that does not exist',
+    run: (ctx) => {
+      const g = graphOf(ctx);
+      const res: Out[] = [];
+      for (const e of g.edges) {
+        if (e.resolved) continue;
+        const a = ctx.set.byId.get(e.from)!;
+        const key = e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : a.keyLines.relations ? 'relations' : e.kind;
+        const where = e.kind === 'link' ? `links.${e.label}` : e.kind === 'requires' ? 'requires' : `relations.${e.kind}`;
+        res.push({ rule: 'broken-link', id: a.id, file: a.file, line: line(a, key), message: `${where} names ${e.to}, which does not exist${suggest(e.to, ctx)}` });
+      }
+      return res;
+    },
+  },
+  {
+    id: 'supersedes-cycle',
+    severity: 'error',
+    description: 'decisions that supersede each other in a cycle',
+    run: (ctx) =>
+      findCycles(graphOf(ctx), ['supersedes']).map((c) => {
+        const a = ctx.set.byId.get(c[0]!)!;
+        return { rule: 'supersedes-cycle', id: a.id, file: a.file, line: line(a, 'relations'), message: `supersedes cycle: ${c.join(' → ')}` };
+      }),
+  },
+  {
+    id: 'requires-cycle',
+    severity: 'warning',
+    description: 'artifacts that require each other in a cycle',
+    run: (ctx) =>
+      findCycles(graphOf(ctx), ['requires']).map((c) => {
+        const a = ctx.set.byId.get(c[0]!)!;
+        return { rule: 'requires-cycle', id: a.id, file: a.file, line: line(a, 'requires'), message: `requires cycle: ${c.join(' → ')}` };
+      }),
+  },
+  {
+    id: 'path-glob-matches-nothing',
+    severity: 'warning',
+    description: 'a paths: glob that matches no file in the snapshot',
+    run: async (ctx) => {
+      const files = (await ctx.snapshot.list()).map((e) => e.path);
+      const res: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.origin !== 'repo') continue;
+        for (const p of a.paths) {
+          const isMatch = picomatch(p.replace(/\/$/, '/**'), { dot: true });
+          const prefix = p.replace(/\/+$/, '') + '/';
+          if (!files.some((f) => f === p || f.startsWith(prefix) || isMatch(f))) {
+            res.push({ rule: 'path-glob-matches-nothing', id: a.id, file: a.file, line: line(a, 'paths'), message: `paths entry "${p}" matches no file in the repository` });
+          }
+        }
+      }
+      return res;
+    },
+  },
+  {
+    id: 'task-links-inactive',
+    severity: 'warning',
+    description: 'an open task linking a superseded or deprecated decision (or other inactive artifact)',
+    run: (ctx) => {
+      const res: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.type !== 'task' || isInactive(ctx, a)) continue;
+        for (const l of [...a.links.map((x) => x.id), ...a.requires]) {
+          const t = ctx.set.byId.get(l);
+          if (t && isInactive(ctx, t)) {
+            const by = graphOf(ctx).in.get(t.id)?.filter((e) => e.kind === 'supersedes').map((e) => e.from) ?? [];
+            res.push({ rule: 'task-links-inactive', id: a.id, file: a.file, line: line(a, 'links'), message: `task links ${t.id}, which is ${t.status}${by.length ? ` (superseded by ${by.join(', ')})` : ''}` });
+          }
+        }
+      }
+      return res;
+    },
+  },
+  {
+    id: 'active-conflict',
+    severity: 'warning',
+    description: 'two active decisions that declare conflicts_with each other',
+    run: (ctx) => {
+      const res: Out[] = [];
+      const seen = new Set<string>();
+      for (const a of ctx.set.artifacts) {
+        if (isInactive(ctx, a)) continue;
+        for (const other of a.relations.conflicts_with ?? []) {
+          const b = ctx.set.byId.get(other);
+          if (!b || isInactive(ctx, b)) continue;
+          const key = [a.id, b.id].sort().join('|');
+          if (seen.has(key)) continue;
+          seen.add(key);
+          res.push({ rule: 'active-conflict', id: a.id, file: a.file, line: line(a, 'relations'), message: `${a.id} conflicts with ${b.id} and both are in force (${a.status ?? 'no status'}, ${b.status ?? 'no status'}); supersede or deprecate one` });
+        }
+      }
+      return res;
+    },
+  },
+  {
+    id: 'orphan-spec',
+    severity: 'warning',
+    description: 'a spec that nothing links to and that governs no paths or anchors',
+    run: (ctx) => {
+      const g = graphOf(ctx);
+      return ctx.set.artifacts
+        .filter((a) => a.type === 'spec' && a.origin === 'repo' && !isInactive(ctx, a) && !(g.in.get(a.id)?.length) && a.paths.length === 0 && a.anchors.length === 0)
+        .map((a) => ({ rule: 'orphan-spec', id: a.id, file: a.file, line: line(a, 'id'), message: `spec ${a.id} is not linked from any artifact and declares no paths or anchors` }));
+    },
+  },
+  {
+    id: 'task-stale',
+    severity: 'info',
+    description: 'a task active for long with no change to its file',
+    run: (ctx) => {
+      const days = ctx.config.check.task_stale_days;
+      const res: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.type !== 'task' || !['active', 'in_progress'].includes(a.status ?? '')) continue;
+        const updated = typeof a.data.updated === 'string' ? a.data.updated : a.created;
+        if (!updated) continue;
+        const t = Date.parse(updated);
+        if (Number.isNaN(t)) continue;
+        const age = Math.floor((ctx.now.getTime() - t) / 86_400_000);
+        if (age > days) res.push({ rule: 'task-stale', id: a.id, file: a.file, line: line(a, a.data.updated ? 'updated' : 'created'), message: `task ${a.id} has been ${a.status} for ${age} days (since ${updated}) with no update` });
+      }
+      return res;
+    },
+  },
+];
+
+/** " (did you mean X?)" for a near-miss id. */
+function suggest(id: string, ctx: CheckContext): string {
+  const best = closeMatches(id, [...ctx.set.byId.keys()], 1);
+  return best.length ? ` (did you mean ${best[0]}?)` : '';
+}
+
+/** Ids within a small edit distance, best first. */
+export function closeMatches(id: string, ids: string[], max = 3): string[] {
+  const norm = (s: string) => s.toLowerCase();
+  const scored = ids
+    .map((c) => ({ c, d: editDistance(norm(id), norm(c)) }))
+    .filter((x) => x.d <= Math.max(2, Math.floor(id.length / 4)))
+    .sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
+  return scored.slice(0, max).map((x) => x.c);
+}
+
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}

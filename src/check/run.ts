@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { loadArtifactSet, type LoadOptions } from '../artifacts/load.js';
+import { loadConfig, type Config } from '../config.js';
+import { CtxError } from '../errors.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { RULES } from './rules/index.js';
+import type { CheckContext, CheckResult, Finding, FindingSeverity, Rule } from './types.js';
+
+export interface CheckOptions extends LoadOptions {
+  snapshot: Snapshot;
+  config?: Config;
+  /** only these rule ids */
+  rules?: string[];
+  /** findings to accept (from a baseline file) */
+  baseline?: Baseline;
+  now?: Date;
+  /** extra rules (tests, plugins) */
+  extraRules?: Rule[];
+}
+
+const RANK: Record<FindingSeverity, number> = { error: 3, warning: 2, info: 1 };
+export function severityAtLeast(s: FindingSeverity, min: FindingSeverity): boolean {
+  return RANK[s] >= RANK[min];
+}
+
+/** Run every rule against a snapshot. Returns data; never prints or exits. */
+export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
+  const config = opts.config ?? (await loadConfig(opts.snapshot));
+  const set = await loadArtifactSet(opts.snapshot, config, opts);
+  const ctx: CheckContext = { snapshot: opts.snapshot, config, set, cache: new Map(), now: opts.now ?? new Date() };
+  const findings: Finding[] = [];
+  const ruleErrors: CheckResult['ruleErrors'] = [];
+  const rules = [...RULES, ...(opts.extraRules ?? [])].filter((r) => !opts.rules || opts.rules.includes(r.id));
+  for (const rule of rules) {
+    const sev = config.severities[rule.id] ?? rule.severity;
+    if (sev === 'off') continue;
+    try {
+      for (const f of await rule.run(ctx)) findings.push({ ...f, severity: sev });
+    } catch (e) {
+      ruleErrors.push({ rule: rule.id, message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  findings.sort(compareFindings);
+  let baselined = 0;
+  let kept = findings;
+  if (opts.baseline) {
+    const keys = new Map<string, number>();
+    for (const k of opts.baseline.keys) keys.set(k, (keys.get(k) ?? 0) + 1);
+    kept = findings.filter((f) => {
+      const k = findingKey(f);
+      const n = keys.get(k) ?? 0;
+      if (n > 0) {
+        keys.set(k, n - 1);
+        baselined++;
+        return false;
+      }
+      return true;
+    });
+  }
+  const files = (await opts.snapshot.listUnder(config.dir)).length;
+  return { findings: kept, baselined, artifacts: set.artifacts.length, files, snapshot: { kind: opts.snapshot.kind, commit: opts.snapshot.commit }, ruleErrors };
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message);
+}
+
+/** Baseline identity ignores line numbers so that edits above a finding do not resurrect it. */
+export function findingKey(f: Pick<Finding, 'rule' | 'file' | 'id' | 'message'>): string {
+  return `${f.rule}\u0000${f.file ?? ''}\u0000${f.id ?? ''}\u0000${f.message}`;
+}
+
+export interface Baseline {
+  keys: string[];
+}
+
+/** Read a baseline written by `git ctx check --format json` or `--write-baseline`. */
+export async function readBaseline(file: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CtxError('IO', `cannot read baseline ${file}: ${(e as Error).message}`, { file });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new CtxError('PARSE', `baseline is not valid JSON: ${(e as Error).message}`, { file, hint: 'write one with git ctx check --write-baseline FILE' });
+  }
+  const list = Array.isArray(data) ? data : (data as { findings?: unknown }).findings;
+  if (!Array.isArray(list)) throw new CtxError('PARSE', 'baseline must be a JSON array of findings or an object with "findings"', { file });
+  return { keys: list.map((f) => findingKey(f as Finding)) };
+}
+
+export function baselineJson(findings: Finding[]): string {
+  return JSON.stringify({ version: 1, findings: findings.map(({ rule, file, id, message, severity }) => ({ rule, severity, file, id, message })) }, null, 2) + '\n';
+}
+
+/** Descriptions of every rule, for --list-rules and SARIF. */
+export function ruleCatalog(extra: Rule[] = []): { id: string; severity: FindingSeverity; description: string }[] {
+  return [...RULES, ...extra].map((r) => ({ id: r.id, severity: r.severity, description: r.description }));
+}

@@ -1,0 +1,46 @@
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { Config } from '../config.js';
+import type { Snapshot } from '../snapshot/types.js';
+
+export type FindingSeverity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  /** stable rule id, e.g. broken-link */
+  rule: string;
+  severity: FindingSeverity;
+  message: string;
+  file?: string;
+  line?: number;
+  /** the artifact the finding is about */
+  id?: string;
+}
+
+export interface CheckContext {
+  snapshot: Snapshot;
+  config: Config;
+  set: ArtifactSet;
+  /** shared between rules within one run (e.g. a CodeIndex built once) */
+  cache: Map<string, unknown>;
+  /** current time, injectable for deterministic tests */
+  now: Date;
+}
+
+export interface Rule {
+  id: string;
+  /** default severity; config.severities overrides */
+  severity: FindingSeverity;
+  description: string;
+  run(ctx: CheckContext): Promise<Omit<Finding, 'severity'>[]> | Omit<Finding, 'severity'>[];
+}
+
+export interface CheckResult {
+  findings: Finding[];
+  /** findings suppressed by the baseline */
+  baselined: number;
+  /** artifacts and files examined */
+  artifacts: number;
+  files: number;
+  snapshot: { kind: string; commit?: string };
+  /** rules that threw (reported, never swallowed silently) */
+  ruleErrors: { rule: string; message: string }[];
+}

@@ -1,0 +1,40 @@
+import { Option, type Command } from 'commander';
+import { bodyAt, metaText } from '../../artifacts/depth.js';
+import { buildGraph, reverseEdges } from '../../artifacts/graph.js';
+import { requireArtifact } from '../../artifacts/lookup.js';
+import type { Depth } from '../../artifacts/types.js';
+import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
+
+interface ShowOptions extends RepoOptions {
+  depth: Depth;
+  format: 'human' | 'json';
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('show')
+    .argument('<id>', 'artifact id')
+    .description('Show one artifact at a depth (meta = frontmatter, summary = + first section, full = everything), with computed reverse edges')
+    .addOption(new Option('-d, --depth <depth>', 'how much to show').choices(['meta', 'summary', 'full']).default('full'))
+    .addOption(formatOption(['human', 'json'], 'human'))
+    .option('--json', 'shorthand for --format json');
+  addRepoOptions(cmd).action(async (id: string, o: ShowOptions) => {
+    const repo = await loadRepo(o);
+    try {
+      const a = requireArtifact(repo.set, id);
+      const reverse = reverseEdges(buildGraph(repo.set), a.id);
+      if (o.json || o.format === 'json') {
+        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, frontmatter: a.data, reverse, body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
+        return;
+      }
+      const p = colors();
+      io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${metaText(a, { withStamp: o.depth === 'full' })}\n`);
+      for (const [k, v] of Object.entries(reverse)) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);
+      const body = bodyAt(a, o.depth);
+      if (body) io().out(`\n${body}\n`);
+    } finally {
+      repo.close();
+    }
+  });
+}

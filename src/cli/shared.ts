@@ -1,0 +1,101 @@
+import { Option, type Command } from 'commander';
+import path from 'node:path';
+import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
+import { loadConfig, type Config } from '../config.js';
+import { CtxError } from '../errors.js';
+import { openSnapshot } from '../snapshot/open.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { paint, useColor, type Paint } from '../util/color.js';
+
+/** Options every repository-reading command accepts. */
+export interface RepoOptions {
+  root?: string;
+  at?: string;
+  staged?: boolean;
+  global?: boolean;
+}
+
+/** I/O handles, injectable so tests can run commands in-process. */
+export interface Io {
+  cwd: string;
+  out: (s: string) => void;
+  err: (s: string) => void;
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+let currentIo: Io = {
+  cwd: process.cwd(),
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  color: useColor(process.stdout),
+  env: process.env,
+};
+export function io(): Io {
+  return currentIo;
+}
+export function setIo(next: Partial<Io>): void {
+  currentIo = { ...currentIo, ...next };
+}
+export function colors(): Paint {
+  return paint(currentIo.color);
+}
+
+export function addRepoOptions(cmd: Command, opts: { at?: boolean; staged?: boolean } = { at: true, staged: true }): Command {
+  cmd.option('-C, --root <dir>', 'repository to work on (default: the current directory)');
+  if (opts.at !== false) cmd.option('--at <rev>', 'read the repository as of this commit');
+  if (opts.staged !== false) cmd.option('--staged', 'read the staged content (the index) instead of the working tree');
+  cmd.option('--global', 'include global artifacts from the user config directory');
+  return cmd;
+}
+
+export function formatOption(formats: string[], def: string): Option {
+  return new Option('-f, --format <format>', 'output format').choices(formats).default(def);
+}
+
+export interface RepoContext {
+  snapshot: Snapshot;
+  config: Config;
+  set: ArtifactSet;
+  cwd: string;
+  close(): void;
+}
+
+export async function openRepo(o: RepoOptions): Promise<{ snapshot: Snapshot; config: Config; cwd: string }> {
+  const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+  if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
+  const snapshot = await openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
+  try {
+    const config = await loadConfig(snapshot);
+    return { snapshot, config, cwd };
+  } catch (e) {
+    snapshot.close();
+    throw e;
+  }
+}
+
+export async function loadRepo(o: RepoOptions): Promise<RepoContext> {
+  const { snapshot, config, cwd } = await openRepo(o);
+  try {
+    const set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+    return { snapshot, config, set, cwd, close: () => snapshot.close() };
+  } catch (e) {
+    snapshot.close();
+    throw e;
+  }
+}
+
+export function parsePositiveInt(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new CtxError('USAGE', `${name} must be a non-negative integer (got ${JSON.stringify(v)})`);
+    return n;
+  };
+}
+
+/** Commands signal a non-zero exit code by throwing this from an action. */
+export class ExitCode extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}

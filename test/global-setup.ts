@@ -1,10 +1,15 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** CLI tests spawn bin/git-ctx.js, which runs dist/: build it once per test run. */
+/**
+ * CLI tests spawn bin/git-ctx.js, which runs dist/: build it once per test run.
+ * tsc emits even when it reports type errors; `npm test` type-checks strictly before
+ * vitest runs, so here a type error is printed rather than fatal.
+ */
 export default function setup(): void {
   if (process.env.GIT_CTX_SKIP_BUILD === '1') return;
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) process.stderr.write(`global-setup: tsc reported errors (dist was still emitted):\n${r.stdout}${r.stderr}`);
 }

@@ -60,7 +60,8 @@ const isArtifactFile = (p: string, dir: string) =>
 /** Load and parse every artifact in the snapshot (plus global ones when opted in). */
 export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: LoadOptions = {}): Promise<ArtifactSet> {
   const dir = config.dir;
-  const entries = (await snapshot.listUnder(dir)).filter((e) => isArtifactFile(e.path, dir));
+  // symlinks are reported whatever their name (a linked directory is one entry); never followed
+  const entries = (await snapshot.listUnder(dir)).filter((e) => e.mode === '120000' || isArtifactFile(e.path, dir));
   const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
   const regular = entries.filter((e) => {

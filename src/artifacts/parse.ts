@@ -107,7 +107,9 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
   const { doc, lines } = parseYamlStrings(split.yaml);
   if (doc.errors.length) {
     for (const e of doc.errors) {
-      const line = (e.linePos?.[0]?.line ?? 1) + split.yamlLine - 1;
+      // an unterminated quote or bracket is reported at end of input; point at the last real line instead
+      const pos = e.pos[0] >= split.yaml.trimEnd().length ? split.yaml.trimEnd().length - 1 : e.pos[0];
+      const line = lines.linePos(Math.max(0, pos)).line + split.yamlLine - 1;
       problems.push({ file, line, rule: 'frontmatter-malformed', message: `invalid YAML: ${e.message.split('\n')[0]}` });
     }
     return { problems };

@@ -119,12 +119,29 @@ export async function isoFindRoot(cwd: string): Promise<string> {
   return git.findRoot({ fs, filepath: path.resolve(cwd) });
 }
 
+/** Resolve a revision, including the `~N` / `^N` suffixes that isomorphic-git does not parse itself. */
 export async function isoResolve(root: string, rev: string): Promise<string | undefined> {
   const git = await loadIso();
+  const m = /^(.*?)((?:[~^]\d*)*)$/.exec(rev);
+  const base = m?.[1] || 'HEAD';
+  const suffix = m?.[2] ?? '';
   try {
-    if (/^[0-9a-f]{40}$/.test(rev)) return rev;
-    if (/^[0-9a-f]{4,39}$/.test(rev)) return await git.expandOid({ fs, dir: root, oid: rev });
-    return await git.resolveRef({ fs, dir: root, ref: rev });
+    let oid: string;
+    if (/^[0-9a-f]{40}$/.test(base)) oid = base;
+    else if (/^[0-9a-f]{4,39}$/.test(base)) oid = await git.expandOid({ fs, dir: root, oid: base });
+    else oid = await git.resolveRef({ fs, dir: root, ref: base });
+    for (const step of suffix.match(/[~^]\d*/g) ?? []) {
+      const n = step.length > 1 ? Number(step.slice(1)) : 1;
+      if (step[0] === '~') {
+        for (let i = 0; i < n; i++) oid = (await git.readCommit({ fs, dir: root, oid })).commit.parent[0]!;
+      } else if (n > 0) {
+        oid = (await git.readCommit({ fs, dir: root, oid })).commit.parent[n - 1]!;
+      }
+      if (!oid) return undefined;
+    }
+    // tags and other objects must end at a commit
+    await git.readCommit({ fs, dir: root, oid });
+    return oid;
   } catch {
     return undefined;
   }

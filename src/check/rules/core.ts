@@ -226,7 +226,7 @@ export function closeMatches(id: string, ids: string[], max = 3): string[] {
   const norm = (s: string) => s.toLowerCase();
   const scored = ids
     .map((c) => ({ c, d: editDistance(norm(id), norm(c)) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(id.length / 4)))
+    .filter((x) => x.d <= (id.length >= 12 ? 2 : 1))
     .sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
   return scored.slice(0, max).map((x) => x.c);
 }

@@ -1,8 +1,12 @@
+// @spec SPEC-ARTIFACTS-001
+
 import { readdir, readFile, lstat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { Snapshot } from '../snapshot/types.js';
+import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import { gitBlobHash } from '../util/hash.js';
+import { ParseCache } from './parse-cache.js';
 import { parseArtifact } from './parse.js';
 import type { Artifact, LoadProblem } from './types.js';
 
@@ -71,14 +75,27 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     }
     return true;
   });
-  const bufs = await snapshot.readMany(regular.map((e) => e.path));
-  regular.forEach((e, i) => {
+  const cache = await ParseCache.open(snapshot.root);
+  const misses: SnapshotEntry[] = [];
+  for (const e of regular) {
+    const hit = e.blob ? cache.get(e.blob, e.path, 'repo') : undefined;
+    if (!hit) {
+      misses.push(e);
+      continue;
+    }
+    problems.push(...hit.problems);
+    if (hit.artifact) artifacts.push(hit.artifact);
+  }
+  const bufs = await snapshot.readMany(misses.map((e) => e.path));
+  misses.forEach((e, i) => {
     const buf = bufs[i];
     if (!buf) return;
     const r = parseArtifact(e.path, buf, 'repo');
     problems.push(...r.problems);
     if (r.artifact) artifacts.push(r.artifact);
+    cache.set(r.artifact?.blob ?? gitBlobHash(buf), r.artifact, r.problems);
   });
+  await cache.save();
 
   const globalHashes: Record<string, string> = {};
   if (opts.global ?? config.global) {

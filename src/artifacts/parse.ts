@@ -1,4 +1,7 @@
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+// @spec SPEC-ARTIFACTS-001
+
+import jsYaml from 'js-yaml';
+import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { gitBlobHash } from '../util/hash.js';
 import { RELATION_KINDS, type Artifact, type LoadProblem, type RelationKind, type Scope } from './types.js';
 
@@ -65,6 +68,47 @@ export function parseYamlStrings(src: string): { doc: Document; lines: LineCount
   return { doc, lines };
 }
 
+/**
+ * The read path: js-yaml (about 10x faster than eemeli/yaml on 2,000 files) with a schema
+ * that resolves only null and booleans, so ids, dates and versions stay exactly as written.
+ * eemeli/yaml remains the write path, where comments and layout must survive.
+ */
+// js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them
+const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', jsYaml.Type> }).types;
+const STRINGS_SCHEMA = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] });
+
+export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; message: string };
+
+/** Parse frontmatter YAML to plain data; `line` is 1-based within the YAML text. */
+export function loadYamlStrings(src: string): YamlLoad {
+  try {
+    return { ok: true, data: jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false }) };
+  } catch (e) {
+    const err = e as { reason?: string; message: string; mark?: { line: number; position: number } };
+    let line = (err.mark?.line ?? 0) + 1;
+    // an unterminated quote or bracket is reported at end of input; point at the last real line
+    if (err.mark && err.mark.position >= src.trimEnd().length) line = src.trimEnd().split('\n').length;
+    return { ok: false, line, message: err.reason ?? err.message.split('\n')[0]! };
+  }
+}
+
+/** 1-based line (within the YAML) of each top-level key, from a plain scan. */
+export function topLevelKeyLines(src: string): Record<string, number> {
+  const res: Record<string, number> = {};
+  const lines = src.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const c = lines[i]!.charCodeAt(0);
+    // top-level keys start at column 0: skip indented, list, comment and empty lines cheaply
+    if (c === 32 || c === 9 || c === 45 || c === 35 || Number.isNaN(c)) continue;
+    const m = /^(?:"([^"]+)"|'([^']+)'|([^\s#:'"\-?][^:#]*?))[ \t]*:(?:[ \t]|$)/.exec(lines[i]!.replace(/\r$/, ''));
+    if (m) {
+      const key = (m[1] ?? m[2] ?? m[3])!.trim();
+      if (!(key in res)) res[key] = i + 1;
+    }
+  }
+  return res;
+}
+
 function firstHeading(body: string): string | undefined {
   const m = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(body);
   return m?.[1]?.trim();
@@ -104,25 +148,14 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
   }
   const split = splitFrontmatter(text);
   if (!split.hasFrontmatter) return problem('frontmatter-missing', 'no YAML frontmatter: the file must start with a line "---", then YAML, then a closing "---"', 1);
-  const { doc, lines } = parseYamlStrings(split.yaml);
-  if (doc.errors.length) {
-    for (const e of doc.errors) {
-      // an unterminated quote or bracket is reported at end of input; point at the last real line instead
-      const pos = e.pos[0] >= split.yaml.trimEnd().length ? split.yaml.trimEnd().length - 1 : e.pos[0];
-      const line = lines.linePos(Math.max(0, pos)).line + split.yamlLine - 1;
-      problems.push({ file, line, rule: 'frontmatter-malformed', message: `invalid YAML: ${e.message.split('\n')[0]}` });
-    }
-    return { problems };
-  }
-  const keyLines: Record<string, number> = {};
-  if (doc.contents && isMap(doc.contents)) {
-    for (const pair of doc.contents.items) {
-      if (isScalar(pair.key) && pair.key.range) keyLines[String(pair.key.value)] = lines.linePos(pair.key.range[0]).line + split.yamlLine - 1;
-    }
-  } else if (doc.contents !== null) {
+  const loaded = loadYamlStrings(split.yaml);
+  if (!loaded.ok) return problem('frontmatter-malformed', `invalid YAML: ${loaded.message}`, loaded.line + split.yamlLine - 1);
+  if (loaded.data !== undefined && loaded.data !== null && (typeof loaded.data !== 'object' || Array.isArray(loaded.data))) {
     return problem('frontmatter-malformed', 'frontmatter must be a YAML mapping (key: value lines)', split.yamlLine);
   }
-  const data = (doc.toJS() ?? {}) as Record<string, unknown>;
+  const keyLines: Record<string, number> = {};
+  for (const [k, l] of Object.entries(topLevelKeyLines(split.yaml))) keyLines[k] = l + split.yamlLine - 1;
+  const data = (loaded.data ?? {}) as Record<string, unknown>;
   const at = (k: string) => keyLines[k] ?? split.yamlLine;
   const rawId = data.id;
   if (rawId === undefined || rawId === null || rawId === '') return problem('missing-field', 'missing required field "id"', split.yamlLine);

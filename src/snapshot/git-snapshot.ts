@@ -1,3 +1,5 @@
+// @spec SPEC-SNAPSHOT-001
+
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
@@ -98,52 +100,51 @@ export class WorktreeSnapshot extends GitBacked {
   readonly kind = 'worktree' as const;
   private blobs = new Map<string, string | undefined>();
   protected async load(): Promise<SnapshotEntry[]> {
-    const out = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '-s'], { cwd: this.root });
-    // with -s, untracked files have no stage info; parse both shapes
-    const res: SnapshotEntry[] = [];
-    const seen = new Set<string>();
-    for (const line of splitZ(out)) {
-      const tab = line.indexOf('\t');
-      let p: string;
-      let mode = '100644';
-      if (tab >= 0 && /^\d{6} [0-9a-f]{40,64} \d$/.test(line.slice(0, tab))) {
-        p = line.slice(tab + 1);
-        mode = line.slice(0, 6);
-        if (mode === '160000') continue;
-      } else {
-        p = line;
-      }
-      if (seen.has(p)) continue;
-      seen.add(p);
-      res.push({ path: p, mode });
-    }
-    // drop files deleted from disk but still in the index; detect symlinks from disk
-    const checked = await Promise.all(
-      res.map(async (e) => {
+    // Three cheap listings instead of an lstat per file: a monorepo has 100k tracked files.
+    const [tracked, deleted, untracked, modified] = await Promise.all([
+      runGit(['ls-files', '-z', '-s'], { cwd: this.root }),
+      runGit(['ls-files', '-z', '-d'], { cwd: this.root }),
+      runGit(['ls-files', '-z', '-o', '--exclude-standard'], { cwd: this.root }),
+      // files whose work-tree content differs from the index (git's stat cache makes this cheap)
+      runGit(['diff-files', '--name-only', '-z'], { cwd: this.root }),
+    ]);
+    const gone = new Set(splitZ(deleted));
+    const changed = new Set(splitZ(modified));
+    // an unmodified tracked file has its index blob id: no need to read and hash it
+    const res: SnapshotEntry[] = parseStaged(tracked, 'index')
+      .filter((e) => !gone.has(e.path))
+      .map((e) => (changed.has(e.path) ? { path: e.path, mode: e.mode } : e));
+    const extra = await Promise.all(
+      splitZ(untracked).map(async (p): Promise<SnapshotEntry | undefined> => {
         try {
-          const st = await lstat(path.join(this.root, e.path));
-          if (st.isSymbolicLink()) return { ...e, mode: '120000' };
-          if (!st.isFile()) return undefined;
-          return e;
+          const st = await lstat(path.join(this.root, p));
+          if (st.isSymbolicLink()) return { path: p, mode: '120000' };
+          return st.isFile() ? { path: p, mode: '100644' } : undefined;
         } catch {
           return undefined;
         }
       }),
     );
-    const entries = checked.filter((e): e is SnapshotEntry => e !== undefined);
-    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return entries;
+    for (const e of extra) if (e) res.push(e);
+    res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return res;
   }
   override async read(p: string): Promise<Buffer | undefined> {
     const e = await this.entry(p);
     if (!e || e.mode === '120000') return undefined;
     try {
-      return await readFile(path.join(this.root, p));
+      // a tracked file may have become a symlink on disk since it was staged: never follow it
+      const abs = path.join(this.root, p);
+      if ((await lstat(abs)).isSymbolicLink()) return undefined;
+      return await readFile(abs);
     } catch {
       return undefined;
     }
   }
   override async blobOf(p: string): Promise<string | undefined> {
+    const e = await this.entry(p);
+    if (!e) return undefined;
+    if (e.blob) return e.blob;
     if (this.blobs.has(p)) return this.blobs.get(p);
     const buf = await this.read(p);
     const id = buf ? gitBlobHash(buf) : undefined;

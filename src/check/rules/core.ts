@@ -1,7 +1,7 @@
-import picomatch from 'picomatch';
 import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
 import type { Artifact } from '../../artifacts/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
+import { GlobIndex } from '../../util/glob.js';
 
 type Out = Omit<Finding, 'severity'>;
 
@@ -128,14 +128,12 @@ export const CORE_RULES: Rule[] = [
     severity: 'warning',
     description: 'a paths: glob that matches no file in the snapshot',
     run: async (ctx) => {
-      const files = (await ctx.snapshot.list()).map((e) => e.path);
+      const index = new GlobIndex((await ctx.snapshot.list()).map((e) => e.path));
       const res: Out[] = [];
       for (const a of ctx.set.artifacts) {
         if (a.origin !== 'repo') continue;
         for (const p of a.paths) {
-          const isMatch = picomatch(p.replace(/\/$/, '/**'), { dot: true });
-          const prefix = p.replace(/\/+$/, '') + '/';
-          if (!files.some((f) => f === p || f.startsWith(prefix) || isMatch(f))) {
+          if (index.match(p).length === 0) {
             res.push({ rule: 'path-glob-matches-nothing', id: a.id, file: a.file, line: line(a, 'paths'), message: `paths entry "${p}" matches no file in the repository` });
           }
         }

@@ -1,0 +1,67 @@
+import picomatch from 'picomatch';
+
+/**
+ * Match globs against a fixed, sorted file list quickly: each distinct glob is compiled
+ * once, and only files under the glob's static base (found by binary search) are tested.
+ * A paths: entry may be a glob, a file, or a directory (with or without a trailing slash).
+ */
+export class GlobIndex {
+  private readonly files: string[];
+  private readonly cache = new Map<string, string[]>();
+  constructor(files: Iterable<string>) {
+    this.files = [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  private lowerBound(prefix: string): number {
+    let lo = 0;
+    let hi = this.files.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.files[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Files under a directory prefix ('' = all). */
+  under(dir: string): string[] {
+    if (!dir) return this.files;
+    const prefix = dir.endsWith('/') ? dir : dir + '/';
+    const out: string[] = [];
+    for (let i = this.lowerBound(prefix); i < this.files.length && this.files[i]!.startsWith(prefix); i++) out.push(this.files[i]!);
+    return out;
+  }
+
+  /** Every file a paths: entry matches. */
+  match(pattern: string): string[] {
+    const hit = this.cache.get(pattern);
+    if (hit) return hit;
+    let p = pattern.replace(/^\.\//, '');
+    if (p.endsWith('/')) p += '**';
+    const scan = picomatch.scan(p);
+    let res: string[];
+    if (!scan.isGlob) {
+      // a plain path: the file itself, or everything below it when it is a directory
+      const i = this.lowerBound(p);
+      res = this.files[i] === p ? [p] : this.under(p);
+    } else {
+      const isMatch = picomatch(p, { dot: true });
+      res = this.under(scan.base).filter((f) => isMatch(f));
+    }
+    this.cache.set(pattern, res);
+    return res;
+  }
+
+  /** Whether a paths: entry covers one file. */
+  covers(pattern: string, file: string): boolean {
+    return this.match(pattern).includes(file);
+  }
+}
+
+/** Whether one file matches a paths: entry, without an index (for single lookups). */
+export function pathMatches(pattern: string, file: string): boolean {
+  let p = pattern.replace(/^\.\//, '');
+  if (p.endsWith('/')) p += '**';
+  if (!picomatch.scan(p).isGlob) return file === p || file.startsWith(p.replace(/\/+$/, '') + '/');
+  return picomatch(p, { dot: true })(file);
+}

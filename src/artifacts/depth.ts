@@ -1,3 +1,5 @@
+// @spec SPEC-ARTIFACTS-001
+
 import { stringify } from 'yaml';
 import type { Artifact, Depth } from './types.js';
 

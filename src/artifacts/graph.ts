@@ -1,3 +1,5 @@
+// @spec SPEC-ARTIFACTS-001
+
 import { RELATION_KINDS, type Artifact, type RelationKind } from './types.js';
 import type { ArtifactSet } from './load.js';
 

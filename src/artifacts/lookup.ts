@@ -1,3 +1,5 @@
+// @spec SPEC-ARTIFACTS-001
+
 import { closeMatches } from '../check/rules/core.js';
 import { CtxError } from '../errors.js';
 import type { ArtifactSet } from './load.js';

@@ -1,3 +1,5 @@
+// @spec SPEC-ARTIFACTS-001
+
 /** Relation kinds that may be written in `relations:`. Reverse edges are computed. */
 export const RELATION_KINDS = ['supersedes', 'depends_on', 'conflicts_with', 'caused_by', 'co_decided'] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];

@@ -1,3 +1,5 @@
+// @spec SPEC-CHECK-001
+
 import { ruleCatalog, severityAtLeast } from './run.js';
 import type { CheckResult, FindingSeverity } from './types.js';
 import { paint, type Paint } from '../util/color.js';

@@ -1,3 +1,5 @@
+// @spec SPEC-CHECK-001
+
 import { readFile } from 'node:fs/promises';
 import { loadArtifactSet, type LoadOptions } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';

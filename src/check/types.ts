@@ -1,3 +1,5 @@
+// @spec SPEC-CHECK-001
+
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';

@@ -1,3 +1,5 @@
+// @spec SPEC-CLI-001
+
 import { Option, type Command } from 'commander';
 import path from 'node:path';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';

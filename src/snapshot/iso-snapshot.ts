@@ -1,3 +1,5 @@
+// @spec SPEC-SNAPSHOT-001
+
 import fs from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// @spec SPEC-SNAPSHOT-001
+
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { hasGitBinary, runGit } from '../git/exec.js';

@@ -1,3 +1,5 @@
+// @spec SPEC-SNAPSHOT-001
+
 /** What a Snapshot is a view of. */
 export type SnapshotKind = 'worktree' | 'index' | 'commit';
 

@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runGit, splitZ } from '../git/exec.js';
+
+/** What `git ctx init` writes into identity.md. */
+export interface DetectedIdentity {
+  name: string;
+  description?: string;
+  /** by number of files, most first */
+  languages: string[];
+  /** from package.json dependencies (and marker files), in a stable order */
+  frameworks: string[];
+  /** where each fact came from, for the init report */
+  sources: string[];
+}
+
+/** File extension → language. Only languages whose files are source code, not data or docs. */
+const LANGUAGE_BY_EXT: Record<string, string> = {
+  '.ts': 'TypeScript', '.tsx': 'TypeScript', '.mts': 'TypeScript', '.cts': 'TypeScript',
+  '.js': 'JavaScript', '.jsx': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript',
+  '.py': 'Python', '.pyi': 'Python',
+  '.go': 'Go',
+  '.rs': 'Rust',
+  '.java': 'Java', '.kt': 'Kotlin', '.kts': 'Kotlin', '.scala': 'Scala',
+  '.rb': 'Ruby', '.php': 'PHP',
+  '.cs': 'C#', '.fs': 'F#',
+  '.c': 'C', '.h': 'C', '.cc': 'C++', '.cpp': 'C++', '.cxx': 'C++', '.hpp': 'C++', '.hh': 'C++',
+  '.swift': 'Swift', '.m': 'Objective-C',
+  '.dart': 'Dart', '.ex': 'Elixir', '.exs': 'Elixir', '.erl': 'Erlang',
+  '.hs': 'Haskell', '.clj': 'Clojure', '.lua': 'Lua', '.r': 'R', '.jl': 'Julia',
+  '.sh': 'Shell', '.bash': 'Shell', '.zsh': 'Shell',
+  '.sql': 'SQL', '.vue': 'Vue', '.svelte': 'Svelte',
+};
+
+/** npm dependency → framework or notable tool, in the order they are reported. */
+const FRAMEWORK_BY_DEP: [string, string][] = [
+  ['next', 'Next.js'], ['nuxt', 'Nuxt'], ['@remix-run/node', 'Remix'], ['@sveltejs/kit', 'SvelteKit'], ['astro', 'Astro'],
+  ['react', 'React'], ['vue', 'Vue'], ['svelte', 'Svelte'], ['@angular/core', 'Angular'], ['solid-js', 'Solid'],
+  ['express', 'Express'], ['fastify', 'Fastify'], ['koa', 'Koa'], ['@nestjs/core', 'NestJS'], ['hono', 'Hono'], ['@hapi/hapi', 'hapi'],
+  ['electron', 'Electron'], ['react-native', 'React Native'],
+  ['prisma', 'Prisma'], ['@prisma/client', 'Prisma'], ['typeorm', 'TypeORM'], ['drizzle-orm', 'Drizzle'], ['mongoose', 'Mongoose'], ['pg', 'PostgreSQL'],
+  ['graphql', 'GraphQL'], ['@trpc/server', 'tRPC'],
+  ['vite', 'Vite'], ['webpack', 'webpack'],
+  ['vitest', 'Vitest'], ['jest', 'Jest'], ['mocha', 'Mocha'], ['@playwright/test', 'Playwright'], ['cypress', 'Cypress'],
+  ['tailwindcss', 'Tailwind CSS'],
+];
+
+/** Marker files of other ecosystems, read for a name when there is no package.json. */
+const MARKERS: [string, RegExp, string][] = [
+  ['pyproject.toml', /^\s*name\s*=\s*["']([^"']+)["']/m, 'pyproject.toml'],
+  ['Cargo.toml', /^\s*name\s*=\s*["']([^"']+)["']/m, 'Cargo.toml'],
+  ['go.mod', /^module\s+(\S+)/m, 'go.mod'],
+];
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tracked and untracked-but-not-ignored files: a fresh repository has nothing committed yet. */
+async function repoFiles(root: string): Promise<string[]> {
+  const out = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root });
+  return splitZ(out);
+}
+
+/** Languages by file count (most first, ties by name), ignoring vendored and generated folders. */
+export function languagesOf(files: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    if (/(^|\/)(node_modules|vendor|dist|build|third_party|\.contextia)\//.test(f)) continue;
+    if (/\.d\.ts$/.test(f)) continue;
+    const lang = LANGUAGE_BY_EXT[path.posix.extname(f).toLowerCase()];
+    if (lang) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
+}
+
+/** Frameworks named by a package.json's dependencies (runtime and dev). */
+export function frameworksOf(pkg: Record<string, unknown>): string[] {
+  const deps = new Set<string>();
+  for (const k of ['dependencies', 'devDependencies', 'peerDependencies']) {
+    const d = pkg[k];
+    if (d && typeof d === 'object') for (const name of Object.keys(d)) deps.add(name);
+  }
+  const out: string[] = [];
+  for (const [dep, fw] of FRAMEWORK_BY_DEP) if (deps.has(dep) && !out.includes(fw)) out.push(fw);
+  return out;
+}
+
+/**
+ * Detect a project's identity from its files: name and description from package.json
+ * (else pyproject.toml, Cargo.toml, go.mod, else the folder name), languages from the
+ * extensions of the files git knows about, frameworks from npm dependencies.
+ */
+export async function detectIdentity(root: string): Promise<DetectedIdentity> {
+  const sources: string[] = [];
+  let name: string | undefined;
+  let description: string | undefined;
+  let frameworks: string[] = [];
+  const pkgText = await readText(path.join(root, 'package.json'));
+  if (pkgText !== undefined) {
+    try {
+      const pkg = JSON.parse(pkgText) as Record<string, unknown>;
+      if (typeof pkg.name === 'string' && pkg.name.trim()) name = pkg.name.trim();
+      if (typeof pkg.description === 'string' && pkg.description.trim()) description = pkg.description.trim();
+      frameworks = frameworksOf(pkg);
+      sources.push('package.json');
+    } catch {
+      sources.push('package.json (not valid JSON, ignored)');
+    }
+  }
+  if (!name) {
+    for (const [file, re, label] of MARKERS) {
+      const text = await readText(path.join(root, file));
+      const m = text && re.exec(text);
+      if (m) {
+        name = m[1]!;
+        sources.push(label);
+        break;
+      }
+    }
+  }
+  const files = await repoFiles(root);
+  const languages = languagesOf(files);
+  if (files.length) sources.push('git ls-files');
+  return { name: name ?? path.basename(root), description, languages, frameworks, sources };
+}

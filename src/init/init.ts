@@ -1,0 +1,77 @@
+import { lstat, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { editFrontmatterText } from '../artifacts/write.js';
+import { CONFIG_FILE, defaultConfig } from '../config.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import { renderConfigYaml } from './config-template.js';
+import { detectIdentity, type DetectedIdentity } from './detect.js';
+
+export interface InitOptions {
+  /** repository top level */
+  root: string;
+}
+
+export interface InitResult {
+  /** repository-relative paths of files written */
+  created: string[];
+  /** folders that were missing and were added */
+  folders: string[];
+  /** files that already existed and were left untouched; non-empty means nothing was written */
+  existing: string[];
+  identity: DetectedIdentity;
+}
+
+const exists = (p: string) => lstat(p).then(() => true, () => false);
+
+/** identity.md for a detected project: frontmatter through the same serialiser as every write. */
+export function renderIdentity(id: DetectedIdentity): string {
+  const paragraph = [
+    id.description ? `${id.description.replace(/\.?$/, '.')}` : `${id.name} has no description in its package metadata yet.`,
+    id.languages.length ? `It is written in ${id.languages.slice(0, 3).join(', ')}${id.frameworks.length ? ` with ${id.frameworks.slice(0, 4).join(', ')}` : ''}.` : '',
+    'Replace this paragraph with what the project is for, who uses it and what must never break:',
+    'it is the first thing every context bundle shows.',
+  ].filter(Boolean);
+  const body = `# ${id.name}\n\n${paragraph.join(' ')}\n`;
+  return editFrontmatterText(`---\n---\n${body}`, [
+    { op: 'set', path: 'id', value: 'IDENTITY' },
+    { op: 'set', path: 'type', value: 'identity' },
+    { op: 'set', path: 'title', value: id.name },
+    ...(id.description ? [{ op: 'set' as const, path: 'summary', value: id.description }] : []),
+    { op: 'set', path: 'languages', value: id.languages },
+    { op: 'set', path: 'frameworks', value: id.frameworks },
+  ]);
+}
+
+/**
+ * Create `.contextia/` with a commented config.yaml (the documented defaults) and an
+ * identity.md detected from the repository. Never overwrites: when either file exists,
+ * only missing type folders are added and `existing` names what was found.
+ */
+export async function initRepo(opts: InitOptions): Promise<InitResult> {
+  const cfg = defaultConfig();
+  const base = path.join(opts.root, cfg.dir);
+  const configRel = `${cfg.dir}/${CONFIG_FILE}`;
+  const identityRel = `${cfg.dir}/identity.md`;
+  const existing: string[] = [];
+  for (const rel of [configRel, identityRel]) if (await exists(path.join(opts.root, rel))) existing.push(rel);
+
+  const folders: string[] = [];
+  const dirs = [...new Set(Object.values(cfg.types).map((t) => t.dir).filter((d) => d && !d.startsWith('docs/')))];
+  for (const d of [...dirs, 'docs']) {
+    const abs = path.join(base, d);
+    if (!(await exists(abs))) {
+      await mkdir(abs, { recursive: true });
+      folders.push(`${cfg.dir}/${d}`);
+    }
+  }
+  const identity = await detectIdentity(opts.root);
+  if (existing.length) return { created: [], folders, existing, identity };
+
+  const created: string[] = [];
+  // createOnly: a concurrent init (or a file that appeared meanwhile) is never clobbered
+  await writeFileAtomic(path.join(opts.root, configRel), renderConfigYaml(cfg), { createOnly: true });
+  created.push(configRel);
+  await writeFileAtomic(path.join(opts.root, identityRel), renderIdentity(identity), { createOnly: true });
+  created.push(identityRel);
+  return { created, folders, existing, identity };
+}

@@ -1,11 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'action/dist/**', 'coverage/**', '.bench-work/**', 'test/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -13,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'bin/**', 'test/**'],
+    files: ['bench/**', 'bin/**', 'test/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

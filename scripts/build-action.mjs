@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Builds action/dist/index.js: one ESM file with every dependency inside, so the Action
+// runs on `node20` with no install step. CI rebuilds it and fails on a diff
+// (scripts/check-action-dist.sh), so the build must be deterministic: pinned esbuild from the
+// lockfile, no timestamps, no absolute paths, no source maps.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+// Modules the Action must never load: native addons, WASM that is read from disk at import
+// time, the embedder and the evidence store. If one becomes reachable from src/action the
+// build fails here instead of the Action failing on a runner.
+const FORBIDDEN = [/node_modules\/better-sqlite3\//, /node_modules\/@dqbd\/tiktoken\//, /\.node$/, /node_modules\/@huggingface\//, /node_modules\/onnxruntime/];
+
+// src/code loads `ts` from ts-morph. The Action needs only the compiler that ts-morph ships
+// (same version, so fingerprints match the CLI's), not ts-morph's project layer (~4 MB).
+// A missing named import from this shim fails the build loudly.
+const tsMorphShim = {
+  name: 'ts-morph-compiler-only',
+  setup(b) {
+    b.onResolve({ filter: /^ts-morph$/ }, () => ({ path: 'ts-morph-shim', namespace: 'git-ctx-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'git-ctx-shim' }, () => {
+      const tsPath = require.resolve('@ts-morph/common/dist/typescript.js', { paths: [path.dirname(require.resolve('ts-morph'))] });
+      return { contents: `import ts from ${JSON.stringify(tsPath)};\nexport { ts };\n`, resolveDir: root, loader: 'js' };
+    });
+  },
+};
+
+// src/code loads the compiler with createRequire(import.meta.url)('ts-morph') (cheaper than
+// import() of a 9 MB CommonJS module), which a bundler cannot see. In the bundle it becomes a
+// plain require('ts-morph') that esbuild follows to the shim above. The rewrite must happen
+// exactly where expected, or the build fails: a silently unbundled compiler would only fail
+// on a runner, at the first TypeScript file.
+let rewrites = 0;
+const LAZY_REQUIRE = /createRequire\(import\.meta\.url\)\((['"])ts-morph\1\)/g;
+const lazyRequire = {
+  name: 'bundle-lazy-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!LAZY_REQUIRE.test(text)) return undefined;
+      LAZY_REQUIRE.lastIndex = 0;
+      const contents = text.replace(LAZY_REQUIRE, () => {
+        rewrites++;
+        return "require('ts-morph')";
+      });
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/action/index.ts'],
+  outfile: 'action/dist/index.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  // CommonJS dependencies (the TypeScript compiler, tunnel, …) call require() and read
+  // __filename; ESM output has neither unless the banner defines them
+  banner: {
+    js: [
+      "import { createRequire as __gitCtxCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __gitCtxFileURLToPath } from 'node:url';",
+      "import { dirname as __gitCtxDirname } from 'node:path';",
+      'const require = __gitCtxCreateRequire(import.meta.url);',
+      'const __filename = __gitCtxFileURLToPath(import.meta.url);',
+      'const __dirname = __gitCtxDirname(__filename);',
+    ].join('\n'),
+  },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // identifiers are kept so that stack traces from a runner still name functions
+  minifyIdentifiers: false,
+  legalComments: 'none',
+  sourcemap: false,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [lazyRequire, tsMorphShim],
+});
+
+const inputs = Object.keys(result.metafile.inputs);
+const bad = inputs.filter((i) => FORBIDDEN.some((re) => re.test(i)));
+if (bad.length) {
+  console.error(`action bundle reaches modules it must not load:\n  ${bad.join('\n  ')}`);
+  process.exit(1);
+}
+if (!rewrites || !inputs.some((i) => i.endsWith('@ts-morph/common/dist/typescript.js'))) {
+  console.error('action bundle: the TypeScript compiler was not bundled (src/code no longer loads it with createRequire(import.meta.url)(\'ts-morph\')?); update scripts/build-action.mjs');
+  process.exit(1);
+}
+const out = result.metafile.outputs['action/dist/index.js'];
+console.error(`action/dist/index.js: ${(out.bytes / 1024 / 1024).toFixed(2)} MiB from ${inputs.length} modules`);

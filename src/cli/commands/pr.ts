@@ -1,0 +1,42 @@
+import { Option, type Command } from 'commander';
+import path from 'node:path';
+import { analyzePullRequest } from '../../pr/analyze.js';
+import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
+import type { FailOn } from '../../pr/types.js';
+import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
+
+/** Options of `git ctx pr`. */
+interface PrCliOptions {
+  root?: string;
+  base: string;
+  head: string;
+  format: PrFormat;
+  json?: boolean;
+  failOn: FailOn;
+  maxItems: number;
+  includeStale?: boolean;
+  check: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('pr')
+    .description('What the pull-request bot says: the artifacts governing the code changed between --base and --head (merge base...head), staleness, unstamped changes, and coherence findings the change introduces')
+    .option('-C, --root <dir>', 'repository to work on (default: the current directory)')
+    .requiredOption('--base <rev>', 'the branch or commit the pull request merges into')
+    .option('--head <rev>', 'the pull request head', 'HEAD')
+    .addOption(formatOption(['markdown', 'json'], 'markdown'))
+    .option('--json', 'shorthand for --format json')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when the PR introduces: error (coherence errors), warning (errors or warnings), stale (any of those, or stale/unstamped governing artifacts), never').choices(['error', 'warning', 'stale', 'never']).default('error'))
+    .option('--max-items <n>', 'rows per table in the markdown output', parsePositiveInt('--max-items'), 50)
+    .option('--include-stale', 'also list artifacts stale at head that the PR does not touch')
+    .option('--no-check', 'skip the coherence check at the merge base and head')
+    .addHelpText('after', '\nReads only git objects (never the working tree), so the output is the same on any clone with both commits.\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or environment error.')
+    .action(async (o: PrCliOptions) => {
+      const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+      const result = await analyzePullRequest({ cwd, base: o.base, head: o.head, includeStale: o.includeStale, check: o.check });
+      const format: PrFormat = o.json ? 'json' : o.format;
+      io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
+      if (prFails(result, o.failOn)) throw new ExitCode(1);
+    });
+}

@@ -1,0 +1,228 @@
+import { code, escapeText, truncate } from './escape.js';
+import type { FailOn, PrArtifact, PrResult } from './types.js';
+
+/** The hidden marker that identifies the bot's sticky comment. */
+export const COMMENT_MARKER = '<!-- git-ctx:pr-comment -->';
+
+/** GitHub rejects comment bodies over 65,536 characters; stay well below. */
+export const COMMENT_MAX_CHARS = 50_000;
+/** Job summaries are limited to 1 MiB per step. */
+export const SUMMARY_MAX_CHARS = 800_000;
+
+export interface RenderPrOptions {
+  /** rows per table before "…and N more" (default 50) */
+  maxItems?: number;
+  /** hard cap of the whole text (default COMMENT_MAX_CHARS) */
+  maxChars?: number;
+  /** start with the hidden sticky-comment marker (default true) */
+  marker?: boolean;
+  /** where the full list is (the job summary's run page); named when something is cut */
+  summaryUrl?: string;
+  /** the command that reproduces this report locally (default built from the result) */
+  command?: string;
+}
+
+export type PrFormat = 'markdown' | 'json';
+
+/** True when nothing governs the change and the PR introduced no coherence finding. */
+export function nothingApplies(r: PrResult): boolean {
+  return r.artifacts.length === 0 && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0;
+}
+
+/** The local command that reproduces a report: exact commits, so it still holds after the branches move. */
+export function reproduceCommand(r: PrResult): string {
+  return `git ctx pr --base ${r.base.commit} --head ${r.head.commit}`;
+}
+
+const TITLE_MAX = 120;
+const MATCHES_SHOWN = 3;
+
+function flags(a: PrArtifact): string {
+  const f: string[] = [];
+  if (a.unstamped.length) f.push('✏️ changed without re-stamp');
+  if (a.staleness?.status === 'stale') f.push('⚠️ stale at head');
+  else if (a.staleness?.status === 'moved') f.push('🔀 anchors moved');
+  if (a.inactive) f.push(`💤 ${a.status ? escapeText(a.status) : 'inactive'}`);
+  return f.join(' · ');
+}
+
+function why(a: PrArtifact): string {
+  switch (a.inclusion) {
+    case 'edited':
+      return 'edited in this PR';
+    case 'required':
+    case 'related':
+      return a.via ? `via ${code(a.via.from)} (${escapeText(a.via.edge)})` : escapeText(a.inclusion);
+    case 'stale-elsewhere':
+      return 'stale at head (not touched by this PR)';
+    case 'direct': {
+      const parts = a.matches.slice(0, MATCHES_SHOWN).map((m) => {
+        const where = m.symbol ? `${code(m.file)} › ${code(m.symbol)}` : code(m.file);
+        const how = m.via === 'annotation' ? `@${escapeText(m.tag ?? 'annotation')}` : m.via === 'paths' ? `paths ${code(m.pattern ?? '')}` : `anchor`;
+        return `${where} (${how}${m.side === 'base' ? ', removed' : ''})`;
+      });
+      if (a.matches.length > MATCHES_SHOWN) parts.push(`+${a.matches.length - MATCHES_SHOWN} more`);
+      return parts.join('<br>');
+    }
+  }
+}
+
+function artifactRow(a: PrArtifact): string {
+  const title = escapeText(truncate(a.title, TITLE_MAX));
+  return `| ${code(a.id)} ${title} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
+}
+
+const ARTIFACT_HEAD = ['| Artifact | Type | Status | Why | Flags |', '|---|---|---|---|---|'];
+
+interface Budget {
+  rows: number;
+  cut: number;
+}
+
+function table(head: string[], rows: string[], budget: Budget): string[] {
+  if (!rows.length) return [];
+  const shown = rows.slice(0, budget.rows);
+  const out = shown.length ? [...head, ...shown] : [];
+  if (rows.length > shown.length) {
+    budget.cut += rows.length - shown.length;
+    out.push('', `…and ${rows.length - shown.length} more.`);
+  }
+  return out;
+}
+
+function attention(r: PrResult, budget: Budget): string[] {
+  const items: string[] = [];
+  for (const a of r.artifacts) {
+    if (a.unstamped.length) {
+      const what = a.unstamped.slice(0, MATCHES_SHOWN).map((u) => `${code(u.anchor)} ${escapeText(u.change)}${u.movedTo ? ` → ${code(u.movedTo)}` : ''}`);
+      if (a.unstamped.length > MATCHES_SHOWN) what.push(`+${a.unstamped.length - MATCHES_SHOWN} more`);
+      items.push(`- This PR changes code governed by ${code(a.id)} without re-stamping it: ${what.join(', ')}. Review it, then run ${code(`git ctx ack ${a.id}`)}.`);
+    }
+  }
+  for (const a of r.artifacts) {
+    if (a.staleness?.status === 'stale' && a.inclusion !== 'stale-elsewhere') {
+      const d = a.staleness.anchors.slice(0, MATCHES_SHOWN).map((x) => {
+        const last = x.last ? `, last ${code(x.last.id.slice(0, 7))} by ${escapeText(truncate(x.last.author, 60))}` : '';
+        return `${code(x.anchor)} ${escapeText(x.state)}${x.movedTo ? ` → ${code(x.movedTo)}` : ''}${x.commits ? ` (${x.commits} commit${x.commits === 1 ? '' : 's'}${last})` : ''}`;
+      });
+      if (a.staleness.anchors.length > MATCHES_SHOWN) d.push(`+${a.staleness.anchors.length - MATCHES_SHOWN} more`);
+      items.push(`- ${code(a.id)} is stale at head${d.length ? `: ${d.join('; ')}` : ''}.`);
+    }
+  }
+  const shown = items.slice(0, budget.rows);
+  if (items.length > shown.length) {
+    budget.cut += items.length - shown.length;
+    shown.push(`- …and ${items.length - shown.length} more.`);
+  }
+  return shown.length ? ['#### Needs attention', '', ...shown, ''] : [];
+}
+
+function headline(r: PrResult): string {
+  const c = r.counts;
+  const parts = [`**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'})`];
+  const more: string[] = [];
+  if (c.unstamped) more.push(`✏️ ${c.unstamped} changed without re-stamp`);
+  if (c.stale) more.push(`⚠️ ${c.stale} stale at head`);
+  if (c.errors) more.push(`❌ ${c.errors} coherence error${c.errors === 1 ? '' : 's'} introduced`);
+  if (c.warnings) more.push(`${c.warnings} warning${c.warnings === 1 ? '' : 's'} introduced`);
+  return parts[0] + (more.length ? `. ${more.join(' · ')}` : '.');
+}
+
+function footer(r: PrResult, opts: RenderPrOptions): string[] {
+  const cmd = opts.command ?? reproduceCommand(r);
+  return ['---', `<sub>git-ctx · head ${code(r.head.commit.slice(0, 12))} · reproduce locally: ${code(cmd)}</sub>`];
+}
+
+function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string {
+  const lines: string[] = [];
+  if (opts.marker !== false) lines.push(COMMENT_MARKER);
+  lines.push('### git-ctx: context for this pull request', '', headline(r), '');
+  lines.push(...attention(r, budget));
+
+  const direct = r.artifacts.filter((a) => a.inclusion === 'direct' || a.inclusion === 'edited');
+  if (direct.length) lines.push('#### Governing artifacts', '', ...table(ARTIFACT_HEAD, direct.map(artifactRow), budget), '');
+  const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related');
+  if (indirect.length) {
+    lines.push(`<details><summary>Also relevant: ${indirect.length} required or related artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');
+    lines.push(...table(ARTIFACT_HEAD, indirect.map(artifactRow), budget), '', '</details>', '');
+  }
+  const elsewhere = r.artifacts.filter((a) => a.inclusion === 'stale-elsewhere');
+  if (elsewhere.length) {
+    lines.push(`<details><summary>Stale elsewhere: ${elsewhere.length} artifact${elsewhere.length === 1 ? '' : 's'} stale at head that this PR does not touch</summary>`, '');
+    lines.push(...table(ARTIFACT_HEAD, elsewhere.map(artifactRow), budget), '', '</details>', '');
+  }
+  const findings = r.coherence.introduced;
+  if (findings.length || r.coherence.ruleErrors.length) {
+    lines.push('#### Coherence findings introduced by this PR', '');
+    const rank = { error: 0, warning: 1, info: 2 };
+    const rows = [...findings].sort((x, y) => rank[x.severity] - rank[y.severity]).map((f) => `| ${f.severity === 'error' ? '❌ error' : f.severity === 'warning' ? '⚠️ warning' : 'info'} | ${f.file ? code(`${f.file}${f.line ? `:${f.line}` : ''}`) : ''} | ${code(f.rule)} | ${escapeText(truncate(f.message, 300))} |`);
+    for (const e of r.coherence.ruleErrors) rows.push(`| ❌ rule failed | | ${code(e.rule)} | ${escapeText(truncate(e.message, 300))} |`);
+    lines.push(...table(['| Severity | Where | Rule | Message |', '|---|---|---|---|'], rows, budget), '');
+  }
+  if (r.limitations.length) {
+    lines.push('#### Could not judge', '');
+    const shown = r.limitations.slice(0, budget.rows);
+    for (const l of shown) lines.push(`- ${escapeText(truncate(l, 500))}`);
+    if (r.limitations.length > shown.length) {
+      budget.cut += r.limitations.length - shown.length;
+      lines.push(`- …and ${r.limitations.length - shown.length} more.`);
+    }
+    lines.push('');
+  }
+  if (budget.cut) {
+    lines.push(opts.summaryUrl ? `Some items were left out to keep this comment short: the full list is in the [job summary](${encodeURI(opts.summaryUrl)}).` : 'Some items were left out to keep this short: run the command below for the full list.', '');
+  }
+  lines.push(...footer(r, opts));
+  return lines.join('\n') + '\n';
+}
+
+function renderNothing(r: PrResult, opts: RenderPrOptions): string {
+  const lines: string[] = [];
+  if (opts.marker !== false) lines.push(COMMENT_MARKER);
+  lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked), and it introduces no coherence finding.`);
+  for (const l of r.limitations.slice(0, 5)) lines.push(`- ${escapeText(truncate(l, 500))}`);
+  lines.push('', ...footer(r, opts));
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The PR comment (or job summary) as GitHub markdown. Everything quoted from the repository
+ * is escaped; tables hold at most `maxItems` rows each, and when the text would still pass
+ * `maxChars` the rows are halved until it fits, with a pointer to where the full list is.
+ */
+export function renderPrComment(r: PrResult, opts: RenderPrOptions = {}): string {
+  if (nothingApplies(r)) return renderNothing(r, opts);
+  const maxChars = opts.maxChars ?? COMMENT_MAX_CHARS;
+  let rows = Math.max(0, opts.maxItems ?? 50);
+  for (;;) {
+    const text = renderFull(r, opts, { rows, cut: 0 });
+    if (text.length <= maxChars) return text;
+    if (rows === 0) {
+      // only fixed text is left and it is still too long: cut it, keeping the marker and footer
+      const tail = '\n\n…cut to fit.\n' + footer(r, opts).join('\n') + '\n';
+      return truncate(text, maxChars - tail.length) + tail;
+    }
+    rows = Math.floor(rows / 2);
+  }
+}
+
+/** Machine-readable report (the data the comment is rendered from). */
+export function renderPrJson(r: PrResult): string {
+  return JSON.stringify(r, null, 2) + '\n';
+}
+
+/** Renderers by name. */
+export const PR_RENDERERS: Record<PrFormat, (r: PrResult, opts?: RenderPrOptions) => string> = {
+  markdown: (r, o) => renderPrComment(r, o),
+  json: (r) => renderPrJson(r),
+};
+
+/** Whether a result fails under a policy: error < warning < stale in strictness; never fails nothing. */
+export function prFails(r: PrResult, failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  const errors = r.counts.errors > 0 || r.coherence.ruleErrors.length > 0;
+  if (failOn === 'error') return errors;
+  const warnings = errors || r.counts.warnings > 0;
+  if (failOn === 'warning') return warnings;
+  return warnings || r.counts.stale > 0 || r.counts.unstamped > 0;
+}

@@ -1,0 +1,128 @@
+import type { Finding } from '../check/types.js';
+import type { ChangeStatus } from './diff.js';
+
+/** How an artifact came to be listed for a pull request. */
+export type Inclusion =
+  /** it governs code the PR changes (annotation, anchor or paths glob) */
+  | 'direct'
+  /** the PR adds or edits the artifact file itself */
+  | 'edited'
+  /** a governing artifact `requires` it (transitively) */
+  | 'required'
+  /** one relation away from a governing artifact (supersedes, depends_on, …, or their reverse) */
+  | 'related'
+  /** stale at head, not touched by the PR (only with includeStale) */
+  | 'stale-elsewhere';
+
+/** One way changed code is governed by an artifact. */
+export interface GovernanceMatch {
+  via: 'annotation' | 'anchor' | 'paths';
+  /** changed file (head path; base path for deletions) */
+  file: string;
+  /** the innermost anchored symbol the change touches */
+  symbol?: string;
+  /** the anchor or glob as written in the artifact, for anchor and paths matches */
+  pattern?: string;
+  /** annotation tag (spec, decision, …) */
+  tag?: string;
+  /** where the anchored code is at head, when it still exists: lines for annotations */
+  line?: number;
+  endLine?: number;
+  /** the match was found in the merge base (deleted code, removed annotation) */
+  side: 'head' | 'base';
+}
+
+/** An anchor whose code the PR changes while the artifact's stamp stays behind. */
+export interface UnstampedChange {
+  anchor: string;
+  change: 'changed' | 'moved' | 'removed';
+  path?: string;
+  symbol?: string;
+  line?: number;
+  movedTo?: string;
+}
+
+/** Staleness of an artifact at head, as judged by the staleness engine. */
+export interface PrStaleness {
+  status: 'fresh' | 'moved' | 'stale' | 'unanchored' | 'unstamped';
+  /** anchors that are not ok, with the last commit that touched each */
+  anchors: { anchor: string; state: string; movedTo?: string; commits: number; last?: { id: string; author: string } }[];
+}
+
+/** An artifact listed in the PR report. */
+export interface PrArtifact {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  summary?: string;
+  /** artifact file at head ('' when it exists only at base) */
+  file: string;
+  inclusion: Inclusion;
+  /** how it governs the changed code (direct only) */
+  matches: GovernanceMatch[];
+  /** for required/related: which listed artifact led here and over which edge */
+  via?: { from: string; edge: string };
+  /** its type counts this status as no longer in force (superseded, deprecated, …) */
+  inactive: boolean;
+  staleness?: PrStaleness;
+  /** the PR changes its anchored code without re-stamping it */
+  unstamped: UnstampedChange[];
+}
+
+/** A changed file, in brief. */
+export interface PrFile {
+  path: string;
+  oldPath?: string;
+  status: ChangeStatus;
+  binary: boolean;
+  hunks: number;
+  /** ids of the artifacts that govern it */
+  governedBy: string[];
+}
+
+/** A place at head where changed, governed code sits: the target of a GitHub annotation. */
+export interface PrLocation {
+  file: string;
+  line: number;
+  endLine: number;
+  symbol?: string;
+  ids: string[];
+  /** warning when an id on it is stale or changed without re-stamping; notice otherwise */
+  level: 'warning' | 'notice';
+  message: string;
+}
+
+/** Everything the PR bot says, as data. */
+export interface PrResult {
+  version: 1;
+  base: { rev: string; commit: string };
+  head: { rev: string; commit: string };
+  /** the commit the PR is compared with (merge base of base and head) */
+  mergeBase: string;
+  files: PrFile[];
+  artifacts: PrArtifact[];
+  locations: PrLocation[];
+  coherence: {
+    /** findings at head that the merge base did not have */
+    introduced: Finding[];
+    /** findings the PR fixed (present at the merge base, gone at head) */
+    resolved: number;
+    /** rules that failed to run, at head */
+    ruleErrors: { rule: string; message: string }[];
+  };
+  counts: {
+    files: number;
+    governed: number;
+    direct: number;
+    stale: number;
+    unstamped: number;
+    errors: number;
+    warnings: number;
+  };
+  /** what could not be judged, and why (shallow history, rename limit, unreadable files) */
+  limitations: string[];
+}
+
+/** Front-end failure policy: the lowest kind of finding that fails the job (or exit 1). */
+export type FailOn = 'error' | 'warning' | 'stale' | 'never';

@@ -1,0 +1,186 @@
+import { execFileSync } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMENT_MARKER } from '../../src/pr/render.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { governanceScenario } from '../pr/scenario.js';
+import { FakeGitHub } from './fake-github.js';
+import { pullRequestEvent, runAction } from './run-action.js';
+
+const BOT = 'github-actions[bot]';
+let gh: FakeGitHub;
+let api: string;
+
+beforeEach(async () => {
+  gh = new FakeGitHub();
+  api = await gh.start();
+});
+afterEach(async () => {
+  await gh.stop();
+});
+
+describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
+  it('first run creates the sticky comment, writes summary, outputs and bounded annotations', async () => {
+    const s = await governanceScenario();
+    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }) });
+    const mine = gh.commentsBy(7, BOT);
+    expect(mine).toHaveLength(1);
+    const body = mine[0]!.body;
+    expect(body.startsWith(COMMENT_MARKER)).toBe(true);
+    expect(body).toContain('`DEC-BILLING-001`');
+    expect(body).toContain('This PR changes code governed by `DEC-BILLING-001` without re-stamping it');
+    expect(body).toContain(`reproduce locally: \`git ctx pr --base ${s.base} --head ${s.head}\``);
+    // quoted repository text is escaped: no ping, no HTML, no broken table cell
+    expect(body).not.toMatch(/@billing-team/);
+    expect(body).toContain('@\u200dbilling\\-team');
+    expect(body).not.toContain('<script>');
+    expect(body).toContain('\\|');
+
+    expect(r.outputs['comment-action']).toBe('created');
+    expect(r.outputs['comment-id']).toBe(String(mine[0]!.id));
+    expect(r.outputs['comment-url']).toBe(mine[0]!.html_url);
+    expect(r.outputs['governing-ids']).toBe('DEC-BILLING-001,SPEC-API-001');
+    expect(r.outputs['artifact-ids']!.split(',')).toEqual(['DEC-BILLING-001', 'SPEC-API-001', 'SPEC-API-002', 'NORM-ERROR-001', 'DEC-BILLING-000']);
+    expect(Number(r.outputs['stale-count'])).toBeGreaterThanOrEqual(1);
+    expect(r.outputs['unstamped-count']).toBe('1');
+    expect(r.summary).toContain('### git-ctx: context for this pull request');
+    expect(r.summary).not.toContain(COMMENT_MARKER);
+
+    const warn = r.annotations.filter((a) => a.level === 'warning');
+    expect(warn.find((a) => a.props.file === 'src/billing/invoice.ts')).toMatchObject({ props: { line: '4', endLine: '8' } });
+    expect(r.annotations.find((a) => a.level === 'error' && a.props.file === '.contextia/system/specs/SPEC-API-002.md')).toBeDefined();
+    // the PR adds a broken link: fail-on error (default) fails the job
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error::git-ctx: the pull request introduces 1 coherence error(s)');
+    // the token's login was looked up (GraphQL, then REST) before any comment was touched
+    expect(gh.requests.map((q) => `${q.method} ${q.path}`).slice(0, 2)).toEqual(['POST /graphql', 'GET /user']);
+  });
+
+  it('a re-run updates that one comment in place, and leaves it alone when nothing changed', async () => {
+    const s = await governanceScenario();
+    // someone else's comment quoting the marker, and enough chatter to need a second page
+    const other = gh.addComment(7, 'mallory', `${COMMENT_MARKER} not the bot`);
+    for (let i = 0; i < 120; i++) gh.addComment(7, 'alice', `comment ${i}`);
+    const event = pullRequestEvent({ number: 7, base: s.base, head: s.head });
+    const inputs = { 'fail-on': 'never' };
+    const first = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs });
+    expect(first.code).toBe(0);
+    const id = first.outputs['comment-id'];
+
+    const same = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs });
+    expect(same.outputs['comment-action']).toBe('unchanged');
+    expect(same.outputs['comment-id']).toBe(id);
+
+    // a new push: the comment changes, in place
+    const head2 = s.repo.commit('fix the link', { '.contextia/system/specs/SPEC-API-002.md': '---\nid: SPEC-API-002\ntype: spec\ntitle: Fixed\nstatus: active\nlinks: { specs: [SPEC-API-001] }\n---\n# Fixed\n' });
+    const writesBefore = gh.writes().length;
+    const again = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: head2 }), inputs });
+    expect(again.outputs['comment-action']).toBe('updated');
+    expect(again.outputs['comment-id']).toBe(id);
+    expect(gh.writes().slice(writesBefore).map((w) => w.method)).toEqual(['PATCH']);
+    const mine = gh.commentsBy(7, BOT);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.body).toContain(head2.slice(0, 12));
+    expect(mine[0]!.body).not.toContain('broken-link');
+    expect(gh.comments.find((c) => c.id === other.id)!.body).toBe(`${COMMENT_MARKER} not the bot`);
+    // the listing was paginated (122 comments, 100 per page)
+    expect(gh.requests.some((q) => q.path.endsWith('/issues/7/comments') && q.query.page === '2')).toBe(true);
+  });
+
+  it('duplicates left by concurrent runs are removed, keeping the oldest', async () => {
+    const s = await governanceScenario();
+    const a = gh.addComment(7, BOT, `${COMMENT_MARKER}\nold 1`);
+    gh.addComment(7, BOT, `${COMMENT_MARKER}\nold 2`);
+    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' } });
+    expect(r.outputs['comment-id']).toBe(String(a.id));
+    expect(gh.commentsBy(7, BOT).map((c) => c.id)).toEqual([a.id]);
+  });
+
+  it('nothing applies: no new comment; an earlier one collapses to a short note', async () => {
+    const s = await governanceScenario();
+    s.repo.git('checkout', '-q', '-b', 'docs', s.base);
+    const head = s.repo.commit('docs only', { 'src/readme.txt': 'plain text, changed\n' });
+    const event = pullRequestEvent({ number: 8, base: s.base, head });
+    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event });
+    expect(r.code).toBe(0);
+    expect(r.outputs['comment-action']).toBe('skipped');
+    expect(r.outputs['comment-id']).toBe('');
+    expect(gh.commentsBy(8, BOT)).toHaveLength(0);
+    expect(r.summary).toContain('no decision, spec or norm governs the code this PR changes');
+
+    const earlier = gh.addComment(8, BOT, `${COMMENT_MARKER}\n### git-ctx: context for this pull request\nlong old table`);
+    const r2 = await runAction({ workspace: s.repo.dir, apiUrl: api, event });
+    expect(r2.outputs['comment-action']).toBe('updated');
+    const body = gh.commentsBy(8, BOT)[0]!.body;
+    expect(gh.commentsBy(8, BOT)[0]!.id).toBe(earlier.id);
+    expect(body).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
+    expect(body.length).toBeLessThan(600);
+  });
+
+  it('fork pull request with a read-only token: 403 on comment degrades to summary + annotations, job not failed', async () => {
+    await gh.stop();
+    gh = new FakeGitHub({ readOnly: true });
+    api = await gh.start();
+    const s = await governanceScenario();
+    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 9, base: s.base, head: s.head, fork: true }), inputs: { 'fail-on': 'never' } });
+    expect(r.code).toBe(0);
+    expect(r.outputs['comment-action']).toBe('forbidden');
+    expect(gh.comments).toHaveLength(0);
+    expect(r.stdout).toMatch(/::warning::git-ctx: GitHub answered 403/);
+    expect(r.summary).toContain('`DEC-BILLING-001`');
+    expect(r.annotations.some((a) => a.level === 'warning' && a.props.file === 'src/billing/invoice.ts')).toBe(true);
+  });
+
+  it('a user token: the login comes from GraphQL viewer and only that user\'s comment is edited', async () => {
+    await gh.stop();
+    gh = new FakeGitHub({ userLogin: 'ctx-bot' });
+    api = await gh.start();
+    const s = await governanceScenario();
+    const foreign = gh.addComment(7, BOT, `${COMMENT_MARKER}\nwritten by another token`);
+    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' } });
+    expect(r.outputs['comment-action']).toBe('created');
+    expect(gh.commentsBy(7, 'ctx-bot')).toHaveLength(1);
+    expect(gh.comments.find((c) => c.id === foreign.id)!.body).toContain('written by another token');
+    expect(gh.requests.filter((q) => q.path === '/user')).toHaveLength(0);
+  });
+
+  it('a shallow checkout is deepened until base and head meet', async () => {
+    const s = await governanceScenario();
+    // more history on both sides than the first fetch brings
+    s.repo.git('checkout', '-q', 'main');
+    for (let i = 0; i < 3; i++) s.repo.commit(`main ${i}`, { [`docs/main-${i}.txt`]: `${i}\n` });
+    const base = s.repo.git('rev-parse', 'HEAD');
+    const work = makeRepo();
+    execFileSync('git', ['clone', '-q', '--depth=1', '--branch', 'main', `file://${s.repo.dir}`, `${work.dir}/ws`], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+    const ws = `${work.dir}/ws`;
+    const r = await runAction({ workspace: ws, apiUrl: api, event: pullRequestEvent({ number: 7, base, head: s.head }), inputs: { 'fail-on': 'never', comment: 'false' } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.outputs['comment-action']).toBe('disabled');
+    expect(r.outputs['governing-ids']).toBe('DEC-BILLING-001,SPEC-API-001');
+    expect(r.summary).not.toContain('Could not judge');
+  });
+
+  it('a 1,000-file pull request stays within the comment size cap and points to the job summary', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) {
+      files[`.contextia/system/specs/SPEC-M${i}.md`] = `---\nid: SPEC-M${i}\ntype: spec\nstatus: active\ntitle: Module ${i} keeps a long and careful title so that rows are not tiny, with words ${'x'.repeat(60)}\npaths: [src/m${i}/**]\n---\n# M${i}\n`;
+    }
+    for (let i = 0; i < 1000; i++) files[`src/m${i % 400}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+    const repo = makeRepo(files);
+    const base = repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'big');
+    const change: Record<string, string> = {};
+    for (let i = 0; i < 1000; i++) change[`src/m${i % 400}/f${i}.ts`] = `export const v${i} = ${i + 1};\n`;
+    const head = repo.commit('touch everything', change);
+    const r = await runAction({ workspace: repo.dir, apiUrl: api, event: pullRequestEvent({ number: 10, base, head }), inputs: { 'max-items': '100000', 'fail-on': 'never' } });
+    expect(r.code).toBe(0);
+    const body = gh.commentsBy(10, BOT)[0]!.body;
+    expect(body.length).toBeLessThanOrEqual(50_000);
+    expect(body).toContain('the full list is in the [job summary](https://github.example/acme/widgets/actions/runs/4242)');
+    expect(body).toContain('(1000 of 1000 changed files)');
+    // the summary has every artifact
+    for (const i of [0, 199, 399]) expect(r.summary).toContain(`\`SPEC-M${i}\``);
+    expect(r.outputs['governing-ids']!.split(',')).toHaveLength(400);
+    expect(r.annotations.length).toBeLessThanOrEqual(30);
+  });
+});

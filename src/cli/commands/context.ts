@@ -1,0 +1,69 @@
+import { Option, type Command } from 'commander';
+import type { Depth } from '../../artifacts/types.js';
+import { isCtxError } from '../../errors.js';
+import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
+
+interface ContextOptions extends RepoOptions {
+  depth?: Depth;
+  budget?: number;
+  encoding?: string;
+  maxDepth?: number;
+  format: 'context' | 'markdown' | 'json';
+  json?: boolean;
+  record?: boolean;
+  verify?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('context')
+    .argument('<id>', 'artifact id (usually a task: git ctx TASK-042 is short for git ctx context TASK-042)')
+    .description(
+      'Assemble the context bundle of an artifact: follow links and requires transitively, order identity → task → specs → norms → decisions, fit a token budget, stamp with the commit',
+    )
+    .addOption(new Option('-d, --depth <depth>', 'detail per artifact (default: config assemble.depth, full)').choices(['meta', 'summary', 'full']))
+    .option('-b, --budget <tokens>', 'token budget; lowers detail, then drops, lowest priority first', parsePositiveInt('--budget'))
+    .option('--encoding <name>', 'tiktoken encoding for token counts (default: config assemble.encoding, o200k_base)')
+    .option('--max-depth <hops>', 'link hops to follow from the id (default: unlimited)', parsePositiveInt('--max-depth'))
+    .addOption(formatOption(['context', 'markdown', 'json'], 'context'))
+    .option('--json', 'shorthand for --format json')
+    .option('--record', 'record the bundle manifest as a git note (refs/notes/ctx) on its commit')
+    .option('--verify', 'compare with the bundle recorded on the commit for the same id and options; exit 1 when it differs');
+  addRepoOptions(cmd).action(async (id: string, o: ContextOptions) => {
+    // loaded here rather than at the top so that other commands never pay for assembly
+    const { assembleBundle, renderBundle, recordBundle, verifyBundle } = await import('../../assemble/index.js');
+    const { findRepoRoot } = await import('../../snapshot/open.js');
+    const { default: path } = await import('node:path');
+    const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+    let bundle;
+    try {
+      bundle = await assembleBundle({ id, cwd, at: o.at, staged: o.staged, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, staleness: async (arts, set) => (await import('../../staleness/marks.js')).staleMarks(arts, set) });
+    } catch (e) {
+      // a budget that cannot hold even identity + task is a finding about the request, not an environment error
+      if (isCtxError(e) && e.code === 'BUDGET') {
+        io().err(`git-ctx: ${e.message}\n${e.hint ? `  hint: ${e.hint}\n` : ''}`);
+        throw new ExitCode(1);
+      }
+      throw e;
+    }
+    const root = o.verify || o.record ? await findRepoRoot(cwd) : cwd;
+    let code = 0;
+    if (o.verify) {
+      const r = await verifyBundle(bundle, root);
+      if (!r) {
+        io().err(`git-ctx: no recorded bundle for ${bundle.header.root} with these options on ${bundle.header.commit ?? 'this repository'}\n  hint: record one with --record\n`);
+        code = 1;
+      } else if (r.ok) io().err(`verified: ${bundle.header.digest} matches the recorded bundle\n`);
+      else {
+        io().err(`git-ctx: the bundle no longer matches the recorded one\n${r.differences.map((d) => `  ${d}\n`).join('')}`);
+        code = 1;
+      }
+    }
+    if (o.record) {
+      const r = await recordBundle(root, bundle);
+      io().err(r.recorded ? `recorded ${r.manifest.digest} on ${r.manifest.commit} (refs/notes/ctx)\n` : `already recorded: ${r.manifest.digest} on ${r.manifest.commit}\n`);
+    }
+    io().out(renderBundle(bundle, o.json ? 'json' : o.format));
+    if (code) throw new ExitCode(code);
+  });
+}

@@ -1,12 +1,43 @@
+// @spec SPEC-CLI-001
+
 import { Command, CommanderError } from 'commander';
 import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ExitCode, io } from './shared.js';
-import { register as registerCheck } from './commands/check.js';
-import { register as registerList } from './commands/list.js';
-import { register as registerShow } from './commands/show.js';
 
-export function buildProgram(): Command {
+type CommandModule = { register(program: Command): void };
+
+/**
+ * Command modules, loaded on demand: `git ctx check` imports the check code only, not the
+ * MCP SDK, ts-morph or tiktoken. Start-up time is most of a hook's budget. The order here is
+ * the order in --help.
+ */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  context: () => import('./commands/context.js'),
+  check: () => import('./commands/check.js'),
+  list: () => import('./commands/list.js'),
+  show: () => import('./commands/show.js'),
+  trace: () => import('./commands/trace.js'),
+  graph: () => import('./commands/graph.js'),
+  stale: () => import('./commands/stale.js'),
+  stamp: () => import('./commands/stamp.js'),
+  ack: () => import('./commands/ack.js'),
+  deprecate: () => import('./commands/deprecate.js'),
+  supersede: () => import('./commands/supersede.js'),
+  init: () => import('./commands/init.js'),
+  new: () => import('./commands/new.js'),
+  bundles: () => import('./commands/bundles.js'),
+  replay: () => import('./commands/replay.js'),
+  hooks: () => import('./commands/hooks.js'),
+  hook: () => import('./commands/hook.js'),
+  pr: () => import('./commands/pr.js'),
+  mcp: () => import('./commands/mcp.js'),
+};
+
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
+/** The program with every command, or only `only` when the command to run is known. */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command('git-ctx')
     .description('Git-native project context for coding agents and reviewers.\nRun "git ctx <TASK-ID>" to assemble the context bundle of a task.')
     .version(VERSION, '-V, --version')
@@ -14,22 +45,38 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureOutput({ writeOut: (s) => io().out(s), writeErr: (s) => io().err(s) })
     .exitOverride();
-  // each issue's commands register here
-  registerCheck(program);
-  registerList(program);
-  registerShow(program);
+  const names = only === '-V' || only === '--version' ? [] : only && COMMANDS[only] ? [only] : COMMAND_NAMES;
+  const mods = await Promise.all(names.map((n) => COMMANDS[n]!()));
+  for (const m of mods) m.register(program);
   return program;
 }
 
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    const args = rewriteIdShorthand(COMMAND_NAMES, argv);
+    const program = await buildProgram(args[2]);
+    await program.parseAsync(args);
     return 0;
   } catch (e) {
     return handleError(e);
   }
+}
+
+/**
+ * `git ctx TASK-042` is short for `git ctx context TASK-042`: when the first argument is not a
+ * command or an option but looks like an artifact id (has an upper-case letter, a digit, a
+ * dash or a slash), "context" is inserted. A lower-case word is left to commander, so a
+ * mistyped command still gets "did you mean …?".
+ */
+export function rewriteIdShorthand(commands: Command | Iterable<string>, argv: string[]): string[] {
+  const first = argv[2];
+  if (first === undefined || first.startsWith('-')) return argv;
+  const names = commands instanceof Command ? commands.commands.flatMap((c) => [c.name(), ...c.aliases()]) : [...commands];
+  const known = new Set(['help', ...names]);
+  if (known.has(first)) return argv;
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/.test(first) || !/[A-Z0-9/-]/.test(first)) return argv;
+  return [argv[0]!, argv[1]!, 'context', ...argv.slice(2)];
 }
 
 export function handleError(e: unknown): number {

@@ -4,7 +4,7 @@
 // Usage: npm run build && node bench/mcp.mjs [--artifacts N] [--calls N]
 // Targets: phase 1 and phase 2 warm p50 < 20 ms, p95 < 50 ms. Each call re-checks the
 // working tree (git status of .contextia), so the figures include that process spawn.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -84,6 +84,15 @@ const picks = [all[3].id, all[500].id, all[1200].id];
 await measure('phase 2: 3 ids + requires (same ids)', () => ({ ids: picks }));
 await measure('phase 2: rotating ids (each call different)', (i) => ({ ids: [all[(i * 37) % all.length].id] }));
 await measure('phase 2: with session_id (rotating ids)', (i) => ({ ids: [all[(i * 53) % all.length].id], session_id: 'bench' }));
+
+// the floor of every warm call: the one git process that proves the artifacts unchanged
+const statusTimes = [];
+for (let i = 0; i < CALLS; i++) {
+  const t = performance.now();
+  await new Promise((resolve, reject) => execFile('git', ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', '.contextia'], { cwd: dir }, (e) => (e ? reject(e) : resolve())));
+  statusTimes.push(performance.now() - t);
+}
+console.log(`${'(floor) git status of .contextia alone'.padEnd(44)}                 p50 ${pct(statusTimes, 50).toFixed(1).padStart(6)} ms   p95 ${pct(statusTimes, 95).toFixed(1).padStart(6)} ms`);
 
 await client.close();
 await server.close();

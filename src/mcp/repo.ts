@@ -1,0 +1,241 @@
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { globalStoreDir, loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
+import type { Artifact, LoadProblem } from '../artifacts/types.js';
+import { loadConfig, type Config } from '../config.js';
+import { CtxError } from '../errors.js';
+import { hasGitBinary, runGit, splitZ } from '../git/exec.js';
+import { findRepoRoot, openSnapshot } from '../snapshot/open.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { gitBlobHash, sha256 } from '../util/hash.js';
+import { loadBaseline, type Baseline } from './baseline.js';
+import { sortArtifacts } from './select.js';
+
+/** Where the server reads from. */
+export interface RepoReaderOptions {
+  /** any directory inside the repository */
+  cwd: string;
+  /** include the user's global artifacts (default: the repository's config `global:`) */
+  global?: boolean;
+  /** override the global store (tests); default globalStoreDir() */
+  globalDir?: string;
+  /** force a Snapshot backend (tests) */
+  backend?: 'git' | 'isomorphic-git';
+  /** how many loaded states to keep (default 4: enough to flip between branches) */
+  cacheSize?: number;
+}
+
+/** One loaded view of the repository's artifacts, shared by every tool call that sees the same content. */
+export interface RepoState {
+  /** cache key: identifies the artifact content this state was loaded from */
+  key: string;
+  root: string;
+  /** HEAD when loaded (undefined in a repository without commits) */
+  head: string | undefined;
+  /** artifact files differ from HEAD (uncommitted edits, untracked files) */
+  dirty: boolean;
+  config: Config;
+  /** the set as loaded; its snapshot is closed, open a new one for code reads */
+  set: ArtifactSet;
+  /** one artifact per id (byId), in the canonical order: scope, type order, id */
+  ordered: Artifact[];
+  baseline: Baseline;
+  /** files that failed to load as artifacts at all (no artifact came out of them) */
+  unreadable: LoadProblem[];
+  /** whether global artifacts were included */
+  global: boolean;
+}
+
+interface StatMemo {
+  sig: string;
+  blob: string;
+}
+
+interface KeyInfo {
+  key: string;
+  head: string | undefined;
+  dirty: boolean;
+}
+
+/**
+ * Reads the repository fresh for every tool call, but cheaply: a warm call asks git
+ * for the status of the artifact directory (one process, which uses git's own stat
+ * cache) and hashes only the files that differ from HEAD. Files that status reports
+ * as clean have HEAD's blob ids, so (HEAD, dirty paths with their blob ids, global
+ * store listing) names the artifact content exactly; the state loaded for that key is
+ * reused. A full worktree Snapshot listing costs 50–100 ms at 2,000 files, which is
+ * why it is only taken on a miss.
+ */
+export class RepoReader {
+  private rootP: Promise<{ root: string; gitDir: string; useGit: boolean }> | undefined;
+  private readonly cache = new Map<string, RepoState>();
+  private readonly inflight = new Map<string, Promise<RepoState>>();
+  private readonly statMemo = new Map<string, StatMemo>();
+  /** artifact dir and global flag of the last load; the key depends on them */
+  private lastDir = '.contextia';
+  private lastGlobal: boolean | undefined;
+
+  constructor(readonly options: RepoReaderOptions) {}
+
+  /** Repository top level and absolute git dir, resolved once. */
+  location(): Promise<{ root: string; gitDir: string; useGit: boolean }> {
+    this.rootP ??= (async () => {
+      const useGit = this.options.backend ? this.options.backend === 'git' : await hasGitBinary();
+      const root = await findRepoRoot(this.options.cwd, useGit ? 'git' : 'isomorphic-git');
+      let gitDir: string;
+      if (useGit) gitDir = path.resolve(root, (await runGit(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim());
+      else gitDir = await isoGitDir(root);
+      return { root, gitDir, useGit };
+    })();
+    // a failed resolution (not a repository yet) must not stick: the user may git init and retry
+    this.rootP.catch(() => (this.rootP = undefined));
+    return this.rootP;
+  }
+
+  /** The current artifact state, from the cache when the content has not changed. */
+  async state(): Promise<RepoState> {
+    const loc = await this.location();
+    const global = this.options.global ?? this.lastGlobal ?? false;
+    const info = loc.useGit ? await this.keyFromStatus(loc.root, this.lastDir, global) : undefined;
+    if (info) {
+      const hit = this.cache.get(info.key);
+      if (hit) {
+        // refresh LRU position
+        this.cache.delete(info.key);
+        this.cache.set(info.key, hit);
+        return hit;
+      }
+      const running = this.inflight.get(info.key);
+      if (running) return running;
+    }
+    const p = this.load(loc.root, info);
+    if (info) {
+      this.inflight.set(info.key, p);
+      p.finally(() => this.inflight.delete(info.key)).catch(() => undefined);
+    }
+    return p;
+  }
+
+  /** A fresh worktree Snapshot, for analyses that read code (check, trace, assembly). Caller closes it. */
+  async openSnapshot(): Promise<Snapshot> {
+    const loc = await this.location();
+    return openSnapshot({ cwd: loc.root, kind: 'worktree', backend: this.options.backend });
+  }
+
+  private async load(root: string, info: KeyInfo | undefined): Promise<RepoState> {
+    const snapshot = await openSnapshot({ cwd: root, kind: 'worktree', backend: this.options.backend });
+    try {
+      const config = await loadConfig(snapshot);
+      const global = this.options.global ?? config.global;
+      const globalDir = this.options.globalDir ?? globalStoreDir();
+      const set = await loadArtifactSet(snapshot, config, { global, globalDir });
+      const baseline = await loadBaseline(snapshot, config, global ? globalDir : undefined);
+      let keyInfo = info;
+      // the key assumed the previous artifact dir and global flag; when the config says
+      // otherwise, recompute so the next call hits instead of reloading once more
+      if (info && (config.dir !== this.lastDir || global !== (this.options.global ?? this.lastGlobal ?? false))) {
+        keyInfo = await this.keyFromStatus(root, config.dir, global);
+      }
+      this.lastDir = config.dir;
+      this.lastGlobal = config.global;
+      const loadedFiles = new Set(set.artifacts.map((a) => a.file));
+      const state: RepoState = {
+        key: keyInfo?.key ?? `uncached:${Date.now()}`,
+        root,
+        head: snapshot.commit,
+        dirty: keyInfo?.dirty ?? false,
+        config,
+        set,
+        ordered: sortArtifacts([...set.byId.values()], config),
+        baseline,
+        unreadable: set.problems.filter((p) => !loadedFiles.has(p.file)),
+        global,
+      };
+      if (keyInfo) {
+        this.cache.set(keyInfo.key, state);
+        const max = this.options.cacheSize ?? 4;
+        while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+      }
+      return state;
+    } finally {
+      snapshot.close();
+    }
+  }
+
+  /** Identify the artifact content via `git status` of the artifact directory. */
+  private async keyFromStatus(root: string, dir: string, global: boolean): Promise<KeyInfo> {
+    const dirs = [...new Set(['.contextia', dir])];
+    const out = await runGit(
+      ['-c', 'core.quotepath=off', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...dirs],
+      { cwd: root },
+    );
+    let head: string | undefined;
+    const changed: string[] = [];
+    for (const rec of splitZ(out)) {
+      if (rec.startsWith('# branch.oid ')) {
+        const oid = rec.slice('# branch.oid '.length);
+        head = oid === '(initial)' ? undefined : oid;
+      } else if (rec.startsWith('1 ')) changed.push(fieldsAfter(rec, 8));
+      else if (rec.startsWith('u ')) changed.push(fieldsAfter(rec, 10));
+      else if (rec.startsWith('? ')) changed.push(rec.slice(2));
+    }
+    changed.sort();
+    const parts = [`head:${head ?? ''}`, `dirs:${dirs.join(',')}`, `global:${global}`];
+    for (const p of changed) parts.push(`${p}\0${await this.worktreeBlob(path.join(root, p))}`);
+    if (global) {
+      const gdir = this.options.globalDir ?? globalStoreDir();
+      for (const f of await walkMarkdown(gdir)) parts.push(`~global/${f}\0${await this.worktreeBlob(path.join(gdir, f))}`);
+    }
+    return { key: sha256(parts.join('\n')), head, dirty: changed.length > 0 };
+  }
+
+  /** Blob id of a file on disk, re-hashed only when its stat signature changed. */
+  private async worktreeBlob(abs: string): Promise<string> {
+    const st = await lstat(abs, { bigint: true }).catch(() => undefined);
+    if (!st) return 'absent';
+    if (st.isSymbolicLink()) return 'symlink';
+    const sig = `${st.mtimeNs}:${st.ctimeNs}:${st.size}:${st.ino}`;
+    const memo = this.statMemo.get(abs);
+    if (memo && memo.sig === sig) return memo.blob;
+    const buf = await readFile(abs).catch(() => undefined);
+    const blob = buf ? gitBlobHash(buf) : 'unreadable';
+    this.statMemo.set(abs, { sig, blob });
+    return blob;
+  }
+}
+
+/** The path of a porcelain v2 record: everything after the first n space-separated fields. */
+function fieldsAfter(rec: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n; k++) {
+    i = rec.indexOf(' ', i) + 1;
+    if (i === 0) return rec;
+  }
+  return rec.slice(i);
+}
+
+async function walkMarkdown(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const rec = async (d: string, rel: string): Promise<void> => {
+    const entries = await readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await rec(path.join(d, e.name), r);
+      else if (e.name.endsWith('.md')) out.push(r);
+    }
+  };
+  await rec(dir, '');
+  return out.sort();
+}
+
+/** `.git` is a directory, or (worktrees, submodules) a file naming the real one. */
+async function isoGitDir(root: string): Promise<string> {
+  const dotgit = path.join(root, '.git');
+  const st = await lstat(dotgit).catch(() => undefined);
+  if (st?.isFile()) {
+    const m = /^gitdir:\s*(.+)$/m.exec(await readFile(dotgit, 'utf8'));
+    if (m) return path.resolve(root, m[1]!.trim());
+  }
+  if (!st) throw new CtxError('NOT_A_REPO', `no .git directory in ${root}`);
+  return dotgit;
+}

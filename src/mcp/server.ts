@@ -1,0 +1,222 @@
+import path from 'node:path';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { bodyAt, metaText } from '../artifacts/depth.js';
+import { ID_PATTERN } from '../check/rules/core.js';
+import { VERSION } from '../version.js';
+import { DEFAULT_BUDGET, getContext } from './get-context.js';
+import { RepoReader } from './repo.js';
+import { toCallToolResult, type ToolOutput } from './result.js';
+import { SessionStore } from './sessions.js';
+import { TokenMeter } from './tokens.js';
+import { assembleTaskTool, checkTool, guard, readArtifactTool, staleTool, traceTool, type ToolContext } from './tools.js';
+
+/** Options of `createServer`. */
+export interface CreateServerOptions {
+  /** any directory inside the repository (read once by the caller, e.g. from --root or the cwd) */
+  cwd: string;
+  /** include the user's global artifacts (default: the repository's config) */
+  global?: boolean;
+  /** global store override (tests); default globalStoreDir() */
+  globalDir?: string;
+  /** session records directory; default `<git-dir>/ctx/sessions` */
+  sessionsDir?: string;
+  /** force a Snapshot backend (tests) */
+  backend?: 'git' | 'isomorphic-git';
+  /** log sink; default stderr. Never stdout: stdout carries JSON-RPC. */
+  log?: (message: string) => void;
+}
+
+/** JSON-RPC error code for an unknown resource (MCP specification). */
+const RESOURCE_NOT_FOUND = -32002;
+
+const INSTRUCTIONS = `git-ctx serves this repository's decisions, specs, norms and tasks (markdown under .contextia/).
+Two phases: call get_context without ids for an index (frontmatter only; filter with areas/scope/status/baseline_only), then get_context with ids=[…] for full content; \`requires\` are expanded for you.
+Pass a stable session_id to receive each artifact once per session (changed ones are re-sent); reset: true starts over.
+For a task, assemble_task gives the whole linked bundle. trace tells what governs a file, line or symbol. check reports coherence problems; stale reports drift between artifacts and their code.`;
+
+const idSchema = z.string().regex(ID_PATTERN, 'invalid artifact id format: use letters, digits, "-", "_", "." (e.g. DEC-BILLING-001) or path-like segments (project/design/x)');
+const depthSchema = z.enum(['meta', 'summary', 'full']);
+const scopeSchema = z.enum(['global', 'domain', 'project']);
+const budgetSchema = z.number().int().min(100).max(1_000_000);
+/** Models pass a single value as often as a list; both are accepted. */
+const oneOrMany = <T extends z.ZodType>(s: T) => z.union([s, z.array(s)]);
+const many = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
+
+/**
+ * The git-ctx MCP server, unconnected: tools for the two-phase get_context, task bundles,
+ * reading an artifact, tracing code and checking, and artifacts as resources. Connect it to
+ * a transport (stdio in `git ctx mcp`, InMemoryTransport in tests). Every call reads the
+ * working tree afresh (cached by artifact content); nothing is written but session records.
+ */
+export function createServer(options: CreateServerOptions): McpServer {
+  const log = options.log ?? ((m: string) => process.stderr.write(m.endsWith('\n') ? m : m + '\n'));
+  const reader = new RepoReader({ cwd: options.cwd, global: options.global, globalDir: options.globalDir, backend: options.backend });
+  const meters = new Map<string, TokenMeter>();
+  const ctx: ToolContext = {
+    reader,
+    log,
+    meter(encoding) {
+      let m = meters.get(encoding);
+      if (!m) meters.set(encoding, (m = new TokenMeter(encoding)));
+      return m;
+    },
+  };
+  let sessions: Promise<SessionStore> | undefined;
+  const sessionStore = () => {
+    sessions ??= options.sessionsDir ? Promise.resolve(new SessionStore(options.sessionsDir)) : reader.location().then((l) => new SessionStore(path.join(l.gitDir, 'ctx', 'sessions')));
+    sessions.catch(() => (sessions = undefined));
+    return sessions;
+  };
+
+  const server = new McpServer({ name: 'git-ctx', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+  const run = async (name: string, fn: () => Promise<ToolOutput>) => toCallToolResult(await guard(ctx, name, fn));
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+  server.registerTool(
+    'get_context',
+    {
+      title: 'Get project context (two-phase)',
+      description:
+        'Phase 1 (no ids): an index of the artifacts — id, type, title, summary, scope, status — filterable by areas (types), scope, status and baseline_only. Phase 2 (ids): full content of those ids with `requires` expanded transitively, ordered global → domain → project. With session_id, artifacts already received in the session are not repeated (changed ones are re-sent).',
+      inputSchema: {
+        ids: z.array(idSchema).optional().describe('phase 2: artifact ids to load in full (requires are added)'),
+        areas: oneOrMany(z.string()).optional().describe('phase 1: only these types, e.g. ["decision","norm"]'),
+        scope: oneOrMany(scopeSchema).optional().describe('phase 1: only these scopes'),
+        status: oneOrMany(z.string()).optional().describe('phase 1: only these statuses, e.g. "accepted"'),
+        baseline_only: z.boolean().optional().describe('phase 1: only the ids listed in baseline.md manifests (load these at session start)'),
+        session_id: z.string().min(1).max(256).optional().describe('a stable id for this agent session; remembered across server restarts'),
+        reset: z.boolean().optional().describe('forget what this session received before answering'),
+        budget: budgetSchema.optional().describe(`token budget of the answer (default ${DEFAULT_BUDGET}); anything cut is listed`),
+      },
+      annotations: { ...readOnly, idempotentHint: false },
+    },
+    (args) =>
+      run('get_context', async () => {
+        const state = await reader.state();
+        return getContext(
+          { state, meter: ctx.meter(state.config.assemble.encoding), sessions: args.session_id ? await sessionStore() : undefined },
+          { ...args, areas: many(args.areas), scope: many(args.scope), status: many(args.status) },
+        );
+      }),
+  );
+
+  server.registerTool(
+    'assemble_task',
+    {
+      title: 'Assemble a task bundle',
+      description: "The deterministic context bundle of a task (or any artifact): its links and requires followed, ordered identity → task → specs → norms → decisions, fitted to the token budget by lowering depth before dropping, each entry saying why it is included.",
+      inputSchema: {
+        id: idSchema.describe('task (or other artifact) id, e.g. TASK-042'),
+        depth: depthSchema.optional().describe('detail wanted before budgeting (default from config: full)'),
+        budget: budgetSchema.optional().describe(`token budget (default: config assemble.budget, else ${DEFAULT_BUDGET})`),
+        format: z.enum(['context', 'markdown', 'json']).optional().describe('context (compact, default), markdown or json'),
+        max_depth: z.number().int().min(0).max(100).optional().describe('link hops to follow (default: unlimited)'),
+      },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('assemble_task', () => assembleTaskTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'read_artifact',
+    {
+      title: 'Read one artifact',
+      description: 'One artifact at a depth: meta (frontmatter), summary (+ first section) or full, with computed reverse edges (superseded_by, leads_to, required_by, …).',
+      inputSchema: { id: idSchema, depth: depthSchema.optional().describe('meta | summary | full (default full)') },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('read_artifact', () => readArtifactTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'trace',
+    {
+      title: 'What governs this code',
+      description: 'The artifacts governing a place in the code, nearest first: annotated symbol, file, directories, package. Target: path, path:line or path#Symbol.name (repository-relative).',
+      inputSchema: { target: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts#InvoiceGenerator.generate or src/billing/invoice.ts:42') },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('trace', () => traceTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'check',
+    {
+      title: 'Check coherence',
+      description: 'Run the coherence check on the working tree: malformed or duplicate artifacts, broken links, unknown statuses, dead anchors, … Findings are data, not a failure.',
+      inputSchema: { rules: z.array(z.string().min(1)).optional().describe('only these rule ids') },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('check', () => checkTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'stale',
+    {
+      title: 'Staleness of artifacts',
+      description: 'Judge artifacts against the code they anchor: fresh, moved (fixable by git ctx stamp --fix), stale (with the commits that changed it), unanchored or unstamped; superseded/deprecated lifecycle is reported too.',
+      inputSchema: {
+        ids: z.array(idSchema).optional().describe('only these artifacts (default: all)'),
+        since: z.string().min(1).max(200).regex(/^[^-]/, 'a revision, not an option').optional().describe('judge against this revision instead of each stamp'),
+        all: z.boolean().optional().describe('list fresh artifacts too'),
+      },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('stale', () => staleTool(ctx, args)),
+  );
+
+  const text = (uri: string, body: string, mimeType = 'text/markdown'): ReadResourceResult => ({ contents: [{ uri, mimeType, text: body }] });
+
+  server.registerResource(
+    'identity',
+    'ctx://identity',
+    { title: 'Project identity', description: 'The identity artifact: name, languages, frameworks, one paragraph', mimeType: 'text/markdown' },
+    async (uri) => {
+      const state = await reader.state();
+      const a = state.ordered.find((x) => x.type === 'identity');
+      if (!a) throw new McpError(RESOURCE_NOT_FOUND, `no identity artifact in ${state.config.dir}/ (create ${state.config.dir}/identity.md with type: identity)`);
+      return text(uri.href, `---\n${metaText(a)}\n---\n\n${bodyAt(a, 'full')}\n`);
+    },
+  );
+
+  server.registerResource(
+    'index',
+    'ctx://index',
+    { title: 'Context index', description: 'Phase 1 of get_context: every artifact, frontmatter only', mimeType: 'text/markdown' },
+    async (uri) => {
+      const state = await reader.state();
+      const out = await getContext({ state, meter: ctx.meter(state.config.assemble.encoding) }, {});
+      return text(uri.href, out.text);
+    },
+  );
+
+  // {+id}: path-like ids (project/design/x) contain slashes, which a plain {id} cannot match
+  server.registerResource(
+    'artifact',
+    new ResourceTemplate('ctx://artifact/{+id}', {
+      list: async () => {
+        const state = await reader.state();
+        return {
+          resources: state.ordered.map((a) => ({ uri: `ctx://artifact/${a.id}`, name: a.id, title: a.title, description: a.summary, mimeType: 'text/markdown' })),
+        };
+      },
+    }),
+    { title: 'Artifact', description: 'One artifact, full text (frontmatter and body)', mimeType: 'text/markdown' },
+    async (uri, vars) => {
+      const id = decodeURIComponent(String(Array.isArray(vars.id) ? vars.id[0] : vars.id));
+      const state = await reader.state();
+      const a = state.set.byId.get(id);
+      if (!a) throw new McpError(RESOURCE_NOT_FOUND, `unknown artifact id: ${id}`);
+      return text(uri.href, `---\n${metaText(a, { withStamp: true })}\n---\n\n${bodyAt(a, 'full')}\n`);
+    },
+  );
+
+  const prevClose = server.server.onclose;
+  server.server.onclose = () => {
+    prevClose?.();
+    for (const m of meters.values()) m.dispose();
+  };
+  return server;
+}

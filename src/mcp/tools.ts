@@ -1,0 +1,188 @@
+import { bodyAt, metaText } from '../artifacts/depth.js';
+import { buildGraph, reverseEdges } from '../artifacts/graph.js';
+import type { ArtifactSet } from '../artifacts/load.js';
+import { requireArtifact } from '../artifacts/lookup.js';
+import type { Artifact, Depth } from '../artifacts/types.js';
+import { assembleBundle, renderBundle, type BundleFormat, type TokenCounter } from '../assemble/index.js';
+import { renderCheck } from '../check/render.js';
+import { runCheck } from '../check/run.js';
+import { buildCodeIndex } from '../code/code-index.js';
+import { parseTraceTarget, traceLocation, type TraceResult } from '../code/trace.js';
+import { isCtxError } from '../errors.js';
+import { judgeArtifacts } from '../staleness/judge.js';
+import { renderStale } from '../staleness/render.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { DEFAULT_BUDGET } from './get-context.js';
+import type { RepoReader, RepoState } from './repo.js';
+import { failure, shortCommit, type ToolOutput } from './result.js';
+import { TokenMeter } from './tokens.js';
+
+/** What the tool handlers share: the repository reader and long-lived token meters. */
+export interface ToolContext {
+  reader: RepoReader;
+  /** one meter per encoding, kept for the server's life */
+  meter(encoding: string): TokenMeter;
+  /** where unexpected errors are logged (stderr) */
+  log(message: string): void;
+}
+
+/**
+ * Run a handler and turn known failures into isError results. Unknown errors become
+ * isError results too (a tool call must never take the server down), with the stack
+ * logged to stderr so that they are not swallowed.
+ */
+export async function guard(ctx: ToolContext, name: string, fn: () => Promise<ToolOutput>): Promise<ToolOutput> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isCtxError(e)) return failure(`${e.located}${e.hint ? `\nhint: ${e.hint}` : ''}`, { code: e.code });
+    const err = e as Error;
+    ctx.log(`git-ctx mcp: ${name} failed unexpectedly: ${err?.stack ?? String(e)}`);
+    return failure(`${name} failed unexpectedly: ${err?.message ?? String(e)}. This is a bug in git-ctx; the server log (stderr) has the stack.`, { code: 'INTERNAL' });
+  }
+}
+
+/** A loaded set bound to a live snapshot, for analyses that read more than artifacts. */
+async function withLiveSet<T>(ctx: ToolContext, state: RepoState, fn: (set: ArtifactSet, snapshot: Snapshot) => Promise<T>): Promise<T> {
+  const snapshot = await ctx.reader.openSnapshot();
+  try {
+    return await fn({ ...state.set, snapshot }, snapshot);
+  } finally {
+    snapshot.close();
+  }
+}
+
+/** The artifact as markdown at a depth, with its computed reverse edges. */
+export function renderArtifact(a: Artifact, depth: Depth, reverse: Record<string, string[]>): string {
+  const lines = [`# ${a.id} [${[a.type, a.status, a.scope].filter(Boolean).join(' · ')}] ${a.title}`, `file: ${a.file} · depth: ${depth}`];
+  for (const [k, v] of Object.entries(reverse)) lines.push(`${k} (computed): ${v.join(', ')}`);
+  lines.push('---', metaText(a, { withStamp: depth === 'full' }), '---');
+  const body = bodyAt(a, depth);
+  if (body) lines.push(body);
+  return lines.join('\n') + '\n';
+}
+
+/** read_artifact: one artifact at meta, summary or full depth. */
+export async function readArtifactTool(ctx: ToolContext, args: { id: string; depth?: Depth }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const a = requireArtifact(state.set, args.id);
+  const depth = args.depth ?? 'full';
+  const reverse = reverseEdges(buildGraph(state.set), a.id);
+  return {
+    text: renderArtifact(a, depth, reverse),
+    data: { id: a.id, type: a.type, title: a.title, status: a.status ?? null, scope: a.scope, file: a.file, blob: a.blob, depth, reverse, commit: state.head ?? null },
+  };
+}
+
+/** check: the coherence check of the working tree, as the CLI renders it. */
+export async function checkTool(ctx: ToolContext, args: { rules?: string[] }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const snapshot = await ctx.reader.openSnapshot();
+  try {
+    const r = await runCheck({ snapshot, config: state.config, rules: args.rules?.length ? args.rules : undefined, global: state.global });
+    const count = (s: string) => r.findings.filter((f) => f.severity === s).length;
+    return {
+      text: renderCheck(r, 'human'),
+      data: {
+        artifacts: r.artifacts,
+        errors: count('error'),
+        warnings: count('warning'),
+        info: count('info'),
+        findings: r.findings.map(({ rule, severity, file, line, id, message }) => ({ rule, severity, file, line, id, message })),
+        ruleErrors: r.ruleErrors,
+      },
+    };
+  } finally {
+    snapshot.close();
+  }
+}
+
+function counterFor(ctx: ToolContext, encoding: string): TokenCounter {
+  const meter = ctx.meter(encoding);
+  return { encoding, count: (texts) => meter.count(texts) };
+}
+
+/** assemble_task: the deterministic bundle of a task (or any artifact), rendered. */
+export async function assembleTaskTool(ctx: ToolContext, args: { id: string; depth?: Depth; budget?: number; format?: BundleFormat; max_depth?: number }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const encoding = state.config.assemble.encoding;
+  const bundle = await withLiveSet(ctx, state, (set) =>
+    assembleBundle({
+      id: args.id,
+      set,
+      global: state.global,
+      depth: args.depth,
+      budget: args.budget ?? state.config.assemble.budget ?? DEFAULT_BUDGET,
+      maxDepth: args.max_depth,
+      tokenCounter: counterFor(ctx, encoding),
+      staleness: async (arts, live) => (await import('../staleness/marks.js')).staleMarks(arts, live),
+    }),
+  );
+  const format = args.format ?? 'context';
+  const t = bundle.totals;
+  return {
+    text: renderBundle(bundle, format),
+    data: {
+      id: bundle.header.root,
+      commit: bundle.header.commit,
+      dirty: bundle.header.dirty,
+      digest: bundle.header.digest,
+      format,
+      entries: bundle.entries.map((e) => ({ id: e.id, type: e.type, depth: e.depth, why: e.why, tokens: e.tokens })),
+      adjustments: bundle.adjustments.map((a) => ({ id: a.id, action: a.action, from: a.from, to: a.to ?? null, reason: a.reason })),
+      warnings: bundle.warnings,
+      totals: t,
+    },
+  };
+}
+
+function renderTrace(r: TraceResult, commit: string | undefined): string {
+  const t = r.target;
+  const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
+  const lines = [`# What governs ${where}${t.symbolRange ? ` (lines ${t.symbolRange.start}-${t.symbolRange.end})` : ''} — commit ${shortCommit(commit)}`];
+  if (r.package !== undefined) lines.push(`package: ${r.package || '.'}`);
+  if (!r.entries.length) lines.push('Nothing governs this place: no annotation, anchor or paths glob matches it.');
+  else lines.push('Nearest first. Load any of them with get_context ids=[…] or read_artifact.');
+  for (const e of r.entries) {
+    const head = e.known ? `${e.id} [${[e.type, e.status].filter(Boolean).join(' · ')}] ${e.title ?? ''}` : `${e.id} (unknown id: no artifact declares it)`;
+    lines.push(`- ${e.match.level}: ${head}`, `  via ${e.match.how}`);
+    for (const m of e.also) lines.push(`  also ${m.level}: ${m.how}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** trace: what governs a path, path:line or path#Symbol, nearest first. */
+export async function traceTool(ctx: ToolContext, args: { target: string }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const result = await withLiveSet(ctx, state, async (set, snapshot) => {
+    const index = await buildCodeIndex(snapshot, state.config);
+    const target = parseTraceTarget(args.target, snapshot.root);
+    const r = await traceLocation({ snapshot, set, index, target });
+    await index.flush();
+    return r;
+  });
+  return {
+    text: renderTrace(result, state.head),
+    data: {
+      target: result.target,
+      package: result.package ?? null,
+      entries: result.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how })),
+    },
+  };
+}
+
+/** stale: which artifacts drifted from the code they anchor (fresh, moved, stale, unanchored, unstamped). */
+export async function staleTool(ctx: ToolContext, args: { ids?: string[]; since?: string; all?: boolean }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const ids = args.ids?.length ? args.ids.map((id) => requireArtifact(state.set, id).id) : undefined;
+  const report = await withLiveSet(ctx, state, (set, snapshot) => judgeArtifacts({ snapshot, config: state.config, set, ids, since: args.since }));
+  return {
+    text: renderStale(report, 'human', undefined, { all: args.all || !!ids }),
+    data: {
+      head: report.head ?? null,
+      counts: report.counts,
+      artifacts: report.artifacts.map((a) => ({ id: a.id, status: a.status, method: a.method, notes: a.notes })),
+      warnings: report.warnings,
+    },
+  };
+}

@@ -25,6 +25,8 @@ export function tagRegex(tags: string[]): RegExp {
 
 /** One id: `DEC-BILLING-001`, `project/design/context-selection`, `spec.v2`. */
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.\-/]*$/;
+/** Shapes an id may have: something beyond one plain lower-case word. */
+const FIRST_ID_RE = /[-/_0-9]|^[A-Z]{2,}/;
 /** Shapes that are clearly ids even without a comma: PREFIX-…, or path-like a/b. */
 const STRONG_ID_RE = /^(?:[A-Z][A-Z0-9_]*(?:-[A-Za-z0-9_.]+)+|[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+)$/;
 
@@ -48,7 +50,9 @@ export function parseIds(rest: string): string[] {
     // trailing sentence punctuation is not part of an id, and ends the list
     const tok = raw.replace(/[.;:)\]}'"`]+$/, '');
     if (!tok || !ID_RE.test(tok) || tok.length > 200) break;
-    if (first || sep.includes(',') || STRONG_ID_RE.test(tok)) ids.push(tok);
+    // the first id needs an id's shape too (a prefix, a path, a number), or `see @spec in
+    // the docs` would read `in` as an id
+    if (first ? FIRST_ID_RE.test(tok) : sep.includes(',') || STRONG_ID_RE.test(tok)) ids.push(tok);
     else break;
     first = false;
     if (tok !== raw) break;

@@ -47,6 +47,8 @@ export interface CodeSymbol {
   /** first line of the comments/JSDoc attached to it (≤ line) */
   docLine: number;
   exported: boolean;
+  /** the module's default export (`export default …`) */
+  isDefault?: boolean;
   /**
    * sha256 of the declaration's tokens joined by one space: whitespace and comments are
    * folded away, and the declaration's own name is left out so that a rename keeps the
@@ -82,6 +84,8 @@ export interface RouteRegistration {
   line: number;
   /** the enclosing symbol, when there is one */
   symbol?: string;
+  /** fingerprint of the registration (the call, or the decorated method) */
+  fingerprint: string;
 }
 
 /** Why a file was not (fully) indexed. Reported as data, never thrown. */
@@ -94,8 +98,6 @@ export interface IndexProblem {
 
 /** What the index knows about one blob. Cached by blob id. */
 export interface FileRecord {
-  /** true when the file was parsed for symbols (TS/JS only) */
-  parsed: boolean;
   annotations: Omit<Annotation, 'file'>[];
   symbols: CodeSymbol[];
   routes: RouteRegistration[];
@@ -107,7 +109,8 @@ export interface FileRecord {
 /** A file the index considered (after include/exclude). */
 export interface IndexedFile {
   path: string;
-  blob: string;
+  /** git blob id, when known without reading the file (work-tree files are hashed on demand) */
+  blob?: string;
   language?: CodeLanguage;
   /** false when the pre-filter found no tag in it (so it was never parsed) */
   candidate: boolean;

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { buildCodeIndex } from '../../code/code-index.js';
+import { parseTraceTarget, traceLocation, type TraceEntry, type TraceResult } from '../../code/trace.js';
+import { staleMarks, type StaleMark } from '../../staleness/marks.js';
+import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
+
+interface TraceOptions extends RepoOptions {
+  format: 'human' | 'json';
+  json?: boolean;
+}
+
+/** A trace entry as printed: the staleness mark is attached here, not by src/code. */
+type MarkedEntry = TraceEntry & { stale?: StaleMark };
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[] };
+
+const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
+  json: (r) => JSON.stringify({ version: 1, ...r }, null, 2) + '\n',
+  human: (r) => {
+    const p = colors();
+    const t = r.target;
+    const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
+    const lines = [`${p.bold(where)}${t.symbol && t.symbolRange ? p.dim(` (lines ${t.symbolRange.start}-${t.symbolRange.end})`) : ''}${r.package !== undefined ? p.dim(`  package: ${r.package || '.'}`) : ''}`];
+    if (!r.entries.length) lines.push(p.dim('  nothing governs this place'));
+    for (const e of r.entries) {
+      const head = e.known ? `${p.bold(e.id)}  ${e.type}${e.status ? ` ${e.status}` : ''}  ${e.title ?? ''}` : `${p.bold(e.id)}  ${p.red('unknown id')}`;
+      lines.push(`  ${e.match.level.padEnd(9)} ${head}`);
+      lines.push(`  ${''.padEnd(9)} ${p.dim(`via ${e.match.how}`)}`);
+      for (const m of e.also) lines.push(`  ${''.padEnd(9)} ${p.dim(`also ${m.level}: ${m.how}`)}`);
+      // the reader is about to rely on this artifact: say when its code drifted since the stamp
+      if (e.stale) lines.push(`  ${''.padEnd(9)} ${(e.stale.state === 'stale' ? p.red : p.yellow)(`${e.stale.state}: ${e.stale.summary ?? ''}`)}`);
+    }
+    return lines.join('\n') + '\n';
+  },
+};
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('trace')
+    .argument('<place>', 'a path, path:line or path#Symbol.name (relative to the current directory)')
+    .description('List what governs a place in the code, nearest first: the annotated symbol, the file, its directories, the package')
+    .addOption(formatOption(['human', 'json'], 'human'))
+    .option('--json', 'shorthand for --format json');
+  addRepoOptions(cmd).action(async (place: string, o: TraceOptions) => {
+    const repo = await loadRepo(o);
+    try {
+      const index = await buildCodeIndex(repo.snapshot, repo.config);
+      const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
+      const result = await traceLocation({ snapshot: repo.snapshot, set: repo.set, index, target });
+      // only the governing artifacts are judged, sharing the index just built
+      const governing = result.entries.map((e) => repo.set.byId.get(e.id)).filter((a) => a !== undefined);
+      const marks = await staleMarks(governing, repo.set, { index });
+      await index.flush();
+      const marked: MarkedTrace = { ...result, entries: result.entries.map((e) => (marks.has(e.id) ? { ...e, stale: marks.get(e.id) } : e)) };
+      io().out(RENDERERS[o.json ? 'json' : o.format](marked));
+    } finally {
+      repo.close();
+    }
+  });
+}

@@ -1,0 +1,130 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { hasGitBinary, runGit } from '../git/exec.js';
+import type { FileRecord } from './types.js';
+
+/**
+ * Bump when extraction changes what it produces (new fields, different fingerprints):
+ * an old cache is then ignored and rebuilt, never half-trusted.
+ */
+export const CODE_CACHE_VERSION = 3;
+
+/** A cached blob: 0 = the pre-filter found no tag (never parsed); otherwise its record. */
+export type CacheValue = 0 | FileRecord;
+
+interface CacheFile {
+  tool: 'git-ctx/code-index';
+  version: number;
+  /** the tag set the pre-filter used; other tags = other results */
+  tags: string;
+  entries: Record<string, CacheValue>;
+}
+
+/**
+ * The repository's git directory, absolute. The common dir is used so that linked
+ * worktrees share one cache: entries are keyed by blob id, which is the same everywhere.
+ */
+export async function resolveGitDir(root: string): Promise<string | undefined> {
+  if (await hasGitBinary()) {
+    try {
+      const out = (await runGit(['rev-parse', '--git-common-dir'], { cwd: root })).trim();
+      if (out) return path.resolve(root, out);
+    } catch {
+      /* fall back to the file system below */
+    }
+  }
+  // without git: .git is a directory, or a file `gitdir: …` in a linked worktree
+  const dotgit = path.join(root, '.git');
+  if (!existsSync(dotgit)) return undefined;
+  if (statSync(dotgit).isDirectory()) return dotgit;
+  const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
+  if (!m) return undefined;
+  const gitdir = path.resolve(root, m[1]!.trim());
+  const common = path.join(gitdir, 'commondir');
+  return existsSync(common) ? path.resolve(gitdir, readFileSync(common, 'utf8').trim()) : gitdir;
+}
+
+/** The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`. */
+export class CodeCache {
+  private entries = new Map<string, CacheValue>();
+  private used = new Set<string>();
+  private dirty = false;
+
+  private constructor(
+    readonly file: string | undefined,
+    private readonly tags: string,
+  ) {}
+
+  /** Open (and read) the cache; a missing, corrupt or old-version file gives an empty cache. */
+  static async open(file: string | undefined, tags: string[]): Promise<CodeCache> {
+    const key = tags.join(',');
+    const cache = new CodeCache(file, key);
+    if (!file) return cache;
+    try {
+      const data = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+      if (data.tool === 'git-ctx/code-index' && data.version === CODE_CACHE_VERSION && data.tags === key && data.entries && typeof data.entries === 'object') {
+        for (const [k, v] of Object.entries(data.entries)) {
+          if (v === 0 || (v && typeof v === 'object' && Array.isArray(v.annotations))) cache.entries.set(k, v);
+        }
+      }
+    } catch {
+      /* absent or unreadable: rebuilt silently */
+    }
+    return cache;
+  }
+
+  /** Cache for a repository root: `<git-dir>/ctx/cache/code-index.json`, or none when there is no git dir. */
+  static async forRepo(root: string, tags: string[]): Promise<CodeCache> {
+    const gitDir = await resolveGitDir(root);
+    return CodeCache.open(gitDir ? path.join(gitDir, 'ctx', 'cache', 'code-index.json') : undefined, tags);
+  }
+
+  get(key: string): CacheValue | undefined {
+    const v = this.entries.get(key);
+    if (v !== undefined) this.used.add(key);
+    return v;
+  }
+
+  set(key: string, value: CacheValue): void {
+    this.entries.set(key, value);
+    this.used.add(key);
+    this.dirty = true;
+  }
+
+  /**
+   * Write the cache when something changed. Entries used by this run are kept, plus older
+   * ones up to a bound (other branches, other snapshots) so the file cannot grow forever.
+   * Written to a temporary file and renamed: a concurrent reader sees old or new, never half.
+   */
+  async save(): Promise<void> {
+    if (!this.file || !this.dirty) return;
+    const limit = Math.max(20_000, this.used.size * 2);
+    const out: Record<string, CacheValue> = {};
+    let n = 0;
+    for (const k of this.used) {
+      const v = this.entries.get(k);
+      if (v !== undefined) {
+        out[k] = v;
+        n++;
+      }
+    }
+    for (const [k, v] of this.entries) {
+      if (n >= limit) break;
+      if (!(k in out)) {
+        out[k] = v;
+        n++;
+      }
+    }
+    const data: CacheFile = { tool: 'git-ctx/code-index', version: CODE_CACHE_VERSION, tags: this.tags, entries: out };
+    try {
+      await mkdir(path.dirname(this.file), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(data));
+      await rename(tmp, this.file);
+      this.dirty = false;
+    } catch {
+      // a read-only .git (CI caches, mounted repos) must not fail the analysis
+    }
+  }
+}

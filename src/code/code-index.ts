@@ -1,0 +1,284 @@
+import picomatch from 'picomatch';
+import type { Config } from '../config.js';
+import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import { gitBlobHash } from '../util/hash.js';
+import { CodeCache, type CacheValue } from './cache.js';
+import { extractFile, MAX_FILE_BYTES } from './extract.js';
+import { gitGrepFiles, tagEre, worktreeBlobHints } from './grep.js';
+import { languageOf } from './languages.js';
+import { prefilterRegex, tagRegex } from './tags.js';
+import type { Annotation, CodeLanguage, CodeSymbol, FileRecord, IndexedFile, IndexProblem } from './types.js';
+
+export interface CodeIndexOptions {
+  /**
+   * Where the extraction cache lives: a file path, `false` for no cache, or undefined
+   * for `<git-dir>/ctx/cache/code-index.json`.
+   */
+  cache?: string | false;
+}
+
+/** Counters of one index build, for benchmarks and `--verbose` output. */
+export interface CodeIndexStats {
+  /** files considered (known language, after include/exclude) */
+  files: number;
+  /** files the pre-filter matched */
+  candidates: number;
+  /** files read in this run (cache misses) */
+  read: number;
+  /** files parsed/extracted in this run */
+  extracted: number;
+  ms: number;
+}
+
+const READ_CHUNK = 256;
+
+/** NUL in the first 8000 bytes: git's own binary heuristic. */
+function isBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8000).includes(0);
+}
+
+/** Innermost symbol whose lines (attached doc comments included) contain `line`. */
+export function innermostSymbol(symbols: CodeSymbol[], line: number): CodeSymbol | undefined {
+  let best: CodeSymbol | undefined;
+  for (const s of symbols) {
+    if (line < s.docLine || line > s.endLine) continue;
+    if (!best || s.endLine - s.docLine < best.endLine - best.docLine || (s.endLine - s.docLine === best.endLine - best.docLine && s.line > best.line)) best = s;
+  }
+  return best;
+}
+
+/**
+ * Annotations and symbols of a snapshot's source files. Only files that mention a tag are
+ * parsed; other files' symbols are extracted on demand (an anchor names them) and cached
+ * by blob like the rest.
+ */
+export class CodeIndex {
+  /** every considered file, sorted by path */
+  readonly files: IndexedFile[] = [];
+  /** every annotation, by file then line */
+  readonly annotations: Annotation[] = [];
+  /** files that could not be indexed (syntax errors are data, not failures) */
+  readonly problems: IndexProblem[] = [];
+  readonly stats: CodeIndexStats = { files: 0, candidates: 0, read: 0, extracted: 0, ms: 0 };
+
+  private readonly byPath = new Map<string, IndexedFile>();
+  private readonly records = new Map<string, FileRecord>();
+  private readonly byId = new Map<string, Annotation[]>();
+  private readonly byFile = new Map<string, Annotation[]>();
+  private readonly tagRe: RegExp;
+
+  private constructor(
+    readonly snapshot: Snapshot,
+    readonly config: Config,
+    private readonly cache: CodeCache,
+  ) {
+    this.tagRe = tagRegex(config.tags);
+  }
+
+  /** Build the index for a snapshot; reads the cache, extracts what changed, saves the cache. */
+  static async build(snapshot: Snapshot, config: Config, opts: CodeIndexOptions = {}): Promise<CodeIndex> {
+    const t0 = performance.now();
+    const cache = opts.cache === false ? await CodeCache.open(undefined, config.tags) : opts.cache ? await CodeCache.open(opts.cache, config.tags) : await CodeCache.forRepo(snapshot.root, config.tags);
+    const index = new CodeIndex(snapshot, config, cache);
+    await index.load();
+    await cache.save();
+    index.stats.ms = performance.now() - t0;
+    return index;
+  }
+
+  private selector(): (p: string) => boolean {
+    const { include, exclude } = this.config.anchors;
+    const inc = include.length ? picomatch(include, { dot: true }) : undefined;
+    // artifacts talk about tags all the time; they are not code
+    const exc = picomatch([...exclude, `${this.config.dir}/**`], { dot: true });
+    return (p) => (!inc || inc(p)) && !exc(p);
+  }
+
+  private async load(): Promise<void> {
+    const select = this.selector();
+    const prefilter = prefilterRegex(this.config.tags);
+    const entries: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
+    for (const entry of await this.snapshot.list()) {
+      if (entry.mode === '120000' || entry.mode === '160000') continue;
+      const language = languageOf(entry.path);
+      if (!language || !select(entry.path)) continue;
+      entries.push({ entry, language });
+    }
+    this.stats.files = entries.length;
+
+    // Pre-filter: git grep when git can answer; otherwise every file is read below and
+    // matched here. Either way only files that mention a tag are parsed.
+    const [grepped, hints] = await Promise.all([gitGrepFiles(this.snapshot, tagEre(this.config.tags)), worktreeBlobHints(this.snapshot)]);
+    const pending: { entry: SnapshotEntry; language: CodeLanguage; blob?: string }[] = [];
+    for (const e of entries) {
+      const p = e.entry.path;
+      const blob = e.entry.blob ?? hints.get(p);
+      if (grepped && !grepped.has(p)) {
+        this.accept(p, blob, e.language, 0);
+        continue;
+      }
+      const hit = blob ? this.cache.get(`${blob}:${e.language}`) : undefined;
+      if (hit === undefined) pending.push({ ...e, blob });
+      else this.accept(p, blob, e.language, hit);
+    }
+    this.stats.read = pending.length;
+    for (let i = 0; i < pending.length; i += READ_CHUNK) {
+      const chunk = pending.slice(i, i + READ_CHUNK);
+      const bufs = await this.snapshot.readMany(chunk.map((e) => e.entry.path));
+      for (const [j, e] of chunk.entries()) {
+        const buf = bufs[j];
+        const p = e.entry.path;
+        if (!buf) {
+          this.problems.push({ file: p, kind: 'unreadable', message: 'could not be read' });
+          continue;
+        }
+        const blob = e.blob ?? gitBlobHash(buf);
+        const key = `${blob}:${e.language}`;
+        // work-tree files without a hint have no blob id until hashed: look again now
+        const hit = e.blob ? undefined : this.cache.get(key);
+        if (hit !== undefined) {
+          this.accept(p, blob, e.language, hit);
+          continue;
+        }
+        let value: CacheValue;
+        if (buf.length > MAX_FILE_BYTES) value = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
+        else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
+        else if (!prefilter.test(buf.toString('latin1'))) value = 0;
+        else {
+          value = await extractFile(p, buf.toString('utf8'), e.language, this.tagRe);
+          this.stats.extracted++;
+        }
+        this.cache.set(key, value);
+        this.accept(p, blob, e.language, value);
+      }
+    }
+    this.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+    this.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
+
+  private accept(path: string, blob: string | undefined, language: CodeLanguage, value: CacheValue): void {
+    const candidate = value !== 0 && (value.annotations.length > 0 || value.problem !== undefined);
+    const f: IndexedFile = { path, language, candidate: value !== 0 };
+    if (blob) f.blob = blob;
+    this.files.push(f);
+    this.byPath.set(path, f);
+    if (value === 0) return;
+    if (candidate) this.stats.candidates++;
+    this.records.set(path, value);
+    if (value.problem) this.problems.push({ file: path, ...value.problem });
+    for (const a of value.annotations) this.addAnnotation({ file: path, ...a });
+  }
+
+  private addAnnotation(a: Annotation): void {
+    this.annotations.push(a);
+    const list = this.byFile.get(a.file);
+    if (list) list.push(a);
+    else this.byFile.set(a.file, [a]);
+    for (const id of a.ids) {
+      const l = this.byId.get(id);
+      if (l) l.push(a);
+      else this.byId.set(id, [a]);
+    }
+  }
+
+  /** The indexed file at a path (undefined when absent, excluded, or of no known language). */
+  file(path: string): IndexedFile | undefined {
+    return this.byPath.get(path);
+  }
+
+  /** Annotations written in a file, by line. */
+  annotationsIn(path: string): Annotation[] {
+    return this.byFile.get(path) ?? [];
+  }
+
+  /** Annotations naming an id, anywhere. */
+  annotationsOf(id: string): Annotation[] {
+    return this.byId.get(id) ?? [];
+  }
+
+  /** Every id some annotation names. */
+  annotatedIds(): string[] {
+    return [...this.byId.keys()].sort();
+  }
+
+  /**
+   * The full record of a file (symbols included), extracting it now when the pre-filter
+   * had skipped it. Undefined for files the index does not hold or could not read.
+   */
+  async recordOf(path: string): Promise<FileRecord | undefined> {
+    const have = this.records.get(path);
+    if (have) return have;
+    const f = this.byPath.get(path);
+    if (!f?.language) return undefined;
+    if (f.blob) {
+      const hit = this.cache.get(`${f.blob}:${f.language}`);
+      if (hit) {
+        this.records.set(path, hit);
+        return hit;
+      }
+    }
+    const buf = await this.snapshot.read(path);
+    if (!buf) return undefined;
+    let rec: FileRecord;
+    if (buf.length > MAX_FILE_BYTES) rec = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
+    else if (isBinary(buf)) rec = skipped('binary', 'binary content (NUL bytes); not scanned');
+    else rec = await extractFile(path, buf.toString('utf8'), f.language, this.tagRe);
+    this.records.set(path, rec);
+    f.blob ??= (await this.snapshot.blobOf(path)) ?? gitBlobHash(buf);
+    this.cache.set(`${f.blob}:${f.language}`, rec);
+    return rec;
+  }
+
+  /** Declarations of a TS/JS file (empty for other languages). */
+  async symbolsOf(path: string): Promise<CodeSymbol[]> {
+    return (await this.recordOf(path))?.symbols ?? [];
+  }
+
+  /** The innermost declaration containing a line (annotated or not). */
+  async symbolAt(path: string, line: number): Promise<CodeSymbol | undefined> {
+    return innermostSymbol(await this.symbolsOf(path), line);
+  }
+
+  /**
+   * The innermost annotated symbol whose lines overlap [startLine, endLine] — what a PR
+   * bot needs to map a changed hunk to the artifacts that govern it.
+   */
+  annotatedSymbolsIn(path: string, startLine: number, endLine = startLine): Annotation[] {
+    const hits = this.annotationsIn(path).filter((a) => a.symbol !== undefined && a.startLine <= endLine && a.endLine >= startLine);
+    if (!hits.length) return [];
+    // innermost: the smallest span wins; every annotation on that symbol is returned
+    const span = (a: Annotation) => a.endLine - a.startLine;
+    const min = Math.min(...hits.map(span));
+    const symbols = new Set(hits.filter((a) => span(a) === min).map((a) => a.symbol));
+    return hits.filter((a) => symbols.has(a.symbol));
+  }
+
+  /**
+   * Every file's symbols, for moved-symbol search. Extracts the files not parsed yet (cached
+   * by blob afterwards, so this is paid once per content). Restricted to `paths` when given.
+   */
+  async allSymbols(paths?: string[]): Promise<{ path: string; symbol: CodeSymbol }[]> {
+    const out: { path: string; symbol: CodeSymbol }[] = [];
+    const targets = paths ? paths.map((p) => this.byPath.get(p)).filter((f): f is IndexedFile => !!f) : this.files;
+    for (const f of targets) {
+      if (f.language !== 'ts') continue;
+      for (const s of await this.symbolsOf(f.path)) out.push({ path: f.path, symbol: s });
+    }
+    return out;
+  }
+
+  /** Persist what on-demand extraction added to the cache. Safe to call repeatedly. */
+  flush(): Promise<void> {
+    return this.cache.save();
+  }
+}
+
+function skipped(kind: 'too-large' | 'binary', message: string): FileRecord {
+  return { annotations: [], symbols: [], routes: [], lines: 0, problem: { kind, message } };
+}
+
+/** Build (or load from cache) the code index of a snapshot. */
+export function buildCodeIndex(snapshot: Snapshot, config: Config, opts?: CodeIndexOptions): Promise<CodeIndex> {
+  return CodeIndex.build(snapshot, config, opts);
+}

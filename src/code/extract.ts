@@ -1,0 +1,43 @@
+import { COMMENT_SYNTAX, scanComments } from './languages.js';
+import { findTags } from './tags.js';
+import { extractTypeScript, loadTypeScript } from './ts-extract.js';
+import type { CodeLanguage, FileRecord } from './types.js';
+
+/** Files above this size are skipped (generated bundles, data dumps), and reported. */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+/**
+ * Annotations of a file in a language without a parser here: every tag inside a comment
+ * becomes a file-level annotation with its line.
+ */
+export function extractByComments(text: string, language: Exclude<CodeLanguage, 'ts'>, tagRe: RegExp): FileRecord {
+  const lines = countLines(text);
+  const record: FileRecord = { annotations: [], symbols: [], routes: [], lines };
+  const matches = findTags(text, tagRe);
+  if (!matches.length) return record;
+  const comments = scanComments(text, COMMENT_SYNTAX[language]);
+  let lineNo = 1;
+  let lastPos = 0;
+  let ci = 0;
+  for (const m of matches) {
+    while (ci < comments.length && comments[ci]![1] <= m.index) ci++;
+    const c = comments[ci];
+    if (!c || c[0] > m.index) continue;
+    for (let i = text.indexOf('\n', lastPos); i >= 0 && i < m.index; i = text.indexOf('\n', i + 1)) lineNo++;
+    lastPos = m.index;
+    record.annotations.push({ tag: m.tag, ids: m.ids, line: lineNo, startLine: 1, endLine: lines });
+  }
+  return record;
+}
+
+/** Extract one file's record, parsing TS/JS (loads the compiler on first use). */
+export async function extractFile(path: string, text: string, language: CodeLanguage, tagRe: RegExp): Promise<FileRecord> {
+  if (language === 'ts') return extractTypeScript(await loadTypeScript(), path, text, tagRe);
+  return extractByComments(text, language, tagRe);
+}

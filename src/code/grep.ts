@@ -1,0 +1,67 @@
+import { runGit, splitZ } from '../git/exec.js';
+import type { Snapshot } from '../snapshot/types.js';
+
+function escapeEre(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The pre-filter as a POSIX extended regex for `git grep` (same tags, word end required). */
+export function tagEre(tags: string[]): string {
+  return `@(${tags.map(escapeEre).join('|')})([^A-Za-z0-9_]|$)`;
+}
+
+/**
+ * Files of a snapshot whose content matches, found by `git grep -l` over the snapshot's
+ * own content (working tree incl. untracked-not-ignored files, the index, or a commit).
+ * git reads and matches in C on all cores, far faster than reading every file into Node.
+ * Undefined when git cannot answer (isomorphic-git backend, old git): the caller then
+ * reads the files itself.
+ */
+export async function gitGrepFiles(snapshot: Snapshot, pattern: string, opts: { fixed?: boolean } = {}): Promise<Set<string> | undefined> {
+  if (snapshot.backend !== 'git') return undefined;
+  const args = ['-c', 'grep.fallbackToNoIndex=false', 'grep', '-l', '-z', '--full-name', '--no-color', '--no-textconv', opts.fixed ? '-F' : '-E', '-e', pattern];
+  let prefix = '';
+  if (snapshot.kind === 'worktree') args.push('--untracked');
+  else if (snapshot.kind === 'index') args.push('--cached');
+  else {
+    if (!snapshot.commit) return undefined;
+    args.push(snapshot.commit);
+    prefix = `${snapshot.commit}:`;
+  }
+  args.push('--');
+  try {
+    const out = await runGit(args, { cwd: snapshot.root, okCodes: [1] });
+    const files = new Set<string>();
+    for (const p of splitZ(out)) files.add(prefix && p.startsWith(prefix) ? p.slice(prefix.length) : p);
+    return files;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Blob ids of tracked work-tree files that are unchanged against the index (git decides,
+ * with its own stat cache and racy-clean checks), so a warm run need not read and hash them.
+ */
+export async function worktreeBlobHints(snapshot: Snapshot): Promise<Map<string, string>> {
+  const hints = new Map<string, string>();
+  if (snapshot.backend !== 'git' || snapshot.kind !== 'worktree') return hints;
+  try {
+    const [staged, changed] = await Promise.all([
+      runGit(['ls-files', '-s', '-z'], { cwd: snapshot.root }),
+      runGit(['diff-files', '-z', '--name-only'], { cwd: snapshot.root }),
+    ]);
+    const dirty = new Set(splitZ(changed));
+    for (const line of splitZ(staged)) {
+      const tab = line.indexOf('\t');
+      const meta = line.slice(0, tab).split(' ');
+      const p = line.slice(tab + 1);
+      // stage 0 only: conflicted paths are read from disk
+      if (meta[2] !== '0' || meta[0] === '160000' || dirty.has(p)) continue;
+      hints.set(p, meta[1]!);
+    }
+  } catch {
+    /* no hints: files are read and hashed */
+  }
+  return hints;
+}

@@ -1,0 +1,236 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
+import { CtxError } from '../errors.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { normalizeRepoPath } from '../util/paths.js';
+import { findSymbol, isGlob, parseAnchor } from './anchors.js';
+import type { CodeIndex } from './code-index.js';
+import type { CodeSymbol } from './types.js';
+
+/** A place in the code: a file, a line in it, or a symbol in it. */
+export interface TraceTarget {
+  path: string;
+  line?: number;
+  symbol?: string;
+}
+
+/** How near a match is, nearest first. */
+export type TraceLevel = 'symbol' | 'file' | 'directory' | 'package';
+const LEVEL_RANK: Record<TraceLevel, number> = { symbol: 0, file: 1, directory: 2, package: 3 };
+
+/** One way an artifact was found to govern the target. */
+export interface TraceMatch {
+  level: TraceLevel;
+  /** annotation | anchor | paths */
+  via: 'annotation' | 'anchor' | 'paths';
+  /** human-readable: `@spec on InvoiceGenerator.generate (src/x.ts:12)`, `paths: src/billing/**` */
+  how: string;
+  /** the symbol matched, for symbol-level matches */
+  symbol?: string;
+  /** the line of the annotation, for annotations */
+  line?: number;
+  /** 0 for the innermost symbol / the file's own directory; grows outwards */
+  distance: number;
+}
+
+/** An artifact (or an unknown id named by an annotation) governing the target. */
+export interface TraceEntry {
+  id: string;
+  /** false when an annotation names an id no artifact declares */
+  known: boolean;
+  type?: string;
+  title?: string;
+  status?: string;
+  file?: string;
+  /** the nearest match, which decides the order */
+  match: TraceMatch;
+  /** every other way it matched */
+  also: TraceMatch[];
+}
+
+export interface TraceResult {
+  target: TraceTarget & { kind: 'file' | 'directory'; symbolRange?: { start: number; end: number } };
+  entries: TraceEntry[];
+  /** the nearest directory holding a package.json, if any ('' = the root) */
+  package?: string;
+}
+
+/** Parse `path`, `path:line` or `path#symbol` (path relative to `cwd`, made repository-relative). */
+export function parseTraceTarget(input: string, root: string, cwd: string = root): TraceTarget {
+  let rest = input;
+  let symbol: string | undefined;
+  let line: number | undefined;
+  const hash = rest.indexOf('#');
+  if (hash > 0) {
+    symbol = rest.slice(hash + 1);
+    rest = rest.slice(0, hash);
+  } else {
+    const m = /^(.*):(\d+)$/.exec(rest);
+    if (m) {
+      rest = m[1]!;
+      line = Number(m[2]);
+    }
+  }
+  const abs = path.resolve(cwd, rest);
+  const rel = path.relative(root, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new CtxError('PATH_OUTSIDE_REPO', `path ${rest} is outside the repository ${root}`);
+  return { path: normalizeRepoPath(rel.split(path.sep).join('/')), line, symbol };
+}
+
+/** Does a `paths:` entry cover a file? Same semantics as the check rules: exact, directory prefix, or glob. */
+export function pathsEntryCovers(entry: string, file: string): boolean {
+  const p = normalizeRepoPath(entry);
+  if (!p) return true;
+  if (file === p || file.startsWith(p + '/')) return true;
+  return picomatch(entry.replace(/\/$/, '/**'), { dot: true })(file);
+}
+
+/** The static directory a pattern starts from (`src/billing/**` → `src/billing`). */
+function patternBase(p: string): string {
+  const n = normalizeRepoPath(p);
+  if (!isGlob(n)) return n;
+  const parts = n.split('/');
+  const fixed: string[] = [];
+  for (const seg of parts) {
+    if (isGlob(seg)) break;
+    fixed.push(seg);
+  }
+  return fixed.join('/');
+}
+
+const depthOf = (dir: string) => (dir ? dir.split('/').length : 0);
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+export interface TraceOptions {
+  snapshot: Snapshot;
+  set: ArtifactSet;
+  index: CodeIndex;
+  target: TraceTarget;
+}
+
+/**
+ * What governs a place in the code, nearest first: the innermost annotated symbol and the
+ * symbols enclosing it, then the file (file-level annotations, file anchors), then its
+ * directory and the parents (paths globs, directory anchors), then the package (the nearest
+ * directory with a package.json). Each entry says how it matched.
+ */
+export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
+  const { snapshot, set, index } = opts;
+  const target = { ...opts.target, path: normalizeRepoPath(opts.target.path) };
+  const isFile = (await snapshot.blobOf(target.path)) !== undefined;
+  const isDir = !isFile && (target.path === '' || (await snapshot.listUnder(target.path)).length > 0);
+  if (!isFile && !isDir) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${target.path || '.'}`);
+  if (isDir && (target.line !== undefined || target.symbol !== undefined)) throw new CtxError('USAGE', `${target.path} is a directory; a line or symbol needs a file`);
+
+  const symbols: CodeSymbol[] = isFile ? await index.symbolsOf(target.path) : [];
+  let focus: { start: number; end: number } | undefined;
+  if (target.symbol !== undefined) {
+    const s = findSymbol(symbols, target.symbol);
+    if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? `symbols: ${symbols.slice(0, 8).map((x) => x.name).join(', ')}` : undefined });
+    focus = { start: s.line, end: s.endLine };
+  } else if (target.line !== undefined) focus = { start: target.line, end: target.line };
+
+  const found = new Map<string, TraceMatch[]>();
+  const add = (id: string, m: TraceMatch) => {
+    const l = found.get(id);
+    if (l) l.push(m);
+    else found.set(id, [m]);
+  };
+
+  // symbols enclosing the focus, innermost first (distance 0, 1, …)
+  const enclosing = focus
+    ? symbols
+        .filter((s) => s.docLine <= focus.start && s.endLine >= focus.end)
+        .sort((a, b) => a.endLine - a.docLine - (b.endLine - b.docLine) || b.line - a.line)
+    : [];
+  const symDistance = new Map(enclosing.map((s, i) => [s.name, i]));
+
+  if (isFile) {
+    for (const a of index.annotationsIn(target.path)) {
+      const where = `${target.path}:${a.line}`;
+      if (a.symbol === undefined) {
+        for (const id of a.ids) add(id, { level: 'file', via: 'annotation', how: `@${a.tag} file annotation (${where})`, line: a.line, distance: 0 });
+      } else if (!focus) {
+        // a whole-file trace: symbols inside the file also govern part of it
+        for (const id of a.ids) add(id, { level: 'symbol', via: 'annotation', how: `@${a.tag} on ${a.symbol} (${where})`, symbol: a.symbol, line: a.line, distance: 0 });
+      } else if (symDistance.has(a.symbol)) {
+        for (const id of a.ids) add(id, { level: 'symbol', via: 'annotation', how: `@${a.tag} on ${a.symbol} (${where})`, symbol: a.symbol, line: a.line, distance: symDistance.get(a.symbol)! });
+      }
+    }
+  }
+
+  // package: the nearest directory (of the target) holding a package.json
+  const all = await snapshot.list();
+  const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
+  const targetDir = isFile ? dirOf(target.path) : target.path;
+  let pkg: string | undefined;
+  for (let d: string | undefined = targetDir; d !== undefined; d = d === '' ? undefined : dirOf(d)) {
+    if (pkgDirs.has(d)) {
+      pkg = d;
+      break;
+    }
+  }
+
+  const pathLevel = (entry: string, via: 'paths' | 'anchor', a: Artifact): TraceMatch | undefined => {
+    const base = patternBase(entry);
+    if (isFile) {
+      if (!pathsEntryCovers(entry, target.path)) return undefined;
+    } else {
+      // a directory is governed by entries rooted at it or above that reach into it
+      if (!(target.path === '' ? true : base === '' || target.path === base || target.path.startsWith(base + '/'))) return undefined;
+      const under = all.filter((e) => target.path === '' || e.path.startsWith(target.path + '/'));
+      if (!under.some((e) => pathsEntryCovers(entry, e.path))) return undefined;
+    }
+    const label = via === 'paths' ? `paths: ${entry} (${a.file})` : `anchor ${entry} (${a.file})`;
+    if (isFile && normalizeRepoPath(entry) === target.path) return { level: 'file', via, how: label, distance: 0 };
+    // an entry naming the package root as a whole (`pkg`, `pkg/**`, `pkg/package.json`) is package level
+    const n = normalizeRepoPath(entry);
+    const wholePackage = pkg !== undefined && [pkg, pkg ? `${pkg}/**` : '**', pkg ? `${pkg}/package.json` : 'package.json'].includes(n);
+    if (wholePackage) return { level: 'package', via, how: label, distance: depthOf(targetDir) - depthOf(pkg!) };
+    return { level: 'directory', via, how: label, distance: Math.max(0, depthOf(targetDir) - depthOf(base)) };
+  };
+
+  for (const a of set.artifacts) {
+    for (const p of a.paths) {
+      const m = pathLevel(p, 'paths', a);
+      if (m) add(a.id, m);
+    }
+    for (const raw of a.anchors) {
+      const spec = parseAnchor(raw);
+      if (spec.kind === 'symbol' && isFile && spec.path === target.path) {
+        const s = findSymbol(symbols, spec.symbol);
+        if (!s) continue;
+        if (!focus) add(a.id, { level: 'symbol', via: 'anchor', how: `anchor ${raw} (${a.file})`, symbol: s.name, distance: 0 });
+        else if (symDistance.has(s.name)) add(a.id, { level: 'symbol', via: 'anchor', how: `anchor ${raw} (${a.file})`, symbol: s.name, distance: symDistance.get(s.name)! });
+      } else if (spec.kind === 'lines' && isFile && spec.path === target.path) {
+        if (!focus || (spec.start <= focus.end && spec.end >= focus.start)) {
+          add(a.id, { level: focus ? 'symbol' : 'file', via: 'anchor', how: `anchor ${raw} (${a.file})`, distance: 0 });
+        }
+      } else if (spec.kind === 'file' || spec.kind === 'glob') {
+        const m = pathLevel(spec.kind === 'file' ? spec.path : spec.pattern, 'anchor', a);
+        if (m) add(a.id, m);
+      }
+    }
+  }
+
+  const entries: TraceEntry[] = [];
+  for (const [id, matches] of found) {
+    matches.sort((x, y) => LEVEL_RANK[x.level] - LEVEL_RANK[y.level] || x.distance - y.distance);
+    const art = set.byId.get(id);
+    const e: TraceEntry = { id, known: !!art, match: matches[0]!, also: matches.slice(1) };
+    if (art) {
+      e.type = art.type;
+      e.title = art.title;
+      if (art.status !== undefined) e.status = art.status;
+      e.file = art.file;
+    }
+    entries.push(e);
+  }
+  entries.sort((x, y) => LEVEL_RANK[x.match.level] - LEVEL_RANK[y.match.level] || x.match.distance - y.match.distance || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const result: TraceResult = { target: { ...target, kind: isFile ? 'file' : 'directory' }, entries };
+  if (focus) result.target.symbolRange = focus;
+  if (pkg !== undefined) result.package = pkg;
+  return result;
+}

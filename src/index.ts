@@ -1,0 +1,55 @@
+/**
+ * git-ctx as a library. The CLI, the pre-commit hook, the GitHub Action and the MCP server
+ * are thin front ends over these functions: every one takes an explicit repository (a
+ * Snapshot or a cwd), returns data, and never prints or exits.
+ *
+ * @example
+ *   import { openSnapshot, loadConfig, loadArtifactSet, runCheck, assembleBundle, renderBundle } from 'git-ctx';
+ *   const snapshot = await openSnapshot({ cwd: '/path/to/repo', rev: 'HEAD' });
+ *   const result = await runCheck({ snapshot });
+ *   const bundle = await assembleBundle({ cwd: '/path/to/repo', id: 'TASK-042', budget: 8000 });
+ *   console.log(renderBundle(bundle, 'context'));
+ */
+
+/** Errors: every known failure is a CtxError with a stable code; front ends map them to exit 2. */
+export { CtxError, isCtxError, type ErrorCode } from './errors.js';
+/** The package version. */
+export { VERSION } from './version.js';
+
+/** Snapshots: the repository as the working tree, the index, or a commit. */
+export { openSnapshot, findRepoRoot, resolveRevision, type OpenSnapshotOptions, type Snapshot, type SnapshotEntry, type SnapshotKind } from './snapshot/index.js';
+
+/** Configuration (.contextia/config.yaml) with its documented defaults. */
+export { defaultConfig, loadConfig, mergeConfig, typeForId, type Config, type Severity, type TypeConfig } from './config.js';
+
+/** Artifacts: parsing, loading, the link graph, depth views and surgical writes. */
+export { parseArtifact, splitFrontmatter } from './artifacts/parse.js';
+export { loadArtifactSet, globalStoreDir, type ArtifactSet, type LoadOptions } from './artifacts/load.js';
+export { buildGraph, reverseEdges, findCycles, type Edge, type EdgeKind, type LinkGraph } from './artifacts/graph.js';
+export { bodyAt, metaText, firstSection } from './artifacts/depth.js';
+export { requireArtifact } from './artifacts/lookup.js';
+export { editFrontmatterText, updateFrontmatter } from './artifacts/write.js';
+export type { Artifact, Depth, LoadProblem, RelationKind, Scope, Stamp } from './artifacts/types.js';
+
+/** The coherence check: rules, baseline, renderers (human, json, sarif). */
+export { runCheck, readBaseline, baselineJson, ruleCatalog, findingKey, type CheckOptions, type Baseline } from './check/run.js';
+export { renderCheck, checkExitCode, type CheckFormat } from './check/render.js';
+export type { CheckResult, Finding, FindingSeverity, Rule } from './check/types.js';
+
+/** Context bundles: `git ctx TASK-042` as a function. */
+export { assembleBundle, renderBundle, replayBundles, verifyBundle, recordBundle, listManifests, type AssembleOptions } from './assemble/index.js';
+export type { Bundle, BundleEntry } from './assemble/types.js';
+/** What governs a path through `paths:` globs. */
+export { traceByPaths } from './trace.js';
+
+/** Code anchors: annotations, symbols, fingerprints, trace and the code graph. */
+export { buildCodeIndex, CodeIndex, traceLocation, parseTraceTarget, codeGraph } from './code/index.js';
+
+/** Staleness: judge, stamp, lifecycle. */
+export { judgeArtifacts, stampArtifacts, changedAnchors, deprecateArtifact, supersedeArtifact, staleMarks } from './staleness/index.js';
+
+/** The pull-request analysis behind the GitHub Action. */
+export { analyzePullRequest } from './pr/index.js';
+
+/** The MCP server factory (stdio entry: `git ctx mcp`). */
+export { createServer, type CreateServerOptions } from './mcp/index.js';

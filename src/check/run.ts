@@ -1,7 +1,7 @@
 // @spec SPEC-CHECK-001
 
 import { readFile } from 'node:fs/promises';
-import { loadArtifactSet, type LoadOptions } from '../artifacts/load.js';
+import { loadArtifactSet, type ArtifactSet, type LoadOptions } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -18,6 +18,10 @@ export interface CheckOptions extends LoadOptions {
   now?: Date;
   /** extra rules (tests, plugins) */
   extraRules?: Rule[];
+  /** an artifact set already loaded from this snapshot (skips loading it again) */
+  set?: ArtifactSet;
+  /** pre-seeded shared rule state, e.g. a CodeIndex already built for this snapshot under 'code-index' */
+  cache?: Map<string, unknown>;
 }
 
 const RANK: Record<FindingSeverity, number> = { error: 3, warning: 2, info: 1 };
@@ -28,8 +32,8 @@ export function severityAtLeast(s: FindingSeverity, min: FindingSeverity): boole
 /** Run every rule against a snapshot. Returns data; never prints or exits. */
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const config = opts.config ?? (await loadConfig(opts.snapshot));
-  const set = await loadArtifactSet(opts.snapshot, config, opts);
-  const ctx: CheckContext = { snapshot: opts.snapshot, config, set, cache: new Map(), now: opts.now ?? new Date() };
+  const set = opts.set ?? (await loadArtifactSet(opts.snapshot, config, opts));
+  const ctx: CheckContext = { snapshot: opts.snapshot, config, set, cache: opts.cache ?? new Map(), now: opts.now ?? new Date() };
   const findings: Finding[] = [];
   const ruleErrors: CheckResult['ruleErrors'] = [];
   const rules = [...RULES, ...(opts.extraRules ?? [])].filter((r) => !opts.rules || opts.rules.includes(r.id));

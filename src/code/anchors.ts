@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { globIndexFor } from '../util/glob.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
 import { normalizeRepoPath } from '../util/paths.js';
@@ -121,8 +121,7 @@ async function hashPathList(snapshot: Snapshot, paths: string[]): Promise<string
 
 /** Files of a snapshot matching a glob (or below a directory). */
 export async function matchGlob(snapshot: Snapshot, pattern: string): Promise<string[]> {
-  const isMatch = picomatch(pattern, { dot: true });
-  return (await snapshot.list()).filter((e) => e.mode !== '160000' && isMatch(e.path)).map((e) => e.path);
+  return (await globIndexFor(snapshot)).match(pattern);
 }
 
 /**

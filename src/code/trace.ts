@@ -1,5 +1,5 @@
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { pathMatches } from '../util/glob.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
@@ -82,9 +82,8 @@ export function parseTraceTarget(input: string, root: string, cwd: string = root
 /** Does a `paths:` entry cover a file? Same semantics as the check rules: exact, directory prefix, or glob. */
 export function pathsEntryCovers(entry: string, file: string): boolean {
   const p = normalizeRepoPath(entry);
-  if (!p) return true;
-  if (file === p || file.startsWith(p + '/')) return true;
-  return picomatch(entry.replace(/\/$/, '/**'), { dot: true })(file);
+  // an empty entry ('.', './') covers the whole repository
+  return !p || pathMatches(entry.endsWith('/') ? p + '/' : p, file);
 }
 
 /** The static directory a pattern starts from (`src/billing/**` → `src/billing`). */

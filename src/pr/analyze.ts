@@ -1,8 +1,9 @@
-import picomatch from 'picomatch';
+import { GlobIndex } from '../util/glob.js';
 import { buildGraph, REVERSE_NAMES } from '../artifacts/graph.js';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { RELATION_KINDS, type Artifact } from '../artifacts/types.js';
-import { runCheck, findingKey } from '../check/run.js';
+import { runCheck, findingKey, ruleCatalog } from '../check/run.js';
+import { STALENESS_RULES } from '../check/rules/staleness.js';
 import type { Finding } from '../check/types.js';
 import { findEndpoint, findSymbol, parseAnchor } from '../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
@@ -65,21 +66,6 @@ export function innermostAnnotations(annotations: Annotation[], r: Range): Annot
   return hits.filter((a) => !hits.some((b) => b.startLine >= a.startLine && b.endLine <= a.endLine && (b.startLine > a.startLine || b.endLine < a.endLine)));
 }
 
-/**
- * `paths:` entry semantics shared with trace and check (exact file, directory prefix, or
- * glob — see pathsEntryCovers in src/code/trace.ts), compiled once per entry: a PR of
- * 1,000 files against 200 artifacts would otherwise compile 400,000 matchers.
- */
-function pathsMatcher(cache: Map<string, (file: string) => boolean>, entry: string): (file: string) => boolean {
-  let m = cache.get(entry);
-  if (!m) {
-    const p = normalizeRepoPath(entry);
-    const glob = picomatch(entry.replace(/\/$/, '/**'), { dot: true });
-    m = !p ? () => true : (file) => file === p || file.startsWith(p + '/') || glob(file);
-    cache.set(entry, m);
-  }
-  return m;
-}
 
 interface ChangeView {
   file: ChangedFile;
@@ -95,7 +81,8 @@ interface ChangeView {
  * Staleness is reported per artifact (marks, counts, fail-on stale); a check rule that
  * reports the same drift as a finding would say it twice.
  */
-const STALENESS_RULES = new Set(['stale-artifact']);
+// every rule that judges staleness (stale-artifact, moved-anchor, proposed-shipped)
+const STALENESS_RULE_IDS = new Set(STALENESS_RULES.map((r) => r.id));
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -226,12 +213,13 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       if (v.basePath && basePaths.has(v.basePath)) byBase.set(v.basePath, v);
     }
     const codePaths = [...new Set([...headPaths, ...basePaths])].sort(cmp);
-    const matcherCache = new Map<string, (file: string) => boolean>();
+    // one sorted index of the changed paths: each paths:/glob entry is compiled once and
+    // tested only against files under its static base
+    const changed = new GlobIndex(codePaths);
     for (const a of headSet.artifacts) {
       if (a.origin !== 'repo') continue;
       for (const entry of a.paths) {
-        const covers = pathsMatcher(matcherCache, entry);
-        for (const p of codePaths) if (covers(p)) addMatch(a.id, { via: 'paths', file: p, pattern: entry, side: headPaths.has(p) ? 'head' : 'base' });
+        for (const p of changed.match(normalizeRepoPath(entry) ? entry : '')) addMatch(a.id, { via: 'paths', file: p, pattern: entry, side: headPaths.has(p) ? 'head' : 'base' });
       }
       for (const raw of a.anchors) {
         const spec = parseAnchor(raw);
@@ -264,13 +252,11 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
             break;
           }
           case 'file': {
-            const covers = pathsMatcher(matcherCache, spec.path);
-            for (const p of codePaths) if (p === spec.path || covers(p)) addMatch(a.id, { via: 'anchor', file: p, pattern: raw, side: headPaths.has(p) ? 'head' : 'base' });
+            for (const p of changed.match(spec.path)) addMatch(a.id, { via: 'anchor', file: p, pattern: raw, side: headPaths.has(p) ? 'head' : 'base' });
             break;
           }
           case 'glob': {
-            const covers = pathsMatcher(matcherCache, spec.pattern);
-            for (const p of codePaths) if (covers(p)) addMatch(a.id, { via: 'anchor', file: p, pattern: raw, side: headPaths.has(p) ? 'head' : 'base' });
+            for (const p of changed.match(spec.pattern)) addMatch(a.id, { via: 'anchor', file: p, pattern: raw, side: headPaths.has(p) ? 'head' : 'base' });
             break;
           }
           case 'endpoint': {
@@ -398,8 +384,12 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     let resolved = 0;
     let ruleErrors: PrResult['coherence']['ruleErrors'] = [];
     if (opts.check !== false) {
-      const [h, b] = [await runCheck({ snapshot: headSnap, config: headConfig, global: false }), await runCheck({ snapshot: baseSnap, config: baseConfig, global: false })];
-      introduced = multisetMinus(h.findings, b.findings).filter((f) => !STALENESS_RULES.has(f.rule));
+      // staleness findings are reported above, from the head judgement: skip those rules here
+      // (they would judge every artifact twice more) and reuse the sets already loaded
+      const rules = ruleCatalog().map((r) => r.id).filter((id) => !STALENESS_RULE_IDS.has(id));
+      const h = await runCheck({ snapshot: headSnap, config: headConfig, set: headSet, global: false, rules });
+      const b = await runCheck({ snapshot: baseSnap, config: baseConfig, set: baseSet, global: false, rules });
+      introduced = multisetMinus(h.findings, b.findings).filter((f) => !STALENESS_RULE_IDS.has(f.rule));
       resolved = multisetMinus(b.findings, h.findings).length;
       ruleErrors = h.ruleErrors;
     }

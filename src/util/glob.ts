@@ -58,10 +58,35 @@ export class GlobIndex {
   }
 }
 
-/** Whether one file matches a paths: entry, without an index (for single lookups). */
+const matchers = new Map<string, (file: string) => boolean>();
+
+/**
+ * Whether one file matches a paths: entry (a glob, a file, or a directory with or without
+ * a trailing slash). Matchers are compiled once per pattern: callers test thousands of files.
+ */
 export function pathMatches(pattern: string, file: string): boolean {
-  let p = pattern.replace(/^\.\//, '');
-  if (p.endsWith('/')) p += '**';
-  if (!picomatch.scan(p).isGlob) return file === p || file.startsWith(p.replace(/\/+$/, '') + '/');
-  return picomatch(p, { dot: true })(file);
+  let m = matchers.get(pattern);
+  if (!m) {
+    let p = pattern.replace(/^\.\//, '');
+    if (p.endsWith('/')) p += '**';
+    if (!picomatch.scan(p).isGlob) {
+      const dir = p.replace(/\/+$/, '') + '/';
+      m = (f) => f === p || f.startsWith(dir);
+    } else m = picomatch(p, { dot: true });
+    if (matchers.size > 10_000) matchers.clear();
+    matchers.set(pattern, m);
+  }
+  return m(file);
+}
+
+const indexes = new WeakMap<object, Promise<GlobIndex>>();
+
+/** One GlobIndex per snapshot (its file list never changes), shared by every caller. */
+export function globIndexFor(snapshot: { list(): Promise<{ path: string }[]> }): Promise<GlobIndex> {
+  let g = indexes.get(snapshot);
+  if (!g) {
+    g = snapshot.list().then((es) => new GlobIndex(es.map((e) => e.path)));
+    indexes.set(snapshot, g);
+  }
+  return g;
 }

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ctxDir, resolveGitDir } from '../git/git-dir.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { sha256 } from '../util/hash.js';
+import { VERSION } from '../version.js';
+import type { ArtifactJudgement } from './types.js';
+
+/** Bumped whenever what a judgement depends on, or its shape, changes. */
+const FORMAT = 2;
+
+/**
+ * A judgement as cached: everything but the lifecycle, which depends on other artifacts
+ * (who supersedes whom) and is recomputed on every run. `renameLimit` says that the history
+ * walk that produced it hit git's rename limit, so a cache hit can still warn.
+ */
+export interface CachedJudgement {
+  judgement: Omit<ArtifactJudgement, 'lifecycle'>;
+  renameLimit?: { needed?: number };
+}
+
+interface Entry extends CachedJudgement {
+  key: string;
+  /** the part of the key known before any fingerprint (HEAD, artifact file): see likelyHit */
+  pre: string;
+}
+
+interface CacheFile {
+  format: number;
+  tool: string;
+  entries: Record<string, Entry>;
+}
+
+/**
+ * Judgements of earlier runs under `<git-dir>/ctx/cache/stale-results.json`, one entry per
+ * artifact id, reused when the key still matches. The key (built by the judge) holds HEAD,
+ * the artifact file's path and blob, and the current fingerprint of every anchor, so a warm
+ * run at the same HEAD skips the history walk; anything else changing makes it miss.
+ * One entry per id keeps the file bounded by the number of artifacts.
+ */
+export class ResultCache {
+  private dirty = false;
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly data: CacheFile,
+  ) {}
+
+  /** Open the cache of a repository (`enabled: false` or no git dir: a cache that never hits). */
+  static async open(root: string, enabled: boolean): Promise<ResultCache> {
+    const file = enabled ? ctxDir(root, 'cache', 'stale-results.json') : undefined;
+    const empty: CacheFile = { format: FORMAT, tool: VERSION, entries: {} };
+    if (!file) return new ResultCache(undefined, empty);
+    try {
+      const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+      // another tool version may judge differently: start over rather than trust it
+      if (parsed.format === FORMAT && parsed.tool === VERSION && parsed.entries && typeof parsed.entries === 'object') return new ResultCache(file, parsed as CacheFile);
+    } catch {
+      /* absent or unreadable: a derived file, rebuilt below */
+    }
+    return new ResultCache(file, empty);
+  }
+
+  get(id: string, key: string): CachedJudgement | undefined {
+    const e = this.data.entries[id];
+    return e && e.key === key ? e : undefined;
+  }
+
+  /**
+   * The entry was made at the same HEAD for the same artifact file, so it will hit unless
+   * anchored code changed. Lets the judge decide, before fingerprinting anything, whether
+   * to start resolving stamp commits early.
+   */
+  likelyHit(id: string, pre: string): boolean {
+    return this.data.entries[id]?.pre === pre;
+  }
+
+  set(id: string, key: string, pre: string, value: CachedJudgement): void {
+    if (!this.file) return;
+    this.data.entries[id] = { key, pre, ...value };
+    this.dirty = true;
+  }
+
+  /** Write the file when something changed: temp file + rename, so readers never see half. */
+  async save(): Promise<void> {
+    if (!this.file || !this.dirty) return;
+    try {
+      await mkdir(path.dirname(this.file), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(this.data));
+      await rename(tmp, this.file);
+      this.dirty = false;
+    } catch {
+      /* a read-only git dir only costs speed */
+    }
+  }
+}
+
+/** The cache key of one judgement: a hash of everything it was computed from. */
+export function judgementKey(parts: unknown[]): string {
+  return sha256(JSON.stringify([FORMAT, ...parts]));
+}
+
+/**
+ * True when the clone is shallow, from the filesystem (`<git-dir>/shallow` lists the
+ * grafts): no git process. Undefined when the git dir cannot be found that way.
+ */
+export function shallowFromGitDir(root: string): boolean | undefined {
+  const g = resolveGitDir(root);
+  return g === undefined ? undefined : existsSync(path.join(g, 'shallow'));
+}
+
+/**
+ * A digest of everything a snapshot holds (paths, modes, blob ids). Judgements that search
+ * the whole snapshot (a lost anchor looked for elsewhere) depend on it; the others do not.
+ * Work-tree files that are modified or untracked have no blob id in the listing and are
+ * hashed here, which reads only them.
+ */
+export async function snapshotDigest(snapshot: Snapshot): Promise<string> {
+  const parts: string[] = [snapshot.kind, snapshot.commit ?? ''];
+  for (const e of await snapshot.list()) parts.push(`${e.mode} ${e.blob ?? (await snapshot.blobOf(e.path)) ?? '-'} ${e.path}`);
+  return sha256(parts.join('\n'));
+}

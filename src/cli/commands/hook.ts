@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import path from 'node:path';
+import { ExitCode, colors, io } from '../shared.js';
+
+interface HookCliOptions {
+  root?: string;
+  json?: boolean;
+  baseline?: string;
+  allRules?: boolean;
+}
+
+/**
+ * `git ctx hook pre-commit`: what the installed hook (and husky, lefthook and the
+ * pre-commit framework) run. The hook modules are imported inside the action so that
+ * every other command's start-up does not pay for them, and vice versa.
+ */
+export function register(program: Command): void {
+  const hook = program.command('hook').description('Run a git hook (called by the installed hook scripts)');
+  hook
+    .command('pre-commit')
+    .description('Check the staged snapshot: block on coherence errors, warn when anchored code changes without a re-stamp')
+    .option('-C, --root <dir>', 'repository to check (default: the current directory)')
+    .option('--json', 'print the result as JSON')
+    .option('--all-rules', 'run every check rule, warnings included (default: only the rules that can block)')
+    .option('--baseline <file>', 'accept the findings listed in this file (from git ctx check --write-baseline)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Judges the index (staged content), never the working tree. Blocks (exit 1) on any finding at',
+        'or above fail_on (default: error) in the staged snapshot, and on drift when hook.drift is block.',
+        'Only the rules that can block run, plus drift; --all-rules adds the warning rules (slower).',
+        'Skip once: git commit --no-verify. Skip git-ctx only: GIT_CTX_SKIP=1.',
+        'Exit codes: 0 commit may proceed, 1 blocked, 2 usage or environment error.',
+      ].join('\n'),
+    )
+    .action(async (o: HookCliOptions) => {
+      if (io().env.GIT_CTX_SKIP === '1') {
+        io().err('git-ctx: GIT_CTX_SKIP=1 set, skipping the pre-commit check\n');
+        return;
+      }
+      const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+      const [{ runPreCommit }, { renderPreCommit }, { readBaseline }] = await Promise.all([
+        import('../../hooks/pre-commit.js'),
+        import('../../hooks/render.js'),
+        import('../../check/run.js'),
+      ]);
+      const baseline = o.baseline ? await readBaseline(path.resolve(cwd, o.baseline)) : undefined;
+      const result = await runPreCommit({ cwd, baseline, allRules: o.allRules });
+      io().out(o.json ? JSON.stringify({ version: 1, tool: 'git-ctx', hook: 'pre-commit', ...result }, null, 2) + '\n' : renderPreCommit(result, colors()));
+      if (result.blockedBy.length) throw new ExitCode(1);
+    });
+}

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import path from 'node:path';
+import { ExitCode, io } from '../shared.js';
+
+interface HooksInstallCliOptions {
+  root?: string;
+  force?: boolean;
+  uninstall?: boolean;
+  json?: boolean;
+}
+
+/** `git ctx hooks install [--force] [--uninstall]`. */
+export function register(program: Command): void {
+  const hooks = program.command('hooks').description('Manage the git hooks git-ctx installs');
+  hooks
+    .command('install')
+    .description('Install the pre-commit hook into the effective hooks directory (core.hooksPath honoured)')
+    .option('-C, --root <dir>', 'repository (default: the current directory)')
+    .option('--uninstall', 'remove the hook and restore the hook it chained, if any')
+    .option('--force', 'install even where husky manages the hooks or core.hooksPath is shared; replace a stale chained hook')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'An existing pre-commit hook is never overwritten: it is renamed to pre-commit.git-ctx-chained,',
+        'runs first, and a failure there stops the commit with its exit code. --uninstall renames it back.',
+        'With husky v9 the line "git-ctx hook pre-commit" is added to .husky/pre-commit instead; with',
+        'older husky versions the line to add is printed.',
+        'Exit codes: 0 done (or nothing to do), 1 nothing written and action needed, 2 error.',
+      ].join('\n'),
+    )
+    .action(async (o: HooksInstallCliOptions) => {
+      const [{ installHook }, { renderInstall }] = await Promise.all([import('../../hooks/install.js'), import('../../hooks/render.js')]);
+      const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+      const result = await installHook({ cwd, force: o.force, uninstall: o.uninstall });
+      io().out(o.json ? JSON.stringify(result, null, 2) + '\n' : renderInstall(result));
+      if (result.action === 'husky-manual' || result.action === 'shared-hooks-dir') throw new ExitCode(1);
+    });
+}

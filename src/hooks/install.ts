@@ -1,0 +1,270 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, lstat, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CtxError } from '../errors.js';
+import { runGit } from '../git/exec.js';
+
+/** Present in every hook file git-ctx writes; how install/uninstall recognise their own file. */
+export const HOOK_MARKER = 'git-ctx-managed-hook';
+/** Name an existing hook is moved to when git-ctx chains it (it runs first, see hooks/pre-commit). */
+export const CHAINED_NAME = 'pre-commit.git-ctx-chained';
+/** The line written into husky v9's `.husky/pre-commit`; the trailing comment marks it as ours. */
+export const HUSKY_LINE = `git-ctx hook pre-commit # ${HOOK_MARKER}`;
+/** Any line that already runs the hook (ours or one a user wrote), so install stays idempotent. */
+const RUNS_HOOK_RE = /^\s*(?:exec\s+)?(?:npx\s+(?:--no-install\s+|--no\s+)?)?git[- ]ctx\s+hook\s+pre-commit\b/m;
+
+/** Options of `installHook` (`git ctx hooks install`). */
+export interface InstallHookOptions {
+  /** any directory inside the repository */
+  cwd: string;
+  /** remove the hook (restoring a chained one) instead of installing it */
+  uninstall?: boolean;
+  /**
+   * Install into the effective hooks directory even when husky manages the hooks or
+   * core.hooksPath points outside the repository, and replace a stale chained hook.
+   * (Uninstall needs no force: it removes whatever git-ctx wrote, wherever it is.)
+   */
+  force?: boolean;
+  /** hook script to write; default: the packaged hooks/pre-commit */
+  script?: string;
+}
+
+/** What `installHook` did (or, for husky-manual and shared-hooks-dir, why it wrote nothing). */
+export type InstallAction =
+  /** wrote the hook into an empty slot */
+  | 'installed'
+  /** an existing foreign hook was moved aside and runs first */
+  | 'chained'
+  /** our hook was there with older content; rewritten */
+  | 'updated'
+  /** our hook was there with the same content */
+  | 'unchanged'
+  /** husky v9: added the line to .husky/pre-commit */
+  | 'husky-line-added'
+  /** husky v9: .husky/pre-commit already runs the hook */
+  | 'husky-line-present'
+  /** husky before v9 (or v4): the user has to add a line; nothing was written */
+  | 'husky-manual'
+  /** hooks directory outside the repository (shared by other repositories): refused without --force */
+  | 'shared-hooks-dir'
+  /** uninstall: removed our hook (and restored the chained one when there was one) */
+  | 'uninstalled'
+  /** uninstall: removed our line from .husky/pre-commit */
+  | 'husky-line-removed'
+  /** uninstall: nothing of ours was installed */
+  | 'not-installed';
+
+/** The outcome of `installHook`, for the CLI to render. */
+export interface InstallResult {
+  action: InstallAction;
+  /** the effective hooks directory (absolute) */
+  hooksDir: string;
+  /** the file written, removed or to be edited (absolute) */
+  file: string;
+  /** where an existing hook was moved to, or restored from */
+  chained?: string;
+  /** true when the chained hook was restored on uninstall */
+  restored?: boolean;
+  /** for husky-manual: the line the user should add to `file` */
+  line?: string;
+  /** human-readable notes the front end may print (e.g. a foreign hook file left alone) */
+  notes: string[];
+}
+
+/**
+ * The packaged hook script. Read from `hooks/pre-commit` at the package root, which sits
+ * two levels above both src/hooks/ and dist/hooks/, so there is a single source of truth.
+ */
+export function packagedHookScript(): string {
+  const file = fileURLToPath(new URL('../../hooks/pre-commit', import.meta.url));
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CtxError('IO', `the packaged hook script is missing: ${file}`, { cause: e, file, hint: 'reinstall git-ctx; its package must contain hooks/pre-commit' });
+  }
+}
+
+async function readIfExists(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CtxError('IO', `cannot read ${file}: ${(e as Error).message}`, { cause: e, file });
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    // lstat: a dangling symlink is still a hook slot that is taken
+    await lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Write a file through a temporary sibling and a rename, so git never sees half a hook. */
+async function writeAtomic(file: string, content: string, mode: number): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, content, { mode });
+  await chmod(tmp, mode);
+  await rename(tmp, file);
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+interface RepoLayout {
+  top: string;
+  gitDir: string;
+  hooksDir: string;
+}
+
+async function resolveLayout(cwd: string): Promise<RepoLayout> {
+  let out: string;
+  try {
+    out = await runGit(['rev-parse', '--show-toplevel', '--git-common-dir'], { cwd });
+  } catch (e) {
+    throw new CtxError('NOT_A_REPO', `not inside a git work tree: ${cwd}`, { cause: e, hint: 'run it inside the repository whose commits should be checked' });
+  }
+  const [top, common] = out.split('\n');
+  const root = path.resolve(top!.trim());
+  // --git-path resolves core.hooksPath (relative to the top level, ~ expanded) and
+  // linked worktrees (hooks live in the common dir); run from the top level so a
+  // relative answer is relative to it
+  const hooks = (await runGit(['rev-parse', '--git-path', 'hooks'], { cwd: root })).trim();
+  return { top: root, gitDir: path.resolve(root, common!.trim()), hooksDir: path.resolve(root, hooks) };
+}
+
+type Husky = { version: 'v9' | 'older'; dir: string } | undefined;
+
+/**
+ * Detect husky. v9 points core.hooksPath at `.husky/_` and runs `.husky/<hook>` through
+ * `.husky/_/h`; v5–v8 point it at `.husky`; v4 wrote its own scripts into .git/hooks.
+ * A `.husky/` folder without a hooks path is a fresh clone before `npm install`: husky
+ * will take the hooks over on install, so a hook in .git/hooks would silently stop running.
+ */
+function detectHusky(layout: RepoLayout, existingHook: string | undefined): Husky {
+  const dir = path.join(layout.top, '.husky');
+  const hooksInHusky = isInside(layout.hooksDir, dir);
+  const v4 = existingHook !== undefined && /husky/i.test(existingHook) && !existingHook.includes(HOOK_MARKER);
+  if (!hooksInHusky && !existsSync(dir) && !v4) return undefined;
+  if (v4) return { version: 'older', dir };
+  if (existsSync(path.join(dir, '_', 'h')) || path.relative(dir, layout.hooksDir) === '_') return { version: 'v9', dir };
+  // before `npm install` there is no .husky/_ yet: the declared husky version decides
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(layout.top, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const spec = pkg.devDependencies?.husky ?? pkg.dependencies?.husky;
+    const major = spec ? Number(/(\d+)/.exec(spec)?.[1]) : NaN;
+    if (major >= 9) return { version: 'v9', dir };
+  } catch {
+    /* no package.json: fall through */
+  }
+  return { version: 'older', dir };
+}
+
+async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, uninstall: boolean): Promise<InstallResult> {
+  const file = path.join(husky.dir, 'pre-commit');
+  const base = { hooksDir: layout.hooksDir, file, notes: [] as string[] };
+  const buf = await readIfExists(file);
+  const text = buf?.toString('utf8');
+  if (uninstall) {
+    if (text === undefined || !text.includes(HOOK_MARKER)) {
+      if (text !== undefined && RUNS_HOOK_RE.test(text)) base.notes.push(`${file} runs git-ctx through a line git-ctx did not write; it was left alone`);
+      return { ...base, action: 'not-installed' };
+    }
+    const kept = text
+      .split(/(?<=\n)/)
+      .filter((l) => !l.includes(HOOK_MARKER))
+      .join('');
+    if (kept.trim() === '') await unlink(file);
+    else await writeAtomic(file, kept, 0o755);
+    return { ...base, action: 'husky-line-removed' };
+  }
+  if (husky.version === 'older') return { ...base, action: 'husky-manual', line: 'npx --no-install git-ctx hook pre-commit' };
+  if (text !== undefined && RUNS_HOOK_RE.test(text)) return { ...base, action: 'husky-line-present' };
+  const prefix = text === undefined || text === '' || text.endsWith('\n') ? (text ?? '') : `${text}\n`;
+  await mkdir(husky.dir, { recursive: true });
+  await writeAtomic(file, `${prefix}${HUSKY_LINE}\n`, 0o755);
+  return { ...base, action: 'husky-line-added' };
+}
+
+/**
+ * Remove whatever git-ctx installed, wherever it is: our hook file in the hooks directory
+ * (renaming a chained hook back) and our line in `.husky/pre-commit`. Both are looked at
+ * whatever manages the hooks now, since either may have been installed under other
+ * circumstances (--force, husky added later).
+ */
+async function uninstall(layout: RepoLayout, file: string, chained: string, ours: boolean): Promise<InstallResult> {
+  const notes: string[] = [];
+  const base = { hooksDir: layout.hooksDir, file, notes };
+  const husky = await installHusky({ version: 'v9', dir: path.join(layout.top, '.husky') }, layout, true);
+  notes.push(...husky.notes);
+  if (!ours) {
+    if (await exists(chained)) notes.push(`${chained} exists but ${file} is not the git-ctx hook; both were left alone`);
+    return husky.action === 'husky-line-removed' ? { ...husky, notes } : { ...base, action: 'not-installed' };
+  }
+  if (husky.action === 'husky-line-removed') notes.push(`also removed the git-ctx line from ${husky.file}`);
+  if (await exists(chained)) {
+    await rename(chained, file);
+    return { ...base, action: 'uninstalled', chained, restored: true };
+  }
+  await unlink(file);
+  return { ...base, action: 'uninstalled' };
+}
+
+/**
+ * Install (or uninstall) the git-ctx pre-commit hook. Chains an existing hook instead of
+ * overwriting it: the old file is renamed to `pre-commit.git-ctx-chained` (bytes, mode and
+ * symlink-ness kept, since it is a rename) and the git-ctx hook runs it first; uninstall
+ * renames it back. Idempotent: the marker line identifies our file. Returns what it did;
+ * never prints.
+ */
+export async function installHook(opts: InstallHookOptions): Promise<InstallResult> {
+  const layout = await resolveLayout(opts.cwd);
+  const file = path.join(layout.hooksDir, 'pre-commit');
+  const chained = path.join(layout.hooksDir, CHAINED_NAME);
+  const notes: string[] = [];
+  const base = { hooksDir: layout.hooksDir, file, notes };
+  const current = await readIfExists(file).catch(() => undefined);
+  const currentText = current?.toString('utf8');
+  const ours = currentText?.includes(HOOK_MARKER) ?? false;
+
+  if (opts.uninstall) return uninstall(layout, file, chained, ours);
+  if (!opts.force) {
+    const husky = detectHusky(layout, currentText);
+    if (husky) return installHusky(husky, layout, false);
+  }
+
+  if (!opts.force && !isInside(layout.hooksDir, layout.top) && !isInside(layout.hooksDir, layout.gitDir)) {
+    return { ...base, action: 'shared-hooks-dir' };
+  }
+
+  const script = opts.script ?? packagedHookScript();
+  await mkdir(layout.hooksDir, { recursive: true });
+  if (ours) {
+    if (currentText === script) return { ...base, action: 'unchanged', chained: (await exists(chained)) ? chained : undefined };
+    await writeAtomic(file, script, 0o755);
+    return { ...base, action: 'updated', chained: (await exists(chained)) ? chained : undefined };
+  }
+  if (await exists(file)) {
+    if (await exists(chained)) {
+      // our hook was replaced by another tool while an older chained hook stayed behind:
+      // chaining again would lose one of the two
+      if (!opts.force) {
+        throw new CtxError('EXISTS', `both ${file} (not written by git-ctx) and ${chained} exist`, {
+          hint: `remove or merge one of them, or re-run with --force to replace ${CHAINED_NAME} with the current pre-commit hook`,
+        });
+      }
+      notes.push(`replaced the previously chained hook ${chained}`);
+    }
+    await rename(file, chained);
+    await writeAtomic(file, script, 0o755);
+    return { ...base, action: 'chained', chained };
+  }
+  await writeAtomic(file, script, 0o755);
+  return { ...base, action: 'installed' };
+}

@@ -1,0 +1,156 @@
+import type { ArtifactSet } from '../artifacts/load.js';
+import { codeIndexFor } from '../check/rules/anchors.js';
+import { ruleCatalog, runCheck, severityAtLeast, type Baseline } from '../check/run.js';
+import type { CheckResult, Finding, FindingSeverity, Rule } from '../check/types.js';
+import { loadConfig, type Config } from '../config.js';
+import type { CodeIndex } from '../code/code-index.js';
+import { CtxError } from '../errors.js';
+import { runGit, splitZ } from '../git/exec.js';
+import { CommitSnapshot } from '../snapshot/git-snapshot.js';
+import { openSnapshot } from '../snapshot/open.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { detectDrift, type DriftFinding } from './drift.js';
+
+/** Options of `runPreCommit` (`git ctx hook pre-commit`). */
+export interface PreCommitOptions {
+  /** any directory inside the repository (git runs hooks at the top level) */
+  cwd: string;
+  /**
+   * Run every check rule, warnings included. By default only the rules whose severity can
+   * block (at or above `fail_on`) run: whole-repository warning rules (annotation/paths
+   * mismatches, staleness history) cost more than a commit should wait for, and they are
+   * `git ctx check`'s and CI's job. Drift is always checked.
+   */
+  allRules?: boolean;
+  /** findings to accept, as for `git ctx check --baseline` */
+  baseline?: Baseline;
+  /** current time for date-based rules (tests) */
+  now?: Date;
+  /** code index cache location (tests pass false); default `<git-dir>/ctx/cache/` */
+  cache?: string | false;
+}
+
+/** What the pre-commit check found, and whether the commit is blocked. */
+export interface PreCommitResult {
+  /** the check of the whole staged snapshot */
+  check: CheckResult;
+  /** which rules ran: those that can block (default), or all of them */
+  rules: 'blocking' | 'all';
+  /** paths this commit adds, modifies or deletes, sorted */
+  changedPaths: string[];
+  /** every finding about a file of this commit */
+  inCommit: Finding[];
+  /** findings about other files at or above the failing severity (they block too) */
+  elsewhere: Finding[];
+  /** findings about other files below the failing severity: counted, not listed */
+  elsewhereOmitted: number;
+  drift: DriftFinding[];
+  /** config `hook.drift` */
+  driftMode: 'warn' | 'block';
+  /** config `fail_on`: the lowest severity that blocks */
+  failOn: FindingSeverity;
+  /** why the commit is blocked; empty when it may proceed */
+  blockedBy: ('findings' | 'rule-errors' | 'drift')[];
+}
+
+/** Paths that differ between HEAD and the index; every staged path when there is no HEAD yet. */
+export async function changedPaths(staged: Snapshot): Promise<string[]> {
+  if (!staged.commit) return (await staged.list()).map((e) => e.path);
+  // plumbing, no renames: a rename is its old path deleted plus its new path added, and
+  // both matter (anchors name the old one, findings the new one); --cached never looks
+  // at the work tree, so partially staged files count with their staged content
+  const out = await runGit(['diff-index', '--cached', '--name-only', '--no-renames', '-z', staged.commit, '--'], { cwd: staged.root });
+  return [...new Set(splitZ(out))].sort();
+}
+
+/** Ids of the rules that can block: effective severity (config overrides applied) at or above fail_on. */
+function blockingRules(config: Config): string[] {
+  return ruleCatalog()
+    .filter((r) => {
+      const sev = config.severities[r.id] ?? r.severity;
+      return sev !== 'off' && severityAtLeast(sev, config.fail_on);
+    })
+    .map((r) => r.id);
+}
+
+/** HEAD as a snapshot; the git backend needs no process for it until something is read. */
+async function headSnapshot(staged: Snapshot): Promise<Snapshot | undefined> {
+  if (!staged.commit) return undefined;
+  if (staged.backend === 'git') return new CommitSnapshot(staged.root, staged.commit);
+  return openSnapshot({ cwd: staged.root, kind: 'commit', rev: staged.commit, backend: staged.backend });
+}
+
+const CAPTURE_RULE = 'hook-capture-artifacts';
+/** the ctx.cache key under which src/check/rules/anchors.ts keeps its CodeIndex */
+const CODE_INDEX_KEY = 'code-index';
+
+/**
+ * The pre-commit check: judge the staged snapshot (never the working tree) with the check
+ * engine, and look for drift this commit introduces. Any finding at or above `fail_on`
+ * anywhere in the snapshot blocks, because that is the tree being committed; findings in the
+ * commit's own files are listed first since they are usually the cause. Drift blocks only
+ * with `hook.drift: block`. Reads only: never writes to the index or the working tree.
+ * Returns data; the CLI prints it and picks the exit code.
+ */
+export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitResult> {
+  const staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
+  let head: Snapshot | undefined;
+  try {
+    const config = await loadConfig(staged);
+    if (config.hook.drift !== 'warn' && config.hook.drift !== 'block') {
+      throw new CtxError('CONFIG', `hook.drift must be warn or block (got ${JSON.stringify(config.hook.drift)})`, { file: `${config.dir}/config.yaml` });
+    }
+    // drift needs the artifact set the check loads; a no-op rule hands it over instead of
+    // parsing every artifact a second time
+    let set: ArtifactSet | undefined;
+    let index: CodeIndex | undefined;
+    const capture: Rule = {
+      id: CAPTURE_RULE,
+      severity: 'info',
+      description: 'hands the loaded artifact set (and code index, when a rule built one) to the hook',
+      run: async (ctx) => {
+        set = ctx.set;
+        // reuse the annotation rules' index rather than scanning the repository again
+        if (ctx.cache.has(CODE_INDEX_KEY)) index = await codeIndexFor(ctx);
+        return [];
+      },
+    };
+    const rules = opts.allRules ? undefined : [...blockingRules(config), CAPTURE_RULE];
+    const [check, changed] = await Promise.all([
+      runCheck({ snapshot: staged, config, baseline: opts.baseline, now: opts.now, rules, extraRules: [capture] }),
+      changedPaths(staged),
+    ]);
+    head = await headSnapshot(staged);
+    const drift = set ? await detectDrift({ staged, head, config, set, changedPaths: changed, cache: opts.cache, index }) : [];
+
+    const inCommitFiles = new Set(changed);
+    const failOn = config.fail_on;
+    const inCommit: Finding[] = [];
+    const elsewhere: Finding[] = [];
+    let elsewhereOmitted = 0;
+    for (const f of check.findings) {
+      if (f.file && inCommitFiles.has(f.file)) inCommit.push(f);
+      else if (severityAtLeast(f.severity, failOn)) elsewhere.push(f);
+      else elsewhereOmitted++;
+    }
+    const blockedBy: PreCommitResult['blockedBy'] = [];
+    if (check.findings.some((f) => severityAtLeast(f.severity, failOn))) blockedBy.push('findings');
+    if (check.ruleErrors.length) blockedBy.push('rule-errors');
+    if (drift.length && config.hook.drift === 'block') blockedBy.push('drift');
+    return {
+      check,
+      rules: opts.allRules ? 'all' : 'blocking',
+      changedPaths: changed,
+      inCommit,
+      elsewhere,
+      elsewhereOmitted,
+      drift,
+      driftMode: config.hook.drift,
+      failOn,
+      blockedBy,
+    };
+  } finally {
+    staged.close();
+    head?.close();
+  }
+}

@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { bodyAt } from '../artifacts/depth.js';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';
@@ -7,6 +5,7 @@ import type { Artifact, Depth } from '../artifacts/types.js';
 import { CONFIG_FILE, loadConfig } from '../config.js';
 import { CtxError } from '../errors.js';
 import { runGit, splitZ } from '../git/exec.js';
+import { ctxDir } from '../git/git-dir.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
@@ -73,22 +72,8 @@ function metaOf(a: Artifact): Record<string, unknown> {
 const DEPTH_LEVEL: Record<Depth, number> = { meta: 0, summary: 1, full: 2 };
 const DEPTHS_DOWN: Depth[] = ['full', 'summary', 'meta'];
 
-async function defaultTokenCache(root: string, encoding: string, snapshotBackend: 'git' | 'isomorphic-git'): Promise<string | undefined> {
-  let gitDir: string | undefined;
-  const dotgit = path.join(root, '.git');
-  try {
-    // the common case needs no git spawn
-    if (statSync(dotgit).isDirectory()) gitDir = dotgit;
-  } catch {
-    /* no .git here */
-  }
-  if (!gitDir && snapshotBackend === 'git') {
-    // linked worktrees and submodules: .git is a file; the common dir is shared by all worktrees
-    gitDir = await runGit(['rev-parse', '--git-common-dir'], { cwd: root })
-      .then((out) => path.resolve(root, out.trim()))
-      .catch(() => undefined);
-  }
-  return gitDir ? path.join(gitDir, 'ctx', 'cache', `tokens-${encoding}.json`) : undefined;
+async function defaultTokenCache(root: string, encoding: string): Promise<string | undefined> {
+  return ctxDir(root, 'cache', `tokens-${encoding}.json`);
 }
 
 /**
@@ -214,7 +199,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
 
   let counter = o.tokenCounter ?? tiktokenCounter(options.encoding);
   if (!o.tokenCounter && o.tokenCache !== false) {
-    counter = cachedCounter(counter, o.tokenCache ?? (await defaultTokenCache(set.snapshot.root, options.encoding, set.snapshot.backend)));
+    counter = cachedCounter(counter, o.tokenCache ?? (await defaultTokenCache(set.snapshot.root, options.encoding)));
   }
   const counts = await counter.count(texts);
   const tokens = new Map<string, Partial<Record<Depth, number>>>();
@@ -322,6 +307,8 @@ export interface ReplayOptions {
   id?: string;
   tokenCounter?: TokenCounter;
   tokenCache?: string | false;
+  /** the same staleness hook the bundle was built with: marks are part of the digest */
+  staleness?: AssembleOptions['staleness'];
 }
 
 /**
@@ -347,6 +334,7 @@ export async function replayBundles(o: ReplayOptions): Promise<ReplayResult[]> {
       let set = sets.get(m.options.global);
       if (!set) sets.set(m.options.global, (set = await loadArtifactSet(snapshot, config, { global: m.options.global })));
       const bundle = await assembleFromSet(set, {
+        staleness: o.staleness,
         id: m.root,
         depth: m.options.depth,
         budget: m.options.budget ?? undefined,

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolveGitDir } from '../git/git-dir.js';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hasGitBinary, runGit } from '../git/exec.js';
 import type { FileRecord } from './types.js';
 
 /**
@@ -21,29 +20,7 @@ interface CacheFile {
   entries: Record<string, CacheValue>;
 }
 
-/**
- * The repository's git directory, absolute. The common dir is used so that linked
- * worktrees share one cache: entries are keyed by blob id, which is the same everywhere.
- */
-export async function resolveGitDir(root: string): Promise<string | undefined> {
-  if (await hasGitBinary()) {
-    try {
-      const out = (await runGit(['rev-parse', '--git-common-dir'], { cwd: root })).trim();
-      if (out) return path.resolve(root, out);
-    } catch {
-      /* fall back to the file system below */
-    }
-  }
-  // without git: .git is a directory, or a file `gitdir: …` in a linked worktree
-  const dotgit = path.join(root, '.git');
-  if (!existsSync(dotgit)) return undefined;
-  if (statSync(dotgit).isDirectory()) return dotgit;
-  const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
-  if (!m) return undefined;
-  const gitdir = path.resolve(root, m[1]!.trim());
-  const common = path.join(gitdir, 'commondir');
-  return existsSync(common) ? path.resolve(gitdir, readFileSync(common, 'utf8').trim()) : gitdir;
-}
+export { resolveGitDir } from '../git/git-dir.js';
 
 /** The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`. */
 export class CodeCache {
@@ -76,7 +53,7 @@ export class CodeCache {
 
   /** Cache for a repository root: `<git-dir>/ctx/cache/code-index.json`, or none when there is no git dir. */
   static async forRepo(root: string, tags: string[]): Promise<CodeCache> {
-    const gitDir = await resolveGitDir(root);
+    const gitDir = resolveGitDir(root);
     return CodeCache.open(gitDir ? path.join(gitDir, 'ctx', 'cache', 'code-index.json') : undefined, tags);
   }
 

@@ -4,7 +4,7 @@ import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
 import { CodeCache, type CacheValue } from './cache.js';
 import { extractFile, MAX_FILE_BYTES } from './extract.js';
-import { gitGrepFiles, tagEre, worktreeBlobHints } from './grep.js';
+import { gitGrepFiles, tagEre } from './grep.js';
 import { languageOf } from './languages.js';
 import { prefilterRegex, tagRegex } from './tags.js';
 import type { Annotation, CodeLanguage, CodeSymbol, FileRecord, IndexedFile, IndexProblem } from './types.js';
@@ -108,11 +108,12 @@ export class CodeIndex {
 
     // Pre-filter: git grep when git can answer; otherwise every file is read below and
     // matched here. Either way only files that mention a tag are parsed.
-    const [grepped, hints] = await Promise.all([gitGrepFiles(this.snapshot, tagEre(this.config.tags)), worktreeBlobHints(this.snapshot)]);
+    // list() entries carry blob ids for every unmodified file (commit, index, and clean work-tree files)
+    const grepped = await gitGrepFiles(this.snapshot, tagEre(this.config.tags));
     const pending: { entry: SnapshotEntry; language: CodeLanguage; blob?: string }[] = [];
     for (const e of entries) {
       const p = e.entry.path;
-      const blob = e.entry.blob ?? hints.get(p);
+      const blob = e.entry.blob;
       if (grepped && !grepped.has(p)) {
         this.accept(p, blob, e.language, 0);
         continue;

@@ -39,29 +39,3 @@ export async function gitGrepFiles(snapshot: Snapshot, pattern: string, opts: { 
   }
 }
 
-/**
- * Blob ids of tracked work-tree files that are unchanged against the index (git decides,
- * with its own stat cache and racy-clean checks), so a warm run need not read and hash them.
- */
-export async function worktreeBlobHints(snapshot: Snapshot): Promise<Map<string, string>> {
-  const hints = new Map<string, string>();
-  if (snapshot.backend !== 'git' || snapshot.kind !== 'worktree') return hints;
-  try {
-    const [staged, changed] = await Promise.all([
-      runGit(['ls-files', '-s', '-z'], { cwd: snapshot.root }),
-      runGit(['diff-files', '-z', '--name-only'], { cwd: snapshot.root }),
-    ]);
-    const dirty = new Set(splitZ(changed));
-    for (const line of splitZ(staged)) {
-      const tab = line.indexOf('\t');
-      const meta = line.slice(0, tab).split(' ');
-      const p = line.slice(tab + 1);
-      // stage 0 only: conflicted paths are read from disk
-      if (meta[2] !== '0' || meta[0] === '160000' || dirty.has(p)) continue;
-      hints.set(p, meta[1]!);
-    }
-  } catch {
-    /* no hints: files are read and hashed */
-  }
-  return hints;
-}

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveGitDir } from '../git/git-dir.js';
 import { CtxError } from '../errors.js';
 
 /** What a lock file records about its holder; shown in LOCKED errors. */
@@ -49,18 +50,10 @@ const BREAK_STALE_MS = 10_000;
  * every write and a spawn per write is wasted time.
  */
 export function findGitDir(dir: string): string | undefined {
+  // walk up to the work tree's top level, then resolve its (common) git dir
   let cur = path.resolve(dir);
   for (;;) {
-    const dotgit = path.join(cur, '.git');
-    if (existsSync(dotgit)) {
-      try {
-        if (statSync(dotgit).isDirectory()) return dotgit;
-        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, 'utf8'));
-        if (m) return path.resolve(cur, m[1]!);
-      } catch {
-        return undefined;
-      }
-    }
+    if (existsSync(path.join(cur, '.git'))) return resolveGitDir(cur);
     const up = path.dirname(cur);
     if (up === cur) return undefined;
     cur = up;

@@ -75,6 +75,12 @@ export function findTags(text: string, re: RegExp): TagMatch[] {
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const tag = m[1]!;
+    // a tag inside an inline code span (`@spec SPEC-A`) is an example in prose, not an
+    // annotation: an odd number of backticks before it on its line means it is quoted
+    const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+    let ticks = 0;
+    for (let i = lineStart; i < m.index; i++) if (text.charCodeAt(i) === 96) ticks++;
+    if (ticks % 2 === 1) continue;
     const ids = parseIds(text.slice(m.index + 1 + tag.length, m.index + 1 + tag.length + 2000));
     if (ids.length) out.push({ tag, ids, index: m.index });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCodeIndex, parseIds, type Annotation } from '../../src/code/index.js';
+import { buildCodeIndex, parseIds, tagRegex, type Annotation } from '../../src/code/index.js';
+import { findTags } from '../../src/code/tags.js';
 import { defaultConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -154,6 +155,13 @@ describe('tag and id parsing', () => {
     expect(parseIds(' DEC-1 */')).toEqual(['DEC-1']);
     // prose after a tag is not an id: ids carry a prefix, a path or a number
     expect(parseIds(' in the docs')).toEqual([]);
+  });
+
+  it('ignores tags quoted in inline code spans (examples in prose), keeps real ones on the same line', () => {
+    const re = tagRegex(['spec']);
+    expect(findTags('/** Matches `@spec SPEC-A` and `@spec: SPEC-B`. */', re)).toEqual([]);
+    expect(findTags('// `code` then @spec SPEC-REAL', re).map((t) => t.ids)).toEqual([['SPEC-REAL']]);
+    expect(findTags('// see `foo @spec SPEC-X\n// @spec SPEC-Y', re).map((t) => t.ids)).toEqual([['SPEC-Y']]);
   });
 
   it('honours config.tags', async () => {

@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import jsYaml from 'js-yaml';
 import { CtxError } from './errors.js';
 import type { Snapshot } from './snapshot/types.js';
 
@@ -170,13 +170,16 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
     c.dir = dir;
     return c;
   }
-  const doc = parseDocument(buf.toString('utf8'), { schema: 'core', prettyErrors: true });
-  if (doc.errors.length) {
-    const e = doc.errors[0]!;
-    throw new CtxError('CONFIG', `invalid YAML: ${e.message.split('\n')[0]}`, { file, line: e.linePos?.[0]?.line });
+  // js-yaml rather than eemeli/yaml: the hook's start-up budget cannot afford loading both
+  let raw: unknown;
+  try {
+    raw = jsYaml.load(buf.toString('utf8'), { schema: jsYaml.CORE_SCHEMA, filename: file });
+  } catch (e) {
+    const err = e as { reason?: string; message: string; mark?: { line: number } };
+    throw new CtxError('CONFIG', `invalid YAML: ${err.reason ?? err.message.split('\n')[0]}`, { file, line: (err.mark?.line ?? 0) + 1 });
   }
-  const cfg = mergeConfig(doc.toJS(), file);
-  if (!('dir' in ((doc.toJS() as Record<string, unknown>) ?? {}))) cfg.dir = dir;
+  const cfg = mergeConfig(raw, file);
+  if (!(raw && typeof raw === 'object' && 'dir' in raw)) cfg.dir = dir;
   return cfg;
 }
 

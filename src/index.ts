@@ -26,7 +26,8 @@ export { defaultConfig, loadConfig, mergeConfig, typeForId, type Config, type Se
 export { parseArtifact, splitFrontmatter } from './artifacts/parse.js';
 export { loadArtifactSet, globalStoreDir, type ArtifactSet, type LoadOptions } from './artifacts/load.js';
 export { buildGraph, reverseEdges, findCycles, type Edge, type EdgeKind, type LinkGraph } from './artifacts/graph.js';
-export { bodyAt, metaText, firstSection } from './artifacts/depth.js';
+export { bodyAt, firstSection } from './artifacts/depth.js';
+export { metaText } from './artifacts/meta-text.js';
 export { requireArtifact } from './artifacts/lookup.js';
 export { editFrontmatterText, updateFrontmatter } from './artifacts/write.js';
 export type { Artifact, Depth, LoadProblem, RelationKind, Scope, Stamp } from './artifacts/types.js';

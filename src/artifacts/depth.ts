@@ -1,6 +1,5 @@
 // @spec SPEC-ARTIFACTS-001
 
-import { stringify } from 'yaml';
 import type { Artifact, Depth } from './types.js';
 
 /** First section of the body: everything up to the second heading (or the first, when text precedes it). */
@@ -19,12 +18,6 @@ export function firstSection(body: string): string {
   return out.join('\n').trim();
 }
 
-/** Frontmatter as YAML text, without the stamp (an implementation detail at every depth but full). */
-export function metaText(a: Artifact, opts: { withStamp?: boolean } = {}): string {
-  const data = { ...a.data };
-  if (!opts.withStamp) delete data.stamp;
-  return stringify(data, { lineWidth: 0 }).trimEnd();
-}
 
 /** The body text at a depth: '' for meta, first section for summary, everything for full. */
 export function bodyAt(a: Artifact, depth: Depth): string {

@@ -6,7 +6,8 @@ import { Document, isMap, isScalar, isSeq, Scalar, visit, type Node, type Pair, 
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { withLock, type LockOptions } from '../util/lock.js';
-import { parseYamlStrings, splitFrontmatter } from './parse.js';
+import { splitFrontmatter } from './parse.js';
+import { parseYamlStrings } from './yaml-doc.js';
 
 /**
  * A key path into the frontmatter. A string is split on "." (`relations.supersedes`);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseYamlStrings, splitFrontmatter } from '../artifacts/parse.js';
+import { splitFrontmatter } from '../artifacts/parse.js';
+import { parseYamlStrings } from '../artifacts/yaml-doc.js';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';
 

@@ -1,5 +1,6 @@
 import { ID_PATTERN, closeMatches } from '../check/rules/core.js';
-import { bodyAt, metaText } from '../artifacts/depth.js';
+import { bodyAt } from '../artifacts/depth.js';
+import { metaText } from '../artifacts/meta-text.js';
 import type { Depth, Scope } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
 import type { RepoState } from './repo.js';

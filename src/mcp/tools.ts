@@ -1,4 +1,5 @@
-import { bodyAt, metaText } from '../artifacts/depth.js';
+import { bodyAt } from '../artifacts/depth.js';
+import { metaText } from '../artifacts/meta-text.js';
 import { buildGraph, reverseEdges } from '../artifacts/graph.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyAt, firstSection, metaText } from '../../src/artifacts/depth.js';
+import { bodyAt, firstSection } from '../../src/artifacts/depth.js';
+import { metaText } from '../../src/artifacts/meta-text.js';
 import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { parseArtifact, splitFrontmatter } from '../../src/artifacts/parse.js';

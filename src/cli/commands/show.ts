@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { bodyAt, metaText } from '../../artifacts/depth.js';
+import { bodyAt } from '../../artifacts/depth.js';
+import { metaText } from '../../artifacts/meta-text.js';
 import { buildGraph, reverseEdges } from '../../artifacts/graph.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import type { Depth } from '../../artifacts/types.js';

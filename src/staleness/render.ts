@@ -10,7 +10,9 @@ function human(r: StaleReport, p: Paint, opts: { all?: boolean }): string {
   const color: Record<StaleStatus, (s: string) => string> = { stale: p.red, moved: p.yellow, unstamped: p.yellow, unanchored: p.dim, fresh: p.green };
   const lines: string[] = [];
   for (const w of r.warnings) lines.push(p.yellow(`warning: ${w}`));
-  const shown = r.artifacts.filter((j) => opts.all || j.status !== 'fresh' || j.lifecycle.supersededBy.length || j.lifecycle.inactive);
+  // unanchored artifacts (most norms and principles) have nothing to drift: counted in the
+  // summary, listed only with --all, so the default output is what needs attention
+  const shown = r.artifacts.filter((j) => opts.all || (j.status !== 'fresh' && j.status !== 'unanchored') || (j.status === 'fresh' && (j.lifecycle.supersededBy.length || j.lifecycle.inactive)));
   for (const j of shown) lines.push(...artifactLines(j, p, color));
   const c = r.counts;
   const summary = `${r.artifacts.length} artifacts: ${c.stale} stale, ${c.moved} moved, ${c.unstamped} unstamped, ${c.unanchored} unanchored, ${c.fresh} fresh`;

@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .addOption(formatOption(['human', 'json'], 'human'))
     .option('--json', 'shorthand for --format json')
     .option('--since <rev>', 'judge against this revision instead of each stamp')
-    .option('-a, --all', 'list fresh artifacts too (human format)')
+    .option('-a, --all', 'list fresh and unanchored artifacts too (human format)')
     .addOption(new Option('--fail-on <status>', 'what makes the exit code 1 (default: config staleness.fail_on, else stale)').choices(FAIL_ON))
     .option('--rename-limit <n>', "git's rename limit for history walks (default: git's diff.renameLimit)", parsePositiveInt('--rename-limit'))
     .addHelpText('after', '\nExit codes: 0 nothing stale, 1 something stale (see --fail-on), 2 usage or environment error.');

@@ -43,7 +43,12 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     try {
       for (const f of await rule.run(ctx)) findings.push({ ...f, severity: sev });
     } catch (e) {
-      ruleErrors.push({ rule: rule.id, message: e instanceof Error ? e.message : String(e) });
+      const message = e instanceof Error ? e.message : String(e);
+      // history rules need the git binary; without it (isomorphic-git fallback) they are
+      // skipped and say so, rather than failing the whole check
+      if ((e instanceof CtxError && e.code === 'GIT_MISSING') || /spawn git ENOENT/.test(message)) {
+        findings.push({ rule: rule.id, severity: 'info', message: `${rule.id} skipped: it needs the git binary, which was not found on PATH` });
+      } else ruleErrors.push({ rule: rule.id, message });
     }
   }
   findings.sort(compareFindings);

@@ -14,14 +14,14 @@ export interface GitRunOptions {
 let gitAvailable: boolean | undefined;
 const GIT_BIN = process.env.GIT_CTX_GIT_BINARY ?? 'git';
 
-/** True when a git binary can be run. GIT_CTX_NO_GIT=1 forces the isomorphic-git path. */
+/**
+ * True when a git binary can be run. GIT_CTX_NO_GIT=1 forces the isomorphic-git path.
+ * No probe process is spawned: git is assumed present until a spawn fails with ENOENT
+ * (see runGit), which saves a process on every command's start-up.
+ */
 export async function hasGitBinary(): Promise<boolean> {
   if (process.env.GIT_CTX_NO_GIT === '1') return false;
-  if (gitAvailable !== undefined) return gitAvailable;
-  gitAvailable = await new Promise<boolean>((resolve) => {
-    execFile(GIT_BIN, ['--version'], (err) => resolve(!err));
-  });
-  return gitAvailable;
+  return gitAvailable !== false;
 }
 
 const BASE_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
@@ -42,6 +42,7 @@ export function runGit(args: string[], opts: GitRunOptions): Promise<string | Bu
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : (err as { code?: unknown }).code) : 0;
         if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+          gitAvailable = false;
           reject(new CtxError('GIT_MISSING', 'git binary not found on PATH', { cause: err }));
           return;
         }

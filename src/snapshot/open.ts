@@ -61,13 +61,31 @@ async function headOrUndefined(root: string, backend?: 'git' | 'isomorphic-git')
 /** Open the repository as the working tree, the index, or a commit. */
 export async function openSnapshot(opts: OpenSnapshotOptions): Promise<Snapshot> {
   const kind = opts.kind ?? (opts.rev ? 'commit' : 'worktree');
-  const backend = opts.backend ?? ((await hasGitBinary()) ? 'git' : 'isomorphic-git');
-  const root = await findRepoRoot(opts.cwd, backend);
-  if (kind === 'commit') {
-    const commit = await resolveRevision(root, opts.rev ?? 'HEAD', backend);
-    return backend === 'git' ? new CommitSnapshot(root, commit) : new IsoSnapshot('commit', root, commit);
+  let backend = opts.backend ?? ((await hasGitBinary()) ? 'git' : 'isomorphic-git');
+  let root: string | undefined;
+  let commit: string | undefined;
+  if (backend === 'git') {
+    // the top level and the commit are independent questions: ask both at once
+    const [r, c] = await Promise.allSettled([
+      findRepoRoot(opts.cwd, 'git'),
+      kind === 'commit' ? resolveRevision(opts.cwd, opts.rev ?? 'HEAD', 'git') : headOrUndefined(opts.cwd, 'git'),
+    ]);
+    if (r.status === 'rejected') {
+      // no git binary after all (ENOENT on the first spawn): serve the same view without it
+      if (opts.backend || !(r.reason instanceof CtxError && r.reason.code === 'GIT_MISSING')) throw r.reason;
+      backend = 'isomorphic-git';
+    } else {
+      if (c.status === 'rejected') throw c.reason;
+      root = r.value;
+      commit = c.value;
+    }
   }
-  const head = await headOrUndefined(root, backend);
-  if (backend === 'isomorphic-git') return new IsoSnapshot(kind, root, head);
-  return kind === 'index' ? new IndexSnapshot(root, head) : new WorktreeSnapshot(root, head);
+  if (backend === 'isomorphic-git') {
+    root = await findRepoRoot(opts.cwd, backend);
+    commit = kind === 'commit' ? await resolveRevision(root, opts.rev ?? 'HEAD', backend) : await headOrUndefined(root, backend);
+  }
+  root = root!;
+  if (kind === 'commit') return backend === 'git' ? new CommitSnapshot(root, commit!) : new IsoSnapshot('commit', root, commit!);
+  if (backend === 'isomorphic-git') return new IsoSnapshot(kind, root, commit);
+  return kind === 'index' ? new IndexSnapshot(root, commit) : new WorktreeSnapshot(root, commit);
 }

@@ -87,6 +87,21 @@ describe('git ctx check (CLI)', () => {
     expect(runCli(['list', '--json'], { cwd: repo.dir, env }).stdout).toContain('DEC-002');
   });
 
+  it('falls back to isomorphic-git when no git binary is on PATH; history rules say they were skipped', () => {
+    const repo = makeRepo({ '.contextia/a.md': '---\nid: DEC-001\ntype: decision\nstatus: proposed\npaths: [src/a.ts]\n---\n# A\n', 'src/a.ts': 'export const a = 1;\n' });
+    repo.commit('one');
+    const r = runCli(['check', '--format', 'json'], { cwd: repo.dir, env: { PATH: '/nonexistent' } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.artifacts).toBe(1);
+    expect(out.ruleErrors).toEqual([]);
+    expect(out.findings.filter((f: { severity: string }) => f.severity !== 'info')).toEqual([]);
+    const ctx = runCli(['context', 'DEC-001'], { cwd: repo.dir, env: { PATH: '/nonexistent' } });
+    expect(ctx.code).toBe(0);
+    expect(ctx.stdout).toContain(`commit: ${repo.git('rev-parse', 'HEAD')}`);
+  });
+
   it('every command has --help', () => {
     const repo = makeRepo();
     for (const cmd of ['check', 'list', 'show']) {

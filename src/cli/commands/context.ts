@@ -1,4 +1,7 @@
 import { Option, type Command } from 'commander';
+import type { ArtifactSet } from '../../artifacts/load.js';
+import type { Artifact } from '../../artifacts/types.js';
+import type { StaleMark } from '../../staleness/marks.js';
 import type { Depth } from '../../artifacts/types.js';
 import { isCtxError } from '../../errors.js';
 import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
@@ -37,7 +40,7 @@ export function register(program: Command): void {
     const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
     let bundle;
     try {
-      bundle = await assembleBundle({ id, cwd, at: o.at, staged: o.staged, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, staleness: async (arts, set) => (await import('../../staleness/marks.js')).staleMarks(arts, set) });
+      bundle = await assembleBundle({ id, cwd, at: o.at, staged: o.staged, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, staleness: staleHook });
     } catch (e) {
       // a budget that cannot hold even identity + task is a finding about the request, not an environment error
       if (isCtxError(e) && e.code === 'BUDGET') {
@@ -66,4 +69,10 @@ export function register(program: Command): void {
     io().out(renderBundle(bundle, o.json ? 'json' : o.format));
     if (code) throw new ExitCode(code);
   });
+}
+
+/** Stale marks for bundle entries; the staleness engine loads only when something is stamped. */
+export async function staleHook(arts: Artifact[], set: ArtifactSet): Promise<Map<string, StaleMark>> {
+  if (!arts.some((a) => a.stamp?.commit)) return new Map();
+  return (await import('../../staleness/marks.js')).staleMarks(arts, set);
 }

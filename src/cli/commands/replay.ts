@@ -23,7 +23,7 @@ export function register(program: Command): void {
     .action(async (rev: string, o: ReplayCliOptions) => {
       const { replayBundles, renderBundle } = await import('../../assemble/index.js');
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
-      const results = await replayBundles({ cwd, rev, digest: o.digest, id: o.id, staleness: async (arts, set) => (await import('../../staleness/marks.js')).staleMarks(arts, set) });
+      const results = await replayBundles({ cwd, rev, digest: o.digest, id: o.id, staleness: (await import('./context.js')).staleHook });
       let failed = 0;
       for (const r of results) {
         const m = r.manifest;

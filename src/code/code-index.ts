@@ -123,6 +123,8 @@ export class CodeIndex {
       else this.accept(p, blob, e.language, hit);
     }
     this.stats.read = pending.length;
+    // read and classify every miss first, then parse the ones that carry a tag
+    const toParse: { key: string; path: string; blob: string; language: CodeLanguage; text: string }[] = [];
     for (let i = 0; i < pending.length; i += READ_CHUNK) {
       const chunk = pending.slice(i, i + READ_CHUNK);
       const bufs = await this.snapshot.readMany(chunk.map((e) => e.entry.path));
@@ -146,12 +148,24 @@ export class CodeIndex {
         else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
         else if (!prefilter.test(buf.toString('latin1'))) value = 0;
         else {
-          value = await extractFile(p, buf.toString('utf8'), e.language, this.tagRe);
-          this.stats.extracted++;
+          toParse.push({ key, path: p, blob, language: e.language, text: buf.toString('utf8') });
+          continue;
         }
         this.cache.set(key, value);
         this.accept(p, blob, e.language, value);
       }
+    }
+    for (const t of toParse) {
+      let r: FileRecord;
+      try {
+        r = await extractFile(t.path, t.text, t.language, this.tagRe);
+      } catch (e) {
+        this.problems.push({ file: t.path, kind: 'unreadable', message: `could not be parsed: ${e instanceof Error ? e.message : String(e)}` });
+        continue;
+      }
+      this.stats.extracted++;
+      this.cache.set(t.key, r);
+      this.accept(t.path, t.blob, t.language, r);
     }
     this.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));

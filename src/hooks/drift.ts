@@ -1,9 +1,10 @@
+import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
-import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import type { Snapshot } from '../snapshot/types.js';
 import { changedAnchors, type ChangedAnchor } from '../staleness/changed.js';
 
 /** One stamped anchor whose code this commit changes while its artifact's stamp stays behind. */
@@ -55,46 +56,6 @@ export interface DetectDriftOptions {
   index?: CodeIndex;
 }
 
-/**
- * A snapshot narrowed to some paths. The code index is built over this view so that only
- * the files of the commit are listed, read and parsed: a commit of ten files in a
- * repository of ten thousand costs ten files, not a scan of the whole tree. That is enough
- * for drift: an anchor can only change when a file it covers is in the commit, and an
- * annotation-made anchor lives in the file that carries the annotation.
- */
-class NarrowedSnapshot implements Snapshot {
-  readonly kind;
-  readonly root;
-  readonly commit;
-  readonly backend;
-  constructor(
-    private readonly inner: Snapshot,
-    private readonly keep: Set<string>,
-  ) {
-    this.kind = inner.kind;
-    this.root = inner.root;
-    this.commit = inner.commit;
-    this.backend = inner.backend;
-  }
-  async list(): Promise<SnapshotEntry[]> {
-    return (await this.inner.list()).filter((e) => this.keep.has(e.path));
-  }
-  async listUnder(prefix: string): Promise<SnapshotEntry[]> {
-    return (await this.inner.listUnder(prefix)).filter((e) => this.keep.has(e.path));
-  }
-  read(p: string): Promise<Buffer | undefined> {
-    return this.keep.has(p) ? this.inner.read(p) : Promise.resolve(undefined);
-  }
-  readMany(paths: string[]): Promise<(Buffer | undefined)[]> {
-    return Promise.all(paths.map((p) => this.read(p)));
-  }
-  blobOf(p: string): Promise<string | undefined> {
-    return this.keep.has(p) ? this.inner.blobOf(p) : Promise.resolve(undefined);
-  }
-  close(): void {
-    // the inner snapshot belongs to the caller
-  }
-}
 
 function isActive(a: Artifact, config: Config): boolean {
   // a superseded or deprecated artifact no longer governs its code: drift there is noise

@@ -13,7 +13,7 @@ import { detectDrift } from '../hooks/drift.js';
 import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { diffPullRequest, findMergeBase, type ChangedFile, type Hunk } from './diff.js';
-import { NarrowedSnapshot } from './narrow.js';
+import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import { judgeStaleness } from './stale.js';
 import type { GovernanceMatch, Inclusion, PrArtifact, PrFile, PrLocation, PrResult, UnstampedChange } from './types.js';
 

@@ -1,9 +1,10 @@
-import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import type { Snapshot, SnapshotEntry } from './types.js';
 
 /**
- * A snapshot seen through a set of paths. A code index built over it lists, reads and parses
- * only the pull request's files: a 1,000-file PR in a 10,000-file repository costs 1,000
- * files, and the TypeScript parser loads only if one of them carries a tag or an anchor.
+ * A snapshot seen through a set of paths (the files of a commit or a pull request). A code
+ * index built over it lists, reads and parses only those files: a 1,000-file PR in a
+ * 10,000-file repository costs 1,000 files, a 10-file commit ten, and the TypeScript parser
+ * loads only if one of them carries a tag or an anchor.
  */
 export class NarrowedSnapshot implements Snapshot {
   readonly kind;

@@ -59,9 +59,9 @@ for (const [type, , folder] of kinds) {
 git('add', '-A');
 git('commit', '-q', '-m', 'generated');
 
-function time(argv) {
+function time(argv, extraEnv = {}) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...extraEnv } });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`git ctx ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
   return { ms, out: r.stdout };
@@ -71,9 +71,9 @@ const stats = (xs) => {
   return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
 };
 const fmt = (x) => `${x.toFixed(0)} ms`;
-function report(label, argv) {
-  time(argv); // warm the OS file cache once
-  const runs = Array.from({ length: RUNS }, () => time(argv).ms);
+function report(label, argv, extraEnv) {
+  time(argv, extraEnv); // warm the OS file cache (and, unless disabled, git-ctx's caches) once
+  const runs = Array.from({ length: RUNS }, () => time(argv, extraEnv).ms);
   const s = stats(runs);
   console.log(`${label.padEnd(34)} median ${fmt(s.median)}  min ${fmt(s.min)}  max ${fmt(s.max)}  (${RUNS} runs)`);
 }
@@ -84,6 +84,7 @@ const nodeOnly = stats(Array.from({ length: 5 }, () => {
 }));
 console.log(`repository: ${N} artifacts, ${path.basename(dir)}; node start-up alone: ${fmt(nodeOnly.median)}`);
 console.log(time(['check']).out.trim().split('\n').pop());
+report('git ctx check, no parse cache', ['check'], { GIT_CTX_NO_CACHE: '1' });
 report('git ctx check (worktree)', ['check']);
 report('git ctx check --staged', ['check', '--staged']);
 report('git ctx check --at HEAD', ['check', '--at', 'HEAD']);

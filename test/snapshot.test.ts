@@ -36,6 +36,28 @@ for (const backend of ['git', 'isomorphic-git'] as const) {
       }
     });
 
+    it('a directory listing before any full listing gives the same entries (no whole-tree scan needed)', async () => {
+      const repo = makeRepo({ '.contextia/a.md': 'a', '.contextia/sub/b.md': 'b', 'src/x.ts': 'x', '.contextia-other/c.md': 'c' });
+      repo.commit('c');
+      repo.write({ '.contextia/new.md': 'untracked', '.contextia/a.md': 'modified' });
+      for (const kind of ['worktree', 'index', 'commit'] as const) {
+        const scoped = await openSnapshot({ cwd: repo.dir, kind, rev: kind === 'commit' ? 'HEAD' : undefined, backend });
+        const full = await openSnapshot({ cwd: repo.dir, kind, rev: kind === 'commit' ? 'HEAD' : undefined, backend });
+        try {
+          const a = await scoped.listUnder('.contextia');
+          await full.list();
+          expect(a).toEqual(await full.listUnder('.contextia'));
+          expect(a.map((e) => e.path)).not.toContain('.contextia-other/c.md');
+          expect((await scoped.read('src/x.ts'))?.toString()).toBe('x');
+          expect(await scoped.blobOf('.contextia/sub/b.md')).toBe(await full.blobOf('.contextia/sub/b.md'));
+          expect((await scoped.read('.contextia/a.md'))?.toString()).toBe(kind === 'worktree' ? 'modified' : 'a');
+        } finally {
+          scoped.close();
+          full.close();
+        }
+      }
+    });
+
     it('lists symlinks but never follows them', async () => {
       const repo = makeRepo({ 'a.txt': 'x' });
       symlinkSync('/etc/passwd', path.join(repo.dir, 'link.md'));

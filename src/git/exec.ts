@@ -48,7 +48,8 @@ export function runGit(args: string[], opts: GitRunOptions): Promise<string | Bu
         }
         if (err && !(typeof code === 'number' && opts.okCodes?.includes(code))) {
           const msg = stderr.toString('utf8').trim() || err.message;
-          reject(new CtxError('GIT_FAILED', `git ${args[0]} failed: ${msg}`, { cause: err }));
+          const sub = args.find((a) => !a.startsWith('-')) ?? args[0];
+          reject(new CtxError('GIT_FAILED', `git ${sub} failed: ${msg}`, { cause: err }));
           return;
         }
         resolve(opts.buffer ? stdout : stdout.toString('utf8'));

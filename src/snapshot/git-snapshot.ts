@@ -41,10 +41,13 @@ abstract class GitBacked implements Snapshot {
   protected cat: CatFileBatch;
   private entries: Promise<SnapshotEntry[]> | undefined;
   private byPath: Map<string, SnapshotEntry> | undefined;
+  /** listings limited to one directory, for commands that never need the whole tree */
+  private scoped = new Map<string, Promise<Map<string, SnapshotEntry>>>();
   constructor(readonly root: string, readonly commit: string | undefined) {
     this.cat = new CatFileBatch(root);
   }
-  protected abstract load(): Promise<SnapshotEntry[]>;
+  /** List every file, or only those below `prefix` (a literal path, never a pattern). */
+  protected abstract load(prefix?: string): Promise<SnapshotEntry[]>;
   list(): Promise<SnapshotEntry[]> {
     this.entries ??= this.load().then((e) => {
       this.byPath = new Map(e.map((x) => [x.path, x]));
@@ -52,12 +55,31 @@ abstract class GitBacked implements Snapshot {
     });
     return this.entries;
   }
+  private scope(prefix: string): Promise<Map<string, SnapshotEntry>> {
+    let m = this.scoped.get(prefix);
+    if (!m) {
+      m = this.load(prefix).then((e) => new Map(e.map((x) => [x.path, x])));
+      this.scoped.set(prefix, m);
+    }
+    return m;
+  }
+  /**
+   * Files below a directory. Until something asks for the whole tree, only that directory
+   * is listed: `git ctx TASK-042` in a 100,000-file monorepo lists .contextia/, not the repo.
+   */
   async listUnder(prefix: string): Promise<SnapshotEntry[]> {
-    return underPrefix(await this.list(), prefix);
+    const dir = prefix.replace(/\/+$/, '');
+    if (this.entries || !dir) return underPrefix(await this.list(), dir);
+    return [...(await this.scope(dir)).values()].filter((e) => e.path.startsWith(dir + '/'));
   }
   protected async entry(p: string): Promise<SnapshotEntry | undefined> {
-    await this.list();
-    return this.byPath!.get(p);
+    if (this.entries) {
+      await this.entries;
+      return this.byPath!.get(p);
+    }
+    // a single lookup lists only the path's top-level directory (or the file itself)
+    for (const [dir, m] of this.scoped) if (p.startsWith(dir + '/')) return (await m).get(p);
+    return (await this.scope(p.split('/')[0]!)).get(p);
   }
   async read(p: string): Promise<Buffer | undefined> {
     const e = await this.entry(p);
@@ -78,16 +100,16 @@ abstract class GitBacked implements Snapshot {
 
 export class CommitSnapshot extends GitBacked {
   readonly kind = 'commit' as const;
-  protected async load(): Promise<SnapshotEntry[]> {
-    const out = await runGit(['ls-tree', '-r', '-z', '--full-tree', this.commit!], { cwd: this.root });
+  protected async load(prefix?: string): Promise<SnapshotEntry[]> {
+    const out = await runGit(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', this.commit!, ...(prefix ? ['--', prefix] : [])], { cwd: this.root });
     return parseStaged(out, 'tree');
   }
 }
 
 export class IndexSnapshot extends GitBacked {
   readonly kind = 'index' as const;
-  protected async load(): Promise<SnapshotEntry[]> {
-    const out = await runGit(['ls-files', '-s', '-z'], { cwd: this.root });
+  protected async load(prefix?: string): Promise<SnapshotEntry[]> {
+    const out = await runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...(prefix ? ['--', prefix] : [])], { cwd: this.root });
     return parseStaged(out, 'index');
   }
 }
@@ -99,14 +121,16 @@ export class IndexSnapshot extends GitBacked {
 export class WorktreeSnapshot extends GitBacked {
   readonly kind = 'worktree' as const;
   private blobs = new Map<string, string | undefined>();
-  protected async load(): Promise<SnapshotEntry[]> {
-    // Three cheap listings instead of an lstat per file: a monorepo has 100k tracked files.
+  protected async load(prefix?: string): Promise<SnapshotEntry[]> {
+    // Cheap listings instead of an lstat per file: a monorepo has 100k tracked files.
+    const spec = prefix ? ['--', prefix] : [];
+    const git = (args: string[]) => runGit(['--literal-pathspecs', ...args, ...spec], { cwd: this.root });
     const [tracked, deleted, untracked, modified] = await Promise.all([
-      runGit(['ls-files', '-z', '-s'], { cwd: this.root }),
-      runGit(['ls-files', '-z', '-d'], { cwd: this.root }),
-      runGit(['ls-files', '-z', '-o', '--exclude-standard'], { cwd: this.root }),
+      git(['ls-files', '-z', '-s']),
+      git(['ls-files', '-z', '-d']),
+      git(['ls-files', '-z', '-o', '--exclude-standard']),
       // files whose work-tree content differs from the index (git's stat cache makes this cheap)
-      runGit(['diff-files', '--name-only', '-z'], { cwd: this.root }),
+      git(['diff-files', '--name-only', '-z']),
     ]);
     const gone = new Set(splitZ(deleted));
     const changed = new Set(splitZ(modified));

@@ -1,5 +1,9 @@
-import jsYaml from 'js-yaml';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
+import { ctxDir } from './git/git-dir.js';
+import { sha256 } from './util/hash.js';
 import type { Snapshot } from './snapshot/types.js';
 
 export type Severity = 'error' | 'warning' | 'info' | 'off';
@@ -170,7 +174,30 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
     c.dir = dir;
     return c;
   }
+  const raw = await parseConfigYaml(snapshot.root, buf, file);
+  const cfg = mergeConfig(raw, file);
+  if (!(raw && typeof raw === 'object' && 'dir' in raw)) cfg.dir = dir;
+  return cfg;
+}
+
+/**
+ * The YAML of a config file, remembered by content under `<git-dir>/ctx/cache/config.json`:
+ * a warm run then never loads the YAML parser (js-yaml, ~10 ms of start-up). A value that
+ * JSON cannot carry exactly (.inf, .nan) is parsed every time instead.
+ */
+async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise<unknown> {
+  const cacheFile = process.env.GIT_CTX_NO_CACHE === '1' ? undefined : ctxDir(root, 'cache', 'config.json');
+  const key = `${CONFIG_CACHE_VERSION}:${sha256(buf)}`;
+  if (cacheFile) {
+    try {
+      const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key?: string; raw?: unknown };
+      if (c.key === key) return c.raw;
+    } catch {
+      /* absent or unreadable */
+    }
+  }
   // js-yaml rather than eemeli/yaml: the hook's start-up budget cannot afford loading both
+  const { default: jsYaml } = await import('js-yaml');
   let raw: unknown;
   try {
     raw = jsYaml.load(buf.toString('utf8'), { schema: jsYaml.CORE_SCHEMA, filename: file });
@@ -178,10 +205,22 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
     const err = e as { reason?: string; message: string; mark?: { line: number } };
     throw new CtxError('CONFIG', `invalid YAML: ${err.reason ?? err.message.split('\n')[0]}`, { file, line: (err.mark?.line ?? 0) + 1 });
   }
-  const cfg = mergeConfig(raw, file);
-  if (!(raw && typeof raw === 'object' && 'dir' in raw)) cfg.dir = dir;
-  return cfg;
+  if (cacheFile) {
+    try {
+      const text = JSON.stringify({ key, raw });
+      if (isDeepStrictEqual((JSON.parse(text) as { raw: unknown }).raw, raw)) {
+        mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, text);
+        renameSync(tmp, cacheFile);
+      }
+    } catch {
+      /* read-only .git: parsed again next time */
+    }
+  }
+  return raw;
 }
+const CONFIG_CACHE_VERSION = 1;
 
 /** The type whose prefix matches an id (DEC-… → decision). */
 export function typeForId(cfg: Config, id: string): string | undefined {

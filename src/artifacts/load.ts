@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
+import { mark } from '../util/timing.js';
 import { ParseCache } from './parse-cache.js';
-import { parseArtifact } from './parse.js';
 import type { Artifact, LoadProblem } from './types.js';
 
 export interface ArtifactSet {
@@ -75,7 +75,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     }
     return true;
   });
+  mark('artifact files listed');
   const cache = await ParseCache.open(snapshot.root);
+  mark('parse cache read');
   const misses: SnapshotEntry[] = [];
   for (const e of regular) {
     const hit = e.blob ? cache.get(e.blob, e.path, 'repo') : undefined;
@@ -86,7 +88,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     problems.push(...hit.problems);
     if (hit.artifact) artifacts.push(hit.artifact);
   }
-  const bufs = await snapshot.readMany(misses.map((e) => e.path));
+  // the parser (and js-yaml) load only when something is not in the cache
+  const { parseArtifact } = misses.length || (opts.global ?? config.global) ? await import('./parse.js') : { parseArtifact: undefined as never };
+  const bufs = misses.length ? await snapshot.readMany(misses.map((e) => e.path)) : [];
   misses.forEach((e, i) => {
     const buf = bufs[i];
     if (!buf) return;

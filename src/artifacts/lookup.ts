@@ -1,6 +1,6 @@
 // @spec SPEC-ARTIFACTS-001
 
-import { closeMatches } from '../check/rules/core.js';
+import { closeMatches } from '../util/close-match.js';
 import { CtxError } from '../errors.js';
 import type { ArtifactSet } from './load.js';
 import type { Artifact } from './types.js';

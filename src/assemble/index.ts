@@ -9,6 +9,7 @@ import { ctxDir } from '../git/git-dir.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
+import { mark } from '../util/timing.js';
 import { VERSION } from '../version.js';
 import { fitBudget, type BudgetItem } from './budget.js';
 import { compareWithManifest, readManifests, type ReplayResult } from './record.js';
@@ -98,8 +99,23 @@ async function dirtyFiles(snapshot: Snapshot, set: ArtifactSet, included: Artifa
   return [...out].sort(cmp);
 }
 
-/** path → blob at HEAD under the artifact directory; with git, one ls-tree limited to that directory. */
-async function headBlobsUnder(snapshot: Snapshot, dir: string): Promise<Map<string, string>> {
+const headBlobMemo = new WeakMap<Snapshot, Map<string, Promise<Map<string, string>>>>();
+
+/** path → blob at HEAD under the artifact directory, asked once per snapshot (see openSet). */
+function headBlobsUnder(snapshot: Snapshot, dir: string): Promise<Map<string, string>> {
+  let m = headBlobMemo.get(snapshot);
+  if (!m) headBlobMemo.set(snapshot, (m = new Map()));
+  let p = m.get(dir);
+  if (!p) {
+    p = listHeadBlobs(snapshot, dir);
+    p.catch(() => undefined); // awaited by dirtyFiles; a failed load must not leave it unhandled
+    m.set(dir, p);
+  }
+  return p;
+}
+
+/** With git, one ls-tree limited to the directory. */
+async function listHeadBlobs(snapshot: Snapshot, dir: string): Promise<Map<string, string>> {
   if (snapshot.backend === 'git') {
     const out = await runGit(['ls-tree', '-r', '-z', '--full-tree', snapshot.commit!, '--', dir], {
       cwd: snapshot.root,
@@ -141,8 +157,13 @@ async function openSet(o: AssembleOptions): Promise<{ set: ArtifactSet; close: (
   if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
   const snapshot = await openSnapshot({ cwd: o.cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
   try {
+    mark('snapshot open');
     const config = await loadConfig(snapshot);
+    mark('config loaded');
+    // the dirty check needs HEAD's blobs: git lists them while the artifacts load
+    if (snapshot.kind !== 'commit' && snapshot.commit) void headBlobsUnder(snapshot, config.dir);
     const set = await loadArtifactSet(snapshot, config, { global: o.global });
+    mark('artifacts loaded');
     return { set, close: () => snapshot.close() };
   } catch (e) {
     snapshot.close();
@@ -201,7 +222,9 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
   if (!o.tokenCounter && o.tokenCache !== false) {
     counter = cachedCounter(counter, o.tokenCache ?? (await defaultTokenCache(set.snapshot.root, options.encoding)));
   }
+  mark('traversed, sections rendered');
   const counts = await counter.count(texts);
+  mark('tokens counted');
   const tokens = new Map<string, Partial<Record<Depth, number>>>();
   reached.forEach((r, i) => {
     const t: Partial<Record<Depth, number>> = {};
@@ -263,6 +286,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
   const adjustments = fitted?.adjustments ?? [];
   const included = entries.map((e) => set.byId.get(e.id)!);
   const dirty = await dirtyFiles(set.snapshot, set, included);
+  mark('dirty files');
   const global: Record<string, string> = {};
   for (const a of included) if (a.origin === 'global') global[a.file] = a.blob;
 

@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ExitCode, io } from './shared.js';
+import { mark } from '../util/timing.js';
 
 type CommandModule = { register(program: Command): void };
 
@@ -54,8 +55,10 @@ export async function buildProgram(only?: string): Promise<Command> {
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
 export async function main(argv: string[]): Promise<number> {
   try {
+    mark('main');
     const args = rewriteIdShorthand(COMMAND_NAMES, argv);
     const program = await buildProgram(args[2]);
+    mark('command loaded');
     await program.parseAsync(args);
     return 0;
   } catch (e) {

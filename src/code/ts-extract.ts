@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { ts as TsNamespace } from 'ts-morph';
+import { requireWithCodeCache } from '../util/code-cache.js';
 import { sha256 } from '../util/hash.js';
 import { findTags } from './tags.js';
 import type { Annotation, CodeSymbol, FileRecord, SymbolKind } from './types.js';
@@ -16,8 +18,25 @@ let tsPromise: Promise<TS> | undefined;
 export function loadTypeScript(): Promise<TS> {
   // require, not import(): importing CommonJS from ESM runs a lexer over the 9 MB compiler
   // to find its named exports, which costs more than loading it
-  tsPromise ??= Promise.resolve().then(() => (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts);
+  tsPromise ??= Promise.resolve().then(() => compilerFromDisk() ?? (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts);
   return tsPromise;
+}
+
+/**
+ * The compiler file that ts-morph ships (`@ts-morph/common/dist/typescript.js`), loaded
+ * directly with a V8 code cache: ts-morph's own index would also compile its 3 MB project
+ * layer, which parsing never uses. Undefined where that file is not on disk (the Action
+ * bundle carries the compiler inside itself), and the plain require above serves.
+ */
+function compilerFromDisk(): TS | undefined {
+  let file: string;
+  try {
+    const req = createRequire(import.meta.url);
+    file = req.resolve('@ts-morph/common/dist/typescript.js', { paths: [path.dirname(req.resolve('ts-morph'))] });
+  } catch {
+    return undefined;
+  }
+  return requireWithCodeCache(file) as TS;
 }
 
 function scriptKindFor(ts: TS, path: string): TsNamespace.ScriptKind {

@@ -1,10 +1,14 @@
 // @spec SPEC-SNAPSHOT-001
 
-import { lstat, readFile } from 'node:fs/promises';
+import { closeSync, constants as fsConstants, lstatSync, openSync, readFileSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
 import { gitBlobHash } from '../util/hash.js';
 import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
+
+/** undefined where the platform has no such flag (Windows) */
+const O_NOFOLLOW: number | undefined = (fsConstants as Record<string, number | undefined>).O_NOFOLLOW;
 
 function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] {
   if (!prefix) return entries;
@@ -122,24 +126,31 @@ export class WorktreeSnapshot extends GitBacked {
   readonly kind = 'worktree' as const;
   private blobs = new Map<string, string | undefined>();
   protected async load(prefix?: string): Promise<SnapshotEntry[]> {
-    // Cheap listings instead of an lstat per file: a monorepo has 100k tracked files.
-    const spec = prefix ? ['--', prefix] : [];
-    const git = (args: string[]) => runGit(['--literal-pathspecs', ...args, ...spec], { cwd: this.root });
-    const [tracked, deleted, untracked, modified] = await Promise.all([
-      git(['ls-files', '-z', '-s']),
-      git(['ls-files', '-z', '-d']),
-      git(['ls-files', '-z', '-o', '--exclude-standard']),
-      // files whose work-tree content differs from the index (git's stat cache makes this cheap)
-      git(['diff-files', '--name-only', '-z']),
-    ]);
-    const gone = new Set(splitZ(deleted));
-    const changed = new Set(splitZ(modified));
+    // One listing instead of an lstat per file (a monorepo has 100k tracked files), and one
+    // process for all four questions: `-t` tags each line, H (tracked, with its index blob),
+    // M (unmerged), S (skip-worktree), R (deleted from disk), C (differs from the index, by
+    // git's stat cache), ? (untracked, not ignored). Each spawn costs the main thread ~5 ms.
+    const out = await runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-d', '-m', '-o', '--exclude-standard', ...(prefix ? ['--', prefix] : [])], { cwd: this.root });
+    const staged: string[] = [];
+    const gone = new Set<string>();
+    const changed = new Set<string>();
+    const untracked: string[] = [];
+    for (const line of splitZ(out)) {
+      const tag = line[0];
+      const rest = line.slice(2);
+      if (tag === 'H' || tag === 'M' || tag === 'S') staged.push(rest);
+      else if (tag === '?') untracked.push(rest);
+      else if (tag === 'R' || tag === 'C') {
+        const tab = rest.indexOf('\t');
+        (tag === 'R' ? gone : changed).add(tab < 0 ? rest : rest.slice(tab + 1));
+      }
+    }
     // an unmodified tracked file has its index blob id: no need to read and hash it
-    const res: SnapshotEntry[] = parseStaged(tracked, 'index')
+    const res: SnapshotEntry[] = parseStaged(staged.join('\0'), 'index')
       .filter((e) => !gone.has(e.path))
       .map((e) => (changed.has(e.path) ? { path: e.path, mode: e.mode } : e));
     const extra = await Promise.all(
-      splitZ(untracked).map(async (p): Promise<SnapshotEntry | undefined> => {
+      untracked.map(async (p): Promise<SnapshotEntry | undefined> => {
         try {
           const st = await lstat(path.join(this.root, p));
           if (st.isSymbolicLink()) return { path: p, mode: '120000' };
@@ -156,11 +167,32 @@ export class WorktreeSnapshot extends GitBacked {
   override async read(p: string): Promise<Buffer | undefined> {
     const e = await this.entry(p);
     if (!e || e.mode === '120000') return undefined;
+    return this.readDisk(p);
+  }
+  /**
+   * Many files at once, read synchronously: for the small source files a code index reads,
+   * one open+read+close each beats the thread-pool round trips of fs/promises several times
+   * over (1,000 files: ~30 ms against ~150 ms).
+   */
+  override async readMany(paths: string[]): Promise<(Buffer | undefined)[]> {
+    const entries = await Promise.all(paths.map((p) => this.entry(p)));
+    return paths.map((p, i) => {
+      const e = entries[i];
+      return !e || e.mode === '120000' ? undefined : this.readDisk(p);
+    });
+  }
+  /** A tracked file may have become a symlink on disk since it was staged: never follow it. */
+  private readDisk(p: string): Buffer | undefined {
+    const abs = path.join(this.root, p);
     try {
-      // a tracked file may have become a symlink on disk since it was staged: never follow it
-      const abs = path.join(this.root, p);
-      if ((await lstat(abs)).isSymbolicLink()) return undefined;
-      return await readFile(abs);
+      if (O_NOFOLLOW === undefined) return lstatSync(abs).isSymbolicLink() ? undefined : readFileSync(abs);
+      // O_NOFOLLOW: opening a symlink fails (ELOOP), one system call instead of lstat + open
+      const fd = openSync(abs, fsConstants.O_RDONLY | O_NOFOLLOW);
+      try {
+        return readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       return undefined;
     }

@@ -65,19 +65,24 @@ export async function openSnapshot(opts: OpenSnapshotOptions): Promise<Snapshot>
   let root: string | undefined;
   let commit: string | undefined;
   if (backend === 'git') {
-    // the top level and the commit are independent questions: ask both at once
-    const [r, c] = await Promise.allSettled([
-      findRepoRoot(opts.cwd, 'git'),
-      kind === 'commit' ? resolveRevision(opts.cwd, opts.rev ?? 'HEAD', 'git') : headOrUndefined(opts.cwd, 'git'),
-    ]);
-    if (r.status === 'rejected') {
+    // the top level and the commit in one process: rev-parse answers each argument in turn
+    // and exits 1 (after printing the top level) when the revision does not resolve
+    const rev = kind === 'commit' ? (opts.rev ?? 'HEAD') : 'HEAD';
+    let out: string | undefined;
+    try {
+      out = await runGit(['rev-parse', '--show-toplevel', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd: opts.cwd, okCodes: [1] });
+    } catch (e) {
       // no git binary after all (ENOENT on the first spawn): serve the same view without it
-      if (opts.backend || !(r.reason instanceof CtxError && r.reason.code === 'GIT_MISSING')) throw r.reason;
+      if (!(e instanceof CtxError && e.code === 'GIT_MISSING')) throw new CtxError('NOT_A_REPO', `not inside a git repository: ${opts.cwd}`, { cause: e, hint: 'run git init first, or pass --root' });
+      if (opts.backend) throw e;
       backend = 'isomorphic-git';
-    } else {
-      if (c.status === 'rejected') throw c.reason;
-      root = r.value;
-      commit = c.value;
+    }
+    if (out !== undefined) {
+      const [top, id] = out.split('\n');
+      if (!top) throw new CtxError('NOT_A_REPO', `not inside a git repository: ${opts.cwd}`, { hint: 'run git init first, or pass --root' });
+      root = path.resolve(top);
+      commit = id || undefined;
+      if (kind === 'commit' && !commit) throw new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint: 'pass a commit, branch or tag that exists in this repository' });
     }
   }
   if (backend === 'isomorphic-git') {

@@ -2,6 +2,9 @@ import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js
 import type { Artifact } from '../../artifacts/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
 import { GlobIndex } from '../../util/glob.js';
+import { closeMatches } from '../../util/close-match.js';
+
+export { closeMatches };
 
 type Out = Omit<Finding, 'severity'>;
 
@@ -219,26 +222,3 @@ function suggest(id: string, ctx: CheckContext): string {
   return best.length ? ` (did you mean ${best[0]}?)` : '';
 }
 
-/** Ids within a small edit distance, best first. */
-export function closeMatches(id: string, ids: string[], max = 3): string[] {
-  const norm = (s: string) => s.toLowerCase();
-  const scored = ids
-    .map((c) => ({ c, d: editDistance(norm(id), norm(c)) }))
-    .filter((x) => x.d <= (id.length >= 12 ? 2 : 1))
-    .sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
-  return scored.slice(0, max).map((x) => x.c);
-}
-
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
-}

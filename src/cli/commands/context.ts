@@ -4,6 +4,7 @@ import type { Artifact } from '../../artifacts/types.js';
 import type { StaleMark } from '../../staleness/marks.js';
 import type { Depth } from '../../artifacts/types.js';
 import { isCtxError } from '../../errors.js';
+import { mark } from '../../util/timing.js';
 import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
 
 interface ContextOptions extends RepoOptions {
@@ -67,6 +68,7 @@ export function register(program: Command): void {
       io().err(r.recorded ? `recorded ${r.manifest.digest} on ${r.manifest.commit} (refs/notes/ctx)\n` : `already recorded: ${r.manifest.digest} on ${r.manifest.commit}\n`);
     }
     io().out(renderBundle(bundle, o.json ? 'json' : o.format));
+    mark('rendered');
     if (code) throw new ExitCode(code);
   });
 }

@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+const temp = () => {
+  const d = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-v8-')));
+  dirs.push(d);
+  return d;
+};
+
+/** Load a CommonJS file through the code cache in a fresh process (the cache is written at exit). */
+function loadIn(file: string, env: NodeJS.ProcessEnv): unknown {
+  const lib = pathToFileURL(path.join(ROOT, 'dist/util/code-cache.js')).href;
+  const script = `import { requireWithCodeCache } from ${JSON.stringify(lib)};
+const m = requireWithCodeCache(${JSON.stringify(file)});
+const again = requireWithCodeCache(${JSON.stringify(file)});
+console.log(JSON.stringify({ value: m.value, name: m.name(), dep: m.dep(), same: m === again }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('V8 code cache for large CommonJS modules', () => {
+  const moduleText = `const path = require('node:path');
+const helper = require('./helper.cjs');
+module.exports = { value: 42, name: () => path.basename(__filename), dep: () => helper.x };\n`;
+  const expected = { value: 42, name: 'big.cjs', dep: 'helped', same: true };
+
+  it('loads the module as require would, writes the cache once, then reuses it', () => {
+    const src = temp();
+    const cacheHome = temp();
+    const file = path.join(src, 'big.cjs');
+    writeFileSync(file, moduleText);
+    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '' };
+
+    expect(loadIn(file, env)).toEqual(expected);
+    const dir = path.join(cacheHome, 'git-ctx', 'v8');
+    const written = readdirSync(dir);
+    expect(written).toHaveLength(1);
+    const cacheFile = path.join(dir, written[0]!);
+    const first = statSync(cacheFile).mtimeMs;
+
+    // accepted: not written again
+    expect(loadIn(file, env)).toEqual(expected);
+    expect(statSync(cacheFile).mtimeMs).toBe(first);
+
+    // garbage in the cache is rejected by V8, the module still loads, and the cache is rewritten
+    writeFileSync(cacheFile, Buffer.alloc(64, 7));
+    expect(loadIn(file, env)).toEqual(expected);
+    expect(readFileSync(cacheFile).equals(Buffer.alloc(64, 7))).toBe(false);
+  });
+
+  it('keys the cache by the file: an edited module is compiled afresh, never served stale', () => {
+    const src = temp();
+    const cacheHome = temp();
+    const file = path.join(src, 'big.cjs');
+    writeFileSync(file, moduleText);
+    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '' };
+    expect(loadIn(file, env)).toEqual(expected);
+    writeFileSync(file, moduleText.replace('value: 42', 'value: 43, extra: 1'));
+    expect(loadIn(file, env)).toEqual({ ...expected, value: 43 });
+    expect(readdirSync(path.join(cacheHome, 'git-ctx', 'v8'))).toHaveLength(2);
+  });
+
+  it('writes nothing with GIT_CTX_NO_CACHE=1', () => {
+    const src = temp();
+    const cacheHome = temp();
+    const file = path.join(src, 'big.cjs');
+    writeFileSync(file, moduleText);
+    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    expect(loadIn(file, { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '1' })).toEqual(expected);
+    expect(readdirSync(cacheHome)).toEqual([]);
+  });
+});

@@ -100,6 +100,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     cache.set(r.artifact?.blob ?? gitBlobHash(buf), r.artifact, r.problems);
   });
   await cache.save();
+  mark('artifacts loaded');
 
   const globalHashes: Record<string, string> = {};
   if (opts.global ?? config.global) {

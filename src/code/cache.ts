@@ -1,4 +1,5 @@
 import { resolveGitDir } from '../git/git-dir.js';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRecord } from './types.js';
@@ -7,7 +8,7 @@ import type { FileRecord } from './types.js';
  * Bump when extraction changes what it produces (new fields, different fingerprints):
  * an old cache is then ignored and rebuilt, never half-trusted.
  */
-export const CODE_CACHE_VERSION = 4;
+export const CODE_CACHE_VERSION = 5;
 
 /** A cached blob: 0 = the pre-filter found no tag (never parsed); otherwise its record. */
 export type CacheValue = 0 | FileRecord;
@@ -22,11 +23,20 @@ interface CacheFile {
 
 export { resolveGitDir } from '../git/git-dir.js';
 
-/** The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`. */
+const CLEAN_MAGIC = 'git-ctx/clean-blobs/1\n';
+
+/**
+ * The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`, and beside it
+ * (`code-index.clean`) the ids of blobs known to carry no tag: 20 raw bytes each, so that a
+ * warm run can classify every file of a 100k-file tree without asking `git grep`.
+ */
 export class CodeCache {
   private entries = new Map<string, CacheValue>();
   private used = new Set<string>();
   private dirty = false;
+  private clean: Set<string> | undefined;
+  private cleanUsed = new Set<string>();
+  private cleanDirty = false;
 
   private constructor(
     readonly file: string | undefined,
@@ -57,6 +67,49 @@ export class CodeCache {
     return CodeCache.open(gitDir ? path.join(gitDir, 'ctx', 'cache', 'code-index.json') : undefined, tags);
   }
 
+  /** Is this blob known to mention no tag (of this cache's tag set)? */
+  isClean(blob: string): boolean {
+    if (blob.length !== 40) return false; // SHA-256 repositories: not remembered
+    this.clean ??= this.readClean();
+    if (!this.clean.has(blob)) return false;
+    this.cleanUsed.add(blob);
+    return true;
+  }
+
+  /** Remember that a blob mentions no tag. */
+  addClean(blob: string): void {
+    if (blob.length !== 40 || !/^[0-9a-f]{40}$/.test(blob)) return;
+    this.clean ??= this.readClean();
+    this.cleanUsed.add(blob);
+    if (this.clean.has(blob)) return;
+    this.clean.add(blob);
+    this.cleanDirty = true;
+  }
+
+  private cleanFile(): string | undefined {
+    return this.file ? this.file.replace(/\.json$/, '') + '.clean' : undefined;
+  }
+
+  private cleanHeader(): Buffer {
+    return Buffer.from(`${CLEAN_MAGIC}${CODE_CACHE_VERSION} ${this.tags}\n`);
+  }
+
+  private readClean(): Set<string> {
+    const out = new Set<string>();
+    const file = this.cleanFile();
+    if (!file) return out;
+    try {
+      const buf = readFileSync(file);
+      const head = this.cleanHeader();
+      if (buf.length < head.length || !buf.subarray(0, head.length).equals(head) || (buf.length - head.length) % 20 !== 0) return out;
+      const hex = buf.toString('hex', head.length);
+      for (let i = 0; i < hex.length; i += 40) out.add(hex.slice(i, i + 40));
+    } catch {
+      /* absent or unreadable: empty */
+    }
+    return out;
+  }
+
   get(key: string): CacheValue | undefined {
     const v = this.entries.get(key);
     if (v !== undefined) this.used.add(key);
@@ -75,6 +128,7 @@ export class CodeCache {
    * Written to a temporary file and renamed: a concurrent reader sees old or new, never half.
    */
   async save(): Promise<void> {
+    await this.saveClean();
     if (!this.file || !this.dirty) return;
     const limit = Math.max(20_000, this.used.size * 2);
     const out: Record<string, CacheValue> = {};
@@ -102,6 +156,29 @@ export class CodeCache {
       this.dirty = false;
     } catch {
       // a read-only .git (CI caches, mounted repos) must not fail the analysis
+    }
+  }
+
+  /** Blobs of this run first, then older ones up to a bound (other branches and snapshots). */
+  private async saveClean(): Promise<void> {
+    const file = this.cleanFile();
+    if (!file || !this.clean || !this.cleanDirty) return;
+    const limit = Math.max(250_000, this.cleanUsed.size * 2);
+    const keep: string[] = [...this.cleanUsed];
+    for (const b of this.clean) {
+      if (keep.length >= limit) break;
+      if (!this.cleanUsed.has(b)) keep.push(b);
+    }
+    const body = Buffer.alloc(keep.length * 20);
+    keep.forEach((b, i) => body.write(b, i * 20, 20, 'hex'));
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      await writeFile(tmp, Buffer.concat([this.cleanHeader(), body]));
+      await rename(tmp, file);
+      this.cleanDirty = false;
+    } catch {
+      // read-only .git: classified again next time
     }
   }
 }

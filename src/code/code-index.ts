@@ -1,7 +1,8 @@
-import picomatch from 'picomatch';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import { globSetMatcher } from '../util/glob.js';
 import { gitBlobHash } from '../util/hash.js';
+import { mark } from '../util/timing.js';
 import { CodeCache, type CacheValue } from './cache.js';
 import { extractFile, MAX_FILE_BYTES } from './extract.js';
 import { gitGrepFiles, tagEre } from './grep.js';
@@ -31,6 +32,8 @@ export interface CodeIndexStats {
 }
 
 const READ_CHUNK = 256;
+/** Up to this many files of unknown content are read directly; more are pre-filtered by git grep. */
+const DIRECT_READ_LIMIT = 256;
 
 /** NUL in the first 8000 bytes: git's own binary heuristic. */
 function isBinary(buf: Buffer): boolean {
@@ -79,8 +82,10 @@ export class CodeIndex {
   static async build(snapshot: Snapshot, config: Config, opts: CodeIndexOptions = {}): Promise<CodeIndex> {
     const t0 = performance.now();
     const cache = opts.cache === false ? await CodeCache.open(undefined, config.tags) : opts.cache ? await CodeCache.open(opts.cache, config.tags) : await CodeCache.forRepo(snapshot.root, config.tags);
+    mark('code index: cache read');
     const index = new CodeIndex(snapshot, config, cache);
     await index.load();
+    mark('code index: built');
     await cache.save();
     index.stats.ms = performance.now() - t0;
     return index;
@@ -88,9 +93,9 @@ export class CodeIndex {
 
   private selector(): (p: string) => boolean {
     const { include, exclude } = this.config.anchors;
-    const inc = include.length ? picomatch(include, { dot: true }) : undefined;
+    const inc = include.length ? globSetMatcher(include) : undefined;
     // artifacts talk about tags all the time; they are not code
-    const exc = picomatch([...exclude, `${this.config.dir}/**`], { dot: true });
+    const exc = globSetMatcher([...exclude, `${this.config.dir}/**`]);
     return (p) => (!inc || inc(p)) && !exc(p);
   }
 
@@ -105,22 +110,31 @@ export class CodeIndex {
       entries.push({ entry, language });
     }
     this.stats.files = entries.length;
+    mark(`code index: ${entries.length} files listed`);
 
-    // Pre-filter: git grep when git can answer; otherwise every file is read below and
-    // matched here. Either way only files that mention a tag are parsed.
-    // list() entries carry blob ids for every unmodified file (commit, index, and clean work-tree files)
-    const grepped = await gitGrepFiles(this.snapshot, tagEre(this.config.tags));
+    // Classify from the cache first: a blob with a record, or one known to carry no tag,
+    // needs neither git nor a read. What is left (new content) is read directly when it is
+    // a handful of files, as after an edit or in a pre-commit hook; otherwise `git grep`
+    // pre-filters it (first run, branch switch), as git matches in C on all cores.
     const pending: { entry: SnapshotEntry; language: CodeLanguage; blob?: string }[] = [];
+    const unknown: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
     for (const e of entries) {
+      const blob = e.entry.blob;
+      const hit = blob ? this.cache.get(`${blob}:${e.language}`) : undefined;
+      if (hit !== undefined) this.accept(e.entry.path, blob, e.language, hit);
+      else if (blob && this.cache.isClean(blob)) this.accept(e.entry.path, blob, e.language, 0);
+      else unknown.push(e);
+    }
+    const grepped = unknown.length > DIRECT_READ_LIMIT ? await gitGrepFiles(this.snapshot, tagEre(this.config.tags)) : undefined;
+    for (const e of unknown) {
       const p = e.entry.path;
       const blob = e.entry.blob;
       if (grepped && !grepped.has(p)) {
+        if (blob) this.cache.addClean(blob);
         this.accept(p, blob, e.language, 0);
         continue;
       }
-      const hit = blob ? this.cache.get(`${blob}:${e.language}`) : undefined;
-      if (hit === undefined) pending.push({ ...e, blob });
-      else this.accept(p, blob, e.language, hit);
+      pending.push({ ...e, blob });
     }
     this.stats.read = pending.length;
     // read and classify every miss first, then parse the ones that carry a tag
@@ -146,8 +160,11 @@ export class CodeIndex {
         let value: CacheValue;
         if (buf.length > MAX_FILE_BYTES) value = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
         else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
-        else if (!prefilter.test(buf.toString('latin1'))) value = 0;
-        else {
+        else if (!prefilter.test(buf.toString('latin1'))) {
+          this.cache.addClean(blob);
+          this.accept(p, blob, e.language, 0);
+          continue;
+        } else {
           toParse.push({ key, path: p, blob, language: e.language, text: buf.toString('utf8') });
           continue;
         }
@@ -164,6 +181,7 @@ export class CodeIndex {
         continue;
       }
       this.stats.extracted++;
+      r.tagged = true;
       this.cache.set(t.key, r);
       this.accept(t.path, t.blob, t.language, r);
     }
@@ -174,7 +192,8 @@ export class CodeIndex {
 
   private accept(path: string, blob: string | undefined, language: CodeLanguage, value: CacheValue): void {
     const candidate = value !== 0 && (value.annotations.length > 0 || value.problem !== undefined);
-    const f: IndexedFile = { path, language, candidate: value !== 0 };
+    // a record extracted on demand (an anchor named a file without tags) is not a candidate
+    const f: IndexedFile = { path, language, candidate: value !== 0 && (value.tagged === true || value.problem !== undefined) };
     if (blob) f.blob = blob;
     this.files.push(f);
     this.byPath.set(path, f);
@@ -238,7 +257,11 @@ export class CodeIndex {
     let rec: FileRecord;
     if (buf.length > MAX_FILE_BYTES) rec = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
     else if (isBinary(buf)) rec = skipped('binary', 'binary content (NUL bytes); not scanned');
-    else rec = await extractFile(path, buf.toString('utf8'), f.language, this.tagRe);
+    else {
+      const text = buf.toString('utf8');
+      rec = await extractFile(path, text, f.language, this.tagRe);
+      if (prefilterRegex(this.config.tags).test(buf.toString('latin1'))) rec.tagged = true;
+    }
     this.records.set(path, rec);
     f.blob ??= (await this.snapshot.blobOf(path)) ?? gitBlobHash(buf);
     this.cache.set(`${f.blob}:${f.language}`, rec);

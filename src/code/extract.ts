@@ -1,6 +1,5 @@
 import { COMMENT_SYNTAX, scanComments } from './languages.js';
 import { findTags } from './tags.js';
-import { extractTypeScript, loadTypeScript } from './ts-extract.js';
 import type { CodeLanguage, FileRecord } from './types.js';
 
 /** Files above this size are skipped (generated bundles, data dumps), and reported. */
@@ -38,6 +37,10 @@ export function extractByComments(text: string, language: Exclude<CodeLanguage, 
 
 /** Extract one file's record, parsing TS/JS (loads the compiler on first use). */
 export async function extractFile(path: string, text: string, language: CodeLanguage, tagRe: RegExp): Promise<FileRecord> {
-  if (language === 'ts') return extractTypeScript(await loadTypeScript(), path, text, tagRe);
+  if (language === 'ts') {
+    // the TS extractor (and the compiler behind it) load only when a TS/JS file is parsed
+    const { extractTypeScript, loadTypeScript } = await import('./ts-extract.js');
+    return extractTypeScript(await loadTypeScript(), path, text, tagRe);
+  }
   return extractByComments(text, language, tagRe);
 }

@@ -1,6 +1,6 @@
 import type { CodeLanguage } from './types.js';
 
-const BY_EXT: Record<string, CodeLanguage> = {
+const BY_EXT_TABLE: Record<string, CodeLanguage> = {
   ts: 'ts', tsx: 'ts', mts: 'ts', cts: 'ts', js: 'ts', jsx: 'ts', mjs: 'ts', cjs: 'ts',
   py: 'python', pyi: 'python',
   sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell',
@@ -23,20 +23,27 @@ const BY_EXT: Record<string, CodeLanguage> = {
   html: 'html', htm: 'html', vue: 'html', svelte: 'html', xml: 'html',
 };
 
-const BY_NAME: Record<string, CodeLanguage> = {
+const BY_NAME_TABLE: Record<string, CodeLanguage> = {
   Dockerfile: 'shell',
   Makefile: 'shell',
   Rakefile: 'ruby',
   Gemfile: 'ruby',
 };
 
+// Maps, not objects: a file named "constructor" or "__proto__" must not find Object.prototype
+const BY_EXT = new Map(Object.entries(BY_EXT_TABLE));
+const BY_NAME = new Map(Object.entries(BY_NAME_TABLE));
+
 /** The language of a repository path, from its extension (or well-known file name). */
 export function languageOf(path: string): CodeLanguage | undefined {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  if (BY_NAME[base]) return BY_NAME[base];
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  return BY_EXT[base.slice(dot + 1).toLowerCase()];
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  if (dot > slash + 1) {
+    const ext = path.slice(dot + 1);
+    const lang = BY_EXT.get(ext) ?? BY_EXT.get(ext.toLowerCase());
+    if (lang) return lang;
+  }
+  return BY_NAME.get(slash < 0 ? path : path.slice(slash + 1));
 }
 
 /** Comment and string syntax of a language family, enough to find comments reliably. */

@@ -104,6 +104,8 @@ export interface FileRecord {
   /** total number of lines */
   lines: number;
   problem?: Omit<IndexProblem, 'file'>;
+  /** the tag pre-filter matched the content (false for files extracted only because an anchor names them) */
+  tagged?: boolean;
 }
 
 /** A file the index considered (after include/exclude). */

@@ -75,7 +75,7 @@ export async function detectDrift(opts: DetectDriftOptions): Promise<DriftFindin
   const stamped = opts.set.artifacts.filter((a) => a.origin === 'repo' && a.stamp?.fingerprints && isActive(a, opts.config));
   if (!stamped.length) return [];
   const index = opts.index ?? (await buildCodeIndex(new NarrowedSnapshot(opts.staged, new Set(opts.changedPaths)), opts.config, { cache: opts.cache }));
-  const changes = await changedAnchors({ snapshot: opts.staged, config: opts.config, set: opts.set, changedFiles: opts.changedPaths, base, index });
+  const changes = await changedAnchors({ snapshot: opts.staged, config: opts.config, set: opts.set, changedFiles: opts.changedPaths, base, baseSnapshot: opts.head, index });
 
   const byId = new Map(stamped.map((a) => [a.id, a]));
   const out: DriftFinding[] = [];

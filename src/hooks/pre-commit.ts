@@ -9,6 +9,7 @@ import { runGit, splitZ } from '../git/exec.js';
 import { CommitSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { mark } from '../util/timing.js';
 import { detectDrift, type DriftFinding } from './drift.js';
 
 /** Options of `runPreCommit` (`git ctx hook pre-commit`). */
@@ -96,7 +97,9 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
   const staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
   let head: Snapshot | undefined;
   try {
+    mark('hook: snapshot open');
     const config = await loadConfig(staged);
+    mark('hook: config loaded');
     if (config.hook.drift !== 'warn' && config.hook.drift !== 'block') {
       throw new CtxError('CONFIG', `hook.drift must be warn or block (got ${JSON.stringify(config.hook.drift)})`, { file: `${config.dir}/config.yaml` });
     }
@@ -120,9 +123,11 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
       runCheck({ snapshot: staged, config, baseline: opts.baseline, now: opts.now, rules, extraRules: [capture] }),
       changedPaths(staged),
     ]);
+    mark('hook: check done');
     head = await headSnapshot(staged);
     const drift = set ? await detectDrift({ staged, head, config, set, changedPaths: changed, cache: opts.cache, index }) : [];
 
+    mark('hook: drift done');
     const inCommitFiles = new Set(changed);
     const failOn = config.fail_on;
     const inCommit: Finding[] = [];

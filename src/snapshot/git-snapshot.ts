@@ -10,33 +10,46 @@ import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
 /** undefined where the platform has no such flag (Windows) */
 const O_NOFOLLOW: number | undefined = (fsConstants as Record<string, number | undefined>).O_NOFOLLOW;
 
+/** `-- <paths>` for a listing limited to paths, nothing for the whole tree. */
+function pathspec(prefix: string | string[] | undefined): string[] {
+  const ps = (prefix === undefined ? [] : Array.isArray(prefix) ? prefix : [prefix]).filter((p) => p !== '');
+  return ps.length ? ['--', ...ps] : [];
+}
+
 function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] {
   if (!prefix) return entries;
   const p = prefix.endsWith('/') ? prefix : prefix + '/';
   return entries.filter((e) => e.path.startsWith(p));
 }
 
-/** Parse `git ls-tree -r -z` / `git ls-files -s -z` lines. */
+/** Parse `git ls-tree -r -z` / `git ls-files -s -z` lines (a monorepo lists 100k: no split() per line). */
 function parseStaged(out: string, kind: 'tree' | 'index'): SnapshotEntry[] {
   const res: SnapshotEntry[] = [];
+  let sorted = true;
   for (const line of splitZ(out)) {
     const tab = line.indexOf('\t');
     if (tab < 0) continue;
-    const meta = line.slice(0, tab).split(' ');
+    const sp1 = line.indexOf(' ');
+    const sp2 = line.indexOf(' ', sp1 + 1);
+    const mode = line.slice(0, sp1);
     const p = line.slice(tab + 1);
+    let blob: string;
     if (kind === 'tree') {
       // <mode> SP <type> SP <object> TAB <file>
-      if (meta[1] !== 'blob') continue;
-      res.push({ path: p, mode: meta[0]!, blob: meta[2]! });
+      if (line.slice(sp1 + 1, sp2) !== 'blob') continue;
+      blob = line.slice(sp2 + 1, tab);
     } else {
       // <mode> SP <object> SP <stage> TAB <file>; keep stage 0 (or first conflict stage)
-      if (meta[0] === '160000') continue;
-      res.push({ path: p, mode: meta[0]!, blob: meta[1]! });
+      if (mode === '160000') continue;
+      blob = line.slice(sp1 + 1, sp2);
     }
+    if (sorted && res.length && !(res[res.length - 1]!.path < p)) sorted = false;
+    res.push({ path: p, mode, blob });
   }
-  res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // git lists in byte order, which is also UTF-16 order for ASCII paths; sort only when needed
+  if (!sorted) res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // during a merge conflict the index holds several stages of one path; keep one
-  return res.filter((e, i) => i === 0 || res[i - 1]!.path !== e.path);
+  return sorted ? res : res.filter((e, i) => i === 0 || res[i - 1]!.path !== e.path);
 }
 
 abstract class GitBacked implements Snapshot {
@@ -50,8 +63,23 @@ abstract class GitBacked implements Snapshot {
   constructor(readonly root: string, readonly commit: string | undefined) {
     this.cat = new CatFileBatch(root);
   }
-  /** List every file, or only those below `prefix` (a literal path, never a pattern). */
-  protected abstract load(prefix?: string): Promise<SnapshotEntry[]>;
+  /** List every file, or only those at or below the given paths (literal, never patterns). */
+  protected abstract load(prefix?: string | string[]): Promise<SnapshotEntry[]>;
+  /** entries of single files asked for with prefetch() */
+  private exact = new Map<string, Promise<SnapshotEntry | undefined>>();
+  /**
+   * Look up these files with one listing limited to them, for a caller about to ask for a
+   * few files by path (drift checks the files a commit changed): cheaper than listing their
+   * top-level directories, which in a monorepo can hold most of the tree.
+   */
+  prefetch(paths: string[]): void {
+    if (this.entries) return;
+    const todo = [...new Set(paths)].filter((p) => p && !this.exact.has(p));
+    if (!todo.length || todo.length > 1000) return;
+    const listed = this.load(todo).then((e) => new Map(e.map((x) => [x.path, x])));
+    listed.catch(() => undefined); // each lookup below reports the failure
+    for (const p of todo) this.exact.set(p, listed.then((m) => m.get(p)));
+  }
   list(): Promise<SnapshotEntry[]> {
     this.entries ??= this.load().then((e) => {
       this.byPath = new Map(e.map((x) => [x.path, x]));
@@ -81,6 +109,8 @@ abstract class GitBacked implements Snapshot {
       await this.entries;
       return this.byPath!.get(p);
     }
+    const known = this.exact.get(p);
+    if (known) return known;
     // a single lookup lists only the path's top-level directory (or the file itself)
     for (const [dir, m] of this.scoped) if (p.startsWith(dir + '/')) return (await m).get(p);
     return (await this.scope(p.split('/')[0]!)).get(p);
@@ -104,16 +134,16 @@ abstract class GitBacked implements Snapshot {
 
 export class CommitSnapshot extends GitBacked {
   readonly kind = 'commit' as const;
-  protected async load(prefix?: string): Promise<SnapshotEntry[]> {
-    const out = await runGit(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', this.commit!, ...(prefix ? ['--', prefix] : [])], { cwd: this.root });
+  protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
+    const out = await runGit(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', this.commit!, ...pathspec(prefix)], { cwd: this.root });
     return parseStaged(out, 'tree');
   }
 }
 
 export class IndexSnapshot extends GitBacked {
   readonly kind = 'index' as const;
-  protected async load(prefix?: string): Promise<SnapshotEntry[]> {
-    const out = await runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...(prefix ? ['--', prefix] : [])], { cwd: this.root });
+  protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
+    const out = await runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...pathspec(prefix)], { cwd: this.root });
     return parseStaged(out, 'index');
   }
 }
@@ -125,12 +155,12 @@ export class IndexSnapshot extends GitBacked {
 export class WorktreeSnapshot extends GitBacked {
   readonly kind = 'worktree' as const;
   private blobs = new Map<string, string | undefined>();
-  protected async load(prefix?: string): Promise<SnapshotEntry[]> {
+  protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
     // One listing instead of an lstat per file (a monorepo has 100k tracked files), and one
     // process for all four questions: `-t` tags each line, H (tracked, with its index blob),
     // M (unmerged), S (skip-worktree), R (deleted from disk), C (differs from the index, by
     // git's stat cache), ? (untracked, not ignored). Each spawn costs the main thread ~5 ms.
-    const out = await runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-d', '-m', '-o', '--exclude-standard', ...(prefix ? ['--', prefix] : [])], { cwd: this.root });
+    const out = await runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-d', '-m', '-o', '--exclude-standard', ...pathspec(prefix)], { cwd: this.root });
     const staged: string[] = [];
     const gone = new Set<string>();
     const changed = new Set<string>();

@@ -34,6 +34,11 @@ export interface Snapshot {
   readMany(paths: string[]): Promise<(Buffer | undefined)[]>;
   /** git blob id of a path, or undefined when absent. */
   blobOf(path: string): Promise<string | undefined>;
+  /**
+   * Optional hint: these files are about to be asked for by path; a backend may look them
+   * all up at once instead of listing their directories. Never required for correctness.
+   */
+  prefetch?(paths: string[]): void;
   /** Release processes held open (cat-file). Idempotent. */
   close(): void;
 }

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
 import { fingerprintAnchor, parseAnchor, type AnchorSpec } from '../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
@@ -16,6 +17,8 @@ export interface ChangedAnchorsOptions {
   changedFiles: string[];
   /** the old side (default HEAD) */
   base?: string;
+  /** the old side already open (the hook's HEAD): spares a process; `base` is then ignored */
+  baseSnapshot?: Snapshot;
   index?: CodeIndex;
 }
 
@@ -47,36 +50,39 @@ export async function changedAnchors(opts: ChangedAnchorsOptions): Promise<Chang
   const changed = new Set(opts.changedFiles);
   if (!changed.size) return [];
   const index = opts.index ?? (await buildCodeIndex(snapshot, config));
-  const baseSnap = await openSnapshot({ cwd: snapshot.root, kind: 'commit', rev: opts.base ?? 'HEAD' });
+  const baseSnap = opts.baseSnapshot ?? (await openSnapshot({ cwd: snapshot.root, kind: 'commit', rev: opts.base ?? 'HEAD' }));
   const reader = await SymbolReader.open(snapshot.root, config);
   try {
-    const out: ChangedAnchor[] = [];
+    // which anchors this change touches first, so that their files at the base are looked up at once
+    const touched: { a: Artifact; key: string; spec: AnchorSpec }[] = [];
     for (const a of set.byId.values()) {
       if (a.origin !== 'repo') continue;
       const keys = new Map<string, AnchorSpec>(anchorsOf(a, index).map((x) => [x.key, x.spec]));
       for (const k of Object.keys(a.stamp?.fingerprints ?? {})) if (!keys.has(k)) keys.set(k, parseAnchor(k));
-      for (const [key, spec] of keys) {
-        if (!(await touches(spec, changed, index, snapshot))) continue;
-        const before = spec.kind === 'endpoint' ? undefined : await fingerprintAt(spec, baseSnap, reader, index);
-        const now = await fingerprintAnchor(spec, snapshot, index);
-        const after = now.status === 'ok' ? now.fingerprint : undefined;
-        if (before === after) continue;
-        out.push({
-          id: a.id,
-          file: a.file,
-          anchor: key,
-          kind: spec.kind,
-          before,
-          after,
-          state: before === undefined ? 'added' : after === undefined ? 'removed' : 'changed',
-          restamped: after !== undefined && a.stamp?.fingerprints?.[key] === after,
-        });
-      }
+      for (const [key, spec] of keys) if (await touches(spec, changed, index, snapshot)) touched.push({ a, key, spec });
+    }
+    baseSnap.prefetch?.(touched.flatMap(({ spec }) => (spec.kind === 'symbol' || spec.kind === 'file' || spec.kind === 'lines' ? [spec.path] : [])));
+    const out: ChangedAnchor[] = [];
+    for (const { a, key, spec } of touched) {
+      const before = spec.kind === 'endpoint' ? undefined : await fingerprintAt(spec, baseSnap, reader, index);
+      const now = await fingerprintAnchor(spec, snapshot, index);
+      const after = now.status === 'ok' ? now.fingerprint : undefined;
+      if (before === after) continue;
+      out.push({
+        id: a.id,
+        file: a.file,
+        anchor: key,
+        kind: spec.kind,
+        before,
+        after,
+        state: before === undefined ? 'added' : after === undefined ? 'removed' : 'changed',
+        restamped: after !== undefined && a.stamp?.fingerprints?.[key] === after,
+      });
     }
     await reader.save();
     return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : x.anchor < y.anchor ? -1 : 1));
   } finally {
-    baseSnap.close();
+    if (!opts.baseSnapshot) baseSnap.close();
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Artifact } from '../../artifacts/types.js';
-import { fingerprintAnchor, findEndpoint, parseAnchor, pathsEntryCovers, type AnchorSpec, type CodeIndex } from '../../code/index.js';
-import { buildCodeIndex } from '../../code/code-index.js';
+// direct imports, not the code/ barrel: the hook loads these rules and must not pay for the graph or the parser
+import { fingerprintAnchor, findEndpoint, parseAnchor, type AnchorSpec } from '../../code/anchors.js';
+import { buildCodeIndex, type CodeIndex } from '../../code/code-index.js';
+import { pathsEntryCovers } from '../../code/trace.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
 
 type Out = Omit<Finding, 'severity'>;

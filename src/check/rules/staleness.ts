@@ -1,7 +1,4 @@
 import { fingerprintAnchor } from '../../code/anchors.js';
-import { anchorsOf } from '../../staleness/anchors.js';
-import { lastChanged } from '../../staleness/history.js';
-import { judgeArtifacts } from '../../staleness/judge.js';
 import type { StaleReport } from '../../staleness/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
 import { codeIndexFor } from './anchors.js';
@@ -18,6 +15,8 @@ function reportFor(ctx: CheckContext): Promise<StaleReport> {
   if (!p) {
     p = (async () => {
       const ids = ctx.set.artifacts.filter((a) => a.origin === 'repo' && a.stamp?.commit).map((a) => a.id);
+      // the staleness engine loads only when a staleness rule runs (never in the default hook)
+      const { judgeArtifacts } = await import('../../staleness/judge.js');
       return judgeArtifacts({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, index: await codeIndexFor(ctx), ids });
     })();
     ctx.cache.set('staleness-report', p);
@@ -76,6 +75,7 @@ export const STALENESS_RULES: Rule[] = [
       const proposed = ctx.set.artifacts.filter((a) => a.origin === 'repo' && a.type === 'decision' && a.status === 'proposed');
       if (!proposed.length || !head) return [];
       const index = await codeIndexFor(ctx);
+      const [{ anchorsOf }, { lastChanged }] = await Promise.all([import('../../staleness/anchors.js'), import('../../staleness/history.js')]);
       // the files each proposed decision anchors, as they are now
       const filesOf = new Map<string, string[]>();
       for (const a of proposed) {

@@ -127,10 +127,10 @@ function childCpuMs() {
   }
 }
 const cpuTimes = new Map();
-function time(args, cwd, label) {
+function time(args, cwd, label, env = process.env) {
   const c0 = childCpuMs();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...env, NO_COLOR: '1' }, maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`git-ctx ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   if (label) cpuTimes.set(label, [...(cpuTimes.get(label) ?? []), childCpuMs() - c0]);
@@ -185,6 +185,25 @@ try {
   const at = stats(Array.from({ length: RUNS }, () => time([task, '--at', old], dir, 'at').ms));
   const budget = stats(Array.from({ length: RUNS }, () => time([task, '--budget', '4000'], dir, 'budget').ms));
   const json = stats(Array.from({ length: RUNS }, () => time([task, '--format', 'json'], dir, 'json').ms));
+  // NODE_EXTRA_CA_CERTS makes Node parse a certificate bundle at every start (~85 ms on the
+  // machine these figures come from); most developer machines do not set it
+  const caEnv = process.env.NODE_EXTRA_CA_CERTS ? { ...process.env } : undefined;
+  if (caEnv) delete caEnv.NODE_EXTRA_CA_CERTS;
+  const nodeNoCa = caEnv
+    ? stats(Array.from({ length: RUNS }, () => {
+        const t0 = process.hrtime.bigint();
+        spawnSync(process.execPath, ['-e', '0'], { env: caEnv });
+        return Number(process.hrtime.bigint() - t0) / 1e6;
+      }))
+    : undefined;
+  const warmNoCa = caEnv ? stats(Array.from({ length: RUNS }, () => time([task], dir, 'warmNoCa', caEnv).ms)) : undefined;
+  // an agent edits one artifact of the bundle, then asks again: one file re-parsed, and its
+  // new text counted (the tokenizer loads for that one miss)
+  const bundled = JSON.parse(time([task, '--format', 'json'], dir).out).entries.find((e) => e.type === 'spec');
+  const edited = path.join(dir, bundled.file);
+  writeFileSync(edited, readFileSync(edited, 'utf8') + '\nEdited by the benchmark.\n');
+  const afterEdit = time([task], dir, 'afterEdit');
+  const afterEditWarm = stats(Array.from({ length: RUNS }, () => time([task], dir, 'afterEditWarm').ms));
   const first = time([task], dir).out;
   const header = first.split('\n').slice(0, 8).join('\n');
 
@@ -211,6 +230,13 @@ try {
   console.log(`git-ctx --version (import graph)     ${fmt(version, 'version')}`);
   console.log(`git-ctx ${task} cold (no caches; loads tiktoken)  ${fmt(stats([cold.ms]), 'cold')}`);
   console.log(`git-ctx ${task} warm                 ${fmt(warm, 'warm')}   target < 300 ms`);
+  if (nodeNoCa) {
+    console.log(`without NODE_EXTRA_CA_CERTS (set here; most machines do not set it):`);
+    console.log(`  node -e 0                          ${fmt(nodeNoCa)}`);
+    console.log(`  git-ctx ${task} warm               ${fmt(warmNoCa, 'warmNoCa')}`);
+  }
+  console.log(`git-ctx ${task} after editing ${bundled.id}, first run   ${fmt(stats([afterEdit.ms]), 'afterEdit')}`);
+  console.log(`git-ctx ${task} after editing ${bundled.id}, warm        ${fmt(afterEditWarm, 'afterEditWarm')}`);
   console.log(`git-ctx ${task} --at <older> first   ${fmt(stats([coldAt.ms]), 'coldAt')}`);
   console.log(`git-ctx ${task} --at <older>         ${fmt(at, 'at')}   target < 500 ms`);
   console.log(`git-ctx ${task} --budget 4000        ${fmt(budget, 'budget')}`);

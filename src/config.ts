@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
-import { ctxDir } from './git/git-dir.js';
+import { cacheFile as cachePath } from './git/git-dir.js';
 import { sha256 } from './util/hash.js';
 import type { Snapshot } from './snapshot/types.js';
 
@@ -186,7 +186,7 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
  * JSON cannot carry exactly (.inf, .nan) is parsed every time instead.
  */
 async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise<unknown> {
-  const cacheFile = process.env.GIT_CTX_NO_CACHE === '1' ? undefined : ctxDir(root, 'cache', 'config.json');
+  const cacheFile = cachePath(root, 'config.json');
   const key = `${CONFIG_CACHE_VERSION}:${sha256(buf)}`;
   if (cacheFile) {
     try {

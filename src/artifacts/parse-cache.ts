@@ -2,7 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
-import { ctxDir } from '../git/git-dir.js';
+import { cacheFile } from '../git/git-dir.js';
 import type { Artifact, LoadProblem } from './types.js';
 
 /** Bump when parseArtifact's output changes shape or meaning. */
@@ -62,7 +62,7 @@ export class ParseCache {
   private constructor(private readonly file: string | undefined) {}
 
   static async open(root: string): Promise<ParseCache> {
-    const file = process.env.GIT_CTX_NO_CACHE === '1' ? undefined : ctxDir(root, 'cache', 'artifacts.bin');
+    const file = cacheFile(root, 'artifacts.bin');
     const c = new ParseCache(file);
     if (!file) return c;
     try {

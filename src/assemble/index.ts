@@ -5,7 +5,7 @@ import type { Artifact, Depth } from '../artifacts/types.js';
 import { CONFIG_FILE, loadConfig } from '../config.js';
 import { CtxError } from '../errors.js';
 import { runGit, splitZ } from '../git/exec.js';
-import { ctxDir } from '../git/git-dir.js';
+import { cacheFile } from '../git/git-dir.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
@@ -74,7 +74,7 @@ const DEPTH_LEVEL: Record<Depth, number> = { meta: 0, summary: 1, full: 2 };
 const DEPTHS_DOWN: Depth[] = ['full', 'summary', 'meta'];
 
 async function defaultTokenCache(root: string, encoding: string): Promise<string | undefined> {
-  return ctxDir(root, 'cache', `tokens-${encoding}.json`);
+  return cacheFile(root, `tokens-${encoding}.json`);
 }
 
 /**

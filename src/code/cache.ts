@@ -1,4 +1,4 @@
-import { resolveGitDir } from '../git/git-dir.js';
+import { cacheFile } from '../git/git-dir.js';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,8 +63,7 @@ export class CodeCache {
 
   /** Cache for a repository root: `<git-dir>/ctx/cache/code-index.json`, or none when there is no git dir. */
   static async forRepo(root: string, tags: string[]): Promise<CodeCache> {
-    const gitDir = resolveGitDir(root);
-    return CodeCache.open(gitDir ? path.join(gitDir, 'ctx', 'cache', 'code-index.json') : undefined, tags);
+    return CodeCache.open(cacheFile(root, 'code-index.json'), tags);
   }
 
   /** Is this blob known to mention no tag (of this cache's tag set)? */

@@ -7,7 +7,7 @@ import { tagRegex } from '../code/tags.js';
 import type { CodeSymbol } from '../code/types.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Config } from '../config.js';
-import { ctxDir } from '../git/git-dir.js';
+import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 
 /** Where an artifact's anchor comes from. */
@@ -71,7 +71,7 @@ export class SymbolReader {
     // its own file: sharing code-index.json would let this cache's save() overwrite what the
     // CodeIndex saved earlier in the same run (each holds the file as it was when opened)
     // found from the filesystem: a git process here would cost more than the lookup saves
-    const cache = await CodeCache.open(useCache ? ctxDir(root, 'cache', 'staleness-symbols.json') : undefined, config.tags);
+    const cache = await CodeCache.open(useCache ? cacheFile(root, 'staleness-symbols.json') : undefined, config.tags);
     return new SymbolReader(cache, config);
   }
 

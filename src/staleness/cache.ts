@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ctxDir, resolveGitDir } from '../git/git-dir.js';
+import { cacheFile, resolveGitDir } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
@@ -48,7 +48,7 @@ export class ResultCache {
 
   /** Open the cache of a repository (`enabled: false` or no git dir: a cache that never hits). */
   static async open(root: string, enabled: boolean): Promise<ResultCache> {
-    const file = enabled ? ctxDir(root, 'cache', 'stale-results.json') : undefined;
+    const file = enabled ? cacheFile(root, 'stale-results.json') : undefined;
     const empty: CacheFile = { format: FORMAT, tool: VERSION, entries: {} };
     if (!file) return new ResultCache(undefined, empty);
     try {

@@ -37,7 +37,8 @@ const tsMorphShim = {
 // exactly where expected, or the build fails: a silently unbundled compiler would only fail
 // on a runner, at the first TypeScript file.
 let rewrites = 0;
-const LAZY_REQUIRE = /createRequire\(import\.meta\.url\)\((['"])ts-morph\1\)/g;
+// src/util/picomatch.ts (and the CLI's commander) use the same pattern for start-up speed
+const LAZY_REQUIRE = /createRequire\(import\.meta\.url\)\((['"])(ts-morph|picomatch|commander)\1\)/g;
 const lazyRequire = {
   name: 'bundle-lazy-require',
   setup(b) {
@@ -45,9 +46,9 @@ const lazyRequire = {
       const text = await readFile(args.path, 'utf8');
       if (!LAZY_REQUIRE.test(text)) return undefined;
       LAZY_REQUIRE.lastIndex = 0;
-      const contents = text.replace(LAZY_REQUIRE, () => {
+      const contents = text.replace(LAZY_REQUIRE, (_m, _q, name) => {
         rewrites++;
-        return "require('ts-morph')";
+        return `require('${name}')`;
       });
       return { contents, loader: 'ts' };
     });
@@ -89,6 +90,10 @@ const inputs = Object.keys(result.metafile.inputs);
 const bad = inputs.filter((i) => FORBIDDEN.some((re) => re.test(i)));
 if (bad.length) {
   console.error(`action bundle reaches modules it must not load:\n  ${bad.join('\n  ')}`);
+  process.exit(1);
+}
+if (!inputs.some((i) => /node_modules\/picomatch\//.test(i))) {
+  console.error('action bundle: picomatch was not bundled (src/util/picomatch.ts changed?); update scripts/build-action.mjs');
   process.exit(1);
 }
 if (!rewrites || !inputs.some((i) => i.endsWith('@ts-morph/common/dist/typescript.js'))) {

@@ -88,28 +88,38 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     problems.push(...hit.problems);
     if (hit.artifact) artifacts.push(hit.artifact);
   }
-  // the parser (and js-yaml) load only when something is not in the cache
-  const { parseArtifact } = misses.length || (opts.global ?? config.global) ? await import('./parse.js') : { parseArtifact: undefined as never };
   const bufs = misses.length ? await snapshot.readMany(misses.map((e) => e.path)) : [];
+  const toParse: { path: string; buf: Buffer; blob: string }[] = [];
   misses.forEach((e, i) => {
     const buf = bufs[i];
     if (!buf) return;
-    const r = parseArtifact(e.path, buf, 'repo');
+    // a file edited in the work tree has no blob id from the index: hash it, and it may be cached still
+    const blob = e.blob ?? gitBlobHash(buf);
+    const hit = e.blob ? undefined : cache.get(blob, e.path, 'repo');
+    if (!hit) return void toParse.push({ path: e.path, buf, blob });
+    problems.push(...hit.problems);
+    if (hit.artifact) artifacts.push(hit.artifact);
+  });
+  // the parser (and js-yaml) load only when something is not in the cache
+  const global = opts.global ?? config.global;
+  const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
+  for (const t of toParse) {
+    const r = parseArtifact!(t.path, t.buf, 'repo');
     problems.push(...r.problems);
     if (r.artifact) artifacts.push(r.artifact);
-    cache.set(r.artifact?.blob ?? gitBlobHash(buf), r.artifact, r.problems);
-  });
+    cache.set(t.blob, r.artifact, r.problems);
+  }
   await cache.save();
   mark('artifacts loaded');
 
   const globalHashes: Record<string, string> = {};
-  if (opts.global ?? config.global) {
+  if (global) {
     const gdir = opts.globalDir ?? globalStoreDir();
     for (const abs of await walkGlobal(gdir)) {
       const st = await lstat(abs).catch(() => undefined);
       if (!st || st.isSymbolicLink()) continue;
       const rel = `~global/${path.relative(gdir, abs).split(path.sep).join('/')}`;
-      const r = parseArtifact(rel, await readFile(abs), 'global');
+      const r = parseArtifact!(rel, await readFile(abs), 'global');
       problems.push(...r.problems);
       if (r.artifact) {
         if (r.artifact.scope !== 'global') r.artifact.scope = 'global';

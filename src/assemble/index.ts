@@ -32,6 +32,11 @@ export interface AssembleOptions {
   set?: ArtifactSet;
   /** directory inside the repository, when no `set` is given */
   cwd?: string;
+  /**
+   * a snapshot being opened already (by a caller that started git while it loaded this
+   * module); closed with the bundle. Takes the place of `cwd`, `at` and `staged`.
+   */
+  snapshot?: Promise<Snapshot>;
   /** build from this commit's objects only */
   at?: string;
   /** read the index instead of the working tree */
@@ -153,9 +158,9 @@ function digestOf(b: Omit<Bundle, 'header' | 'totals'> & { root: string }): stri
 
 async function openSet(o: AssembleOptions): Promise<{ set: ArtifactSet; close: () => void }> {
   if (o.set) return { set: o.set, close: () => undefined };
-  if (!o.cwd) throw new CtxError('USAGE', 'assembleBundle needs a loaded set or a cwd');
+  if (!o.cwd && !o.snapshot) throw new CtxError('USAGE', 'assembleBundle needs a loaded set, a snapshot or a cwd');
   if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
-  const snapshot = await openSnapshot({ cwd: o.cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
+  const snapshot = o.snapshot ? await o.snapshot : await openSnapshot({ cwd: o.cwd!, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
   try {
     mark('snapshot open');
     const config = await loadConfig(snapshot);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 
@@ -57,7 +58,8 @@ export function cachedCounter(inner: TokenCounter, cacheFile: string | undefined
       const keys = texts.map((t) => createHash('sha1').update(inner.encoding).update('\0').update(t).digest('hex').slice(0, 24));
       let cache: Record<string, number> = {};
       try {
-        const raw = JSON.parse(await readFile(cacheFile, 'utf8')) as unknown;
+        // synchronous: a few KB, needed before anything else can happen
+        const raw = JSON.parse(readFileSync(cacheFile, 'utf8')) as unknown;
         if (raw && typeof raw === 'object' && !Array.isArray(raw)) cache = raw as Record<string, number>;
       } catch {
         /* absent or unreadable: start empty */

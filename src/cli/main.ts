@@ -1,6 +1,6 @@
 // @spec SPEC-CLI-001
 
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from './commander.js';
 import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ExitCode, io } from './shared.js';

@@ -1,6 +1,6 @@
 // @spec SPEC-CLI-001
 
-import { Option, type Command } from 'commander';
+import { Option, type Command } from './commander.js';
 import path from 'node:path';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatch } from '../util/picomatch.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { fingerprintAnchor, parseAnchor, type AnchorSpec } from '../code/anchors.js';

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatch } from '../util/picomatch.js';
 import { buildGraph, reverseEdges } from '../artifacts/graph.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';

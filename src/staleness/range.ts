@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatch } from '../util/picomatch.js';
 import { walkHistory, type CommitInfo } from './history.js';
 
 /**

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatch } from './picomatch.js';
 
 /**
  * Match globs against a fixed, sorted file list quickly: each distinct glob is compiled

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import { judgeArtifacts } from '../../staleness/judge.js';
 import { stampArtifacts } from '../../staleness/stamp.js';

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkExitCode, renderCheck, type CheckFormat } from '../../check/render.js';

@@ -1,9 +1,9 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import type { ArtifactSet } from '../../artifacts/load.js';
 import type { Artifact } from '../../artifacts/types.js';
 import type { StaleMark } from '../../staleness/marks.js';
 import type { Depth } from '../../artifacts/types.js';
-import { isCtxError } from '../../errors.js';
+import { CtxError, isCtxError } from '../../errors.js';
 import { mark } from '../../util/timing.js';
 import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
 
@@ -34,14 +34,18 @@ export function register(program: Command): void {
     .option('--record', 'record the bundle manifest as a git note (refs/notes/ctx) on its commit')
     .option('--verify', 'compare with the bundle recorded on the commit for the same id and options; exit 1 when it differs');
   addRepoOptions(cmd).action(async (id: string, o: ContextOptions) => {
-    // loaded here rather than at the top so that other commands never pay for assembly
-    const { assembleBundle, renderBundle, recordBundle, verifyBundle } = await import('../../assemble/index.js');
-    const { findRepoRoot } = await import('../../snapshot/open.js');
+    const { findRepoRoot, openSnapshot } = await import('../../snapshot/open.js');
     const { default: path } = await import('node:path');
     const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+    if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
+    // git resolves the repository while the assembly code loads (it is loaded here rather
+    // than at the top so that other commands never pay for it)
+    const snapshot = openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
+    snapshot.catch(() => undefined); // awaited by assembleBundle
+    const { assembleBundle, renderBundle, recordBundle, verifyBundle } = await import('../../assemble/index.js');
     let bundle;
     try {
-      bundle = await assembleBundle({ id, cwd, at: o.at, staged: o.staged, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, staleness: staleHook });
+      bundle = await assembleBundle({ id, snapshot, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, staleness: staleHook });
     } catch (e) {
       // a budget that cannot hold even identity + task is a finding about the request, not an environment error
       if (isCtxError(e) && e.code === 'BUDGET') {

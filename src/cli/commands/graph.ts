@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
 import { codeGraph, type CodeGraph } from '../../code/graph.js';
 import { parseTraceTarget } from '../../code/trace.js';

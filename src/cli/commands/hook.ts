@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import path from 'node:path';
 import { ExitCode, colors, io } from '../shared.js';
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import path from 'node:path';
 import { CtxError } from '../../errors.js';
 import { initRepo } from '../../init/init.js';

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import path from 'node:path';
 import { MCP_CLIENTS, renderClientConfigs, type McpClient } from '../../mcp/client-config.js';
 import { io } from '../shared.js';

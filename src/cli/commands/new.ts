@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
 import { colors, io, loadRepo } from '../shared.js';
 

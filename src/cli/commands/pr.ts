@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import path from 'node:path';
 import { analyzePullRequest } from '../../pr/analyze.js';
 import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import { bodyAt } from '../../artifacts/depth.js';
 import { metaText } from '../../artifacts/meta-text.js';
 import { buildGraph, reverseEdges } from '../../artifacts/graph.js';

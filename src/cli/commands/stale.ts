@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import { CtxError } from '../../errors.js';
 import { judgeArtifacts } from '../../staleness/judge.js';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import { CtxError } from '../../errors.js';
 import { stampArtifacts, type StampResult } from '../../staleness/stamp.js';

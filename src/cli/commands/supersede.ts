@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import { supersedeArtifact } from '../../staleness/lifecycle.js';
 import { addRepoOptions, io, loadRepo, type RepoOptions } from '../shared.js';

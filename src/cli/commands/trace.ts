@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceEntry, type TraceResult } from '../../code/trace.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';

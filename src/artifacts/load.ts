@@ -58,14 +58,28 @@ async function walkGlobal(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-const isArtifactFile = (p: string, dir: string) =>
-  p.endsWith('.md') && !p.endsWith('/README.md') && p !== `${dir}/README.md` && !p.split('/').pop()!.startsWith('_') && path.posix.basename(p) !== 'baseline.md';
+/** A markdown file that is not a README, a baseline list, or a `_`-prefixed partial. */
+function isArtifactFile(p: string): boolean {
+  if (!p.endsWith('.md')) return false;
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  return base !== 'README.md' && base !== 'baseline.md' && base[0] !== '_';
+}
+
+/**
+ * Start what loading the artifact set needs before it is asked for: git lists the artifact
+ * directory while this process parses the artifact cache. Purely an optimisation; the
+ * default directory is assumed (a config naming another one just lists that one later).
+ */
+export function warmUp(snapshot: Snapshot, dir = '.contextia'): void {
+  snapshot.listUnder(dir).catch(() => undefined); // the real call reports errors
+  ParseCache.preload(snapshot.root);
+}
 
 /** Load and parse every artifact in the snapshot (plus global ones when opted in). */
 export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: LoadOptions = {}): Promise<ArtifactSet> {
   const dir = config.dir;
   // symlinks are reported whatever their name (a linked directory is one entry); never followed
-  const entries = (await snapshot.listUnder(dir)).filter((e) => e.mode === '120000' || isArtifactFile(e.path, dir));
+  const entries = (await snapshot.listUnder(dir)).filter((e) => e.mode === '120000' || isArtifactFile(e.path));
   const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
   const regular = entries.filter((e) => {

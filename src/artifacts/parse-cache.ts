@@ -53,6 +53,8 @@ type Entry = { s: Stored; heavy?: Heavy };
  * about a third of the time of the whole). Corrupt, old-version or unwritable caches are
  * ignored: the cache only ever saves time.
  */
+let preloaded: { root: string; cache: ParseCache } | undefined;
+
 export class ParseCache {
   private entries = new Map<string, Entry>();
   private used = new Set<string>();
@@ -61,7 +63,24 @@ export class ParseCache {
   private base = 0;
   private constructor(private readonly file: string | undefined) {}
 
+  /**
+   * Read the cache now, before it is needed: a caller that has just started a git process
+   * parses the cache while git works, instead of after. `open` then returns this instance.
+   */
+  static preload(root: string): void {
+    if (preloaded?.root !== root) preloaded = { root, cache: ParseCache.read(root) };
+  }
+
   static async open(root: string): Promise<ParseCache> {
+    if (preloaded?.root === root) {
+      const c = preloaded.cache;
+      preloaded = undefined; // one run, one instance: a later open reads the file afresh
+      return c;
+    }
+    return ParseCache.read(root);
+  }
+
+  private static read(root: string): ParseCache {
     const file = cacheFile(root, 'artifacts.bin');
     const c = new ParseCache(file);
     if (!file) return c;

@@ -1,3 +1,5 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { bodyAt } from '../artifacts/depth.js';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';
@@ -104,6 +106,7 @@ async function dirtyFiles(snapshot: Snapshot, set: ArtifactSet, included: Artifa
   return [...out].sort(cmp);
 }
 
+const HEAD_LISTING_VERSION = 1;
 const headBlobMemo = new WeakMap<Snapshot, Map<string, Promise<Map<string, string>>>>();
 
 /** path → blob at HEAD under the artifact directory, asked once per snapshot (see openSet). */
@@ -119,9 +122,23 @@ function headBlobsUnder(snapshot: Snapshot, dir: string): Promise<Map<string, st
   return p;
 }
 
-/** With git, one ls-tree limited to the directory. */
+/**
+ * With git, one ls-tree limited to the directory, remembered per commit in
+ * `<git-dir>/ctx/cache/head-listing.json` (a commit's tree never changes): a warm bundle on
+ * an unchanged HEAD then spawns no process for its dirty check.
+ */
 async function listHeadBlobs(snapshot: Snapshot, dir: string): Promise<Map<string, string>> {
   if (snapshot.backend === 'git') {
+    const memo = cacheFile(snapshot.root, 'head-listing.json');
+    const key = `${HEAD_LISTING_VERSION}\0${snapshot.commit}\0${dir}`;
+    if (memo) {
+      try {
+        const c = JSON.parse(readFileSync(memo, 'utf8')) as { key?: string; blobs?: [string, string][] };
+        if (c.key === key && Array.isArray(c.blobs)) return new Map(c.blobs);
+      } catch {
+        /* absent or unreadable */
+      }
+    }
     const out = await runGit(['ls-tree', '-r', '-z', '--full-tree', snapshot.commit!, '--', dir], {
       cwd: snapshot.root,
       // the directory comes from config.yaml: never let it act as pathspec magic
@@ -132,6 +149,16 @@ async function listHeadBlobs(snapshot: Snapshot, dir: string): Promise<Map<strin
       const tab = line.indexOf('\t');
       const [, type, blob] = line.slice(0, tab).split(' ');
       if (type === 'blob') m.set(line.slice(tab + 1), blob!);
+    }
+    if (memo && m.size <= 100_000) {
+      try {
+        mkdirSync(path.dirname(memo), { recursive: true });
+        const tmp = `${memo}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify({ key, blobs: [...m] }));
+        renameSync(tmp, memo);
+      } catch {
+        /* read-only .git: listed again next time */
+      }
     }
     return m;
   }

@@ -2,7 +2,7 @@
 
 import { Option, type Command } from './commander.js';
 import path from 'node:path';
-import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
+import { loadArtifactSet, warmUp, type ArtifactSet } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { openSnapshot } from '../snapshot/open.js';
@@ -68,6 +68,8 @@ export async function openRepo(o: RepoOptions): Promise<{ snapshot: Snapshot; co
   if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
   const snapshot = await openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
   try {
+    // every caller goes on to load the artifact set
+    warmUp(snapshot);
     const config = await loadConfig(snapshot);
     return { snapshot, config, cwd };
   } catch (e) {

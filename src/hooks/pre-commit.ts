@@ -1,4 +1,4 @@
-import type { ArtifactSet } from '../artifacts/load.js';
+import { warmUp, type ArtifactSet } from '../artifacts/load.js';
 import { codeIndexFor } from '../check/rules/anchors.js';
 import { ruleCatalog, runCheck, severityAtLeast, type Baseline } from '../check/run.js';
 import type { CheckResult, Finding, FindingSeverity, Rule } from '../check/types.js';
@@ -97,6 +97,7 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
   const staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
   let head: Snapshot | undefined;
   try {
+    warmUp(staged);
     mark('hook: snapshot open');
     const config = await loadConfig(staged);
     mark('hook: config loaded');

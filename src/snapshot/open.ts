@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { hasGitBinary, runGit } from '../git/exec.js';
+import { fastHead } from '../git/fast-head.js';
 import { CommitSnapshot, IndexSnapshot, WorktreeSnapshot } from './git-snapshot.js';
 import { IsoSnapshot, isoFindRoot, isoResolve } from './iso-snapshot.js';
 import type { Snapshot, SnapshotKind } from './types.js';
@@ -64,7 +65,12 @@ export async function openSnapshot(opts: OpenSnapshotOptions): Promise<Snapshot>
   let backend = opts.backend ?? ((await hasGitBinary()) ? 'git' : 'isomorphic-git');
   let root: string | undefined;
   let commit: string | undefined;
-  if (backend === 'git') {
+  // HEAD of a plain repository from the filesystem, no process; git answers anything unusual
+  const fast = backend === 'git' && !opts.backend && kind !== 'commit' ? fastHead(opts.cwd) : undefined;
+  if (fast) {
+    root = fast.root;
+    commit = fast.commit;
+  } else if (backend === 'git') {
     // the top level and the commit in one process: rev-parse answers each argument in turn
     // and exits 1 (after printing the top level) when the revision does not resolve
     const rev = kind === 'commit' ? (opts.rev ?? 'HEAD') : 'HEAD';

@@ -35,12 +35,16 @@ export function register(program: Command): void {
     .option('--verify', 'compare with the bundle recorded on the commit for the same id and options; exit 1 when it differs');
   addRepoOptions(cmd).action(async (id: string, o: ContextOptions) => {
     const { findRepoRoot, openSnapshot } = await import('../../snapshot/open.js');
+    const { warmUp } = await import('../../artifacts/load.js');
     const { default: path } = await import('node:path');
     const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
     if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
     // git resolves the repository while the assembly code loads (it is loaded here rather
     // than at the top so that other commands never pay for it)
-    const snapshot = openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
+    const snapshot = openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at }).then((s) => {
+      warmUp(s);
+      return s;
+    });
     snapshot.catch(() => undefined); // awaited by assembleBundle
     const { assembleBundle, renderBundle, recordBundle, verifyBundle } = await import('../../assemble/index.js');
     let bundle;

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
 import { cacheFile as cachePath } from './git/git-dir.js';
 import { sha256 } from './util/hash.js';
+import { loadJsYaml } from './util/js-yaml.js';
 import type { Snapshot } from './snapshot/types.js';
 
 export type Severity = 'error' | 'warning' | 'info' | 'off';
@@ -197,7 +198,7 @@ async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise
     }
   }
   // js-yaml rather than eemeli/yaml: the hook's start-up budget cannot afford loading both
-  const { default: jsYaml } = await import('js-yaml');
+  const jsYaml = await loadJsYaml();
   let raw: unknown;
   try {
     raw = jsYaml.load(buf.toString('utf8'), { schema: jsYaml.CORE_SCHEMA, filename: file });

@@ -117,12 +117,14 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // the parser (and js-yaml) load only when something is not in the cache
   const global = opts.global ?? config.global;
   const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
+  mark('artifact parser loaded');
   for (const t of toParse) {
     const r = parseArtifact!(t.path, t.buf, 'repo');
     problems.push(...r.problems);
     if (r.artifact) artifacts.push(r.artifact);
     cache.set(t.blob, r.artifact, r.problems);
   }
+  mark('artifacts parsed');
   await cache.save();
   mark('artifacts loaded');
 

@@ -1,6 +1,7 @@
 // @spec SPEC-ARTIFACTS-001
 
-import jsYaml from 'js-yaml';
+import type JsYaml from 'js-yaml';
+import { loadJsYaml } from '../util/js-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { RELATION_KINDS, type Artifact, type LoadProblem, type RelationKind, type Scope } from './types.js';
 
@@ -60,7 +61,9 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
  * eemeli/yaml remains the write path, where comments and layout must survive.
  */
 // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them
-const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', jsYaml.Type> }).types;
+// loaded before the module is used (top-level await): parseArtifact itself stays synchronous
+const jsYaml = await loadJsYaml();
+const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', JsYaml.Type> }).types;
 const STRINGS_SCHEMA = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] });
 
 export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; message: string };

@@ -1,7 +1,7 @@
-import { cacheFile } from '../git/git-dir.js';
-import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { cacheFile } from '../git/git-dir.js';
 import type { FileRecord } from './types.js';
 
 /**
@@ -24,19 +24,36 @@ interface CacheFile {
 export { resolveGitDir } from '../git/git-dir.js';
 
 const CLEAN_MAGIC = 'git-ctx/clean-blobs/1\n';
+/** The journal is folded into the base files once it grows past this. */
+const JOURNAL_LIMIT = 1 << 20;
+
+const validValue = (v: unknown): v is CacheValue => v === 0 || (!!v && typeof v === 'object' && Array.isArray((v as FileRecord).annotations));
 
 /**
- * The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`, and beside it
- * (`code-index.clean`) the ids of blobs known to carry no tag: 20 raw bytes each, so that a
- * warm run can classify every file of a 100k-file tree without asking `git grep`.
+ * The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`; beside it
+ * `code-index.clean`, the ids of blobs known to carry no tag (20 raw bytes each), so that a
+ * warm run can classify every file of a 100k-file tree without asking `git grep`; and
+ * `code-index.log`, a journal of what later runs added. A commit adds a handful of blobs:
+ * appending them costs far less than rewriting the whole cache, which a pre-commit hook
+ * would otherwise pay on every commit. The journal is folded into the base files when it
+ * passes 1 MB. A torn or foreign journal line is skipped; everything is keyed by content,
+ * so nothing read here can be wrong, only missing.
  */
 export class CodeCache {
   private entries = new Map<string, CacheValue>();
   private used = new Set<string>();
-  private dirty = false;
+  /** entries and clean blobs added by this run, not yet on disk */
+  private fresh = new Map<string, CacheValue>();
+  private freshClean = new Set<string>();
   private clean: Set<string> | undefined;
+  /** clean blobs from the journal, merged when the clean set is first read */
+  private journalClean: string[] = [];
   private cleanUsed = new Set<string>();
-  private cleanDirty = false;
+  private journalBytes = 0;
+  /** the journal on disk starts with this cache's header, so appending to it is right */
+  private journalOk = false;
+  /** the base file read cleanly (else the next save rewrites it) */
+  private baseOk = false;
 
   private constructor(
     readonly file: string | undefined,
@@ -49,21 +66,56 @@ export class CodeCache {
     const cache = new CodeCache(file, key);
     if (!file) return cache;
     try {
-      const data = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+      const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
       if (data.tool === 'git-ctx/code-index' && data.version === CODE_CACHE_VERSION && data.tags === key && data.entries && typeof data.entries === 'object') {
-        for (const [k, v] of Object.entries(data.entries)) {
-          if (v === 0 || (v && typeof v === 'object' && Array.isArray(v.annotations))) cache.entries.set(k, v);
-        }
+        for (const [k, v] of Object.entries(data.entries)) if (validValue(v)) cache.entries.set(k, v);
+        cache.baseOk = true;
       }
     } catch {
       /* absent or unreadable: rebuilt silently */
     }
+    cache.readJournal();
     return cache;
   }
 
   /** Cache for a repository root: `<git-dir>/ctx/cache/code-index.json`, or none when there is no git dir. */
   static async forRepo(root: string, tags: string[]): Promise<CodeCache> {
     return CodeCache.open(cacheFile(root, 'code-index.json'), tags);
+  }
+
+  private sibling(ext: string): string | undefined {
+    return this.file ? this.file.replace(/\.json$/, '') + ext : undefined;
+  }
+
+  private journalHeader(): string {
+    return JSON.stringify({ tool: 'git-ctx/code-index-log', version: CODE_CACHE_VERSION, tags: this.tags });
+  }
+
+  private readJournal(): void {
+    const file = this.sibling('.log');
+    if (!file) return;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    this.journalBytes = Buffer.byteLength(text);
+    const lines = text.split('\n');
+    if (lines[0] !== this.journalHeader()) return; // foreign journal: replaced at the next save
+    this.journalOk = true;
+    for (let i = 1; i < lines.length; i++) {
+      if (!lines[i]) continue;
+      let rec: unknown;
+      try {
+        rec = JSON.parse(lines[i]!);
+      } catch {
+        continue; // a torn last line from an interrupted append
+      }
+      if (!Array.isArray(rec)) continue;
+      if (rec[0] === 'c' && typeof rec[1] === 'string' && /^[0-9a-f]{40}$/.test(rec[1])) this.journalClean.push(rec[1]);
+      else if (rec[0] === 'e' && typeof rec[1] === 'string' && validValue(rec[2])) this.entries.set(rec[1], rec[2]);
+    }
   }
 
   /** Is this blob known to mention no tag (of this cache's tag set)? */
@@ -82,11 +134,7 @@ export class CodeCache {
     this.cleanUsed.add(blob);
     if (this.clean.has(blob)) return;
     this.clean.add(blob);
-    this.cleanDirty = true;
-  }
-
-  private cleanFile(): string | undefined {
-    return this.file ? this.file.replace(/\.json$/, '') + '.clean' : undefined;
+    this.freshClean.add(blob);
   }
 
   private cleanHeader(): Buffer {
@@ -94,8 +142,8 @@ export class CodeCache {
   }
 
   private readClean(): Set<string> {
-    const out = new Set<string>();
-    const file = this.cleanFile();
+    const out = new Set<string>(this.journalClean);
+    const file = this.sibling('.clean');
     if (!file) return out;
     try {
       const buf = readFileSync(file);
@@ -118,17 +166,36 @@ export class CodeCache {
   set(key: string, value: CacheValue): void {
     this.entries.set(key, value);
     this.used.add(key);
-    this.dirty = true;
+    this.fresh.set(key, value);
   }
 
   /**
-   * Write the cache when something changed. Entries used by this run are kept, plus older
-   * ones up to a bound (other branches, other snapshots) so the file cannot grow forever.
-   * Written to a temporary file and renamed: a concurrent reader sees old or new, never half.
+   * Persist what this run added: appended to the journal, or, once the journal is large,
+   * folded into rewritten base files (entries used by this run kept, plus older ones up to a
+   * bound for other branches and snapshots, so that nothing grows forever). Base files are
+   * written to a temporary file and renamed: a concurrent reader sees old or new, never half.
    */
   async save(): Promise<void> {
-    await this.saveClean();
-    if (!this.file || !this.dirty) return;
+    if (!this.file || (!this.fresh.size && !this.freshClean.size)) return;
+    const lines: string[] = [];
+    for (const [k, v] of this.fresh) lines.push(JSON.stringify(['e', k, v]));
+    for (const b of this.freshClean) lines.push(JSON.stringify(['c', b]));
+    const text = lines.join('\n') + '\n';
+    try {
+      if (this.baseOk && this.journalOk && this.journalBytes + text.length <= JOURNAL_LIMIT) {
+        appendFileSync(this.sibling('.log')!, text);
+        this.journalBytes += text.length;
+      } else await this.fold();
+      this.fresh.clear();
+      this.freshClean.clear();
+    } catch {
+      // a read-only .git (CI caches, mounted repos) must not fail the analysis
+    }
+  }
+
+  /** Rewrite the base files from memory and drop the journal. */
+  private async fold(): Promise<void> {
+    const file = this.file!;
     const limit = Math.max(20_000, this.used.size * 2);
     const out: Record<string, CacheValue> = {};
     let n = 0;
@@ -147,37 +214,29 @@ export class CodeCache {
       }
     }
     const data: CacheFile = { tool: 'git-ctx/code-index', version: CODE_CACHE_VERSION, tags: this.tags, entries: out };
-    try {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(data));
-      await rename(tmp, this.file);
-      this.dirty = false;
-    } catch {
-      // a read-only .git (CI caches, mounted repos) must not fail the analysis
-    }
-  }
-
-  /** Blobs of this run first, then older ones up to a bound (other branches and snapshots). */
-  private async saveClean(): Promise<void> {
-    const file = this.cleanFile();
-    if (!file || !this.clean || !this.cleanDirty) return;
-    const limit = Math.max(250_000, this.cleanUsed.size * 2);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeAtomic(file, JSON.stringify(data));
+    this.clean ??= this.readClean();
+    const cleanLimit = Math.max(250_000, this.cleanUsed.size * 2);
     const keep: string[] = [...this.cleanUsed];
     for (const b of this.clean) {
-      if (keep.length >= limit) break;
+      if (keep.length >= cleanLimit) break;
       if (!this.cleanUsed.has(b)) keep.push(b);
     }
     const body = Buffer.alloc(keep.length * 20);
     keep.forEach((b, i) => body.write(b, i * 20, 20, 'hex'));
-    try {
-      await mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, Buffer.concat([this.cleanHeader(), body]));
-      await rename(tmp, file);
-      this.cleanDirty = false;
-    } catch {
-      // read-only .git: classified again next time
-    }
+    await writeAtomic(this.sibling('.clean')!, Buffer.concat([this.cleanHeader(), body]));
+    // the base now holds everything: start an empty journal (header only)
+    const header = this.journalHeader() + '\n';
+    await writeAtomic(this.sibling('.log')!, header);
+    this.journalBytes = header.length;
+    this.journalOk = true;
+    this.baseOk = true;
   }
+}
+
+async function writeAtomic(file: string, content: string | Buffer): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, content);
+  await rename(tmp, file);
 }

@@ -1,7 +1,7 @@
 // @spec SPEC-CODE-001
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,10 +69,25 @@ export function requireWithCodeCache(file: string): unknown {
         const tmp = `${target}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, target);
+        prune(path.dirname(target), `${path.basename(file, '.js')}-`, target);
       } catch {
         /* read-only home (CI sandboxes): the cache only ever saves time */
       }
     });
   }
   return mod.exports;
+}
+
+/**
+ * Keep the newest few caches of one module: each installation (a global install, a project's
+ * node_modules, a pre-commit environment) and each upgrade has its own key, and 2.5 MB each
+ * must not pile up in the user's cache directory.
+ */
+function prune(dir: string, prefix: string, keep: string): void {
+  const KEEP = 4;
+  const files = readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.bin'))
+    .map((f) => ({ f: path.join(dir, f), t: statSync(path.join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.t - a.t);
+  for (const { f } of files.slice(KEEP)) if (f !== keep) rmSync(f, { force: true });
 }

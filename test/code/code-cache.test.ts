@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,6 +71,29 @@ module.exports = { value: 42, name: () => path.basename(__filename), dep: () => 
     writeFileSync(file, moduleText.replace('value: 42', 'value: 43, extra: 1'));
     expect(loadIn(file, env)).toEqual({ ...expected, value: 43 });
     expect(readdirSync(path.join(cacheHome, 'git-ctx', 'v8'))).toHaveLength(2);
+  });
+
+  it('keeps only the newest few caches of a module (installations and upgrades each have a key)', () => {
+    const src = temp();
+    const cacheHome = temp();
+    const file = path.join(src, 'big.cjs');
+    writeFileSync(file, moduleText);
+    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    const dir = path.join(cacheHome, 'git-ctx', 'v8');
+    mkdirSync(dir, { recursive: true });
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 6; i++) {
+      const f = path.join(dir, `big.cjs-old${i}.bin`);
+      writeFileSync(f, 'x');
+      utimesSync(f, now - 1000 * (i + 1), now - 1000 * (i + 1));
+    }
+    writeFileSync(path.join(dir, 'other-module.bin'), 'x');
+    expect(loadIn(file, { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '' })).toEqual(expected);
+    const left = readdirSync(dir).sort();
+    expect(left.filter((f) => f.startsWith('big.cjs-'))).toHaveLength(4);
+    expect(left).toContain('big.cjs-old0.bin');
+    expect(left).not.toContain('big.cjs-old5.bin');
+    expect(left).toContain('other-module.bin');
   });
 
   it('writes nothing with GIT_CTX_NO_CACHE=1', () => {

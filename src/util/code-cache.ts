@@ -1,4 +1,4 @@
-// @spec SPEC-CODE-001
+// @spec SPEC-ANCHORS-001
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PreCommitResult } from '../../src/hooks/pre-commit.js';
@@ -365,6 +366,28 @@ describe('pre-commit hook: script, chaining, bypass', () => {
     const cli = runCli(['hook', 'pre-commit'], { cwd: repo.dir, env: { GIT_CTX_SKIP: '1' } });
     expect(cli.code).toBe(0);
     expect(cli.stderr).toContain('GIT_CTX_SKIP=1');
+  });
+
+  it('runs git-ctx without NODE_EXTRA_CA_CERTS (it opens no connection), a chained hook with it', () => {
+    const repo = fixtureRepo();
+    const file = path.join(repo.dir, '.git/hooks/pre-commit');
+    writeFileSync(file, '#!/bin/sh\necho "chained sees ca=${NODE_EXTRA_CA_CERTS:-unset}" >&2\n');
+    chmodSync(file, 0o755);
+    install(repo);
+    // a git-ctx on PATH that reports what it was given
+    const spy = mkdtempSync(path.join(tmpdir(), 'git-ctx-spy-'));
+    writeFileSync(path.join(spy, 'git-ctx'), '#!/bin/sh\necho "git-ctx sees ca=${NODE_EXTRA_CA_CERTS:-unset} args=$*" >&2\n');
+    chmodSync(path.join(spy, 'git-ctx'), 0o755);
+    try {
+      repo.write({ 'README.md': '# d\n' });
+      repo.git('add', 'README.md');
+      const r = gitRun(repo, ['commit', '-m', 'd'], { PATH: `${spy}${path.delimiter}${hookPath(false)}`, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/extra.pem' });
+      expect(r.code).toBe(0);
+      expect(r.output).toContain('chained sees ca=/etc/ssl/certs/extra.pem');
+      expect(r.output).toContain('git-ctx sees ca=unset args=hook pre-commit');
+    } finally {
+      rmSync(spy, { recursive: true, force: true });
+    }
   });
 
   it('explains how to get the CLI (or skip) when git-ctx cannot be found', () => {

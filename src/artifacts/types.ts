@@ -17,7 +17,13 @@ export interface Stamp {
   fingerprints?: Record<string, string>;
 }
 
-/** A parsed artifact. `data` is the whole frontmatter, unknown keys included, with scalars kept as strings. */
+/**
+ * A parsed artifact. `data` is the whole frontmatter, unknown keys included, with scalars kept as strings.
+ * Artifacts that come from the parse cache decode most fields on first access (accessors on
+ * their prototype): copy one with `JSON.parse(JSON.stringify(a))` or field by field, not with
+ * `{ ...a }`, which copies only id, type, status, scope, domain, links, relations, requires,
+ * file, origin and blob.
+ */
 export interface Artifact {
   id: string;
   type: string;

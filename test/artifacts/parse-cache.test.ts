@@ -16,8 +16,8 @@ const files = {
   '.contextia/decisions/DEC-BAD.md': '---\nid: [unclosed\n---\nbody\n',
 };
 
-/** A plain copy with every field, whatever the object's class: what a consumer can observe. */
-const plain = (a: Artifact) => ({ ...a, data: a.data, body: a.body });
+/** A plain copy with every field, whatever the object's class (cached ones decode lazily). */
+const plain = (a: Artifact) => ('toJSON' in a && typeof a.toJSON === 'function' ? (a.toJSON() as Artifact) : { ...a });
 
 async function load(dir: string) {
   const snap = await openSnapshot({ cwd: dir });
@@ -45,10 +45,15 @@ describe('artifact parse cache', () => {
     const json = JSON.parse(JSON.stringify(dec)) as Artifact;
     expect(json.body).toContain('ünïcode');
     expect(json.data['x-custom']).toEqual({ nested: ['1', '2'] });
-    // and take assignments like any object
+    // every field reads like a field, and takes assignments like one
+    for (const k of Object.keys(cold.artifacts[0]!) as (keyof Artifact)[]) expect(dec[k], k).toStrictEqual(cold.artifacts.find((a) => a.id === 'DEC-001')![k]);
     dec.body = 'replaced';
-    expect(dec.body).toBe('replaced');
-    expect(Object.keys(dec)).toContain('body');
+    dec.title = 'Renamed';
+    dec.status = undefined;
+    expect([dec.body, dec.title, dec.status]).toEqual(['replaced', 'Renamed', undefined]);
+    // an assignment stays on that object: the cache (and another load) keep the parsed values
+    const again = await load(repo.dir);
+    expect(again.artifacts.find((a) => a.id === 'DEC-001')!.title).toBe('Round half even');
   });
 
   it('re-parses a changed file and keeps the rest', async () => {

@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
 import { cacheFile as cachePath } from './git/git-dir.js';
+import { readKeyedCache, writeKeyedCache } from './util/cache-file.js';
 import { sha256 } from './util/hash.js';
 import { loadJsYaml } from './util/js-yaml.js';
 import type { Snapshot } from './snapshot/types.js';
@@ -189,14 +188,8 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
 async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise<unknown> {
   const cacheFile = cachePath(root, 'config.json');
   const key = `${CONFIG_CACHE_VERSION}:${sha256(buf)}`;
-  if (cacheFile) {
-    try {
-      const c = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key?: string; raw?: unknown };
-      if (c.key === key) return c.raw;
-    } catch {
-      /* absent or unreadable */
-    }
-  }
+  const cached = readKeyedCache(cacheFile, key);
+  if (cached !== undefined) return cached;
   // js-yaml rather than eemeli/yaml: the hook's start-up budget cannot afford loading both
   const jsYaml = await loadJsYaml();
   let raw: unknown;
@@ -206,22 +199,11 @@ async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise
     const err = e as { reason?: string; message: string; mark?: { line: number } };
     throw new CtxError('CONFIG', `invalid YAML: ${err.reason ?? err.message.split('\n')[0]}`, { file, line: (err.mark?.line ?? 0) + 1 });
   }
-  if (cacheFile) {
-    try {
-      const text = JSON.stringify({ key, raw });
-      if (isDeepStrictEqual((JSON.parse(text) as { raw: unknown }).raw, raw)) {
-        mkdirSync(path.dirname(cacheFile), { recursive: true });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(tmp, text);
-        renameSync(tmp, cacheFile);
-      }
-    } catch {
-      /* read-only .git: parsed again next time */
-    }
-  }
+  // undefined (an empty file) is never remembered: it reads as a miss
+  if (raw !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(raw)), raw)) writeKeyedCache(cacheFile, key, raw);
   return raw;
 }
-const CONFIG_CACHE_VERSION = 1;
+const CONFIG_CACHE_VERSION = 2;
 
 /** The type whose prefix matches an id (DEC-… → decision). */
 export function typeForId(cfg: Config, id: string): string | undefined {

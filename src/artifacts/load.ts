@@ -92,16 +92,14 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   mark('artifact files listed');
   const cache = await ParseCache.open(snapshot.root);
   mark('parse cache read');
-  const misses: SnapshotEntry[] = [];
-  for (const e of regular) {
-    const hit = e.blob ? cache.get(e.blob, e.path, 'repo') : undefined;
-    if (!hit) {
-      misses.push(e);
-      continue;
-    }
+  const take = (hit: { artifact?: Artifact; problems: LoadProblem[] } | undefined): boolean => {
+    if (!hit) return false;
     problems.push(...hit.problems);
     if (hit.artifact) artifacts.push(hit.artifact);
-  }
+    return true;
+  };
+  const misses: SnapshotEntry[] = [];
+  for (const e of regular) if (!take(e.blob ? cache.get(e.blob, e.path, 'repo') : undefined)) misses.push(e);
   const bufs = misses.length ? await snapshot.readMany(misses.map((e) => e.path)) : [];
   const toParse: { path: string; buf: Buffer; blob: string }[] = [];
   misses.forEach((e, i) => {
@@ -109,10 +107,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     if (!buf) return;
     // a file edited in the work tree has no blob id from the index: hash it, and it may be cached still
     const blob = e.blob ?? gitBlobHash(buf);
-    const hit = e.blob ? undefined : cache.get(blob, e.path, 'repo');
-    if (!hit) return void toParse.push({ path: e.path, buf, blob });
-    problems.push(...hit.problems);
-    if (hit.artifact) artifacts.push(hit.artifact);
+    if (!take(e.blob ? undefined : cache.get(blob, e.path, 'repo'))) toParse.push({ path: e.path, buf, blob });
   });
   // the parser (and js-yaml) load only when something is not in the cache
   const global = opts.global ?? config.global;

@@ -1,8 +1,9 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { cacheFile } from '../git/git-dir.js';
+import { writeCacheFile } from '../util/cache-file.js';
 import type { Artifact, LoadProblem } from './types.js';
 
 /** Bump when parseArtifact's output changes shape or meaning. */
@@ -181,15 +182,10 @@ export class ParseCache {
       }
       index[k] = s;
     }
-    try {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(tmp, Buffer.concat([Buffer.from(JSON.stringify({ tool: TOOL, version: PARSE_CACHE_VERSION, entries: index }) + '\n'), ...parts]));
-      await rename(tmp, this.file);
+    // a read-only checkout (CI, Action) skips the write: the cache is an optimisation only
+    if (writeCacheFile(this.file, Buffer.concat([Buffer.from(JSON.stringify({ tool: TOOL, version: PARSE_CACHE_VERSION, entries: index }) + '\n'), ...parts]))) {
       // the JSON cache of earlier versions
-      await rm(path.join(path.dirname(this.file), 'artifacts.json'), { force: true });
-    } catch {
-      /* read-only checkout (CI, Action): the cache is an optimisation only */
+      await rm(path.join(path.dirname(this.file), 'artifacts.json'), { force: true }).catch(() => undefined);
     }
   }
 }

@@ -1,15 +1,14 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { bodyAt } from '../artifacts/depth.js';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';
 import type { Artifact, Depth } from '../artifacts/types.js';
 import { CONFIG_FILE, loadConfig } from '../config.js';
 import { CtxError } from '../errors.js';
-import { runGit, splitZ } from '../git/exec.js';
 import { cacheFile } from '../git/git-dir.js';
+import { CommitSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { readKeyedCache, writeKeyedCache } from '../util/cache-file.js';
 import { sha256 } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 import { VERSION } from '../version.js';
@@ -106,7 +105,7 @@ async function dirtyFiles(snapshot: Snapshot, set: ArtifactSet, included: Artifa
   return [...out].sort(cmp);
 }
 
-const HEAD_LISTING_VERSION = 1;
+const HEAD_LISTING_VERSION = 2;
 const headBlobMemo = new WeakMap<Snapshot, Map<string, Promise<Map<string, string>>>>();
 
 /** path → blob at HEAD under the artifact directory, asked once per snapshot (see openSet). */
@@ -123,48 +122,21 @@ function headBlobsUnder(snapshot: Snapshot, dir: string): Promise<Map<string, st
 }
 
 /**
- * With git, one ls-tree limited to the directory, remembered per commit in
+ * One listing limited to the directory, remembered per commit in
  * `<git-dir>/ctx/cache/head-listing.json` (a commit's tree never changes): a warm bundle on
  * an unchanged HEAD then spawns no process for its dirty check.
  */
 async function listHeadBlobs(snapshot: Snapshot, dir: string): Promise<Map<string, string>> {
-  if (snapshot.backend === 'git') {
-    const memo = cacheFile(snapshot.root, 'head-listing.json');
-    const key = `${HEAD_LISTING_VERSION}\0${snapshot.commit}\0${dir}`;
-    if (memo) {
-      try {
-        const c = JSON.parse(readFileSync(memo, 'utf8')) as { key?: string; blobs?: [string, string][] };
-        if (c.key === key && Array.isArray(c.blobs)) return new Map(c.blobs);
-      } catch {
-        /* absent or unreadable */
-      }
-    }
-    const out = await runGit(['ls-tree', '-r', '-z', '--full-tree', snapshot.commit!, '--', dir], {
-      cwd: snapshot.root,
-      // the directory comes from config.yaml: never let it act as pathspec magic
-      env: { GIT_LITERAL_PATHSPECS: '1' },
-    });
-    const m = new Map<string, string>();
-    for (const line of splitZ(out)) {
-      const tab = line.indexOf('\t');
-      const [, type, blob] = line.slice(0, tab).split(' ');
-      if (type === 'blob') m.set(line.slice(tab + 1), blob!);
-    }
-    if (memo && m.size <= 100_000) {
-      try {
-        mkdirSync(path.dirname(memo), { recursive: true });
-        const tmp = `${memo}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify({ key, blobs: [...m] }));
-        renameSync(tmp, memo);
-      } catch {
-        /* read-only .git: listed again next time */
-      }
-    }
-    return m;
-  }
-  const head = await openSnapshot({ cwd: snapshot.root, kind: 'commit', rev: snapshot.commit, backend: snapshot.backend });
+  const memo = snapshot.backend === 'git' ? cacheFile(snapshot.root, 'head-listing.json') : undefined;
+  const key = `${HEAD_LISTING_VERSION}\0${snapshot.commit}\0${dir}`;
+  const cached = readKeyedCache(memo, key);
+  if (Array.isArray(cached)) return new Map(cached as [string, string][]);
+  // HEAD is already resolved: the git backend needs no rev-parse for it
+  const head = snapshot.backend === 'git' ? new CommitSnapshot(snapshot.root, snapshot.commit!) : await openSnapshot({ cwd: snapshot.root, kind: 'commit', rev: snapshot.commit, backend: snapshot.backend });
   try {
-    return new Map((await head.listUnder(dir)).map((e) => [e.path, e.blob!] as const));
+    const m = new Map((await head.listUnder(dir)).map((e) => [e.path, e.blob!] as const));
+    if (m.size <= 100_000) writeKeyedCache(memo, key, [...m]);
+    return m;
   } finally {
     head.close();
   }
@@ -195,7 +167,6 @@ async function openSet(o: AssembleOptions): Promise<{ set: ArtifactSet; close: (
     // the dirty check needs HEAD's blobs: git lists them while the artifacts load
     if (snapshot.kind !== 'commit' && snapshot.commit) void headBlobsUnder(snapshot, config.dir);
     const set = await loadArtifactSet(snapshot, config, { global: o.global });
-    mark('artifacts loaded');
     return { set, close: () => snapshot.close() };
   } catch (e) {
     snapshot.close();

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { CtxError } from '../errors.js';
+import { readCacheJson, writeCacheFile } from '../util/cache-file.js';
 
 /** Counts tokens of many texts at once (so the encoder is loaded at most once per call). */
 export interface TokenCounter {
@@ -56,14 +54,9 @@ export function cachedCounter(inner: TokenCounter, cacheFile: string | undefined
     encoding: inner.encoding,
     async count(texts) {
       const keys = texts.map((t) => createHash('sha1').update(inner.encoding).update('\0').update(t).digest('hex').slice(0, 24));
-      let cache: Record<string, number> = {};
-      try {
-        // synchronous: a few KB, needed before anything else can happen
-        const raw = JSON.parse(readFileSync(cacheFile, 'utf8')) as unknown;
-        if (raw && typeof raw === 'object' && !Array.isArray(raw)) cache = raw as Record<string, number>;
-      } catch {
-        /* absent or unreadable: start empty */
-      }
+      // absent or unreadable: start empty
+      const raw = readCacheJson(cacheFile);
+      let cache: Record<string, number> = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, number>) : {};
       const missIdx: number[] = [];
       const seen = new Set<string>();
       keys.forEach((k, i) => {
@@ -76,15 +69,8 @@ export function cachedCounter(inner: TokenCounter, cacheFile: string | undefined
         const counted = await inner.count(missIdx.map((i) => texts[i]!));
         if (Object.keys(cache).length + counted.length > CACHE_LIMIT) cache = {};
         missIdx.forEach((i, j) => (cache[keys[i]!] = counted[j]!));
-        try {
-          await mkdir(path.dirname(cacheFile), { recursive: true });
-          // write then rename, so a concurrent run never reads half a file
-          const tmp = `${cacheFile}.${process.pid}.tmp`;
-          await writeFile(tmp, JSON.stringify(cache));
-          await rename(tmp, cacheFile);
-        } catch {
-          /* a read-only .git is fine: the counts are still right, just not remembered */
-        }
+        // a read-only .git is fine: the counts are still right, just not remembered
+        writeCacheFile(cacheFile, JSON.stringify(cache));
       }
       return keys.map((k) => cache[k]!);
     },

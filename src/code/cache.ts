@@ -1,7 +1,6 @@
 import { appendFileSync, readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { cacheFile } from '../git/git-dir.js';
+import { writeCacheFile } from '../util/cache-file.js';
 import type { FileRecord } from './types.js';
 
 /**
@@ -185,7 +184,7 @@ export class CodeCache {
       if (this.baseOk && this.journalOk && this.journalBytes + text.length <= JOURNAL_LIMIT) {
         appendFileSync(this.sibling('.log')!, text);
         this.journalBytes += text.length;
-      } else await this.fold();
+      } else this.fold();
       this.fresh.clear();
       this.freshClean.clear();
     } catch {
@@ -194,7 +193,7 @@ export class CodeCache {
   }
 
   /** Rewrite the base files from memory and drop the journal. */
-  private async fold(): Promise<void> {
+  private fold(): void {
     const file = this.file!;
     const limit = Math.max(20_000, this.used.size * 2);
     const out: Record<string, CacheValue> = {};
@@ -214,8 +213,7 @@ export class CodeCache {
       }
     }
     const data: CacheFile = { tool: 'git-ctx/code-index', version: CODE_CACHE_VERSION, tags: this.tags, entries: out };
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeAtomic(file, JSON.stringify(data));
+    if (!writeCacheFile(file, JSON.stringify(data))) return;
     this.clean ??= this.readClean();
     const cleanLimit = Math.max(250_000, this.cleanUsed.size * 2);
     const keep: string[] = [...this.cleanUsed];
@@ -225,18 +223,11 @@ export class CodeCache {
     }
     const body = Buffer.alloc(keep.length * 20);
     keep.forEach((b, i) => body.write(b, i * 20, 20, 'hex'));
-    await writeAtomic(this.sibling('.clean')!, Buffer.concat([this.cleanHeader(), body]));
+    writeCacheFile(this.sibling('.clean'), Buffer.concat([this.cleanHeader(), body]));
     // the base now holds everything: start an empty journal (header only)
     const header = this.journalHeader() + '\n';
-    await writeAtomic(this.sibling('.log')!, header);
+    this.journalOk = writeCacheFile(this.sibling('.log'), header);
     this.journalBytes = header.length;
-    this.journalOk = true;
     this.baseOk = true;
   }
-}
-
-async function writeAtomic(file: string, content: string | Buffer): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, content);
-  await rename(tmp, file);
 }

@@ -69,6 +69,8 @@ export class CodeIndex {
   private readonly byId = new Map<string, Annotation[]>();
   private readonly byFile = new Map<string, Annotation[]>();
   private readonly tagRe: RegExp;
+  /** does the content mention a tag at all (latin1 text: cheap, and enough for ASCII tags) */
+  private readonly prefilter: RegExp;
 
   private constructor(
     readonly snapshot: Snapshot,
@@ -76,6 +78,7 @@ export class CodeIndex {
     private readonly cache: CodeCache,
   ) {
     this.tagRe = tagRegex(config.tags);
+    this.prefilter = prefilterRegex(config.tags);
   }
 
   /** Build the index for a snapshot; reads the cache, extracts what changed, saves the cache. */
@@ -101,7 +104,6 @@ export class CodeIndex {
 
   private async load(): Promise<void> {
     const select = this.selector();
-    const prefilter = prefilterRegex(this.config.tags);
     const entries: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
     for (const entry of await this.snapshot.list()) {
       if (entry.mode === '120000' || entry.mode === '160000') continue;
@@ -160,7 +162,7 @@ export class CodeIndex {
         let value: CacheValue;
         if (buf.length > MAX_FILE_BYTES) value = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
         else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
-        else if (!prefilter.test(buf.toString('latin1'))) {
+        else if (!this.prefilter.test(buf.toString('latin1'))) {
           this.cache.addClean(blob);
           this.accept(p, blob, e.language, 0);
           continue;
@@ -260,7 +262,7 @@ export class CodeIndex {
     else {
       const text = buf.toString('utf8');
       rec = await extractFile(path, text, f.language, this.tagRe);
-      if (prefilterRegex(this.config.tags).test(buf.toString('latin1'))) rec.tagged = true;
+      if (this.prefilter.test(buf.toString('latin1'))) rec.tagged = true;
     }
     this.records.set(path, rec);
     f.blob ??= (await this.snapshot.blobOf(path)) ?? gitBlobHash(buf);

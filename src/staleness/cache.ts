@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheFile, resolveGitDir } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { writeCacheFile } from '../util/cache-file.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
 import type { ArtifactJudgement } from './types.js';
@@ -84,15 +85,8 @@ export class ResultCache {
   /** Write the file when something changed: temp file + rename, so readers never see half. */
   async save(): Promise<void> {
     if (!this.file || !this.dirty) return;
-    try {
-      await mkdir(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(this.data));
-      await rename(tmp, this.file);
-      this.dirty = false;
-    } catch {
-      /* a read-only git dir only costs speed */
-    }
+    // a read-only git dir only costs speed
+    if (writeCacheFile(this.file, JSON.stringify(this.data))) this.dirty = false;
   }
 }
 

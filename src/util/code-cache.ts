@@ -1,11 +1,12 @@
 // @spec SPEC-ANCHORS-001
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import { writeCacheFile } from './cache-file.js';
 
 /**
  * Where compiled-code caches live: `$XDG_CACHE_HOME/git-ctx/v8`, else `~/.cache/git-ctx/v8`
@@ -64,14 +65,12 @@ export function requireWithCodeCache(file: string): unknown {
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     const target = cacheFile;
     process.once('exit', () => {
+      // a read-only home (CI sandboxes) skips the write: the cache only ever saves time
+      if (!writeCacheFile(target, script.createCachedData())) return;
       try {
-        mkdirSync(path.dirname(target), { recursive: true });
-        const tmp = `${target}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, target);
         prune(path.dirname(target), `${path.basename(file, '.js')}-`, target);
       } catch {
-        /* read-only home (CI sandboxes): the cache only ever saves time */
+        /* pruning is housekeeping */
       }
     });
   }

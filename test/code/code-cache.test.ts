@@ -34,13 +34,17 @@ describe('V8 code cache for large CommonJS modules', () => {
 const helper = require('./helper.cjs');
 module.exports = { value: 42, name: () => path.basename(__filename), dep: () => helper.x };\n`;
   const expected = { value: 42, name: 'big.cjs', dep: 'helped', same: true };
-
-  it('loads the module as require would, writes the cache once, then reuses it', () => {
+  /** the module (with a dependency of its own) in a fresh directory, and an empty cache home */
+  const fixture = () => {
     const src = temp();
-    const cacheHome = temp();
     const file = path.join(src, 'big.cjs');
     writeFileSync(file, moduleText);
     writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    return { file, cacheHome: temp() };
+  };
+
+  it('loads the module as require would, writes the cache once, then reuses it', () => {
+    const { file, cacheHome } = fixture();
     const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '' };
 
     expect(loadIn(file, env)).toEqual(expected);
@@ -61,11 +65,7 @@ module.exports = { value: 42, name: () => path.basename(__filename), dep: () => 
   });
 
   it('keys the cache by the file: an edited module is compiled afresh, never served stale', () => {
-    const src = temp();
-    const cacheHome = temp();
-    const file = path.join(src, 'big.cjs');
-    writeFileSync(file, moduleText);
-    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    const { file, cacheHome } = fixture();
     const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '' };
     expect(loadIn(file, env)).toEqual(expected);
     writeFileSync(file, moduleText.replace('value: 42', 'value: 43, extra: 1'));
@@ -74,11 +74,7 @@ module.exports = { value: 42, name: () => path.basename(__filename), dep: () => 
   });
 
   it('keeps only the newest few caches of a module (installations and upgrades each have a key)', () => {
-    const src = temp();
-    const cacheHome = temp();
-    const file = path.join(src, 'big.cjs');
-    writeFileSync(file, moduleText);
-    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    const { file, cacheHome } = fixture();
     const dir = path.join(cacheHome, 'git-ctx', 'v8');
     mkdirSync(dir, { recursive: true });
     const now = Date.now() / 1000;
@@ -97,11 +93,7 @@ module.exports = { value: 42, name: () => path.basename(__filename), dep: () => 
   });
 
   it('writes nothing with GIT_CTX_NO_CACHE=1', () => {
-    const src = temp();
-    const cacheHome = temp();
-    const file = path.join(src, 'big.cjs');
-    writeFileSync(file, moduleText);
-    writeFileSync(path.join(src, 'helper.cjs'), "exports.x = 'helped';\n");
+    const { file, cacheHome } = fixture();
     expect(loadIn(file, { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '1' })).toEqual(expected);
     expect(readdirSync(cacheHome)).toEqual([]);
   });

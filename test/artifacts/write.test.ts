@@ -1,13 +1,13 @@
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseArtifact, splitFrontmatter } from '../../src/artifacts/parse.js';
 import { editFrontmatterText, readFrontmatterData, updateFrontmatter } from '../../src/artifacts/write.js';
 import { CtxError } from '../../src/errors.js';
 import { writeFileAtomic } from '../../src/util/atomic.js';
+import { tempDir } from '../helpers/git-repo.js';
 
 const FIX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/write-preserve');
 const decision = readFileSync(path.join(FIX, 'decision.md'), 'utf8');
@@ -207,15 +207,7 @@ describe('editFrontmatterText: surgical edits', () => {
 });
 
 describe('updateFrontmatter and writeFileAtomic', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-  });
-  const tmp = () => {
-    const d = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-write-')));
-    dirs.push(d);
-    return d;
-  };
+  const tmp = () => tempDir('git-ctx-write-');
 
   it('replaces the file, keeps its mode, and leaves no temp files', async () => {
     const dir = tmp();

@@ -1,22 +1,17 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CodeCache } from '../../src/code/cache.js';
 import type { FileRecord } from '../../src/code/types.js';
+import { tempDir } from '../helpers/git-repo.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
 const tags = ['spec', 'decision'];
 const rec = (n: number): FileRecord => ({ annotations: [{ tag: 'spec', ids: [`SPEC-${n}`], line: 1, startLine: 1, endLine: 2 } as never], symbols: [], routes: [], lines: n });
 const blob = (n: number) => n.toString(16).padStart(40, '0');
 
 describe('code cache journal', () => {
   it('writes base files once, then appends what later runs add, and reads both back', async () => {
-    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-cc-')));
-    dirs.push(dir);
+    const dir = tempDir('git-ctx-cc-');
     const file = path.join(dir, 'code-index.json');
 
     const a = await CodeCache.open(file, tags);
@@ -49,8 +44,7 @@ describe('code cache journal', () => {
   });
 
   it('folds a large journal into the base files, and ignores a journal of other tags', async () => {
-    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-cc-')));
-    dirs.push(dir);
+    const dir = tempDir('git-ctx-cc-');
     const file = path.join(dir, 'code-index.json');
     const a = await CodeCache.open(file, tags);
     a.set(`${blob(1)}:ts`, rec(1));

@@ -1,20 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/git-repo.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-const temp = () => {
-  const d = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-v8-')));
-  dirs.push(d);
-  return d;
-};
+const temp = () => tempDir('git-ctx-v8-');
 
 /** Load a CommonJS file through the code cache in a fresh process (the cache is written at exit). */
 function loadIn(file: string, env: NodeJS.ProcessEnv): unknown {

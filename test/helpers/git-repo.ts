@@ -38,10 +38,16 @@ export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
 }
 
+/** A temporary directory (real path, symlinks resolved), removed after the test. */
+export function tempDir(prefix = 'git-ctx-tmp-'): string {
+  const d = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  created.push(d);
+  return d;
+}
+
 /** mkdtemp + git init -b main with local identity; removed after the test. */
 export function makeRepo(files: Record<string, string | Buffer> = {}, opts: { keep?: boolean } = {}): TestRepo {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-test-')));
-  if (!opts.keep) created.push(dir);
+  const dir = opts.keep ? realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-test-'))) : tempDir('git-ctx-test-');
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   git('init', '-q', '-b', 'main');

@@ -1,27 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import { fingerprintAnchor } from '../../src/code/anchors.js';
 import { buildCodeIndex } from '../../src/code/code-index.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { BIN, ROOT } from '../helpers/cli.js';
-import { gitEnv, makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { gitEnv, makeRepo, tempDir as sharedTempDir, type TestRepo } from '../helpers/git-repo.js';
 
 export const FIXTURES = path.join(ROOT, 'test/fixtures');
 
-const dirs: string[] = [];
-afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-
 /** A temporary directory removed after the test. */
 export function tempDir(prefix = 'git-ctx-hook-'): string {
-  const d = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
+  return sharedTempDir(prefix);
 }
 
 let shimDir: string | undefined;

@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PreCommitResult } from '../../src/hooks/pre-commit.js';
 import { runCli } from '../helpers/cli.js';
 import { gitEnv, type TestRepo } from '../helpers/git-repo.js';
-import { fixtureRepo, gitRun, hookPath, install, repoState, stampArtifact } from './helpers.js';
+import { fixtureRepo, gitRun, hookPath, install, repoState, stampArtifact, tempDir } from './helpers.js';
 
 const SPEC = '.contextia/system/specs/SPEC-BILLING-001.md';
 const DEC = '.contextia/system/rationale/DEC-BILLING-001.md';
@@ -39,6 +38,15 @@ async function stampedRepo(): Promise<TestRepo> {
   repo.commit('stamp SPEC-BILLING-001');
   install(repo);
   return repo;
+}
+
+/** The fixture repository with a team's own pre-commit hook already in place (not yet chained). */
+function repoWithHook(script: string): { repo: TestRepo; file: string } {
+  const repo = fixtureRepo();
+  const file = path.join(repo.dir, '.git/hooks/pre-commit');
+  writeFileSync(file, script);
+  chmodSync(file, 0o755);
+  return { repo, file };
 }
 
 describe('pre-commit hook: coherence', () => {
@@ -301,10 +309,7 @@ describe('pre-commit hook: script, chaining, bypass', () => {
   };
 
   it('runs a chained hook first and propagates its failure', () => {
-    const repo = fixtureRepo();
-    const file = path.join(repo.dir, '.git/hooks/pre-commit');
-    writeFileSync(file, '#!/bin/sh\necho "team hook ran" >&2\nexit "${TEAM_HOOK_EXIT:-0}"\n');
-    chmodSync(file, 0o755);
+    const { repo } = repoWithHook('#!/bin/sh\necho "team hook ran" >&2\nexit "${TEAM_HOOK_EXIT:-0}"\n');
     expect(install(repo)).toMatchObject({ action: 'chained' });
 
     repo.write({ 'README.md': '# a\n' });
@@ -326,10 +331,7 @@ describe('pre-commit hook: script, chaining, bypass', () => {
   });
 
   it('passes the chained hook’s exact exit code out of the script', () => {
-    const repo = fixtureRepo();
-    const file = path.join(repo.dir, '.git/hooks/pre-commit');
-    writeFileSync(file, '#!/bin/sh\nexit 7\n');
-    chmodSync(file, 0o755);
+    const { repo, file } = repoWithHook('#!/bin/sh\nexit 7\n');
     install(repo);
     // git reports any hook failure as its own exit 1, so run the script as git does
     const run = spawnSync(file, [], { cwd: repo.dir, env: gitEnv({ PATH: hookPath() }) });
@@ -347,10 +349,7 @@ describe('pre-commit hook: script, chaining, bypass', () => {
   });
 
   it('is skipped by --no-verify and by GIT_CTX_SKIP=1, which still runs a chained hook', () => {
-    const repo = fixtureRepo();
-    const file = path.join(repo.dir, '.git/hooks/pre-commit');
-    writeFileSync(file, '#!/bin/sh\necho "team hook ran" >&2\n');
-    chmodSync(file, 0o755);
+    const { repo } = repoWithHook('#!/bin/sh\necho "team hook ran" >&2\n');
     install(repo);
     brokenStage(repo);
     let r = gitRun(repo, ['commit', '-m', 'skip'], { GIT_CTX_SKIP: '1' });
@@ -369,25 +368,18 @@ describe('pre-commit hook: script, chaining, bypass', () => {
   });
 
   it('runs git-ctx without NODE_EXTRA_CA_CERTS (it opens no connection), a chained hook with it', () => {
-    const repo = fixtureRepo();
-    const file = path.join(repo.dir, '.git/hooks/pre-commit');
-    writeFileSync(file, '#!/bin/sh\necho "chained sees ca=${NODE_EXTRA_CA_CERTS:-unset}" >&2\n');
-    chmodSync(file, 0o755);
+    const { repo } = repoWithHook('#!/bin/sh\necho "chained sees ca=${NODE_EXTRA_CA_CERTS:-unset}" >&2\n');
     install(repo);
     // a git-ctx on PATH that reports what it was given
-    const spy = mkdtempSync(path.join(tmpdir(), 'git-ctx-spy-'));
+    const spy = tempDir('git-ctx-spy-');
     writeFileSync(path.join(spy, 'git-ctx'), '#!/bin/sh\necho "git-ctx sees ca=${NODE_EXTRA_CA_CERTS:-unset} args=$*" >&2\n');
     chmodSync(path.join(spy, 'git-ctx'), 0o755);
-    try {
-      repo.write({ 'README.md': '# d\n' });
-      repo.git('add', 'README.md');
-      const r = gitRun(repo, ['commit', '-m', 'd'], { PATH: `${spy}${path.delimiter}${hookPath(false)}`, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/extra.pem' });
-      expect(r.code).toBe(0);
-      expect(r.output).toContain('chained sees ca=/etc/ssl/certs/extra.pem');
-      expect(r.output).toContain('git-ctx sees ca=unset args=hook pre-commit');
-    } finally {
-      rmSync(spy, { recursive: true, force: true });
-    }
+    repo.write({ 'README.md': '# d\n' });
+    repo.git('add', 'README.md');
+    const r = gitRun(repo, ['commit', '-m', 'd'], { PATH: `${spy}${path.delimiter}${hookPath(false)}`, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/extra.pem' });
+    expect(r.code).toBe(0);
+    expect(r.output).toContain('chained sees ca=/etc/ssl/certs/extra.pem');
+    expect(r.output).toContain('git-ctx sees ca=unset args=hook pre-commit');
   });
 
   it('explains how to get the CLI (or skip) when git-ctx cannot be found', () => {

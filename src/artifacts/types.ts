@@ -12,6 +12,20 @@ export const DEPTHS: readonly Depth[] = ['meta', 'summary', 'full'];
 
 export type Scope = 'global' | 'domain' | 'project';
 
+/** The format an artifact's file is written in: YAML frontmatter, or a decision record without it. */
+export type SourceFormat = 'contextia' | 'adr';
+
+/**
+ * Code named in an artifact's prose (a path, directory, glob or `file#Symbol` in backticks
+ * or a link) that exists in the repository. Weaker than a declared anchor, and shown as such.
+ */
+export interface Mention {
+  /** repository-relative path, directory, glob, or `file#Symbol` */
+  target: string;
+  /** 1-based line of the artifact's file where it is written */
+  line: number;
+}
+
 export interface Stamp {
   commit?: string;
   fingerprints?: Record<string, string>;
@@ -43,6 +57,12 @@ export interface Artifact {
   created?: string;
   source?: string;
   stamp?: Stamp;
+  /** the format of its file (absent: 'contextia', frontmatter) */
+  format?: SourceFormat;
+  /** code mentioned in its text that exists in the repository (absent or empty: none) */
+  mentions?: Mention[];
+  /** the status exactly as written, when the configured status table mapped it to `status` */
+  statusText?: string;
   /** repo-relative path of the file ('' root for global artifacts: see `origin`) */
   file: string;
   /** where it came from: the repository, or the user's global store */

@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// Retrieval quality bench: recall@5 and MRR@10 of `git ctx for` / `git ctx search` on a labelled
+// dev set, per query kind, beside a plain BM25 baseline over the records' text.
+//
+// Usage: npm run build && node bench/retrieval.mjs [options]
+//   --data FILE       dev set (default bench/retrieval/dotcom-rendering.json)
+//   --repo PATH       git repository holding the dev set's pinned commit
+//                     (default /work/.mirror/guardian+dotcom-rendering/repo; $GIT_CTX_DEVSET_REPO)
+//   --work DIR        where the clone is cached between runs (default .bench-work/retrieval)
+//   --fixture         run on test/fixtures/retrieval-paraphrase instead (invented records, no clone)
+//   --baseline-only   skip git-ctx
+//   --cli             always run git-ctx as a process per query, even if the library exposes `retrieve`
+//   --ctx-arg ARG     extra argument for every git-ctx query (repeatable), e.g. --ctx-arg --all
+//   --json            print the result as JSON instead of tables
+//   --verbose         list, per query, the relevant records and both top-5 lists
+// Exit: 0 done (also when git-ctx is unavailable: the baseline is printed and the reason said),
+//       2 bad usage, bad data, or the repository cannot be prepared.
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import yaml from 'js-yaml';
+import { Bm25, KINDS, MRR_DEPTH, RECALL_AT, formatTable, queryTokens, scoreRanking, summarise, validateDataset } from './retrieval/lib.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin/git-ctx.js');
+const DEFAULT_MIRROR = '/work/.mirror/guardian+dotcom-rendering/repo';
+const FIXTURE = path.join(ROOT, 'test/fixtures/retrieval-paraphrase');
+const QUERY_TIMEOUT_MS = 120_000;
+const RECORD_EXT = /\.(md|markdown|rst|txt)$/i;
+
+const HELP = `Usage: node bench/retrieval.mjs [--data FILE] [--repo PATH] [--work DIR] [--fixture]
+                                [--baseline-only] [--cli] [--ctx-arg ARG]... [--json] [--verbose]
+
+Recall@${RECALL_AT} and MRR@${MRR_DEPTH} per query kind for git-ctx (for/search) and a BM25 baseline.
+
+Examples:
+  node bench/retrieval.mjs                       # dotcom-rendering dev set, mirror at its default path
+  node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
+  node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
+  node bench/retrieval.mjs --ctx-arg --all       # pass --all to every git-ctx query`;
+
+function parseArgs(argv) {
+  const o = { ctxArgs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--help' || a === '-h') {
+      console.log(HELP);
+      process.exit(0);
+    } else if (a === '--data') o.data = value();
+    else if (a === '--repo') o.repo = value();
+    else if (a === '--work') o.work = value();
+    else if (a === '--ctx-arg') o.ctxArgs.push(value());
+    else if (a === '--fixture') o.fixture = true;
+    else if (a === '--baseline-only') o.baselineOnly = true;
+    else if (a === '--cli') o.cli = true;
+    else if (a === '--json') o.json = true;
+    else if (a === '--verbose') o.verbose = true;
+    else usage(`unknown option ${a}`);
+  }
+  if (o.fixture && (o.data || o.repo)) usage('--fixture takes its data and records from test/fixtures/retrieval-paraphrase; drop --data/--repo');
+  return o;
+}
+
+function usage(msg) {
+  console.error(`bench/retrieval.mjs: ${msg}\n\n${HELP}`);
+  process.exit(2);
+}
+
+/** A known failure: printed without a stack, exit 2 (after the fixture's temp dir is removed). */
+class BenchError extends Error {}
+function fail(msg) {
+  throw new BenchError(msg);
+}
+
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+};
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }).trim();
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    fail(`cannot read ${file}: ${e.message}`);
+  }
+}
+
+/** Clone (once) the repository into the work dir, check out the pinned commit, commit the config. */
+function prepareClone(data, repo, work) {
+  if (!data.commit) fail('the dev set names no "commit" to pin');
+  if (!existsSync(repo)) fail(`repository ${repo} not found; pass --repo PATH to a clone of ${data.repository ?? 'the dev set repository'}`);
+  const dir = path.join(work, `${data.name}-${data.commit.slice(0, 12)}`);
+  if (!existsSync(path.join(dir, '.git'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    try {
+      execFileSync('git', ['clone', '--quiet', '--no-checkout', repo, dir], { env: gitEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (e) {
+      fail(`git clone ${repo} failed: ${e.stderr?.toString().trim() || e.message}`);
+    }
+  }
+  try {
+    git(dir, 'checkout', '--quiet', '--force', '--detach', data.commit);
+  } catch (e) {
+    fail(`commit ${data.commit} is not in ${repo}: ${e.stderr?.toString().trim() || e.message}`);
+  }
+  git(dir, 'clean', '-fdq', '-e', '.contextia');
+  writeConfig(dir, data.config);
+  return dir;
+}
+
+/** Writes .contextia/config.yaml (when the set has one) and commits it, so HEAD and the work tree agree. */
+function writeConfig(dir, config) {
+  if (!config) return;
+  const file = path.join(dir, '.contextia/config.yaml');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `# written by bench/retrieval.mjs from the dev set\n${yaml.dump(config, { lineWidth: 120 })}`);
+  git(dir, 'add', '.contextia/config.yaml');
+  git(dir, 'commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'bench: git-ctx sources for the retrieval dev set');
+}
+
+/** A throwaway repository holding the fixture's records, one commit. */
+function prepareFixture() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-bench-retrieval-'));
+  cpSync(path.join(FIXTURE, 'repo'), dir, { recursive: true });
+  git(dir, 'init', '--quiet', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '--quiet', '--no-verify', '-m', 'fixture');
+  return dir;
+}
+
+/** The records the baseline ranks: files under each source dir, and every .contextia artifact. */
+function listRecords(dir, config) {
+  const dirs = ['.contextia', ...(config?.sources ?? []).map((s) => String(s.dir).replace(/\/+$/, ''))];
+  const files = new Set();
+  for (const d of dirs) {
+    const out = git(dir, 'ls-files', '-z', '--', d);
+    for (const f of out.split('\0')) {
+      if (!f || !RECORD_EXT.test(f)) continue;
+      if (f.startsWith('.contextia/') && f.endsWith('config.yaml')) continue;
+      files.add(f);
+    }
+  }
+  return [...files].sort().map((f) => ({ id: f, text: readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+/** Whether this checkout's CLI has `for` and `search`, and why not when it does not. */
+function detectGitCtx(cwd) {
+  if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) return { available: false, reason: 'dist/ is missing: run `npm run build` first' };
+  const r = spawnSync(process.execPath, [BIN, '--help'], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const help = r.stdout ?? '';
+  const missing = ['for', 'search'].filter((c) => !new RegExp(`^\\s+${c}\\b`, 'm').test(help));
+  if (missing.length) return { available: false, reason: `this checkout's git-ctx has no ${missing.map((c) => `\`${c}\``).join(' or ')} command (issue 13 not merged yet)` };
+  return { available: true };
+}
+
+/**
+ * The library entry, when it exposes the engine as `retrieve({ cwd, place })` /
+ * `retrieve({ cwd, query })` returning the `--format json` object; else null (CLI is used).
+ */
+async function loadLibrary() {
+  try {
+    const lib = await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href);
+    return typeof lib.retrieve === 'function' ? lib.retrieve : null;
+  } catch {
+    return null;
+  }
+}
+
+const execFileP = promisify(execFile);
+
+function ctxArgv(query, extra) {
+  const place = query.kind === 'file' || query.kind === 'symbol';
+  return place ? ['for', query.input, '--format', 'json', ...extra] : ['search', ...query.input.split(/\s+/).filter(Boolean), '--format', 'json', ...extra];
+}
+
+function filesOf(result) {
+  if (!result || !Array.isArray(result.results)) throw new Error('the answer has no "results" list');
+  const out = [];
+  for (const r of result.results) {
+    const f = typeof r?.file === 'string' ? r.file.replace(/\\/g, '/').replace(/^\.\//, '') : null;
+    if (f && !out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+async function runCli(cwd, query, extra) {
+  try {
+    const { stdout } = await execFileP(process.execPath, [BIN, ...ctxArgv(query, extra)], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: QUERY_TIMEOUT_MS,
+      maxBuffer: 1 << 26,
+    });
+    return filesOf(JSON.parse(stdout));
+  } catch (e) {
+    // exit 1 may still carry an answer (findings-style exit); anything else is an error for this query
+    if (e.code === 1 && e.stdout) {
+      try {
+        return filesOf(JSON.parse(e.stdout));
+      } catch {
+        /* fall through */
+      }
+    }
+    throw new Error(`${ctxArgv(query, extra).slice(0, 2).join(' ')} … exited ${e.code ?? e.signal}: ${(e.stderr || e.message).toString().trim().split('\n')[0]}`, { cause: e });
+  }
+}
+
+async function runGitCtx(cwd, queries, opts) {
+  const retrieve = opts.cli ? null : await loadLibrary();
+  const rankings = {};
+  const errors = [];
+  const started = Date.now();
+  const one = async (q) => {
+    try {
+      if (retrieve) {
+        const place = q.kind === 'file' || q.kind === 'symbol';
+        rankings[q.id] = filesOf(await retrieve(place ? { cwd, place: q.input } : { cwd, query: q.input }));
+      } else rankings[q.id] = await runCli(cwd, q, opts.ctxArgs);
+    } catch (e) {
+      rankings[q.id] = [];
+      errors.push({ id: q.id, error: e.message });
+    }
+  };
+  // the first query alone (it builds the caches), then two at a time (a 2-core machine)
+  if (queries.length) await one(queries[0]);
+  let next = 1;
+  const worker = async () => {
+    while (next < queries.length) await one(queries[next++]);
+  };
+  await Promise.all([worker(), worker()]);
+  return { mode: retrieve ? 'library' : 'cli', rankings, errors, ms: Date.now() - started };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const dataFile = opts.fixture ? path.join(FIXTURE, 'queries.json') : path.resolve(opts.data ?? path.join(ROOT, 'bench/retrieval/dotcom-rendering.json'));
+  const data = readJson(dataFile);
+  const problems = validateDataset(data);
+  if (problems.length) fail(`${dataFile} is not a sound dev set:\n  ${problems.join('\n  ')}`);
+
+  const repo = path.resolve(opts.repo ?? process.env.GIT_CTX_DEVSET_REPO ?? DEFAULT_MIRROR);
+  const work = path.resolve(opts.work ?? path.join(ROOT, '.bench-work/retrieval'));
+  const cwd = opts.fixture ? prepareFixture() : prepareClone(data, repo, work);
+  try {
+    const records = listRecords(cwd, data.config);
+    if (!records.length) fail(`no records found in ${cwd} (sources: ${(data.config?.sources ?? []).map((s) => s.dir).join(', ') || '.contextia only'})`);
+    const missing = [...new Set(data.queries.flatMap((q) => q.relevant))].filter((r) => !records.some((d) => d.id === r));
+    if (missing.length) fail(`labelled records missing from the repository at ${data.commit ?? 'the fixture'}:\n  ${missing.join('\n  ')}`);
+
+    const bm25 = new Bm25(records);
+    const baselineRank = {};
+    const baseline = {};
+    for (const q of data.queries) {
+      baselineRank[q.id] = bm25.search(queryTokens(q)).map((h) => h.id);
+      baseline[q.id] = scoreRanking(q, baselineRank[q.id]);
+    }
+
+    const status = opts.baselineOnly ? { available: false, reason: 'skipped (--baseline-only)' } : detectGitCtx(cwd);
+    let ctx = null;
+    let run = null;
+    if (status.available) {
+      run = await runGitCtx(cwd, data.queries, opts);
+      ctx = {};
+      for (const q of data.queries) ctx[q.id] = scoreRanking(q, run.rankings[q.id]);
+    }
+    const rows = summarise(data.queries, { baseline, 'git-ctx': ctx });
+    const perQuery = data.queries.map((q) => ({
+      id: q.id,
+      kind: q.kind,
+      relevant: q.relevant,
+      baseline: { ...baseline[q.id], top: baselineRank[q.id].slice(0, RECALL_AT) },
+      'git-ctx': ctx ? { ...ctx[q.id], top: run.rankings[q.id].slice(0, RECALL_AT) } : null,
+    }));
+
+    if (opts.json) {
+      console.log(
+        JSON.stringify(
+          {
+            dataset: data.name,
+            commit: data.commit ?? null,
+            records: records.length,
+            recallAt: RECALL_AT,
+            mrrDepth: MRR_DEPTH,
+            gitCtx: status.available
+              ? { available: true, mode: run.mode, queryErrors: run.errors, ms: run.ms, args: opts.ctxArgs }
+              : { available: false, reason: status.reason },
+            rows,
+            queries: perQuery,
+          },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
+    console.log(`dev set ${data.name}${data.commit ? ` @ ${data.commit.slice(0, 12)}` : ''}: ${data.queries.length} queries over ${records.length} records (${KINDS.join(', ')})`);
+    console.log(`baseline: BM25 (k1 1.2, b 0.75) over each record's whole text; file/symbol queries use the path's words\n`);
+    console.log(formatTable(rows, status.available ? ['baseline', 'git-ctx'] : ['baseline']));
+    if (!status.available) console.log(`\ngit-ctx: unavailable — ${status.reason}. No git-ctx figures are printed.`);
+    else {
+      const extra = opts.ctxArgs.length ? ` with ${opts.ctxArgs.join(' ')}` : '';
+      console.log(`\ngit-ctx: ${run.mode === 'library' ? 'library retrieve()' : 'one CLI process per query'}${extra}, ${data.queries.length} queries in ${(run.ms / 1000).toFixed(1)} s`);
+      if (run.errors.length) {
+        console.log(`git-ctx failed on ${run.errors.length} queries (counted as empty results):`);
+        for (const e of run.errors.slice(0, 10)) console.log(`  ${e.id}: ${e.error}`);
+      }
+    }
+    if (opts.verbose) {
+      console.log('');
+      for (const p of perQuery) {
+        const q = data.queries.find((x) => x.id === p.id);
+        console.log(`${p.id} [${p.kind}] ${q.input}`);
+        console.log(`  relevant: ${p.relevant.join(', ')}`);
+        console.log(`  baseline R@${RECALL_AT} ${p.baseline.recall.toFixed(2)} RR ${p.baseline.rr.toFixed(2)}: ${p.baseline.top.join(', ') || '(nothing)'}`);
+        if (p['git-ctx']) console.log(`  git-ctx  R@${RECALL_AT} ${p['git-ctx'].recall.toFixed(2)} RR ${p['git-ctx'].rr.toFixed(2)}: ${p['git-ctx'].top.join(', ') || '(nothing)'}`);
+      }
+    }
+  } finally {
+    if (opts.fixture) rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+try {
+  await main();
+} catch (e) {
+  if (!(e instanceof BenchError)) throw e;
+  console.error(`bench/retrieval.mjs: ${e.message}`);
+  process.exitCode = 2;
+}

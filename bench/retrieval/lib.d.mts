@@ -1,0 +1,53 @@
+// Types for bench/retrieval/lib.mjs, so the TypeScript tests can import it.
+
+export type QueryKind = 'file' | 'symbol' | 'question' | 'paraphrase' | 'keyword';
+
+export interface DevQuery {
+  id: string;
+  kind: QueryKind;
+  input: string;
+  relevant: string[];
+  note: string;
+  /** file queries only: true when no record names the file */
+  unnamed?: boolean;
+}
+
+export interface DevSet {
+  name: string;
+  about?: string;
+  repository?: string;
+  commit?: string;
+  config?: Record<string, unknown> | null;
+  queries: DevQuery[];
+}
+
+export interface QueryScore {
+  recall: number;
+  rr: number;
+}
+
+export interface SummaryRow {
+  kind: string;
+  n: number;
+  [system: string]: { recall5: number; mrr: number } | null | string | number;
+}
+
+export const KINDS: QueryKind[];
+export const RECALL_AT: number;
+export const MRR_DEPTH: number;
+export function tokenize(text: string): string[];
+export function pathWords(input: string): string[];
+export function queryTokens(query: Pick<DevQuery, 'kind' | 'input'>): string[];
+export class Bm25 {
+  constructor(docs: { id: string; text: string }[], options?: { k1?: number; b?: number });
+  idf(term: string): number;
+  search(tokens: string[]): { id: string; score: number }[];
+}
+export function recallAt(ranked: string[], relevant: string[], k?: number): number;
+export function reciprocalRank(ranked: string[], relevant: string[], depth?: number): number;
+export function scoreRanking(query: DevQuery, ranked: string[]): QueryScore;
+export function summarise(queries: DevQuery[], systems: Record<string, Record<string, QueryScore> | null>): SummaryRow[];
+export function formatTable(rows: SummaryRow[], systems: string[]): string;
+export function validateDataset(data: unknown, minimums?: Record<string, number>): string[];
+export function countKinds(queries: DevQuery[]): Record<string, number>;
+export function namesFile(text: string, filePath: string): boolean;

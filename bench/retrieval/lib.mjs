@@ -1,0 +1,204 @@
+// Shared parts of the retrieval quality bench (bench/retrieval.mjs) and its tests:
+// the dev-set shape, the BM25 baseline, and the metrics. Plain ESM, no dependencies.
+
+/** Query kinds, in the order the table prints them. */
+export const KINDS = ['file', 'symbol', 'question', 'paraphrase', 'keyword'];
+
+/** Depth of the recall cut-off and of the reciprocal-rank cut-off. */
+export const RECALL_AT = 5;
+export const MRR_DEPTH = 10;
+
+/** Lowercase word tokens: runs of letters or digits. No stemming, no stop words. */
+export function tokenize(text) {
+  return String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The words of a path (or `path#Symbol`): camelCase and PascalCase humps split apart
+ * (`initHydration.ts` → init hydration ts), then tokenized like any text.
+ */
+export function pathWords(input) {
+  const split = String(input)
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  return tokenize(split);
+}
+
+/** The text BM25 is given for a query: a file or symbol query's path words, else its words. */
+export function queryTokens(query) {
+  return query.kind === 'file' || query.kind === 'symbol' ? pathWords(query.input) : tokenize(query.input);
+}
+
+/**
+ * Okapi BM25 (k1 1.2, b 0.75, idf = ln(1 + (N − df + 0.5) / (df + 0.5))) over whole documents.
+ * `docs` is [{ id, text }]; search returns [{ id, score }] with score > 0, best first, ties by id.
+ */
+export class Bm25 {
+  constructor(docs, { k1 = 1.2, b = 0.75 } = {}) {
+    this.k1 = k1;
+    this.b = b;
+    this.docs = docs.map((d) => {
+      const tf = new Map();
+      const tokens = tokenize(d.text);
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return { id: d.id, tf, len: tokens.length };
+    });
+    this.avgLen = this.docs.reduce((s, d) => s + d.len, 0) / Math.max(1, this.docs.length);
+    this.df = new Map();
+    for (const d of this.docs) for (const t of d.tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  idf(term) {
+    const df = this.df.get(term) ?? 0;
+    const n = this.docs.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  search(tokens) {
+    const terms = [...new Set(tokens)];
+    const out = [];
+    for (const d of this.docs) {
+      let score = 0;
+      for (const t of terms) {
+        const f = d.tf.get(t);
+        if (!f) continue;
+        const norm = this.k1 * (1 - this.b + (this.b * d.len) / (this.avgLen || 1));
+        score += this.idf(t) * ((f * (this.k1 + 1)) / (f + norm));
+      }
+      if (score > 0) out.push({ id: d.id, score });
+    }
+    return out.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  }
+}
+
+/** Share of the relevant records found in the first k of the ranking (0..1). */
+export function recallAt(ranked, relevant, k = RECALL_AT) {
+  if (relevant.length === 0) return 0;
+  const top = new Set(ranked.slice(0, k));
+  return relevant.filter((r) => top.has(r)).length / relevant.length;
+}
+
+/** 1 / rank of the first relevant record within the first `depth`, else 0. */
+export function reciprocalRank(ranked, relevant, depth = MRR_DEPTH) {
+  const want = new Set(relevant);
+  const i = ranked.slice(0, depth).findIndex((r) => want.has(r));
+  return i < 0 ? 0 : 1 / (i + 1);
+}
+
+/** Scores one ranking (a list of record paths) against one query. */
+export function scoreRanking(query, ranked) {
+  return { recall: recallAt(ranked, query.relevant), rr: reciprocalRank(ranked, query.relevant) };
+}
+
+/**
+ * Table rows: one per kind present, then `file (unnamed)` when some file queries are marked
+ * unnamed, then `overall`. `scores` maps query id → { recall, rr } for one system; a system
+ * with no scores for a row gets null there.
+ */
+export function summarise(queries, systems) {
+  const groups = [];
+  for (const kind of KINDS) {
+    const qs = queries.filter((q) => q.kind === kind);
+    if (qs.length) groups.push({ kind, queries: qs });
+  }
+  const unnamed = queries.filter((q) => q.kind === 'file' && q.unnamed === true);
+  if (unnamed.length) groups.push({ kind: 'file (unnamed)', queries: unnamed });
+  groups.push({ kind: 'overall', queries });
+  return groups.map((g) => {
+    const row = { kind: g.kind, n: g.queries.length };
+    for (const [name, scores] of Object.entries(systems)) {
+      const got = g.queries.map((q) => scores?.[q.id]).filter(Boolean);
+      row[name] =
+        scores && got.length === g.queries.length
+          ? { recall5: mean(got.map((s) => s.recall)), mrr: mean(got.map((s) => s.rr)) }
+          : null;
+    }
+    return row;
+  });
+}
+
+function mean(xs) {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+/** Fixed-width text table of `summarise` rows for the named systems. */
+export function formatTable(rows, systems) {
+  const head = ['kind', 'n', ...systems.flatMap((s) => [`${s} R@${RECALL_AT}`, `${s} MRR`])];
+  const body = rows.map((r) => [
+    r.kind,
+    String(r.n),
+    ...systems.flatMap((s) => (r[s] ? [r[s].recall5.toFixed(3), r[s].mrr.toFixed(3)] : ['—', '—'])),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/**
+ * Shape problems of a dev set (empty when sound): queries present, ids unique, known kinds,
+ * non-empty input and note, `relevant` a non-empty list of distinct repository-relative paths.
+ * `minimums` (optional) maps a kind, `unnamed` (file queries with unnamed: true) or `total`
+ * to the least count required.
+ */
+export function validateDataset(data, minimums = {}) {
+  const problems = [];
+  if (!data || typeof data !== 'object') return ['the data file is not a JSON object'];
+  if (!Array.isArray(data.queries)) return ['"queries" is not a list'];
+  const seen = new Set();
+  data.queries.forEach((q, i) => {
+    const where = `queries[${i}]${q && typeof q.id === 'string' ? ` (${q.id})` : ''}`;
+    if (!q || typeof q !== 'object') return problems.push(`${where}: not an object`);
+    if (typeof q.id !== 'string' || !q.id) problems.push(`${where}: id missing`);
+    else if (seen.has(q.id)) problems.push(`${where}: duplicate id`);
+    else seen.add(q.id);
+    if (!KINDS.includes(q.kind)) problems.push(`${where}: kind "${q.kind}" is not one of ${KINDS.join(', ')}`);
+    if (typeof q.input !== 'string' || !q.input.trim()) problems.push(`${where}: input missing`);
+    if (typeof q.note !== 'string' || !q.note.trim()) problems.push(`${where}: note missing`);
+    if (q.kind === 'symbol' && typeof q.input === 'string' && !/^[^#\s]+#[^#\s]+$/.test(q.input)) {
+      problems.push(`${where}: a symbol query is path#Symbol, got "${q.input}"`);
+    }
+    if (q.unnamed !== undefined && (q.kind !== 'file' || typeof q.unnamed !== 'boolean')) {
+      problems.push(`${where}: unnamed is a boolean on file queries only`);
+    }
+    if (!Array.isArray(q.relevant) || q.relevant.length === 0) problems.push(`${where}: relevant must list at least one record`);
+    else {
+      if (new Set(q.relevant).size !== q.relevant.length) problems.push(`${where}: relevant lists a record twice`);
+      for (const r of q.relevant) {
+        if (typeof r !== 'string' || !r || r.startsWith('/') || r.startsWith('./') || r.includes('\\') || r.split('/').includes('..')) {
+          problems.push(`${where}: relevant path "${r}" is not repository-relative`);
+        }
+      }
+    }
+  });
+  const counts = countKinds(data.queries);
+  for (const [key, min] of Object.entries(minimums)) {
+    const have = counts[key] ?? 0;
+    if (have < min) problems.push(`${key}: ${have} queries, at least ${min} required`);
+  }
+  return problems;
+}
+
+/** Counts per kind, plus `unnamed` and `total`. */
+export function countKinds(queries) {
+  const counts = { total: queries.length, unnamed: 0 };
+  for (const q of queries) {
+    counts[q.kind] = (counts[q.kind] ?? 0) + 1;
+    if (q.kind === 'file' && q.unnamed === true) counts.unnamed++;
+  }
+  return counts;
+}
+
+/**
+ * Whether a record text names a file: its base name (`Picture.tsx`) appears, or its stem as a
+ * whole, case-sensitive word when the stem looks like an identifier with a capital letter
+ * (`ClickToView`, `Island`). Lowercase stems (`image`, `content`) are ordinary words and
+ * do not count as naming the file.
+ */
+export function namesFile(text, filePath) {
+  const base = filePath.split('/').pop();
+  if (text.includes(base)) return true;
+  const stem = base.replace(/\.[^.]+$/, '');
+  if (!/\p{Lu}/u.test(stem)) return false;
+  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}($|[^\\p{L}\\p{N}_])`, 'u').test(text);
+}

@@ -9,10 +9,13 @@
 //   --work DIR        where the clone is cached between runs (default .bench-work/retrieval)
 //   --fixture         run on test/fixtures/retrieval-paraphrase instead (invented records, no clone)
 //   --baseline-only   skip git-ctx
-//   --cli             always run git-ctx as a process per query, even if the library exposes `retrieve`
+//   --bin PATH        the git-ctx to measure (default this checkout's bin/git-ctx.js; its dist/ beside it)
+//   --cli             always run git-ctx as a process per query, even if the library exports the engine
 //   --ctx-arg ARG     extra argument for every git-ctx query (repeatable), e.g. --ctx-arg --all
 //   --json            print the result as JSON instead of tables
 //   --verbose         list, per query, the relevant records and both top-5 lists
+// git-ctx runs through the library when dist/index.js exports the engine (checked against the CLI
+// on a few queries first), else as `git ctx for|search … --format json`, one process per query.
 // Exit: 0 done (also when git-ctx is unavailable: the baseline is printed and the reason said),
 //       2 bad usage, bad data, or the repository cannot be prepared.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
@@ -31,7 +34,7 @@ const FIXTURE = path.join(ROOT, 'test/fixtures/retrieval-paraphrase');
 const QUERY_TIMEOUT_MS = 120_000;
 const RECORD_EXT = /\.(md|markdown|rst|txt)$/i;
 
-const HELP = `Usage: node bench/retrieval.mjs [--data FILE] [--repo PATH] [--work DIR] [--fixture]
+const HELP = `Usage: node bench/retrieval.mjs [--data FILE] [--repo PATH] [--work DIR] [--fixture] [--bin PATH]
                                 [--baseline-only] [--cli] [--ctx-arg ARG]... [--json] [--verbose]
 
 Recall@${RECALL_AT} and MRR@${MRR_DEPTH} per query kind for git-ctx (for/search) and a BM25 baseline.
@@ -40,10 +43,11 @@ Examples:
   node bench/retrieval.mjs                       # dotcom-rendering dev set, mirror at its default path
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
-  node bench/retrieval.mjs --ctx-arg --all       # pass --all to every git-ctx query`;
+  node bench/retrieval.mjs --ctx-arg --all       # pass --all to every git-ctx query (forces the CLI)
+  node bench/retrieval.mjs --bin ../other/bin/git-ctx.js   # measure another build of git-ctx`;
 
 function parseArgs(argv) {
-  const o = { ctxArgs: [] };
+  const o = { ctxArgs: [], bin: BIN };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -58,6 +62,7 @@ function parseArgs(argv) {
     else if (a === '--repo') o.repo = value();
     else if (a === '--work') o.work = value();
     else if (a === '--ctx-arg') o.ctxArgs.push(value());
+    else if (a === '--bin') o.bin = path.resolve(value());
     else if (a === '--fixture') o.fixture = true;
     else if (a === '--baseline-only') o.baselineOnly = true;
     else if (a === '--cli') o.cli = true;
@@ -161,27 +166,47 @@ function listRecords(dir, config) {
   return [...files].sort().map((f) => ({ id: f, text: readFileSync(path.join(dir, f), 'utf8') }));
 }
 
-/** Whether this checkout's CLI has `for` and `search`, and why not when it does not. */
-function detectGitCtx(cwd) {
-  if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) return { available: false, reason: 'dist/ is missing: run `npm run build` first' };
-  const r = spawnSync(process.execPath, [BIN, '--help'], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+/** Whether the git-ctx at `bin` has `for` and `search`, and why not when it does not. */
+function detectGitCtx(cwd, bin) {
+  if (!existsSync(bin)) return { available: false, reason: `${bin} does not exist` };
+  if (!existsSync(path.join(distOf(bin), 'cli/main.js'))) return { available: false, reason: `${distOf(bin)} is missing: run \`npm run build\` first` };
+  const r = spawnSync(process.execPath, [bin, '--help'], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   const help = r.stdout ?? '';
   const missing = ['for', 'search'].filter((c) => !new RegExp(`^\\s+${c}\\b`, 'm').test(help));
-  if (missing.length) return { available: false, reason: `this checkout's git-ctx has no ${missing.map((c) => `\`${c}\``).join(' or ')} command (issue 13 not merged yet)` };
+  if (missing.length) return { available: false, reason: `this git-ctx has no ${missing.map((c) => `\`${c}\``).join(' or ')} command (issue 13 not merged yet)` };
   return { available: true };
 }
 
+/** The built library beside a bin/git-ctx.js. */
+function distOf(bin) {
+  return path.join(path.dirname(bin), '../dist');
+}
+
 /**
- * The library entry, when it exposes the engine as `retrieve({ cwd, place })` /
- * `retrieve({ cwd, query })` returning the `--format json` object; else null (CLI is used).
+ * The engine through the library entry, when dist/index.js exports it: either
+ * `retrieve({ cwd, place } | { cwd, query })`, or `retrieveForPlace` / `retrieveForText` over a
+ * snapshot and artifact set loaded once (what `git ctx for|search` do with default options).
+ * Returns a function query → `--format json`-shaped answer, or null (the CLI is used).
  */
-async function loadLibrary() {
+async function loadLibrary(bin, cwd) {
+  let lib;
   try {
-    const lib = await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href);
-    return typeof lib.retrieve === 'function' ? lib.retrieve : null;
+    lib = await import(pathToFileURL(path.join(distOf(bin), 'index.js')).href);
   } catch {
     return null;
   }
+  const isPlace = (q) => q.kind === 'file' || q.kind === 'symbol';
+  if (typeof lib.retrieve === 'function') return (q) => lib.retrieve(isPlace(q) ? { cwd, place: q.input } : { cwd, query: q.input });
+  const needed = ['retrieveForPlace', 'retrieveForText', 'openSnapshot', 'loadConfig', 'loadArtifactSet', 'parseTraceTarget'];
+  if (!needed.every((n) => typeof lib[n] === 'function')) return null;
+  const snapshot = await lib.openSnapshot({ cwd, rev: 'HEAD' });
+  const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));
+  const index = typeof lib.buildCodeIndex === 'function' ? await lib.buildCodeIndex(snapshot, set.config) : undefined;
+  const base = { snapshot, set, ...(index ? { index } : {}) };
+  return (q) =>
+    isPlace(q)
+      ? lib.retrieveForPlace({ ...base, target: lib.parseTraceTarget(q.input, snapshot.root, cwd), place: q.input })
+      : lib.retrieveForText({ ...base, text: q.input });
 }
 
 const execFileP = promisify(execFile);
@@ -201,9 +226,9 @@ function filesOf(result) {
   return out;
 }
 
-async function runCli(cwd, query, extra) {
+async function runCli(bin, cwd, query, extra) {
   try {
-    const { stdout } = await execFileP(process.execPath, [BIN, ...ctxArgv(query, extra)], {
+    const { stdout } = await execFileP(process.execPath, [bin, ...ctxArgv(query, extra)], {
       cwd,
       env: { ...process.env, NO_COLOR: '1' },
       timeout: QUERY_TIMEOUT_MS,
@@ -219,34 +244,61 @@ async function runCli(cwd, query, extra) {
         /* fall through */
       }
     }
-    throw new Error(`${ctxArgv(query, extra).slice(0, 2).join(' ')} … exited ${e.code ?? e.signal}: ${(e.stderr || e.message).toString().trim().split('\n')[0]}`, { cause: e });
+    const text = (e.stderr || e.message).toString().trim();
+    const lines = text.split('\n');
+    const gist = lines.find((l) => /\b(\w*Error|error)\b/.test(l)) ?? lines[0];
+    const err = new Error(`${ctxArgv(query, extra).slice(0, 2).join(' ')} … exited ${e.code ?? e.signal}: ${gist}`, { cause: e });
+    err.detail = text.slice(0, 4000);
+    throw err;
   }
 }
 
+/** Number of queries answered both ways before the library is trusted for the rest. */
+const CROSS_CHECK = 3;
+
 async function runGitCtx(cwd, queries, opts) {
-  const retrieve = opts.cli ? null : await loadLibrary();
+  const bin = opts.bin;
+  // extra CLI arguments have no library equivalent: they force the CLI
+  let library = opts.cli || opts.ctxArgs.length ? null : await loadLibrary(bin, cwd).catch(() => null);
+  let note = library ? '' : opts.cli ? '--cli' : opts.ctxArgs.length ? '--ctx-arg given' : 'the library does not export the engine';
+  // the library must answer exactly as the CLI does; a few queries of each shape are compared
+  if (library) {
+    const sample = [...queries.filter((q) => q.kind === 'file' || q.kind === 'symbol').slice(0, CROSS_CHECK), ...queries.filter((q) => q.kind !== 'file' && q.kind !== 'symbol').slice(0, CROSS_CHECK)];
+    for (const q of sample) {
+      const viaCli = await runCli(bin, cwd, q, []).catch((e) => `error: ${e.message}`);
+      const viaLib = await Promise.resolve()
+        .then(() => library(q))
+        .then(filesOf)
+        .catch((e) => `error: ${e.message}`);
+      if (JSON.stringify(viaCli) !== JSON.stringify(viaLib)) {
+        note = `library and CLI disagree on ${q.id} (${JSON.stringify(viaLib)} vs ${JSON.stringify(viaCli)}); the CLI is used`;
+        library = null;
+        break;
+      }
+    }
+  }
   const rankings = {};
   const errors = [];
   const started = Date.now();
   const one = async (q) => {
     try {
-      if (retrieve) {
-        const place = q.kind === 'file' || q.kind === 'symbol';
-        rankings[q.id] = filesOf(await retrieve(place ? { cwd, place: q.input } : { cwd, query: q.input }));
-      } else rankings[q.id] = await runCli(cwd, q, opts.ctxArgs);
+      rankings[q.id] = library ? filesOf(await library(q)) : await runCli(bin, cwd, q, opts.ctxArgs);
     } catch (e) {
       rankings[q.id] = [];
-      errors.push({ id: q.id, error: e.message });
+      errors.push({ id: q.id, error: e.message, ...(e.detail ? { detail: e.detail } : {}) });
     }
   };
-  // the first query alone (it builds the caches), then two at a time (a 2-core machine)
-  if (queries.length) await one(queries[0]);
-  let next = 1;
-  const worker = async () => {
-    while (next < queries.length) await one(queries[next++]);
-  };
-  await Promise.all([worker(), worker()]);
-  return { mode: retrieve ? 'library' : 'cli', rankings, errors, ms: Date.now() - started };
+  if (library) for (const q of queries) await one(q);
+  else {
+    // the first query alone (it builds the caches), then two processes at a time (a 2-core machine)
+    if (queries.length) await one(queries[0]);
+    let next = 1;
+    const worker = async () => {
+      while (next < queries.length) await one(queries[next++]);
+    };
+    await Promise.all([worker(), worker()]);
+  }
+  return { mode: library ? 'library' : 'cli', note, rankings, errors, ms: Date.now() - started };
 }
 
 async function main() {
@@ -273,7 +325,7 @@ async function main() {
       baseline[q.id] = scoreRanking(q, baselineRank[q.id]);
     }
 
-    const status = opts.baselineOnly ? { available: false, reason: 'skipped (--baseline-only)' } : detectGitCtx(cwd);
+    const status = opts.baselineOnly ? { available: false, reason: 'skipped (--baseline-only)' } : detectGitCtx(cwd, opts.bin);
     let ctx = null;
     let run = null;
     if (status.available) {
@@ -300,7 +352,7 @@ async function main() {
             recallAt: RECALL_AT,
             mrrDepth: MRR_DEPTH,
             gitCtx: status.available
-              ? { available: true, mode: run.mode, queryErrors: run.errors, ms: run.ms, args: opts.ctxArgs }
+              ? { available: true, bin: opts.bin, mode: run.mode, modeNote: run.note, queryErrors: run.errors, emptyAnswers: data.queries.filter((q) => run.rankings[q.id].length === 0).length, ms: run.ms, args: opts.ctxArgs }
               : { available: false, reason: status.reason },
             rows,
             queries: perQuery,
@@ -317,7 +369,11 @@ async function main() {
     if (!status.available) console.log(`\ngit-ctx: unavailable — ${status.reason}. No git-ctx figures are printed.`);
     else {
       const extra = opts.ctxArgs.length ? ` with ${opts.ctxArgs.join(' ')}` : '';
-      console.log(`\ngit-ctx: ${run.mode === 'library' ? 'library retrieve()' : 'one CLI process per query'}${extra}, ${data.queries.length} queries in ${(run.ms / 1000).toFixed(1)} s`);
+      const how = run.mode === 'library' ? 'through the library (matched the CLI on a sample)' : `one CLI process per query${run.note ? ` (${run.note})` : ''}`;
+      console.log(`\ngit-ctx (${opts.bin}): ${how}${extra}, ${data.queries.length} queries in ${(run.ms / 1000).toFixed(1)} s`);
+      const empty = data.queries.filter((q) => run.rankings[q.id].length === 0).length;
+      if (empty === data.queries.length) console.log(`git-ctx returned no record for any query: does it read the records (the \`sources:\` config needs ADR support)?`);
+      else if (empty) console.log(`git-ctx returned no record for ${empty} of ${data.queries.length} queries`);
       if (run.errors.length) {
         console.log(`git-ctx failed on ${run.errors.length} queries (counted as empty results):`);
         for (const e of run.errors.slice(0, 10)) console.log(`  ${e.id}: ${e.error}`);

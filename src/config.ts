@@ -39,6 +39,8 @@ export interface Config {
   staleness: { proposed_shipped_days: number };
   hook: { drift: 'warn' | 'block' };
   check: { task_stale_days: number };
+  /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
+  limits: { max_file_bytes: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -72,6 +74,7 @@ export function defaultConfig(): Config {
     staleness: { proposed_shipped_days: 90 },
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
+    limits: { max_file_bytes: 2 * 1024 * 1024 },
     unknownKeys: [],
   };
 }
@@ -142,6 +145,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'anchors':
       case 'staleness':
       case 'hook':
+      case 'limits':
       case 'check': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;

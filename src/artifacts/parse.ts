@@ -154,7 +154,7 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
   const at = (k: string) => keyLines[k] ?? split.yamlLine;
   const rawId = data.id;
   if (rawId === undefined || rawId === null || rawId === '') return problem('missing-field', 'missing required field "id"', split.yamlLine);
-  if (typeof rawId !== 'string') return problem('invalid-id', `id must be a string, got ${JSON.stringify(rawId)}`, at('id'));
+  if (typeof rawId !== 'string') return problem('invalid-id', `id must be a string, got ${Array.isArray(rawId) ? 'a list' : typeof rawId === 'object' ? 'a mapping' : JSON.stringify(rawId)}; the file is not loaded`, at('id'));
   const type = str(data.type);
   if (!type) return problem('missing-field', `missing required field "type" (in ${rawId})`, split.yamlLine);
 

@@ -1,4 +1,4 @@
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { editFrontmatterText } from '../artifacts/write.js';
 import { CONFIG_FILE, defaultConfig } from '../config.js';

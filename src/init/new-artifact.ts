@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { editFrontmatterText, type FrontmatterEdit } from '../artifacts/write.js';

@@ -280,6 +280,12 @@ export class CodeIndex {
   }
 
   /** Declarations of a TS/JS file (empty for other languages). */
+  /** Why a file's content was not parsed (over the size bound, unparsable), or undefined when it was. */
+  async skippedReason(path: string): Promise<string | undefined> {
+    const p = (await this.recordOf(path))?.problem;
+    return p && p.kind !== 'binary' ? p.message : undefined;
+  }
+
   async symbolsOf(path: string): Promise<CodeSymbol[]> {
     return (await this.recordOf(path))?.symbols ?? [];
   }

@@ -22,7 +22,7 @@ describe.each([
   { name: 'requires chain of 5,000', cycle: false },
   { name: 'requires cycle of 5,000', cycle: true },
 ])('bounded work: $name', ({ cycle }) => {
-  it('CLI bundle assembles every link with a bounded chain, JSON and digest included', { timeout: CASE_MS }, async () => {
+  it('CLI bundle assembles every link with a bounded chain, JSON and digest included', { timeout: CASE_MS * 2 }, async () => {
     const repo = chainRepo(cycle);
     const r = await expectContained(repo, () => cli([id(0), '--format', 'json', '--depth', 'meta'], repo.dir));
     expect(r.code, r.stderr).toBe(0);
@@ -36,7 +36,7 @@ describe.each([
     expect(b.header.digest).toMatch(/^sha256:/);
   });
 
-  it('CLI check finishes (cycle reported when there is one) and the MCP server answers', { timeout: CASE_MS }, async () => {
+  it('CLI check finishes (cycle reported when there is one) and the MCP server answers', { timeout: CASE_MS * 2 }, async () => {
     const repo = chainRepo(cycle);
     await expectContained(repo, async () => {
       const r = cli(['check', '--format', 'json'], repo.dir);

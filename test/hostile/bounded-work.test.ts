@@ -4,6 +4,7 @@ import { connect } from '../mcp/helpers.js';
 import { artifact, CASE_MS, cli, expectContained, hostileRepo } from './harness.js';
 
 const CHAIN = 5_000;
+// these cases build 5,000 files and commit them: on a loaded 2-core machine they take a minute
 const id = (i: number) => `SPEC-C${String(i).padStart(5, '0')}`;
 
 /** A 5,000-long requires chain (and, in the second case, a cycle closing it). */
@@ -22,9 +23,9 @@ describe.each([
   { name: 'requires chain of 5,000', cycle: false },
   { name: 'requires cycle of 5,000', cycle: true },
 ])('bounded work: $name', ({ cycle }) => {
-  it('CLI bundle assembles every link with a bounded chain, JSON and digest included', { timeout: CASE_MS * 2 }, async () => {
+  it('CLI bundle assembles every link with a bounded chain, JSON and digest included', { timeout: CASE_MS * 3 }, async () => {
     const repo = chainRepo(cycle);
-    const r = await expectContained(repo, () => cli([id(0), '--format', 'json', '--depth', 'meta'], repo.dir));
+    const r = await expectContained(repo, () => cli([id(0), '--format', 'json', '--depth', 'meta'], repo.dir, {}, CASE_MS * 2));
     expect(r.code, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout) as { entries: { id: string; chain: string[]; elided?: number; why: string }[]; header: { digest: string } };
     expect(b.entries).toHaveLength(CHAIN);
@@ -36,10 +37,10 @@ describe.each([
     expect(b.header.digest).toMatch(/^sha256:/);
   });
 
-  it('CLI check finishes (cycle reported when there is one) and the MCP server answers', { timeout: CASE_MS * 2 }, async () => {
+  it('CLI check finishes (cycle reported when there is one) and the MCP server answers', { timeout: CASE_MS * 3 }, async () => {
     const repo = chainRepo(cycle);
     await expectContained(repo, async () => {
-      const r = cli(['check', '--format', 'json'], repo.dir);
+      const r = cli(['check', '--format', 'json'], repo.dir, {}, CASE_MS * 2);
       expect(r.stderr).not.toMatch(/rule failed|Maximum call stack/);
       const rules = (JSON.parse(r.stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule);
       expect(rules.includes('requires-cycle')).toBe(cycle);

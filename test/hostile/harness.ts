@@ -94,12 +94,12 @@ export interface Run {
 }
 
 /** The built CLI as a real process, killed at the case time limit (a hang fails the case). */
-export function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
+export function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, limitMs = CASE_MS - 5_000): Run {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
     encoding: 'utf8',
-    timeout: CASE_MS - 5_000,
+    timeout: limitMs,
     maxBuffer: 64 * 1024 * 1024,
     env: { ...gitEnv(), NO_COLOR: '1', ...env },
   });

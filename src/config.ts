@@ -4,6 +4,7 @@ import { cacheFile as cachePath } from './git/git-dir.js';
 import { readKeyedCache, writeKeyedCache } from './util/cache-file.js';
 import { sha256 } from './util/hash.js';
 import { loadJsYaml } from './util/js-yaml.js';
+import { checkYamlBounds, YAML_LIMITS } from './util/yaml-bounds.js';
 import type { Snapshot } from './snapshot/types.js';
 
 export type Severity = 'error' | 'warning' | 'info' | 'off';
@@ -38,6 +39,8 @@ export interface Config {
   staleness: { proposed_shipped_days: number };
   hook: { drift: 'warn' | 'block' };
   check: { task_stale_days: number };
+  /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
+  limits: { max_file_bytes: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -71,6 +74,7 @@ export function defaultConfig(): Config {
     staleness: { proposed_shipped_days: 90 },
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
+    limits: { max_file_bytes: 2 * 1024 * 1024 },
     unknownKeys: [],
   };
 }
@@ -141,6 +145,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'anchors':
       case 'staleness':
       case 'hook':
+      case 'limits':
       case 'check': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
@@ -193,11 +198,19 @@ async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise
   // js-yaml rather than eemeli/yaml: the hook's start-up budget cannot afford loading both
   const jsYaml = await loadJsYaml();
   let raw: unknown;
+  if (buf.length > YAML_LIMITS.maxBytes) throw new CtxError('CONFIG', `config is ${Math.ceil(buf.length / 1024)} KB; over the ${YAML_LIMITS.maxBytes / 1024} KB bound`, { file, line: 1 });
+  const text = buf.toString('utf8');
   try {
-    raw = jsYaml.load(buf.toString('utf8'), { schema: jsYaml.CORE_SCHEMA, filename: file });
+    raw = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file, maxDepth: YAML_LIMITS.maxDepth } as Parameters<typeof jsYaml.load>[1]);
   } catch (e) {
     const err = e as { reason?: string; message: string; mark?: { line: number } };
     throw new CtxError('CONFIG', `invalid YAML: ${err.reason ?? err.message.split('\n')[0]}`, { file, line: (err.mark?.line ?? 0) + 1 });
+  }
+  // aliases are shared objects after loading; bound what they expand to before anything copies them
+  const bound = checkYamlBounds(raw);
+  if (!bound.ok) {
+    const at = bound.key === undefined ? -1 : text.split('\n').findIndex((l) => l.startsWith(`${bound.key}:`));
+    throw new CtxError('CONFIG', `invalid YAML: ${bound.message}`, { file, line: at >= 0 ? at + 1 : 1 });
   }
   // undefined (an empty file) is never remembered: it reads as a miss
   if (raw !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(raw)), raw)) writeKeyedCache(cacheFile, key, raw);

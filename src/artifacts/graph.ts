@@ -76,24 +76,36 @@ export function findCycles(graph: LinkGraph, kinds: EdgeKind[]): string[][] {
   const cycles: string[][] = [];
   const seen = new Set<string>();
   const stack: string[] = [];
-  const visit = (id: string): void => {
+  // iterative depth-first search: a 5,000-long requires chain must not exhaust the call stack
+  const frames: { id: string; edges: Edge[]; next: number }[] = [];
+  const enter = (id: string): void => {
     state.set(id, 1);
     stack.push(id);
-    for (const e of graph.out.get(id) ?? []) {
+    frames.push({ id, edges: graph.out.get(id) ?? [], next: 0 });
+  };
+  for (const start of ids) {
+    if (state.has(start)) continue;
+    enter(start);
+    while (frames.length) {
+      const f = frames[frames.length - 1]!;
+      if (f.next >= f.edges.length) {
+        frames.pop();
+        stack.pop();
+        state.set(f.id, 2);
+        continue;
+      }
+      const e = f.edges[f.next++]!;
       if (!kinds.includes(e.kind) || !e.resolved) continue;
       const s = state.get(e.to);
       if (s === 1) {
-        const cyc = stack.slice(stack.indexOf(e.to));
+        const cyc = stack.slice(stack.lastIndexOf(e.to));
         const key = [...cyc].sort().join('|');
         if (!seen.has(key)) {
           seen.add(key);
           cycles.push([...cyc, e.to]);
         }
-      } else if (s === undefined) visit(e.to);
+      } else if (s === undefined) enter(e.to);
     }
-    stack.pop();
-    state.set(id, 2);
-  };
-  for (const id of ids) if (!state.has(id)) visit(id);
+  }
   return cycles;
 }

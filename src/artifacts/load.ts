@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
 import { mark } from '../util/timing.js';
+import { checkArtifactDir } from './dir-check.js';
 import { ParseCache } from './parse-cache.js';
 import type { Artifact, LoadProblem } from './types.js';
 
@@ -80,7 +81,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const dir = config.dir;
   // symlinks are reported whatever their name (a linked directory is one entry); never followed
   const entries = (await snapshot.listUnder(dir)).filter((e) => e.mode === '120000' || isArtifactFile(e.path));
-  const problems: LoadProblem[] = [];
+  const problems: LoadProblem[] = entries.length ? [] : await checkArtifactDir(snapshot, dir);
   const artifacts: Artifact[] = [];
   const regular = entries.filter((e) => {
     if (e.mode === '120000') {

@@ -3,6 +3,7 @@
 import type JsYaml from 'js-yaml';
 import { loadJsYaml } from '../util/js-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
+import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
 import { RELATION_KINDS, type Artifact, type LoadProblem, type RelationKind, type Scope } from './types.js';
 
 /** Files larger than this are reported and skipped rather than parsed. */
@@ -70,8 +71,13 @@ export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; 
 
 /** Parse frontmatter YAML to plain data; `line` is 1-based within the YAML text. */
 export function loadYamlStrings(src: string): YamlLoad {
+  // bounded: size before parsing, depth while parsing, alias expansion after (SPEC-HOSTILE-001)
+  if (src.length > YAML_LIMITS.maxBytes) return { ok: false, line: 1, message: `frontmatter is ${Math.ceil(src.length / 1024)} KB; over the ${YAML_LIMITS.maxBytes / 1024} KB bound, not loaded` };
   try {
-    return { ok: true, data: jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false }) };
+    const data = jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
+    const bound = checkYamlBounds(data);
+    if (!bound.ok) return { ok: false, line: (bound.key !== undefined ? topLevelKeyLines(src)[bound.key] : undefined) ?? 1, message: bound.message };
+    return { ok: true, data };
   } catch (e) {
     const err = e as { reason?: string; message: string; mark?: { line: number; position: number } };
     let line = (err.mark?.line ?? 0) + 1;
@@ -148,7 +154,7 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
   const at = (k: string) => keyLines[k] ?? split.yamlLine;
   const rawId = data.id;
   if (rawId === undefined || rawId === null || rawId === '') return problem('missing-field', 'missing required field "id"', split.yamlLine);
-  if (typeof rawId !== 'string') return problem('invalid-id', `id must be a string, got ${JSON.stringify(rawId)}`, at('id'));
+  if (typeof rawId !== 'string') return problem('invalid-id', `id must be a string, got ${Array.isArray(rawId) ? 'a list' : typeof rawId === 'object' ? 'a mapping' : JSON.stringify(rawId)}; the file is not loaded`, at('id'));
   const type = str(data.type);
   if (!type) return problem('missing-field', `missing required field "type" (in ${rawId})`, split.yamlLine);
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, Scalar, visit, type Node, type Pair, type YAMLMap } from 'yaml';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { containedPath, workTreeOf } from '../util/contained.js';
 import { withLock, type LockOptions } from '../util/lock.js';
 import { splitFrontmatter } from './parse.js';
 import { parseYamlStrings } from './yaml-doc.js';
@@ -412,6 +413,9 @@ export async function updateFrontmatter(
   opts: UpdateFrontmatterOptions = {},
 ): Promise<UpdateFrontmatterResult> {
   const abs = path.resolve(file);
+  // contained (SPEC-HOSTILE-001): never through a linked folder, never outside the work tree
+  const tree = await workTreeOf(abs);
+  if (tree) await containedPath(tree, abs);
   return withLock(
     abs,
     async () => {

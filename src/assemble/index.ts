@@ -213,7 +213,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
 
   // the depths whose cost we need: only the requested one without a budget, else all below it too
   const wanted = DEPTHS_DOWN.filter((d) => DEPTH_LEVEL[d] <= DEPTH_LEVEL[options.depth] && (options.budget !== null || d === options.depth));
-  const why = (r: Reached) => (r.role === 'identity' && r.distance === null ? 'identity (always included)' : r.role === 'root' ? `${r.artifact.id} (requested)` : formatChain(r.chain, r.via));
+  const why = (r: Reached) => (r.role === 'identity' && r.distance === null ? 'identity (always included)' : r.role === 'root' ? `${r.artifact.id} (requested)` : formatChain(r.chain, r.via, r.elided));
   const sectionAt = (r: Reached, d: Depth): SectionInput => {
     const a = r.artifact;
     return { id: a.id, type: a.type, title: a.title, status: a.status, summary: a.summary, why: why(r), depth: d, file: a.file, meta: metaOf(a), body: stripTitleHeading(bodyAt(a, d), a.title), stale: stale.get(a.id) };
@@ -270,6 +270,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
       direct: r.distance === 1,
       chain: r.chain,
       via: r.via,
+      ...(r.elided ? { elided: r.elided } : {}),
       why: s.why,
       requestedDepth: options.depth,
       depth: d,

@@ -9,7 +9,15 @@ export interface Reached {
   distance: number | null;
   chain: string[];
   via: string[];
+  /** hops left out of `chain` right after the root (chains are kept at most MAX_CHAIN ids long) */
+  elided?: number;
 }
+
+/**
+ * Ids kept per chain: the root and the last hops. Copying whole chains makes a 5,000-long
+ * requires chain quadratic in time, memory and output (hundreds of MB of "why" lines).
+ */
+export const MAX_CHAIN = 16;
 
 export interface TraversalResult {
   /** in bundle order: identity, root, then by kind order, scope, id */
@@ -52,8 +60,10 @@ function followed(a: Artifact): { to: string; label: string }[] {
 }
 
 /** "TASK-042 → SPEC-BILLING-001 (links.specs) → NORM-ERROR-001 (links.norms)" */
-export function formatChain(chain: string[], via: string[]): string {
-  return chain.map((id, i) => (i === 0 ? id : `${id} (${via[i - 1]})`)).join(' → ');
+export function formatChain(chain: string[], via: string[], elided = 0): string {
+  const parts = chain.map((id, i) => (i === 0 ? id : `${id} (${via[i - 1]})`));
+  if (elided > 0) parts.splice(1, 0, `… ${elided} more …`);
+  return parts.join(' → ');
 }
 
 /**
@@ -88,7 +98,15 @@ export function traverse(set: ArtifactSet, root: Artifact, opts: TraverseOptions
           }
           continue;
         }
-        const r: Reached = { artifact: target, role: 'linked', distance: dist, chain: [...from.chain, target.id], via: [...from.via, e.label] };
+        const chain = [...from.chain, target.id];
+        const via = [...from.via, e.label];
+        let elided = from.elided ?? 0;
+        if (chain.length > MAX_CHAIN) {
+          chain.splice(1, 1);
+          via.splice(0, 1);
+          elided++;
+        }
+        const r: Reached = { artifact: target, role: 'linked', distance: dist, chain, via, ...(elided ? { elided } : {}) };
         settled.set(target.id, r);
         next.push(r);
       }

@@ -46,6 +46,8 @@ export interface BundleEntry {
   chain: string[];
   /** edge label for each hop of `chain` (links.specs, requires, …); one shorter than chain */
   via: string[];
+  /** hops left out of `chain` between the root and chain[1]: long chains keep the root and their last hops */
+  elided?: number;
   /** the chain as one line, e.g. "TASK-042 → SPEC-BILLING-001 (links.specs)" */
   why: string;
   /** depth asked for (--depth) */

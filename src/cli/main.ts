@@ -82,6 +82,19 @@ export function rewriteIdShorthand(commands: Command | Iterable<string>, argv: s
   return [argv[0]!, argv[1]!, 'context', ...argv.slice(2)];
 }
 
+/** File-system failures caused by the environment (SPEC-HOSTILE-001): one line naming the path, exit 2. */
+const ENVIRONMENT_ERRNOS = new Map([
+  ['ENOTDIR', 'a file is where a directory was expected'],
+  ['EEXIST', 'already exists and is not what was expected (a file where a directory belongs?)'],
+  ['EISDIR', 'is a directory where a file was expected'],
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EROFS', 'read-only file system'],
+  ['ENOSPC', 'no space left on the device'],
+  ['ELOOP', 'too many levels of symbolic links'],
+  ['ENAMETOOLONG', 'file name too long'],
+]);
+
 export function handleError(e: unknown): number {
   if (e instanceof ExitCode) return e.code;
   if (e instanceof CommanderError) {
@@ -94,6 +107,12 @@ export function handleError(e: unknown): number {
     return 2;
   }
   const err = e as Error;
+  // the environment, not a bug: a path that is a file where a directory belongs, no permission, a full disk
+  const sys = e as NodeJS.ErrnoException;
+  if (sys?.path && sys.code && ENVIRONMENT_ERRNOS.has(sys.code)) {
+    io().err(`git-ctx: ${sys.path}: ${ENVIRONMENT_ERRNOS.get(sys.code)} (${sys.code} in ${sys.syscall ?? 'a file operation'})\n`);
+    return 2;
+  }
   io().err(`git-ctx: unexpected error: ${err?.stack ?? String(e)}\nThis is a bug in git-ctx; please report it with the command you ran.\n`);
   return 2;
 }

@@ -71,6 +71,8 @@ export class CodeIndex {
   private readonly tagRe: RegExp;
   /** does the content mention a tag at all (latin1 text: cheap, and enough for ASCII tags) */
   private readonly prefilter: RegExp;
+  /** per-file bound (config `limits.max_file_bytes`) */
+  private readonly maxFileBytes: number;
 
   private constructor(
     readonly snapshot: Snapshot,
@@ -79,6 +81,7 @@ export class CodeIndex {
   ) {
     this.tagRe = tagRegex(config.tags);
     this.prefilter = prefilterRegex(config.tags);
+    this.maxFileBytes = config.limits?.max_file_bytes ?? MAX_FILE_BYTES;
   }
 
   /** Build the index for a snapshot; reads the cache, extracts what changed, saves the cache. */
@@ -160,8 +163,11 @@ export class CodeIndex {
           continue;
         }
         let value: CacheValue;
-        if (buf.length > MAX_FILE_BYTES) value = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
-        else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
+        if (buf.length > this.maxFileBytes) {
+          // not remembered: the bound is configurable, and raising it must scan the file
+          this.accept(p, blob, e.language, tooLarge(buf.length, this.maxFileBytes));
+          continue;
+        } else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
         else if (!this.prefilter.test(buf.toString('latin1'))) {
           this.cache.addClean(blob);
           this.accept(p, blob, e.language, 0);
@@ -257,8 +263,11 @@ export class CodeIndex {
     const buf = await this.snapshot.read(path);
     if (!buf) return undefined;
     let rec: FileRecord;
-    if (buf.length > MAX_FILE_BYTES) rec = skipped('too-large', `larger than ${MAX_FILE_BYTES} bytes; not scanned`);
-    else if (isBinary(buf)) rec = skipped('binary', 'binary content (NUL bytes); not scanned');
+    if (buf.length > this.maxFileBytes) {
+      rec = tooLarge(buf.length, this.maxFileBytes);
+      this.records.set(path, rec);
+      return rec;
+    } else if (isBinary(buf)) rec = skipped('binary', 'binary content (NUL bytes); not scanned');
     else {
       const text = buf.toString('utf8');
       rec = await extractFile(path, text, f.language, this.tagRe);
@@ -271,6 +280,12 @@ export class CodeIndex {
   }
 
   /** Declarations of a TS/JS file (empty for other languages). */
+  /** Why a file's content was not parsed (over the size bound, unparsable), or undefined when it was. */
+  async skippedReason(path: string): Promise<string | undefined> {
+    const p = (await this.recordOf(path))?.problem;
+    return p && p.kind !== 'binary' ? p.message : undefined;
+  }
+
   async symbolsOf(path: string): Promise<CodeSymbol[]> {
     return (await this.recordOf(path))?.symbols ?? [];
   }
@@ -312,6 +327,11 @@ export class CodeIndex {
   flush(): Promise<void> {
     return this.cache.save();
   }
+}
+
+/** A file over the configured `limits.max_file_bytes` (SPEC-HOSTILE-001): reported, never read further. */
+function tooLarge(size: number, max: number): FileRecord {
+  return skipped('too-large', `${size} bytes, over the ${max}-byte bound (limits.max_file_bytes); not scanned`);
 }
 
 function skipped(kind: 'too-large' | 'binary', message: string): FileRecord {

@@ -58,6 +58,8 @@ export async function codeGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
   const wantCallers = opts.callers ?? !opts.callees;
   const wantCallees = opts.callees ?? !opts.callers;
   const rootSym = findSymbol(await index.symbolsOf(opts.path), opts.symbol);
+  const skipped = rootSym ? undefined : await index.skippedReason(opts.path);
+  if (skipped) throw new CtxError('USAGE', `${opts.path} was not parsed (${skipped}), so its symbols are unknown`, { file: opts.path });
   if (!rootSym) throw new CtxError('USAGE', `no symbol ${opts.symbol} in ${opts.path}`);
 
   const tm = createRequire(import.meta.url)('ts-morph') as typeof TsMorph;

@@ -127,6 +127,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   let focus: { start: number; end: number } | undefined;
   if (target.symbol !== undefined) {
     const s = findSymbol(symbols, target.symbol);
+    if (!s && (await index.skippedReason(target.path))) throw new CtxError('USAGE', `${target.path} was not parsed (${await index.skippedReason(target.path)}), so its symbols are unknown`, { file: target.path });
     if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? `symbols: ${symbols.slice(0, 8).map((x) => x.name).join(', ')}` : undefined });
     focus = { start: s.line, end: s.endLine };
   } else if (target.line !== undefined) focus = { start: target.line, end: target.line };

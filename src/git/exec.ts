@@ -79,6 +79,8 @@ export class CatFileBatch {
   private child: ChildProcessWithoutNullStreams | undefined;
   private queue: Pending[] = [];
   private buf: Buffer = Buffer.alloc(0);
+  private held: Buffer[] = [];
+  private heldLen = 0;
   private need: { oid: string; type: string; size: number } | undefined;
   private failed: unknown;
 
@@ -88,7 +90,18 @@ export class CatFileBatch {
     if (this.child) return this.child;
     const child = spawn(GIT_BIN, ['cat-file', '--batch'], { cwd: this.cwd, env: { ...process.env, ...BASE_ENV } });
     child.stdout.on('data', (d: Buffer) => {
-      this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+      // a large blob arrives in many chunks: hold them until the object is complete, so a
+      // 200 MB file costs one copy rather than one growing copy per 64 KB chunk (quadratic)
+      if (this.need && this.buf.length + this.heldLen + d.length < this.need.size + 1) {
+        this.held.push(d);
+        this.heldLen += d.length;
+        return;
+      }
+      if (this.held.length) {
+        this.buf = Buffer.concat([this.buf, ...this.held, d]);
+        this.held = [];
+        this.heldLen = 0;
+      } else this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
       this.drain();
     });
     child.on('error', (e) => this.fail(e));

@@ -244,7 +244,9 @@ export async function installHook(opts: InstallHookOptions): Promise<InstallResu
   }
 
   const script = opts.script ?? packagedHookScript();
-  await mkdir(layout.hooksDir, { recursive: true });
+  await mkdir(layout.hooksDir, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+    throw new CtxError('IO', `the hooks directory is not a directory (${e.code}); check core.hooksPath`, { cause: e, file: layout.hooksDir });
+  });
   if (ours) {
     if (currentText === script) return { ...base, action: 'unchanged', chained: (await exists(chained)) ? chained : undefined };
     await writeAtomic(file, script, 0o755);

@@ -82,6 +82,7 @@ async function headSnapshot(staged: Snapshot): Promise<Snapshot | undefined> {
 }
 
 const CAPTURE_RULE = 'hook-capture-artifacts';
+const SKIPPED_RULE = 'code-file-skipped';
 /** the ctx.cache key under which src/check/rules/anchors.ts keeps its CodeIndex */
 const CODE_INDEX_KEY = 'code-index';
 
@@ -119,7 +120,8 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
         return [];
       },
     };
-    const rules = opts.allRules ? undefined : [...blockingRules(config), CAPTURE_RULE];
+    // a skipped file is always reported: the commit's own oversized file must not pass unseen
+    const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
     const [check, changed] = await Promise.all([
       runCheck({ snapshot: staged, config, baseline: opts.baseline, now: opts.now, rules, extraRules: [capture] }),
       changedPaths(staged),

@@ -82,6 +82,10 @@ export function renderConfigYaml(cfg: Config = defaultConfig()): string {
     '  # an active task whose file has not changed for this many days is reported (info)',
     `  task_stale_days: ${cfg.check.task_stale_days}`,
     '',
+    'limits:',
+    '  # source files larger than this are not scanned for annotations (reported as code-file-skipped)',
+    `  max_file_bytes: ${cfg.limits.max_file_bytes}`,
+    '',
   );
   return L.join('\n');
 }

@@ -1,8 +1,9 @@
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { editFrontmatterText } from '../artifacts/write.js';
 import { CONFIG_FILE, defaultConfig } from '../config.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { containedPath, mkdirContained } from '../util/contained.js';
 import { renderConfigYaml } from './config-template.js';
 import { detectIdentity, type DetectedIdentity } from './detect.js';
 
@@ -60,7 +61,7 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
   for (const d of [...dirs, 'docs']) {
     const abs = path.join(base, d);
     if (!(await exists(abs))) {
-      await mkdir(abs, { recursive: true });
+      await mkdirContained(opts.root, abs);
       folders.push(`${cfg.dir}/${d}`);
     }
   }
@@ -69,9 +70,9 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
 
   const created: string[] = [];
   // createOnly: a concurrent init (or a file that appeared meanwhile) is never clobbered
-  await writeFileAtomic(path.join(opts.root, configRel), renderConfigYaml(cfg), { createOnly: true });
+  await writeFileAtomic(await containedPath(opts.root, configRel), renderConfigYaml(cfg), { createOnly: true });
   created.push(configRel);
-  await writeFileAtomic(path.join(opts.root, identityRel), renderIdentity(identity), { createOnly: true });
+  await writeFileAtomic(await containedPath(opts.root, identityRel), renderIdentity(identity), { createOnly: true });
   created.push(identityRel);
   return { created, folders, existing, identity };
 }

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { editFrontmatterText, type FrontmatterEdit } from '../artifacts/write.js';
@@ -6,6 +5,7 @@ import { closeMatches, ID_PATTERN } from '../check/rules/core.js';
 import { typeForId, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { containedPath, isReservedFileName, mkdirContained } from '../util/contained.js';
 
 export interface NewArtifactOptions {
   type: string;
@@ -147,6 +147,7 @@ export async function createArtifact(set: ArtifactSet, opts: NewArtifactOptions)
   const taken = await takenNames(set);
   if (opts.id !== undefined) {
     if (!ID_PATTERN.test(opts.id)) throw new CtxError('USAGE', `invalid id ${JSON.stringify(opts.id)}: use letters, digits, "-", "_", "." (e.g. DEC-BILLING-001) or path-like segments`);
+    if (isReservedFileName(opts.id)) throw new CtxError('USAGE', `invalid id ${JSON.stringify(opts.id)}: ${opts.id.split('/').pop()} is a reserved file name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9)`);
     const owner = set.byId.get(opts.id);
     if (owner) throw new CtxError('EXISTS', `id ${opts.id} already exists in ${owner.file}`);
     const other = typeForId(config, opts.id);
@@ -161,7 +162,9 @@ export async function createArtifact(set: ArtifactSet, opts: NewArtifactOptions)
     const abs = path.join(set.snapshot.root, ...file.split('/'));
     const status = opts.status ?? initialStatus(t.statuses);
     const text = renderNewArtifact({ id, type: opts.type, title: opts.title?.trim() || `Untitled ${opts.type}`, status, domain: opts.domain, links, created });
-    await mkdir(path.dirname(abs), { recursive: true });
+    // contained (SPEC-HOSTILE-001): a config `dir: ../..` or a linked folder must not write outside
+    await containedPath(set.snapshot.root, abs);
+    await mkdirContained(set.snapshot.root, path.dirname(abs));
     try {
       await writeFileAtomic(abs, text, { createOnly: true });
       return { id, type: opts.type, file, abs };

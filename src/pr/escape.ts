@@ -21,7 +21,18 @@ function defuse(s: string): string {
 /** Collapse newlines and control characters, so one value stays on one line of a table. */
 function oneLine(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return visibleFormatChars(s.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''));
+}
+
+/**
+ * Invisible format characters, shown as `<U+202E>`: bidirectional controls (U+202A–U+202E,
+ * U+2066–U+2069, U+200E/U+200F, U+061C) can make a reviewer read a path or title in another
+ * order than GitHub stores it ("Trojan Source"), and zero-width ones hide text. Applied
+ * before the pings are defused, whose own zero-width joiner must stay.
+ */
+const FORMAT_CHARS = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+export function visibleFormatChars(s: string): string {
+  return s.replace(FORMAT_CHARS, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
 }
 
 /**

@@ -48,7 +48,19 @@ export async function resolveRevision(root: string, rev: string, backend?: 'git'
     const id = await isoResolve(root, rev);
     if (id) return id;
   }
-  throw new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint: 'pass a commit, branch or tag that exists in this repository' });
+  throw await badRevision(root, rev);
+}
+
+/**
+ * The error for a revision that is not a commit, saying what it is when it names something
+ * else (`HEAD:src` is a tree, `HEAD:README.md` a blob) rather than only "unknown".
+ */
+async function badRevision(root: string, rev: string): Promise<CtxError> {
+  const hint = 'pass a commit, branch or tag that exists in this repository';
+  let type = '';
+  if (!rev.startsWith('-')) type = (await runGit(['cat-file', '-t', rev], { cwd: root, okCodes: [1, 128] }).catch(() => '')).trim();
+  if (type === 'tree' || type === 'blob') return new CtxError('BAD_REVISION', `${rev} names a ${type} (${type === 'tree' ? 'a directory' : 'a file'}), not a commit`, { hint });
+  return new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint });
 }
 
 async function headOrUndefined(root: string, backend?: 'git' | 'isomorphic-git'): Promise<string | undefined> {
@@ -88,7 +100,7 @@ export async function openSnapshot(opts: OpenSnapshotOptions): Promise<Snapshot>
       if (!top) throw new CtxError('NOT_A_REPO', `not inside a git repository: ${opts.cwd}`, { hint: 'run git init first, or pass --root' });
       root = path.resolve(top);
       commit = id || undefined;
-      if (kind === 'commit' && !commit) throw new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint: 'pass a commit, branch or tag that exists in this repository' });
+      if (kind === 'commit' && !commit) throw await badRevision(root, rev);
     }
   }
   if (backend === 'isomorphic-git') {

@@ -36,6 +36,18 @@ async function anchorCovers(spec: AnchorSpec, file: string, index: CodeIndex): P
 
 export const ANCHOR_RULES: Rule[] = [
   {
+    id: 'code-file-skipped',
+    severity: 'warning',
+    description: 'a source file too large (limits.max_file_bytes) or unparsable, so its annotations were not read',
+    run: async (ctx) => {
+      const index = await codeIndexFor(ctx);
+      // binary files are expected under a code path; only what may hide annotations is reported
+      return index.problems
+        .filter((p) => p.kind !== 'binary')
+        .map((p) => ({ rule: 'code-file-skipped', file: p.file, message: `skipped: ${p.message}; annotations in it are not seen` }));
+    },
+  },
+  {
     id: 'annotation-unknown-id',
     severity: 'error',
     description: 'a code annotation (@spec, @decision, …) names an id no artifact declares',

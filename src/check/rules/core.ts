@@ -51,7 +51,11 @@ export const CORE_RULES: Rule[] = [
     severity: 'error',
     description: 'an id with characters outside letters, digits, - _ . and / segments',
     run: (ctx) =>
-      ctx.set.artifacts.filter((a) => !ID_PATTERN.test(a.id)).map((a) => ({ rule: 'invalid-id', id: a.id, file: a.file, line: line(a, 'id'), message: `invalid id ${JSON.stringify(a.id)}: use letters, digits, "-", "_", "." (e.g. DEC-BILLING-001) or path-like segments (project/design/x)` })),
+      [
+        // an id that is a list or a mapping never loads: the file is reported, not dropped silently
+        ...ctx.set.problems.filter((p) => p.rule === 'invalid-id').map((p) => ({ rule: 'invalid-id', file: p.file, line: p.line, message: p.message })),
+        ...ctx.set.artifacts.filter((a) => !ID_PATTERN.test(a.id)).map((a) => ({ rule: 'invalid-id', id: a.id, file: a.file, line: line(a, 'id'), message: `invalid id ${JSON.stringify(a.id)}: use letters, digits, "-", "_", "." (e.g. DEC-BILLING-001) or path-like segments (project/design/x)` })),
+      ],
   },
   {
     id: 'duplicate-id',

@@ -1,0 +1,33 @@
+// @spec SPEC-RULES-001
+
+import type { Finding, Rule } from '../check/types.js';
+import { rulesCounter } from './counter.js';
+import { planRuleFiles } from './export.js';
+
+/**
+ * Drift between the records and the agents' rule files that already carry git-ctx content
+ * (a managed section, or files it generated): a repository that never exported has nothing
+ * to drift from, so it gets no finding.
+ */
+export const RULE_FILE_RULES: Rule[] = [
+  {
+    id: 'rule-file-drift',
+    severity: 'warning',
+    description: "an agent rule file's managed part differs from what git ctx rules export would write (run git ctx rules export)",
+    run: async (ctx) => {
+      const plan = await planRuleFiles({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, inUseOnly: true, counter: rulesCounter(ctx.snapshot.root, ctx.config) });
+      const out: Omit<Finding, 'severity'>[] = [];
+      for (const f of plan.files) {
+        if (!f.changed) continue;
+        const what =
+          f.content === null
+            ? 'was generated from a record that is no longer exported (superseded, deprecated or removed)'
+            : f.current === undefined
+              ? 'is missing'
+              : 'differs from the records';
+        out.push({ rule: 'rule-file-drift', file: f.path, line: f.line, message: `${f.path} ${what}; run git ctx rules export` });
+      }
+      return out;
+    },
+  },
+];

@@ -38,8 +38,8 @@ export interface Config {
   staleness: { proposed_shipped_days: number };
   hook: { drift: 'warn' | 'block' };
   check: { task_stale_days: number };
-  /** agents' rule files (`git ctx rules export`): formats (empty = AGENTS.md plus those present), record types, token budget per file */
-  rules: { formats: string[]; types: string[]; budget: number };
+  /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file */
+  rule_files: { formats: string[]; types: string[]; budget: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -73,7 +73,7 @@ export function defaultConfig(): Config {
     staleness: { proposed_shipped_days: 90 },
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
-    rules: { formats: [], types: ['norm', 'decision'], budget: 8000 },
+    rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
     unknownKeys: [],
   };
 }
@@ -145,7 +145,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'staleness':
       case 'hook':
       case 'check':
-      case 'rules': {
+      case 'rule_files': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {

@@ -27,7 +27,7 @@ export interface RulesExportOptions {
   snapshot: Snapshot;
   config: Config;
   set: ArtifactSet;
-  /** formats to write; default: config `rules.formats`, else AGENTS.md plus every format already present */
+  /** formats to write; default: config `rule_files.formats`, else AGENTS.md plus every format already present */
   formats?: RuleFormat[];
   /** only formats already carrying git-ctx content (managed sections or generated files): what the drift check compares */
   inUseOnly?: boolean;
@@ -64,7 +64,7 @@ export interface RulesPlan {
 
 /** The records that go into rule files: configured types, active statuses, ordered by type then id. */
 export function exportedArtifacts(set: ArtifactSet, config: Config): Artifact[] {
-  const types = config.rules.types;
+  const types = config.rule_files.types;
   const rank = new Map(types.map((t, i) => [t, i]));
   return set.artifacts
     .filter((a) => a.origin === 'repo' && rank.has(a.type) && !(a.status && (config.types[a.type]?.inactive ?? []).includes(a.status)))
@@ -246,7 +246,7 @@ async function wholeFile(frontmatter: string[], e: Entry, budget: number, counte
  */
 export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan> {
   const { snapshot, config, set } = opts;
-  const budget = config.rules.budget;
+  const budget = config.rule_files.budget;
   const listing = await snapshot.list();
   const dirs = new Set<string>();
   for (const e of listing) {
@@ -278,10 +278,10 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
       if (f === 'cursor' ? oldCursor.size > 0 : f === 'copilot' ? oldInstr.size > 0 || !!findManagedSection((await sectionText(f)) ?? '') : !!findManagedSection((await sectionText(f)) ?? '')) formats.push(f);
     }
   } else if (opts.formats?.length) formats = [...new Set(opts.formats)];
-  else if (config.rules.formats.length) {
-    const bad = config.rules.formats.filter((f) => !(RULE_FORMATS as readonly string[]).includes(f));
-    if (bad.length) throw new CtxError('CONFIG', `rules.formats names unknown format(s) ${bad.join(', ')}`, { file: `${config.dir}/config.yaml`, hint: `use ${RULE_FORMATS.join(', ')}` });
-    formats = config.rules.formats as RuleFormat[];
+  else if (config.rule_files.formats.length) {
+    const bad = config.rule_files.formats.filter((f) => !(RULE_FORMATS as readonly string[]).includes(f));
+    if (bad.length) throw new CtxError('CONFIG', `rule_files.formats names unknown format(s) ${bad.join(', ')}`, { file: `${config.dir}/config.yaml`, hint: `use ${RULE_FORMATS.join(', ')}` });
+    formats = config.rule_files.formats as RuleFormat[];
   } else formats = [...new Set<RuleFormat>(['agents', ...(await presentFormats(snapshot))])];
   formats = RULE_FORMATS.filter((f) => formats.includes(f));
 

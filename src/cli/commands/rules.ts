@@ -20,7 +20,7 @@ interface RulesImportCliOptions extends RepoOptions {
 }
 
 const formatOpt = () =>
-  new Option('--format <format>', 'a rule-file format (repeatable); default: config rules.formats, else AGENTS.md plus every format already present')
+  new Option('--format <format>', 'a rule-file format (repeatable); default: config rule_files.formats, else AGENTS.md plus every format already present')
     .choices([...RULE_FORMATS])
     .argParser((v: string, prev: RuleFormat[] | undefined) => {
       if (!(RULE_FORMATS as readonly string[]).includes(v)) throw new CtxError('USAGE', `unknown rule-file format ${JSON.stringify(v)}`, { hint: `use ${RULE_FORMATS.join(', ')}` });
@@ -54,7 +54,7 @@ export function register(program: Command): void {
         '.github/copilot-instructions.md for the rest).',
         'In AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md only the part between',
         '<!-- git-ctx:rules:begin --> and <!-- git-ctx:rules:end --> is written; the rest is kept byte for byte.',
-        'Superseded, deprecated and other inactive records never appear; each file fits rules.budget tokens.',
+        'Superseded, deprecated and other inactive records never appear; each file fits rule_files.budget tokens.',
         '',
         'Examples:',
         '  git ctx rules export                       # AGENTS.md + every format already in the repository',

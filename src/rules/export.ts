@@ -110,7 +110,7 @@ const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 export function decisionText(body: string): string {
   const lines = body.split('\n');
   const heads = lines.map((l, i) => ({ i, m: HEADING.exec(l) })).filter((h) => h.m);
-  const wanted = heads.find((h) => /^(decision( outcome)?|rules?|norm|the rule|what we do)\b/i.test(h.m![2]!));
+  const wanted = heads.find((h) => /^(decision( outcome)?|rules?|norm|the rule|what we do)\s*:?$/i.test(h.m![2]!));
   let chunk: string[];
   if (wanted) {
     const level = wanted.m![1]!.length;

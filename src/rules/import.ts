@@ -55,7 +55,8 @@ export function splitSections(file: string, text: string): Chunk[] {
     const body = buf.join('\n').trim();
     // a level-1 heading alone above the sections is the file's title, not a rule
     const meaningful = body.replace(/^#\s+.*$/gm, '').trim();
-    if (meaningful) chunks.push({ from: title ? `${file}#${title}` : file, title: title || `Rules from ${file}`, body, paths: [] });
+    const h1 = !title && level === 2 ? /^#\s+(.*?)\s*#*\s*$/m.exec(body)?.[1] : undefined;
+    if (meaningful) chunks.push({ from: title ? `${file}#${title}` : file, title: title || (h1 ? slugTitle(h1) : `Rules from ${file}`), body, paths: [] });
   };
   let inFence = false;
   for (const l of lines) {

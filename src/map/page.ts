@@ -64,6 +64,7 @@ export const PAGE_JS = String.raw`
     elements.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, kind: e.kind, color: EDGE_COLOR[e.kind] || '#8c959f', label: e.kind === 'link' ? (e.label || 'link') : e.kind } , classes: 'k-' + e.kind });
   });
 
+  var t0 = performance.now();
   var cy = cytoscape({
     container: document.getElementById('cy'),
     elements: elements,
@@ -72,8 +73,10 @@ export const PAGE_JS = String.raw`
     maxZoom: 3,
     textureOnViewport: big,
     hideEdgesOnViewport: big,
+    pixelRatio: big ? 1 : 'auto',
     style: [
-      { selector: 'node', style: { 'background-color': 'data(color)', 'border-color': 'data(border)', 'border-width': 'data(bw)', label: 'data(label)', 'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 3, width: 22, height: 22, 'min-zoomed-font-size': 5 } },
+      { selector: big ? 'node.lbl' : 'node', style: { label: 'data(label)' } },
+      { selector: 'node', style: { 'background-color': 'data(color)', 'border-color': 'data(border)', 'border-width': 'data(bw)', 'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 3, width: 22, height: 22, 'min-zoomed-font-size': 5 } },
       { selector: 'node.inactive', style: { opacity: 0.45, 'border-style': 'dashed', shape: 'round-rectangle' } },
       { selector: 'edge', style: { width: 1.5, 'line-color': 'data(color)', 'target-arrow-color': 'data(color)', 'target-arrow-shape': 'triangle', 'curve-style': big ? 'haystack' : 'bezier', 'arrow-scale': 0.8, opacity: 0.8 } },
       { selector: 'edge.k-supersedes', style: { 'line-style': 'dashed', width: 2.5 } },
@@ -81,6 +84,7 @@ export const PAGE_JS = String.raw`
       { selector: 'edge.show-label', style: { label: 'data(label)', 'font-size': 8, 'text-rotation': 'autorotate', color: '#59636e', 'text-background-color': '#fff', 'text-background-opacity': 1 } },
       { selector: 'node:selected', style: { 'overlay-color': '#0969da', 'overlay-opacity': 0.25, 'overlay-padding': 6 } },
       { selector: '.faded', style: { opacity: 0.12 } },
+      { selector: '.hidden', style: { display: 'none' } },
       { selector: 'node.match', style: { 'underlay-color': '#fff8c5', 'underlay-opacity': 1, 'underlay-padding': 8 } }
     ]
   });
@@ -119,16 +123,25 @@ export const PAGE_JS = String.raw`
   function visibleNode(n) {
     return FACETS.every(function (f) { return allowed[f[0]][n[f[0]] || '(none)']; });
   }
+  var hiddenIds = {};
   function applyFilters() {
     var shown = 0;
-    cy.batch(function () {
-      cy.nodes().forEach(function (node) {
-        var ok = visibleNode(byId[node.id()]);
-        if (ok) shown++;
-        node.style('display', ok ? 'element' : 'none');
-      });
+    var hide = [];
+    var show = [];
+    data.nodes.forEach(function (n) {
+      var ok = visibleNode(n);
+      if (ok) shown++;
+      if (!ok && !hiddenIds[n.id]) { hiddenIds[n.id] = true; hide.push(n.id); }
+      else if (ok && hiddenIds[n.id]) { delete hiddenIds[n.id]; show.push(n.id); }
     });
-    var edges = cy.edges().filter(function (e) { return e.source().style('display') !== 'none' && e.target().style('display') !== 'none'; }).length;
+    if (hide.length || show.length) {
+      cy.batch(function () {
+        hide.forEach(function (id) { cy.getElementById(id).addClass('hidden'); });
+        show.forEach(function (id) { cy.getElementById(id).removeClass('hidden'); });
+      });
+    }
+    var edges = 0;
+    data.edges.forEach(function (e) { if (!hiddenIds[e.source] && !hiddenIds[e.target]) edges++; });
     countsEl.textContent = shown + ' of ' + data.nodes.length + ' records, ' + edges + ' edges shown';
     document.body.setAttribute('data-visible-nodes', String(shown));
   }
@@ -152,7 +165,7 @@ export const PAGE_JS = String.raw`
   search.addEventListener('input', runSearch);
   search.addEventListener('keydown', function (ev) {
     if (ev.key !== 'Enter') return;
-    var hits = runSearch().filter(function (n) { return n.style('display') !== 'none'; });
+    var hits = runSearch().filter(function (n) { return !hiddenIds[n.id()]; });
     if (hits.length) select(hits[0].id(), true);
   });
 
@@ -202,6 +215,7 @@ export const PAGE_JS = String.raw`
     if (!node || node.empty()) return;
     cy.$(':selected').unselect();
     node.select();
+    node.closedNeighborhood('node').addClass('lbl');
     cy.edges().removeClass('show-label');
     node.connectedEdges().addClass('show-label');
     showPanel(byId[id]);
@@ -213,11 +227,33 @@ export const PAGE_JS = String.raw`
     cy.$(':selected').unselect();
     cy.edges().removeClass('show-label');
   });
+  // a large map labels only what is on screen once zoomed in: measuring 2,000 labels up front
+  // costs more than the whole rest of the first render
+  if (big) {
+    var labelTimer;
+    cy.on('viewport', function () {
+      clearTimeout(labelTimer);
+      labelTimer = setTimeout(function () {
+        cy.batch(function () {
+          cy.nodes('.lbl').not(':selected').removeClass('lbl');
+          if (cy.zoom() < 0.6) return;
+          var ext = cy.extent();
+          cy.nodes().filter(function (n) {
+            var p = n.position();
+            return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
+          }).addClass('lbl');
+        });
+      }, 120);
+    });
+  }
   document.getElementById('fit').addEventListener('click', function () { cy.fit(cy.nodes(':visible'), 30); });
 
   if (data.warnings.length) document.getElementById('warn').textContent = data.warnings.join(' ');
   applyFilters();
   window.gitCtxMap = { cy: cy, data: data, select: select, applyFilters: applyFilters };
-  cy.ready(function () { document.body.setAttribute('data-ready', 'true'); });
+  cy.ready(function () {
+    document.body.setAttribute('data-ready', 'true');
+    document.body.setAttribute('data-ready-ms', String(Math.round(performance.now() - t0)));
+  });
 })();
 `;

@@ -51,6 +51,7 @@ export function register(program: Command): void {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFileAtomic(file, renderMapHtml(data));
       for (const w of data.warnings) io().err(`git-ctx: warning: ${w}\n`);
+      if (repo.set.problems.length) io().err(`git-ctx: warning: ${repo.set.problems.length} file(s) did not load and are not on the map; git ctx check lists them\n`);
       io().out(file + '\n');
     } finally {
       repo.close();

@@ -15,7 +15,8 @@ export const RULE_FILE_RULES: Rule[] = [
     severity: 'warning',
     description: "an agent rule file's managed part differs from what git ctx rules export would write (run git ctx rules export)",
     run: async (ctx) => {
-      const plan = await planRuleFiles({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, inUseOnly: true, counter: rulesCounter(ctx.snapshot.root, ctx.config) });
+      const counter = rulesCounter(ctx.snapshot.root, ctx.config);
+      const plan = await planRuleFiles({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, inUseOnly: true, counter }).finally(() => counter.free());
       const out: Omit<Finding, 'severity'>[] = [];
       for (const f of plan.files) {
         if (!f.changed) continue;

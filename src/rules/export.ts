@@ -170,37 +170,73 @@ interface Fitted {
 }
 
 /**
- * Fit entries into a token budget: every entry in full when it fits; otherwise the last
- * entries (lowest priority) are shortened to their summary, then left out. Tokens are
- * counted per part; the byte length bounds the count from above (a token is at least one
- * byte), so the encoder runs only when the bytes exceed the budget.
+ * Token counts for one plan, remembered by text: the same entry goes into AGENTS.md,
+ * CLAUDE.md and GEMINI.md, and is counted once. Misses are counted in one call per batch
+ * (each call may load the encoder).
  */
-async function fit(fixed: string[], entries: Entry[], budget: number, counter: TokenCounter | undefined): Promise<Fitted> {
-  const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
-  const all = { parts: entries.map((e) => e.full), ids: entries.map((e) => e.a.id), lowered: [], dropped: [] };
-  if (fixed.reduce((n, s) => n + bytes(s), 0) + entries.reduce((n, e) => n + bytes(e.full), 0) <= budget) return all;
-  if (!counter) throw new CtxError('USAGE', 'a rule file exceeds its token budget and no token counter was given');
-  const counts = await counter.count([...fixed, ...entries.flatMap((e) => [e.full, e.short])]);
-  const fixedTokens = counts.slice(0, fixed.length).reduce((n, c) => n + c, 0);
-  const full = entries.map((_, i) => counts[fixed.length + 2 * i]!);
-  const short = entries.map((_, i) => counts[fixed.length + 2 * i + 1]!);
-  const level: ('full' | 'short' | 'none')[] = entries.map(() => 'full');
-  let total = fixedTokens + full.reduce((n, c) => n + c, 0);
-  for (let i = entries.length - 1; i >= 0 && total > budget; i--) {
-    total += short[i]! - full[i]!;
-    level[i] = 'short';
+class Counts {
+  private readonly known = new Map<string, number>();
+  constructor(private readonly counter: TokenCounter | undefined) {}
+  async ensure(texts: string[]): Promise<void> {
+    const miss = [...new Set(texts.filter((t) => !this.known.has(t)))];
+    if (!miss.length) return;
+    if (!this.counter) throw new CtxError('USAGE', 'a rule file exceeds its token budget and no token counter was given');
+    const n = await this.counter.count(miss);
+    miss.forEach((t, i) => this.known.set(t, n[i]!));
   }
-  for (let i = entries.length - 1; i >= 0 && total > budget; i--) {
-    total -= short[i]!;
-    level[i] = 'none';
+  get(text: string): number {
+    return this.known.get(text)!;
   }
+}
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * Fit entries into a token budget, in priority order: each entry in full while the full
+ * text fits, then (once one does not) every later entry as its summary while that fits,
+ * then the rest left out. A token is at least one byte, so while the bytes fit nothing is
+ * counted; past that, entries are counted in batches of about four budgets' worth of
+ * bytes, so a 2,000-record repository counts the few hundred entries that can matter.
+ */
+async function fit(fixed: string[], entries: Entry[], budget: number, counts: Counts): Promise<Fitted> {
   const out: Fitted = { parts: [], ids: [], lowered: [], dropped: [] };
-  entries.forEach((e, i) => {
-    if (level[i] === 'none') return out.dropped.push(e.a.id);
-    out.ids.push(e.a.id);
-    if (level[i] === 'short') out.lowered.push(e.a.id);
-    out.parts.push(level[i] === 'full' ? e.full : e.short);
-  });
+  const totalBytes = fixed.reduce((n, s) => n + bytes(s), 0) + entries.reduce((n, e) => n + bytes(e.full), 0);
+  if (totalBytes <= budget) {
+    out.parts = entries.map((e) => e.full);
+    out.ids = entries.map((e) => e.a.id);
+    return out;
+  }
+  await counts.ensure(fixed);
+  let used = fixed.reduce((n, s) => n + counts.get(s), 0);
+  let level: 'full' | 'short' = 'full';
+  let counted = 0;
+  for (let i = 0; i < entries.length; i++) {
+    if (i >= counted) {
+      // the next batch: entries up to ~4 budgets of bytes (at least one)
+      let j = i;
+      let b = 0;
+      while (j < entries.length && (j === i || b < 4 * budget)) b += bytes(entries[j]!.full) + bytes(entries[j++]!.short);
+      await counts.ensure(entries.slice(i, j).flatMap((e) => [e.full, e.short]));
+      counted = j;
+    }
+    const e = entries[i]!;
+    if (level === 'full' && used + counts.get(e.full) <= budget) {
+      used += counts.get(e.full);
+      out.parts.push(e.full);
+      out.ids.push(e.a.id);
+      continue;
+    }
+    level = 'short';
+    if (used + counts.get(e.short) <= budget) {
+      used += counts.get(e.short);
+      out.parts.push(e.short);
+      out.ids.push(e.a.id);
+      out.lowered.push(e.a.id);
+      continue;
+    }
+    out.dropped = entries.slice(i).map((x) => x.a.id);
+    break;
+  }
   return out;
 }
 
@@ -208,9 +244,9 @@ const INTRO =
   'The norms and decisions below are generated from the project\u2019s records by `git ctx rules export`; ' +
   'edit the records (or run `git ctx new`), not this section. Follow them when changing the code they apply to.';
 
-async function sectionFor(title: string, entries: Entry[], budget: number, counter: TokenCounter | undefined, extra = ''): Promise<{ text: string; fitted: Fitted }> {
+async function sectionFor(title: string, entries: Entry[], budget: number, counts: Counts, extra = ''): Promise<{ text: string; fitted: Fitted }> {
   const head = `${BEGIN_MARKER}\n## ${title}\n\n${INTRO}${extra ? ' ' + extra : ''}`;
-  const fitted = await fit([head, END_MARKER], entries, budget, counter);
+  const fitted = await fit([head, END_MARKER], entries, budget, counts);
   const parts = [head, ...fitted.parts];
   if (!entries.length) parts.push('No active norms or decisions yet.');
   if (fitted.dropped.length) parts.push(`${fitted.dropped.length} more record(s) left out for the token budget (${budget}): run \`git ctx list\` to see them all.`);
@@ -225,10 +261,10 @@ function generatedLine(a: Artifact): string {
   return `${GENERATED_PREFIX}${a.id} (${a.file}); edit the record, then run it again -->`;
 }
 
-async function wholeFile(frontmatter: string[], e: Entry, budget: number, counter: TokenCounter | undefined): Promise<{ text: string; fitted: Fitted }> {
+async function wholeFile(frontmatter: string[], e: Entry, budget: number, counts: Counts): Promise<{ text: string; fitted: Fitted }> {
   const fm = `---\n${frontmatter.join('\n')}\n---\n${generatedLine(e.a)}\n`;
   const body = { ...e, full: e.full.replace(/^#{1,6} /, '# '), short: e.short.replace(/^#{1,6} /, '# ') };
-  const fitted = await fit([fm], [body], budget, counter);
+  const fitted = await fit([fm], [body], budget, counts);
   // a whole file always keeps its record: at worst its summary
   const part = fitted.parts[0] ?? body.short;
   if (!fitted.parts.length) {
@@ -247,6 +283,7 @@ async function wholeFile(frontmatter: string[], e: Entry, budget: number, counte
 export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan> {
   const { snapshot, config, set } = opts;
   const budget = config.rule_files.budget;
+  const counts = new Counts(opts.counter);
   const listing = await snapshot.list();
   const dirs = new Set<string>();
   for (const e of listing) {
@@ -286,6 +323,8 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
   formats = RULE_FORMATS.filter((f) => formats.includes(f));
 
   const arts = exportedArtifacts(set, config);
+  const entries = new Map(arts.map((a) => [a.id, entryFor(a, dirs, '###')]));
+  const entryOf = (a: Artifact) => entries.get(a.id)!;
   const files: RuleFile[] = [];
   const push = (path: string, format: RuleFormat, content: string | null, current: string | undefined, fitted?: Fitted) => {
     const line = current === undefined ? undefined : (findManagedSection(current)?.line ?? 1);
@@ -304,7 +343,7 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
         // Cursor reads globs as one comma-separated string, written unquoted as its own editor does
         fm.push(`globs: ${g.include.join(',')}`);
         fm.push(`alwaysApply: ${!g.include.length && a.type === 'norm'}`);
-        const { text, fitted } = await wholeFile(fm, entryFor(a, dirs, '#'), budget, opts.counter);
+        const { text, fitted } = await wholeFile(fm, entryOf(a), budget, counts);
         push(path, f, text, oldCursor.get(path) ?? (await snapshot.read(path))?.toString('utf8'), fitted);
       }
       for (const [p, t] of [...oldCursor].sort()) if (!want.has(p)) push(p, f, null, t);
@@ -315,19 +354,19 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
       for (const a of arts.filter(scoped)) {
         const path = `${INSTRUCTIONS_DIR}/${fileNameForId(a.id)}.instructions.md`;
         want.add(path);
-        const { text, fitted } = await wholeFile([`applyTo: ${yamlString(globsFor(a, dirs).include.join(','))}`], entryFor(a, dirs, '#'), budget, opts.counter);
+        const { text, fitted } = await wholeFile([`applyTo: ${yamlString(globsFor(a, dirs).include.join(','))}`], entryOf(a), budget, counts);
         push(path, f, text, oldInstr.get(path) ?? (await snapshot.read(path))?.toString('utf8'), fitted);
       }
       for (const [p, t] of [...oldInstr].sort()) if (!want.has(p)) push(p, f, null, t);
       const unscoped = arts.filter((a) => !scoped(a));
       const extra = want.size ? `Records that apply to particular paths are in \`${INSTRUCTIONS_DIR}/\`.` : '';
       const cur = await sectionText(f);
-      const { text, fitted } = await sectionFor('Project norms and decisions', unscoped.map((a) => entryFor(a, dirs, '###')), budget, opts.counter, extra);
+      const { text, fitted } = await sectionFor('Project norms and decisions', unscoped.map(entryOf), budget, counts, extra);
       push(SECTION_FILES[f]!, f, spliceSection(cur, text), cur, fitted);
       continue;
     }
     const cur = await sectionText(f);
-    const { text, fitted } = await sectionFor('Project norms and decisions', arts.map((a) => entryFor(a, dirs, '###')), budget, opts.counter);
+    const { text, fitted } = await sectionFor('Project norms and decisions', arts.map(entryOf), budget, counts);
     push(SECTION_FILES[f]!, f, spliceSection(cur, text), cur, fitted);
   }
   return { formats, ids: arts.map((a) => a.id), files, budget };

@@ -110,7 +110,7 @@ describe('git ctx rules export', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('fits each file to the token budget: shortens the last records, then leaves them out and says so', () => {
+  it('fits each file to the token budget: records in full by priority, then summaries, then left out, and says so', () => {
     const long = 'word '.repeat(400);
     const files: Record<string, string> = { '.contextia/config.yaml': 'rule_files:\n  budget: 700\n' };
     for (let i = 1; i <= 6; i++) files[`.contextia/system/norms/NORM-00${i}.md`] = norm(`NORM-00${i}`, '', long);
@@ -121,6 +121,9 @@ describe('git ctx rules export', () => {
     expect(f.ids[0]).toBe('NORM-001');
     expect(f.lowered.length + f.dropped.length).toBeGreaterThan(0);
     expect(f.ids.length + f.dropped.length).toBe(6);
+    // priority order: whatever is shortened or left out comes after everything kept in full
+    const full = f.ids.filter((id: string) => !f.lowered.includes(id));
+    expect([...full, ...f.lowered, ...f.dropped]).toEqual(['NORM-001', 'NORM-002', 'NORM-003', 'NORM-004', 'NORM-005', 'NORM-006']);
     const text = read(repo.dir, 'AGENTS.md');
     if (f.dropped.length) expect(text).toContain(`${f.dropped.length} more record(s) left out for the token budget (700)`);
     expect(text).toContain('word word');

@@ -35,6 +35,15 @@ function inside(root: string, rel: string): string {
   return abs;
 }
 
+/** Run `fn` over items with at most `width` in flight; the first failure is thrown. */
+async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
 export function register(program: Command): void {
   const rules = program.command('rules').description("Keep agents' rule files (AGENTS.md, CLAUDE.md, GEMINI.md, Cursor, Copilot) in sync with the records");
 
@@ -67,18 +76,19 @@ export function register(program: Command): void {
     const [{ planRuleFiles }, { rulesCounter }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
     const repo = await loadRepo(o);
     try {
-      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter: rulesCounter(repo.snapshot.root, repo.config) });
+      const counter = rulesCounter(repo.snapshot.root, repo.config);
+      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter }).finally(() => counter.free());
       const changed = plan.files.filter((f) => f.changed);
       const write = !o.check && !o.dryRun;
       if (write) {
-        for (const f of changed) {
+        // each write is atomic and synced; many run at once so the syncs overlap
+        const dirs = new Set(changed.filter((f) => f.content !== null).map((f) => path.dirname(inside(repo.snapshot.root, f.path))));
+        for (const d of dirs) await mkdir(d, { recursive: true });
+        await inBatches(changed, 32, async (f) => {
           const abs = inside(repo.snapshot.root, f.path);
           if (f.content === null) await unlink(abs).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
-          else {
-            await mkdir(path.dirname(abs), { recursive: true });
-            await writeFileAtomic(abs, f.content);
-          }
-        }
+          else await writeFileAtomic(abs, f.content);
+        });
       }
       if (o.json) {
         const files = plan.files.map(({ path: p, format, changed: c, content, ids, lowered, dropped }) => ({ path: p, format, action: !c ? 'unchanged' : content === null ? 'remove' : 'write', ids, lowered, dropped }));

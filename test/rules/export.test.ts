@@ -127,6 +127,10 @@ describe('git ctx rules export', () => {
     const text = read(repo.dir, 'AGENTS.md');
     if (f.dropped.length) expect(text).toContain(`${f.dropped.length} more record(s) left out for the token budget (700)`);
     expect(text).toContain('word word');
+    // the drift check counts the same way (it loads the encoder itself): no drift, then drift
+    expect(driftFindings(repo.dir)).toEqual([]);
+    repo.write({ '.contextia/system/norms/NORM-001.md': norm('NORM-001', '', 'other '.repeat(400)) });
+    expect(driftFindings(repo.dir).map((x: { file: string }) => x.file)).toEqual(['AGENTS.md']);
   });
 });
 

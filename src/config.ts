@@ -41,6 +41,8 @@ export interface Config {
   check: { task_stale_days: number };
   /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
   limits: { max_file_bytes: number };
+  /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file */
+  rule_files: { formats: string[]; types: string[]; budget: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -75,6 +77,7 @@ export function defaultConfig(): Config {
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },
+    rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
     unknownKeys: [],
   };
 }
@@ -146,7 +149,8 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'staleness':
       case 'hook':
       case 'limits':
-      case 'check': {
+      case 'check':
+      case 'rule_files': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {

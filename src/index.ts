@@ -54,3 +54,9 @@ export { analyzePullRequest } from './pr/index.js';
 
 /** The MCP server factory (stdio entry: `git ctx mcp`). */
 export { createServer, type CreateServerOptions } from './mcp/index.js';
+
+/** Agents' rule files: what `git ctx rules export` would write, and norms from hand-written rules. */
+export { planRuleFiles, planRulesImport, RULE_FORMATS, type RuleFormat, type RuleFile, type RulesPlan, type RulesImportPlan } from './rules/index.js';
+
+/** The decision map: graph data and the self-contained HTML page. */
+export { buildMapData, renderMapHtml, type MapData } from './map/index.js';

@@ -33,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   hook: () => import('./commands/hook.js'),
   pr: () => import('./commands/pr.js'),
   mcp: () => import('./commands/mcp.js'),
+  rules: () => import('./commands/rules.js'),
+  map: () => import('./commands/map.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Benchmark of `git ctx rules export` and `git ctx map` on a generated repository of 2,000
+// records (scripts/synthetic-artifacts.mjs), run as users run them (spawning bin/git-ctx.js),
+// beside `node -e 0` measured in the same run; and how long the written map takes to become
+// interactive in headless Chromium (page load to the graph drawn, filters and panel wired).
+// Targets: rules export < 1 s, map < 2 s, interactive < 3 s.
+// Usage: npm run build && node bench/rules-map.mjs [--records N] [--runs N] [--keep]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeSyntheticRepo } from '../scripts/synthetic-artifacts.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin/git-ctx.js');
+const arg = (name, def) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const RECORDS = arg('--records', 2000);
+const RUNS = arg('--runs', 3);
+const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', NO_COLOR: '1' };
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-bench-'));
+const git = (...a) => execFileSync('git', a, { cwd: dir, env, encoding: 'utf8' });
+git('init', '-q', '-b', 'main');
+git('config', 'user.name', 'Bench');
+git('config', 'user.email', 'bench@example.com');
+git('config', 'gc.auto', '0');
+writeSyntheticRepo(dir, RECORDS);
+git('add', '-A');
+git('commit', '-q', '-m', 'records');
+
+/** Median wall time (ms) of a process over RUNS runs. */
+function time(args, { prep } = {}) {
+  const walls = [];
+  for (let i = 0; i < RUNS; i++) {
+    prep?.();
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(args[0], args.slice(1), { cwd: dir, env, encoding: 'utf8' });
+    const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    walls.push(wall);
+  }
+  walls.sort((a, b) => a - b);
+  return { wall: walls[Math.floor(walls.length / 2)] };
+}
+const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
+const rows = [];
+const row = (label, r) => rows.push(`${label.padEnd(52)} ${fmt(r.wall)}`);
+
+row('node -e 0', time([process.execPath, '-e', '0']));
+row('node -e 0 (NODE_EXTRA_CA_CERTS unset)', (() => {
+  const saved = env.NODE_EXTRA_CA_CERTS;
+  delete env.NODE_EXTRA_CA_CERTS;
+  const r = time([process.execPath, '-e', '0']);
+  if (saved !== undefined) env.NODE_EXTRA_CA_CERTS = saved;
+  return r;
+})());
+const cold = () => rmSync(path.join(dir, '.git/ctx'), { recursive: true, force: true });
+const formats = ['--format', 'agents', '--format', 'claude', '--format', 'cursor', '--format', 'copilot'];
+const clean = () => {
+  cold();
+  git('clean', '-qfdx', '--', 'AGENTS.md', 'CLAUDE.md', '.cursor', '.github');
+};
+row(`rules export, ${RECORDS} records, 4 formats, cold`, time([process.execPath, BIN, 'rules', 'export', ...formats], { prep: clean }));
+row(`rules export, ${RECORDS} records, 4 formats, warm, up to date`, time([process.execPath, BIN, 'rules', 'export', ...formats]));
+row(`rules export --check (no drift)`, time([process.execPath, BIN, 'rules', 'export', '--check']));
+const mapFile = path.join(dir, 'map.html');
+row(`map, ${RECORDS} records, cold`, time([process.execPath, BIN, 'map', '-o', mapFile], { prep: cold }));
+row(`map, ${RECORDS} records, warm`, time([process.execPath, BIN, 'map', '-o', mapFile]));
+
+if (existsSync(CHROMIUM)) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  try {
+    const walls = [];
+    const inPage = [];
+    for (let i = 0; i < RUNS; i++) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+      const t0 = Date.now();
+      await page.goto(pathToFileURL(mapFile).href);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      // interactive: a filter change is handled and a panel opens
+      await page.locator('input[data-facet="type"]').first().uncheck();
+      await page.evaluate(() => globalThis.gitCtxMap.select(globalThis.gitCtxMap.data.nodes[0].id, false));
+      walls.push(Date.now() - t0);
+      inPage.push(Number(await page.getAttribute('body', 'data-ready-ms')));
+      await page.close();
+    }
+    walls.sort((a, b) => a - b);
+    inPage.sort((a, b) => a - b);
+    rows.push(`${'map interactive in Chromium (load → filter → panel)'.padEnd(52)} ${fmt(walls[Math.floor(walls.length / 2)])}`);
+    rows.push(`${'  of which graph construction and first draw'.padEnd(52)} ${fmt(inPage[Math.floor(inPage.length / 2)])}`);
+  } finally {
+    await browser.close();
+  }
+} else rows.push(`map interactive: skipped, ${CHROMIUM} not found`);
+
+console.log(`git-ctx rules export / map — ${RECORDS} records, median of ${RUNS} runs (wall time, Node start-up included)`);
+console.log(rows.join('\n'));
+if (process.argv.includes('--keep')) console.log(`repository kept at ${dir}`);
+else rmSync(dir, { recursive: true, force: true });

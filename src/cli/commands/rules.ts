@@ -1,0 +1,152 @@
+import { mkdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Option, type Command } from '../commander.js';
+import { CtxError } from '../../errors.js';
+import { RULE_FORMATS, type RuleFormat } from '../../rules/formats.js';
+import { writeFileAtomic } from '../../util/atomic.js';
+import { addRepoOptions, colors, ExitCode, io, loadRepo, type RepoOptions } from '../shared.js';
+
+interface RulesExportCliOptions extends RepoOptions {
+  format?: RuleFormat[];
+  check?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+interface RulesImportCliOptions extends RepoOptions {
+  format?: RuleFormat[];
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+const formatOpt = () =>
+  new Option('--format <format>', 'a rule-file format (repeatable); default: config rule_files.formats, else AGENTS.md plus every format already present')
+    .choices([...RULE_FORMATS])
+    .argParser((v: string, prev: RuleFormat[] | undefined) => {
+      if (!(RULE_FORMATS as readonly string[]).includes(v)) throw new CtxError('USAGE', `unknown rule-file format ${JSON.stringify(v)}`, { hint: `use ${RULE_FORMATS.join(', ')}` });
+      return [...(prev ?? []), v as RuleFormat];
+    });
+
+/** A repository-relative path resolved inside the root, refusing anything that leaves it. */
+function inside(root: string, rel: string): string {
+  const abs = path.resolve(root, rel);
+  const back = path.relative(root, abs);
+  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new CtxError('PATH_OUTSIDE_REPO', `refusing to write ${rel}: outside the repository`);
+  return abs;
+}
+
+/** Run `fn` over items with at most `width` in flight; the first failure is thrown. */
+async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+export function register(program: Command): void {
+  const rules = program.command('rules').description("Keep agents' rule files (AGENTS.md, CLAUDE.md, GEMINI.md, Cursor, Copilot) in sync with the records");
+
+  const exp = rules
+    .command('export')
+    .description('Write the active norms and decisions into the agents\u2019 rule files (managed sections and generated files only)')
+    .addOption(formatOpt())
+    .option('--check', 'write nothing; exit 1 when a file would change (for CI)')
+    .option('--dry-run', 'write nothing; list what would change')
+    .option('--json', 'print the plan as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Formats: agents (AGENTS.md), claude (CLAUDE.md), gemini (GEMINI.md), cursor (.cursor/rules/<id>.mdc),',
+        'copilot (.github/instructions/<id>.instructions.md for records with paths, and a section of',
+        '.github/copilot-instructions.md for the rest).',
+        'In AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md only the part between',
+        '<!-- git-ctx:rules:begin --> and <!-- git-ctx:rules:end --> is written; the rest is kept byte for byte.',
+        'Superseded, deprecated and other inactive records never appear; each file fits rule_files.budget tokens.',
+        '',
+        'Examples:',
+        '  git ctx rules export                       # AGENTS.md + every format already in the repository',
+        '  git ctx rules export --format cursor --format claude',
+        '  git ctx rules export --check               # CI: exit 1 when the rule files lag behind the records',
+        'Exit codes: 0 written (or up to date), 1 --check found files to update, 2 error.',
+      ].join('\n'),
+    );
+  addRepoOptions(exp, { at: false, staged: false }).action(async (o: RulesExportCliOptions) => {
+    const [{ planRuleFiles }, { rulesCounter }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
+    const repo = await loadRepo(o);
+    try {
+      const counter = rulesCounter(repo.snapshot.root, repo.config);
+      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter }).finally(() => counter.free());
+      const changed = plan.files.filter((f) => f.changed);
+      const write = !o.check && !o.dryRun;
+      if (write) {
+        // each write is atomic and synced; many run at once so the syncs overlap
+        const dirs = new Set(changed.filter((f) => f.content !== null).map((f) => path.dirname(inside(repo.snapshot.root, f.path))));
+        for (const d of dirs) await mkdir(d, { recursive: true });
+        await inBatches(changed, 32, async (f) => {
+          const abs = inside(repo.snapshot.root, f.path);
+          if (f.content === null) await unlink(abs).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+          else await writeFileAtomic(abs, f.content);
+        });
+      }
+      if (o.json) {
+        const files = plan.files.map(({ path: p, format, changed: c, content, ids, lowered, dropped }) => ({ path: p, format, action: !c ? 'unchanged' : content === null ? 'remove' : 'write', ids, lowered, dropped }));
+        io().out(JSON.stringify({ version: 1, formats: plan.formats, budget: plan.budget, records: plan.ids, written: write, files }, null, 2) + '\n');
+      } else {
+        const p = colors();
+        const verb = (f: (typeof plan.files)[number]) => (f.content === null ? (write ? 'removed' : 'would remove') : f.current === undefined ? (write ? 'created' : 'would create') : write ? 'updated' : 'would update');
+        for (const f of changed) io().out(`${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
+        io().out(p.dim(`${plan.ids.length} record(s) into ${plan.formats.join(', ') || 'no format'}: ${changed.length} file(s) ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+      }
+      if (o.check && changed.length) throw new ExitCode(1);
+    } finally {
+      repo.close();
+    }
+  });
+
+  const imp = rules
+    .command('import')
+    .description('Turn hand-written rule files into norms, once (sections of AGENTS.md & co, .mdc and .instructions.md files)')
+    .addOption(formatOpt())
+    .option('--dry-run', 'write nothing; list the norms that would be created')
+    .option('--json', 'print the plan as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each second-level section of AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md',
+        '(outside the git-ctx managed section) becomes a norm; so does each .cursor/rules/*.mdc and',
+        '.github/instructions/*.instructions.md file that git-ctx did not generate, with its globs/applyTo',
+        'as paths. Each norm records imported_from; a source imported before is skipped. The rule files',
+        'themselves are not changed: run git ctx rules export afterwards, then remove the hand-written copies.',
+        '',
+        'Examples:',
+        '  git ctx rules import --dry-run',
+        '  git ctx rules import --format cursor && git ctx rules export',
+      ].join('\n'),
+    );
+  addRepoOptions(imp, { at: false, staged: false }).action(async (o: RulesImportCliOptions) => {
+    const { planRulesImport } = await import('../../rules/import.js');
+    const repo = await loadRepo(o);
+    try {
+      const plan = await planRulesImport(repo.set, { formats: o.format });
+      if (!o.dryRun) {
+        for (const n of plan.norms) {
+          const abs = inside(repo.snapshot.root, n.file);
+          await mkdir(path.dirname(abs), { recursive: true });
+          await writeFileAtomic(abs, n.content, { createOnly: true });
+        }
+      }
+      if (o.json) io().out(JSON.stringify({ version: 1, written: !o.dryRun, norms: plan.norms.map(({ content: _c, ...n }) => n), skipped: plan.skipped, read: plan.read }, null, 2) + '\n');
+      else {
+        const p = colors();
+        for (const n of plan.norms) io().out(`${p.green(o.dryRun ? 'would create' : 'created')} ${n.id}  ${n.title}  ${p.dim(`${n.file} \u2190 ${n.from}`)}\n`);
+        for (const s of plan.skipped) io().out(p.dim(`skipped ${s} (imported before)\n`));
+        io().out(p.dim(`${plan.norms.length} norm(s) from ${plan.read.length} rule file(s)\n`));
+      }
+    } finally {
+      repo.close();
+    }
+  });
+}

@@ -38,6 +38,8 @@ export interface Config {
   staleness: { proposed_shipped_days: number };
   hook: { drift: 'warn' | 'block' };
   check: { task_stale_days: number };
+  /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
+  retrieval: { declared: number; fused: number; links: number; link_depth: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -71,6 +73,7 @@ export function defaultConfig(): Config {
     staleness: { proposed_shipped_days: 90 },
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
+    retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1 },
     unknownKeys: [],
   };
 }
@@ -141,7 +144,8 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'anchors':
       case 'staleness':
       case 'hook':
-      case 'check': {
+      case 'check':
+      case 'retrieval': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {

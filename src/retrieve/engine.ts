@@ -232,7 +232,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   reports.links = { ...reports.links, status: 'ok', count: links, ms: round(performance.now() - t1) };
 
   // slot 4: stale marks on what is shown
-  if (results.length) {
+  if (results.length && opts.staleness !== false) {
     const marks = await staleMarks(results.map((r) => set.byId.get(r.id)!), set, index ? { index } : {});
     for (const r of results) {
       const m = marks.get(r.id);

@@ -108,6 +108,8 @@ export interface RetrieveOptions {
   linkDepth?: number;
   /** include summaries (default) or bodies too */
   depth?: 'summary' | 'full';
+  /** judge staleness of the results (default true) */
+  staleness?: boolean;
   /** per-lane time budget, ms (default 5000) */
   laneTimeoutMs?: number;
 }

@@ -308,6 +308,8 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!opts.semantic) reports.semantic.status = 'not-configured';
   [lanes.declared, lanes.keywords, lanes.mentions, lanes.nearness, lanes.semantic] = await Promise.all([declaredP, keywordsP, mentionsP, nearnessP, semanticP]);
   const results = await assemble(opts, lanes, reports, caps, index);
+  // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
+  if (!opts.index) await index.flush();
   const q: RetrievalResult['query'] = { kind: 'place', place: opts.place ?? `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
   if (opts.target.line !== undefined) q.line = opts.target.line;
   if (symbol) q.symbol = symbol;

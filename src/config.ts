@@ -43,6 +43,8 @@ export interface Config {
   limits: { max_file_bytes: number };
   /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file */
   rule_files: { formats: string[]; types: string[]; budget: number };
+  /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
+  retrieval: { declared: number; fused: number; links: number; link_depth: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -78,6 +80,7 @@ export function defaultConfig(): Config {
     check: { task_stale_days: 30 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },
     rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
+    retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1 },
     unknownKeys: [],
   };
 }
@@ -150,7 +153,8 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'hook':
       case 'limits':
       case 'check':
-      case 'rule_files': {
+      case 'rule_files':
+      case 'retrieval': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {

@@ -33,7 +33,7 @@ const LOWER: Record<Depth, Depth | undefined> = { full: 'summary', summary: 'met
  */
 function priorityCompare(order: BudgetItem[]): (a: BudgetItem, b: BudgetItem) => number {
   const index = new Map(order.map((x, i) => [x.id, i] as const));
-  const role = (r: EntryRole) => (r === 'identity' ? 0 : r === 'root' ? 1 : 2);
+  const role = (r: EntryRole) => (r === 'identity' ? 0 : r === 'root' ? 1 : r === 'linked' ? 2 : 3);
   return (a, b) =>
     role(a.role) - role(b.role) ||
     a.kindRank - b.kindRank ||
@@ -42,7 +42,7 @@ function priorityCompare(order: BudgetItem[]): (a: BudgetItem, b: BudgetItem) =>
     index.get(a.id)! - index.get(b.id)!;
 }
 
-const describe = (x: BudgetItem) => (x.role === 'linked' ? `${x.direct ? 'direct' : 'transitive'} ${x.type}` : x.role === 'root' ? `the ${x.type} itself` : 'identity');
+const describe = (x: BudgetItem) => (x.role === 'related' ? `related ${x.type} (retrieved, not linked)` : x.role === 'linked' ? `${x.direct ? 'direct' : 'transitive'} ${x.type}` : x.role === 'root' ? `the ${x.type} itself` : 'identity');
 
 /**
  * Fit the items into `budget` tokens. Rules, in order:
@@ -61,7 +61,7 @@ export function fitBudget(items: BudgetItem[], budget: number): BudgetResult {
     return d === undefined ? 0 : x.tokens[d]!;
   };
   let total = items.reduce((s, x) => s + cost(x), 0);
-  const mandatory = items.filter((x) => x.role !== 'linked');
+  const mandatory = items.filter((x) => x.role === 'identity' || x.role === 'root');
   const minimum = mandatory.reduce((s, x) => s + (x.tokens.meta ?? 0), 0);
   if (minimum > budget) {
     throw new CtxError(
@@ -82,7 +82,7 @@ export function fitBudget(items: BudgetItem[], budget: number): BudgetResult {
   };
 
   const ascending = [...items].sort(priorityCompare(items));
-  const optional = ascending.filter((x) => x.role === 'linked').reverse();
+  const optional = ascending.filter((x) => x.role === 'linked' || x.role === 'related').reverse();
   for (const from of ['full', 'summary'] as const) {
     for (const x of optional) {
       if (fits()) break;

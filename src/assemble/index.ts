@@ -54,6 +54,8 @@ export interface AssembleOptions {
   maxDepth?: number;
   /** count tokens another way (tests, or a long-lived process keeping its own encoder) */
   tokenCounter?: TokenCounter;
+  /** add up to this many records retrieved for the root's paths and anchors, after the linked ones */
+  related?: number;
   /** token-count cache file; default `<git-dir>/ctx/cache/tokens-<encoding>.json`; false = none */
   tokenCache?: string | false;
   /**
@@ -198,6 +200,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
     encoding: o.encoding ?? cfg.assemble.encoding ?? 'o200k_base',
     maxDepth: o.maxDepth ?? cfg.assemble.max_depth ?? null,
     global: o.global ?? cfg.global,
+    ...(o.related ? { related: o.related } : {}),
   };
   if (!['meta', 'summary', 'full'].includes(options.depth)) throw new CtxError('USAGE', `depth must be meta, summary or full (got ${options.depth})`);
   if (options.budget !== null && (!Number.isInteger(options.budget) || options.budget < 0)) throw new CtxError('USAGE', `budget must be a non-negative integer (got ${options.budget})`);
@@ -209,11 +212,20 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
     order: cfg.order,
     inactive: (t) => cfg.types[t]?.inactive ?? [],
   });
+  const relatedWhy = new Map<string, string>();
+  if (o.related && o.related > 0) {
+    const { relatedForPaths } = await import('../retrieve/related.js');
+    const seen = new Set(reached.map((r) => r.artifact.id));
+    for (const x of await relatedForPaths(set, root, o.related, seen)) {
+      reached.push({ artifact: set.byId.get(x.id)!, role: 'related', distance: null, chain: [root.id, x.id], via: ['retrieved'] });
+      relatedWhy.set(x.id, x.why);
+    }
+  }
   const stale = o.staleness ? await o.staleness(reached.map((r) => r.artifact), set) : new Map<string, StaleMark>();
 
   // the depths whose cost we need: only the requested one without a budget, else all below it too
   const wanted = DEPTHS_DOWN.filter((d) => DEPTH_LEVEL[d] <= DEPTH_LEVEL[options.depth] && (options.budget !== null || d === options.depth));
-  const why = (r: Reached) => (r.role === 'identity' && r.distance === null ? 'identity (always included)' : r.role === 'root' ? `${r.artifact.id} (requested)` : formatChain(r.chain, r.via, r.elided));
+  const why = (r: Reached) => (r.role === 'related' ? `related, not linked: ${relatedWhy.get(r.artifact.id)}` : r.role === 'identity' && r.distance === null ? 'identity (always included)' : r.role === 'root' ? `${r.artifact.id} (requested)` : formatChain(r.chain, r.via, r.elided));
   const sectionAt = (r: Reached, d: Depth): SectionInput => {
     const a = r.artifact;
     return { id: a.id, type: a.type, title: a.title, status: a.status, summary: a.summary, why: why(r), depth: d, file: a.file, meta: metaOf(a), body: stripTitleHeading(bodyAt(a, d), a.title), stale: stale.get(a.id) };

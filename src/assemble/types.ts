@@ -21,7 +21,8 @@ export interface StaleMark {
 }
 
 /** Why an artifact is in the bundle. */
-export type EntryRole = 'identity' | 'root' | 'linked';
+/** `related`: not linked, found by retrieval for the root's paths (`--related N`), listed last. */
+export type EntryRole = 'identity' | 'root' | 'linked' | 'related';
 
 /** One artifact as included in a bundle. */
 export interface BundleEntry {
@@ -96,6 +97,8 @@ export interface BundleOptions {
   encoding: string;
   maxDepth: number | null;
   global: boolean;
+  /** records retrieved for the root's paths, after the linked ones (absent: none) */
+  related?: number;
 }
 
 export interface BundleHeader {

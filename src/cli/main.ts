@@ -19,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   list: () => import('./commands/list.js'),
   show: () => import('./commands/show.js'),
   trace: () => import('./commands/trace.js'),
+  for: () => import('./commands/for.js'),
+  search: () => import('./commands/search.js'),
   graph: () => import('./commands/graph.js'),
   stale: () => import('./commands/stale.js'),
   stamp: () => import('./commands/stamp.js'),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pathMatches } from '../util/glob.js';
+import { compilePaths, entryCovers } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
@@ -81,9 +81,7 @@ export function parseTraceTarget(input: string, root: string, cwd: string = root
 
 /** Does a `paths:` entry cover a file? Same semantics as the check rules: exact, directory prefix, or glob. */
 export function pathsEntryCovers(entry: string, file: string): boolean {
-  const p = normalizeRepoPath(entry);
-  // an empty entry ('.', './') covers the whole repository
-  return !p || pathMatches(entry.endsWith('/') ? p + '/' : p, file);
+  return entryCovers(entry, file);
 }
 
 /** The static directory a pattern starts from (`src/billing/**` → `src/billing`). */
@@ -192,10 +190,16 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     return { level: 'directory', via, how: label, distance: Math.max(0, depthOf(targetDir) - depthOf(base)) };
   };
 
+  const routes = isFile ? ((await index.recordOf(target.path))?.routes ?? []) : [];
+  const route = (p: string) => '/' + p.split('/').filter(Boolean).join('/');
   for (const a of set.artifacts) {
-    for (const p of a.paths) {
-      const m = pathLevel(p, 'paths', a);
-      if (m) add(a.id, m);
+    // one `paths:` semantics everywhere: `!` entries exclude what they name
+    const ps = compilePaths(a.paths);
+    if (!(isFile && ps.excludes.some((x) => entryCovers(x, target.path)))) {
+      for (const p of ps.includes) {
+        const m = pathLevel(p, 'paths', a);
+        if (m) add(a.id, m);
+      }
     }
     for (const raw of a.anchors) {
       const spec = parseAnchor(raw);
@@ -207,6 +211,14 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
       } else if (spec.kind === 'lines' && isFile && spec.path === target.path) {
         if (!focus || (spec.start <= focus.end && spec.end >= focus.start)) {
           add(a.id, { level: focus ? 'symbol' : 'file', via: 'anchor', how: `anchor ${raw} (${a.file})`, distance: 0 });
+        }
+      } else if (spec.kind === 'endpoint') {
+        // the place registers the endpoint an anchor names
+        for (const r of routes) {
+          if ((r.method !== spec.method && r.method !== 'ALL') || route(r.path) !== route(spec.path)) continue;
+          if (focus && (r.line < focus.start || r.line > focus.end)) continue;
+          add(a.id, { level: focus ? 'symbol' : 'file', via: 'anchor', how: `anchor ${raw} (${target.path}:${r.line})`, line: r.line, distance: 0 });
+          break;
         }
       } else if (spec.kind === 'file' || spec.kind === 'glob') {
         const m = pathLevel(spec.kind === 'file' ? spec.path : spec.pattern, 'anchor', a);

@@ -214,7 +214,7 @@ function artifactSection(s: Selected, depth: Depth, changed: boolean): string {
   const a = s.artifact;
   const why = [s.requested ? 'requested' : '', s.requiredBy.length ? `required by ${list(s.requiredBy)}` : ''].filter(Boolean).join('; ');
   const tags = [a.type, a.status, a.scope].filter(Boolean).join(' · ');
-  const lines = [`=== ${a.id} [${tags}] ${a.title} ===`, `file: ${a.file} · ${why}${changed ? ' · changed since last sent' : ''}${depth !== 'full' ? ` · ${depth} depth (budget)` : ''}`, '---', metaText(a, { withStamp: depth === 'full' }), '---'];
+  const lines = [`=== ${a.id} [${tags}] ${a.title} ===`, `file: ${a.file} · ${why}${changed ? ' · changed since last sent' : ''}${depth !== 'full' ? ` · ${depth} depth (budget)` : ''}`, '---', metaText(a), '---'];
   const body = bodyAt(a, depth);
   if (body) lines.push(body);
   return lines.join('\n') + '\n\n';

@@ -11,7 +11,7 @@ import { RepoReader } from './repo.js';
 import { toCallToolResult, type ToolOutput } from './result.js';
 import { SessionStore } from './sessions.js';
 import { TokenMeter } from './tokens.js';
-import { assembleTaskTool, checkTool, guard, readArtifactTool, staleTool, traceTool, type ToolContext } from './tools.js';
+import { assembleTaskTool, checkTool, contextForCodeTool, guard, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
 
 /** Options of `createServer`. */
 export interface CreateServerOptions {
@@ -142,6 +142,34 @@ export function createServer(options: CreateServerOptions): McpServer {
     (args) => run('trace', () => traceTool(ctx, args)),
   );
 
+  const retrievalSchema = {
+    all: z.boolean().optional().describe('include inactive records (superseded, deprecated, rejected), marked'),
+    types: z.array(z.string().min(1).max(100)).optional().describe('only these types, e.g. ["decision"]'),
+    max: z.number().int().min(0).max(50).optional().describe('most related (non-declared) records (default 5)'),
+  };
+  server.registerTool(
+    'context_for_code',
+    {
+      title: 'Records for a place in the code',
+      description:
+        'The decisions, specs and norms that govern or concern a place in the code: declared ones first (anchors, annotations, paths, the code graph; nearest first), then related ones found by keywords read from the code and by mentions (weaker), then linked ones. Summaries with the evidence for each; load the full text with read_artifact. Place: path, path:line or path#Symbol (repository-relative).',
+      inputSchema: { place: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts, src/billing/invoice.ts:42 or src/billing/invoice.ts#InvoiceGenerator.generate'), ...retrievalSchema },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('context_for_code', () => contextForCodeTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'search_decisions',
+    {
+      title: 'Search the records',
+      description: 'Search decisions, specs and norms by a question or keywords: ranked, each with its evidence (matched terms, relation chain) and summary; inactive records hidden unless all. Load the full text with read_artifact.',
+      inputSchema: { query: z.string().min(1).max(2000).describe('a question or keywords, e.g. "how do we rate limit webhooks"'), ...retrievalSchema },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('search_decisions', () => searchDecisionsTool(ctx, args)),
+  );
+
   server.registerTool(
     'check',
     {
@@ -210,7 +238,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       const state = await reader.state();
       const a = state.set.byId.get(id);
       if (!a) throw new McpError(RESOURCE_NOT_FOUND, `unknown artifact id: ${id}`);
-      return text(uri.href, `---\n${metaText(a, { withStamp: true })}\n---\n\n${bodyAt(a, 'full')}\n`);
+      return text(uri.href, `---\n${metaText(a)}\n---\n\n${bodyAt(a, 'full')}\n`);
     },
   );
 

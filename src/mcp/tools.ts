@@ -10,6 +10,8 @@ import { runCheck } from '../check/run.js';
 import { buildCodeIndex } from '../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceResult } from '../code/trace.js';
 import { isCtxError } from '../errors.js';
+import { renderRetrievalContext } from '../retrieve/render.js';
+import type { RetrievalResult } from '../retrieve/types.js';
 import { judgeArtifacts } from '../staleness/judge.js';
 import { renderStale } from '../staleness/render.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -57,7 +59,8 @@ async function withLiveSet<T>(ctx: ToolContext, state: RepoState, fn: (set: Arti
 export function renderArtifact(a: Artifact, depth: Depth, reverse: Record<string, string[]>): string {
   const lines = [`# ${a.id} [${[a.type, a.status, a.scope].filter(Boolean).join(' · ')}] ${a.title}`, `file: ${a.file} · depth: ${depth}`];
   for (const [k, v] of Object.entries(reverse)) lines.push(`${k} (computed): ${v.join(', ')}`);
-  lines.push('---', metaText(a, { withStamp: depth === 'full' }), '---');
+  // stamps and fingerprints are bookkeeping for git-ctx, noise to the agent reading this
+  lines.push('---', metaText(a), '---');
   const body = bodyAt(a, depth);
   if (body) lines.push(body);
   return lines.join('\n') + '\n';
@@ -186,4 +189,34 @@ export async function staleTool(ctx: ToolContext, args: { ids?: string[]; since?
       warnings: report.warnings,
     },
   };
+}
+
+/** Results as tool data: what an agent needs to choose what to read next (no scores' internals). */
+function retrievalData(r: RetrievalResult): Record<string, unknown> {
+  return {
+    query: r.query,
+    results: r.results.map((x) => ({ id: x.id, type: x.type, title: x.title, status: x.status ?? null, file: x.file, slot: x.slot, why: x.why.map((w) => w.text), summary: x.summary ?? null, ...(x.inactive ? { inactive: true } : {}), ...(x.stale ? { stale: x.stale } : {}) })),
+    slots: Object.fromEntries(Object.entries(r.slots).map(([k, v]) => [k, { status: v.status, count: v.count, cap: v.cap ?? null }])),
+  };
+}
+
+/** context_for_code: the records governing or concerning a place in the code, summaries first. */
+export async function contextForCodeTool(ctx: ToolContext, args: { place: string; all?: boolean; types?: string[]; max?: number }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const result = await withLiveSet(ctx, state, async (set, snapshot) => {
+    const { retrieveForPlace } = await import('../retrieve/engine.js');
+    const target = parseTraceTarget(args.place, snapshot.root);
+    return retrieveForPlace({ snapshot, set, target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
+  });
+  return { text: renderRetrievalContext(result), data: retrievalData(result) };
+}
+
+/** search_decisions: records for a question or keywords, summaries first. */
+export async function searchDecisionsTool(ctx: ToolContext, args: { query: string; all?: boolean; types?: string[]; max?: number }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const result = await withLiveSet(ctx, state, async (set, snapshot) => {
+    const { retrieveForText } = await import('../retrieve/engine.js');
+    return retrieveForText({ snapshot, set, text: args.query, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
+  });
+  return { text: renderRetrievalContext(result), data: retrievalData(result) };
 }

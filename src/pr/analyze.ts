@@ -1,6 +1,6 @@
 import { GlobIndex } from '../util/glob.js';
 import { buildGraph, REVERSE_NAMES } from '../artifacts/graph.js';
-import { loadArtifactSet } from '../artifacts/load.js';
+import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { RELATION_KINDS, type Artifact } from '../artifacts/types.js';
 import { runCheck, findingKey, ruleCatalog } from '../check/run.js';
 import { STALENESS_RULES } from '../check/rules/staleness.js';
@@ -14,6 +14,7 @@ import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js
 import { normalizeRepoPath } from '../util/paths.js';
 import { diffPullRequest, findMergeBase, type ChangedFile, type Hunk } from './diff.js';
 import { NarrowedSnapshot } from '../snapshot/narrow.js';
+import type { Snapshot } from '../snapshot/types.js';
 import { judgeStaleness } from './stale.js';
 import type { GovernanceMatch, Inclusion, PrArtifact, PrFile, PrLocation, PrResult, UnstampedChange } from './types.js';
 
@@ -37,6 +38,8 @@ export interface AnalyzePullRequestOptions {
    * compare head with base itself instead of failing, and say so in `limitations`.
    */
   allowMissingMergeBase?: boolean;
+  /** per changed file, at most this many records retrieval finds beyond the declared ones (default 3; 0 = none) */
+  related?: number;
 }
 
 /** A changed line range on one side; a gap is a pure insertion/deletion point between line n and n+1. */
@@ -419,6 +422,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
         .map((a) => a.id);
       return { path: p, ...(v.file.oldPath ? { oldPath: v.file.oldPath } : {}), status: v.file.status, binary: v.file.binary, hunks: v.file.hunks.length, governedBy };
     });
+    await addAlsoRelevant(files, headSnap, headSet, headIndex, new Set(artifacts.filter((a) => a.inclusion !== 'stale-elsewhere').map((a) => a.id)), opts.related ?? 3);
 
     return {
       version: 1,
@@ -443,5 +447,21 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
   } finally {
     headSnap.close();
     baseSnap.close();
+  }
+}
+
+/**
+ * The PR bot's "also relevant" list: per changed file still present at head, the records
+ * retrieval finds by weaker evidence (keywords read from the code, mentions), leaving out
+ * every record already listed. Declared ones stay first; these are rendered apart.
+ */
+async function addAlsoRelevant(files: PrFile[], snapshot: Snapshot, set: ArtifactSet, index: CodeIndex, listed: Set<string>, max: number): Promise<void> {
+  if (max <= 0) return;
+  const { retrieveForPlace } = await import('../retrieve/engine.js');
+  for (const f of files) {
+    if (f.status === 'deleted' || f.binary || f.path.startsWith(set.config.dir + '/')) continue;
+    const r = await retrieveForPlace({ snapshot, set, index, target: { path: f.path }, neighbours: false, staleness: false, caps: { declared: 0, fused: max + listed.size, links: 0 } });
+    const extra = r.results.filter((x) => x.slot === 'fused' && !listed.has(x.id) && !f.governedBy.includes(x.id)).slice(0, max);
+    if (extra.length) f.alsoRelevant = extra.map((x) => ({ id: x.id, type: x.type, title: x.title, ...(x.status !== undefined ? { status: x.status } : {}), why: x.why.map((w) => w.text).join('; ') }));
   }
 }

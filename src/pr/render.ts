@@ -146,6 +146,7 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
     lines.push(`<details><summary>Also relevant: ${indirect.length} required or related artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');
     lines.push(...table(ARTIFACT_HEAD, indirect.map(artifactRow), budget), '', '</details>', '');
   }
+  lines.push(...alsoRelevant(r, budget));
   const elsewhere = r.artifacts.filter((a) => a.inclusion === 'stale-elsewhere');
   if (elsewhere.length) {
     lines.push(`<details><summary>Stale elsewhere: ${elsewhere.length} artifact${elsewhere.length === 1 ? '' : 's'} stale at head that this PR does not touch</summary>`, '');
@@ -174,6 +175,28 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   }
   lines.push(...footer(r, opts));
   return lines.join('\n') + '\n';
+}
+
+/** Per changed file, what retrieval found beyond the declared records: collapsed, after them. */
+function alsoRelevant(r: PrResult, budget: Budget): string[] {
+  const files = r.files.filter((f) => f.alsoRelevant?.length);
+  if (!files.length) return [];
+  const ids = new Set(files.flatMap((f) => f.alsoRelevant!.map((x) => x.id)));
+  const lines = [`<details><summary>Also relevant (found by retrieval, not declared): ${ids.size} record${ids.size === 1 ? '' : 's'} for ${files.length} changed file${files.length === 1 ? '' : 's'}</summary>`, ''];
+  let rows = 0;
+  for (const f of files) {
+    if (rows >= budget.rows) {
+      budget.cut++;
+      continue;
+    }
+    lines.push(`- ${code(f.path)}`);
+    for (const x of f.alsoRelevant!) {
+      lines.push(`  - **${escapeText(x.id)}** ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}`);
+      rows++;
+    }
+  }
+  lines.push('', '</details>', '');
+  return lines;
 }
 
 function renderNothing(r: PrResult, opts: RenderPrOptions): string {

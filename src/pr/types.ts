@@ -79,6 +79,8 @@ export interface PrFile {
   hunks: number;
   /** ids of the artifacts that govern it */
   governedBy: string[];
+  /** records retrieval finds for it beyond the declared ones (keywords, mentions): weaker, listed apart */
+  alsoRelevant?: { id: string; type: string; title: string; status?: string; why: string }[];
 }
 
 /** A place at head where changed, governed code sits: the target of a GitHub annotation. */

@@ -16,6 +16,7 @@ interface ContextOptions extends RepoOptions {
   json?: boolean;
   record?: boolean;
   verify?: boolean;
+  related?: number;
 }
 
 export function register(program: Command): void {
@@ -31,6 +32,7 @@ export function register(program: Command): void {
     .option('--max-depth <hops>', 'link hops to follow from the id (default: unlimited)', parsePositiveInt('--max-depth'))
     .addOption(formatOption(['context', 'markdown', 'json'], 'context'))
     .option('--json', 'shorthand for --format json')
+    .option('--related <n>', 'add up to n records retrieved for the paths and anchors of the id (not linked; marked, listed last, dropped first by the budget)', parsePositiveInt('--related'))
     .option('--record', 'record the bundle manifest as a git note (refs/notes/ctx) on its commit')
     .option('--verify', 'compare with the bundle recorded on the commit for the same id and options; exit 1 when it differs');
   addRepoOptions(cmd).action(async (id: string, o: ContextOptions) => {
@@ -49,7 +51,7 @@ export function register(program: Command): void {
     const { assembleBundle, renderBundle, recordBundle, verifyBundle } = await import('../../assemble/index.js');
     let bundle;
     try {
-      bundle = await assembleBundle({ id, snapshot, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, staleness: staleHook });
+      bundle = await assembleBundle({ id, snapshot, global: o.global || undefined, depth: o.depth, budget: o.budget, encoding: o.encoding, maxDepth: o.maxDepth, related: o.related, staleness: staleHook });
     } catch (e) {
       // a budget that cannot hold even identity + task is a finding about the request, not an environment error
       if (isCtxError(e) && e.code === 'BUDGET') {

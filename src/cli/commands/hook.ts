@@ -50,4 +50,38 @@ export function register(program: Command): void {
       io().out(o.json ? JSON.stringify({ version: 1, tool: 'git-ctx', hook: 'pre-commit', ...result }, null, 2) + '\n' : renderPreCommit(result, colors()));
       if (result.blockedBy.length) throw new ExitCode(1);
     });
+  hook
+    .command('agent-read')
+    .description("A coding agent's file-read hook: inject the records governing the file, once per agent session")
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Reads the hook payload (JSON) on stdin: Claude Code PreToolUse/PostToolUse on Read, Gemini CLI',
+        'BeforeTool/AfterTool on read_file. Prints {"hookSpecificOutput": {"hookEventName", "additionalContext"}}',
+        'with the governing records (summaries); a record already shown in the session gets one line.',
+        'Never blocks the agent: problems go to stderr and the exit code is 0.',
+        'Install: git ctx hooks install --agent claude|gemini',
+        'Example: echo \'{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"src/a.ts"}}\' | git ctx hook agent-read',
+      ].join('\n'),
+    )
+    .action(async () => {
+      const { agentRead } = await import('../../hooks/agent-read.js');
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      let payload;
+      try {
+        payload = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch (e) {
+        io().err(`git-ctx hook agent-read: stdin is not JSON (${(e as Error).message}); nothing added\n`);
+        return;
+      }
+      try {
+        const r = await agentRead(payload, io().cwd);
+        if (r.stdout) io().out(r.stdout);
+      } catch (e) {
+        // an agent's read must never fail because of us
+        io().err(`git-ctx hook agent-read: ${(e as Error).message}; nothing added\n`);
+      }
+    });
 }

@@ -7,6 +7,7 @@ interface HooksInstallCliOptions {
   force?: boolean;
   uninstall?: boolean;
   json?: boolean;
+  agent?: string;
 }
 
 /** `git ctx hooks install [--force] [--uninstall]`. */
@@ -19,6 +20,7 @@ export function register(program: Command): void {
     .option('--uninstall', 'remove the hook and restore the hook it chained, if any')
     .option('--force', 'install even where husky manages the hooks or core.hooksPath is shared; replace a stale chained hook')
     .option('--json', 'print the result as JSON')
+    .option('--agent <name>', "instead of the git hook, add git-ctx's file-read hook to a coding agent's project settings: claude (.claude/settings.json) or gemini (.gemini/settings.json)")
     .addHelpText(
       'after',
       [
@@ -27,10 +29,19 @@ export function register(program: Command): void {
         'runs first, and a failure there stops the commit with its exit code. --uninstall renames it back.',
         'With husky v9 the line "git-ctx hook pre-commit" is added to .husky/pre-commit instead; with',
         'older husky versions the line to add is printed.',
+        'With --agent, the agent\'s settings file is merged (other hooks kept), never duplicated;',
+        '--agent claude --uninstall removes only what git-ctx added. Example: git ctx hooks install --agent claude',
         'Exit codes: 0 done (or nothing to do), 1 nothing written and action needed, 2 error.',
       ].join('\n'),
     )
     .action(async (o: HooksInstallCliOptions) => {
+      if (o.agent !== undefined) {
+        const { installAgentHook } = await import('../../hooks/agent-install.js');
+        const r = await installAgentHook({ cwd: o.root ? path.resolve(io().cwd, o.root) : io().cwd, agent: o.agent, uninstall: o.uninstall });
+        const said = { installed: `added the file-read hook to ${r.file}`, 'already-installed': `${r.file} already runs the file-read hook`, uninstalled: `removed the file-read hook from ${r.file}`, 'not-installed': `${r.file} has no git-ctx file-read hook` };
+        io().out(o.json ? JSON.stringify(r, null, 2) + '\n' : `${said[r.action]}\n`);
+        return;
+      }
       const [{ installHook }, { renderInstall }] = await Promise.all([import('../../hooks/install.js'), import('../../hooks/render.js')]);
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
       const result = await installHook({ cwd, force: o.force, uninstall: o.uninstall });

@@ -1,6 +1,7 @@
 import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
-import { parseTraceTarget, traceLocation, type TraceEntry, type TraceResult } from '../../code/trace.js';
+import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../code/trace.js';
+import { traceWithFallback, type TraceFallback } from '../../retrieve/trace-view.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
 
@@ -11,7 +12,7 @@ interface TraceOptions extends RepoOptions {
 
 /** A trace entry as printed: the staleness mark is attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark };
-type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[] };
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; fallback?: TraceFallback[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
   json: (r) => JSON.stringify({ version: 1, ...r }, null, 2) + '\n',
@@ -20,7 +21,7 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
     const t = r.target;
     const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
     const lines = [`${p.bold(where)}${t.symbol && t.symbolRange ? p.dim(` (lines ${t.symbolRange.start}-${t.symbolRange.end})`) : ''}${r.package !== undefined ? p.dim(`  package: ${r.package || '.'}`) : ''}`];
-    if (!r.entries.length) lines.push(p.dim('  nothing governs this place'));
+    if (!r.entries.length) lines.push(p.dim(r.fallback?.length ? '  nothing declared governs this place; weaker evidence (not declared):' : '  nothing governs this place'));
     for (const e of r.entries) {
       const head = e.known ? `${p.bold(e.id)}  ${e.type}${e.status ? ` ${e.status}` : ''}  ${e.title ?? ''}` : `${p.bold(e.id)}  ${p.red('unknown id')}`;
       lines.push(`  ${e.match.level.padEnd(9)} ${head}`);
@@ -28,6 +29,10 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
       for (const m of e.also) lines.push(`  ${''.padEnd(9)} ${p.dim(`also ${m.level}: ${m.how}`)}`);
       // the reader is about to rely on this artifact: say when its code drifted since the stamp
       if (e.stale) lines.push(`  ${''.padEnd(9)} ${(e.stale.state === 'stale' ? p.red : p.yellow)(`${e.stale.state}: ${e.stale.summary ?? ''}`)}`);
+    }
+    for (const f of r.fallback ?? []) {
+      lines.push(`  ${p.yellow(f.evidence.padEnd(19))} ${p.bold(f.id)}  ${f.type}${f.status ? ` ${f.status}` : ''}  ${f.title}`);
+      lines.push(`  ${''.padEnd(19)} ${p.dim(f.why.map((w) => w.text).join('; '))}`);
     }
     return lines.join('\n') + '\n';
   },
@@ -37,7 +42,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('trace')
     .argument('<place>', 'a path, path:line or path#Symbol.name (relative to the current directory)')
-    .description('List what governs a place in the code, nearest first: the annotated symbol, the file, its directories, the package')
+    .description('List what governs a place in the code, nearest first: the annotated symbol, the file, its directories, the package; when nothing is declared, records mentioning it or nearest by keywords, marked as weaker')
     .addOption(formatOption(['human', 'json'], 'human'))
     .option('--json', 'shorthand for --format json');
   addRepoOptions(cmd).action(async (place: string, o: TraceOptions) => {
@@ -45,7 +50,7 @@ export function register(program: Command): void {
     try {
       const index = await buildCodeIndex(repo.snapshot, repo.config);
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
-      const result = await traceLocation({ snapshot: repo.snapshot, set: repo.set, index, target });
+      const result = await traceWithFallback({ snapshot: repo.snapshot, set: repo.set, index, target });
       // only the governing artifacts are judged, sharing the index just built
       const governing = result.entries.map((e) => repo.set.byId.get(e.id)).filter((a) => a !== undefined);
       const marks = await staleMarks(governing, repo.set, { index });

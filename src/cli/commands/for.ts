@@ -1,0 +1,40 @@
+import type { Command } from '../commander.js';
+import { parseTraceTarget } from '../../code/trace.js';
+import { retrieveForPlace } from '../../retrieve/engine.js';
+import { renderRetrieval } from '../../retrieve/render.js';
+import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
+import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
+
+type ForOptions = RepoOptions & RetrievalCliOptions;
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('for')
+    .argument('<place>', 'a path, path:line or path#Symbol.name (relative to the current directory)')
+    .description('Find the records that govern or concern a place in the code: declared anchors first, then related records found by keywords, mentions and links')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  git ctx for src/billing/invoice.ts
+  git ctx for src/billing/invoice.ts:64 --format context
+  git ctx for 'src/billing/invoice.ts#InvoiceGenerator.generate' --json
+  git ctx for src/api --all --type decision --cap fused=10
+
+Results come in bands: declared (anchors, annotations, paths, the code graph; nearest
+first), related (weaker evidence fused: keywords read from the code, mentions, nearness),
+linked (relations of the records above; successors of superseded ones).
+Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
+    );
+  addRetrievalOptions(cmd);
+  addRepoOptions(cmd).action(async (place: string, o: ForOptions) => {
+    const repo = await loadRepo(o);
+    try {
+      const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
+      const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, target, place, ...retrievalSettings(o) });
+      io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
+    } finally {
+      repo.close();
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import type { Command } from '../commander.js';
+import { CtxError } from '../../errors.js';
+import { retrieveForText } from '../../retrieve/engine.js';
+import { renderRetrieval } from '../../retrieve/render.js';
+import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
+import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
+
+type SearchOptions = RepoOptions & RetrievalCliOptions;
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('search')
+    .argument('<words...>', 'a question or keywords; a word naming a file (or file#Symbol) also finds what is declared on it')
+    .description('Search the records by keywords or a question: ranked, each result with its evidence')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  git ctx search how do we rate limit webhooks
+  git ctx search retry backoff --type decision --json
+  git ctx search src/billing/invoice.ts rounding
+  git ctx search caching --all --since 2025-01-01
+
+Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
+    );
+  addRetrievalOptions(cmd);
+  addRepoOptions(cmd).action(async (words: string[], o: SearchOptions) => {
+    const text = words.join(' ').trim();
+    if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
+    const repo = await loadRepo(o);
+    try {
+      const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, text, ...retrievalSettings(o) });
+      io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
+    } finally {
+      repo.close();
+    }
+  });
+}

@@ -1,0 +1,88 @@
+// @spec SPEC-RETRIEVE-001
+
+import path from 'node:path';
+import { loadArtifactSet } from '../artifacts/load.js';
+import { loadConfig } from '../config.js';
+import { ctxDir } from '../git/git-dir.js';
+import { retrieveForPlace } from '../retrieve/engine.js';
+import { renderRetrievalContext } from '../retrieve/render.js';
+import { openSnapshot } from '../snapshot/open.js';
+import { readCacheJson, writeCacheFile } from '../util/cache-file.js';
+import { sha256 } from '../util/hash.js';
+
+/**
+ * A coding agent's file-read hook (Claude Code PreToolUse/PostToolUse on Read, Gemini CLI
+ * BeforeTool/AfterTool on read_file): the payload on stdin names a session and a file; the
+ * answer is the records governing that file, once per session, as `additionalContext`.
+ * Records already shown in the session are named in one line, not repeated.
+ */
+export interface AgentReadPayload {
+  session_id?: string;
+  hook_event_name?: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  cwd?: string;
+}
+
+export interface AgentReadResult {
+  /** what to print on stdout ('' = nothing to add) */
+  stdout: string;
+  /** ids injected in full this time */
+  shown: string[];
+  /** ids named as shown earlier */
+  repeated: string[];
+  /** why nothing was added, when nothing was */
+  skipped?: string;
+}
+
+/** Bound on what one read injects: the agent's context is not ours to fill. */
+export const MAX_INJECT_CHARS = 6000;
+const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** The file a read tool was asked for, from the field names the agents use. */
+export function payloadFile(p: AgentReadPayload): string | undefined {
+  const i = p.tool_input ?? {};
+  for (const k of ['file_path', 'absolute_path', 'path', 'filePath', 'target_file']) if (typeof i[k] === 'string' && i[k]) return i[k] as string;
+  return undefined;
+}
+
+export async function agentRead(payload: AgentReadPayload, fallbackCwd: string): Promise<AgentReadResult> {
+  const none = (skipped: string): AgentReadResult => ({ stdout: '', shown: [], repeated: [], skipped });
+  const file = payloadFile(payload);
+  if (!file) return none('no file in the tool input');
+  const cwd = payload.cwd && path.isAbsolute(payload.cwd) ? payload.cwd : fallbackCwd;
+  const abs = path.resolve(cwd, file);
+  let snapshot;
+  try {
+    snapshot = await openSnapshot({ cwd: path.dirname(abs), kind: 'worktree' });
+  } catch {
+    return none('not inside a git repository');
+  }
+  try {
+    const rel = path.relative(snapshot.root, abs).split(path.sep).join('/');
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return none('outside the repository');
+    const config = await loadConfig(snapshot);
+    if (rel.startsWith(config.dir + '/')) return none('a record itself');
+    if ((await snapshot.blobOf(rel)) === undefined) return none('not a file of the repository');
+    const set = await loadArtifactSet(snapshot, config);
+    const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
+    if (!r.results.length) return none('nothing found');
+
+    // session memory: which records this agent session has been shown
+    const sessionFile = ctxDir(snapshot.root, 'agent-sessions', `${sha256(payload.session_id ?? 'no-session').slice(0, 32)}.json`);
+    const mem = (readCacheJson(sessionFile) as { shown?: Record<string, string>; at?: number } | undefined) ?? {};
+    const shown = mem.at && Date.now() - mem.at < SESSION_TTL_MS ? (mem.shown ?? {}) : {};
+    // a record changed since it was shown is shown again
+    const earlier = new Set(r.results.filter((x) => shown[x.id] === set.byId.get(x.id)?.blob).map((x) => x.id));
+    let text = renderRetrievalContext(r, { shownEarlier: earlier });
+    if (text.length > MAX_INJECT_CHARS) text = text.slice(0, MAX_INJECT_CHARS - 80) + '\n… (cut to stay short: `git ctx for ' + rel + '` shows everything)\n';
+    const fresh = r.results.filter((x) => !earlier.has(x.id)).map((x) => x.id);
+    for (const id of fresh) shown[id] = set.byId.get(id)!.blob;
+    writeCacheFile(sessionFile, JSON.stringify({ at: Date.now(), shown }));
+    const event = payload.hook_event_name ?? 'PostToolUse';
+    const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) + '\n';
+    return { stdout, shown: fresh, repeated: [...earlier] };
+  } finally {
+    snapshot.close();
+  }
+}

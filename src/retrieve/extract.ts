@@ -1,0 +1,62 @@
+// @spec SPEC-RETRIEVE-001
+
+import { terms } from './text.js';
+
+/** Terms read passively from the code at a place, by where they came from. */
+export interface PlaceTerms {
+  identifiers: string[];
+  comments: string[];
+  strings: string[];
+  imports: string[];
+  path: string[];
+}
+
+/** How much a term from each source counts in the query (words people wrote count most). */
+const SOURCE_WEIGHT: Record<keyof PlaceTerms, number> = { comments: 1.5, strings: 1, identifiers: 1, imports: 0.8, path: 2 };
+/** A query longer than this is trimmed to its heaviest terms (bounded time, less noise). */
+export const MAX_QUERY_TERMS = 60;
+
+const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''/g;
+const STRING_RE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
+const IMPORT_RE = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)["']([^"'\n]+)["']|^\s*(?:from|import)\s+([\w.]+)/gm;
+/** Folder and file names every repository has: no evidence of a topic. */
+const PATH_NOISE = new Set(['src', 'lib', 'app', 'index', 'main', 'test', 'pkg', 'internal', 'cmd']);
+const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+/**
+ * Identifiers, comments, string literals, imports of a piece of code (any language: the
+ * patterns are the C/JS/Python/shell family's), and the words of its path. No parser: it
+ * must be cheap on any file, and a stray match only adds a weak term.
+ */
+export function extractPlaceTerms(code: string, path: string): PlaceTerms {
+  const comments: string[] = [];
+  const strings: string[] = [];
+  const imports: string[] = [];
+  let rest = code.replace(COMMENT_RE, (m) => {
+    comments.push(...terms(m));
+    return ' ';
+  });
+  for (const m of rest.matchAll(IMPORT_RE)) imports.push(...terms(m[1] ?? m[2] ?? ''));
+  rest = rest.replace(STRING_RE, (m) => {
+    if (m.length < 200) strings.push(...terms(m.slice(1, -1)));
+    return ' ';
+  });
+  const identifiers: string[] = [];
+  for (const m of rest.matchAll(IDENT_RE)) identifiers.push(...terms(m[0]));
+  return { identifiers, comments, strings, imports, path: terms(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => !PATH_NOISE.has(w)) };
+}
+
+/**
+ * A weighted query from a place's terms: each source's terms weighted, repeated terms
+ * dampened (log), capped at the heaviest MAX_QUERY_TERMS.
+ */
+export function placeQuery(t: PlaceTerms): Map<string, number> {
+  const raw = new Map<string, number>();
+  for (const src of Object.keys(SOURCE_WEIGHT) as (keyof PlaceTerms)[]) {
+    for (const term of t[src]) raw.set(term, (raw.get(term) ?? 0) + SOURCE_WEIGHT[src]);
+  }
+  const q = new Map<string, number>();
+  for (const [term, w] of raw) q.set(term, 1 + Math.log(w));
+  if (q.size <= MAX_QUERY_TERMS) return q;
+  return new Map([...q].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_QUERY_TERMS));
+}

@@ -1,0 +1,79 @@
+// @spec SPEC-RETRIEVE-001
+
+/**
+ * Terms as retrieval compares them: identifiers split on camelCase, snake_case, kebab-case
+ * and dots, lower-cased, stop words dropped, lightly stemmed. Records and code go through
+ * the same function, so `rateLimitWebhook` in code meets "rate limiting webhooks" in prose.
+ */
+
+const STOP = new Set(
+  (
+    'a an and are as at be been but by can could did do does doing done for from had has have how i if in into is it its ' +
+    'may me might must my no not of on or our shall should so some such than that the their them then there these they this ' +
+    'those to too us was we were what when where which while who why will with would you your ' +
+    // code noise: keywords and boilerplate shared by every file
+    'const let var function return import export default class new this null undefined true false void async await ' +
+    'public private protected static readonly interface type enum extends implements typeof instanceof ' +
+    'def self none elif else try except finally raise pass lambda yield func package go nil err string int bool ' +
+    'any unknown number object boolean require module exports use strict js ts tsx jsx mjs cjs py ' +
+    'args arg param params opts e x y i j k n s t'
+  ).split(' '),
+);
+
+/** Split an identifier or phrase into lower-case words: `parseHTTPRequest_v2` → parse, http, request, v2. */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+    if (!raw) continue;
+    const parts = raw
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .split(' ');
+    for (const p of parts) if (p) out.push(p.toLowerCase());
+  }
+  return out;
+}
+
+/** Light suffix stripping (plural, -ing, -ed, -ation…): enough to meet "limits"/"limiting"/"limited". */
+export function stem(w: string): string {
+  if (w.length <= 3 || /^\d/.test(w)) return w;
+  const rules: [RegExp, string][] = [
+    [/ies$/, 'y'],
+    [/(ss)es$/, '$1'],
+    [/([^s])s$/, '$1'],
+  ];
+  for (const [re, rep] of rules) if (re.test(w)) {
+    w = w.replace(re, rep);
+    break;
+  }
+  const ends: [string, number][] = [
+    ['ational', 5],
+    ['ization', 5],
+    ['ation', 4],
+    ['ness', 4],
+    ['ment', 4],
+    ['ing', 4],
+    ['ed', 4],
+    ['ly', 4],
+  ];
+  for (const [suf, min] of ends) {
+    if (w.endsWith(suf) && w.length - suf.length >= min - 1 && w.length - suf.length >= 3) {
+      w = w.slice(0, -suf.length);
+      // limitt → limit, stopp → stop
+      if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+      break;
+    }
+  }
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+/** Terms of a text, in order, repeats kept (term frequency matters). */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of splitWords(text)) {
+    if (w.length < 2 || STOP.has(w) || w.length > 40) continue;
+    out.push(stem(w));
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+// @spec SPEC-RETRIEVE-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { CodeIndex } from '../code/code-index.js';
+import type { CodeNeighbours } from '../code/neighbours.js';
+import type { Snapshot } from '../snapshot/types.js';
+
+/** The lanes of the engine. `declared` is slot 1, `keywords` 2, `links` 3, `metadata` 4, `semantic` 5. */
+export type LaneName = 'declared' | 'keywords' | 'mentions' | 'nearness' | 'semantic' | 'links' | 'metadata';
+export const LANE_NAMES: readonly LaneName[] = ['declared', 'keywords', 'mentions', 'nearness', 'semantic', 'links', 'metadata'];
+
+/** What each lane did: a failing or slow lane is reported and the others still answer. */
+export interface LaneReport {
+  status: 'ok' | 'failed' | 'timeout' | 'not-configured' | 'skipped';
+  /** results of this lane that made it into the answer */
+  count: number;
+  /** the most results this lane may add (undefined: no cap of its own) */
+  cap?: number;
+  ms: number;
+  /** why it failed or was skipped */
+  message?: string;
+}
+
+/** The band a result is ranked in: declared hits first, then the fused band, then links. */
+export type ResultSlot = 'declared' | 'fused' | 'links';
+
+/** One piece of evidence, for people (`text`) and programs (`kind` + fields). */
+export interface Why {
+  kind: 'annotation' | 'anchor' | 'paths' | 'graph' | 'keywords' | 'mention' | 'nearness' | 'semantic' | 'link' | 'successor';
+  text: string;
+  /** signal's share of the fused score (fused band only) */
+  contribution?: number;
+  /** matched terms (keywords) */
+  terms?: string[];
+  /** graph path, `a.ts#f → b.ts#g` (graph) or relation chain `DEC-1 supersedes DEC-2` (link) */
+  path?: string[];
+}
+
+export interface RetrievedRecord {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  /** the record's file, relative to the repository root */
+  file: string;
+  slot: ResultSlot;
+  score: number;
+  why: Why[];
+  summary?: string;
+  /** the status says it is no longer in force (only with `all`) */
+  inactive?: boolean;
+  /** drift since its stamp (set by front ends that judge staleness) */
+  stale?: string;
+  /** full body, with depth full */
+  body?: string;
+}
+
+export interface RetrievalResult {
+  query: { kind: 'place'; place: string; path: string; line?: number; symbol?: string } | { kind: 'search'; text: string };
+  results: RetrievedRecord[];
+  slots: Record<LaneName, LaneReport>;
+}
+
+/** Per-slot caps; `retrieval:` in config.yaml overrides them. */
+export interface RetrievalCaps {
+  declared: number;
+  fused: number;
+  links: number;
+}
+export const DEFAULT_CAPS: RetrievalCaps = { declared: 10, fused: 5, links: 3 };
+
+/** Metadata filters (slot 4): always applied. */
+export interface RetrievalFilters {
+  /** show inactive records too (marked) */
+  all?: boolean;
+  status?: string[];
+  type?: string[];
+  owner?: string[];
+  /** created on or after (YYYY-MM-DD) */
+  since?: string;
+  domain?: string[];
+  scope?: string[];
+  /** source format (contextia, adr) */
+  source?: string[];
+}
+
+/**
+ * A lane the semantic issue fills: similarity of records to a text. Undefined in the
+ * options = slot 5 reports itself not configured and the others answer.
+ */
+export interface SemanticLane {
+  readonly name: string;
+  /** similarity in [0, 1] of the best records to a text, best first */
+  similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]>;
+}
+
+export interface RetrieveOptions {
+  snapshot: Snapshot;
+  set: ArtifactSet;
+  /** the code index (annotations, symbols); built on demand when absent */
+  index?: CodeIndex;
+  /** the code graph; a default TypeScript provider when absent */
+  neighbours?: CodeNeighbours | false;
+  semantic?: SemanticLane;
+  caps?: Partial<RetrievalCaps>;
+  filters?: RetrievalFilters;
+  /** link hops from the hits (default 1) */
+  linkDepth?: number;
+  /** include summaries (default) or bodies too */
+  depth?: 'summary' | 'full';
+  /** judge staleness of the results (default true) */
+  staleness?: boolean;
+  /** per-lane time budget, ms (default 5000) */
+  laneTimeoutMs?: number;
+}

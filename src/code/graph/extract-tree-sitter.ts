@@ -104,6 +104,12 @@ function chain(n: TsNode | undefined, self: Set<string>): string[] | undefined {
       const right = field(n, 'name');
       return left && right ? [...left, right.text] : undefined;
     }
+    case 'object_creation_expression': {
+      // `new T(…).m()`: a method of T
+      const t = field(n, 'type')?.text;
+      const name = t ? /([A-Za-z_$][\w$]*)\s*(?:<.*)?$/.exec(t)?.[1] : undefined;
+      return name ? [name] : undefined;
+    }
     case 'parenthesized_expression': {
       const inner = kids(n)[0];
       return chain(inner, self);
@@ -159,7 +165,7 @@ function python(root: TsNode): FileFacts {
         decls.push({ name: full, kind: isClass ? 'class' : inClass ? 'method' : 'function', line: line(at), end: endLine(at) });
         const body = field(n, 'body');
         if (body) walk(body, full, isClass);
-        for (const c of kids(n)) if (c !== body) walk(c, scope, inClass);
+        for (const c of kids(n)) if (!body || c.id !== body.id) walk(c, scope, inClass);
         return;
       }
       case 'call': {

@@ -47,6 +47,8 @@ export function extractTsFacts(ts: TS, path: string, text: string): FileFacts {
       return left ? [...left, e.name.text] : undefined;
     }
     if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) return chainOf(e.expression);
+    // `new C(…).m()`: a method of C
+    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) return [e.expression.text];
     return undefined;
   };
 
@@ -93,6 +95,16 @@ export function extractTsFacts(ts: TS, path: string, text: string): FileFacts {
     } else if (ts.isPropertyDeclaration(n) && cls && ts.isIdentifier(n.name) && n.initializer && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))) {
       inner = `${cls}.${n.name.text}`;
       decls.push({ name: inner, kind: 'method', line: startLine(n), end: endLine(n) });
+    } else if (ts.isVariableDeclaration(n) && ts.isObjectBindingPattern(n.name) && n.initializer && ts.isCallExpression(n.initializer) && ts.isIdentifier(n.initializer.expression) && n.initializer.expression.text === 'require') {
+      // `const { a, b: c } = require('x')`
+      const spec = stringArg(n.initializer);
+      const names: [string, string][] = [];
+      for (const el of n.name.elements) {
+        const prop = el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : undefined;
+        if (ts.isIdentifier(el.name)) names.push([el.name.text, prop ?? el.name.text]);
+      }
+      if (spec !== undefined) imports.push({ spec, line: startLine(n), names });
+      return;
     } else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer) {
       const init = n.initializer;
       if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) {

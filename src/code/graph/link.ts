@@ -236,7 +236,7 @@ export class Linker {
       let n = name;
       if (f.lang === 'typescript' && (n === 'default' || n.startsWith('default.')) && f.defaultExport) n = f.defaultExport + n.slice('default'.length);
       if (this.decls(p).has(n)) return [p, n];
-      if (f.lang !== 'typescript' || depth > 4) continue;
+      if ((f.lang !== 'typescript' && f.lang !== 'python') || depth > 4) continue;
       const head = n.split('.')[0]!;
       for (const imp of f.imports) {
         if (!imp.reexports) continue;
@@ -252,11 +252,12 @@ export class Linker {
         const hit = to ? this.find([to], inner, depth + 1) : undefined;
         if (hit) return hit;
       }
-      // a name imported and exported again (`import { x } from './a'; export { x }`)
+      // a name imported and exported again (TS `import { x } from './a'; export { x }`, a
+      // Python package's `from .config import load_settings` in its __init__)
       for (const imp of f.imports) {
         const pair = imp.names.find(([local]) => local === head);
         if (!pair) continue;
-        const to = this.resolver.ts(imp.spec, p);
+        const to = f.lang === 'python' ? this.pyResolve(imp.spec, p) : this.resolver.ts(imp.spec, p);
         const inner = pair[1] === '*' ? n.slice(head.length + 1) : pair[1] + n.slice(head.length);
         const hit = to && inner ? this.find([to], inner, depth + 1) : undefined;
         if (hit) return hit;

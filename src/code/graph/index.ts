@@ -8,7 +8,7 @@ import type { CallSite, CodeNeighbours } from '../neighbours.js';
 import { loadTypeScript } from '../ts-extract.js';
 import { extractTreeSitterFacts } from './extract-tree-sitter.js';
 import { extractTsFacts } from './extract-ts.js';
-import { Linker, type CallEdge } from './link.js';
+import { Linker } from './link.js';
 import { isPackageJsonPath, isTsConfigPath, TsResolver } from './resolve-ts.js';
 import type { FileFacts, GraphLanguage } from './types.js';
 
@@ -69,15 +69,45 @@ export interface CodeGraphIndex extends CodeNeighbours {
   /** the code files indexed, sorted */
   files(): string[];
   /** declarations of a file: `[name, line, endLine]` */
-  declarations(path: string): [string, number, number][];
+  declarations(path: string): Promise<[string, number, number][]>;
 }
 
-/** The linked index as cached: per file its resolved imports and declarations, and every call edge. */
+/** A call site as stored: `[path, symbol, line]`. */
+type Site = [string, string, number];
+
+/** Everything the graph knows about one file: imports, importers, declarations, callers and callees by symbol. */
+interface FileEntry {
+  i: string[];
+  r: string[];
+  d: [string, number, number][];
+  c: Record<string, Site[]>;
+  e: Record<string, Site[]>;
+}
+
+/** The linked index: an entry per code file, and the files the graph could not read fully. */
 interface LinkedIndex {
-  files: Record<string, { imports: string[]; decls: [string, number, number][]; lang: GraphLanguage }>;
-  calls: CallEdge[];
+  files: Map<string, FileEntry>;
   problems: [string, string][];
 }
+
+/**
+ * How the linked index is cached: `code-graph-index.json` holds the shard count and the
+ * problems; `code-graph-index-<n>.json` the entries of the files whose path hashes to n,
+ * each keyed like the index, so that a question reads one shard (a few hundred files).
+ */
+interface IndexMeta {
+  shards: number;
+  problems: [string, string][];
+}
+const SHARD_FILES = 400;
+
+function shardOf(path: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % shards;
+}
+
+const shardName = (n: number) => INDEX_CACHE.replace(/\.json$/, `-${n}.json`);
 
 interface FactsCacheFile {
   tool: 'git-ctx/code-graph-files';
@@ -113,17 +143,30 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
     else configs.push(e.path);
   }
   const key = hash.digest('hex');
-  const indexFile = useCache ? cacheFile(snapshot.root, INDEX_CACHE) : undefined;
   const stats: CodeGraphStats = { files: code.length, parsed: 0, cached: 0, indexCached: false };
-  let linked = readKeyedCache(indexFile, key) as LinkedIndex | undefined;
-  if (linked && typeof linked === 'object' && linked.files && Array.isArray(linked.calls) && Array.isArray(linked.problems)) {
+  const paths = code.map((c) => c.path);
+  const meta = useCache ? (readKeyedCache(cacheFile(snapshot.root, INDEX_CACHE), key) as IndexMeta | undefined) : undefined;
+  const fresh = async () => {
+    const linked = await build(snapshot, code, configs, maxBytes, useCache, stats);
+    if (useCache) saveIndex(snapshot.root, key, linked);
+    return linked;
+  };
+  if (meta && typeof meta === 'object' && Number.isInteger(meta.shards) && meta.shards > 0 && Array.isArray(meta.problems)) {
     stats.indexCached = true;
     stats.cached = code.length;
-  } else {
-    linked = await build(snapshot, code, configs, maxBytes, useCache, stats);
-    writeKeyedCache(indexFile, key, linked);
+    return new Neighbours(paths, meta.problems, stats, { root: snapshot.root, key, shards: meta.shards, rebuild: fresh });
   }
-  return new Neighbours(linked, stats);
+  const linked = await fresh();
+  return new Neighbours(paths, linked.problems, stats, linked.files);
+}
+
+function saveIndex(root: string, key: string, linked: LinkedIndex): void {
+  const shards = Math.max(1, Math.ceil(linked.files.size / SHARD_FILES));
+  const parts: Record<string, FileEntry>[] = Array.from({ length: shards }, () => ({}));
+  for (const [p, e] of linked.files) parts[shardOf(p, shards)]![p] = e;
+  for (const [n, part] of parts.entries()) if (!writeKeyedCache(cacheFile(root, shardName(n)), key, part)) return;
+  // the meta file last: a reader that finds it finds its shards (or, racing a newer run, shards of another key, which it rejects)
+  writeKeyedCache(cacheFile(root, INDEX_CACHE), key, { shards, problems: linked.problems } satisfies IndexMeta);
 }
 
 async function build(
@@ -208,17 +251,36 @@ async function build(
     goMods,
   );
 
-  const out: LinkedIndex = { files: {}, calls: [], problems };
+  const files = new Map<string, FileEntry>();
+  const entry = (p: string) => {
+    let e = files.get(p);
+    if (!e) {
+      e = { i: [], r: [], d: [], c: {}, e: {} };
+      files.set(p, e);
+    }
+    return e;
+  };
+  const addSite = (m: Record<string, Site[]>, sym: string, site: Site) => {
+    const list = Object.hasOwn(m, sym) ? m[sym]! : (m[sym] = []);
+    list.push(site);
+  };
   for (const c of code) {
     const f = facts.get(c.path);
     if (!f) continue;
     if (f.skipped) problems.push([c.path, `skipped: ${f.skipped}`]);
     else if (f.error) problems.push([c.path, `parse error at ${f.error} (partial results)`]);
     const { imports, calls } = linker.link(c.path);
-    out.files[c.path] = { imports, decls: f.decls.map((d) => [d.name, d.line, d.end]), lang: f.lang };
-    for (const e of calls) out.calls.push(e);
+    const e = entry(c.path);
+    e.i = imports;
+    e.d = f.decls.map((d) => [d.name, d.line, d.end]);
+    for (const to of imports) entry(to).r.push(c.path);
+    for (const [fromPath, fromSym, line, toPath, toSym] of calls) {
+      addSite(e.e, fromSym, [toPath, toSym, line]);
+      addSite(entry(toPath).c, toSym, [fromPath, fromSym, line]);
+    }
   }
-  return out;
+  for (const e of files.values()) e.r.sort();
+  return { files, problems };
 }
 
 async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes: number): Promise<FileFacts> {
@@ -234,71 +296,87 @@ async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes:
   }
 }
 
+interface ShardSource {
+  root: string;
+  key: string;
+  shards: number;
+  /** build the index afresh (a shard missing or from another key: a concurrent run rewrote the cache) */
+  rebuild(): Promise<LinkedIndex>;
+}
+
 class Neighbours implements CodeGraphIndex {
   readonly languages: readonly string[] = ['typescript', 'javascript', 'python', 'go', 'java'];
   readonly problems: CodeGraphProblem[];
-  private readonly importersOf = new Map<string, string[]>();
-  private readonly callersOf = new Map<string, CallSite[]>();
-  private readonly calleesOf = new Map<string, CallSite[]>();
+  private readonly loaded = new Map<number, Record<string, FileEntry>>();
+  private full: Map<string, FileEntry> | undefined;
+  private source: ShardSource | undefined;
 
   constructor(
-    private readonly index: LinkedIndex,
+    private readonly paths: string[],
+    problems: [string, string][],
     readonly stats: CodeGraphStats,
+    source: Map<string, FileEntry> | ShardSource,
   ) {
-    this.problems = index.problems.map(([path, reason]) => ({ path, reason }));
-    for (const [p, f] of Object.entries(index.files)) {
-      for (const to of f.imports) {
-        const list = this.importersOf.get(to);
-        if (list) list.push(p);
-        else this.importersOf.set(to, [p]);
+    this.problems = problems.map(([path, reason]) => ({ path, reason }));
+    if (source instanceof Map) this.full = source;
+    else this.source = source;
+  }
+
+  private async entry(path: string): Promise<FileEntry | undefined> {
+    const p = norm(path);
+    if (this.full) return this.full.get(p);
+    const src = this.source!;
+    const n = shardOf(p, src.shards);
+    let part = this.loaded.get(n);
+    if (!part) {
+      const v = readKeyedCache(cacheFile(src.root, shardName(n)), src.key);
+      if (!v || typeof v !== 'object') {
+        this.full = (await src.rebuild()).files;
+        return this.full.get(p);
       }
+      part = v as Record<string, FileEntry>;
+      this.loaded.set(n, part);
     }
-    for (const list of this.importersOf.values()) list.sort();
-    for (const [fromPath, fromSym, line, toPath, toSym] of index.calls) {
-      push(this.callersOf, `${toPath}#${toSym}`, { path: fromPath, symbol: fromSym, line });
-      push(this.calleesOf, `${fromPath}#${fromSym}`, { path: toPath, symbol: toSym, line });
-    }
+    return Object.hasOwn(part, p) ? part[p] : undefined;
   }
 
   files(): string[] {
-    return Object.keys(this.index.files).sort();
+    return [...this.paths].sort();
   }
 
-  declarations(path: string): [string, number, number][] {
-    return this.index.files[norm(path)]?.decls ?? [];
+  async declarations(path: string): Promise<[string, number, number][]> {
+    return [...((await this.entry(path))?.d ?? [])];
   }
 
   async imports(path: string): Promise<string[]> {
-    return [...(this.index.files[norm(path)]?.imports ?? [])];
+    return [...((await this.entry(path))?.i ?? [])];
   }
 
   async importers(path: string): Promise<string[]> {
-    return [...(this.importersOf.get(norm(path)) ?? [])];
+    return [...((await this.entry(path))?.r ?? [])];
   }
 
   async callers(path: string, symbol: string): Promise<CallSite[]> {
-    return sortSites(this.callersOf.get(`${norm(path)}#${symbol}`) ?? []);
+    const e = await this.entry(path);
+    return sortSites(e && Object.hasOwn(e.c, symbol) ? e.c[symbol]! : []);
   }
 
   async callees(path: string, symbol: string): Promise<CallSite[]> {
-    return sortSites(this.calleesOf.get(`${norm(path)}#${symbol}`) ?? []);
+    const e = await this.entry(path);
+    return sortSites(e && Object.hasOwn(e.e, symbol) ? e.e[symbol]! : []);
   }
 
   async symbolAt(path: string, line: number): Promise<string | undefined> {
     let best: [string, number, number] | undefined;
-    for (const d of this.declarations(path)) {
+    for (const d of (await this.entry(path))?.d ?? []) {
       if (d[1] <= line && line <= d[2] && (!best || d[2] - d[1] < best[2] - best[1] || (d[2] - d[1] === best[2] - best[1] && d[1] > best[1]))) best = d;
     }
     return best?.[0];
   }
 }
 
-function push(m: Map<string, CallSite[]>, k: string, v: CallSite): void {
-  const list = m.get(k);
-  if (list) list.push(v);
-  else m.set(k, [v]);
-}
-
-function sortSites(list: CallSite[]): CallSite[] {
-  return [...list].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)));
+function sortSites(list: Site[]): CallSite[] {
+  return list
+    .map(([path, symbol, line]) => ({ path, symbol, line }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)));
 }

@@ -149,9 +149,11 @@ export class Linker {
   }
 
   /** The files a file imports and the names its imports bind. */
-  private bindings(path: string, f: FileFacts): { imports: Set<string>; names: Map<string, Target> } {
+  private bindings(path: string, f: FileFacts): { imports: Set<string>; names: (local: string) => Target | undefined } {
     const imports = new Set<string>();
-    const names = new Map<string, Target>();
+    const own = new Map<string, Target>();
+    const names = own;
+    const fallbacks: Map<string, Target>[] = [];
     const bind = (local: string, t: Target) => {
       if (local && !names.has(local)) names.set(local, t);
     };
@@ -193,14 +195,15 @@ export class Linker {
       // the package's other files: same-package names need no import
     } else if (f.lang === 'java') {
       this.java();
+      // single-type imports first, then the file's own package, then on-demand (`.*`) imports
+      const onDemand: Map<string, Target>[] = [];
       for (const imp of f.imports) {
         if (imp.spec.endsWith('.*')) {
           const pkg = imp.spec.slice(0, -2);
-          const files = this.javaPkgs!.get(pkg) ?? (this.javaClasses!.has(pkg) ? [this.javaClasses!.get(pkg)!] : []);
-          for (const p of files) {
-            imports.add(p);
-            for (const d of this.facts.get(p)!.decls) if (d.kind === 'class' && !d.name.includes('.')) bind(d.name, { files: [p], name: d.name });
-          }
+          if (this.javaPkgs!.has(pkg)) {
+            for (const p of this.javaPkgs!.get(pkg)!) imports.add(p);
+            onDemand.push(this.packageNames(pkg));
+          } else if (this.javaClasses!.has(pkg)) imports.add(this.javaClasses!.get(pkg)!);
           continue;
         }
         let cls = imp.spec;
@@ -218,14 +221,35 @@ export class Linker {
         if (member) bind(member, { files: [p], name: `${inFile}.${member}` });
         else bind(simple, { files: [p], name: inFile });
       }
-      const pkg = f.pkg ?? '';
-      for (const p of this.javaPkgs!.get(pkg) ?? []) {
-        if (p === path) continue;
-        for (const d of this.facts.get(p)!.decls) if (d.kind === 'class' && !d.name.includes('.')) bind(d.name, { files: [p], name: d.name });
-      }
+      fallbacks.push(this.packageNames(f.pkg ?? ''), ...onDemand);
     }
     imports.delete(path);
-    return { imports, names };
+    const lookup = (local: string) => {
+      const t = own.get(local);
+      if (t) return t;
+      for (const m of fallbacks) {
+        const u = m.get(local);
+        // the file's own classes are found in the file itself
+        if (u && !u.files.includes(path)) return u;
+      }
+      return undefined;
+    };
+    return { imports, names: lookup };
+  }
+
+  private pkgNames = new Map<string, Map<string, Target>>();
+
+  /** Java: the top-level classes of a package by simple name. */
+  private packageNames(pkg: string): Map<string, Target> {
+    let m = this.pkgNames.get(pkg);
+    if (!m) {
+      m = new Map();
+      for (const p of this.javaPkgs!.get(pkg) ?? []) {
+        for (const d of this.facts.get(p)!.decls) if (d.kind === 'class' && !d.name.includes('.') && !m.has(d.name)) m.set(d.name, { files: [p], name: d.name });
+      }
+      this.pkgNames.set(pkg, m);
+    }
+    return m;
   }
 
   /** The file among `files` declaring `name` (following TS `export … from` and default exports). */
@@ -284,7 +308,7 @@ export class Linker {
     return undefined;
   }
 
-  private resolveCall(path: string, f: FileFacts, call: GraphCall, names: Map<string, Target>, imports: Set<string>): [string, string] | undefined {
+  private resolveCall(path: string, f: FileFacts, call: GraphCall, names: (local: string) => Target | undefined, imports: Set<string>): [string, string] | undefined {
     const c = call.callee;
     const own = this.siblings(path, f);
     if (c[0] === 'this') {
@@ -297,7 +321,7 @@ export class Linker {
       return this.unique(c[c.length - 1]!, [...own, ...imports]);
     }
     for (let k = c.length; k > 0; k--) {
-      const t = names.get(c.slice(0, k).join('.'));
+      const t = names(c.slice(0, k).join('.'));
       if (!t) continue;
       const rest = c.slice(k);
       const sym = t.name === '*' ? rest.join('.') : [t.name, ...rest].join('.');

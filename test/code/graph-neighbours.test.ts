@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openCodeNeighbours } from '../../src/code/graph/index.js';
+import { openCodeNeighbours, type CodeGraphIndex } from '../../src/code/graph/index.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
@@ -447,9 +447,9 @@ describe('code graph: robustness and caching', () => {
       }
     };
     const first = await open();
-    expect(first.stats).toEqual({ files: 8, parsed: 8, cached: 0, indexCached: false });
+    expect(first.stats).toEqual({ files: 8, parsed: 8, cached: 0, linked: 8, indexCached: false });
     const second = await open();
-    expect(second.stats).toEqual({ files: 8, parsed: 0, cached: 8, indexCached: true });
+    expect(second.stats).toEqual({ files: 8, parsed: 0, cached: 8, linked: 0, indexCached: true });
     expect(sites(await second.callers('src/shop/orders/repository.py', 'save'))).toEqual(sites(await first.callers('src/shop/orders/repository.py', 'save')));
 
     // an uncommitted edit in the work tree: one file parsed, the rest from the cache
@@ -458,7 +458,7 @@ describe('code graph: robustness and caching', () => {
       ['import json', 'from .models import Order', '', '', 'def save(order):', '    Order([]).total()', '    return json.dumps(order.items)', ''].join('\n'),
     );
     const third = await open();
-    expect(third.stats).toEqual({ files: 8, parsed: 1, cached: 7, indexCached: false });
+    expect(third.stats).toEqual({ files: 8, parsed: 1, cached: 7, linked: 2, indexCached: false });
     expect(await third.imports('src/shop/orders/repository.py')).toEqual(['src/shop/orders/models.py']);
     expect(await third.importers('src/shop/orders/models.py')).toEqual(['src/shop/orders/repository.py', 'src/shop/orders/service.py']);
   });
@@ -474,5 +474,83 @@ describe('code graph: robustness and caching', () => {
     expect(await g.imports('lib/index.js')).toEqual(['lib/helper.cjs', 'lib/util.js']);
     expect(sites(await g.callers('lib/util.js', 'go'))).toEqual(['lib/index.js#<module>:4']);
     expect(sites(await g.callers('web/start.mjs', 'start'))).toEqual(['web/app.mjs#<module>:2']);
+  });
+});
+
+/** Everything a graph answers, for comparing two graphs of the same tree. */
+async function dump(g: CodeGraphIndex) {
+  const out: Record<string, unknown> = {};
+  for (const p of g.files()) {
+    const decls = await g.declarations(p);
+    const syms: Record<string, unknown> = {};
+    for (const [name] of [...decls, ['<module>', 0, 0] as [string, number, number]]) {
+      const callers = await g.callers(p, name);
+      const callees = await g.callees(p, name);
+      if (callers.length || callees.length) syms[name] = { callers, callees };
+    }
+    out[p] = { imports: await g.imports(p), importers: await g.importers(p), decls, syms };
+  }
+  return { files: out, problems: [...g.problems].sort((a, b) => (a.path < b.path ? -1 : 1)) };
+}
+
+describe('code graph: updating the cached index after edits', () => {
+  it('relinks only what an edit can change and answers exactly as a fresh build', async () => {
+    const repo = makeRepo({ ...TS_MONOREPO, ...PYTHON_PROJECT, ...GO_PROJECT, ...JAVA_PROJECT });
+    repo.commit('init');
+    const open = async (cache: boolean) => {
+      const snap = await openSnapshot({ cwd: repo.dir });
+      try {
+        return await openCodeNeighbours(snap, { cache });
+      } finally {
+        snap.close();
+      }
+    };
+    const total = (await open(true)).stats.files;
+    const edits: [Record<string, string>, number][] = [
+      // a re-exported function renamed behind a barrel: the barrel's importers see it change
+      [{
+        'packages/billing/src/charge.ts': "import { audit } from './refund.js';\n\nexport function chargeCard(token: string): boolean {\n  audit('x', 1);\n  return !!token;\n}\nexport function chargeLater() {\n  return chargeCard('later');\n}\n",
+        'packages/billing/src/index.ts': "export { chargeLater as chargeCard } from './charge.js';\nexport * from './refund.js';\n",
+      }, 3], // charge.ts and index.ts; index.ts re-exports, so its importer main.ts too
+      // a Python function removed from a package's __init__ chain, a Go call added, a Java method renamed
+      [{
+        'src/shop/config.py': 'import os\n\n\ndef load_config():\n    return os.environ\n',
+        'internal/orders/format.go': 'package orders\n\nimport "example.com/shop/internal/storage"\n\nfunc format(id string) string {\n\tstorage.Open(id)\n\treturn id\n}\n',
+        'src/main/java/com/acme/shop/billing/TaxTable.java': 'package com.acme.shop.billing;\n\npublic final class TaxTable {\n    public static double rate(String c) {\n        return 0.1;\n    }\n}\n',
+      }, 10], // config.py, its importers __init__ and gateway, __init__'s importer service.py; format.go, its package (service.go), main.go; TaxTable, Invoice, App
+      // a Java class added to an existing file (what imports resolve to changes)
+      [{ 'src/main/java/com/acme/shop/Helpers.java': 'package com.acme.shop;\n\nclass Helpers {\n    static String shout(String s) {\n        return s;\n    }\n}\n\nclass Extra {}\n' }, total],
+    ];
+    for (const [edit, linked] of edits) {
+      repo.write(edit);
+      const updated = await open(true);
+      expect(updated.stats.linked).toBe(linked);
+      expect(updated.stats.parsed).toBe(Object.keys(edit).length);
+      expect(updated.stats.cached).toBe(total - Object.keys(edit).length);
+      expect(await dump(updated)).toEqual(await dump(await open(false)));
+      // and the next question on the same tree reads the updated cache
+      const again = await open(true);
+      expect(again.stats.indexCached).toBe(true);
+      expect(await dump(again)).toEqual(await dump(updated));
+    }
+  });
+
+  it('rebuilds when a cached shard is missing', async () => {
+    const repo = makeRepo(GO_PROJECT);
+    repo.commit('init');
+    const open = async () => {
+      const snap = await openSnapshot({ cwd: repo.dir });
+      try {
+        return await openCodeNeighbours(snap);
+      } finally {
+        snap.close();
+      }
+    };
+    const first = await open();
+    const want = await dump(first);
+    rmSync(path.join(repo.dir, '.git/ctx/cache/code-graph-index-0.json'));
+    const second = await open();
+    expect(second.stats.indexCached).toBe(true);
+    expect(await dump(second)).toEqual(want);
   });
 });

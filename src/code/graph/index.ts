@@ -58,6 +58,8 @@ export interface CodeGraphStats {
   parsed: number;
   /** files whose facts came from the blob-keyed cache */
   cached: number;
+  /** files whose imports and calls this run resolved (an update after an edit links only what the edit can change) */
+  linked: number;
   /** the whole linked index came from the cache (nothing changed since it was built) */
   indexCached: boolean;
 }
@@ -98,6 +100,26 @@ interface LinkedIndex {
 interface IndexMeta {
   shards: number;
   problems: [string, string][];
+  /** per shard, the key of the build that wrote it (an update rewrites only the shards it changed) */
+  gens: string[];
+}
+
+/**
+ * `code-graph-blobs.json`, keyed like the index: the blob of every code file and the
+ * environment (path set and config files) it was linked in. After an edit in the same
+ * environment, only the changed files and the files that can see them are linked again.
+ */
+interface IndexBlobs {
+  env: string;
+  blobs: Record<string, string>;
+}
+const BLOBS_CACHE = 'code-graph-blobs.json';
+
+/** A previous index that an update can start from. */
+interface Previous {
+  files: Map<string, FileEntry>;
+  blobs: Record<string, string>;
+  meta: IndexMeta;
 }
 const SHARD_FILES = 400;
 
@@ -131,6 +153,7 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
   const code: { path: string; lang: GraphLanguage; blob: string }[] = [];
   const configs: string[] = [];
   const hash = createHash('sha1').update(`git-ctx/code-graph ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
+  const envHash = createHash('sha1').update(`git-ctx/code-graph-env ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
   for (const e of entries) {
     if (e.mode === '120000' || e.mode === '160000') continue;
     const lang = graphLanguageOf(e.path);
@@ -139,34 +162,69 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
     const blob = e.blob ?? (await snapshot.blobOf(e.path));
     if (!blob) continue;
     hash.update(`${e.path}\0${blob}\n`);
+    envHash.update(lang ? `${e.path}\n` : `${e.path}\0${blob}\n`);
     if (lang) code.push({ path: e.path, lang, blob });
     else configs.push(e.path);
   }
   const key = hash.digest('hex');
-  const stats: CodeGraphStats = { files: code.length, parsed: 0, cached: 0, indexCached: false };
+  const env = envHash.digest('hex');
+  const root = snapshot.root;
+  const stats: CodeGraphStats = { files: code.length, parsed: 0, cached: 0, linked: 0, indexCached: false };
   const paths = code.map((c) => c.path);
-  const meta = useCache ? (readKeyedCache(cacheFile(snapshot.root, INDEX_CACHE), key) as IndexMeta | undefined) : undefined;
+  const meta = useCache ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), key)) : undefined;
   const fresh = async () => {
-    const linked = await build(snapshot, code, configs, maxBytes, useCache, stats);
-    if (useCache) saveIndex(snapshot.root, key, linked);
+    const prev = useCache ? previous(root, env) : undefined;
+    const { linked, touched } = await build(snapshot, code, configs, maxBytes, useCache, stats, prev);
+    if (useCache) saveIndex(root, key, env, code, linked, prev && touched ? { meta: prev.meta, touched } : undefined);
     return linked;
   };
-  if (meta && typeof meta === 'object' && Number.isInteger(meta.shards) && meta.shards > 0 && Array.isArray(meta.problems)) {
+  if (meta) {
     stats.indexCached = true;
     stats.cached = code.length;
-    return new Neighbours(paths, meta.problems, stats, { root: snapshot.root, key, shards: meta.shards, rebuild: fresh });
+    return new Neighbours(paths, meta.problems, stats, { root, meta, rebuild: fresh });
   }
   const linked = await fresh();
   return new Neighbours(paths, linked.problems, stats, linked.files);
 }
 
-function saveIndex(root: string, key: string, linked: LinkedIndex): void {
-  const shards = Math.max(1, Math.ceil(linked.files.size / SHARD_FILES));
-  const parts: Record<string, FileEntry>[] = Array.from({ length: shards }, () => ({}));
-  for (const [p, e] of linked.files) parts[shardOf(p, shards)]![p] = e;
-  for (const [n, part] of parts.entries()) if (!writeKeyedCache(cacheFile(root, shardName(n)), key, part)) return;
-  // the meta file last: a reader that finds it finds its shards (or, racing a newer run, shards of another key, which it rejects)
-  writeKeyedCache(cacheFile(root, INDEX_CACHE), key, { shards, problems: linked.problems } satisfies IndexMeta);
+function validMeta(v: unknown): IndexMeta | undefined {
+  const m = v as IndexMeta | undefined;
+  return m && typeof m === 'object' && Number.isInteger(m.shards) && m.shards > 0 && Array.isArray(m.problems) && Array.isArray(m.gens) && m.gens.length === m.shards ? m : undefined;
+}
+
+/** The last index written, when it was linked in the same environment (same paths, same configs). */
+function previous(root: string, env: string): Previous | undefined {
+  const raw = readCacheJson(cacheFile(root, BLOBS_CACHE)) as { key?: unknown; value?: IndexBlobs } | undefined;
+  if (!raw || typeof raw.key !== 'string' || raw.value?.env !== env || !raw.value.blobs || typeof raw.value.blobs !== 'object') return undefined;
+  const meta = validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), raw.key));
+  if (!meta) return undefined;
+  const files = new Map<string, FileEntry>();
+  for (let n = 0; n < meta.shards; n++) {
+    const part = readKeyedCache(cacheFile(root, shardName(n)), meta.gens[n]!) as Record<string, FileEntry> | undefined;
+    if (!part || typeof part !== 'object') return undefined;
+    for (const [p, e] of Object.entries(part)) files.set(p, e);
+  }
+  return { files, blobs: raw.value.blobs, meta };
+}
+
+function saveIndex(root: string, key: string, env: string, code: { path: string; blob: string }[], linked: LinkedIndex, update?: { meta: IndexMeta; touched: Set<string> }): void {
+  const shards = update ? update.meta.shards : Math.max(1, Math.ceil(linked.files.size / SHARD_FILES));
+  const gens = update ? [...update.meta.gens] : Array.from({ length: shards }, () => key);
+  const write = new Set<number>(update ? [...update.touched].map((p) => shardOf(p, shards)) : gens.keys());
+  const parts = new Map<number, Record<string, FileEntry>>([...write].map((n) => [n, {}]));
+  for (const [p, e] of linked.files) {
+    const part = parts.get(shardOf(p, shards));
+    if (part) part[p] = e;
+  }
+  for (const [n, part] of parts) {
+    if (!writeKeyedCache(cacheFile(root, shardName(n)), key, part)) return;
+    gens[n] = key;
+  }
+  const blobs: Record<string, string> = {};
+  for (const c of code) blobs[c.path] = c.blob;
+  writeKeyedCache(cacheFile(root, BLOBS_CACHE), key, { env, blobs } satisfies IndexBlobs);
+  // the meta file last: a reader that finds it finds its shards (or, racing another run, shards of another generation, which it rejects)
+  writeKeyedCache(cacheFile(root, INDEX_CACHE), key, { shards, problems: linked.problems, gens } satisfies IndexMeta);
 }
 
 async function build(
@@ -176,7 +234,9 @@ async function build(
   maxBytes: number,
   useCache: boolean,
   stats: CodeGraphStats,
-): Promise<LinkedIndex> {
+  previousIndex?: Previous,
+): Promise<{ linked: LinkedIndex; touched?: Set<string> }> {
+  let prev = previousIndex;
   const factsFile = useCache ? cacheFile(snapshot.root, FACTS_CACHE) : undefined;
   const old = readCacheJson(factsFile) as Partial<FactsCacheFile> | undefined;
   const cached = new Map<string, FileFacts>(old?.tool === 'git-ctx/code-graph-files' && old.version === CODE_GRAPH_VERSION && old.entries && typeof old.entries === 'object' ? Object.entries(old.entries) : []);
@@ -251,36 +311,101 @@ async function build(
     goMods,
   );
 
-  const files = new Map<string, FileEntry>();
+  // an update relinks the changed files and every file whose links can see them: their
+  // importers (through re-exporting files and packages), and their package siblings (Go, Java)
+  let relink: Set<string> | undefined;
+  // a Java file whose classes changed changes what other files' imports resolve to: relink all
+  const javaMoved = (p: Previous) => code.some((c) => c.lang === 'java' && p.blobs[c.path] !== c.blob && classNames(p.files.get(c.path)?.d.map((d) => d[0])) !== classNames(facts.get(c.path)?.decls.filter((d) => d.kind === 'class').map((d) => d.name)));
+  if (prev && javaMoved(prev)) prev = undefined;
+  if (prev) {
+    relink = new Set(code.filter((c) => prev.blobs[c.path] !== c.blob).map((c) => c.path));
+    const pkgOf = (p: string) => {
+      const f = facts.get(p);
+      return f?.lang === 'go' ? `go:${p.slice(0, p.lastIndexOf('/') + 1)}` : f?.lang === 'java' ? `java:${f.pkg ?? ''}` : undefined;
+    };
+    const pkgs = new Set([...relink].map(pkgOf).filter((k): k is string => !!k));
+    if (pkgs.size) for (const c of code) if (pkgs.has(pkgOf(c.path) ?? '')) relink.add(c.path);
+    // the changed files' importers, and theirs again through files that pass names on
+    const queue = code.filter((c) => prev.blobs[c.path] !== c.blob).map((c) => c.path);
+    while (queue.length) {
+      const p = queue.pop()!;
+      for (const q of prev.files.get(p)?.r ?? []) {
+        if (relink.has(q)) continue;
+        relink.add(q);
+        if (isReexporting(q, facts.get(q))) queue.push(q);
+      }
+    }
+  }
+  const files = prev ? prev.files : new Map<string, FileEntry>();
+  const touched = new Set<string>();
   const entry = (p: string) => {
     let e = files.get(p);
     if (!e) {
       e = { i: [], r: [], d: [], c: {}, e: {} };
       files.set(p, e);
     }
+    touched.add(p);
     return e;
   };
   const addSite = (m: Record<string, Site[]>, sym: string, site: Site) => {
     const list = Object.hasOwn(m, sym) ? m[sym]! : (m[sym] = []);
     list.push(site);
   };
+  // forget what the relinked files said (their imports and calls), then link them again
+  for (const p of relink ?? []) {
+    const old = files.get(p);
+    if (!old) continue;
+    for (const to of old.i) {
+      const t = entry(to);
+      t.r = t.r.filter((x) => x !== p);
+    }
+    for (const sites of Object.values(old.e)) {
+      for (const [toPath, toSym] of sites) {
+        const t = entry(toPath);
+        if (!Object.hasOwn(t.c, toSym)) continue;
+        const kept = t.c[toSym]!.filter((s) => s[0] !== p);
+        if (kept.length) t.c[toSym] = kept;
+        else delete t.c[toSym];
+      }
+    }
+    old.i = [];
+    old.e = {};
+  }
   for (const c of code) {
     const f = facts.get(c.path);
     if (!f) continue;
     if (f.skipped) problems.push([c.path, `skipped: ${f.skipped}`]);
     else if (f.error) problems.push([c.path, `parse error at ${f.error} (partial results)`]);
+    if (relink && !relink.has(c.path)) continue;
     const { imports, calls } = linker.link(c.path);
+    stats.linked++;
     const e = entry(c.path);
     e.i = imports;
     e.d = f.decls.map((d) => [d.name, d.line, d.end]);
-    for (const to of imports) entry(to).r.push(c.path);
+    for (const to of imports) {
+      const t = entry(to);
+      t.r.push(c.path);
+      if (relink) t.r.sort();
+    }
     for (const [fromPath, fromSym, line, toPath, toSym] of calls) {
       addSite(e.e, fromSym, [toPath, toSym, line]);
       addSite(entry(toPath).c, toSym, [fromPath, fromSym, line]);
     }
   }
-  for (const e of files.values()) e.r.sort();
-  return { files, problems };
+  if (!relink) for (const e of files.values()) e.r.sort();
+  return { linked: { files, problems }, touched: relink ? touched : undefined };
+}
+
+/** Top-level class names, comparable (stored declarations carry no kind: a Java file's top-level names are its classes). */
+function classNames(names: string[] | undefined): string {
+  return (names ?? []).filter((n) => !n.includes('.')).sort().join(',');
+}
+
+/** A file through which an importer sees the names of the files it imports (TS re-exports, Python `__init__`). */
+function isReexporting(path: string, f: FileFacts | undefined): boolean {
+  if (!f) return false;
+  if (f.lang === 'python') return /(?:^|\/)__init__\.pyi?$/.test(path);
+  return f.lang === 'typescript' && f.imports.some((i) => i.reexports);
 }
 
 async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes: number): Promise<FileFacts> {
@@ -298,8 +423,7 @@ async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes:
 
 interface ShardSource {
   root: string;
-  key: string;
-  shards: number;
+  meta: IndexMeta;
   /** build the index afresh (a shard missing or from another key: a concurrent run rewrote the cache) */
   rebuild(): Promise<LinkedIndex>;
 }
@@ -326,10 +450,10 @@ class Neighbours implements CodeGraphIndex {
     const p = norm(path);
     if (this.full) return this.full.get(p);
     const src = this.source!;
-    const n = shardOf(p, src.shards);
+    const n = shardOf(p, src.meta.shards);
     let part = this.loaded.get(n);
     if (!part) {
-      const v = readKeyedCache(cacheFile(src.root, shardName(n)), src.key);
+      const v = readKeyedCache(cacheFile(src.root, shardName(n)), src.meta.gens[n]!);
       if (!v || typeof v !== 'object') {
         this.full = (await src.rebuild()).files;
         return this.full.get(p);

@@ -88,7 +88,7 @@ interface FileEntry {
 
 /** The linked index: an entry per code file, and the files the graph could not read fully. */
 interface LinkedIndex {
-  files: Map<string, FileEntry>;
+  files: Map<string, FileEntry> | ShardedEntries;
   problems: [string, string][];
 }
 
@@ -115,11 +115,48 @@ interface IndexBlobs {
 }
 const BLOBS_CACHE = 'code-graph-blobs.json';
 
-/** A previous index that an update can start from. */
+/** A previous index that an update can start from; its shards are read as the update needs them. */
 interface Previous {
-  files: Map<string, FileEntry>;
+  files: ShardedEntries;
   blobs: Record<string, string>;
   meta: IndexMeta;
+}
+
+/** Thrown when a shard of the previous index is gone or rewritten by another run: the update starts over from scratch. */
+class StaleShard extends Error {}
+
+/** The entries of a cached index, read one shard at a time; changes are kept in memory. */
+class ShardedEntries {
+  private readonly parts = new Map<number, Map<string, FileEntry>>();
+
+  constructor(
+    private readonly root: string,
+    private readonly meta: IndexMeta,
+  ) {}
+
+  shard(n: number): Map<string, FileEntry> {
+    let part = this.parts.get(n);
+    if (!part) {
+      const v = readKeyedCache(cacheFile(this.root, shardName(n)), this.meta.gens[n]!) as Record<string, FileEntry> | undefined;
+      if (!v || typeof v !== 'object') throw new StaleShard(`code graph shard ${n} changed`);
+      part = new Map(Object.entries(v));
+      this.parts.set(n, part);
+    }
+    return part;
+  }
+
+  get(p: string): FileEntry | undefined {
+    return this.shard(shardOf(p, this.meta.shards)).get(p);
+  }
+
+  set(p: string, e: FileEntry): void {
+    this.shard(shardOf(p, this.meta.shards)).set(p, e);
+  }
+}
+
+/** What answering needs of a set of entries. */
+interface Entries {
+  get(p: string): FileEntry | undefined;
 }
 const SHARD_FILES = 400;
 
@@ -172,8 +209,8 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
   const stats: CodeGraphStats = { files: code.length, parsed: 0, cached: 0, linked: 0, indexCached: false };
   const paths = code.map((c) => c.path);
   const meta = useCache ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), key)) : undefined;
-  const fresh = async () => {
-    const prev = useCache ? previous(root, env) : undefined;
+  const fresh = async (update = true) => {
+    const prev = useCache && update ? previous(root, env) : undefined;
     const { linked, touched } = await build(snapshot, code, configs, maxBytes, useCache, stats, prev);
     if (useCache) saveIndex(root, key, env, code, linked, prev && touched ? { meta: prev.meta, touched } : undefined);
     return linked;
@@ -198,23 +235,23 @@ function previous(root: string, env: string): Previous | undefined {
   if (!raw || typeof raw.key !== 'string' || raw.value?.env !== env || !raw.value.blobs || typeof raw.value.blobs !== 'object') return undefined;
   const meta = validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), raw.key));
   if (!meta) return undefined;
-  const files = new Map<string, FileEntry>();
-  for (let n = 0; n < meta.shards; n++) {
-    const part = readKeyedCache(cacheFile(root, shardName(n)), meta.gens[n]!) as Record<string, FileEntry> | undefined;
-    if (!part || typeof part !== 'object') return undefined;
-    for (const [p, e] of Object.entries(part)) files.set(p, e);
-  }
-  return { files, blobs: raw.value.blobs, meta };
+  return { files: new ShardedEntries(root, meta), blobs: raw.value.blobs, meta };
 }
 
 function saveIndex(root: string, key: string, env: string, code: { path: string; blob: string }[], linked: LinkedIndex, update?: { meta: IndexMeta; touched: Set<string> }): void {
-  const shards = update ? update.meta.shards : Math.max(1, Math.ceil(linked.files.size / SHARD_FILES));
-  const gens = update ? [...update.meta.gens] : Array.from({ length: shards }, () => key);
-  const write = new Set<number>(update ? [...update.touched].map((p) => shardOf(p, shards)) : gens.keys());
-  const parts = new Map<number, Record<string, FileEntry>>([...write].map((n) => [n, {}]));
-  for (const [p, e] of linked.files) {
-    const part = parts.get(shardOf(p, shards));
-    if (part) part[p] = e;
+  const parts = new Map<number, Record<string, FileEntry>>();
+  let shards: number;
+  let gens: string[];
+  if (update && linked.files instanceof ShardedEntries) {
+    shards = update.meta.shards;
+    gens = [...update.meta.gens];
+    for (const n of new Set([...update.touched].map((p) => shardOf(p, shards)))) parts.set(n, Object.fromEntries(linked.files.shard(n)));
+  } else {
+    const all = linked.files as Map<string, FileEntry>;
+    shards = Math.max(1, Math.ceil(all.size / SHARD_FILES));
+    gens = Array.from({ length: shards }, () => key);
+    for (let n = 0; n < shards; n++) parts.set(n, {});
+    for (const [p, e] of all) parts.get(shardOf(p, shards))![p] = e;
   }
   for (const [n, part] of parts) {
     if (!writeKeyedCache(cacheFile(root, shardName(n)), key, part)) return;
@@ -234,15 +271,13 @@ async function build(
   maxBytes: number,
   useCache: boolean,
   stats: CodeGraphStats,
-  previousIndex?: Previous,
+  prev?: Previous,
 ): Promise<{ linked: LinkedIndex; touched?: Set<string> }> {
-  let prev = previousIndex;
   const factsFile = useCache ? cacheFile(snapshot.root, FACTS_CACHE) : undefined;
   const old = readCacheJson(factsFile) as Partial<FactsCacheFile> | undefined;
   const cached = new Map<string, FileFacts>(old?.tool === 'git-ctx/code-graph-files' && old.version === CODE_GRAPH_VERSION && old.entries && typeof old.entries === 'object' ? Object.entries(old.entries) : []);
   const facts = new Map<string, FileFacts>();
   const used = new Map<string, FileFacts>();
-  const problems: [string, string][] = [];
   const todo: { path: string; lang: GraphLanguage; key: string }[] = [];
   for (const c of code) {
     const k = `${c.blob}:${c.path.slice(c.path.lastIndexOf('.') + 1)}`;
@@ -311,6 +346,24 @@ async function build(
     goMods,
   );
 
+  try {
+    return linkAll(code, facts, linker, stats, prev);
+  } catch (e) {
+    if (!(e instanceof StaleShard)) throw e;
+    stats.linked = 0;
+    return linkAll(code, facts, linker, stats, undefined);
+  }
+}
+
+function linkAll(
+  code: { path: string; lang: GraphLanguage; blob: string }[],
+  facts: Map<string, FileFacts>,
+  linker: Linker,
+  stats: CodeGraphStats,
+  previousIndex: Previous | undefined,
+): { linked: LinkedIndex; touched?: Set<string> } {
+  let prev = previousIndex;
+  const problems: [string, string][] = [];
   // an update relinks the changed files and every file whose links can see them: their
   // importers (through re-exporting files and packages), and their package siblings (Go, Java)
   let relink: Set<string> | undefined;
@@ -336,7 +389,7 @@ async function build(
       }
     }
   }
-  const files = prev ? prev.files : new Map<string, FileEntry>();
+  const files: Map<string, FileEntry> | ShardedEntries = prev ? prev.files : new Map<string, FileEntry>();
   const touched = new Set<string>();
   const entry = (p: string) => {
     let e = files.get(p);
@@ -392,7 +445,7 @@ async function build(
       addSite(entry(toPath).c, toSym, [fromPath, fromSym, line]);
     }
   }
-  if (!relink) for (const e of files.values()) e.r.sort();
+  if (files instanceof Map) for (const e of files.values()) e.r.sort();
   return { linked: { files, problems }, touched: relink ? touched : undefined };
 }
 
@@ -425,25 +478,25 @@ interface ShardSource {
   root: string;
   meta: IndexMeta;
   /** build the index afresh (a shard missing or from another key: a concurrent run rewrote the cache) */
-  rebuild(): Promise<LinkedIndex>;
+  rebuild(update: false): Promise<LinkedIndex>;
 }
 
 class Neighbours implements CodeGraphIndex {
   readonly languages: readonly string[] = ['typescript', 'javascript', 'python', 'go', 'java'];
   readonly problems: CodeGraphProblem[];
   private readonly loaded = new Map<number, Record<string, FileEntry>>();
-  private full: Map<string, FileEntry> | undefined;
+  private full: Entries | undefined;
   private source: ShardSource | undefined;
 
   constructor(
     private readonly paths: string[],
     problems: [string, string][],
     readonly stats: CodeGraphStats,
-    source: Map<string, FileEntry> | ShardSource,
+    source: Entries | ShardSource,
   ) {
     this.problems = problems.map(([path, reason]) => ({ path, reason }));
-    if (source instanceof Map) this.full = source;
-    else this.source = source;
+    if ('rebuild' in source) this.source = source;
+    else this.full = source;
   }
 
   private async entry(path: string): Promise<FileEntry | undefined> {
@@ -455,7 +508,7 @@ class Neighbours implements CodeGraphIndex {
     if (!part) {
       const v = readKeyedCache(cacheFile(src.root, shardName(n)), src.meta.gens[n]!);
       if (!v || typeof v !== 'object') {
-        this.full = (await src.rebuild()).files;
+        this.full = (await src.rebuild(false)).files;
         return this.full.get(p);
       }
       part = v as Record<string, FileEntry>;

@@ -468,10 +468,12 @@ describe('code graph: robustness and caching', () => {
       'lib/index.js': "const util = require('./util');\nconst { helper } = require('./helper.cjs');\nmodule.exports = function run() {\n  util.go();\n  helper();\n};\n",
       'lib/util.js': 'function go() {}\nmodule.exports = { go };\n',
       'lib/helper.cjs': 'exports.helper = function helper() {};\n',
-      'web/app.mjs': "import start from './start.mjs';\nstart();\n",
+      'web/app.mjs': "import start from './start.mjs';\nstart();\nexport const later = () => import('./lazy.mjs');\n",
+      'web/lazy.mjs': 'export default 1;\n',
       'web/start.mjs': 'export default function start() {\n  return 1;\n}\n',
     });
     expect(await g.imports('lib/index.js')).toEqual(['lib/helper.cjs', 'lib/util.js']);
+    expect(await g.imports('web/app.mjs')).toEqual(['web/lazy.mjs', 'web/start.mjs']);
     expect(sites(await g.callers('lib/util.js', 'go'))).toEqual(['lib/index.js#<module>:4']);
     expect(sites(await g.callers('web/start.mjs', 'start'))).toEqual(['web/app.mjs#<module>:2']);
   });

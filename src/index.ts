@@ -45,6 +45,9 @@ export { traceByPaths } from './trace.js';
 
 /** Code anchors: annotations, symbols, fingerprints, trace and the code graph. */
 export { buildCodeIndex, CodeIndex, traceLocation, parseTraceTarget, codeGraph } from './code/index.js';
+/** The code graph: imports, importers, callers and callees across TS/JS, Python, Go and Java. */
+export { openCodeNeighbours, type CodeGraphIndex, type CodeGraphOptions as CodeNeighboursOptions, type CodeGraphProblem, type CodeGraphStats } from './code/graph/index.js';
+export type { CodeNeighbours, CallSite } from './code/neighbours.js';
 
 /** Staleness: judge, stamp, lifecycle. */
 export { judgeArtifacts, stampArtifacts, changedAnchors, deprecateArtifact, supersedeArtifact, staleMarks } from './staleness/index.js';

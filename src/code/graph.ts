@@ -53,6 +53,7 @@ const TS_EXT = /\.(?:[cm]?[jt]sx?)$/;
  * says mention a caller's name, and the files a callee is imported from, one level at a time.
  */
 export async function codeGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
+  if (!TS_EXT.test(opts.path)) return neighbourGraph(opts);
   const { index } = opts;
   const depth = opts.depth ?? 1;
   const wantCallers = opts.callers ?? !opts.callees;
@@ -206,6 +207,62 @@ export async function codeGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
     nodes: [...nodes.values()].sort((a, b) => a.distance - b.distance || byId(a, b)),
     edges: [...edges.values()].sort((a, b) => (a.from + a.to < b.from + b.to ? -1 : a.from + a.to > b.from + b.to ? 1 : a.line - b.line)),
     loadedFiles: loaded.size,
+  };
+}
+
+/**
+ * Python, Go and Java: callers and callees from the code graph index (src/code/graph/),
+ * tree-sitter facts linked through imports and packages, walked level by level.
+ */
+async function neighbourGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
+  const { index } = opts;
+  const depth = opts.depth ?? 1;
+  const wantCallers = opts.callers ?? !opts.callees;
+  const wantCallees = opts.callees ?? !opts.callers;
+  const { graphLanguageOf, openCodeNeighbours } = await import('./graph/index.js');
+  if (!graphLanguageOf(opts.path)) throw new CtxError('USAGE', `graph reads TypeScript/JavaScript, Python, Go and Java files, not ${opts.path}`);
+  const g = await openCodeNeighbours(index.snapshot);
+  const decl = (await g.declarations(opts.path)).find(([name]) => name === opts.symbol);
+  if (!decl) throw new CtxError('USAGE', `no symbol ${opts.symbol} in ${opts.path}`);
+
+  const nodes = new Map<string, GraphNode>();
+  const edges = new Map<string, GraphEdge>();
+  const nodeFor = async (path: string, symbol: string, distance: number): Promise<GraphNode> => {
+    const id = `${path}#${symbol}`;
+    let n = nodes.get(id);
+    if (!n) {
+      const line = (await g.declarations(path)).find(([name]) => name === symbol)?.[1];
+      const ann = index.annotationsIn(path).filter((a) => a.symbol === undefined || a.symbol === symbol || symbol.startsWith(a.symbol + '.') || (line !== undefined && a.startLine <= line && line <= a.endLine));
+      n = { id, path, symbol, governedBy: [...new Set(ann.flatMap((a) => a.ids))].sort(), distance };
+      if (line !== undefined) n.line = line;
+      nodes.set(id, n);
+    } else if (Math.abs(distance) < Math.abs(n.distance)) n.distance = distance;
+    return n;
+  };
+  const root = await nodeFor(opts.path, opts.symbol, 0);
+  for (const dir of [wantCallers ? -1 : 0, wantCallees ? 1 : 0]) {
+    if (!dir) continue;
+    let frontier = [root];
+    for (let level = 1; level <= depth && frontier.length; level++) {
+      const next: GraphNode[] = [];
+      for (const f of frontier) {
+        const sites = dir < 0 ? await g.callers(f.path, f.symbol) : await g.callees(f.path, f.symbol);
+        for (const s of sites) {
+          const other = await nodeFor(s.path, s.symbol, dir * level);
+          if (dir < 0) edges.set(`${other.id}\0${f.id}\0${s.line}`, { from: other.id, to: f.id, file: s.path, line: s.line });
+          else edges.set(`${f.id}\0${other.id}\0${s.line}`, { from: f.id, to: other.id, file: f.path, line: s.line });
+          if (other.distance === dir * level && other.symbol !== MODULE) next.push(other);
+        }
+      }
+      frontier = [...new Set(next)];
+    }
+  }
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return {
+    root: root.id,
+    nodes: [...nodes.values()].sort((a, b) => a.distance - b.distance || byId(a, b)),
+    edges: [...edges.values()].sort((a, b) => (a.from + a.to < b.from + b.to ? -1 : a.from + a.to > b.from + b.to ? 1 : a.line - b.line)),
+    loadedFiles: 0,
   };
 }
 

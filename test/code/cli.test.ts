@@ -97,4 +97,32 @@ describe('git ctx graph', () => {
     const bad = runCli(['graph', 'src/billing/invoice.ts'], { cwd: repo.dir });
     expect(bad.code).toBe(2);
   });
+
+  it('walks Python callers and callees through the code graph index, with what governs each', () => {
+    const repo = makeRepo({
+      '.contextia/system/specs/SPEC-ORDERS.md': art('SPEC-ORDERS', 'spec'),
+      'app/__init__.py': '',
+      'app/orders.py': '# @spec SPEC-ORDERS\nfrom app.pricing import total\n\n\ndef place(items):\n    return total(items)\n',
+      'app/pricing.py': 'def total(items):\n    return round(sum(items), 2)\n',
+      'app/cli.py': 'from app import orders\n\n\ndef main():\n    orders.place([1, 2])\n',
+    });
+    repo.commit('python');
+    const r = runCli(['graph', 'app/orders.py#place', '--json'], { cwd: repo.dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const g = JSON.parse(r.stdout);
+    expect(g.nodes.map((n: { id: string; distance: number }) => `${n.distance} ${n.id}`)).toEqual(['-1 app/cli.py#main', '0 app/orders.py#place', '1 app/pricing.py#total']);
+    expect(g.nodes.find((n: { id: string }) => n.id === 'app/orders.py#place').governedBy).toEqual(['SPEC-ORDERS']);
+    expect(g.edges).toEqual([
+      { from: 'app/cli.py#main', to: 'app/orders.py#place', file: 'app/cli.py', line: 5 },
+      { from: 'app/orders.py#place', to: 'app/pricing.py#total', file: 'app/orders.py', line: 6 },
+    ]);
+    const human = runCli(['graph', 'app/orders.py#place', '--callers'], { cwd: repo.dir });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('app/cli.py#main');
+    expect(human.stdout).not.toContain('type checker');
+    const missing = runCli(['graph', 'app/orders.py#nope'], { cwd: repo.dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no symbol nope in app/orders.py');
+  });
 });

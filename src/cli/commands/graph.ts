@@ -32,7 +32,7 @@ const RENDERERS: Record<'human' | 'json', (g: CodeGraph) => string> = {
     };
     if (callers.length || g.edges.some((e) => e.to === g.root)) section('callers', callers, (id) => g.edges.filter((e) => e.from === id).map((e) => `${e.file}:${e.line}`));
     if (callees.length || g.edges.some((e) => e.from === g.root)) section('callees', callees, (id) => g.edges.filter((e) => e.to === id).map((e) => `${e.file}:${e.line}`));
-    lines.push(p.dim(`${g.loadedFiles} file(s) loaded into the type checker`));
+    if (g.loadedFiles) lines.push(p.dim(`${g.loadedFiles} file(s) loaded into the type checker`));
     return lines.join('\n') + '\n';
   },
 };
@@ -41,12 +41,25 @@ export function register(program: Command): void {
   const cmd = program
     .command('graph')
     .argument('<symbol>', 'path#Symbol.name (path relative to the current directory)')
-    .description('Callers and callees of a symbol (TypeScript/JavaScript), with the artifacts governing each')
+    .description('Callers and callees of a symbol (TypeScript/JavaScript, Python, Go, Java), with the artifacts governing each')
     .option('--callers', 'only callers')
     .option('--callees', 'only callees')
     .option('-d, --depth <n>', 'levels to follow', parsePositiveInt('--depth'), 1)
     .addOption(formatOption(['human', 'json'], 'human'))
-    .option('--json', 'shorthand for --format json');
+    .option('--json', 'shorthand for --format json')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        "  git ctx graph 'src/billing/invoice.ts#InvoiceGenerator.generate' --callers --depth 2",
+        "  git ctx graph 'app/orders/service.py#OrderService.place' --callees --json",
+        "  git ctx graph 'internal/orders/service.go#Service.Place'",
+        '',
+        'TypeScript/JavaScript goes through the type checker; Python, Go and Java through the code',
+        'graph index (tree-sitter), cached under .git/ctx/cache.',
+      ].join('\n'),
+    );
   addRepoOptions(cmd).action(async (place: string, o: GraphCommandOptions) => {
     const repo = await loadRepo(o);
     try {

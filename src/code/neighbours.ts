@@ -27,6 +27,8 @@ export interface CodeNeighbours {
   callees(path: string, symbol: string): Promise<CallSite[]>;
   /** the innermost symbol enclosing a line, if the reader knows the language */
   symbolAt(path: string, line: number): Promise<string | undefined>;
+  /** the file's declarations as [qualified name, first line, last line], where the reader knows the language */
+  declarations?(path: string): Promise<[string, number, number][]>;
   /** languages this provider can read (e.g. 'typescript', 'python', 'go', 'java') */
   readonly languages: readonly string[];
 }

@@ -1,8 +1,8 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
-import { parseAnchor } from '../code/anchors.js';
 import type { CodeIndex } from '../code/code-index.js';
+import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import { traceLocation, type TraceResult, type TraceTarget } from '../code/trace.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -43,7 +43,9 @@ export interface DeclaredOptions {
 /** Records governing a place, nearest first, each with every way it was found. */
 export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: DeclaredHit[]; trace: TraceResult }> {
   const { set, index } = opts;
-  const trace = await traceLocation({ snapshot: opts.snapshot, set, index, target: opts.target });
+  // a symbol only the code graph knows (Python, Go, Java…): trace the file, walk from the symbol
+  const known = opts.target.symbol === undefined || findSymbol(await index.symbolsOf(opts.target.path), opts.target.symbol) !== undefined;
+  const trace = await traceLocation({ snapshot: opts.snapshot, set, index, target: known ? opts.target : { path: opts.target.path } });
   const hits = new Map<string, DeclaredHit>();
   const add = (id: string, tier: Tier, distance: number, why: Why) => {
     if (!set.byId.has(id)) return; // an annotation naming no record is check's business, not an answer

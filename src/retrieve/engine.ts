@@ -270,12 +270,18 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${path || '.'}`);
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
   const index = opts.index ?? (await buildCodeIndex(snapshot, set.config));
-  if (opts.target.symbol !== undefined && !findSymbol(await index.symbolsOf(path), opts.target.symbol)) {
-    const names = (await index.symbolsOf(path)).slice(0, 8).map((x) => x.name);
-    throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});
-  }
   const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
-  const symbol = (opts.target.symbol !== undefined ? findSymbol(await index.symbolsOf(path), opts.target.symbol)?.name : undefined) ?? (opts.target.line !== undefined ? (await index.symbolAt(path, opts.target.line))?.name : undefined);
+  // the code index knows TypeScript symbols; the code graph knows Python, Go, Java and the rest
+  const graphSymbols = async () => ((await neighbours?.declarations?.(path)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line }));
+  let symbolRange: { name: string; line: number; endLine: number; docLine: number } | undefined;
+  if (opts.target.symbol !== undefined) {
+    symbolRange = findSymbol(await index.symbolsOf(path), opts.target.symbol) ?? (await graphSymbols()).find((s) => s.name === opts.target.symbol || s.name.endsWith('.' + opts.target.symbol));
+    if (!symbolRange) {
+      const names = (await index.symbolsOf(path)).slice(0, 8).map((x) => x.name);
+      throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});
+    }
+  }
+  const symbol = symbolRange?.name ?? (opts.target.line !== undefined ? ((await index.symbolAt(path, opts.target.line))?.name ?? (await neighbours?.symbolAt(path, opts.target.line))) : undefined);
 
   // the code at the place: the symbol's lines (with the file's imports), or the whole file
   const codeText = async (): Promise<string> => {
@@ -283,7 +289,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     if (!buf || buf.subarray(0, 8000).includes(0)) return '';
     const text = buf.subarray(0, MAX_PLACE_BYTES).toString('utf8');
     if (!symbol) return text;
-    const s = (await index.symbolsOf(path)).find((x) => x.name === symbol);
+    const s = (await index.symbolsOf(path)).find((x) => x.name === symbol) ?? symbolRange;
     if (!s) return text;
     const lines = text.split('\n');
     const importLines = lines.filter((l) => /^\s*(import|from|require|using|#include|package)\b/.test(l));

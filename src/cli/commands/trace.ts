@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceEntry, type TraceResult } from '../../code/trace.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
+import { mentionedIn, type MentionHit } from '../../sources/mentions.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
 
 interface TraceOptions extends RepoOptions {
@@ -11,7 +12,7 @@ interface TraceOptions extends RepoOptions {
 
 /** A trace entry as printed: the staleness mark is attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark };
-type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[] };
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: MentionHit[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
   json: (r) => JSON.stringify({ version: 1, ...r }, null, 2) + '\n',
@@ -20,7 +21,7 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
     const t = r.target;
     const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
     const lines = [`${p.bold(where)}${t.symbol && t.symbolRange ? p.dim(` (lines ${t.symbolRange.start}-${t.symbolRange.end})`) : ''}${r.package !== undefined ? p.dim(`  package: ${r.package || '.'}`) : ''}`];
-    if (!r.entries.length) lines.push(p.dim('  nothing governs this place'));
+    if (!r.entries.length && !r.mentioned?.length) lines.push(p.dim('  nothing governs this place'));
     for (const e of r.entries) {
       const head = e.known ? `${p.bold(e.id)}  ${e.type}${e.status ? ` ${e.status}` : ''}  ${e.title ?? ''}` : `${p.bold(e.id)}  ${p.red('unknown id')}`;
       lines.push(`  ${e.match.level.padEnd(9)} ${head}`);
@@ -28,6 +29,11 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
       for (const m of e.also) lines.push(`  ${''.padEnd(9)} ${p.dim(`also ${m.level}: ${m.how}`)}`);
       // the reader is about to rely on this artifact: say when its code drifted since the stamp
       if (e.stale) lines.push(`  ${''.padEnd(9)} ${(e.stale.state === 'stale' ? p.red : p.yellow)(`${e.stale.state}: ${e.stale.summary ?? ''}`)}`);
+    }
+    // records that only name the place in their text: weaker evidence, listed apart
+    for (const m of r.mentioned ?? []) {
+      lines.push(`  ${'mentioned'.padEnd(9)} ${p.bold(m.id)}  ${m.type}${m.status ? ` ${m.status}` : ''}  ${m.title}`);
+      lines.push(`  ${''.padEnd(9)} ${p.dim(`mentioned in ${m.id} at ${m.file}:${m.line} as ${m.target}`)}`);
     }
     return lines.join('\n') + '\n';
   },
@@ -51,6 +57,8 @@ export function register(program: Command): void {
       const marks = await staleMarks(governing, repo.set, { index });
       await index.flush();
       const marked: MarkedTrace = { ...result, entries: result.entries.map((e) => (marks.has(e.id) ? { ...e, stale: marks.get(e.id) } : e)) };
+      const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
+      if (mentioned.length) marked.mentioned = mentioned;
       io().out(RENDERERS[o.json ? 'json' : o.format](marked));
     } finally {
       repo.close();

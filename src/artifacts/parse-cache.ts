@@ -130,19 +130,21 @@ export class ParseCache {
     return e.heavy;
   }
 
-  get(blob: string, file: string, origin: 'repo' | 'global'): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
-    const e = this.entries.get(blob);
+  /** `key` is the blob id, followed by `:`-separated reader settings for formats whose parse depends on them. */
+  get(key: string, file: string, origin: 'repo' | 'global'): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
+    const e = this.entries.get(key);
     if (!e) return undefined;
-    this.used.add(blob);
+    this.used.add(key);
     let artifact: Artifact | undefined;
     if (e.s.a) {
-      artifact = new CachedArtifact(e.s.a, blob, file, origin, () => this.heavyOf(e)) as Artifact;
+      const colon = key.indexOf(':');
+      artifact = new CachedArtifact(e.s.a, colon < 0 ? key : key.slice(0, colon), file, origin, () => this.heavyOf(e)) as Artifact;
       setExtra(artifact, e.s.a[8] ?? undefined);
     }
     return { artifact, problems: e.s.p.length ? e.s.p.map((p) => ({ ...p, file })) : [] };
   }
 
-  set(blob: string, artifact: Artifact | undefined, problems: LoadProblem[]): void {
+  set(key: string, artifact: Artifact | undefined, problems: LoadProblem[]): void {
     let a: Light | undefined;
     let heavy: Heavy | undefined;
     if (artifact) {
@@ -151,8 +153,8 @@ export class ParseCache {
       a = [x.id, x.type, n(x.status), x.scope, n(x.domain), x.links, x.relations, x.requires, n(extraOf(x))];
       heavy = [x.title, n(x.summary), x.keywords, x.paths, x.anchors, n(x.owner), n(x.created), n(x.source), n(x.stamp), x.keyLines, x.bodyLine, x.data, x.body];
     }
-    this.entries.set(blob, { s: { a, p: problems.map(({ file: _f, ...rest }) => rest) }, heavy });
-    this.used.add(blob);
+    this.entries.set(key, { s: { a, p: problems.map(({ file: _f, ...rest }) => rest) }, heavy });
+    this.used.add(key);
     this.dirty = true;
   }
 

@@ -66,7 +66,8 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const rel: Partial<Record<RelationKind, string[]>> = {};
     for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
     const links = [...a.links];
-    for (const [kind, ref, , dir] of x.rel) {
+    let linkLine: number | undefined;
+    for (const [kind, ref, line, dir] of x.rel) {
       const to = resolve(ref);
       if (to === a.id) continue;
       if (dir === 0) {
@@ -75,10 +76,15 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
       } else if (byId.has(to)) {
         const list = incoming.get(to) ?? incoming.set(to, []).get(to)!;
         if (!list.some((e) => e.kind === kind && e.from === a.id)) list.push({ kind, from: a.id });
-      } else if (!links.some((l) => l.id === to)) links.push({ kind: kind === 'supersedes' ? 'superseded_by' : `${kind}_by`, id: to });
+      } else if (!links.some((l) => l.id === to)) {
+        // the other record does not exist: kept as a link so check reports it where it is written
+        links.push({ kind: kind === 'supersedes' ? 'superseded_by' : `${kind}_by`, id: to });
+        linkLine ??= line;
+      }
     }
     a.relations = rel;
     a.links = links;
+    if (linkLine !== undefined && a.keyLines.links === undefined) a.keyLines = { ...a.keyLines, links: linkLine };
   }
   for (const [to, list] of incoming) {
     const a = byId.get(to)!;

@@ -97,6 +97,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
   const sources = sourcesOf(config);
+  // mentions are checked against the whole listing: git lists it while the sources load
+  const listing = globIndexFor(snapshot);
+  listing.catch(() => undefined); // awaited below when needed; never left unhandled
   const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
   // a file under two sources (a records folder inside another) is read by the innermost only
   const taken = new Set<string>();
@@ -171,7 +174,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   }
 
   if (config.sources.length) disambiguateNumbers(artifacts, problems);
-  finishSources(artifacts, config, problems, needsListing(artifacts) ? await globIndexFor(snapshot) : undefined);
+  finishSources(artifacts, config, problems, needsListing(artifacts) ? await listing : undefined);
   mark('sources finished');
 
   artifacts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1));

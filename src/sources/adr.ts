@@ -290,7 +290,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     keyLines,
     bodyLine: 1,
   };
-  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines.join('\n'), file, 1), rel, n: fileNumber(file) });
+  // n: only an id taken from the file name is renumbered or found by number
+  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines.join('\n'), file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
   return { artifact, problems };
 }
 

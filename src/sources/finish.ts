@@ -14,7 +14,7 @@ import { mapStatus } from './status.js';
  */
 export function disambiguateNumbers(artifacts: Artifact[], problems: LoadProblem[]): void {
   const byId = new Map<string, Artifact[]>();
-  for (const a of artifacts) if (a.format === 'adr' && extraOf(a)?.n !== undefined && !('id' in a.data)) (byId.get(a.id) ?? byId.set(a.id, []).get(a.id)!).push(a);
+  for (const a of artifacts) if (a.format === 'adr' && extraOf(a)?.n !== undefined) (byId.get(a.id) ?? byId.set(a.id, []).get(a.id)!).push(a);
   for (const [id, list] of byId) {
     if (list.length < 2) continue;
     list.sort((x, y) => (x.file < y.file ? -1 : 1));
@@ -97,9 +97,13 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     a.relations = rel;
   }
 
+  // statuses repeat across records: map each (type, text) once
+  const mapped = new Map<string, ReturnType<typeof mapStatus>>();
   for (const a of artifacts) {
     if (a.status !== undefined && a.status !== '') {
-      const m = mapStatus(config, a.type, a.status);
+      const mk = `${a.type}\0${a.status}`;
+      let m = mapped.get(mk);
+      if (!m) mapped.set(mk, (m = mapStatus(config, a.type, a.status)));
       if (m.unmapped) {
         if (a.format === 'adr') {
           const vocab = config.types[a.type]?.statuses ?? [];

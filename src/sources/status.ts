@@ -77,6 +77,7 @@ export function mapStatus(config: Config, type: string, text: string): MappedSta
   const trimmed = text.trim();
   if (!vocab.length || vocab.includes(trimmed)) return { status: trimmed, unmapped: false, key: trimmed.toLowerCase() };
   const lower = trimmed.toLowerCase();
+  if (vocab.includes(lower) && config.status_map[lower] === undefined) return { status: lower, statusText: trimmed, unmapped: false, key: lower };
   const key = normalizeStatus(trimmed);
   const hit = (s: string | undefined): MappedStatus | undefined => (s !== undefined && vocab.includes(s) ? { status: s, statusText: s === trimmed ? undefined : trimmed, unmapped: false, key } : undefined);
   return (

@@ -219,6 +219,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       }
     }
   }
+  // "...", "-", "TBD": a placeholder, not a status
+  if (found.status && (!/[\p{L}\p{N}]/u.test(found.status.value) || /^(?:tbd|tbc|n\/?a|none|\?+)$/i.test(found.status.value.trim()))) delete found.status;
   for (const [k, f] of Object.entries(found)) {
     keyLines[k] ??= f.line;
     if (data[k] === undefined) data[k] = f.value;

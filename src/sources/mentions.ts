@@ -30,6 +30,8 @@ function clean(raw: string): string | undefined {
 export function mentionCandidates(text: string, file: string, firstLine: number): [string[], number][] {
   const out: [string[], number][] = [];
   const dir = path.posix.dirname(file);
+  const ancestors: string[] = [];
+  for (let d = path.posix.dirname(dir); d !== '.' && d !== '/' && d !== ''; d = path.posix.dirname(d)) ancestors.push(d);
   const seen = new Set<string>();
   const lines = text.split('\n');
   let fence = false;
@@ -49,7 +51,9 @@ export function mentionCandidates(text: string, file: string, firstLine: number)
       const abs = t.startsWith('/') ? [t.slice(1)] : [];
       const rel = t.startsWith('/') ? [] : [path.posix.normalize(path.posix.join(dir, t))];
       const asIs = t.startsWith('/') ? [] : [path.posix.normalize(t)];
-      const alts = [...abs, ...(link ? [...rel, ...asIs] : [...asIs, ...rel])].filter((p) => p && !p.startsWith('../') && p !== '..' && p !== '.');
+      // in a monorepo a record in packages/x/docs/adr/ names packages/x/src/… as src/…: try the folders above it
+      const up = t.startsWith('/') || t.startsWith('.') ? [] : ancestors.map((a) => `${a}/${path.posix.normalize(t)}`);
+      const alts = [...abs, ...(link ? [...rel, ...asIs] : [...asIs, ...rel]), ...up].filter((p) => p && !p.startsWith('../') && p !== '..' && p !== '.');
       if (alts.length) out.push([[...new Set(alts)], firstLine + i]);
     };
     for (const m of l.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) add(m[1]!, true);

@@ -33,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   hook: () => import('./commands/hook.js'),
   pr: () => import('./commands/pr.js'),
   mcp: () => import('./commands/mcp.js'),
+  import: () => import('./commands/import.js'),
+  export: () => import('./commands/export.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

@@ -54,3 +54,12 @@ export { analyzePullRequest } from './pr/index.js';
 
 /** The MCP server factory (stdio entry: `git ctx mcp`). */
 export { createServer, type CreateServerOptions } from './mcp/index.js';
+
+/** Sources: decision records read in place (ADR readers, status mapping, mentions, init detection, import/export). */
+export { parseAdr, isAdrFile, adrIdFor } from './sources/adr.js';
+export { mapStatus, normalizeStatus, DEFAULT_STATUS_MAP } from './sources/status.js';
+export { mentionedIn, type MentionHit } from './sources/mentions.js';
+export { detectRecordFolders, detectAgentRuleFiles, type DetectedSource } from './sources/detect.js';
+export { exportJson, exportCsv, exportAdr, planImport } from './sources/convert.js';
+export { createRecord } from './sources/new-record.js';
+export type { SourceConfig } from './config.js';

@@ -78,6 +78,14 @@ export function detectRecordFolders(files: string[]): DetectedSource[] {
     used.add(prefix);
     out.push({ dir, format: 'adr', prefix, type: 'decision', records: counts.get(dir)! });
   }
+  // every record file is counted (unnumbered ones too), by the innermost source holding it
+  for (const o of out) o.records = 0;
+  const byDepth = [...out].sort((a, b) => b.dir.length - a.dir.length);
+  for (const f of files) {
+    if (SKIP.test(f) || !isAdrFile(f)) continue;
+    const src = byDepth.find((o) => f.startsWith(o.dir + '/'));
+    if (src) src.records++;
+  }
   return out.sort((a, b) => (a.dir < b.dir ? -1 : 1));
 }
 

@@ -67,7 +67,7 @@ describe('git ctx init finds decision records', () => {
     expect(detectRecordFolders(files).map((s) => [s.dir, s.prefix, s.records])).toEqual([
       // the shallowest folder keeps ADR-; the others are named after their nearest distinctive folder
       ['docs/payment-decision-records', 'ADR-', 1],
-      ['dotcom/docs/architecture', 'DOTCOM-', 3],
+      ['dotcom/docs/architecture', 'DOTCOM-', 5],
       ['dotcom/docs/architecture/third-party-review', 'THIRD-PARTY-REVIEW-', 2],
       ['src/payments/adr', 'PAYMENTS-', 1],
     ]);

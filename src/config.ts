@@ -20,9 +20,25 @@ export interface TypeConfig {
   inactive: string[];
 }
 
+/** A folder of records read in place (`sources:` in config.yaml). */
+export interface SourceConfig {
+  /** repository-relative folder, read recursively */
+  dir: string;
+  /** contextia: YAML frontmatter; adr: decision records without it (Nygard, MADR, log4brains, rst, hand-written) */
+  format: 'contextia' | 'adr';
+  /** id prefix for numbered files (adr; default ADR-): 0048-x.md → ADR-0048 */
+  prefix: string;
+  /** artifact type of its records (adr; default decision) */
+  type: string;
+}
+
 export interface Config {
   /** artifact root inside the repository */
   dir: string;
+  /** further folders of records beside `dir` (which is always a source, format contextia) */
+  sources: SourceConfig[];
+  /** status text (lower case) → status of the type's vocabulary; merged over the defaults */
+  status_map: Record<string, string>;
   types: Record<string, TypeConfig>;
   /** severity overrides by rule id */
   severities: Record<string, Severity>;
@@ -56,10 +72,12 @@ export function defaultConfig(): Config {
   const t = (prefix: string, dir: string, statuses: string[], inactive: string[] = []): TypeConfig => ({ prefix, dir, statuses, inactive });
   return {
     dir: '.contextia',
+    sources: [],
+    status_map: {},
     types: {
       identity: t('IDENTITY', '', []),
       task: t('TASK', 'work/tasks', ['todo', 'active', 'in_progress', 'blocked', 'done', 'cancelled'], ['done', 'cancelled']),
-      spec: t('SPEC', 'system/specs', ['draft', 'active', 'stable', 'deprecated', 'superseded'], ['deprecated', 'superseded']),
+      spec: t('SPEC', 'system/specs', ['draft', 'active', 'current', 'stable', 'deprecated', 'superseded'], ['deprecated', 'superseded']),
       decision: t('DEC', 'system/rationale', DECISION_STATUSES, ['deprecated', 'superseded', 'rejected']),
       norm: t('NORM', 'system/norms', ['draft', 'active', 'deprecated', 'superseded'], ['deprecated', 'superseded']),
       principle: t('PRIN', 'docs/principles', [], []),
@@ -104,6 +122,17 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'dir':
         if (typeof v !== 'string') throw bad('dir must be a string');
         cfg.dir = v.replace(/\/+$/, '');
+        break;
+      case 'sources':
+        cfg.sources = parseSources(v, bad);
+        break;
+      case 'status_map':
+        if (v === null) break;
+        if (!isRecord(v)) throw bad('status_map must be a mapping of status text → status (e.g. adopted: accepted)');
+        for (const [from, to] of Object.entries(v)) {
+          if (typeof to !== 'string' || !to.trim()) throw bad(`status_map.${from} must name a status (got ${JSON.stringify(to)})`);
+          cfg.status_map[from.trim().toLowerCase()] = to.trim();
+        }
         break;
       case 'types':
         if (!isRecord(v)) throw bad('types must be a mapping of type name → settings');
@@ -176,6 +205,23 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
     }
   }
   return cfg;
+}
+
+function parseSources(v: unknown, bad: (msg: string) => CtxError): SourceConfig[] {
+  if (v === null) return [];
+  if (!Array.isArray(v)) throw bad('sources must be a list of { dir, format } entries');
+  const out: SourceConfig[] = [];
+  v.forEach((e, i) => {
+    const o: Record<string, unknown> = typeof e === 'string' ? { dir: e } : isRecord(e) ? e : {};
+    if (typeof o.dir !== 'string' || !o.dir.trim()) throw bad(`sources[${i}].dir must be a repository-relative folder`);
+    const dir = o.dir.trim().replace(/^\.\//, '').replace(/\/+$/, '');
+    if (!dir || dir.startsWith('/') || dir.split('/').includes('..')) throw bad(`sources[${i}].dir must stay inside the repository (got ${JSON.stringify(o.dir)})`);
+    const format = o.format === undefined ? 'adr' : String(o.format);
+    if (format !== 'adr' && format !== 'contextia') throw bad(`sources[${i}].format must be adr or contextia (got ${JSON.stringify(o.format)})`);
+    for (const k of Object.keys(o)) if (!['dir', 'format', 'prefix', 'type'].includes(k)) throw bad(`sources[${i}] has unknown key ${JSON.stringify(k)} (expected dir, format, prefix, type)`);
+    out.push({ dir, format, prefix: o.prefix === undefined ? 'ADR-' : String(o.prefix), type: o.type === undefined ? 'decision' : String(o.type) });
+  });
+  return out;
 }
 
 /** Read `.contextia/config.yaml` from a snapshot; defaults when absent. */

@@ -13,6 +13,9 @@ export const REVERSE_NAMES: Record<EdgeKind, string> = {
   conflicts_with: 'conflicts_with',
   caused_by: 'leads_to',
   co_decided: 'co_decided',
+  amends: 'amended_by',
+  clarifies: 'clarified_by',
+  relates_to: 'relates_to',
 };
 
 export interface Edge {

@@ -9,6 +9,9 @@ import { gitBlobHash } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { ParseCache } from './parse-cache.js';
+import { isAdrFile } from '../sources/files.js';
+import { disambiguateNumbers, finishSources, needsListing } from '../sources/finish.js';
+import { globIndexFor } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 
 export interface ArtifactSet {
@@ -76,20 +79,52 @@ export function warmUp(snapshot: Snapshot, dir = '.contextia'): void {
   ParseCache.preload(snapshot.root);
 }
 
+/** One folder of records to read: `.contextia/` (always) and every configured source. */
+interface SourceSpec {
+  dir: string;
+  format: 'contextia' | 'adr';
+  prefix: string;
+  type: string;
+}
+
+function sourcesOf(config: Config): SourceSpec[] {
+  const out: SourceSpec[] = [{ dir: config.dir, format: 'contextia', prefix: '', type: '' }];
+  for (const s of config.sources) if (!out.some((o) => o.dir === s.dir && o.format === s.format)) out.push(s);
+  return out;
+}
+
 /** Load and parse every artifact in the snapshot (plus global ones when opted in). */
 export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: LoadOptions = {}): Promise<ArtifactSet> {
-  const dir = config.dir;
-  // symlinks are reported whatever their name (a linked directory is one entry); never followed
-  const entries = (await snapshot.listUnder(dir)).filter((e) => e.mode === '120000' || isArtifactFile(e.path));
-  const problems: LoadProblem[] = entries.length ? [] : await checkArtifactDir(snapshot, dir);
+  const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
-  const regular = entries.filter((e) => {
-    if (e.mode === '120000') {
-      problems.push({ file: e.path, rule: 'symlink-skipped', message: 'symbolic link under the artifact directory is never followed; commit the file itself' });
-      return false;
+  const sources = sourcesOf(config);
+  // mentions are checked against the whole listing: git lists it while the sources load
+  const listing = globIndexFor(snapshot);
+  listing.catch(() => undefined); // awaited below when needed; never left unhandled
+  const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
+  // an empty source folder may be a link, a file or missing: say which instead of reading nothing
+  for (const [i, s] of sources.entries()) if (!listed[i]!.length) problems.push(...(await checkArtifactDir(snapshot, s.dir)));
+  // a file under two sources (a records folder inside another) is read by the innermost only
+  const taken = new Set<string>();
+  const regular: { e: SnapshotEntry; src: SourceSpec; key?: string }[] = [];
+  const order = sources.map((_, i) => i).sort((a, b) => sources[b]!.dir.length - sources[a]!.dir.length || a - b);
+  order.forEach((i) => {
+    const src = sources[i]!;
+    for (const e of listed[i]!) {
+      if (taken.has(e.path)) continue;
+      // symlinks are reported whatever their name (a linked directory is one entry); never followed
+      if (e.mode === '120000') {
+        taken.add(e.path);
+        problems.push({ file: e.path, rule: 'symlink-skipped', message: `symbolic link under ${src.dir}/ is never followed; commit the file itself` });
+        continue;
+      }
+      if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) continue;
+      taken.add(e.path);
+      regular.push({ e, src });
     }
-    return true;
   });
+  // an adr record's parse depends on its source's settings and its path (ids, relative links)
+  const keyOf = (blob: string, r: { e: SnapshotEntry; src: SourceSpec }): string => (r.src.format === 'contextia' ? blob : `${blob}:adr:${r.src.prefix}:${r.src.type}:${r.e.path}`);
   mark('artifact files listed');
   const cache = await ParseCache.open(snapshot.root);
   mark('parse cache read');
@@ -99,31 +134,31 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     if (hit.artifact) artifacts.push(hit.artifact);
     return true;
   };
-  const misses: SnapshotEntry[] = [];
-  for (const e of regular) if (!take(e.blob ? cache.get(e.blob, e.path, 'repo') : undefined)) misses.push(e);
-  const bufs = misses.length ? await snapshot.readMany(misses.map((e) => e.path)) : [];
-  const toParse: { path: string; buf: Buffer; blob: string }[] = [];
-  misses.forEach((e, i) => {
+  const misses: typeof regular = [];
+  for (const r of regular) if (!take(r.e.blob ? cache.get(keyOf(r.e.blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
+  const bufs = misses.length ? await snapshot.readMany(misses.map((r) => r.e.path)) : [];
+  const toParse: { path: string; buf: Buffer; key: string; src: SourceSpec }[] = [];
+  misses.forEach((r, i) => {
     const buf = bufs[i];
     if (!buf) return;
     // a file edited in the work tree has no blob id from the index: hash it, and it may be cached still
-    const blob = e.blob ?? gitBlobHash(buf);
-    if (!take(e.blob ? undefined : cache.get(blob, e.path, 'repo'))) toParse.push({ path: e.path, buf, blob });
+    const key = keyOf(r.e.blob ?? gitBlobHash(buf), r);
+    if (!take(r.e.blob ? undefined : cache.get(key, r.e.path, 'repo'))) toParse.push({ path: r.e.path, buf, key, src: r.src });
   });
-  // the parser (and js-yaml) load only when something is not in the cache
+  // the parsers (and js-yaml) load only when something is not in the cache
   const global = opts.global ?? config.global;
   const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
+  const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
   mark('artifact parser loaded');
   for (const t of toParse) {
-    const r = parseArtifact!(t.path, t.buf, 'repo');
+    const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo') : parseArtifact!(t.path, t.buf, 'repo');
     problems.push(...r.problems);
     if (r.artifact) artifacts.push(r.artifact);
-    cache.set(t.blob, r.artifact, r.problems);
+    cache.set(t.key, r.artifact, r.problems);
   }
   mark('artifacts parsed');
   await cache.save();
   mark('artifacts loaded');
-
   const globalHashes: Record<string, string> = {};
   if (global) {
     const gdir = opts.globalDir ?? globalStoreDir();
@@ -140,6 +175,10 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
       }
     }
   }
+
+  if (config.sources.length) disambiguateNumbers(artifacts, problems);
+  finishSources(artifacts, config, problems, needsListing(artifacts) ? await listing : undefined);
+  mark('sources finished');
 
   artifacts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1));
   const byId = new Map<string, Artifact>();

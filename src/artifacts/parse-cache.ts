@@ -4,10 +4,11 @@ import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { cacheFile } from '../git/git-dir.js';
 import { writeCacheFile } from '../util/cache-file.js';
+import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
 import type { Artifact, LoadProblem } from './types.js';
 
 /** Bump when parseArtifact's output changes shape or meaning. */
-export const PARSE_CACHE_VERSION = 7;
+export const PARSE_CACHE_VERSION = 8;
 const TOOL = 'git-ctx/artifacts';
 
 /**
@@ -24,6 +25,8 @@ type Light = [
   links: Artifact['links'],
   relations: Artifact['relations'],
   requires: string[],
+  /** what the reader found for the set to finish (format, mention candidates, relations in the text) */
+  extra: SourceExtra | null,
 ];
 /** Everything else, decoded from its own byte range on first access. */
 type Heavy = [
@@ -127,28 +130,31 @@ export class ParseCache {
     return e.heavy;
   }
 
-  get(blob: string, file: string, origin: 'repo' | 'global'): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
-    const e = this.entries.get(blob);
+  /** `key` is the blob id, followed by `:`-separated reader settings for formats whose parse depends on them. */
+  get(key: string, file: string, origin: 'repo' | 'global'): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
+    const e = this.entries.get(key);
     if (!e) return undefined;
-    this.used.add(blob);
+    this.used.add(key);
     let artifact: Artifact | undefined;
     if (e.s.a) {
-      artifact = new CachedArtifact(e.s.a, blob, file, origin, () => this.heavyOf(e)) as Artifact;
+      const colon = key.indexOf(':');
+      artifact = new CachedArtifact(e.s.a, colon < 0 ? key : key.slice(0, colon), file, origin, () => this.heavyOf(e)) as Artifact;
+      setExtra(artifact, e.s.a[8] ?? undefined);
     }
     return { artifact, problems: e.s.p.length ? e.s.p.map((p) => ({ ...p, file })) : [] };
   }
 
-  set(blob: string, artifact: Artifact | undefined, problems: LoadProblem[]): void {
+  set(key: string, artifact: Artifact | undefined, problems: LoadProblem[]): void {
     let a: Light | undefined;
     let heavy: Heavy | undefined;
     if (artifact) {
       const x = artifact;
       const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-      a = [x.id, x.type, n(x.status), x.scope, n(x.domain), x.links, x.relations, x.requires];
+      a = [x.id, x.type, n(x.status), x.scope, n(x.domain), x.links, x.relations, x.requires, n(extraOf(x))];
       heavy = [x.title, n(x.summary), x.keywords, x.paths, x.anchors, n(x.owner), n(x.created), n(x.source), n(x.stamp), x.keyLines, x.bodyLine, x.data, x.body];
     }
-    this.entries.set(blob, { s: { a, p: problems.map(({ file: _f, ...rest }) => rest) }, heavy });
-    this.used.add(blob);
+    this.entries.set(key, { s: { a, p: problems.map(({ file: _f, ...rest }) => rest) }, heavy });
+    this.used.add(key);
     this.dirty = true;
   }
 
@@ -210,6 +216,9 @@ class CachedArtifact {
   file: string;
   origin: Artifact['origin'];
   blob: string;
+  format: Artifact['format'];
+  mentions: Artifact['mentions'];
+  statusText: Artifact['statusText'];
   #load: () => Heavy;
   #heavy: Heavy | undefined;
   constructor(l: Light, blob: string, file: string, origin: Artifact['origin'], load: () => Heavy) {
@@ -224,6 +233,7 @@ class CachedArtifact {
     this.file = file;
     this.origin = origin;
     this.blob = blob;
+    if (l[8]?.f) this.format = l[8].f;
     this.#load = load;
   }
   get #h(): Heavy {
@@ -260,8 +270,9 @@ class CachedArtifact {
     return {
       id: this.id, type: this.type, title: this.title, status: this.status, scope: this.scope, domain: this.domain, summary: this.summary,
       keywords: this.keywords, links: this.links, relations: this.relations, requires: this.requires, paths: this.paths, anchors: this.anchors,
-      owner: this.owner, created: this.created, source: this.source, stamp: this.stamp, file: this.file, origin: this.origin, blob: this.blob,
-      data: this.data, body: this.body, keyLines: this.keyLines, bodyLine: this.bodyLine,
+      owner: this.owner, created: this.created, source: this.source, stamp: this.stamp, ...(this.format ? { format: this.format } : {}),
+      file: this.file, origin: this.origin, blob: this.blob, data: this.data, body: this.body, keyLines: this.keyLines, bodyLine: this.bodyLine,
+      ...(this.mentions ? { mentions: this.mentions } : {}), ...(this.statusText !== undefined ? { statusText: this.statusText } : {}),
     };
   }
 }

@@ -4,6 +4,8 @@ import type JsYaml from 'js-yaml';
 import { loadJsYaml } from '../util/js-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
+import { setExtra } from '../sources/extra.js';
+import { mentionCandidates } from '../sources/mentions.js';
 import { RELATION_KINDS, type Artifact, type LoadProblem, type RelationKind, type Scope } from './types.js';
 
 /** Files larger than this are reported and skipped rather than parsed. */
@@ -215,5 +217,6 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
     keyLines,
     bodyLine: split.bodyLine,
   };
+  if (origin === 'repo') setExtra(artifact, { mc: mentionCandidates(split.body, file, split.bodyLine) });
   return { artifact, problems };
 }

@@ -1,7 +1,7 @@
 // @spec SPEC-ARTIFACTS-001
 
 /** Relation kinds that may be written in `relations:`. Reverse edges are computed. */
-export const RELATION_KINDS = ['supersedes', 'depends_on', 'conflicts_with', 'caused_by', 'co_decided'] as const;
+export const RELATION_KINDS = ['supersedes', 'depends_on', 'conflicts_with', 'caused_by', 'co_decided', 'amends', 'clarifies', 'relates_to'] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 /** Keys of `links:`; each names ids of artifacts (the key is a hint, not a type filter). */

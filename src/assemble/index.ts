@@ -98,11 +98,17 @@ async function dirtyFiles(snapshot: Snapshot, set: ArtifactSet, included: Artifa
     const cfg = await snapshot.blobOf(cfgFile);
     return [...repoFiles.map((a) => a.file), ...(cfg ? [cfgFile] : [])].sort(cmp);
   }
-  const headBlobs = await headBlobsUnder(snapshot, dir);
+  // records of other sources (decision-record folders) are compared under their own folder
+  const dirs = [dir, ...set.config.sources.filter((src) => repoFiles.some((a) => a.file.startsWith(src.dir + '/'))).map((src) => src.dir)];
+  const headBlobs = new Map<string, string>();
+  const now = new Set<string>();
+  for (const d of dirs) {
+    for (const [f, b] of await headBlobsUnder(snapshot, d)) headBlobs.set(f, b);
+    for (const e of await snapshot.listUnder(d)) now.add(e.path);
+  }
   const out = new Set<string>();
   for (const a of repoFiles) if (headBlobs.get(a.file) !== a.blob) out.add(a.file);
   if (headBlobs.get(cfgFile) !== (await snapshot.blobOf(cfgFile))) out.add(cfgFile);
-  const now = new Set((await snapshot.listUnder(dir)).map((e) => e.path));
   for (const f of headBlobs.keys()) if (f.endsWith('.md') && !now.has(f)) out.add(f);
   return [...out].sort(cmp);
 }

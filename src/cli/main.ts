@@ -37,6 +37,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   mcp: () => import('./commands/mcp.js'),
   rules: () => import('./commands/rules.js'),
   map: () => import('./commands/map.js'),
+  import: () => import('./commands/import.js'),
+  export: () => import('./commands/export.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

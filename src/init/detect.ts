@@ -10,6 +10,8 @@ export interface DetectedIdentity {
   languages: string[];
   /** from package.json dependencies (and marker files), in a stable order */
   frameworks: string[];
+  /** monorepo workspaces (package.json workspaces, pnpm-workspace.yaml), as written */
+  workspaces?: string[];
   /** where each fact came from, for the init report */
   sources: string[];
 }
@@ -61,7 +63,7 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 /** Tracked and untracked-but-not-ignored files: a fresh repository has nothing committed yet. */
-async function repoFiles(root: string): Promise<string[]> {
+export async function repoFiles(root: string): Promise<string[]> {
   const out = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root });
   return splitZ(out);
 }
@@ -123,8 +125,61 @@ export async function detectIdentity(root: string): Promise<DetectedIdentity> {
       }
     }
   }
+  let workspaces: string[] | undefined;
+  if (pkgText !== undefined) {
+    try {
+      const w = (JSON.parse(pkgText) as { workspaces?: unknown }).workspaces;
+      const list = Array.isArray(w) ? w : w && typeof w === 'object' && Array.isArray((w as { packages?: unknown }).packages) ? (w as { packages: unknown[] }).packages : undefined;
+      if (list?.length) workspaces = list.map(String);
+    } catch {
+      /* reported above */
+    }
+  }
+  if (!workspaces) {
+    const pnpm = await readText(path.join(root, 'pnpm-workspace.yaml'));
+    const list = pnpm ? [...pnpm.matchAll(/^\s*-\s*['"]?([^'"\n#]+?)['"]?\s*$/gm)].map((m) => m[1]!) : [];
+    if (list.length) {
+      workspaces = list;
+      sources.push('pnpm-workspace.yaml');
+    }
+  }
+  if (!description) {
+    const readme = await readText(path.join(root, 'README.md'));
+    const para = readme && firstParagraph(readme);
+    if (para) {
+      description = para;
+      sources.push('README.md');
+    }
+  }
   const files = await repoFiles(root);
   const languages = languagesOf(files);
   if (files.length) sources.push('git ls-files');
-  return { name: name ?? path.basename(root), description, languages, frameworks, sources };
+  return { name: name ?? path.basename(root), description, languages, frameworks, ...(workspaces ? { workspaces } : {}), sources };
+}
+
+/**
+ * The first prose paragraph of a README: after the title, skipping badges, images, HTML,
+ * tables, code and headings; markdown links reduced to their text; bounded in length.
+ */
+export function firstParagraph(md: string): string | undefined {
+  const lines = md.replace(/\r\n/g, '\n').replace(/<!--[\s\S]*?-->/g, '').split('\n');
+  let fence = false;
+  const para: string[] = [];
+  for (const raw of lines) {
+    const l = raw.trim();
+    if (/^(```|~~~)/.test(l)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence) continue;
+    const skip = !l || /^#/.test(l) || /^[=-]{3,}$/.test(l) || /^</.test(l) || /^\|/.test(l) || /^>/.test(l) || /^(!?\[!\[|!\[)/.test(l) || /^[-*+]\s/.test(l);
+    if (skip) {
+      if (para.length) break;
+      continue;
+    }
+    para.push(l);
+  }
+  const text = para.join(' ').replace(/!\[[^\]]*\]\([^)]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]{1,2}/g, '').replace(/\s+/g, ' ').trim();
+  if (!text) return undefined;
+  return text.length > 400 ? text.slice(0, 397).trimEnd() + '…' : text;
 }

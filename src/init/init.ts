@@ -5,7 +5,11 @@ import { CONFIG_FILE, defaultConfig } from '../config.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath, mkdirContained } from '../util/contained.js';
 import { renderConfigYaml } from './config-template.js';
-import { detectIdentity, type DetectedIdentity } from './detect.js';
+import { detectIdentity, repoFiles, type DetectedIdentity } from './detect.js';
+import { detectAgentRuleFiles, detectRecordFolders, type DetectedSource } from '../sources/detect.js';
+import { loadArtifactSet } from '../artifacts/load.js';
+import { loadConfig } from '../config.js';
+import { openSnapshot } from '../snapshot/open.js';
 
 export interface InitOptions {
   /** repository top level */
@@ -20,6 +24,12 @@ export interface InitResult {
   /** files that already existed and were left untouched; non-empty means nothing was written */
   existing: string[];
   identity: DetectedIdentity;
+  /** decision-record folders found and configured as sources */
+  sources: DetectedSource[];
+  /** statuses of those records that map onto nothing (add them to status_map) */
+  unmapped: { file: string; line?: number; message: string }[];
+  /** agents' rule files already in the repository (AGENTS.md, CLAUDE.md, .cursor/rules/…) */
+  agentRules: string[];
 }
 
 const exists = (p: string) => lstat(p).then(() => true, () => false);
@@ -29,6 +39,7 @@ export function renderIdentity(id: DetectedIdentity): string {
   const paragraph = [
     id.description ? `${id.description.replace(/\.?$/, '.')}` : `${id.name} has no description in its package metadata yet.`,
     id.languages.length ? `It is written in ${id.languages.slice(0, 3).join(', ')}${id.frameworks.length ? ` with ${id.frameworks.slice(0, 4).join(', ')}` : ''}.` : '',
+    id.workspaces?.length ? `It is a monorepo with workspaces ${id.workspaces.slice(0, 6).join(', ')}.` : '',
     'Replace this paragraph with what the project is for, who uses it and what must never break:',
     'it is the first thing every context bundle shows.',
   ].filter(Boolean);
@@ -40,6 +51,7 @@ export function renderIdentity(id: DetectedIdentity): string {
     ...(id.description ? [{ op: 'set' as const, path: 'summary', value: id.description }] : []),
     { op: 'set', path: 'languages', value: id.languages },
     { op: 'set', path: 'frameworks', value: id.frameworks },
+    ...(id.workspaces ? [{ op: 'set' as const, path: 'workspaces', value: id.workspaces }] : []),
   ]);
 }
 
@@ -66,13 +78,28 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
     }
   }
   const identity = await detectIdentity(opts.root);
-  if (existing.length) return { created: [], folders, existing, identity };
+  const files = await repoFiles(opts.root);
+  const sources = detectRecordFolders(files);
+  const agentRules = detectAgentRuleFiles(files);
+  if (existing.length) return { created: [], folders, existing, identity, sources, unmapped: [], agentRules };
 
+  cfg.sources = sources.map(({ records: _n, ...src }) => src);
   const created: string[] = [];
   // createOnly: a concurrent init (or a file that appeared meanwhile) is never clobbered
   await writeFileAtomic(await containedPath(opts.root, configRel), renderConfigYaml(cfg), { createOnly: true });
   created.push(configRel);
   await writeFileAtomic(await containedPath(opts.root, identityRel), renderIdentity(identity), { createOnly: true });
   created.push(identityRel);
-  return { created, folders, existing, identity };
+  let unmapped: InitResult['unmapped'] = [];
+  if (sources.length) {
+    // read the records as check will: statuses no table entry maps are reported now
+    const snapshot = await openSnapshot({ cwd: opts.root });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      unmapped = set.problems.filter((p) => p.rule === 'status-unmapped').map(({ file, line, message }) => ({ file, line, message }));
+    } finally {
+      snapshot.close();
+    }
+  }
+  return { created, folders, existing, identity, sources, unmapped, agentRules };
 }

@@ -98,6 +98,8 @@ export function renderNewArtifact(o: { id: string; type: string; title: string; 
   if (o.status) edits.push({ op: 'set', path: 'status', value: o.status });
   if (o.domain) edits.push({ op: 'set', path: 'domain', value: o.domain });
   if (Object.keys(o.links).length) edits.push({ op: 'set', path: ['links'], value: o.links });
+  // placeholders people (and agents) fill in: what shows at meta depth, and the code it governs
+  edits.push({ op: 'set', path: 'summary', value: '' }, { op: 'set', path: 'paths', value: [] }, { op: 'set', path: 'anchors', value: [] });
   edits.push({ op: 'set', path: 'created', value: o.created });
   return editFrontmatterText(`---\n---\n${body}`, edits);
 }

@@ -1,3 +1,4 @@
+import { mentionedIn } from '../sources/mentions.js';
 import { bodyAt } from '../artifacts/depth.js';
 import { metaText } from '../artifacts/meta-text.js';
 import { buildGraph, reverseEdges } from '../artifacts/graph.js';
@@ -163,14 +164,19 @@ export async function traceTool(ctx: ToolContext, args: { target: string }): Pro
     const target = parseTraceTarget(args.target, snapshot.root);
     const r = await traceLocation({ snapshot, set, index, target });
     await index.flush();
-    return r;
+    // records that only name the place in their text: weaker evidence, listed apart
+    const mentioned = mentionedIn(set.byId.values(), target.path).filter((m) => !r.entries.some((e) => e.id === m.id));
+    return { r, mentioned };
   });
+  const { r, mentioned } = result;
+  const more = mentioned.map((m) => `mentioned in ${m.id} (${m.title}) at ${m.file}:${m.line} as ${m.target}`).join('\n');
   return {
-    text: renderTrace(result, state.head),
+    text: renderTrace(r, state.head) + (more ? `${more}\n` : ''),
     data: {
-      target: result.target,
-      package: result.package ?? null,
-      entries: result.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how })),
+      target: r.target,
+      package: r.package ?? null,
+      entries: r.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how })),
+      mentioned: mentioned.map((m) => ({ id: m.id, file: m.file, line: m.line, target: m.target })),
     },
   };
 }

@@ -370,6 +370,19 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       }
     }
 
+    // records whose text mentions a changed file: listed apart, below what governs it
+    for (const a of headSet.artifacts) {
+      if (a.origin !== 'repo' || !a.mentions?.length || listed.has(a.id) || headSet.byId.get(a.id) !== a) continue;
+      const ms: GovernanceMatch[] = [];
+      for (const m of a.mentions) {
+        const hash = m.target.indexOf('#');
+        for (const p of changed.match(hash < 0 ? m.target : m.target.slice(0, hash))) {
+          if (!ms.some((x) => x.file === p)) ms.push({ via: 'mention', file: p, pattern: m.target, line: m.line, side: headPaths.has(p) ? 'head' : 'base' });
+        }
+      }
+      if (ms.length) listed.set(a.id, toEntry(a, 'mentioned', { matches: ms.sort((x, y) => cmp(x.file, y.file)) }));
+    }
+
     // --- staleness at head ---------------------------------------------------------------
     const judged = await judgeStaleness({ snapshot: headSnap, config: headConfig, set: headSet, ids: opts.includeStale ? undefined : [...listed.keys()].filter((id) => headSet.byId.has(id)), cache: opts.cache });
     for (const w of judged.warnings) limitations.push(w);
@@ -398,7 +411,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     }
 
     // --- order and counts --------------------------------------------------------------
-    const order: Record<Inclusion, number> = { direct: 0, edited: 1, required: 2, related: 3, 'stale-elsewhere': 4 };
+    const order: Record<Inclusion, number> = { direct: 0, edited: 1, required: 2, related: 3, mentioned: 4, 'stale-elsewhere': 5 };
     const artifacts = [...listed.values()].sort((x, y) => order[x.inclusion] - order[y.inclusion] || cmp(x.id, y.id));
     const warnIds = new Set(artifacts.filter((a) => a.unstamped.length || a.staleness?.status === 'stale').map((a) => a.id));
     const locations: PrLocation[] = [...locationIds.values()]

@@ -55,6 +55,11 @@ function why(a: PrArtifact): string {
       return a.via ? `via ${code(a.via.from)} (${escapeText(a.via.edge)})` : escapeText(a.inclusion);
     case 'stale-elsewhere':
       return 'stale at head (not touched by this PR)';
+    case 'mentioned': {
+      const parts = a.matches.slice(0, MATCHES_SHOWN).map((m) => `mentions ${code(m.file)}${m.pattern && m.pattern !== m.file ? ` (as ${code(m.pattern)})` : ''}`);
+      if (a.matches.length > MATCHES_SHOWN) parts.push(`+${a.matches.length - MATCHES_SHOWN} more`);
+      return parts.join('<br>');
+    }
     case 'direct': {
       const parts = a.matches.slice(0, MATCHES_SHOWN).map((m) => {
         const where = m.symbol ? `${code(m.file)} › ${code(m.symbol)}` : code(m.file);
@@ -141,9 +146,10 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
 
   const direct = r.artifacts.filter((a) => a.inclusion === 'direct' || a.inclusion === 'edited');
   if (direct.length) lines.push('#### Governing artifacts', '', ...table(ARTIFACT_HEAD, direct.map(artifactRow), budget), '');
-  const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related');
+  const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned');
   if (indirect.length) {
-    lines.push(`<details><summary>Also relevant: ${indirect.length} required or related artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');
+    const what = indirect.some((a) => a.inclusion === 'mentioned') ? 'required, related or mentioning' : 'required or related';
+    lines.push(`<details><summary>Also relevant: ${indirect.length} ${what} artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');
     lines.push(...table(ARTIFACT_HEAD, indirect.map(artifactRow), budget), '', '</details>', '');
   }
   lines.push(...alsoRelevant(r, budget));

@@ -11,12 +11,14 @@ export type Inclusion =
   | 'required'
   /** one relation away from a governing artifact (supersedes, depends_on, …, or their reverse) */
   | 'related'
+  /** its text mentions a changed file (weaker evidence than governing it) */
+  | 'mentioned'
   /** stale at head, not touched by the PR (only with includeStale) */
   | 'stale-elsewhere';
 
 /** One way changed code is governed by an artifact. */
 export interface GovernanceMatch {
-  via: 'annotation' | 'anchor' | 'paths';
+  via: 'annotation' | 'anchor' | 'paths' | 'mention';
   /** changed file (head path; base path for deletions) */
   file: string;
   /** the innermost anchored symbol the change touches */
@@ -59,7 +61,7 @@ export interface PrArtifact {
   /** artifact file at head ('' when it exists only at base) */
   file: string;
   inclusion: Inclusion;
-  /** how it governs the changed code (direct only) */
+  /** how it governs the changed code (direct), or where its text mentions it (mentioned) */
   matches: GovernanceMatch[];
   /** for required/related: which listed artifact led here and over which edge */
   via?: { from: string; edge: string };

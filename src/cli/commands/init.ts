@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nNever overwrites: when config.yaml or identity.md exists, init only adds missing folders and exits 2 naming what exists.\nExit codes: 0 created, 2 already initialised or not a git repository.',
+      '\nDecision-record folders (adr, decisions, *decision-records, architecture/decisions, … at any depth, with historic*/proposed*/superseded folders) are configured as sources and read in place.\nExamples:\n  git ctx init\n  git ctx init --json\n\nNever overwrites: when config.yaml or identity.md exists, init only adds missing folders and exits 2 naming what exists.\nExit codes: 0 created, 2 already initialised or not a git repository.',
     )
     .action(async (o: InitCliOptions) => {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
@@ -37,6 +37,12 @@ export function register(program: Command): void {
         for (const f of r.folders) io().out(`${p.green('created')} ${f}/\n`);
         const id = r.identity;
         io().out(`\n${p.bold(id.name)}: ${id.languages.join(', ') || 'no source languages found'}${id.frameworks.length ? `; ${id.frameworks.join(', ')}` : ''}\n`);
+        if (r.sources.length) {
+          io().out(`\nDecision records found, read in place (sources: in config.yaml):\n`);
+          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ids ${src.prefix}<number>\n`);
+        }
+        for (const u of r.unmapped) io().out(`  ${p.yellow('unmapped status')} ${u.file}${u.line ? `:${u.line}` : ''}: ${u.message}\n`);
+        if (r.agentRules.length) io().out(`\nAgent rule files found (kept as they are): ${r.agentRules.join(', ')}\n`);
         io().out(`Next: edit .contextia/identity.md, then "git ctx new decision --title …" and "git ctx check".\n`);
       }
       if (!r.created.length) throw new ExitCode(2);

@@ -1,5 +1,8 @@
 import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
+import { createRecord } from '../../sources/new-record.js';
+import { CtxError } from '../../errors.js';
+import { toRepoPath } from '../../util/paths.js';
 import { colors, io, loadRepo } from '../shared.js';
 
 interface NewCliOptions {
@@ -10,6 +13,8 @@ interface NewCliOptions {
   domain?: string;
   links?: string[];
   json?: boolean;
+  in?: string;
+  date?: string;
 }
 
 export function register(program: Command): void {
@@ -23,12 +28,27 @@ export function register(program: Command): void {
     .option('-s, --status <status>', "status (default: the type's initial status, e.g. proposed, draft, todo)")
     .option('-d, --domain <domain>', 'domain; also part of the id (--domain billing → DEC-BILLING-004)')
     .option('-l, --links <id...>', 'ids to link (grouped under links.specs, links.decisions, … by their type)')
+    .option('--in <folder>', 'write a decision record into this records folder (a sources: entry of format adr), in its own ADR style, with its next number')
+    .option('--date <YYYY-MM-DD>', 'date of the record (default: today, UTC)')
     .option('--json', 'print {id, type, file} as JSON')
-    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
+    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
     .action(async (type: string, o: NewCliOptions) => {
+      if (o.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw new CtxError('USAGE', `--date must be YYYY-MM-DD (got ${JSON.stringify(o.date)})`);
+      const now = o.date ? new Date(`${o.date}T00:00:00Z`) : new Date();
+      if (Number.isNaN(now.getTime())) throw new CtxError('USAGE', `--date ${o.date} is not a calendar date`);
       const repo = await loadRepo({ root: o.root });
       try {
-        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links });
+        if (o.in !== undefined) {
+          if (type !== 'decision') throw new CtxError('USAGE', `--in writes decision records; got type ${type}`);
+          const rec = await createRecord(repo.set, { dir: toRepoPath(repo.snapshot.root, o.in, repo.cwd), title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10) });
+          if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style }, null, 2) + '\n');
+          else {
+            io().out(`${rec.file}\n`);
+            io().err(`${colors().green('created')} ${rec.id} (${rec.style})\n`);
+          }
+          return;
+        }
+        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now });
         if (o.json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file }, null, 2) + '\n');
         else {
           io().out(`${r.file}\n`);

@@ -3,6 +3,7 @@ import { buildCodeIndex } from '../../code/code-index.js';
 import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../code/trace.js';
 import { traceWithFallback, type TraceFallback } from '../../retrieve/trace-view.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
+import { mentionedIn, type MentionHit } from '../../sources/mentions.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
 
 interface TraceOptions extends RepoOptions {
@@ -12,7 +13,7 @@ interface TraceOptions extends RepoOptions {
 
 /** A trace entry as printed: the staleness mark is attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark };
-type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; fallback?: TraceFallback[] };
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: MentionHit[]; fallback?: TraceFallback[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
   json: (r) => JSON.stringify({ version: 1, ...r }, null, 2) + '\n',
@@ -21,7 +22,7 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
     const t = r.target;
     const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
     const lines = [`${p.bold(where)}${t.symbol && t.symbolRange ? p.dim(` (lines ${t.symbolRange.start}-${t.symbolRange.end})`) : ''}${r.package !== undefined ? p.dim(`  package: ${r.package || '.'}`) : ''}`];
-    if (!r.entries.length) lines.push(p.dim(r.fallback?.length ? '  nothing declared governs this place; weaker evidence (not declared):' : '  nothing governs this place'));
+    if (!r.entries.length) lines.push(p.dim(r.fallback?.length || r.mentioned?.length ? '  nothing declared governs this place; weaker evidence (not declared):' : '  nothing governs this place'));
     for (const e of r.entries) {
       const head = e.known ? `${p.bold(e.id)}  ${e.type}${e.status ? ` ${e.status}` : ''}  ${e.title ?? ''}` : `${p.bold(e.id)}  ${p.red('unknown id')}`;
       lines.push(`  ${e.match.level.padEnd(9)} ${head}`);
@@ -29,6 +30,11 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
       for (const m of e.also) lines.push(`  ${''.padEnd(9)} ${p.dim(`also ${m.level}: ${m.how}`)}`);
       // the reader is about to rely on this artifact: say when its code drifted since the stamp
       if (e.stale) lines.push(`  ${''.padEnd(9)} ${(e.stale.state === 'stale' ? p.red : p.yellow)(`${e.stale.state}: ${e.stale.summary ?? ''}`)}`);
+    }
+    // records that only name the place in their text: weaker evidence, listed apart
+    for (const m of r.mentioned ?? []) {
+      lines.push(`  ${'mentioned'.padEnd(9)} ${p.bold(m.id)}  ${m.type}${m.status ? ` ${m.status}` : ''}  ${m.title}`);
+      lines.push(`  ${''.padEnd(9)} ${p.dim(`mentioned in ${m.id} at ${m.file}:${m.line} as ${m.target}`)}`);
     }
     for (const f of r.fallback ?? []) {
       lines.push(`  ${p.yellow(f.evidence.padEnd(19))} ${p.bold(f.id)}  ${f.type}${f.status ? ` ${f.status}` : ''}  ${f.title}`);
@@ -56,6 +62,13 @@ export function register(program: Command): void {
       const marks = await staleMarks(governing, repo.set, { index });
       await index.flush();
       const marked: MarkedTrace = { ...result, entries: result.entries.map((e) => (marks.has(e.id) ? { ...e, stale: marks.get(e.id) } : e)) };
+      const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
+      if (mentioned.length) {
+        marked.mentioned = mentioned;
+        // a record named in the place's text is listed once, as mentioned
+        if (marked.fallback) marked.fallback = marked.fallback.filter((f) => !mentioned.some((m) => m.id === f.id));
+        if (!marked.fallback?.length) delete marked.fallback;
+      }
       io().out(RENDERERS[o.json ? 'json' : o.format](marked));
     } finally {
       repo.close();

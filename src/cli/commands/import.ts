@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import type { Command } from '../commander.js';
+import { runGit } from '../../git/exec.js';
+import { planImport } from '../../sources/convert.js';
+import { writeFileAtomic } from '../../util/atomic.js';
+import { toRepoPath } from '../../util/paths.js';
+import { addRepoOptions, io, loadRepo, type RepoOptions } from '../shared.js';
+
+interface ImportOptions extends RepoOptions {
+  dryRun?: boolean;
+  copy?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('import')
+    .argument('[folders...]', 'only records under these folders (default: every adr source)')
+    .description('Convert decision records read in place (sources with format adr) into .contextia/ artifacts with frontmatter')
+    .option('-n, --dry-run', 'print what would be written and moved, change nothing')
+    .option('--copy', 'leave the records where they are (default: git mv them, keeping their history)')
+    .addHelpText('after', '\nEach record keeps its id and number; its status is mapped (the text as written kept in status_text), relations and date/deciders carried over, mentioned code written as paths/anchors, and the body kept byte for byte.\nRunning it again skips records already imported.\n\nExamples:\n  git ctx import --dry-run\n  git ctx import docs/adr\n  git ctx import --copy\n\nAfter importing, remove the folder from sources: in .contextia/config.yaml (with --copy, until then check reports each id twice).\nExit codes: 0 done, 2 usage or git error.');
+  addRepoOptions(cmd, { at: false, staged: false }).action(async (folders: string[], o: ImportOptions) => {
+    const repo = await loadRepo(o);
+    try {
+      const root = repo.snapshot.root;
+      const only = folders.length ? folders.map((f) => toRepoPath(root, f, repo.cwd)) : undefined;
+      const plan = planImport(repo.set, { only });
+      let done = 0;
+      for (const item of plan) {
+        if (item.skip) {
+          io().out(`skip ${item.from}: ${item.skip}\n`);
+          continue;
+        }
+        io().out(`${o.dryRun ? 'would ' : ''}${o.copy ? 'copy' : 'move'} ${item.from} → ${item.path}  (${item.id})\n`);
+        if (o.dryRun) continue;
+        await mkdir(path.dirname(path.join(root, item.path)), { recursive: true });
+        // git mv first: the rename is recorded on the unchanged bytes, then the frontmatter is added
+        if (!o.copy) await runGit(['mv', '--', item.from, item.path], { cwd: root });
+        await writeFileAtomic(path.join(root, item.path), item.text);
+        done++;
+      }
+      if (!plan.length) io().err('no records to import: configure a folder under sources: (format adr) in .contextia/config.yaml\n');
+      else if (done && !o.dryRun) io().err(`imported ${done} record${done === 1 ? '' : 's'}; now remove the imported folder${only && only.length === 1 ? '' : 's'} from sources: in ${repo.config.dir}/config.yaml\n`);
+    } finally {
+      repo.close();
+    }
+  });
+}

@@ -1,0 +1,322 @@
+// @spec SPEC-SOURCES-001
+
+import path from 'node:path';
+import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult } from '../artifacts/parse.js';
+import type { Artifact, LoadProblem, RelationKind } from '../artifacts/types.js';
+import { gitBlobHash } from '../util/hash.js';
+import { setExtra, type SourceExtra } from './extra.js';
+import { adrIdFor, fileNumber } from './files.js';
+import { mentionCandidates } from './mentions.js';
+
+export { adrIdFor, fileNumber, isAdrFile } from './files.js';
+
+/** How a folder of decision records names and types its records. */
+export interface AdrSourceOptions {
+  /** id prefix for numbered files: 0048-x.md → ADR-0048 */
+  prefix: string;
+  /** artifact type of the records */
+  type: string;
+}
+
+/** "1. Use X", "ADR-0048: Use X", "ADR 7 - Use X", "0003 Use X" → "Use X". */
+function stripNumber(title: string): string {
+  const t = title
+    .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+[.:)\]]?\s*(?:[-–—:|]\s*)?(?=\S)/, '')
+    .replace(/^[*_`]+|[*_`]+$/g, '')
+    .trim();
+  return t || title.trim();
+}
+
+const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
+  [/\b(?:superseded|replaced|obsoleted)\s+by\b/i, 'supersedes', 1],
+  [/\b(?:supersedes|replaces|obsoletes)\b/i, 'supersedes', 0],
+  [/\b(?:amended|refined|extended|modified)\s+by\b/i, 'amends', 1],
+  [/\b(?:amends|refines|extends|modifies)\b/i, 'amends', 0],
+  [/\bclarified\s+by\b/i, 'clarifies', 1],
+  [/\bclarifies\b/i, 'clarifies', 0],
+  [/\b(?:related\s+to|relates\s+to|see\s+also|related(?:\s+(?:adrs?|decisions?|records?))?\s*:)/i, 'relates_to', 0],
+  [/\bdepends\s+on\b/i, 'depends_on', 0],
+  [/\bconflicts\s+with\b/i, 'conflicts_with', 0],
+];
+
+/** Section titles whose items are related records even without a phrase. */
+const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
+
+interface Section {
+  title: string;
+  /** 0-based index of the heading line */
+  at: number;
+  level: number;
+}
+
+/** Metadata found in the text: value and 1-based line. */
+type Found = { value: string; line: number };
+
+const META_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z ()/-]{1,30}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$/;
+const RST_FIELD = /^:([A-Za-z][A-Za-z ()-]{1,30}):\s*(.*?)\s*$/;
+
+function metaKey(label: string): 'status' | 'date' | 'deciders' | undefined {
+  const k = label.toLowerCase().replace(/[()]/g, '').trim();
+  if (k === 'status' || k === 'state' || k === 'decision status' || k === 'adr status') return 'status';
+  if (k === 'date' || k === 'created' || k === 'decided' || k === 'decision date' || k === 'last updated' || k === 'updated') return 'date';
+  if (/^(?:deciders?|decision[- ]makers?|owners?|authors?|authored by|driver|drivers|proposed by)$/.test(k)) return 'deciders';
+  return undefined;
+}
+
+/** Strip markdown emphasis/links of a metadata value. */
+function plain(v: string): string {
+  return v
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
+    .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
+    .replace(/\s+\|?\s*$/, '')
+    .trim();
+}
+
+/**
+ * Read one decision record without YAML frontmatter requirements: Nygard/adr-tools, MADR
+ * 2–4 (with or without frontmatter), log4brains, hand-written variants (bold or plain
+ * `Status:` lines, a table at the top, emoji) and reStructuredText. Never throws and never
+ * rejects a record for missing metadata: a record without status has none.
+ */
+export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, origin: 'repo' | 'global' = 'repo'): ParseResult {
+  const problems: LoadProblem[] = [];
+  const problem = (rule: string, message: string, line?: number): ParseResult => {
+    problems.push({ file, line, rule, message });
+    return { problems };
+  };
+  if (bytes.length > MAX_ARTIFACT_BYTES) return problem('file-too-large', `file is ${(bytes.length / 1048576).toFixed(1)} MB; records over ${MAX_ARTIFACT_BYTES / 1048576} MB are not loaded`);
+  if (bytes.includes(0)) return problem('binary-file', 'binary file in a decision-record folder; expected markdown or reStructuredText');
+  const text = bytes.toString('utf8');
+  if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(bytes)) {
+    const bad = text.indexOf('\uFFFD');
+    return problem('invalid-encoding', 'file is not valid UTF-8', text.slice(0, bad).split('\n').length);
+  }
+  const rst = /\.rst$/i.test(file);
+  const keyLines: Record<string, number> = { id: 1 };
+  let data: Record<string, unknown> = {};
+  // MADR 3/4 frontmatter: status, date, deciders, … (anything else is kept too)
+  let startLine = 0;
+  if (!rst) {
+    const split = splitFrontmatter(text);
+    if (split.hasFrontmatter) {
+      const loaded = loadYamlStrings(split.yaml);
+      if (loaded.ok && loaded.data && typeof loaded.data === 'object' && !Array.isArray(loaded.data)) {
+        data = { ...(loaded.data as Record<string, unknown>) };
+        const lines = split.yaml.split('\n');
+        lines.forEach((l, i) => {
+          const m = /^([A-Za-z_][\w-]*)\s*:/.exec(l);
+          if (m && !(m[1]! in keyLines)) keyLines[m[1]!] = split.yamlLine + i;
+        });
+        keyLines.id = 1;
+      } else if (!loaded.ok) problems.push({ file, line: split.yamlLine - 1 + loaded.line, rule: 'frontmatter-malformed', message: `invalid YAML in the record's frontmatter: ${loaded.message}` });
+      startLine = split.bodyLine - 1;
+    }
+  }
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+
+  // headings: markdown ATX and setext, rst underlined (optionally overlined) titles
+  const sections: Section[] = [];
+  let title: Found | undefined;
+  const rstLevels: string[] = [];
+  let fence = false;
+  for (let i = startLine; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (!rst && /^\s*(```|~~~)/.test(l)) fence = !fence;
+    if (fence) continue;
+    if (!rst) {
+      const m = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/.exec(l);
+      if (m) sections.push({ title: m[2]!.trim(), at: i, level: m[1]!.length });
+      else if (l.trim() && /^(=+|-+)\s*$/.test(lines[i + 1] ?? '') && !/^\s*[-*+|>]/.test(l) && (i === startLine || !lines[i - 1]!.trim())) {
+        sections.push({ title: l.trim(), at: i, level: lines[i + 1]![0] === '=' ? 1 : 2 });
+        i++;
+      }
+    } else {
+      const under = lines[i + 1] ?? '';
+      const m = /^([=\-~^"'`#*+:.])\1{2,}\s*$/.exec(under);
+      if (l.trim() && m && under.trim().length >= l.trim().length - 1 && !/^([=\-~^"'`#*+:.])\1+\s*$/.test(l)) {
+        const over = i > 0 && lines[i - 1]!.trim() === under.trim();
+        const key = (over ? 'o' : 'u') + m[1];
+        if (!rstLevels.includes(key)) rstLevels.push(key);
+        sections.push({ title: l.trim(), at: i, level: rstLevels.indexOf(key) + 1 });
+        i++;
+      }
+    }
+  }
+  const h1 = sections.find((s) => s.level === 1);
+  if (h1) title = { value: stripNumber(h1.title), line: h1.at + 1 };
+
+  // metadata: frontmatter first, then a Status section, then metadata lines/fields/tables
+  const found: Partial<Record<'status' | 'date' | 'deciders', Found>> = {};
+  const fm = (k: string, ...alts: string[]): void => {
+    for (const key of [k, ...alts]) {
+      const v = data[key];
+      if (v !== undefined && v !== null && v !== '') {
+        const mk = metaKey(k)!;
+        found[mk] ??= { value: Array.isArray(v) ? v.map(String).join(', ') : String(v), line: keyLines[key] ?? 1 };
+      }
+    }
+  };
+  fm('status');
+  fm('date', 'created');
+  fm('deciders', 'decision-makers', 'authors', 'owner');
+  const sectionEnd = (idx: number): number => {
+    const s = sections[idx]!;
+    const next = sections.slice(idx + 1).find((x) => x.level <= s.level) ?? sections[idx + 1];
+    return next ? next.at : lines.length;
+  };
+  const statusIdx = sections.findIndex((s) => /^(?:\d+\.\s*)?status$/i.test(plain(s.title).replace(/[:\s]+$/, '')));
+  if (statusIdx >= 0 && !found.status) {
+    const s = sections[statusIdx]!;
+    const from = s.at + (rst || lines[s.at]!.startsWith('#') ? 1 : 2);
+    for (let i = from; i < sectionEnd(statusIdx); i++) {
+      const v = plain(lines[i]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, ''));
+      if (v && !/^[=\-~^]+$/.test(v)) {
+        // "Status: Accepted" inside a Status section reads as its value
+        const mm = META_LINE.exec(lines[i]!);
+        found.status = { value: mm && metaKey(mm[1]!) === 'status' ? plain(mm[2]!) : v, line: i + 1 };
+        break;
+      }
+    }
+    // "Accepted" then, added later, "Superseded by …": the replacement decides
+    for (let i = (found.status?.line ?? from) ; found.status && i < sectionEnd(statusIdx); i++) {
+      if (/\b(?:superseded|replaced)\s+by\b/i.test(lines[i]!)) {
+        found.status = { value: plain(lines[i]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, '')), line: i + 1 };
+        break;
+      }
+    }
+  }
+  // metadata lines near the top (before the second section), rst field lists, tables
+  const headEnd = Math.min(lines.length, Math.max(sections[1]?.at ?? 40, 40));
+  for (let i = startLine; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.indexOf(':') < 0 && l.indexOf('|') < 0) continue;
+    const inHead = i < headEnd;
+    const rf = rst ? RST_FIELD.exec(l) : null;
+    const mm = rf ?? (inHead ? META_LINE.exec(l) : null);
+    if (mm) {
+      const k = metaKey(mm[1]!);
+      const v = plain(mm[2]!);
+      if (k && v && !found[k]) found[k] = { value: v, line: i + 1 };
+      continue;
+    }
+    if (inHead && /^\s*\|/.test(l)) {
+      const cells = l.split('|').slice(1, -1).map((c) => plain(c));
+      // | Status | Date |  /  |---|---|  /  | Accepted | 2020-01-01 |  (a header row)
+      if (cells.some((c) => metaKey(c)) && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1] ?? '') && !metaKey(plain((lines[i + 2] ?? '').split('|')[1] ?? ''))) {
+        const vals = (lines[i + 2] ?? '').split('|').slice(1, -1).map((c) => plain(c));
+        cells.forEach((c, j) => {
+          const k = metaKey(c);
+          if (k && vals[j]) found[k] ??= { value: vals[j]!, line: i + 3 };
+        });
+        i += 2;
+        continue;
+      }
+      // | Status | Accepted |  (key, value rows)
+      if (cells.length >= 2 && metaKey(cells[0]!) && cells[1] && !/^:?-+:?$/.test(cells[1])) {
+        const k = metaKey(cells[0]!)!;
+        found[k] ??= { value: cells[1]!, line: i + 1 };
+      }
+    }
+  }
+  // "...", "-", "TBD": a placeholder, not a status
+  if (found.status && (!/[\p{L}\p{N}]/u.test(found.status.value) || /^(?:tbd|tbc|n\/?a|none|\?+)$/i.test(found.status.value.trim()))) delete found.status;
+  for (const [k, f] of Object.entries(found)) {
+    keyLines[k] ??= f.line;
+    if (data[k] === undefined) data[k] = f.value;
+  }
+
+  // relations written in the text: phrase lines anywhere, and every reference in a Related/Links section
+  const rel: NonNullable<SourceExtra['rel']> = [];
+  const relatedRanges: [number, number][] = [];
+  sections.forEach((s, idx) => {
+    if (RELATED_SECTION.test(plain(s.title).replace(/[:\s]+$/, ''))) relatedRanges.push([s.at + 1, sectionEnd(idx)]);
+  });
+  const statusRange: [number, number] | undefined = statusIdx >= 0 ? [sections[statusIdx]!.at + 1, sectionEnd(statusIdx)] : undefined;
+  const dir = path.posix.dirname(file);
+  const prefixRe = new RegExp(`\\b${opts.prefix.replace(/[-_ ]+$/, '').replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}[-_ ]?(\\d+)\\b`, 'gi');
+  const refsIn = (l: string): string[] => {
+    const out: string[] = [];
+    for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
+      const target = (m[1] ?? m[2] ?? m[3])!;
+      if (/^[a-z]+:/i.test(target)) continue;
+      const p = target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(dir, decodeURI(target)));
+      out.push('@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p));
+    }
+    if (!out.length) for (const m of l.matchAll(prefixRe)) out.push(opts.prefix + m[1]);
+    return out;
+  };
+  for (let i = startLine; i < lines.length; i++) {
+    const l = lines[i]!;
+    let phrase = PHRASES.find(([re]) => re.test(l));
+    const inRelated = relatedRanges.some(([a, b]) => i >= a && i < b);
+    if (!phrase && !inRelated) continue;
+    const refs = refsIn(l);
+    if (!refs.length) continue;
+    // in a Status section, "Superseded by" is common without more: the phrase wins; elsewhere an item of a related section is relates_to
+    if (!phrase && inRelated) phrase = [/$/, 'relates_to', 0];
+    if (phrase && statusRange && i >= statusRange[0] && i < statusRange[1] && phrase[1] === 'relates_to' && !inRelated) continue;
+    for (const r of refs) rel.push([phrase![1], r, i + 1, phrase![2]]);
+  }
+  if (rel.length) keyLines.relations ??= rel[0]![2];
+
+  const id = typeof data.id === 'string' && data.id ? data.id : adrIdFor(file, opts.prefix);
+  const stem = path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+  const fallbackTitle = stripNumber(stem.replace(/[-_]+/g, ' ')).replace(/^./, (c) => c.toUpperCase());
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+  if (title) keyLines.title = title.line;
+  const artifact: Artifact = {
+    id,
+    type: str(data.type) ?? opts.type,
+    title: str(data.title) ?? title?.value ?? fallbackTitle,
+    status: found.status?.value,
+    scope: 'project',
+    domain: str(data.domain),
+    summary: str(data.summary) ?? str(data.description) ?? summaryOf(lines, sections),
+    keywords: list(data.keywords ?? data.tags),
+    links: [],
+    relations: {},
+    requires: [],
+    paths: list(data.paths),
+    anchors: list(data.anchors),
+    owner: found.deciders?.value,
+    created: found.date?.value,
+    source: 'manual',
+    format: 'adr',
+    file,
+    origin,
+    blob: gitBlobHash(bytes),
+    data,
+    body: text,
+    keyLines,
+    bodyLine: 1,
+  };
+  // n: only an id taken from the file name is renumbered or found by number
+  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines.join('\n'), file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
+  return { artifact, problems };
+}
+
+/** The first paragraph of the Decision (or Decision Outcome) section, else of the Context section; one line, bounded. */
+function summaryOf(lines: string[], sections: Section[]): string | undefined {
+  const pick = (re: RegExp): string | undefined => {
+    const idx = sections.findIndex((s) => re.test(plain(s.title)));
+    if (idx < 0) return undefined;
+    const start = sections[idx]!.at + 1;
+    const end = sections[idx + 1]?.at ?? lines.length;
+    const para: string[] = [];
+    for (let i = start; i < end; i++) {
+      const l = lines[i]!.trim();
+      if (/^([=\-~^"'`#*+:.])\1{2,}$/.test(l)) continue;
+      if (!l) {
+        if (para.length) break;
+        continue;
+      }
+      if (/^#/.test(l)) break;
+      para.push(l);
+    }
+    const s = plain(para.join(' ')).replace(/\s+/g, ' ');
+    return s ? (s.length > 240 ? s.slice(0, 237).trimEnd() + '…' : s) : undefined;
+  };
+  return pick(/^(?:\d+\.\s*)?decision(?:\s+outcome)?$/i) ?? pick(/^(?:\d+\.\s*)?context(?:\s+and\s+problem\s+statement)?$/i);
+}

@@ -1,0 +1,96 @@
+// @spec SPEC-SOURCES-001
+
+import path from 'node:path';
+import type { SourceConfig } from '../config.js';
+import { fileNumber, isAdrFile } from './files.js';
+
+/** A decision-record folder found in a repository. */
+export interface DetectedSource extends SourceConfig {
+  /** records in it (nested folders included, minus those of a nested source) */
+  records: number;
+}
+
+/** Folders never searched: dependencies, vendored and generated code. */
+const SKIP = /(^|\/)(node_modules|vendor|vendors|third[_-]party|dist|build|out|target|coverage|generated|\.git|\.contextia|\.next|\.cache|bower_components|site-packages|\.venv|venv)(\/|$)/i;
+/** Folder names that hold decision records. */
+const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
+/** Folders inside a records folder that sort records by state or age: part of the same source. */
+const STATE_DIR = /^(?:superseded|deprecated|rejected|accepted|obsolete|archived?|old|historic\w*|history|proposed\w*|drafts?|pending)([-_]?(?:adrs?|decisions?|records?))?$/i;
+const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisions', 'decision', 'architecture', 'src', 'packages', 'apps', 'libs', 'decision-records', 'architecture-decisions']);
+
+/**
+ * Decision-record folders among a repository's files, at any depth: folders named like
+ * `adr`, `decisions`, `*decision-records`, `architecture/decisions` or `architecture` that
+ * hold numbered records (directly or in `historic*`/`proposed*`/`superseded` folders, which
+ * belong to the same source). A numbered folder inside a source that is not such a state
+ * folder keeps its own numbering and becomes a source of its own with its own prefix.
+ * Skips dependencies, vendored and generated folders.
+ */
+export function detectRecordFolders(files: string[]): DetectedSource[] {
+  const numbered = new Map<string, number>();
+  for (const f of files) {
+    if (SKIP.test(f) || !isAdrFile(f) || fileNumber(f) === undefined) continue;
+    const d = path.posix.dirname(f);
+    numbered.set(d, (numbered.get(d) ?? 0) + 1);
+  }
+  const isRecordDir = (d: string): boolean => {
+    const base = path.posix.basename(d);
+    if (!RECORD_DIR.test(base)) return false;
+    // "architecture" alone is too common a name: it needs a few numbered records of its own
+    if (/^architecture$/i.test(base)) return (numbered.get(d) ?? 0) >= 2 || /(^|\/)architecture\/decisions$/i.test(d);
+    return true;
+  };
+  // the source a numbered folder belongs to: itself, or a records folder above it through state folders only
+  const rootOf = (d: string): string | undefined => {
+    let cur = d;
+    for (;;) {
+      if (isRecordDir(cur)) return cur;
+      if (!STATE_DIR.test(path.posix.basename(cur))) break;
+      const up = path.posix.dirname(cur);
+      if (up === cur || up === '.') break;
+      cur = up;
+    }
+    return undefined;
+  };
+  const counts = new Map<string, number>();
+  const orphans: string[] = [];
+  for (const [d, n] of numbered) {
+    const root = rootOf(d);
+    if (root) counts.set(root, (counts.get(root) ?? 0) + n);
+    else orphans.push(d);
+  }
+  // a numbered folder nested inside a source (not a state folder): its own source
+  for (const d of orphans) {
+    if ((numbered.get(d) ?? 0) >= 2 && [...counts.keys()].some((r) => d.startsWith(r + '/'))) counts.set(d, (counts.get(d) ?? 0) + numbered.get(d)!);
+  }
+  const dirs = [...counts.keys()].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  const out: DetectedSource[] = [];
+  const used = new Set<string>();
+  for (const dir of dirs) {
+    let prefix = 'ADR-';
+    if (used.has(prefix)) {
+      const segs = dir.split('/').filter((s) => !GENERIC.has(s.toLowerCase()));
+      const seg = segs[segs.length - 1] ?? dir.replace(/\//g, '-');
+      const slug = seg.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'RECORDS';
+      prefix = `${slug}-`;
+      for (let i = 2; used.has(prefix); i++) prefix = `${slug}${i}-`;
+    }
+    used.add(prefix);
+    out.push({ dir, format: 'adr', prefix, type: 'decision', records: counts.get(dir)! });
+  }
+  // every record file is counted (unnumbered ones too), by the innermost source holding it
+  for (const o of out) o.records = 0;
+  const byDepth = [...out].sort((a, b) => b.dir.length - a.dir.length);
+  for (const f of files) {
+    if (SKIP.test(f) || !isAdrFile(f)) continue;
+    const src = byDepth.find((o) => f.startsWith(o.dir + '/'));
+    if (src) src.records++;
+  }
+  return out.sort((a, b) => (a.dir < b.dir ? -1 : 1));
+}
+
+/** Agents' rule files present in a repository (AGENTS.md, CLAUDE.md, Cursor rules, Copilot instructions, …). */
+export function detectAgentRuleFiles(files: string[]): string[] {
+  const re = /^(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.windsurfrules|\.cursor\/rules\/.+|\.github\/copilot-instructions\.md|\.github\/instructions\/.+\.instructions\.md|\.clinerules(?:\/.+)?)$/;
+  return files.filter((f) => re.test(f)).sort();
+}

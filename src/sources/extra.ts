@@ -1,0 +1,34 @@
+// @spec SPEC-SOURCES-001
+
+import type { Artifact, RelationKind } from '../artifacts/types.js';
+
+/**
+ * What a reader found in a file that needs the whole set (or the repository listing) to
+ * become fields of an artifact; `loadArtifactSet` finishes the job. Kept beside the
+ * artifact, never on it, so the public shape stays the one in types.ts; the parse cache
+ * stores it with the artifact.
+ */
+export interface SourceExtra {
+  /** written format ('adr'); absent: contextia */
+  f?: 'adr';
+  /** code named in the text: candidate repository paths (first that exists wins) and its line */
+  mc?: [string[], number][];
+  /**
+   * relations written in the text: [kind, ref, line, incoming]. A ref is an id or `@path`
+   * (a linked record file); incoming (1) means the other record holds the edge
+   * ("Superseded by X" is X supersedes this).
+   */
+  rel?: [RelationKind, string, number, 0 | 1][];
+  /** the number in the file name (adr), for references like "ADR 7" */
+  n?: string;
+}
+
+const extras = new WeakMap<object, SourceExtra>();
+
+export function setExtra(a: Artifact, x: SourceExtra | undefined): void {
+  if (x && (x.f || x.mc?.length || x.rel?.length || x.n)) extras.set(a, x);
+}
+
+export function extraOf(a: Artifact): SourceExtra | undefined {
+  return extras.get(a);
+}

@@ -1,0 +1,132 @@
+// @spec SPEC-SOURCES-001
+
+import type { Config } from '../config.js';
+import type { Artifact, LoadProblem, RelationKind } from '../artifacts/types.js';
+import type { GlobIndex } from '../util/glob.js';
+import { extraOf } from './extra.js';
+import { resolveMentions } from './mentions.js';
+import { mapStatus } from './status.js';
+
+/**
+ * Give duplicate record numbers distinct ids: the first file (by path) keeps `ADR-0005`,
+ * later ones become `ADR-0005-<slug>`, each with a warning. Two records numbered alike are
+ * common after parallel branches merge; refusing them would block every commit.
+ */
+export function disambiguateNumbers(artifacts: Artifact[], problems: LoadProblem[]): void {
+  const byId = new Map<string, Artifact[]>();
+  for (const a of artifacts) if (a.format === 'adr' && extraOf(a)?.n !== undefined) (byId.get(a.id) ?? byId.set(a.id, []).get(a.id)!).push(a);
+  for (const [id, list] of byId) {
+    if (list.length < 2) continue;
+    list.sort((x, y) => (x.file < y.file ? -1 : 1));
+    for (const a of list.slice(1)) {
+      const stem = a.file.slice(a.file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+      const slug = stem.toLowerCase().replace(/^[a-z]{0,8}[-_ ]?\d+[-_ .]*/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'b';
+      a.id = `${id}-${slug}`;
+      problems.push({ file: a.file, line: 1, rule: 'duplicate-number', message: `number of ${id} is also used by ${list[0]!.file}; this record reads as ${a.id} (renumber the file to give it its own number)` });
+    }
+  }
+}
+
+/**
+ * Finish what readers left to the set: relations written in text (links to record files,
+ * "ADR 7", "Superseded by X" as X supersedes this), statuses mapped onto the type's
+ * vocabulary (original text kept in `statusText`), and mentions of code that exists.
+ * Never mutates an object the parse cache holds: relations and links are replaced.
+ */
+export function finishSources(artifacts: Artifact[], config: Config, problems: LoadProblem[], index: GlobIndex | undefined): void {
+  const byFile = new Map<string, Artifact>();
+  const byId = new Map<string, Artifact>();
+  const byNumber = new Map<string, Artifact>();
+  for (const a of artifacts) {
+    byFile.set(a.file, a);
+    if (!byId.has(a.id)) byId.set(a.id, a);
+  }
+  for (const a of artifacts) {
+    const n = extraOf(a)?.n;
+    if (n === undefined) continue;
+    const prefix = a.id.slice(0, a.id.length - n.length);
+    const k = `${prefix.toLowerCase()}${Number(n)}`;
+    if (a.id.endsWith(n) && !byNumber.has(k)) byNumber.set(k, a);
+  }
+  const resolve = (ref: string): string => {
+    if (ref.startsWith('@')) {
+      const hit = byFile.get(ref.slice(1));
+      if (hit) return hit.id;
+      return ref.slice(1);
+    }
+    if (byId.has(ref)) return ref;
+    const m = /^(.*?)(\d+)$/.exec(ref);
+    const hit = m ? byNumber.get(`${m[1]!.toLowerCase()}${Number(m[2])}`) : undefined;
+    return hit?.id ?? ref;
+  };
+  const incoming = new Map<string, { kind: RelationKind; from: string }[]>();
+  for (const a of artifacts) {
+    const x = extraOf(a);
+    if (!x?.rel?.length) continue;
+    const rel: Partial<Record<RelationKind, string[]>> = {};
+    for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
+    const links = [...a.links];
+    let linkLine: number | undefined;
+    for (const [kind, ref, line, dir] of x.rel) {
+      const to = resolve(ref);
+      if (to === a.id) continue;
+      if (dir === 0) {
+        const list = (rel[kind] ??= []);
+        if (!list.includes(to)) list.push(to);
+      } else if (byId.has(to)) {
+        const list = incoming.get(to) ?? incoming.set(to, []).get(to)!;
+        if (!list.some((e) => e.kind === kind && e.from === a.id)) list.push({ kind, from: a.id });
+      } else if (!links.some((l) => l.id === to)) {
+        // the other record does not exist: kept as a link so check reports it where it is written
+        links.push({ kind: kind === 'supersedes' ? 'superseded_by' : `${kind}_by`, id: to });
+        linkLine ??= line;
+      }
+    }
+    a.relations = rel;
+    a.links = links;
+    if (linkLine !== undefined && a.keyLines.links === undefined) a.keyLines = { ...a.keyLines, links: linkLine };
+  }
+  for (const [to, list] of incoming) {
+    const a = byId.get(to)!;
+    const rel: Partial<Record<RelationKind, string[]>> = {};
+    for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
+    for (const { kind, from } of list) {
+      const l = (rel[kind] ??= []);
+      if (!l.includes(from)) l.push(from);
+    }
+    a.relations = rel;
+  }
+
+  // statuses repeat across records: map each (type, text) once
+  const mapped = new Map<string, ReturnType<typeof mapStatus>>();
+  for (const a of artifacts) {
+    if (a.status !== undefined && a.status !== '') {
+      const mk = `${a.type}\0${a.status}`;
+      let m = mapped.get(mk);
+      if (!m) mapped.set(mk, (m = mapStatus(config, a.type, a.status)));
+      if (m.unmapped) {
+        if (a.format === 'adr') {
+          const vocab = config.types[a.type]?.statuses ?? [];
+          problems.push({ file: a.file, line: a.keyLines.status, rule: 'status-unmapped', message: `status "${a.status}" maps onto no ${a.type} status; add it to ${config.dir}/config.yaml as status_map: { ${JSON.stringify(m.key)}: <${vocab.join('|')}> }` });
+        }
+      } else if (m.status !== a.status) {
+        a.status = m.status;
+        a.statusText = m.statusText;
+      }
+    } else if (a.status === '') a.status = undefined;
+  }
+
+  if (!index) return;
+  for (const a of artifacts) {
+    const mc = extraOf(a)?.mc;
+    if (!mc?.length || a.origin !== 'repo') continue;
+    // a link to another record is a relation (or prose), not code
+    const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile.has(m.target));
+    if (ms.length) a.mentions = ms;
+  }
+}
+
+/** Whether any artifact has mention candidates (the repository listing is needed only then). */
+export function needsListing(artifacts: Artifact[]): boolean {
+  return artifacts.some((a) => a.origin === 'repo' && (extraOf(a)?.mc?.length ?? 0) > 0);
+}

@@ -1,0 +1,126 @@
+// @spec SPEC-SOURCES-001
+
+import path from 'node:path';
+import type { Artifact, Mention } from '../artifacts/types.js';
+import type { GlobIndex } from '../util/glob.js';
+import { picomatch } from '../util/picomatch.js';
+
+const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#|@)/i;
+/** a plausible path: no spaces, a slash or a file extension, no markup */
+const PATH_LIKE = /^[\w@.\-/*?{}[\],!]+(?:#[\w$.]+)?$/;
+const HAS_EXT = /\.[A-Za-z][A-Za-z0-9]{0,7}(?:#[\w$.]+)?$/;
+
+/** A target as written → a clean candidate (line/column suffixes and ./ dropped), or undefined. */
+function clean(raw: string): string | undefined {
+  let t = raw.trim().replace(/^<|>$/g, '');
+  if (!t || t.length > 300 || URL_LIKE.test(t)) return undefined;
+  t = t.replace(/:(\d+)(?:[:-]\d+)?$/, '').replace(/#L\d+(?:-L?\d+)?$/, '');
+  if (!PATH_LIKE.test(t)) return undefined;
+  if (!t.includes('/') && !HAS_EXT.test(t)) return undefined;
+  if (/^\.+$/.test(t) || /^[\d.]+$/.test(t)) return undefined;
+  return t;
+}
+
+/**
+ * Candidate mentions in a record's text: inline code (`` `x` ``, rst ``` ``x`` ```) and link
+ * targets (markdown `[t](x)`, rst `` `t <x>`_ ``). Each gets the repository-relative
+ * readings to try in order: links relative to the record's folder first, code spans as
+ * written (repository-relative) first. `firstLine` is the file line of `text`'s first line.
+ */
+export function mentionCandidates(text: string, file: string, firstLine: number): [string[], number][] {
+  const out: [string[], number][] = [];
+  const dir = path.posix.dirname(file);
+  const ancestors: string[] = [];
+  for (let d = path.posix.dirname(dir); d !== '.' && d !== '/' && d !== ''; d = path.posix.dirname(d)) ancestors.push(d);
+  const seen = new Set<string>();
+  const lines = text.split('\n');
+  let fence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^\s*(```|~~~)/.test(l)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || (l.indexOf('`') < 0 && l.indexOf('](') < 0)) continue;
+    const add = (raw: string, link: boolean): void => {
+      const t = clean(raw);
+      if (!t) return;
+      const key = `${t}\0${i}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const abs = t.startsWith('/') ? [t.slice(1)] : [];
+      const rel = t.startsWith('/') ? [] : [path.posix.normalize(path.posix.join(dir, t))];
+      const asIs = t.startsWith('/') ? [] : [path.posix.normalize(t)];
+      // in a monorepo a record in packages/x/docs/adr/ names packages/x/src/… as src/…: try the folders above it
+      const up = t.startsWith('/') || t.startsWith('.') ? [] : ancestors.map((a) => `${a}/${path.posix.normalize(t)}`);
+      const alts = [...abs, ...(link ? [...rel, ...asIs] : [...asIs, ...rel]), ...up].filter((p) => p && !p.startsWith('../') && p !== '..' && p !== '.');
+      if (alts.length) out.push([[...new Set(alts)], firstLine + i]);
+    };
+    for (const m of l.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) add(m[1]!, true);
+    for (const m of l.matchAll(/`([^<`]+?)\s*<([^>`]+)>`_/g)) add(m[2]!, true);
+    for (const m of l.matchAll(/``([^`]+)``|`([^`]+)`/g)) add((m[1] ?? m[2])!, false);
+  }
+  return out;
+}
+
+/**
+ * The candidates that name something in the repository: a file, a directory, a glob
+ * matching at least one file, or `file#Symbol` whose file exists (the symbol is not
+ * checked here: that is the code index's job, and a mention is evidence, not a claim).
+ */
+export function resolveMentions(cands: [string[], number][], index: GlobIndex, self: string): Mention[] {
+  const out: Mention[] = [];
+  const seen = new Set<string>();
+  for (const [alts, line] of cands) {
+    for (const alt of alts) {
+      const hash = alt.indexOf('#');
+      const p = (hash < 0 ? alt : alt.slice(0, hash)).replace(/\/+$/, '');
+      if (!p || p === self) continue;
+      const glob = picomatch.scan(p).isGlob;
+      const hits = index.match(p);
+      if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) continue;
+      if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) continue;
+      const target = hash < 0 ? p : p + alt.slice(hash);
+      if (!seen.has(target)) {
+        seen.add(target);
+        out.push({ target, line });
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+/** A record that mentions a place in its text. */
+export interface MentionHit {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  file: string;
+  /** the mention as written (path, directory, glob or file#Symbol) */
+  target: string;
+  /** line of the record where it is written */
+  line: number;
+}
+
+/**
+ * Records whose text mentions a repository path: the file itself, a `file#Symbol` in it, a
+ * directory above it, or a glob matching it. Weaker than `paths`/anchors: a record that
+ * names a file often uses it rather than governs it, so callers show these apart.
+ */
+export function mentionedIn(artifacts: Iterable<Artifact>, repoPath: string): MentionHit[] {
+  const p = repoPath.replace(/^\.\//, '').replace(/\/+$/, '');
+  const out: MentionHit[] = [];
+  for (const a of artifacts) {
+    for (const m of a.mentions ?? []) {
+      const hash = m.target.indexOf('#');
+      const t = hash < 0 ? m.target : m.target.slice(0, hash);
+      const hit = t === p || (p && p.startsWith(t + '/')) || (picomatch.scan(t).isGlob && picomatch(t, { dot: true })(p));
+      if (!hit) continue;
+      out.push({ id: a.id, type: a.type, title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file, target: m.target, line: m.line });
+      break;
+    }
+  }
+  return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+}

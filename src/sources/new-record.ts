@@ -1,0 +1,72 @@
+// @spec SPEC-SOURCES-001
+
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ArtifactSet } from '../artifacts/load.js';
+import { splitFrontmatter } from '../artifacts/parse.js';
+import { CtxError } from '../errors.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import { normalizeRepoPath } from '../util/paths.js';
+import { adrIdFor, fileNumber } from './files.js';
+
+export interface NewRecordOptions {
+  /** the records folder (an adr source's dir) */
+  dir: string;
+  title: string;
+  /** status as written (default Proposed) */
+  status?: string;
+  /** YYYY-MM-DD (default today, UTC) */
+  date: string;
+}
+
+export interface NewRecordResult {
+  id: string;
+  file: string;
+  abs: string;
+  style: 'nygard' | 'madr';
+}
+
+const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'decision';
+
+/**
+ * Write a new decision record into an adr source folder in the folder's own style: the next
+ * number after the highest one in it (padded like the others, 4 digits when there are
+ * none), Nygard (`# N. Title`, `Date:`, `## Status`) unless its records carry MADR
+ * frontmatter or `* Status:` bullets. Created with createOnly: never overwrites.
+ */
+export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promise<NewRecordResult> {
+  const dir = normalizeRepoPath(o.dir);
+  const src = set.config.sources.find((s) => s.dir === dir && s.format === 'adr');
+  if (!src) {
+    const dirs = set.config.sources.filter((s) => s.format === 'adr').map((s) => s.dir);
+    throw new CtxError('USAGE', `${dir} is not a records folder (format adr) under sources: in ${set.config.dir}/config.yaml`, { hint: dirs.length ? `records folders: ${dirs.join(', ')}` : 'add it under sources: (git ctx init finds them)' });
+  }
+  const inDir = set.artifacts.filter((a) => a.file.startsWith(dir + '/'));
+  let max = 0;
+  let width = 0;
+  for (const a of inDir) {
+    const n = fileNumber(a.file);
+    if (n === undefined) continue;
+    max = Math.max(max, Number(n));
+    width = Math.max(width, n.length);
+  }
+  const madr = inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
+  const title = o.title.trim() || 'Untitled decision';
+  const status = o.status?.trim() || 'Proposed';
+  for (let n = max + 1; n < max + 20; n++) {
+    const num = String(n).padStart(width || 4, '0');
+    const file = `${dir}/${num}-${slug(title)}.md`;
+    const text = madr
+      ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n---\n# ${title}\n\n## Context and Problem Statement\n\n## Considered Options\n\n## Decision Outcome\n\n### Consequences\n`
+      : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n## Decision\n\n## Consequences\n`;
+    const abs = path.join(set.snapshot.root, ...file.split('/'));
+    await mkdir(path.dirname(abs), { recursive: true });
+    try {
+      await writeFileAtomic(abs, text, { createOnly: true });
+      return { id: adrIdFor(file, src.prefix), file, abs, style: madr ? 'madr' : 'nygard' };
+    } catch (e) {
+      if (!(e instanceof CtxError && e.code === 'EXISTS')) throw e;
+    }
+  }
+  throw new CtxError('EXISTS', `could not find a free number in ${dir}`);
+}

@@ -1,0 +1,100 @@
+// @spec SPEC-SOURCES-001
+
+import type { Config } from '../config.js';
+
+/**
+ * Words real decision records use for their status, mapped onto the default vocabularies.
+ * Keys are lower case; `status_map:` in config.yaml adds to and overrides them.
+ */
+export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
+  decided: 'accepted',
+  adopted: 'accepted',
+  approved: 'accepted',
+  agreed: 'accepted',
+  implemented: 'accepted',
+  'partially implemented': 'accepted',
+  done: 'accepted',
+  complete: 'accepted',
+  completed: 'accepted',
+  active: 'accepted',
+  current: 'accepted',
+  draft: 'proposed',
+  open: 'proposed',
+  'in review': 'proposed',
+  'in progress': 'proposed',
+  'under discussion': 'proposed',
+  'under review': 'proposed',
+  pending: 'proposed',
+  proposal: 'proposed',
+  wip: 'proposed',
+  rfc: 'proposed',
+  obsolete: 'deprecated',
+  retired: 'deprecated',
+  deprecated: 'deprecated',
+  replaced: 'superseded',
+  'replaced by': 'superseded',
+  'superseded by': 'superseded',
+  declined: 'rejected',
+  withdrawn: 'rejected',
+  abandoned: 'rejected',
+};
+
+/**
+ * The words of a status as written, without decoration: emoji and symbols, markdown emphasis,
+ * a trailing "(…)", a date ("Accepted on 2020-01-02", "Accepted 2020-01-02"), and what
+ * follows "by"/"in" ("Superseded by ADR-0041" → "superseded by"). Lower case.
+ */
+export function normalizeStatus(text: string): string {
+  let s = text.toLowerCase();
+  s = s.replace(/[*_`~]+/g, ' ').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  s = s.replace(/\(.*$/, ' ');
+  s = s.replace(/\b(by|with|in favou?r of|on|since|as of)\b.*$/, '$1');
+  s = s.replace(/\d{4}-\d{2}-\d{2}.*$/, ' ');
+  // everything that is not a letter, digit, space or hyphen (emoji, ✅, punctuation)
+  s = s.replace(/[^\p{L}\p{N}\s-]+/gu, ' ');
+  s = s.replace(/\s+/g, ' ').trim();
+  s = s.replace(/ (on|since|as of|with)$/, '').replace(/^-+|-+$/g, '').trim();
+  return s;
+}
+
+export interface MappedStatus {
+  /** a status of the type's vocabulary, or the text as written when unmappable */
+  status: string;
+  /** the text as written, when it differs from `status` */
+  statusText?: string;
+  /** true when the text maps onto nothing in the vocabulary */
+  unmapped: boolean;
+  /** the lower-case key a `status_map:` entry needs (for messages) */
+  key: string;
+}
+
+/**
+ * Map a status as written onto a type's vocabulary, case-insensitively, through the
+ * configured table over the defaults. A type with an empty vocabulary takes any status.
+ */
+export function mapStatus(config: Config, type: string, text: string): MappedStatus {
+  const vocab = config.types[type]?.statuses ?? [];
+  const trimmed = text.trim();
+  if (!vocab.length || vocab.includes(trimmed)) return { status: trimmed, unmapped: false, key: trimmed.toLowerCase() };
+  const lower = trimmed.toLowerCase();
+  if (vocab.includes(lower) && config.status_map[lower] === undefined) return { status: lower, statusText: trimmed, unmapped: false, key: lower };
+  const key = normalizeStatus(trimmed);
+  const hit = (s: string | undefined): MappedStatus | undefined => (s !== undefined && vocab.includes(s) ? { status: s, statusText: s === trimmed ? undefined : trimmed, unmapped: false, key } : undefined);
+  return (
+    hit(config.status_map[lower]) ??
+    hit(config.status_map[key]) ??
+    hit(vocab.includes(lower) ? lower : undefined) ??
+    hit(vocab.includes(key) ? key : undefined) ??
+    hit(DEFAULT_STATUS_MAP[lower]) ??
+    hit(DEFAULT_STATUS_MAP[key]) ??
+    // "accepted and implemented", "superseded by 12": the first word decides when it is a status
+    hit(firstWordStatus(key, vocab, config.status_map)) ?? { status: trimmed, unmapped: true, key: key || lower }
+  );
+}
+
+function firstWordStatus(key: string, vocab: string[], map: Record<string, string>): string | undefined {
+  const w = key.split(' ')[0];
+  if (!w) return undefined;
+  if (vocab.includes(w)) return w;
+  return map[w] ?? DEFAULT_STATUS_MAP[w];
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectAgentRuleFiles, detectRecordFolders } from '../../src/sources/detect.js';
+import { firstParagraph } from '../../src/init/detect.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+const nygard = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nWhy ${title}.\n\n## Decision\n\nWe will ${title}.\n`;
+const madr = (title: string, status: string) => `---\nstatus: ${status}\ndate: 2024-02-01\n---\n# ${title}\n\n## Context and Problem Statement\n\nWhich?\n\n## Decision Outcome\n\nChosen option: ${title}.\n`;
+
+describe('git ctx init finds decision records', () => {
+  it('configures an adr-tools folder and a MADR folder (nested historic/, a package docs/), skips node_modules, and check exits 0', () => {
+    const repo = makeRepo({
+      'package.json': JSON.stringify({ name: 'shop', workspaces: ['packages/*'] }),
+      'README.md': '# Shop\n\n[![build](https://x/badge.svg)](https://x)\n\nShop is the **checkout service** for [Acme](https://acme.example).\nIt takes payments.\n\n## Install\n\nnpm i\n',
+      'AGENTS.md': '# Agents\n',
+      '.cursor/rules/style.mdc': 'x\n',
+      'doc/architecture/decisions/0001-record-architecture-decisions.md': nygard(1, 'Record architecture decisions', 'Accepted'),
+      'doc/architecture/decisions/0002-use-postgres.md': nygard(2, 'Use Postgres', 'Superseded by [3. Use CockroachDB](0003-use-cockroachdb.md)'),
+      'doc/architecture/decisions/0003-use-cockroachdb.md': nygard(3, 'Use CockroachDB', 'Accepted\n\nSupersedes [2. Use Postgres](0002-use-postgres.md)'),
+      'doc/architecture/decisions/historic/0004-use-soap.md': nygard(4, 'Use SOAP', 'Obsolete'),
+      'packages/api/docs/decisions/0001-use-fastify.md': madr('Use Fastify', 'accepted'),
+      'packages/api/docs/decisions/0002-use-zod.md': madr('Use zod', 'Frobnicated'),
+      'packages/api/src/server.ts': 'export const x = 1;\n',
+      'node_modules/lib/docs/adr/0001-vendored.md': nygard(1, 'Vendored', 'Accepted'),
+      'docs/architecture/overview.md': '# Overview\n',
+    });
+    repo.commit('records');
+    const init = runCli(['init'], { cwd: repo.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('doc/architecture/decisions/  4 records, ids ADR-<number>');
+    expect(init.stdout).toContain('packages/api/docs/decisions/  2 records, ids API-<number>');
+    expect(init.stdout).toMatch(/unmapped status packages\/api\/docs\/decisions\/0002-use-zod\.md:2: status "Frobnicated"/);
+    expect(init.stdout).toContain('Agent rule files found (kept as they are): .cursor/rules/style.mdc, AGENTS.md');
+    expect(init.stdout).not.toContain('node_modules');
+    const config = readFileSync(path.join(repo.dir, '.contextia/config.yaml'), 'utf8');
+    expect(config).toContain('sources:\n  - dir: doc/architecture/decisions\n    format: adr\n    prefix: ADR-\n    type: decision\n  - dir: packages/api/docs/decisions\n    format: adr\n    prefix: API-\n');
+    const identity = readFileSync(path.join(repo.dir, '.contextia/identity.md'), 'utf8');
+    expect(identity).toContain('Shop is the checkout service for Acme. It takes payments.');
+    expect(identity).toContain('workspaces: [packages/*]');
+    const check = runCli(['check', '--json'], { cwd: repo.dir });
+    expect(check.code, check.stdout).toBe(0);
+    const findings = (JSON.parse(check.stdout) as { findings: { rule: string; file: string }[] }).findings;
+    expect(findings.map((f) => [f.rule, f.file])).toEqual([['status-unmapped', 'packages/api/docs/decisions/0002-use-zod.md']]);
+    const list = runCli(['list', '--json'], { cwd: repo.dir });
+    const ids = (JSON.parse(list.stdout) as { artifacts?: { id: string }[] } | { id: string }[]);
+    const idList = (Array.isArray(ids) ? ids : ids.artifacts ?? []).map((a) => a.id);
+    expect(idList).toEqual(expect.arrayContaining(['ADR-0001', 'ADR-0004', 'API-0001', 'API-0002']));
+  });
+
+  it('detects nested state folders, src/ folders and a package-local numbered folder inside a source', () => {
+    const files = [
+      'dotcom/docs/architecture/000-adrs.md',
+      'dotcom/docs/architecture/001-react.md',
+      'dotcom/docs/architecture/historic-adrs/002-old.md',
+      'dotcom/docs/architecture/historic-adrs/notes.md',
+      'dotcom/docs/architecture/proposed-adrs/rendering.md',
+      'dotcom/docs/architecture/third-party-review/001-a.md',
+      'dotcom/docs/architecture/third-party-review/002-b.md',
+      'src/payments/adr/0001-idempotency.md',
+      'docs/architecture/readme.md',
+      'vendor/x/adr/0001-no.md',
+      'build/decisions/0001-no.md',
+      'docs/payment-decision-records/ADR-001-tokens.md',
+    ];
+    expect(detectRecordFolders(files).map((s) => [s.dir, s.prefix, s.records])).toEqual([
+      // the shallowest folder keeps ADR-; the others are named after their nearest distinctive folder
+      ['docs/payment-decision-records', 'ADR-', 1],
+      ['dotcom/docs/architecture', 'DOTCOM-', 5],
+      ['dotcom/docs/architecture/third-party-review', 'THIRD-PARTY-REVIEW-', 2],
+      ['src/payments/adr', 'PAYMENTS-', 1],
+    ]);
+    expect(detectAgentRuleFiles(['CLAUDE.md', 'src/AGENTS.md', '.github/copilot-instructions.md', 'x.md'])).toEqual(['.github/copilot-instructions.md', 'CLAUDE.md']);
+  });
+
+  it("reads a README's first prose paragraph", () => {
+    expect(firstParagraph('<p align="center"><img src="x"></p>\n\n# Title\n\n> quote\n\nFirst *real* paragraph\nwith [a link](x).\n\nSecond.\n')).toBe('First real paragraph with a link.');
+    expect(firstParagraph('# Only a title\n')).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+import { cpSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/adr-sources');
+
+describe('git ctx new decision in a records folder', () => {
+  it("writes the folder's own style with its next number and --date; frontmatter files get placeholders", () => {
+    const repo = makeRepo();
+    cpSync(FIXTURE, repo.dir, { recursive: true });
+    repo.commit('fixture');
+    const ny = runCli(['new', 'decision', '--in', 'docs/adr', '--title', 'Use Kafka', '--date', '2026-01-31', '--json'], { cwd: repo.dir });
+    expect(ny.code, ny.stderr).toBe(0);
+    expect(JSON.parse(ny.stdout)).toMatchObject({ id: 'ADR-0006', file: 'docs/adr/0006-use-kafka.md', style: 'nygard' });
+    expect(readFileSync(path.join(repo.dir, 'docs/adr/0006-use-kafka.md'), 'utf8')).toBe('# 6. Use Kafka\n\nDate: 2026-01-31\n\n## Status\n\nProposed\n\n## Context\n\n## Decision\n\n## Consequences\n');
+    const md = runCli(['new', 'decision', '--in', 'docs/decisions', '--title', 'Use Zod', '--status', 'Accepted', '--date', '2026-02-01', '--json'], { cwd: repo.dir });
+    expect(JSON.parse(md.stdout)).toMatchObject({ id: 'MADR-0008', file: 'docs/decisions/0008-use-zod.md', style: 'madr' });
+    expect(readFileSync(path.join(repo.dir, 'docs/decisions/0008-use-zod.md'), 'utf8')).toMatch(/^---\nstatus: accepted\ndate: 2026-02-01\n/);
+    // both read back as records, and check stays clean of errors
+    const list = JSON.parse(runCli(['list', '--json'], { cwd: repo.dir }).stdout) as { artifacts: { id: string; status: string; title: string }[] };
+    expect(list.artifacts).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'ADR-0006', status: 'proposed', title: 'Use Kafka' }), expect.objectContaining({ id: 'MADR-0008', status: 'accepted' })]));
+    expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
+    const fm = runCli(['new', 'decision', '--title', 'Plain', '--date', '2025-05-05'], { cwd: repo.dir });
+    expect(fm.code, fm.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, fm.stdout.trim()), 'utf8')).toContain('summary: ""\npaths: []\nanchors: []\ncreated: "2025-05-05"\n');
+    const bad = runCli(['new', 'decision', '--in', 'docs/nowhere', '--title', 'X'], { cwd: repo.dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('docs/nowhere is not a records folder');
+    expect(runCli(['new', 'decision', '--date', '31/01/2026'], { cwd: repo.dir }).stderr).toContain('--date must be YYYY-MM-DD');
+  });
+});

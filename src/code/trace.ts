@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pathMatches } from '../util/glob.js';
+import { compilePaths, entryCovers } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
@@ -81,9 +81,8 @@ export function parseTraceTarget(input: string, root: string, cwd: string = root
 
 /** Does a `paths:` entry cover a file? Same semantics as the check rules: exact, directory prefix, or glob. */
 export function pathsEntryCovers(entry: string, file: string): boolean {
-  const p = normalizeRepoPath(entry);
-  // an empty entry ('.', './') covers the whole repository
-  return !p || pathMatches(entry.endsWith('/') ? p + '/' : p, file);
+  // a `!` entry is an exclusion (see compilePaths): on its own it covers nothing
+  return !entry.trim().startsWith('!') && entryCovers(entry, file);
 }
 
 /** The static directory a pattern starts from (`src/billing/**` → `src/billing`). */
@@ -192,7 +191,8 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   };
 
   for (const a of set.artifacts) {
-    for (const p of a.paths) {
+    const pathSet = compilePaths(a.paths);
+    for (const p of isFile && !pathSet.covers(target.path) ? [] : pathSet.includes) {
       const m = pathLevel(p, 'paths', a);
       if (m) add(a.id, m);
     }

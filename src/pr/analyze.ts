@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../config.js';
 import { detectDrift } from '../hooks/drift.js';
 import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js';
 import { normalizeRepoPath } from '../util/paths.js';
+import { compilePaths } from '../util/path-set.js';
 import { diffPullRequest, findMergeBase, type ChangedFile, type Hunk } from './diff.js';
 import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import { judgeStaleness } from './stale.js';
@@ -218,8 +219,9 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const changed = new GlobIndex(codePaths);
     for (const a of headSet.artifacts) {
       if (a.origin !== 'repo') continue;
-      for (const entry of a.paths) {
-        for (const p of changed.match(normalizeRepoPath(entry) ? entry : '')) addMatch(a.id, { via: 'paths', file: p, pattern: entry, side: headPaths.has(p) ? 'head' : 'base' });
+      const pathSet = compilePaths(a.paths);
+      for (const entry of pathSet.includes) {
+        for (const p of changed.match(normalizeRepoPath(entry) ? entry : '')) if (pathSet.covers(p)) addMatch(a.id, { via: 'paths', file: p, pattern: entry, side: headPaths.has(p) ? 'head' : 'base' });
       }
       for (const raw of a.anchors) {
         const spec = parseAnchor(raw);

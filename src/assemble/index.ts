@@ -1,4 +1,5 @@
 import { bodyAt } from '../artifacts/depth.js';
+import { successorOf } from '../staleness/lifecycle.js';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';
 import type { Artifact, Depth } from '../artifacts/types.js';
@@ -216,7 +217,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
   const why = (r: Reached) => (r.role === 'identity' && r.distance === null ? 'identity (always included)' : r.role === 'root' ? `${r.artifact.id} (requested)` : formatChain(r.chain, r.via));
   const sectionAt = (r: Reached, d: Depth): SectionInput => {
     const a = r.artifact;
-    return { id: a.id, type: a.type, title: a.title, status: a.status, summary: a.summary, why: why(r), depth: d, file: a.file, meta: metaOf(a), body: stripTitleHeading(bodyAt(a, d), a.title), stale: stale.get(a.id) };
+    return { id: a.id, type: a.type, title: a.title, status: a.status, summary: a.summary, why: why(r), depth: d, file: a.file, meta: metaOf(a), body: stripTitleHeading(bodyAt(a, d), a.title), stale: stale.get(a.id), successor: successorOf(set, a.id) };
   };
   const texts: string[] = [];
   for (const r of reached) for (const d of wanted) texts.push(contextSection(sectionAt(r, d)));
@@ -280,6 +281,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
       anchors: a.anchors,
     };
     if (s.stale) e.stale = s.stale;
+    if (s.successor) e.successor = s.successor;
     entries.push(e);
   }
 

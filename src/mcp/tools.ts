@@ -9,6 +9,7 @@ import { renderCheck } from '../check/render.js';
 import { runCheck } from '../check/run.js';
 import { buildCodeIndex } from '../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceResult } from '../code/trace.js';
+import { successorOf, successorText, type Successor } from '../staleness/lifecycle.js';
 import { isCtxError } from '../errors.js';
 import { judgeArtifacts } from '../staleness/judge.js';
 import { renderStale } from '../staleness/render.js';
@@ -137,7 +138,7 @@ export async function assembleTaskTool(ctx: ToolContext, args: { id: string; dep
   };
 }
 
-function renderTrace(r: TraceResult, commit: string | undefined): string {
+function renderTrace(r: TraceResult, commit: string | undefined, successors: Map<string, Successor> = new Map()): string {
   const t = r.target;
   const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
   const lines = [`# What governs ${where}${t.symbolRange ? ` (lines ${t.symbolRange.start}-${t.symbolRange.end})` : ''} — commit ${shortCommit(commit)}`];
@@ -148,6 +149,8 @@ function renderTrace(r: TraceResult, commit: string | undefined): string {
     const head = e.known ? `${e.id} [${[e.type, e.status].filter(Boolean).join(' · ')}] ${e.title ?? ''}` : `${e.id} (unknown id: no artifact declares it)`;
     lines.push(`- ${e.match.level}: ${head}`, `  via ${e.match.how}`);
     for (const m of e.also) lines.push(`  also ${m.level}: ${m.how}`);
+    const s = successors.get(e.id);
+    if (s) lines.push(`  ${successorText(s)}: follow ${s.id} instead`);
   }
   return lines.join('\n') + '\n';
 }
@@ -160,14 +163,19 @@ export async function traceTool(ctx: ToolContext, args: { target: string }): Pro
     const target = parseTraceTarget(args.target, snapshot.root);
     const r = await traceLocation({ snapshot, set, index, target });
     await index.flush();
-    return r;
+    const successors = new Map<string, Successor>();
+    for (const e of r.entries) {
+      const s = successorOf(set, e.id);
+      if (s) successors.set(e.id, s);
+    }
+    return { ...r, successors };
   });
   return {
-    text: renderTrace(result, state.head),
+    text: renderTrace(result, state.head, result.successors),
     data: {
       target: result.target,
       package: result.package ?? null,
-      entries: result.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how })),
+      entries: result.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how, supersededBy: result.successors.get(e.id)?.id ?? null })),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { GlobIndex } from '../util/glob.js';
 import { buildGraph, REVERSE_NAMES } from '../artifacts/graph.js';
-import { loadArtifactSet } from '../artifacts/load.js';
+import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
+import { successorOf } from '../staleness/lifecycle.js';
 import { RELATION_KINDS, type Artifact } from '../artifacts/types.js';
 import { runCheck, findingKey, ruleCatalog } from '../check/run.js';
 import { STALENESS_RULES } from '../check/rules/staleness.js';
@@ -86,6 +87,12 @@ interface ChangeView {
 const STALENESS_RULE_IDS = new Set(STALENESS_RULES.map((r) => r.id));
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The successor of a superseded record, as the PR report carries it. */
+function successorField(set: ArtifactSet, id: string): Pick<PrArtifact, 'successor'> {
+  const s = successorOf(set, id);
+  return s ? { successor: { id: s.id, ...(s.title !== undefined ? { title: s.title } : {}), ...(s.status !== undefined ? { status: s.status } : {}), via: s.via } } : {};
+}
 
 function isInactive(a: Artifact, config: Config): boolean {
   return !!a.status && (config.types[a.type]?.inactive ?? []).includes(a.status);
@@ -321,6 +328,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       inclusion,
       matches: [],
       inactive: isInactive(a, headConfig),
+      ...successorField(headSet, a.id),
       unstamped: unstamped.get(a.id) ?? [],
       ...extra,
     });

@@ -159,6 +159,27 @@ export const CORE_RULES: Rule[] = [
     },
   },
   {
+    id: 'superseded-still-active',
+    severity: 'warning',
+    description: 'a record another record supersedes whose own status is still in force (accepted, active, …)',
+    run: (ctx) => {
+      const res: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.origin !== 'repo' || isInactive(ctx, a)) continue;
+        const by = [...new Set(graphOf(ctx).in.get(a.id)?.filter((e) => e.kind === 'supersedes').map((e) => e.from) ?? [])].sort();
+        if (!by.length) continue;
+        res.push({
+          rule: 'superseded-still-active',
+          id: a.id,
+          file: a.file,
+          line: line(a, 'status'),
+          message: `${a.id} is superseded by ${by.join(', ')} but its status is still ${a.status ?? '(none)'}; set its status to superseded (git ctx supersede ${a.id} --by ${by[0]} writes both sides)`,
+        });
+      }
+      return res;
+    },
+  },
+  {
     id: 'task-links-inactive',
     severity: 'warning',
     description: 'an open task linking a superseded or deprecated decision (or other inactive artifact)',

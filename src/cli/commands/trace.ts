@@ -1,6 +1,7 @@
 import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceEntry, type TraceResult } from '../../code/trace.js';
+import { successorOf, successorText, type Successor } from '../../staleness/lifecycle.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
 
@@ -9,8 +10,8 @@ interface TraceOptions extends RepoOptions {
   json?: boolean;
 }
 
-/** A trace entry as printed: the staleness mark is attached here, not by src/code. */
-type MarkedEntry = TraceEntry & { stale?: StaleMark };
+/** A trace entry as printed: the staleness mark and the successor are attached here, not by src/code. */
+type MarkedEntry = TraceEntry & { stale?: StaleMark; successor?: Successor };
 type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
@@ -28,6 +29,8 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
       for (const m of e.also) lines.push(`  ${''.padEnd(9)} ${p.dim(`also ${m.level}: ${m.how}`)}`);
       // the reader is about to rely on this artifact: say when its code drifted since the stamp
       if (e.stale) lines.push(`  ${''.padEnd(9)} ${(e.stale.state === 'stale' ? p.red : p.yellow)(`${e.stale.state}: ${e.stale.summary ?? ''}`)}`);
+      // a superseded record is shown with what replaced it, so nobody follows the old one
+      if (e.successor) lines.push(`  ${''.padEnd(9)} ${p.yellow(successorText(e.successor))}${e.successor.title ? `  ${e.successor.title}` : ''}${e.successor.status ? p.dim(` (${e.successor.status})`) : ''}`);
     }
     return lines.join('\n') + '\n';
   },
@@ -50,7 +53,13 @@ export function register(program: Command): void {
       const governing = result.entries.map((e) => repo.set.byId.get(e.id)).filter((a) => a !== undefined);
       const marks = await staleMarks(governing, repo.set, { index });
       await index.flush();
-      const marked: MarkedTrace = { ...result, entries: result.entries.map((e) => (marks.has(e.id) ? { ...e, stale: marks.get(e.id) } : e)) };
+      const marked: MarkedTrace = {
+        ...result,
+        entries: result.entries.map((e) => {
+          const successor = successorOf(repo.set, e.id);
+          return { ...e, ...(marks.has(e.id) ? { stale: marks.get(e.id) } : {}), ...(successor ? { successor } : {}) };
+        }),
+      };
       io().out(RENDERERS[o.json ? 'json' : o.format](marked));
     } finally {
       repo.close();

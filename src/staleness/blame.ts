@@ -1,6 +1,5 @@
 // @spec SPEC-STALENESS-001
-import type { AnchorSpec } from '../code/anchors.js';
-import { fingerprintAnchor } from '../code/anchors.js';
+import { findSymbol, fingerprintAnchor, indexContentHasher, type AnchorSpec, type ContentHasher } from '../code/anchors.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { SymbolReader, withPath } from './anchors.js';
@@ -31,13 +30,30 @@ interface Print {
 /** At most this many commits are fingerprinted per anchor; beyond it, every touch is listed. */
 export const BLAME_LIMIT = 64;
 
+/**
+ * Content hashes of set anchors in a snapshot: a file whose blob is the one the index's
+ * snapshot holds is read from the index (parsed already); others through the reader.
+ */
+function hasherFor(env: BlameEnv, snap: Snapshot): ContentHasher {
+  if (snap === env.index.snapshot) return indexContentHasher(env.index);
+  const viaIndex = indexContentHasher(env.index);
+  const viaReader = env.reader.contentHasher(snap);
+  return async (path, blob) => (blob && blob === (await env.index.snapshot.blobOf(path)) ? viaIndex(path, blob) : viaReader(path, blob));
+}
+
 /** Fingerprint an anchor (at `path`, for path-bound kinds) in a snapshot. */
 export async function printAt(env: BlameEnv, spec: AnchorSpec, path: string | undefined, snap: Snapshot): Promise<Print> {
-  if (spec.kind === 'symbol') return { fp: path ? await env.reader.fingerprintSymbol(snap, path, spec.symbol) : undefined };
   if (spec.kind === 'endpoint') return {};
+  if (spec.kind === 'symbol') {
+    if (!path) return {};
+    // the same blob as in the index's snapshot: its symbols are parsed already
+    const blob = snap === env.index.snapshot ? undefined : await snap.blobOf(path);
+    if (snap === env.index.snapshot || (blob && blob === (await env.index.snapshot.blobOf(path)))) return { fp: findSymbol(await env.index.symbolsOf(path), spec.symbol)?.fingerprint };
+    return { fp: blob ? await env.reader.fingerprintSymbol(snap, path, spec.symbol) : undefined };
+  }
   const s: AnchorSpec = path && (spec.kind === 'file' || spec.kind === 'lines') && path !== spec.path ? { ...spec, path, raw: withPath(spec, path) } : spec;
   if ((s.kind === 'file' || s.kind === 'lines') && !path) return {};
-  const f = await fingerprintAnchor(s, snap, env.index, env.reader.contentHasher(snap));
+  const f = await fingerprintAnchor(s, snap, env.index, hasherFor(env, snap));
   return f.status === 'ok' ? { fp: f.fingerprint, legacy: f.legacy } : {};
 }
 
@@ -60,7 +76,9 @@ export async function blameCommits(env: BlameEnv, spec: AnchorSpec, stamped: str
   if (spec.kind === 'endpoint' || candidates.length > BLAME_LIMIT) return undefined;
   if (!candidates.length) return [];
   const bound = spec.kind === 'file' || spec.kind === 'lines' || spec.kind === 'symbol';
-  let prev = !bound || base.path !== undefined ? await printAt(env, spec, base.path, env.at(base.commit)) : {};
+  // the state at the base is what was stamped (the base is the stamp commit, or the
+  // commit a history judgement fingerprinted): read only when nothing was stamped
+  let prev: Print = stamped !== undefined ? { fp: stamped } : !bound || base.path !== undefined ? await printAt(env, spec, base.path, env.at(base.commit)) : {};
   let blamed: CommitInfo[] = [];
   for (const [i, c] of candidates.entries()) {
     const snap = env.at(i === candidates.length - 1 ? head : c.commit.id);

@@ -188,6 +188,8 @@ export async function judgeArtifacts(opts: JudgeOptions): Promise<StaleReport> {
     // history carries it, so that a later cache hit still warns
     const limit = ctx.range?.renameLimitHit ? { needed: ctx.range.renameLimitNeeded } : undefined;
     for (const { id, d } of judged) {
+      // whether an uncommitted change is staged or not is not part of the key: not kept
+      if (d.anchors.some((v) => v.uncommitted)) continue;
       const key = keys.get(id);
       if (key) results.set(id, key, preKey(set.byId.get(id)!), { judgement: d, renameLimit: limit && d.base ? limit : undefined });
     }

@@ -52,7 +52,11 @@ export interface Config {
   global: boolean;
   assemble: { budget?: number; encoding: string; max_depth?: number; depth: 'meta' | 'summary' | 'full' };
   anchors: { strict_bidirectional: boolean; include: string[]; exclude: string[] };
-  staleness: { proposed_shipped_days: number };
+  /**
+   * glob_ignore: files a glob or directory anchor leaves out of its fingerprint (test files
+   * by default), unless everything it matches is such a file
+   */
+  staleness: { proposed_shipped_days: number; glob_ignore: string[] };
   hook: { drift: 'warn' | 'block' };
   check: { task_stale_days: number };
   /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
@@ -68,6 +72,9 @@ export interface Config {
 const DECISION_STATUSES = ['proposed', 'accepted', 'deprecated', 'superseded', 'rejected'];
 
 /** Documented defaults. Every key here may be overridden in .contextia/config.yaml. */
+/** Test files, which a glob anchor leaves out by default (staleness.glob_ignore). */
+export const DEFAULT_GLOB_IGNORE: readonly string[] = ['**/*.test.*', '**/*.spec.*', '**/*_test.*', '**/test_*.py', '**/__tests__/**', '**/__snapshots__/**', '**/test/**', '**/tests/**'];
+
 export function defaultConfig(): Config {
   const t = (prefix: string, dir: string, statuses: string[], inactive: string[] = []): TypeConfig => ({ prefix, dir, statuses, inactive });
   return {
@@ -93,7 +100,7 @@ export function defaultConfig(): Config {
     global: false,
     assemble: { encoding: 'o200k_base', depth: 'full' },
     anchors: { strict_bidirectional: false, include: [], exclude: ['node_modules/**', 'dist/**', 'vendor/**'] },
-    staleness: { proposed_shipped_days: 90 },
+    staleness: { proposed_shipped_days: 90, glob_ignore: [...DEFAULT_GLOB_IGNORE] },
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },

@@ -2,6 +2,7 @@ import { picomatch } from './util/picomatch.js';
 import type { ArtifactSet } from './artifacts/load.js';
 import type { Artifact } from './artifacts/types.js';
 import { normalizeRepoPath } from './util/paths.js';
+import { compilePaths, entryCovers } from './util/path-set.js';
 
 /** How a `paths` entry reached the traced path, most specific first. */
 export type TraceHow = 'exact' | 'directory' | 'glob' | 'contains';
@@ -87,10 +88,9 @@ export function traceByPaths(set: ArtifactSet, repoPath: string, opts: TraceOpti
   const found: { a: Artifact; best: Scored; all: Scored[] }[] = [];
   for (const a of set.byId.values()) {
     if (!keep(a) || !a.paths.length) continue;
-    const negated = a.paths.filter((x) => x.startsWith('!')).map((x) => picomatch(normalizeRepoPath(x.slice(1)), { dot: true }));
-    if (negated.some((m) => m(p))) continue;
-    const all = a.paths
-      .filter((x) => !x.startsWith('!'))
+    const pathSet = compilePaths(a.paths);
+    if (pathSet.excludes.some((x) => entryCovers(x, p))) continue;
+    const all = pathSet.includes
       .map((x) => matchPattern(x, p))
       .filter((x): x is Scored => x !== undefined)
       .sort(better);

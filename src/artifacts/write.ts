@@ -2,7 +2,7 @@
 
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Document, isMap, isScalar, isSeq, Scalar, visit, type Node, type Pair, type YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, isSeq, Scalar, visit, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath, workTreeOf } from '../util/contained.js';
@@ -307,6 +307,8 @@ function editMap(ctx: Ctx, map: YAMLMap | null, mapEnd: number, appendAt: number
     if (op.remove) return splice(hit.start, hit.end, '');
     const current = value ? (value as unknown as { toJSON(): unknown }).toJSON() : null;
     if (deepEqual(readBackForm(current ?? null), readBackForm(op.value))) return src;
+    const items = value && isSeq(value) ? replaceItems(src, value, op.value) : undefined;
+    if (items !== undefined) return items;
     const style: Style = {};
     if (value && (isMap(value) || isSeq(value))) {
       style.flow = !!value.flow;
@@ -328,6 +330,35 @@ function editMap(ctx: Ctx, map: YAMLMap | null, mapEnd: number, appendAt: number
   const next = applyToData(base, { ...op, path: segs.slice(1) });
   if (deepEqual(readBackForm(base), next) && isMap(value)) return src;
   return splice(hit.start, hit.end, renderPair(keyText, next, col, unit, eol, isMap(value) ? { flow: value.flow, padding: flowPadding(src, value) } : {}, comment));
+}
+
+/**
+ * A list replaced by a list of the same length whose changed items are strings (what
+ * `stamp --fix` does to a moved `anchors:` entry): only the changed items' text is
+ * replaced, each in the quote style it was written in, so the list's style, its other
+ * items and its comments stay byte for byte. Undefined when this does not apply.
+ */
+function replaceItems(src: string, seq: YAMLSeq, next: unknown): string | undefined {
+  if (!Array.isArray(next) || next.length !== seq.items.length) return undefined;
+  const edits: { from: number; to: number; text: string }[] = [];
+  for (const [i, item] of seq.items.entries()) {
+    const want = next[i];
+    if (!isScalar(item) || !item.range) return undefined;
+    if (deepEqual(readBackForm(item.toJSON()), readBackForm(want))) continue;
+    if (typeof want !== 'string' || want.includes('\n')) return undefined;
+    edits.push({ from: item.range[0], to: item.range[1], text: scalarText(want, item.type, !!seq.flow) });
+  }
+  let out = src;
+  for (const e of edits.reverse()) out = out.slice(0, e.from) + e.text + out.slice(e.to);
+  return out;
+}
+
+/** A string as a YAML scalar in a given quote style (plain only when it reads back as itself). */
+function scalarText(v: string, type: Scalar.Type | undefined, inFlow: boolean): string {
+  if (type === Scalar.QUOTE_SINGLE) return `'${v.replace(/'/g, "''")}'`;
+  if (type === Scalar.QUOTE_DOUBLE) return JSON.stringify(v);
+  const plain = new Document(v, { version: '1.1' }).toString({ lineWidth: 0 }).replace(/\n$/, '');
+  return plain === v && !(inFlow && /[,[\]{}]/.test(v)) ? v : JSON.stringify(v);
 }
 
 /** The indentation unit used by nested entries in this YAML (2 when there are none). */

@@ -1,4 +1,5 @@
 import { bodyAt } from '../artifacts/depth.js';
+import { successorOf } from '../staleness/lifecycle.js';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';
 import type { Artifact, Depth } from '../artifacts/types.js';
@@ -234,7 +235,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
   const why = (r: Reached) => (r.role === 'related' ? `related, not linked: ${relatedWhy.get(r.artifact.id)}` : r.role === 'identity' && r.distance === null ? 'identity (always included)' : r.role === 'root' ? `${r.artifact.id} (requested)` : formatChain(r.chain, r.via, r.elided));
   const sectionAt = (r: Reached, d: Depth): SectionInput => {
     const a = r.artifact;
-    return { id: a.id, type: a.type, title: a.title, status: a.status, summary: a.summary, why: why(r), depth: d, file: a.file, meta: metaOf(a), body: stripTitleHeading(bodyAt(a, d), a.title), stale: stale.get(a.id) };
+    return { id: a.id, type: a.type, title: a.title, status: a.status, summary: a.summary, why: why(r), depth: d, file: a.file, meta: metaOf(a), body: stripTitleHeading(bodyAt(a, d), a.title), stale: stale.get(a.id), successor: successorOf(set, a.id) };
   };
   const texts: string[] = [];
   for (const r of reached) for (const d of wanted) texts.push(contextSection(sectionAt(r, d)));
@@ -299,6 +300,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
       anchors: a.anchors,
     };
     if (s.stale) e.stale = s.stale;
+    if (s.successor) e.successor = s.successor;
     entries.push(e);
   }
 

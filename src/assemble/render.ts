@@ -1,4 +1,5 @@
 import type { Depth } from '../artifacts/types.js';
+import { successorText, type Successor } from '../staleness/lifecycle.js';
 import { BUNDLE_SCHEMA_VERSION, type Bundle, type BundleEntry, type BundleFormat, type BundleOptions, type StaleMark } from './types.js';
 
 /** What a `context` section is made of; a BundleEntry has all of it. */
@@ -14,6 +15,7 @@ export interface SectionInput {
   meta: Record<string, unknown>;
   body: string;
   stale?: StaleMark;
+  successor?: Successor;
 }
 
 /** Keys shown in the fixed head of a section, so never repeated from the frontmatter. */
@@ -63,6 +65,7 @@ export function contextSection(e: SectionInput): string {
   lines.push(`why: ${e.why}`);
   lines.push(`depth: ${e.depth}`);
   if (e.stale) lines.push(`stale: ${e.stale.state}${e.stale.summary ? ` (${oneLine(e.stale.summary)})` : ''}`);
+  if (e.successor) lines.push(`lifecycle: ${successorText(e.successor)}; read ${e.successor.id} for what is in force`);
   lines.push(`file: ${e.file}`);
   lines.push(...metaLines(e.meta));
   if (e.body) lines.push('', e.body);
@@ -121,6 +124,7 @@ function markdownEntry(e: BundleEntry): string {
   if (e.status) lines.push(`- **status:** ${e.status}`);
   if (e.summary) lines.push(`- **summary:** ${oneLine(e.summary)}`);
   if (e.stale) lines.push(`- **stale:** ${e.stale.state}${e.stale.summary ? ` — ${oneLine(e.stale.summary)}` : ''}`);
+  if (e.successor) lines.push(`- **lifecycle:** ${successorText(e.successor)} — read ${e.successor.id} for what is in force`);
   for (const l of metaLines(e.meta)) {
     const i = l.indexOf(': ');
     lines.push(`- ${l.slice(0, i)}: ${l.slice(i + 2)}`);

@@ -1,4 +1,5 @@
 import type { Depth, Scope } from '../artifacts/types.js';
+import type { Successor } from '../staleness/lifecycle.js';
 
 /** Bumped whenever the JSON shape of a bundle or a manifest changes incompatibly. */
 export const BUNDLE_SCHEMA_VERSION = 1;
@@ -59,6 +60,8 @@ export interface BundleEntry {
   tokens: number;
   /** frontmatter (stamp removed) */
   meta: Record<string, unknown>;
+  /** for a superseded record: the record in force that replaces it (see successorOf) */
+  successor?: Successor;
   /** body text at `depth` ('' at meta), duplicate title heading removed */
   body: string;
   paths: string[];

@@ -1,4 +1,6 @@
-import { globIndexFor } from '../util/glob.js';
+import { globIndexFor, globSetMatcher } from '../util/glob.js';
+import { entryCovers } from '../util/path-set.js';
+import { languageOf } from './languages.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
 import { normalizeRepoPath } from '../util/paths.js';
@@ -10,8 +12,8 @@ import type { CodeSymbol, RouteRegistration } from './types.js';
 export type AnchorSpec =
   | { kind: 'symbol'; raw: string; path: string; symbol: string }
   | { kind: 'lines'; raw: string; path: string; start: number; end: number }
-  | { kind: 'file'; raw: string; path: string }
-  | { kind: 'glob'; raw: string; pattern: string }
+  | { kind: 'file'; raw: string; path: string; exclude?: readonly string[] }
+  | { kind: 'glob'; raw: string; pattern: string; exclude?: readonly string[] }
   | { kind: 'endpoint'; raw: string; method: string; path: string };
 
 const ENDPOINT_RE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ALL)\s+(\/\S*)$/i;
@@ -57,6 +59,10 @@ export interface AnchorFingerprint {
   /** every file the anchor covers (a glob's matches, a directory's files) */
   paths?: string[];
   kind: AnchorSpec['kind'];
+  /** globs and directories: each covered file's content hash (normalized text where the language allows) */
+  contents?: Record<string, string>;
+  /** globs and directories: the fingerprint as versions before `set1:` computed it (sorted path + blob list, nothing left out) */
+  legacy?: string;
 }
 
 /** Find a symbol by its qualified name; `default` also finds a named default export. */
@@ -111,12 +117,72 @@ export async function findEndpoint(index: CodeIndex, method: string, path: strin
   return out.sort((a, b) => (a.match === b.match ? b.path.length - a.path.length || (a.file < b.file ? -1 : 1) : a.match === 'exact' ? -1 : 1));
 }
 
-/** Hash of a sorted (path, blob) list: a glob's fingerprint. */
+/** Hash of a sorted (path, blob) list: the fingerprint of globs and directories before `set1:`. */
 async function hashPathList(snapshot: Snapshot, paths: string[]): Promise<string> {
   const sorted = [...paths].sort();
   const lines: string[] = [];
   for (const p of sorted) lines.push(`${p}\0${(await snapshot.blobOf(p)) ?? ''}`);
   return sha256(lines.join('\n'));
+}
+
+/** The prefix of set fingerprints (globs, directories): `set1:<content>:<layout>`. */
+export const SET_FINGERPRINT_PREFIX = 'set1:';
+
+/** The content half and the layout half of a `set1:` fingerprint (undefined for another format). */
+export function splitSetFingerprint(fp: string): { content: string; layout: string } | undefined {
+  if (!fp.startsWith(SET_FINGERPRINT_PREFIX)) return undefined;
+  const [content, layout] = fp.slice(SET_FINGERPRINT_PREFIX.length).split(':');
+  return content && layout ? { content, layout } : undefined;
+}
+
+/**
+ * How one file's content is hashed for a set anchor: the normalized text (comments and
+ * formatting left out, the same tokens symbol fingerprints hash) where the tool can
+ * normalize the language, else the blob id.
+ */
+export type ContentHasher = (path: string, blob: string) => Promise<string>;
+
+/** The content hasher of the snapshot a CodeIndex was built from. */
+export function indexContentHasher(index: CodeIndex): ContentHasher {
+  return async (path, blob) => {
+    if (languageOf(path) !== 'ts') return blob;
+    const fp = (await index.recordOf(path))?.fingerprint;
+    return fp ? `n${fp}` : blob;
+  };
+}
+
+/**
+ * The files of a set anchor that count: the `!` exclusions of the artifact's paths are
+ * left out, and so are files matching the configured ignore list (test files by default),
+ * unless every file matched is such a file (then the anchor is about them).
+ */
+function countedFiles(all: string[], exclude: readonly string[] | undefined, ignore: readonly string[]): string[] {
+  const kept = exclude?.length ? all.filter((f) => !exclude.some((x) => entryCovers(x, f))) : all;
+  if (!ignore.length) return kept;
+  const isIgnored = globSetMatcher([...ignore]);
+  const rest = kept.filter((f) => !isIgnored(f));
+  return rest.length ? rest : kept;
+}
+
+/**
+ * Fingerprint of a set of files: `set1:` + a hash of the sorted content hashes (what
+ * the files say, wherever they are) + `:` + a hash of the sorted (path, content) pairs.
+ * Equal content halves with different layouts mean files moved, nothing changed.
+ */
+export async function fingerprintFileSet(snapshot: Snapshot, paths: string[], hash: ContentHasher): Promise<{ fingerprint: string; contents: Record<string, string> }> {
+  const sorted = [...paths].sort();
+  const contents: Record<string, string> = {};
+  for (const p of sorted) contents[p] = await hash(p, (await snapshot.blobOf(p)) ?? '');
+  const content = sha256(Object.values(contents).sort().join('\n')).slice(0, 32);
+  const layout = sha256(sorted.map((p) => `${p}\0${contents[p]}`).join('\n')).slice(0, 32);
+  return { fingerprint: `${SET_FINGERPRINT_PREFIX}${content}:${layout}`, contents };
+}
+
+async function setFingerprint(kind: 'file' | 'glob', location: string, all: string[], exclude: readonly string[] | undefined, snapshot: Snapshot, index: CodeIndex, hash?: ContentHasher): Promise<AnchorFingerprint> {
+  const paths = countedFiles(all, exclude, index.config.staleness.glob_ignore ?? []);
+  if (!paths.length) return { status: 'missing', kind };
+  const { fingerprint, contents } = await fingerprintFileSet(snapshot, paths, hash ?? indexContentHasher(index));
+  return { status: 'ok', kind, fingerprint, location: { path: location }, paths, contents, legacy: await hashPathList(snapshot, all) };
 }
 
 /** Files of a snapshot matching a glob (or below a directory). */
@@ -127,11 +193,13 @@ export async function matchGlob(snapshot: Snapshot, pattern: string): Promise<st
 /**
  * Fingerprint an anchor as it is in a snapshot. Symbols hash their normalized text
  * (formatting and comments do not count), files their blob id, globs and directories a
- * hash of their sorted (path, blob) list, line ranges their whitespace-folded lines,
+ * `set1:` fingerprint of their files' normalized content and layout (see fingerprintFileSet;
+ * `hash` hashes one file's content, by default through `index`, which must then be of
+ * `snapshot`), line ranges their whitespace-folded lines,
  * endpoints the code registering them. The staleness engine compares these with the
  * fingerprints recorded in an artifact's stamp.
  */
-export async function fingerprintAnchor(anchor: string | AnchorSpec, snapshot: Snapshot, index: CodeIndex): Promise<AnchorFingerprint> {
+export async function fingerprintAnchor(anchor: string | AnchorSpec, snapshot: Snapshot, index: CodeIndex, hash?: ContentHasher): Promise<AnchorFingerprint> {
   const spec = typeof anchor === 'string' ? parseAnchor(anchor) : anchor;
   switch (spec.kind) {
     case 'symbol': {
@@ -166,13 +234,10 @@ export async function fingerprintAnchor(anchor: string | AnchorSpec, snapshot: S
       // a directory anchors everything below it
       const under = (await snapshot.listUnder(spec.path)).map((e) => e.path);
       if (!under.length) return { status: 'missing', kind: spec.kind };
-      return { status: 'ok', kind: spec.kind, fingerprint: await hashPathList(snapshot, under), location: { path: spec.path }, paths: under };
+      return setFingerprint('file', spec.path, under, spec.exclude, snapshot, index, hash);
     }
-    case 'glob': {
-      const paths = await matchGlob(snapshot, spec.pattern);
-      if (!paths.length) return { status: 'missing', kind: spec.kind };
-      return { status: 'ok', kind: spec.kind, fingerprint: await hashPathList(snapshot, paths), location: { path: spec.pattern }, paths };
-    }
+    case 'glob':
+      return setFingerprint('glob', spec.pattern, await matchGlob(snapshot, spec.pattern), spec.exclude, snapshot, index, hash);
     case 'endpoint': {
       const [best] = await findEndpoint(index, spec.method, spec.path);
       if (!best) return { status: 'unresolved', kind: spec.kind };

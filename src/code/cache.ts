@@ -7,7 +7,7 @@ import type { FileRecord } from './types.js';
  * Bump when extraction changes what it produces (new fields, different fingerprints):
  * an old cache is then ignored and rebuilt, never half-trusted.
  */
-export const CODE_CACHE_VERSION = 5;
+export const CODE_CACHE_VERSION = 6;
 
 /** A cached blob: 0 = the pre-filter found no tag (never parsed); otherwise its record. */
 export type CacheValue = 0 | FileRecord;

@@ -81,7 +81,8 @@ export function parseTraceTarget(input: string, root: string, cwd: string = root
 
 /** Does a `paths:` entry cover a file? Same semantics as the check rules: exact, directory prefix, or glob. */
 export function pathsEntryCovers(entry: string, file: string): boolean {
-  return entryCovers(entry, file);
+  // a `!` entry is an exclusion (see compilePaths): on its own it covers nothing
+  return !entry.trim().startsWith('!') && entryCovers(entry, file);
 }
 
 /** The static directory a pattern starts from (`src/billing/**` → `src/billing`). */
@@ -193,13 +194,10 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const routes = isFile ? ((await index.recordOf(target.path))?.routes ?? []) : [];
   const route = (p: string) => '/' + p.split('/').filter(Boolean).join('/');
   for (const a of set.artifacts) {
-    // one `paths:` semantics everywhere: `!` entries exclude what they name
-    const ps = compilePaths(a.paths);
-    if (!(isFile && ps.excludes.some((x) => entryCovers(x, target.path)))) {
-      for (const p of ps.includes) {
-        const m = pathLevel(p, 'paths', a);
-        if (m) add(a.id, m);
-      }
+    const pathSet = compilePaths(a.paths);
+    for (const p of isFile && !pathSet.covers(target.path) ? [] : pathSet.includes) {
+      const m = pathLevel(p, 'paths', a);
+      if (m) add(a.id, m);
     }
     for (const raw of a.anchors) {
       const spec = parseAnchor(raw);

@@ -141,6 +141,9 @@ export function extractTypeScript(ts: TS, path: string, text: string, tagRe: Reg
     const end = scanner.getTokenEnd();
     if (end > start) tokens.push({ start, end, text: text.slice(start, end) });
   }
+  // the whole file's normalized text, as symbols are fingerprinted: what glob and directory
+  // anchors compare, so that comment-only and formatting-only edits are not drift
+  record.fingerprint = sha256(tokens.map((t) => t.text).join(' '));
 
   // --- declarations -------------------------------------------------------------------
   const decls: Decl[] = [];

@@ -103,6 +103,8 @@ export interface FileRecord {
   routes: RouteRegistration[];
   /** total number of lines */
   lines: number;
+  /** hash of the whole file's normalized text (comments and formatting left out); TS/JS only */
+  fingerprint?: string;
   problem?: Omit<IndexProblem, 'file'>;
   /** the tag pre-filter matched the content (false for files extracted only because an anchor names them) */
   tagged?: boolean;

@@ -84,6 +84,8 @@ export function renderConfigYaml(cfg: Config = defaultConfig()): string {
     'staleness:',
     '  # a proposed decision whose code has shipped for this many days is reported',
     `  proposed_shipped_days: ${cfg.staleness.proposed_shipped_days}`,
+    '  # files left out of glob and directory fingerprints (test files), unless a glob matches only such files',
+    `  glob_ignore: ${y(cfg.staleness.glob_ignore)}`,
     '',
     'hook:',
     '  # the pre-commit hook on commits that change anchored code without re-stamping (warn | block)',

@@ -10,6 +10,7 @@ import { renderCheck } from '../check/render.js';
 import { runCheck } from '../check/run.js';
 import { buildCodeIndex } from '../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceResult } from '../code/trace.js';
+import { successorOf, successorText, type Successor } from '../staleness/lifecycle.js';
 import { isCtxError } from '../errors.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
 import type { RetrievalResult } from '../retrieve/types.js';
@@ -141,7 +142,7 @@ export async function assembleTaskTool(ctx: ToolContext, args: { id: string; dep
   };
 }
 
-function renderTrace(r: TraceResult, commit: string | undefined): string {
+function renderTrace(r: TraceResult, commit: string | undefined, successors: Map<string, Successor> = new Map()): string {
   const t = r.target;
   const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
   const lines = [`# What governs ${where}${t.symbolRange ? ` (lines ${t.symbolRange.start}-${t.symbolRange.end})` : ''} — commit ${shortCommit(commit)}`];
@@ -152,6 +153,8 @@ function renderTrace(r: TraceResult, commit: string | undefined): string {
     const head = e.known ? `${e.id} [${[e.type, e.status].filter(Boolean).join(' · ')}] ${e.title ?? ''}` : `${e.id} (unknown id: no artifact declares it)`;
     lines.push(`- ${e.match.level}: ${head}`, `  via ${e.match.how}`);
     for (const m of e.also) lines.push(`  also ${m.level}: ${m.how}`);
+    const s = successors.get(e.id);
+    if (s) lines.push(`  ${successorText(s)}: follow ${s.id} instead`);
   }
   return lines.join('\n') + '\n';
 }
@@ -164,18 +167,23 @@ export async function traceTool(ctx: ToolContext, args: { target: string }): Pro
     const target = parseTraceTarget(args.target, snapshot.root);
     const r = await traceLocation({ snapshot, set, index, target });
     await index.flush();
+    const successors = new Map<string, Successor>();
+    for (const e of r.entries) {
+      const s = successorOf(set, e.id);
+      if (s) successors.set(e.id, s);
+    }
     // records that only name the place in their text: weaker evidence, listed apart
     const mentioned = mentionedIn(set.byId.values(), target.path).filter((m) => !r.entries.some((e) => e.id === m.id));
-    return { r, mentioned };
+    return { r, mentioned, successors };
   });
   const { r, mentioned } = result;
   const more = mentioned.map((m) => `mentioned in ${m.id} (${m.title}) at ${m.file}:${m.line} as ${m.target}`).join('\n');
   return {
-    text: renderTrace(r, state.head) + (more ? `${more}\n` : ''),
+    text: renderTrace(r, state.head, result.successors) + (more ? `${more}\n` : ''),
     data: {
       target: r.target,
       package: r.package ?? null,
-      entries: r.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how })),
+      entries: r.entries.map((e) => ({ id: e.id, known: e.known, type: e.type ?? null, level: e.match.level, via: e.match.via, how: e.match.how, supersededBy: result.successors.get(e.id)?.id ?? null })),
       mentioned: mentioned.map((m) => ({ id: m.id, file: m.file, line: m.line, target: m.target })),
     },
   };

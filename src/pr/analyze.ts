@@ -1,6 +1,7 @@
 import { GlobIndex } from '../util/glob.js';
 import { buildGraph, REVERSE_NAMES } from '../artifacts/graph.js';
 import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
+import { successorOf } from '../staleness/lifecycle.js';
 import { RELATION_KINDS, type Artifact } from '../artifacts/types.js';
 import { runCheck, findingKey, ruleCatalog } from '../check/run.js';
 import { STALENESS_RULES } from '../check/rules/staleness.js';
@@ -12,6 +13,7 @@ import { loadConfig, type Config } from '../config.js';
 import { detectDrift } from '../hooks/drift.js';
 import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js';
 import { normalizeRepoPath } from '../util/paths.js';
+import { compilePaths } from '../util/path-set.js';
 import { diffPullRequest, findMergeBase, type ChangedFile, type Hunk } from './diff.js';
 import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -88,6 +90,12 @@ interface ChangeView {
 const STALENESS_RULE_IDS = new Set(STALENESS_RULES.map((r) => r.id));
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The successor of a superseded record, as the PR report carries it. */
+function successorField(set: ArtifactSet, id: string): Pick<PrArtifact, 'successor'> {
+  const s = successorOf(set, id);
+  return s ? { successor: { id: s.id, ...(s.title !== undefined ? { title: s.title } : {}), ...(s.status !== undefined ? { status: s.status } : {}), via: s.via } } : {};
+}
 
 function isInactive(a: Artifact, config: Config): boolean {
   return !!a.status && (config.types[a.type]?.inactive ?? []).includes(a.status);
@@ -221,8 +229,9 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const changed = new GlobIndex(codePaths);
     for (const a of headSet.artifacts) {
       if (a.origin !== 'repo') continue;
-      for (const entry of a.paths) {
-        for (const p of changed.match(normalizeRepoPath(entry) ? entry : '')) addMatch(a.id, { via: 'paths', file: p, pattern: entry, side: headPaths.has(p) ? 'head' : 'base' });
+      const pathSet = compilePaths(a.paths);
+      for (const entry of pathSet.includes) {
+        for (const p of changed.match(normalizeRepoPath(entry) ? entry : '')) if (pathSet.covers(p)) addMatch(a.id, { via: 'paths', file: p, pattern: entry, side: headPaths.has(p) ? 'head' : 'base' });
       }
       for (const raw of a.anchors) {
         const spec = parseAnchor(raw);
@@ -322,6 +331,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       inclusion,
       matches: [],
       inactive: isInactive(a, headConfig),
+      ...successorField(headSet, a.id),
       unstamped: unstamped.get(a.id) ?? [],
       ...extra,
     });

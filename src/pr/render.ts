@@ -43,6 +43,7 @@ function flags(a: PrArtifact): string {
   if (a.staleness?.status === 'stale') f.push('⚠️ stale at head');
   else if (a.staleness?.status === 'moved') f.push('🔀 anchors moved');
   if (a.inactive) f.push(`💤 ${a.status ? escapeText(a.status) : 'inactive'}`);
+  if (a.successor) f.push(`➡️ superseded by ${[...a.successor.via, a.successor.id].map(code).join(' → ')}`);
   return f.join(' · ');
 }
 
@@ -102,6 +103,12 @@ function attention(r: PrResult, budget: Budget): string[] {
       const what = a.unstamped.slice(0, MATCHES_SHOWN).map((u) => `${code(u.anchor)} ${escapeText(u.change)}${u.movedTo ? ` → ${code(u.movedTo)}` : ''}`);
       if (a.unstamped.length > MATCHES_SHOWN) what.push(`+${a.unstamped.length - MATCHES_SHOWN} more`);
       items.push(`- This PR changes code governed by ${code(a.id)} without re-stamping it: ${what.join(', ')}. Review it, then run ${code(`git ctx ack ${a.id}`)}.`);
+    }
+  }
+  for (const a of r.artifacts) {
+    if (a.successor && a.inclusion === 'direct') {
+      const s = a.successor;
+      items.push(`- ${code(a.id)} governs this code but is superseded by ${[...s.via, s.id].map(code).join(' → ')}${s.title ? ` (${escapeText(truncate(s.title, TITLE_MAX))})` : ''}: follow ${code(s.id)}.`);
     }
   }
   for (const a of r.artifacts) {

@@ -67,6 +67,8 @@ export interface PrArtifact {
   via?: { from: string; edge: string };
   /** its type counts this status as no longer in force (superseded, deprecated, …) */
   inactive: boolean;
+  /** superseded: the record in force that replaces it (the end of its superseded-by chain) */
+  successor?: { id: string; title?: string; status?: string; via: string[] };
   staleness?: PrStaleness;
   /** the PR changes its anchored code without re-stamping it */
   unstamped: UnstampedChange[];

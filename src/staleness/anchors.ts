@@ -1,10 +1,11 @@
-import { fingerprintAnchor, findSymbol, parseAnchor, type AnchorFingerprint, type AnchorSpec } from '../code/anchors.js';
+import { fingerprintAnchor, findSymbol, parseAnchor, type AnchorFingerprint, type AnchorSpec, type ContentHasher } from '../code/anchors.js';
 import { CodeCache } from '../code/cache.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { extractFile, MAX_FILE_BYTES } from '../code/extract.js';
 import { languageOf } from '../code/languages.js';
 import { tagRegex } from '../code/tags.js';
-import type { CodeSymbol } from '../code/types.js';
+import type { CodeSymbol, FileRecord } from '../code/types.js';
+import { compilePaths } from '../util/path-set.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Config } from '../config.js';
 import { cacheFile } from '../git/git-dir.js';
@@ -42,7 +43,14 @@ export function anchorsOf(artifact: Artifact, index: CodeIndex): ArtifactAnchor[
     if (at) (a.annotatedAt ??= []).push(at);
   };
   for (const x of artifact.anchors) add(x, 'anchors');
-  for (const p of artifact.paths) add(p, 'paths');
+  // `!` entries are exclusions of the paths set, never anchors of their own: the globs and
+  // directories of `paths:` leave out what they exclude
+  const pathSet = compilePaths(artifact.paths);
+  for (const p of pathSet.includes) {
+    add(p, 'paths');
+    const a = out.get(p.trim());
+    if (a && pathSet.excludes.length && (a.spec.kind === 'glob' || a.spec.kind === 'file')) a.spec = { ...a.spec, exclude: pathSet.excludes };
+  }
   for (const ann of index.annotationsOf(artifact.id)) add(ann.symbol ? `${ann.file}#${ann.symbol}` : ann.file, 'annotation', { file: ann.file, line: ann.line });
   return [...out.values()];
 }
@@ -61,7 +69,7 @@ export async function fingerprintAnchors(anchors: ArtifactAnchor[], snapshot: Sn
  * and the fingerprints are the same function's output, so they compare with the index's.
  */
 export class SymbolReader {
-  private memo = new Map<string, Promise<CodeSymbol[] | undefined>>();
+  private memo = new Map<string, Promise<FileRecord | null | undefined>>();
   private readonly tagRe: RegExp;
   private constructor(private readonly cache: CodeCache, config: Config) {
     this.tagRe = tagRegex(config.tags);
@@ -76,8 +84,22 @@ export class SymbolReader {
   }
 
   /** Symbols of `path` in `snapshot`; undefined when the file is absent there or not TS/JS. */
-  symbolsOf(snapshot: Snapshot, path: string): Promise<CodeSymbol[] | undefined> {
-    const key = `${snapshot.commit ?? snapshot.kind}:${path}`;
+  async symbolsOf(snapshot: Snapshot, path: string): Promise<CodeSymbol[] | undefined> {
+    const rec = await this.recordOf(snapshot, path);
+    return rec === undefined ? undefined : rec === null ? [] : rec.symbols;
+  }
+
+  /** The content hasher of set anchors (globs, directories) in `snapshot`: see indexContentHasher. */
+  contentHasher(snapshot: Snapshot): ContentHasher {
+    return async (path, blob) => {
+      const rec = languageOf(path) === 'ts' ? await this.recordOf(snapshot, path) : undefined;
+      return rec?.fingerprint ? `n${rec.fingerprint}` : blob;
+    };
+  }
+
+  /** undefined: absent or not TS/JS; null: present but not readable as text */
+  private recordOf(snapshot: Snapshot, path: string): Promise<FileRecord | null | undefined> {
+    const key = `${snapshot.kind}:${snapshot.commit ?? ''}:${path}`;
     let p = this.memo.get(key);
     if (!p) {
       p = this.load(snapshot, path);
@@ -86,19 +108,19 @@ export class SymbolReader {
     return p;
   }
 
-  private async load(snapshot: Snapshot, path: string): Promise<CodeSymbol[] | undefined> {
+  private async load(snapshot: Snapshot, path: string): Promise<FileRecord | null | undefined> {
     const language = languageOf(path);
     if (language !== 'ts') return undefined;
     const blob = await snapshot.blobOf(path);
     if (!blob) return undefined;
     const key = `${blob}:${language}`;
     const hit = this.cache.get(key);
-    if (hit !== undefined && hit !== 0) return hit.symbols;
+    if (hit !== undefined && hit !== 0) return hit;
     const buf = await snapshot.read(path);
-    if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) return [];
+    if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) return null;
     const rec = await extractFile(path, buf.toString('utf8'), language, this.tagRe);
     this.cache.set(key, rec);
-    return rec.symbols;
+    return rec;
   }
 
   /** Fingerprint of a symbol anchor in another snapshot (same algorithm as the index). */
@@ -121,8 +143,8 @@ export class SymbolReader {
 export async function fingerprintAt(spec: AnchorSpec, snapshot: Snapshot, reader: SymbolReader, index: CodeIndex): Promise<string | undefined> {
   if (spec.kind === 'symbol') return reader.fingerprintSymbol(snapshot, spec.path, spec.symbol);
   if (spec.kind === 'endpoint') return undefined;
-  // file, lines and glob fingerprints read only the snapshot: the index argument is unused
-  const fp = await fingerprintAnchor(spec, snapshot, index);
+  // file, lines and glob fingerprints read only the snapshot (and the index's config)
+  const fp = await fingerprintAnchor(spec, snapshot, index, reader.contentHasher(snapshot));
   return fp.status === 'ok' ? fp.fingerprint : undefined;
 }
 

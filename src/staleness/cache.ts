@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import type { ArtifactJudgement } from './types.js';
 
 /** Bumped whenever what a judgement depends on, or its shape, changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /**
  * A judgement as cached: everything but the lifecycle, which depends on other artifacts

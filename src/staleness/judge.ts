@@ -2,18 +2,19 @@ import { picomatch } from '../util/picomatch.js';
 import { buildGraph, reverseEdges } from '../artifacts/graph.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import { findMovedSymbol, findSymbol, parseAnchor, type AnchorFingerprint, type AnchorSpec } from '../code/anchors.js';
+import { findMovedSymbol, findSymbol, fingerprintAnchor, parseAnchor, splitSetFingerprint, type AnchorFingerprint, type AnchorSpec } from '../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
 import { resolveRevision } from '../snapshot/open.js';
-import { CommitSnapshot } from '../snapshot/git-snapshot.js';
+import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
+import { blameCommits, pendingChanges, type BlameCandidate, type BlameEnv } from './blame.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { anchorPath, anchorsOf, fingerprintAnchors, fingerprintAt, SymbolReader, withPath, type ArtifactAnchor } from './anchors.js';
 import { artifactBaselines } from './baseline.js';
 import { judgementKey, ResultCache, shallowFromGitDir, snapshotDigest, type CachedJudgement } from './cache.js';
 import { fullCommitIds, isShallowRepository, reachableFrom, reusedPaths, tracePaths, type CommitInfo, type PathTrace } from './history.js';
 import { RangeHistory } from './range.js';
-import type { AnchorVerdict, ArtifactJudgement, BaseSource, CommitRef, ExplanationSource, JudgeMethod, Lifecycle, StaleReport, StaleStatus } from './types.js';
+import type { AnchorVerdict, ArtifactJudgement, BaseSource, CommitRef, ExplanationSource, GlobFileChange, JudgeMethod, Lifecycle, StaleReport, StaleStatus } from './types.js';
 
 export interface JudgeOptions {
   snapshot: Snapshot;
@@ -187,6 +188,8 @@ export async function judgeArtifacts(opts: JudgeOptions): Promise<StaleReport> {
     // history carries it, so that a later cache hit still warns
     const limit = ctx.range?.renameLimitHit ? { needed: ctx.range.renameLimitNeeded } : undefined;
     for (const { id, d } of judged) {
+      // whether an uncommitted change is staged or not is not part of the key: not kept
+      if (d.anchors.some((v) => v.uncommitted)) continue;
       const key = keys.get(id);
       if (key) results.set(id, key, preKey(set.byId.get(id)!), { judgement: d, renameLimit: limit && d.base ? limit : undefined });
     }
@@ -369,12 +372,19 @@ async function compare(ctx: Ctx, stamped: Map<string, string>, anchors: Artifact
   const verdicts: AnchorVerdict[] = [];
   const lost: { key: string; fp: string; spec: AnchorSpec }[] = [];
   for (const [key, fp] of stamped) {
+    // a `!` paths entry stamped by an older version as an anchor of its own: it is an
+    // exclusion of the other entries now, judged through them
+    if (key.trim().startsWith('!')) continue;
     const cur = current.get(key);
     const an = byKey.get(key);
     const spec = an?.spec ?? parseAnchor(key);
     const origins = an?.origins ?? [];
     if (cur?.status === 'ok') {
-      verdicts.push({ anchor: key, kind: spec.kind, origins, state: cur.fingerprint === fp ? 'ok' : 'changed', before: fp, after: cur.fingerprint, path: cur.location?.path, changedSymbols: cur.fingerprint !== fp && spec.kind === 'symbol' ? [spec.symbol] : undefined });
+      const state = stateOf(fp, cur);
+      const v: AnchorVerdict = { anchor: key, kind: spec.kind, origins, state, before: fp, after: cur.fingerprint, path: cur.location?.path, changedSymbols: state === 'changed' && spec.kind === 'symbol' ? [spec.symbol] : undefined };
+      // files moved inside a glob or directory: the same key, re-stamped by stamp --fix
+      if (state === 'moved') v.movedTo = key;
+      verdicts.push(v);
     } else if (cur?.status === 'unresolved') {
       verdicts.push({ anchor: key, kind: spec.kind, origins, state: 'unresolved', before: fp, note: 'the code registering this endpoint was not found' });
     } else lost.push({ key, fp, spec });
@@ -466,26 +476,54 @@ async function compare(ctx: Ctx, stamped: Map<string, string>, anchors: Artifact
     });
   }
 
-  // evidence: the commits of the range that touched each anchor that is not ok
+  // evidence: the commits of the range that moved each anchor that is not ok away from
+  // its stamp (see blameCommits), and what is not committed yet
+  const env: BlameEnv = { at: (c) => snapshotAt(ctx, c), reader: ctx.reader, index: ctx.index };
   for (const v of verdicts) {
     if (v.state === 'ok' || v.state === 'unresolved') continue;
-    const spec = parseAnchor(v.anchor);
+    const spec = byKey.get(v.anchor)?.spec ?? parseAnchor(v.anchor);
     const p = anchorPath(spec);
     const t = p ? traces.get(p) : undefined;
+    let cands: (BlameCandidate & { change: string })[] = [];
+    let basePath: string | undefined = p;
+    let replacedBy: CommitRef | undefined;
     if (t) {
-      v.commits = t.touches.map((x) => toRef(x.commit, x.kind === 'renamed' || x.kind === 'renamed+modified' ? `${x.kind} ${x.from} → ${x.to}` : x.kind));
+      let at: string | undefined = t.origin;
+      for (const x of t.touches) {
+        const before: string | undefined = x.from ?? at;
+        const after: string | undefined = x.kind === 'deleted' ? undefined : (x.to ?? at);
+        cands.push({ commit: x.commit, before, after, change: x.kind === 'renamed' || x.kind === 'renamed+modified' ? `${x.kind} ${x.from} → ${x.to}` : x.kind });
+        at = after;
+      }
       const re = t.deletedIn ? reused.get(lastPath(t)) : undefined;
       if (re && (v.state === 'changed' || v.state === 'removed')) {
         v.state = 'replaced';
         v.note = `deleted in ${re.deletedIn.id.slice(0, 12)}; the path now holds an unrelated file added in ${re.addedIn.id.slice(0, 12)}`;
-        v.commits.push(toRef(re.addedIn, `added ${lastPath(t)} (unrelated file)`));
+        replacedBy = toRef(re.addedIn, `added ${lastPath(t)} (unrelated file)`);
       } else if (t.deletedIn && v.state === 'removed') v.note = `deleted in ${t.deletedIn.id.slice(0, 12)}`;
     } else if (spec.kind === 'glob') {
       const isMatch = picomatch(spec.pattern, { dot: true });
-      v.commits = commits.filter((c) => c.changes.some((ch) => isMatch(ch.path) || (ch.from && isMatch(ch.from)))).map((c) => toRef(c, 'modified files matching the glob'));
+      cands = commits.filter((c) => c.changes.some((ch) => isMatch(ch.path) || (ch.from && isMatch(ch.from)))).map((c) => ({ commit: c, change: 'changed files matching the glob' }));
     } else {
       const cp = v.path ?? p;
-      if (cp) v.commits = commits.filter((c) => c.changes.some((ch) => ch.path === cp || ch.from === cp)).map((c) => toRef(c, c.changes.find((ch) => ch.path === cp || ch.from === cp)!.status === 'A' ? 'added' : 'modified'));
+      basePath = cp;
+      if (cp) {
+        for (const c of commits) {
+          const ch = c.changes.find((x) => x.path === cp || x.from === cp);
+          if (ch) cands.push({ commit: c, before: ch.status === 'A' ? undefined : cp, after: cp, change: ch.status === 'A' ? 'added' : 'modified' });
+        }
+        if (cands[0]?.before === undefined && cands.length) basePath = undefined;
+      }
+    }
+    // a move is explained by every commit that took part in it; drift only by the commits
+    // that moved the content away from what was stamped
+    const blamed = v.state === 'moved' || v.state === 'replaced' || !base || !ctx.head ? undefined : await blameCommits(env, spec, v.before, { commit: base, path: basePath }, ctx.head, cands);
+    const kept = blamed ? new Set(blamed.map((c) => c.id)) : undefined;
+    if (t || cands.length || spec.kind === 'glob') v.commits = cands.filter((c) => !kept || kept.has(c.commit.id)).map((c) => toRef(c.commit, c.change));
+    if (replacedBy) (v.commits ??= []).push(replacedBy);
+    if (ctx.head && ctx.opts.snapshot.kind !== 'commit' && v.state !== 'moved' && v.state !== 'removed') {
+      const pending = await pendingChanges(env, spec, v.path ?? p, ctx.opts.snapshot, snapshotAt(ctx, ctx.head), ctx.opts.snapshot.kind === 'worktree' ? indexSnapshot(ctx) : undefined);
+      if (pending.length) v.uncommitted = pending;
     }
     // which symbols changed inside a changed file
     if (v.state === 'changed' && spec.kind === 'file' && base) {
@@ -493,9 +531,53 @@ async function compare(ctx: Ctx, stamped: Map<string, string>, anchors: Artifact
       const syms = await changedSymbolsBetween(ctx, base, spec.path, now);
       if (syms.length) v.changedSymbols = syms;
     }
+    // which files of a glob or directory were added, removed, modified or moved
+    if ((v.state === 'changed' || v.state === 'moved') && base && (spec.kind === 'glob' || (spec.kind === 'file' && current.get(v.anchor)?.contents))) {
+      v.files = await setChanges(ctx, spec, base, current.get(v.anchor), commits);
+    }
   }
   verdicts.sort((x, y) => (x.anchor < y.anchor ? -1 : x.anchor > y.anchor ? 1 : 0));
   return verdicts;
+}
+
+/** A stamped fingerprint against the current one: set fingerprints tell moves from changes, and accept the legacy form. */
+function stateOf(stamped: string, cur: AnchorFingerprint): 'ok' | 'changed' | 'moved' {
+  if (cur.fingerprint === stamped) return 'ok';
+  const was = splitSetFingerprint(stamped);
+  if (!was) return cur.legacy !== undefined && cur.legacy === stamped ? 'ok' : 'changed';
+  const now = cur.fingerprint ? splitSetFingerprint(cur.fingerprint) : undefined;
+  return now && now.content === was.content ? 'moved' : 'changed';
+}
+
+/** The index view, opened once per run (uncommitted changes are told apart from staged ones through it). */
+function indexSnapshot(ctx: Ctx): Snapshot {
+  let s = ctx.snapshots.get('\0index');
+  if (!s) {
+    s = new IndexSnapshot(ctx.opts.snapshot.root, undefined);
+    ctx.snapshots.set('\0index', s);
+  }
+  return s;
+}
+
+/** Per file of a glob or directory: added, removed, modified or moved since `base`, with the commits of the range that touched it. */
+async function setChanges(ctx: Ctx, spec: AnchorSpec, base: string, cur: AnchorFingerprint | undefined, commits: CommitInfo[]): Promise<GlobFileChange[]> {
+  const baseSnap = snapshotAt(ctx, base);
+  const then = (await fingerprintAnchor(spec, baseSnap, ctx.index, ctx.reader.contentHasher(baseSnap))).contents ?? {};
+  const now = cur?.contents ?? {};
+  const out: GlobFileChange[] = [];
+  const gone = Object.keys(then).filter((f) => !(f in now));
+  const fresh = Object.keys(now).filter((f) => !(f in then));
+  const touched = (f: string) => commits.filter((c) => c.changes.some((ch) => ch.path === f || ch.from === f)).map((c) => c.id);
+  for (const f of fresh) {
+    const from = gone.find((g) => then[g] === now[f]);
+    if (from) {
+      gone.splice(gone.indexOf(from), 1);
+      out.push({ path: f, change: 'moved', from, commits: touched(f) });
+    } else out.push({ path: f, change: 'added', commits: touched(f) });
+  }
+  for (const f of gone) out.push({ path: f, change: 'removed', commits: touched(f) });
+  for (const f of Object.keys(now)) if (f in then && then[f] !== now[f]) out.push({ path: f, change: 'modified', commits: touched(f) });
+  return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
 function lastPath(t: PathTrace): string {
@@ -518,17 +600,20 @@ async function changedSymbolsBetween(ctx: Ctx, base: string, basePath: string, n
 }
 
 /** The fingerprints to write for an artifact now: every anchor that resolves (used by stamp). */
-export async function currentFingerprints(artifact: Artifact, snapshot: Snapshot, index: CodeIndex): Promise<{ fingerprints: Record<string, string>; unresolved: string[] }> {
+export async function currentFingerprints(artifact: Artifact, snapshot: Snapshot, index: CodeIndex): Promise<{ fingerprints: Record<string, string>; unresolved: string[]; files: string[] }> {
   const anchors = anchorsOf(artifact, index);
   const fps = await fingerprintAnchors(anchors, snapshot, index);
   const fingerprints: Record<string, string> = {};
   const unresolved: string[] = [];
+  const files = new Set<string>();
   for (const a of anchors) {
     const f = fps.get(a.key);
-    if (f?.status === 'ok' && f.fingerprint) fingerprints[a.key] = f.fingerprint;
-    else unresolved.push(a.key);
+    if (f?.status === 'ok' && f.fingerprint) {
+      fingerprints[a.key] = f.fingerprint;
+      for (const p of f.paths ?? []) files.add(p);
+    } else unresolved.push(a.key);
   }
-  return { fingerprints, unresolved };
+  return { fingerprints, unresolved, files: [...files].sort() };
 }
 
 export type { JudgeMethod };

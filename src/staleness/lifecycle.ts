@@ -72,3 +72,67 @@ export async function supersedeArtifact(root: string, config: Config, set: Artif
     { id: older.id, file: older.file, changed: rOld.changed, status: 'superseded' },
   ];
 }
+
+/** The record that replaces a superseded one: the end of its `superseded by` chain. */
+export interface Successor {
+  /** the record in force now (the last of the chain) */
+  id: string;
+  title?: string;
+  status?: string;
+  file?: string;
+  /** the records that supersede the one asked about directly */
+  direct: string[];
+  /** the chain from the record asked about to `id` (both excluded when direct) */
+  via: string[];
+}
+
+const supersedersIndex = new WeakMap<ArtifactSet, Map<string, string[]>>();
+
+/** Records that supersede `id` directly (the computed reverse of relations.supersedes), sorted. */
+export function supersedersOf(set: ArtifactSet, id: string): string[] {
+  let idx = supersedersIndex.get(set);
+  if (!idx) {
+    idx = new Map();
+    for (const a of set.artifacts) {
+      for (const old of a.relations.supersedes ?? []) {
+        const l = idx.get(old) ?? [];
+        if (!l.includes(a.id)) l.push(a.id);
+        idx.set(old, l);
+      }
+    }
+    for (const l of idx.values()) l.sort();
+    supersedersIndex.set(set, idx);
+  }
+  return idx.get(id) ?? [];
+}
+
+/**
+ * The successor of a superseded record: the record its `superseded by` chain ends at
+ * (A superseded by B superseded by C → C, via B), so that every front end (trace, `for`,
+ * bundles, the PR comment) can show what is in force next to, or instead of, what was
+ * replaced. Undefined when nothing supersedes it. When several records supersede one,
+ * the first (by id) is followed and all are listed in `direct`; cycles stop the walk.
+ */
+export function successorOf(set: ArtifactSet, id: string): Successor | undefined {
+  const direct = supersedersOf(set, id);
+  if (!direct.length) return undefined;
+  const seen = new Set([id]);
+  const via: string[] = [];
+  let cur = direct[0]!;
+  for (;;) {
+    seen.add(cur);
+    const next = supersedersOf(set, cur).find((x) => !seen.has(x));
+    if (!next) break;
+    via.push(cur);
+    cur = next;
+  }
+  const a = set.byId.get(cur);
+  return { id: cur, ...(a ? { title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file } : {}), direct, via };
+}
+
+/** One line for a successor: `superseded by DEC-9` or `superseded by DEC-8 → DEC-9 (in force)`. */
+export function successorText(s: Successor): string {
+  const chain = s.via.length ? `${s.direct[0]} → ${[...s.via.slice(1), s.id].join(' → ')}` : s.id;
+  const others = s.direct.length > 1 ? ` (also ${s.direct.slice(1).join(', ')})` : '';
+  return `superseded by ${chain}${others}`;
+}

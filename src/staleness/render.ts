@@ -33,6 +33,8 @@ function artifactLines(j: ArtifactJudgement, p: Paint, color: Record<StaleStatus
     out.push(`    ${v.state.padEnd(9)} ${v.anchor}${arrow}${v.note ? p.dim(`  (${v.note})`) : ''}`);
     if (v.changedSymbols?.length && !(v.kind === 'symbol' && v.changedSymbols.length === 1)) out.push(`              symbols: ${v.changedSymbols.join(', ')}`);
     for (const c of v.commits ?? []) out.push(`              ${p.cyan(short(c.id))} ${day(c.date)} ${c.author}  ${c.subject}${p.dim(`  [${c.change}]`)}`);
+    for (const u of v.uncommitted ?? []) out.push(`              ${p.yellow(u === 'staged' ? 'staged' : 'working tree (uncommitted)')}`);
+    for (const f of v.files ?? []) out.push(`              ${f.change.padEnd(8)} ${f.from ? `${f.from} → ` : ''}${f.path}${f.commits.length ? p.dim(`  (${f.commits.map(short).join(', ')})`) : ''}`);
   }
   return out;
 }

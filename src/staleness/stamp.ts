@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import { updateFrontmatter, type FrontmatterEdit } from '../artifacts/write.js';
+import { readFile } from 'node:fs/promises';
+import { editFrontmatterText, updateFrontmatter, type FrontmatterEdit } from '../artifacts/write.js';
+import { CommitSnapshot } from '../snapshot/git-snapshot.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
@@ -18,6 +20,8 @@ export interface StampOptions {
   ids: string[] | 'all';
   /** only re-stamp moved anchors (rename fingerprint keys, rewrite moved `anchors:` entries) */
   fix?: boolean;
+  /** compute what would be written, write nothing */
+  dryRun?: boolean;
   index?: CodeIndex;
 }
 
@@ -34,6 +38,14 @@ export interface StampResult {
   unresolved: string[];
   /** moves applied by --fix */
   moves?: { from: string; to: string }[];
+  /**
+   * anchored files whose content in the snapshot read differs from HEAD (uncommitted or
+   * staged edits): their fingerprints are of that content, so the verdict is right once
+   * they are committed
+   */
+  dirty?: string[];
+  /** with dryRun: the frontmatter text that would be written (when it changes) */
+  preview?: string;
   reason?: string;
 }
 
@@ -50,22 +62,42 @@ export async function stampArtifacts(opts: StampOptions): Promise<StampResult[]>
   const targets: Artifact[] = opts.ids === 'all' ? [...set.byId.values()].filter((a) => a.origin === 'repo') : opts.ids.map((id) => set.byId.get(id)!).filter(Boolean);
   for (const a of targets) if (a.origin !== 'repo') throw new CtxError('USAGE', `${a.id} is a global artifact; stamps are written only into repository artifacts`);
   const results: StampResult[] = [];
+  const write = (a: Artifact, edits: FrontmatterEdit[]) => (opts.dryRun ? previewEdits(snapshot.root, a, edits) : updateFrontmatter(path.join(snapshot.root, a.file), edits));
   if (opts.fix) {
     const report = await judgeArtifacts({ snapshot, config, set, index, ids: targets.map((a) => a.id) });
-    for (const j of report.artifacts) results.push(await fixOne(snapshot.root, set.byId.get(j.id)!, j, head));
+    for (const j of report.artifacts) results.push(await fixOne(set.byId.get(j.id)!, j, head, write));
     return results;
   }
-  for (const a of targets) {
-    const { fingerprints, unresolved } = await currentFingerprints(a, snapshot, index);
-    if (!Object.keys(fingerprints).length) {
-      results.push({ id: a.id, file: a.file, changed: false, action: 'skipped', unresolved, reason: unresolved.length ? 'no anchor resolves now (dead anchors)' : 'unanchored: no anchors, paths or annotations' });
-      continue;
+  const headSnap = snapshot.kind === 'commit' ? undefined : new CommitSnapshot(snapshot.root, head);
+  try {
+    for (const a of targets) {
+      const { fingerprints, unresolved, files } = await currentFingerprints(a, snapshot, index);
+      if (!Object.keys(fingerprints).length) {
+        results.push({ id: a.id, file: a.file, changed: false, action: 'skipped', unresolved, reason: unresolved.length ? 'no anchor resolves now (dead anchors)' : 'unanchored: no anchors, paths or annotations' });
+        continue;
+      }
+      const dirty: string[] = [];
+      if (headSnap) for (const f of files) if ((await snapshot.blobOf(f)) !== (await headSnap.blobOf(f))) dirty.push(f);
+      const r = await write(a, [{ op: 'set', path: ['stamp'], value: { commit: head, fingerprints: sortKeys(fingerprints) } }]);
+      results.push({ id: a.id, file: a.file, changed: r.changed, action: 'stamped', commit: head, fingerprints, unresolved, ...(dirty.length ? { dirty } : {}), ...(opts.dryRun && r.changed ? { preview: r.after } : {}) });
     }
-    const r = await updateFrontmatter(path.join(snapshot.root, a.file), [{ op: 'set', path: ['stamp'], value: { commit: head, fingerprints: sortKeys(fingerprints) } }]);
-    results.push({ id: a.id, file: a.file, changed: r.changed, action: 'stamped', commit: head, fingerprints, unresolved });
+  } finally {
+    headSnap?.close();
   }
   await index.flush();
   return results;
+}
+
+type Writer = (a: Artifact, edits: FrontmatterEdit[]) => Promise<{ changed: boolean; after: string; dry?: boolean }>;
+
+/** What updateFrontmatter would write, without writing (for --dry-run). */
+async function previewEdits(root: string, a: Artifact, edits: FrontmatterEdit[]): Promise<{ changed: boolean; after: string; dry: true }> {
+  const file = path.join(root, a.file);
+  const before = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new CtxError('IO', `cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, { cause: e, file });
+  });
+  const after = editFrontmatterText(before, edits, file);
+  return { changed: after !== before, after, dry: true };
 }
 
 function sortKeys(r: Record<string, string>): Record<string, string> {
@@ -78,7 +110,7 @@ function sortKeys(r: Record<string, string>): Record<string, string> {
  * fingerprints (fixing a move must not launder drift); the commit moves to HEAD only
  * when nothing stale remains.
  */
-async function fixOne(root: string, a: Artifact, j: ArtifactJudgement, head: string): Promise<StampResult> {
+async function fixOne(a: Artifact, j: ArtifactJudgement, head: string, write: Writer): Promise<StampResult> {
   const moved = j.anchors.filter((v) => v.state === 'moved' && v.movedTo);
   const base: StampResult = { id: a.id, file: a.file, changed: false, action: 'skipped', unresolved: [] };
   if (!moved.length) return { ...base, reason: `nothing moved (${j.status})` };
@@ -86,8 +118,13 @@ async function fixOne(root: string, a: Artifact, j: ArtifactJudgement, head: str
   const old = a.stamp?.fingerprints ?? {};
   const fps: Record<string, string> = {};
   if (j.method === 'fingerprints') {
-    const renames = new Map(moved.map((v) => [v.anchor, v.movedTo!]));
-    for (const [k, v] of Object.entries(old)) fps[renames.get(k) ?? k] = v;
+    // a moved anchor's fingerprint is its content now (the same text; for globs and
+    // directories the same files, laid out anew)
+    const moves = new Map(moved.map((v) => [v.anchor, v]));
+    for (const [k, v] of Object.entries(old)) {
+      const m = moves.get(k);
+      fps[m ? m.movedTo! : k] = m?.after ?? v;
+    }
   } else {
     // judged by history: nothing was stamped before; stamp what is verified unchanged
     for (const v of j.anchors) if ((v.state === 'ok' || v.state === 'moved') && v.after) fps[v.movedTo ?? v.anchor] = v.after;
@@ -98,6 +135,7 @@ async function fixOne(root: string, a: Artifact, j: ArtifactJudgement, head: str
   if (rewritten.some((x, i) => x !== declared[i])) edits.push({ op: 'set', path: ['anchors'], value: rewritten });
   const commit = stillStale ? (a.stamp?.commit ?? head) : head;
   edits.push({ op: 'set', path: ['stamp'], value: { commit, fingerprints: sortKeys(fps) } });
-  const r = await updateFrontmatter(path.join(root, a.file), edits);
-  return { ...base, changed: r.changed, action: 'fixed', commit, fingerprints: fps, moves: moved.map((v) => ({ from: v.anchor, to: v.movedTo! })), reason: stillStale ? 'moves fixed; stale anchors left as they were' : undefined };
+  const r = await write(a, edits);
+  const moves = moved.flatMap((v) => (v.movedTo !== v.anchor ? [{ from: v.anchor, to: v.movedTo! }] : (v.files ?? []).filter((f) => f.change === 'moved').map((f) => ({ from: f.from!, to: f.path }))));
+  return { ...base, changed: r.changed, action: 'fixed', commit, fingerprints: fps, moves, reason: stillStale ? 'moves fixed; stale anchors left as they were' : undefined, ...(r.dry && r.changed ? { preview: r.after } : {}) };
 }

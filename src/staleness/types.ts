@@ -60,6 +60,20 @@ export interface AnchorVerdict {
   commits?: CommitRef[];
   /** one-line human explanation (e.g. "deleted in abc123, then a new file added in def456") */
   note?: string;
+  /** changes not committed yet that differ from HEAD: in the index (staged), in the working tree */
+  uncommitted?: ('staged' | 'working tree')[];
+  /** globs and directories: which files were added, removed, modified or moved since the base */
+  files?: GlobFileChange[];
+}
+
+/** One file of a glob or directory anchor that changed since the base. */
+export interface GlobFileChange {
+  path: string;
+  change: 'added' | 'removed' | 'modified' | 'moved';
+  /** for moved files: where the same content was */
+  from?: string;
+  /** ids of the commits in the range that touched it, oldest first */
+  commits: string[];
 }
 
 /**

@@ -118,6 +118,18 @@ describe('editFrontmatterText: surgical edits', () => {
     expect(data(out).anchors).toEqual(data(decision).anchors);
   });
 
+  it('replacing items of a list keeps each item\'s quotes, the list style and its comments (stamp --fix on anchors:)', () => {
+    const flow = '---\nid: DEC-1\nanchors: ["src/a.ts#f", \'src/a.ts#g\', src/b.ts]  # reviewed\n---\nbody\n';
+    const out = editFrontmatterText(flow, { anchors: ['src/c.ts#f', "src/it's.ts#g", 'src/b.ts'] });
+    expect(changedLines(flow, out)).toEqual({ removed: ['anchors: ["src/a.ts#f", \'src/a.ts#g\', src/b.ts]  # reviewed'], added: ['anchors: ["src/c.ts#f", \'src/it\'\'s.ts#g\', src/b.ts]  # reviewed'] });
+    const block = '---\nid: DEC-1\nanchors:\n  - "src/a.ts#f"  # the rounding\n  - src/a.ts#g\n---\n';
+    const out2 = editFrontmatterText(block, { anchors: ['src/c.ts#f', 'src/c.ts#g, h'] });
+    expect(out2).toBe('---\nid: DEC-1\nanchors:\n  - "src/c.ts#f"  # the rounding\n  - src/c.ts#g, h\n---\n');
+    // a plain item that would not read back as itself in a flow list is quoted
+    const out3 = editFrontmatterText('---\nanchors: [a]\n---\n', { anchors: ['x, y'] });
+    expect(out3).toBe('---\nanchors: ["x, y"]\n---\n');
+    expect(data(out3).anchors).toEqual(['x, y']);
+  });
   it('removes a key with all its lines, and nothing else', () => {
     const out = editFrontmatterText(decision, { summary: undefined });
     expect(changedLines(decision, out)).toEqual({ removed: ['summary: >-', '  Line totals use round-half-even on integer minor units;', '  totals are the sum of rounded lines.'], added: [] });

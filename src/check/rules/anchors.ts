@@ -2,7 +2,7 @@ import type { Artifact } from '../../artifacts/types.js';
 // direct imports, not the code/ barrel: the hook loads these rules and must not pay for the graph or the parser
 import { fingerprintAnchor, findEndpoint, parseAnchor, type AnchorSpec } from '../../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../../code/code-index.js';
-import { pathsEntryCovers } from '../../code/trace.js';
+import { compilePaths, entryCovers } from '../../util/path-set.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
 
 type Out = Omit<Finding, 'severity'>;
@@ -26,9 +26,9 @@ async function anchorCovers(spec: AnchorSpec, file: string, index: CodeIndex): P
     case 'lines':
       return spec.path === file;
     case 'file':
-      return pathsEntryCovers(spec.path, file);
+      return entryCovers(spec.path, file);
     case 'glob':
-      return pathsEntryCovers(spec.pattern, file);
+      return entryCovers(spec.pattern, file);
     case 'endpoint':
       return (await findEndpoint(index, spec.method, spec.path)).some((m) => m.file === file);
   }
@@ -107,7 +107,7 @@ export const ANCHOR_RULES: Rule[] = [
           const key = `${id}\0${ann.file}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          if (art.paths.some((p) => pathsEntryCovers(p, ann.file))) continue;
+          if (compilePaths(art.paths).covers(ann.file)) continue;
           let covered = false;
           for (const raw of art.anchors) {
             if (await anchorCovers(parseAnchor(raw), ann.file, index)) {
@@ -131,11 +131,12 @@ export const ANCHOR_RULES: Rule[] = [
         for (const art of ctx.set.artifacts) {
           if (art.origin !== 'repo') continue;
           const entries: { entry: string; key: string }[] = [
-            ...art.paths.map((p) => ({ entry: p, key: 'paths' })),
+            ...compilePaths(art.paths).includes.map((p) => ({ entry: p, key: 'paths' })),
             ...art.anchors.map((raw) => parseAnchor(raw)).flatMap((s) => (s.kind === 'file' ? [{ entry: s.path, key: 'anchors' }] : s.kind === 'glob' ? [{ entry: s.pattern, key: 'anchors' }] : [])),
           ];
+          const pathSet = compilePaths(art.paths);
           for (const { entry, key } of entries) {
-            const silent = index.files.filter((f) => pathsEntryCovers(entry, f.path) && !index.annotationsIn(f.path).some((x) => x.ids.includes(art.id)));
+            const silent = index.files.filter((f) => entryCovers(entry, f.path) && (key !== 'paths' || pathSet.covers(f.path)) && !index.annotationsIn(f.path).some((x) => x.ids.includes(art.id)));
             if (!silent.length) continue;
             const names = silent.slice(0, 5).map((f) => f.path).join(', ') + (silent.length > 5 ? `, … (${silent.length - 5} more)` : '');
             out.push({

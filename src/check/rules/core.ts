@@ -2,6 +2,7 @@ import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js
 import type { Artifact } from '../../artifacts/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
 import { GlobIndex } from '../../util/glob.js';
+import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
 
 export { closeMatches };
@@ -136,17 +137,51 @@ export const CORE_RULES: Rule[] = [
   {
     id: 'path-glob-matches-nothing',
     severity: 'warning',
-    description: 'a paths: glob that matches no file in the snapshot',
+    description: 'a paths: entry that cannot match: an inclusion matching no file, an exclusion (!) excluding nothing, a list of exclusions only, an empty entry',
     run: async (ctx) => {
       const index = new GlobIndex((await ctx.snapshot.list()).map((e) => e.path));
       const res: Out[] = [];
       for (const a of ctx.set.artifacts) {
-        if (a.origin !== 'repo') continue;
-        for (const p of a.paths) {
-          if (index.match(p).length === 0) {
-            res.push({ rule: 'path-glob-matches-nothing', id: a.id, file: a.file, line: line(a, 'paths'), message: `paths entry "${p}" matches no file in the repository` });
+        if (a.origin !== 'repo' || !a.paths.length) continue;
+        const out = (message: string) => res.push({ rule: 'path-glob-matches-nothing', id: a.id, file: a.file, line: line(a, 'paths'), message });
+        const set = compilePaths(a.paths);
+        const covered = new Set<string>();
+        for (const raw of a.paths) {
+          const t = raw.trim();
+          if (!t || t === '!') out(`paths entry "${raw}" is empty: it names nothing`);
+        }
+        for (const p of set.includes) {
+          const hits = index.match(p);
+          if (hits.length === 0) out(`paths entry "${p}" matches no file in the repository`);
+          for (const h of hits) covered.add(h);
+        }
+        if (!set.includes.length && set.excludes.length) out(`paths has only exclusions (${set.excludes.map((x) => `!${x}`).join(', ')}): it covers no file (an exclusion never means "everything but")`);
+        else if (covered.size) {
+          for (const x of set.excludes) {
+            if (![...covered].some((f) => entryCovers(x, f))) out(`paths exclusion "!${x}" excludes nothing: no file the inclusions cover matches it`);
           }
         }
+      }
+      return res;
+    },
+  },
+  {
+    id: 'superseded-still-active',
+    severity: 'warning',
+    description: 'a record another record supersedes whose own status is still in force (accepted, active, …)',
+    run: (ctx) => {
+      const res: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.origin !== 'repo' || isInactive(ctx, a)) continue;
+        const by = [...new Set(graphOf(ctx).in.get(a.id)?.filter((e) => e.kind === 'supersedes').map((e) => e.from) ?? [])].sort();
+        if (!by.length) continue;
+        res.push({
+          rule: 'superseded-still-active',
+          id: a.id,
+          file: a.file,
+          line: line(a, 'status'),
+          message: `${a.id} is superseded by ${by.join(', ')} but its status is still ${a.status ?? '(none)'}; set its status to superseded (git ctx supersede ${a.id} --by ${by[0]} writes both sides)`,
+        });
       }
       return res;
     },

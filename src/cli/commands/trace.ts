@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
 import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../code/trace.js';
 import { traceWithFallback, type TraceFallback } from '../../retrieve/trace-view.js';
+import { successorOf, successorText, type Successor } from '../../staleness/lifecycle.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
 import { mentionedIn, type MentionHit } from '../../sources/mentions.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
@@ -11,8 +12,8 @@ interface TraceOptions extends RepoOptions {
   json?: boolean;
 }
 
-/** A trace entry as printed: the staleness mark is attached here, not by src/code. */
-type MarkedEntry = TraceEntry & { stale?: StaleMark };
+/** A trace entry as printed: the staleness mark and the successor are attached here, not by src/code. */
+type MarkedEntry = TraceEntry & { stale?: StaleMark; successor?: Successor };
 type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: MentionHit[]; fallback?: TraceFallback[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
@@ -30,6 +31,8 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
       for (const m of e.also) lines.push(`  ${''.padEnd(9)} ${p.dim(`also ${m.level}: ${m.how}`)}`);
       // the reader is about to rely on this artifact: say when its code drifted since the stamp
       if (e.stale) lines.push(`  ${''.padEnd(9)} ${(e.stale.state === 'stale' ? p.red : p.yellow)(`${e.stale.state}: ${e.stale.summary ?? ''}`)}`);
+      // a superseded record is shown with what replaced it, so nobody follows the old one
+      if (e.successor) lines.push(`  ${''.padEnd(9)} ${p.yellow(successorText(e.successor))}${e.successor.title ? `  ${e.successor.title}` : ''}${e.successor.status ? p.dim(` (${e.successor.status})`) : ''}`);
     }
     // records that only name the place in their text: weaker evidence, listed apart
     for (const m of r.mentioned ?? []) {
@@ -61,7 +64,13 @@ export function register(program: Command): void {
       const governing = result.entries.map((e) => repo.set.byId.get(e.id)).filter((a) => a !== undefined);
       const marks = await staleMarks(governing, repo.set, { index });
       await index.flush();
-      const marked: MarkedTrace = { ...result, entries: result.entries.map((e) => (marks.has(e.id) ? { ...e, stale: marks.get(e.id) } : e)) };
+      const marked: MarkedTrace = {
+        ...result,
+        entries: result.entries.map((e) => {
+          const successor = successorOf(repo.set, e.id);
+          return { ...e, ...(marks.has(e.id) ? { stale: marks.get(e.id) } : {}), ...(successor ? { successor } : {}) };
+        }),
+      };
       const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
       if (mentioned.length) {
         marked.mentioned = mentioned;

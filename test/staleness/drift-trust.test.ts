@@ -125,9 +125,11 @@ describe('globs mean what they say', () => {
     for (const f of ['README.md', 'src/other.ts', 'src/billing/gen/types.ts']) {
       const t = cli(repo, 'trace', f, '--json');
       expect(t.code, t.stderr).toBe(0);
-      expect(t.stdout, f).not.toContain('DEC-BILL-001');
+      // nothing declared governs it; retrieval's weaker, marked fallback may still name records by keywords
+      const governing = (JSON.parse(t.stdout) as { entries: { id: string }[] }).entries.map((e) => e.id);
+      expect(governing, f).not.toContain('DEC-BILL-001');
     }
-    expect(cli(repo, 'trace', 'src/billing/charge.ts', '--json').stdout).toContain('DEC-BILL-001');
+    expect((JSON.parse(cli(repo, 'trace', 'src/billing/charge.ts', '--json').stdout) as { entries: { id: string }[] }).entries.map((e) => e.id)).toContain('DEC-BILL-001');
     const check = cli(repo, 'check', '--format', 'json');
     expect(check.stdout).not.toContain('DEC-BILL-001');
     expect((await judgeOne(repo.dir, 'DEC-BILL-001')).status).toBe('fresh');

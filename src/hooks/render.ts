@@ -75,13 +75,30 @@ export function renderInstall(r: InstallResult): string {
       lines.push(`the existing hook was kept as ${r.chained}; it runs first, and its failure stops the commit`);
       break;
     case 'updated':
-      lines.push(`updated the git-ctx pre-commit hook: ${r.file}`);
+      lines.push(r.manager === 'husky' ? `husky manages the hooks: updated the git-ctx line in ${r.file}` : `updated the git-ctx pre-commit hook: ${r.file}`);
+      break;
+    case 'manager-entry-added':
+      lines.push(`${r.manager} manages the hooks: added a git-ctx entry to ${r.file}`);
+      break;
+    case 'manager-entry-updated':
+      lines.push(`${r.manager} manages the hooks: updated the git-ctx entry in ${r.file}`);
+      break;
+    case 'manager-entry-present':
+      lines.push(`${r.manager} manages the hooks and ${r.file} already runs git-ctx: nothing to do`);
+      break;
+    case 'manager-entry-removed':
+      lines.push(`removed the git-ctx entry from ${r.file}`);
+      break;
+    case 'manager-manual':
+      lines.push(`${r.manager} manages the hooks here, configured in ${r.file}, which git-ctx does not edit; nothing was written.`);
+      lines.push(`Add this pre-commit command to it:`);
+      lines.push(`  ${r.line}`);
       break;
     case 'unchanged':
       lines.push(`the git-ctx pre-commit hook is already installed: ${r.file}`);
       break;
     case 'husky-line-added':
-      lines.push(`husky manages the hooks: added "git-ctx hook pre-commit" to ${r.file}`);
+      lines.push(`husky manages the hooks: added the git-ctx line to ${r.file}`);
       break;
     case 'husky-line-present':
       lines.push(`husky manages the hooks and ${r.file} already runs git-ctx: nothing to do`);
@@ -108,6 +125,9 @@ export function renderInstall(r: InstallResult): string {
       lines.push(`the git-ctx pre-commit hook is not installed (${r.file}): nothing to remove`);
       break;
   }
+  if (r.applied) lines.push(`applied it to the hooks directory with ${r.applied}`);
+  if (r.manager && /added|updated/.test(r.action)) lines.push(`teammates without git-ctx are not blocked: their commits print a one-line notice and proceed`);
+  if (r.pending) lines.push(`not active yet: ${r.pending}`);
   for (const note of r.notes) lines.push(`note: ${note}`);
   return lines.join('\n') + '\n';
 }

@@ -1,5 +1,6 @@
 import type { Finding } from '../check/types.js';
 import { paint, type Paint } from '../util/color.js';
+import { plural } from '../util/plural.js';
 import type { DriftFinding } from './drift.js';
 import type { InstallResult } from './install.js';
 import type { PreCommitResult } from './pre-commit.js';
@@ -40,14 +41,14 @@ export function renderPreCommit(r: PreCommitResult, p: Paint = paint(false)): st
     lines.push(`Elsewhere in the staged snapshot (the tree being committed):`);
     for (const f of r.elsewhere) lines.push(findingLine(f, p));
   }
-  if (r.elsewhereOmitted) lines.push(p.dim(`  … and ${r.elsewhereOmitted} finding(s) below ${r.failOn} in other files (run: git ctx check --staged)`));
+  if (r.elsewhereOmitted) lines.push(p.dim(`  … and ${plural(r.elsewhereOmitted, 'finding')} below ${r.failOn} in other files (run: git ctx check --staged)`));
   for (const e of r.check.ruleErrors) lines.push(`  ${p.red('rule failed')}  ${e.rule}: ${e.message}`);
   if (r.drift.length) {
     lines.push(`Anchored code changed without a re-stamp (hook.drift: ${r.driftMode}):`);
     for (const d of r.drift) lines.push(...driftLines(d, p, r.driftMode === 'block'));
   }
   const errors = r.check.findings.filter((f) => f.severity === 'error').length;
-  const summary = `git-ctx: ${n} staged path(s), ${r.check.artifacts} artifact(s) checked (${r.rules === 'all' ? 'all rules' : 'blocking rules'}): ${errors} error(s), ${r.check.findings.length - errors} other finding(s), ${r.drift.length} drifted anchor(s)`;
+  const summary = `git-ctx: ${plural(n, 'staged path')}, ${plural(r.check.artifacts, 'artifact')} checked (${r.rules === 'all' ? 'all rules' : 'blocking rules'}): ${plural(errors, 'error')}, ${plural(r.check.findings.length - errors, 'other finding')}, ${plural(r.drift.length, 'drifted anchor')}`;
   if (r.blockedBy.length) {
     const why = r.blockedBy
       .map((b) => (b === 'findings' ? `findings at or above ${r.failOn}` : b === 'rule-errors' ? 'a check rule failed' : 'drift (hook.drift: block)'))

@@ -2,7 +2,8 @@
 
 /** Ids within a small edit distance, best first. */
 export function closeMatches(id: string, ids: string[], max = 3): string[] {
-  const norm = (s: string) => s.toLowerCase();
+  // ids compare without leading zeros in their numbers: ADR-32 is ADR-0032
+  const norm = (s: string) => s.toLowerCase().replace(/(^|\D)0+(?=\d)/g, '$1');
   const scored = ids
     .map((c) => ({ c, d: editDistance(norm(id), norm(c)) }))
     .filter((x) => x.d <= (id.length >= 12 ? 2 : 1))

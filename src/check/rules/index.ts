@@ -2,6 +2,7 @@ import type { Rule } from '../types.js';
 import { CORE_RULES } from './core.js';
 import { ANCHOR_RULES } from './anchors.js';
 import { STALENESS_RULES } from './staleness.js';
+import { CONFIG_RULES } from './config.js';
 
 /** Every check rule, in reporting order. Issues add their rule lists here. */
-export const RULES: Rule[] = [...CORE_RULES, ...ANCHOR_RULES, ...STALENESS_RULES];
+export const RULES: Rule[] = [...CORE_RULES, ...ANCHOR_RULES, ...STALENESS_RULES, ...CONFIG_RULES];

@@ -28,7 +28,7 @@ export const EXAMPLES: Record<string, string[]> = {
   hooks: ['git ctx hooks install', 'git ctx hooks install --uninstall'],
   hook: ['git ctx hook pre-commit               # what the installed hook runs', 'git ctx hook pre-commit --all-rules --json'],
   'hook pre-commit': ['git ctx hook pre-commit', 'git ctx hook pre-commit --baseline .ctx-baseline.json', 'GIT_CTX_SKIP=1 git commit -m wip    # skip it once'],
-  pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale'],
+  pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale', 'git ctx pr --format sarif > pr.sarif'],
   mcp: ['git ctx mcp                           # the stdio server an agent starts', 'git ctx mcp config --client claude-code'],
 };
 

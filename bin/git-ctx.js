@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// Piping into a reader that stops early (`git ctx list | head`) closes stdout: end quietly,
+// as other Unix tools do, instead of printing a stack for EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
 
+const { main } = await import('../dist/cli/main.js');
 main(process.argv).then((code) => {
   process.exitCode = code;
 });

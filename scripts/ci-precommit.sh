@@ -78,6 +78,12 @@ grep -q "git-ctx" "$work/clean.log" || {
   cat "$work/clean.log" >&2
   fail "the git-ctx hook did not run on a clean commit"
 }
+# verbose: true in .pre-commit-hooks.yaml: the hook's own summary is shown when it passes
+# (drift warnings do not fail the hook, and would be hidden otherwise)
+grep -q "staged path" "$work/clean.log" || {
+  cat "$work/clean.log" >&2
+  fail "the hook's output was hidden on a passing commit (verbose: true missing?)"
+}
 
 # 5. A staged error blocks.
 dec=.contextia/system/rationale/DEC-BILLING-001.md

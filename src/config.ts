@@ -118,6 +118,20 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
+/** Keys of the nested sections that have no default value (so are absent from defaultConfig). */
+export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth']);
+
+/** Every key config.yaml accepts: top-level names and `section.key` for the nested sections. */
+export function knownConfigKeys(): string[] {
+  const d = defaultConfig() as unknown as Record<string, unknown>;
+  const keys = ['rules', ...Object.keys(d).filter((k) => k !== 'unknownKeys')];
+  for (const [k, v] of Object.entries(d)) {
+    if (k === 'types' || k === 'severities' || typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    for (const sk of Object.keys(v)) keys.push(`${k}.${sk}`);
+  }
+  return [...keys, ...OPTIONAL_KEYS];
+}
+
 /** Merge a parsed config.yaml over the defaults, validating as it goes. */
 export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Config {
   const cfg = defaultConfig();
@@ -195,6 +209,8 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {
           const cur = target[sk];
+          // reported by the config-unknown-key rule (with a suggestion), and kept
+          if (!(sk in target) && !OPTIONAL_KEYS.has(`${k}.${sk}`)) cfg.unknownKeys.push(`${k}.${sk}`);
           if (typeof cur === 'number' || (cur === undefined && /budget|depth|days/.test(sk))) {
             const n = Number(sv);
             if (!Number.isFinite(n)) throw bad(`${k}.${sk} must be a number`);

@@ -55,6 +55,43 @@ function fromPayload(pr: PrPayload): PullRequestRef {
   return { number: pr.number, baseSha: pr.base.sha, headSha: pr.head.sha, baseRef: pr.base.ref, fromFork: !!headRepo && !!baseRepo && headRepo !== baseRepo };
 }
 
+/** What a run analyses: a pull request (commented on), or a range of commits (report only). */
+export type RunTarget =
+  | { kind: 'pull-request'; pr: PullRequestRef }
+  | { kind: 'range'; event: string; base: string; head: string; label: string }
+  | { kind: 'skip'; message: string };
+
+const ZERO_SHA = /^0+$/;
+
+/**
+ * What to analyse for this event. Pull-request events (and workflow_run) resolve the pull
+ * request; `push` compares the pushed range (before..after) and `merge_group` the queued
+ * commit with its base, reporting through the job summary and annotations (there is no
+ * pull request to comment on). Anything else, `workflow_dispatch` included, is skipped with
+ * one line saying why.
+ */
+export async function resolveTarget(
+  octokit: Octokit,
+  ctx: { eventName: string; payload: Record<string, unknown>; repo: { owner: string; repo: string } },
+): Promise<RunTarget> {
+  const p = ctx.payload as { before?: string; after?: string; ref?: string; merge_group?: { base_sha?: string; head_sha?: string; head_ref?: string } };
+  if (ctx.eventName === 'push') {
+    if (!p.before || !p.after || ZERO_SHA.test(p.after)) return { kind: 'skip', message: `git-ctx: push deleting ${p.ref ?? 'a ref'}: nothing to analyse` };
+    if (ZERO_SHA.test(p.before)) return { kind: 'skip', message: `git-ctx: push creating ${p.ref ?? 'a ref'}: there is no earlier commit to compare with; open a pull request to get the report` };
+    return { kind: 'range', event: 'push', base: p.before, head: p.after, label: `push to ${p.ref ?? '?'}` };
+  }
+  if (ctx.eventName === 'merge_group') {
+    const g = p.merge_group;
+    if (!g?.base_sha || !g.head_sha) return { kind: 'skip', message: 'git-ctx: merge_group event without base_sha and head_sha: nothing to analyse' };
+    return { kind: 'range', event: 'merge_group', base: g.base_sha, head: g.head_sha, label: `merge queue ${g.head_ref ?? ''}`.trim() };
+  }
+  if (['pull_request', 'pull_request_target', 'workflow_run'].includes(ctx.eventName)) return { kind: 'pull-request', pr: await resolvePullRequest(octokit, ctx) };
+  return {
+    kind: 'skip',
+    message: `git-ctx: nothing to analyse on ${ctx.eventName || 'this'} event: it runs on pull_request, pull_request_target, workflow_run, push and merge_group (run \`git ctx pr --base <rev>\` in a step for anything else)`,
+  };
+}
+
 /**
  * Find the pull request from the event. pull_request and pull_request_target carry it;
  * workflow_run carries it for same-repository branches, and for forks (where GitHub leaves

@@ -1,13 +1,17 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { CtxError } from '../errors.js';
+import { closeMatches } from '../util/close-match.js';
+import { plural } from '../util/plural.js';
 import { analyzePullRequest } from '../pr/analyze.js';
 import { COMMENT_MAX_CHARS, SUMMARY_MAX_CHARS, nothingApplies, prFails, renderPrComment, reproduceCommand } from '../pr/render.js';
 import type { FailOn, PrResult } from '../pr/types.js';
 import { planAnnotations } from './annotations.js';
 import { upsertStickyComment, type StickyCommentResult } from './comment.js';
 import { ensureHistory } from './fetch.js';
-import { resolveLogin, resolvePullRequest } from './github.js';
+import { resolveLogin, resolveTarget } from './github.js';
 
 /** The Action's inputs, parsed (see action.yml). */
 export interface ActionInputs {
@@ -19,24 +23,37 @@ export interface ActionInputs {
   includeStale: boolean;
 }
 
+/** A wrong input: reported as one line (no stack), naming the input and the accepted values. */
+function inputError(name: string, expected: string, got: string, choices: string[] = []): CtxError {
+  const near = choices.length ? closeMatches(got, choices, 1) : [];
+  return new CtxError('USAGE', `input ${name} must be ${expected} (got ${JSON.stringify(got)})${near.length ? `; did you mean ${near[0]}?` : ''}`);
+}
+
 function booleanInput(name: string, def: boolean): boolean {
   const v = core.getInput(name).trim().toLowerCase();
   if (!v) return def;
   if (['true', 'yes', 'on', '1'].includes(v)) return true;
   if (['false', 'no', 'off', '0'].includes(v)) return false;
-  throw new Error(`input ${name} must be true or false (got ${JSON.stringify(v)})`);
+  throw inputError(name, 'true or false', v, ['true', 'false']);
 }
 
 /** Read and validate the inputs; defaults match action.yml so a bare environment works too. */
 export function readInputs(): ActionInputs {
+  const levels = ['error', 'warning', 'stale', 'never'];
   const failOn = (core.getInput('fail-on').trim() || 'error') as FailOn;
-  if (!['error', 'warning', 'stale', 'never'].includes(failOn)) throw new Error(`input fail-on must be error, warning, stale or never (got ${JSON.stringify(failOn)})`);
+  if (!levels.includes(failOn)) throw inputError('fail-on', 'error, warning, stale or never', failOn, levels);
   const maxRaw = core.getInput('max-items').trim() || '50';
   const maxItems = Number(maxRaw);
-  if (!Number.isInteger(maxItems) || maxItems < 0) throw new Error(`input max-items must be a non-negative integer (got ${JSON.stringify(maxRaw)})`);
+  if (!/^\d+$/.test(maxRaw) || !Number.isSafeInteger(maxItems)) throw inputError('max-items', 'a non-negative integer', maxRaw);
+  const workingDirectory = core.getInput('working-directory').trim() || '.';
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  const root = path.resolve(workspace, workingDirectory);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw inputError('working-directory', `a directory inside the workspace (${workspace})`, workingDirectory);
+  const token = core.getInput('github-token').trim();
+  if (!token) throw new CtxError('USAGE', 'input github-token is empty: pass ${{ github.token }} or a token that can read the repository');
   return {
-    token: core.getInput('github-token'),
-    workingDirectory: core.getInput('working-directory') || '.',
+    token,
+    workingDirectory,
     comment: booleanInput('comment', true),
     failOn,
     maxItems,
@@ -50,11 +67,11 @@ function runUrl(): string | undefined {
   return Number.isFinite(runId) && runId > 0 ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : undefined;
 }
 
-function failureMessage(r: PrResult, failOn: FailOn): string {
+function failureMessage(r: PrResult & { target?: string }, failOn: FailOn): string {
   const c = r.counts;
-  const parts = [`${c.errors} coherence error(s)`, `${c.warnings} warning(s)`];
-  if (failOn === 'stale') parts.push(`${c.stale} stale and ${c.unstamped} unstamped governing artifact(s)`);
-  return `git-ctx: the pull request introduces ${parts.join(', ')} (fail-on: ${failOn})`;
+  const parts = [plural(c.errors, 'coherence error'), plural(c.warnings, 'warning')];
+  if (failOn === 'stale') parts.push(`${c.stale} stale and ${c.unstamped} unstamped governing ${c.stale + c.unstamped === 1 ? 'artifact' : 'artifacts'}`);
+  return `git-ctx: the ${r.target ?? 'pull request'} introduces ${parts.join(', ')} (fail-on: ${failOn})`;
 }
 
 /**
@@ -66,16 +83,23 @@ function failureMessage(r: PrResult, failOn: FailOn): string {
 export async function run(): Promise<void> {
   try {
     const inputs = readInputs();
-    if (!inputs.token) throw new Error('input github-token is empty: pass ${{ github.token }} or a token that can read the repository');
     const ctx = github.context;
     const octokit = github.getOctokit(inputs.token);
-    const pr = await resolvePullRequest(octokit, { eventName: ctx.eventName, payload: ctx.payload, repo: ctx.repo });
+    const target = await resolveTarget(octokit, { eventName: ctx.eventName, payload: ctx.payload, repo: ctx.repo });
+    if (target.kind === 'skip') {
+      core.notice(target.message);
+      core.setOutput('comment-action', 'disabled');
+      return;
+    }
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
     const root = path.resolve(workspace, inputs.workingDirectory);
-    core.info(`git-ctx: pull request #${pr.number}, base ${pr.baseSha.slice(0, 12)}, head ${pr.headSha.slice(0, 12)}`);
+    const pr = target.kind === 'pull-request' ? target.pr : undefined;
+    const base = pr ? pr.baseSha : target.kind === 'range' ? target.base : '';
+    const head = pr ? pr.headSha : target.kind === 'range' ? target.head : '';
+    core.info(`git-ctx: ${pr ? `pull request #${pr.number}` : target.kind === 'range' ? target.label : ''}, base ${base.slice(0, 12)}, head ${head.slice(0, 12)}`);
 
-    const notes = await ensureHistory({ root, base: pr.baseSha, head: pr.headSha, log: (m) => core.debug(m) });
-    const result = await analyzePullRequest({ cwd: root, base: pr.baseSha, head: pr.headSha, includeStale: inputs.includeStale, allowMissingMergeBase: true });
+    const notes = await ensureHistory({ root, base, head, log: (m) => core.debug(m) });
+    const result = await analyzePullRequest({ cwd: root, base, head, includeStale: inputs.includeStale, allowMissingMergeBase: true });
     result.limitations.unshift(...notes);
 
     const command = reproduceCommand(result);
@@ -88,7 +112,8 @@ export async function run(): Promise<void> {
     if (dropped) core.info(`git-ctx: ${dropped} more annotation(s) are listed in the job summary only (GitHub shows 10 per level and step)`);
 
     let comment: StickyCommentResult | undefined;
-    if (inputs.comment) {
+    if (!pr) core.info(`git-ctx: ${ctx.eventName} event: no pull request to comment on; the report is in the job summary and annotations`);
+    if (inputs.comment && pr) {
       const body = renderPrComment(result, { maxItems: inputs.maxItems, maxChars: COMMENT_MAX_CHARS, summaryUrl: runUrl(), command });
       const login = await resolveLogin(octokit);
       comment = await upsertStickyComment(octokit, { ...ctx.repo, issueNumber: pr.number, login, body, create: !nothingApplies(result) });
@@ -105,11 +130,12 @@ export async function run(): Promise<void> {
     core.setOutput('comment-url', comment?.url ?? '');
     core.setOutput('comment-action', comment?.action ?? 'disabled');
 
-    if (prFails(result, inputs.failOn)) core.setFailed(failureMessage(result, inputs.failOn));
+    if (prFails(result, inputs.failOn)) core.setFailed(failureMessage({ ...result, target: pr ? 'pull request' : target.kind === 'range' ? target.label : undefined }, inputs.failOn));
   } catch (e) {
-    // known failures (CtxError: bad revision, not a repository) carry a hint; anything else is a bug: keep its stack in the log
+    // known failures (CtxError: a wrong input, bad revision, not a repository) are one line with
+    // their hint; anything else is a bug: keep its stack in the debug log, not in the output
     const hint = (e as { hint?: string } | undefined)?.hint;
-    if (e instanceof Error && (e as { code?: unknown }).code === undefined && e.stack) core.info(e.stack);
+    if (e instanceof Error && (e as { code?: unknown }).code === undefined && e.stack) core.debug(e.stack);
     core.setFailed(e instanceof Error ? `${e.message}${hint ? ` (hint: ${hint})` : ''}` : String(e));
   }
 }

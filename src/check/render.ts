@@ -3,6 +3,7 @@
 import { ruleCatalog, severityAtLeast } from './run.js';
 import type { CheckResult, FindingSeverity } from './types.js';
 import { paint, type Paint } from '../util/color.js';
+import { plural } from '../util/plural.js';
 import { VERSION } from '../version.js';
 
 export type CheckFormat = 'human' | 'json' | 'sarif';
@@ -16,7 +17,7 @@ function human(r: CheckResult, p: Paint): string {
   }
   for (const e of r.ruleErrors) lines.push(`${p.red('rule failed')}  ${e.rule}: ${e.message}`);
   const count = (s: FindingSeverity) => r.findings.filter((f) => f.severity === s).length;
-  const summary = `${r.artifacts} artifacts checked: ${count('error')} errors, ${count('warning')} warnings, ${count('info')} info${r.baselined ? `, ${r.baselined} accepted by baseline` : ''}`;
+  const summary = `${plural(r.artifacts, 'artifact')} checked: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${count('info')} info${r.baselined ? `, ${r.baselined} accepted by baseline` : ''}`;
   lines.push(r.findings.length ? summary : p.green(`✓ ${summary}`));
   return lines.join('\n') + '\n';
 }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { loadArtifactSet, type ArtifactSet, type LoadOptions } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
+import { closeMatches } from '../util/close-match.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { RULES } from './rules/index.js';
 import type { CheckContext, CheckResult, Finding, FindingSeverity, Rule } from './types.js';
@@ -36,7 +37,9 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const ctx: CheckContext = { snapshot: opts.snapshot, config, set, cache: opts.cache ?? new Map(), now: opts.now ?? new Date() };
   const findings: Finding[] = [];
   const ruleErrors: CheckResult['ruleErrors'] = [];
-  const rules = [...RULES, ...(opts.extraRules ?? [])].filter((r) => !opts.rules || opts.rules.includes(r.id));
+  const all = [...RULES, ...(opts.extraRules ?? [])];
+  if (opts.rules) assertKnownRules(opts.rules, all.map((r) => r.id));
+  const rules = all.filter((r) => !opts.rules || opts.rules.includes(r.id));
   for (const rule of rules) {
     const sev = config.severities[rule.id] ?? rule.severity;
     if (sev === 'off') continue;
@@ -106,6 +109,19 @@ export async function readBaseline(file: string): Promise<Baseline> {
 
 export function baselineJson(findings: Finding[]): string {
   return JSON.stringify({ version: 1, findings: findings.map(({ rule, file, id, message, severity }) => ({ rule, severity, file, id, message })) }, null, 2) + '\n';
+}
+
+/**
+ * An unknown rule id is a usage error, never a silent pass (a misspelled id would run
+ * nothing and report a clean tree). Names the close matches.
+ */
+export function assertKnownRules(wanted: string[], known: string[]): void {
+  const unknown = wanted.filter((id) => !known.includes(id));
+  if (!unknown.length) return;
+  const near = [...new Set(unknown.flatMap((id) => closeMatches(id, known, 2)))];
+  throw new CtxError('USAGE', `unknown rule id${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}`, {
+    hint: `${near.length ? `did you mean ${near.join(', ')}? ` : ''}run git ctx check --list-rules to see every rule id`,
+  });
 }
 
 /** Descriptions of every rule, for --list-rules and SARIF. */

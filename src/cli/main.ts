@@ -5,6 +5,7 @@ import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ExitCode, io } from './shared.js';
 import { mark } from '../util/timing.js';
+import { addExamples } from './examples.js';
 
 type CommandModule = { register(program: Command): void };
 
@@ -55,6 +56,7 @@ export async function buildProgram(only?: string): Promise<Command> {
   const names = only === '-V' || only === '--version' ? [] : only && COMMANDS[only] ? [only] : COMMAND_NAMES;
   const mods = await Promise.all(names.map((n) => COMMANDS[n]!()));
   for (const m of mods) m.register(program);
+  addExamples(program);
   return program;
 }
 

@@ -4,15 +4,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CtxError } from '../errors.js';
 import { runGit } from '../git/exec.js';
+import { detectManager, editManagerConfig, manualSnippet, RUNS_HOOK_RE, SHARED_COMMAND, SHARED_LINE, type HookManager, type ManagerConfig } from './managers.js';
 
 /** Present in every hook file git-ctx writes; how install/uninstall recognise their own file. */
 export const HOOK_MARKER = 'git-ctx-managed-hook';
 /** Name an existing hook is moved to when git-ctx chains it (it runs first, see hooks/pre-commit). */
 export const CHAINED_NAME = 'pre-commit.git-ctx-chained';
-/** The line written into husky v9's `.husky/pre-commit`; the trailing comment marks it as ours. */
-export const HUSKY_LINE = `git-ctx hook pre-commit # ${HOOK_MARKER}`;
-/** Any line that already runs the hook (ours or one a user wrote), so install stays idempotent. */
-const RUNS_HOOK_RE = /^\s*(?:exec\s+)?(?:npx\s+(?:--no-install\s+|--no\s+)?)?git[- ]ctx\s+hook\s+pre-commit\b/m;
+/**
+ * The line written into husky v9's `.husky/pre-commit` (a shared, committed file): the
+ * project's node_modules/.bin first, then PATH, and a one-line notice instead of a blocked
+ * commit for a teammate without git-ctx. The trailing comment marks it as ours.
+ */
+export const HUSKY_LINE = SHARED_LINE;
 
 /** Options of `installHook` (`git ctx hooks install`). */
 export interface InstallHookOptions {
@@ -53,7 +56,17 @@ export type InstallAction =
   /** uninstall: removed our line from .husky/pre-commit */
   | 'husky-line-removed'
   /** uninstall: nothing of ours was installed */
-  | 'not-installed';
+  | 'not-installed'
+  /** lefthook, simple-git-hooks or the pre-commit framework: added git-ctx to its configuration */
+  | 'manager-entry-added'
+  /** the manager's configuration already runs git-ctx */
+  | 'manager-entry-present'
+  /** our entry in the manager's configuration was older; rewritten */
+  | 'manager-entry-updated'
+  /** uninstall: removed our entry from the manager's configuration */
+  | 'manager-entry-removed'
+  /** the manager's configuration is a format git-ctx does not edit (JavaScript, TOML): nothing written */
+  | 'manager-manual';
 
 /** The outcome of `installHook`, for the CLI to render. */
 export interface InstallResult {
@@ -66,8 +79,14 @@ export interface InstallResult {
   chained?: string;
   /** true when the chained hook was restored on uninstall */
   restored?: boolean;
-  /** for husky-manual: the line the user should add to `file` */
+  /** for husky-manual and manager-manual: the line the user should add to `file` */
   line?: string;
+  /** the hook manager whose configuration was edited (husky included) */
+  manager?: HookManager | 'husky';
+  /** the entry is written but will not run until this is done (the manager is not installed yet) */
+  pending?: string;
+  /** the manager's own installer that was run to apply the change */
+  applied?: string;
   /** human-readable notes the front end may print (e.g. a foreign hook file left alone) */
   notes: string[];
 }
@@ -151,20 +170,36 @@ function detectHusky(layout: RepoLayout, existingHook: string | undefined): Husk
   const dir = path.join(layout.top, '.husky');
   const hooksInHusky = isInside(layout.hooksDir, dir);
   const v4 = existingHook !== undefined && /husky/i.test(existingHook) && !existingHook.includes(HOOK_MARKER);
-  if (!hooksInHusky && !existsSync(dir) && !v4) return undefined;
+  if (!hooksInHusky && !existsSync(dir) && !v4) return declaredHuskyMajor(layout.top) >= 9 ? { version: 'v9', dir } : undefined;
   if (v4) return { version: 'older', dir };
   if (existsSync(path.join(dir, '_', 'h')) || path.relative(dir, layout.hooksDir) === '_') return { version: 'v9', dir };
   // before `npm install` there is no .husky/_ yet: the declared husky version decides
-  try {
-    const pkg = JSON.parse(readFileSync(path.join(layout.top, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    const spec = pkg.devDependencies?.husky ?? pkg.dependencies?.husky;
-    const major = spec ? Number(/(\d+)/.exec(spec)?.[1]) : NaN;
-    if (major >= 9) return { version: 'v9', dir };
-  } catch {
-    /* no package.json: fall through */
-  }
+  if (declaredHuskyMajor(layout.top) >= 9) return { version: 'v9', dir };
   return { version: 'older', dir };
 }
+
+/** The major version of husky declared in package.json, or NaN. */
+function declaredHuskyMajor(top: string): number {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(top, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const spec = pkg.devDependencies?.husky ?? pkg.dependencies?.husky;
+    return spec ? Number(/(\d+)/.exec(spec)?.[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Add git-ctx to (or remove it from) a hook manager's own configuration. */
+async function installManager(cfg: ManagerConfig, layout: RepoLayout, hookText: string | undefined, uninstall: boolean): Promise<InstallResult> {
+  const base = { hooksDir: layout.hooksDir, file: cfg.file, notes: [] as string[], manager: cfg.manager };
+  if (cfg.manual && !uninstall) return { ...base, action: 'manager-manual', line: manualSnippet(cfg) };
+  const write = (file: string, content: string): Promise<void> => writeAtomic(file, content, 0o644);
+  const edit = await editManagerConfig(cfg, layout.top, hookText, uninstall, write);
+  const action = ({ added: 'manager-entry-added', present: 'manager-entry-present', updated: 'manager-entry-updated', removed: 'manager-entry-removed', absent: 'not-installed', manual: 'manager-manual' } as const)[edit.status];
+  return { ...base, action, ...(edit.pending ? { pending: edit.pending } : {}), ...(edit.applied ? { applied: edit.applied } : {}) };
+}
+
+const huskyPending = 'husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once `npm install` runs husky (its prepare script) or after `npx husky`';
 
 async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, uninstall: boolean): Promise<InstallResult> {
   const file = path.join(husky.dir, 'pre-commit');
@@ -184,12 +219,22 @@ async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, unins
     else await writeAtomic(file, kept, 0o755);
     return { ...base, action: 'husky-line-removed' };
   }
-  if (husky.version === 'older') return { ...base, action: 'husky-manual', line: 'npx --no-install git-ctx hook pre-commit' };
-  if (text !== undefined && RUNS_HOOK_RE.test(text)) return { ...base, action: 'husky-line-present' };
+  if (husky.version === 'older') return { ...base, action: 'husky-manual', manager: 'husky', line: SHARED_LINE };
+  const pending = path.relative(husky.dir, layout.hooksDir) === '_' ? undefined : huskyPending;
+  const withManager = { ...base, manager: 'husky' as const, ...(pending ? { pending } : {}) };
+  if (text !== undefined && text.includes(HOOK_MARKER)) {
+    const lines = text.split(/(?<=\n)/);
+    if (lines.some((l) => l.replace(/\r?\n$/, '') === HUSKY_LINE)) return { ...withManager, action: 'husky-line-present' };
+    // an older line of ours (e.g. the plain `git-ctx hook pre-commit` that blocked teammates)
+    const next = lines.map((l) => (l.includes(HOOK_MARKER) ? `${HUSKY_LINE}${/\r?\n$/.exec(l)?.[0] ?? ''}` : l)).join('');
+    await writeAtomic(file, next, 0o755);
+    return { ...withManager, action: 'updated' };
+  }
+  if (text !== undefined && RUNS_HOOK_RE.test(text)) return { ...withManager, action: 'husky-line-present' };
   const prefix = text === undefined || text === '' || text.endsWith('\n') ? (text ?? '') : `${text}\n`;
   await mkdir(husky.dir, { recursive: true });
   await writeAtomic(file, `${prefix}${HUSKY_LINE}\n`, 0o755);
-  return { ...base, action: 'husky-line-added' };
+  return { ...withManager, action: 'husky-line-added' };
 }
 
 /**
@@ -203,6 +248,12 @@ async function uninstall(layout: RepoLayout, file: string, chained: string, ours
   const base = { hooksDir: layout.hooksDir, file, notes };
   const husky = await installHusky({ version: 'v9', dir: path.join(layout.top, '.husky') }, layout, true);
   notes.push(...husky.notes);
+  const cfg = detectManager(layout.top, undefined);
+  const mgr = cfg ? await installManager(cfg, layout, undefined, true) : undefined;
+  if (mgr?.action === 'manager-entry-removed') {
+    if (!ours && husky.action !== 'husky-line-removed') return { ...mgr, notes };
+    notes.push(`also removed the git-ctx entry from ${mgr.file}`);
+  }
   if (!ours) {
     if (await exists(chained)) notes.push(`${chained} exists but ${file} is not the git-ctx hook; both were left alone`);
     return husky.action === 'husky-line-removed' ? { ...husky, notes } : { ...base, action: 'not-installed' };
@@ -231,11 +282,18 @@ export async function installHook(opts: InstallHookOptions): Promise<InstallResu
   const base = { hooksDir: layout.hooksDir, file, notes };
   const current = await readIfExists(file).catch(() => undefined);
   const currentText = current?.toString('utf8');
-  const ours = currentText?.includes(HOOK_MARKER) ?? false;
+  // a manager's generated hook (simple-git-hooks copies its configuration) carries our
+  // shared command and its marker, but is not our file
+  const ours = (currentText?.includes(HOOK_MARKER) ?? false) && !currentText!.includes(SHARED_COMMAND);
 
   if (opts.uninstall) return uninstall(layout, file, chained, ours);
   if (!opts.force) {
+    // husky owns the hooks when core.hooksPath points into .husky (or its v4 scripts are
+    // installed); otherwise a manager with a configuration file wins over a bare .husky/
     const husky = detectHusky(layout, currentText);
+    if (husky && (isInside(layout.hooksDir, husky.dir) || husky.version === 'older')) return installHusky(husky, layout, false);
+    const cfg = detectManager(layout.top, currentText);
+    if (cfg) return installManager(cfg, layout, currentText, false);
     if (husky) return installHusky(husky, layout, false);
   }
 

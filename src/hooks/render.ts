@@ -1,5 +1,6 @@
 import type { Finding } from '../check/types.js';
 import { paint, type Paint } from '../util/color.js';
+import { plural } from '../util/plural.js';
 import type { DriftFinding } from './drift.js';
 import type { InstallResult } from './install.js';
 import type { PreCommitResult } from './pre-commit.js';
@@ -40,14 +41,14 @@ export function renderPreCommit(r: PreCommitResult, p: Paint = paint(false)): st
     lines.push(`Elsewhere in the staged snapshot (the tree being committed):`);
     for (const f of r.elsewhere) lines.push(findingLine(f, p));
   }
-  if (r.elsewhereOmitted) lines.push(p.dim(`  … and ${r.elsewhereOmitted} finding(s) below ${r.failOn} in other files (run: git ctx check --staged)`));
+  if (r.elsewhereOmitted) lines.push(p.dim(`  … and ${plural(r.elsewhereOmitted, 'finding')} below ${r.failOn} in other files (run: git ctx check --staged)`));
   for (const e of r.check.ruleErrors) lines.push(`  ${p.red('rule failed')}  ${e.rule}: ${e.message}`);
   if (r.drift.length) {
     lines.push(`Anchored code changed without a re-stamp (hook.drift: ${r.driftMode}):`);
     for (const d of r.drift) lines.push(...driftLines(d, p, r.driftMode === 'block'));
   }
   const errors = r.check.findings.filter((f) => f.severity === 'error').length;
-  const summary = `git-ctx: ${n} staged path(s), ${r.check.artifacts} artifact(s) checked (${r.rules === 'all' ? 'all rules' : 'blocking rules'}): ${errors} error(s), ${r.check.findings.length - errors} other finding(s), ${r.drift.length} drifted anchor(s)`;
+  const summary = `git-ctx: ${plural(n, 'staged path')}, ${plural(r.check.artifacts, 'artifact')} checked (${r.rules === 'all' ? 'all rules' : 'blocking rules'}): ${plural(errors, 'error')}, ${plural(r.check.findings.length - errors, 'other finding')}, ${plural(r.drift.length, 'drifted anchor')}`;
   if (r.blockedBy.length) {
     const why = r.blockedBy
       .map((b) => (b === 'findings' ? `findings at or above ${r.failOn}` : b === 'rule-errors' ? 'a check rule failed' : 'drift (hook.drift: block)'))
@@ -75,13 +76,30 @@ export function renderInstall(r: InstallResult): string {
       lines.push(`the existing hook was kept as ${r.chained}; it runs first, and its failure stops the commit`);
       break;
     case 'updated':
-      lines.push(`updated the git-ctx pre-commit hook: ${r.file}`);
+      lines.push(r.manager === 'husky' ? `husky manages the hooks: updated the git-ctx line in ${r.file}` : `updated the git-ctx pre-commit hook: ${r.file}`);
+      break;
+    case 'manager-entry-added':
+      lines.push(`${r.manager} manages the hooks: added a git-ctx entry to ${r.file}`);
+      break;
+    case 'manager-entry-updated':
+      lines.push(`${r.manager} manages the hooks: updated the git-ctx entry in ${r.file}`);
+      break;
+    case 'manager-entry-present':
+      lines.push(`${r.manager} manages the hooks and ${r.file} already runs git-ctx: nothing to do`);
+      break;
+    case 'manager-entry-removed':
+      lines.push(`removed the git-ctx entry from ${r.file}`);
+      break;
+    case 'manager-manual':
+      lines.push(`${r.manager} manages the hooks here, configured in ${r.file}, which git-ctx does not edit; nothing was written.`);
+      lines.push(`Add this pre-commit command to it:`);
+      lines.push(`  ${r.line}`);
       break;
     case 'unchanged':
       lines.push(`the git-ctx pre-commit hook is already installed: ${r.file}`);
       break;
     case 'husky-line-added':
-      lines.push(`husky manages the hooks: added "git-ctx hook pre-commit" to ${r.file}`);
+      lines.push(`husky manages the hooks: added the git-ctx line to ${r.file}`);
       break;
     case 'husky-line-present':
       lines.push(`husky manages the hooks and ${r.file} already runs git-ctx: nothing to do`);
@@ -108,6 +126,9 @@ export function renderInstall(r: InstallResult): string {
       lines.push(`the git-ctx pre-commit hook is not installed (${r.file}): nothing to remove`);
       break;
   }
+  if (r.applied) lines.push(`applied it to the hooks directory with ${r.applied}`);
+  if (r.manager && /added|updated/.test(r.action)) lines.push(`teammates without git-ctx are not blocked: their commits print a one-line notice and proceed`);
+  if (r.pending) lines.push(`not active yet: ${r.pending}`);
   for (const note of r.notes) lines.push(`note: ${note}`);
   return lines.join('\n') + '\n';
 }

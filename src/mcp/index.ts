@@ -10,5 +10,5 @@ export { SessionStore, type SessionRecord } from './sessions.js';
 export { BASELINE_FILE, loadBaseline, parseBaselineManifest, type Baseline } from './baseline.js';
 export { compareArtifacts, expandRequires, indexEntries, resolveAreas, sortArtifacts, type IndexEntry, type IndexFilter, type MissingRequire, type Selected } from './select.js';
 export { TokenMeter } from './tokens.js';
-export { clientConfig, renderClientConfigs, MCP_CLIENTS, type ClientConfig, type McpClient } from './client-config.js';
+export { clientConfig, writeClientConfig, resolveClient, installInfo, MCP_CLIENTS, type ClientConfig, type McpClient, type InstallInfo, type WriteResult } from './client-config.js';
 export type { ToolOutput } from './result.js';

@@ -85,7 +85,14 @@ export async function checkTool(ctx: ToolContext, args: { rules?: string[] }): P
   const state = await ctx.reader.state();
   const snapshot = await ctx.reader.openSnapshot();
   try {
-    const r = await runCheck({ snapshot, config: state.config, rules: args.rules?.length ? args.rules : undefined, global: state.global });
+    let r: Awaited<ReturnType<typeof runCheck>>;
+    try {
+      r = await runCheck({ snapshot, config: state.config, rules: args.rules?.length ? args.rules : undefined, global: state.global });
+    } catch (e) {
+      // an unknown rule id: say so (and what was meant) instead of a clean result
+      if (isCtxError(e) && e.code === 'USAGE') return failure(`${e.message}${e.hint ? `; ${e.hint}` : ''}`);
+      throw e;
+    }
     const count = (s: string) => r.findings.filter((f) => f.severity === s).length;
     return {
       text: renderCheck(r, 'human'),

@@ -1,4 +1,5 @@
 import { code, escapeText, truncate } from './escape.js';
+import { renderPrSarif } from './sarif.js';
 import type { FailOn, PrArtifact, PrResult } from './types.js';
 
 /** The hidden marker that identifies the bot's sticky comment. */
@@ -22,7 +23,7 @@ export interface RenderPrOptions {
   command?: string;
 }
 
-export type PrFormat = 'markdown' | 'json';
+export type PrFormat = 'markdown' | 'json' | 'sarif';
 
 /** True when nothing governs the change and the PR introduced no coherence finding. */
 export function nothingApplies(r: PrResult): boolean {
@@ -37,10 +38,13 @@ export function reproduceCommand(r: PrResult): string {
 const TITLE_MAX = 120;
 const MATCHES_SHOWN = 3;
 
+/**
+ * Marks that are not stated elsewhere: "changed without re-stamp" and "stale at head" are
+ * each one item under "Needs attention" (with what to do), so the table does not repeat them.
+ */
 function flags(a: PrArtifact): string {
   const f: string[] = [];
-  if (a.unstamped.length) f.push('✏️ changed without re-stamp');
-  if (a.staleness?.status === 'stale') f.push('⚠️ stale at head');
+  if (a.staleness?.status === 'stale' && a.inclusion === 'stale-elsewhere') f.push('⚠️ stale at head');
   else if (a.staleness?.status === 'moved') f.push('🔀 anchors moved');
   if (a.inactive) f.push(`💤 ${a.status ? escapeText(a.status) : 'inactive'}`);
   if (a.successor) f.push(`➡️ superseded by ${[...a.successor.via, a.successor.id].map(code).join(' → ')}`);
@@ -73,9 +77,13 @@ function why(a: PrArtifact): string {
   }
 }
 
+const SUMMARY_MAX = 200;
+
 function artifactRow(a: PrArtifact): string {
   const title = escapeText(truncate(a.title, TITLE_MAX));
-  return `| ${code(a.id)} ${title} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
+  // the one-line summary: what the README promises the comment shows
+  const summary = a.summary ? `<br>${escapeText(truncate(a.summary, SUMMARY_MAX))}` : '';
+  return `| ${code(a.id)} ${title}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
 }
 
 const ARTIFACT_HEAD = ['| Artifact | Type | Status | Why | Flags |', '|---|---|---|---|---|'];
@@ -129,12 +137,19 @@ function attention(r: PrResult, budget: Budget): string[] {
   return shown.length ? ['#### Needs attention', '', ...shown, ''] : [];
 }
 
+/** Stale artifacts listed under "Needs attention" (those the PR touches or pulls in). */
+function staleInScope(r: PrResult): number {
+  return r.artifacts.filter((a) => a.staleness?.status === 'stale' && a.inclusion !== 'stale-elsewhere').length;
+}
+
 function headline(r: PrResult): string {
   const c = r.counts;
+  // the count is the number of rows of the "Governing artifacts" table below
   const parts = [`**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'})`];
   const more: string[] = [];
+  const stale = staleInScope(r);
   if (c.unstamped) more.push(`✏️ ${c.unstamped} changed without re-stamp`);
-  if (c.stale) more.push(`⚠️ ${c.stale} stale at head`);
+  if (stale) more.push(`⚠️ ${stale} stale at head`);
   if (c.errors) more.push(`❌ ${c.errors} coherence error${c.errors === 1 ? '' : 's'} introduced`);
   if (c.warnings) more.push(`${c.warnings} warning${c.warnings === 1 ? '' : 's'} introduced`);
   return parts[0] + (more.length ? `. ${more.join(' · ')}` : '.');
@@ -151,8 +166,10 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   lines.push('### git-ctx: context for this pull request', '', headline(r), '');
   lines.push(...attention(r, budget));
 
-  const direct = r.artifacts.filter((a) => a.inclusion === 'direct' || a.inclusion === 'edited');
+  const direct = r.artifacts.filter((a) => a.inclusion === 'direct');
   if (direct.length) lines.push('#### Governing artifacts', '', ...table(ARTIFACT_HEAD, direct.map(artifactRow), budget), '');
+  const edited = r.artifacts.filter((a) => a.inclusion === 'edited');
+  if (edited.length) lines.push('#### Edited in this PR', '', ...table(ARTIFACT_HEAD, edited.map(artifactRow), budget), '');
   const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned');
   if (indirect.length) {
     const what = indirect.some((a) => a.inclusion === 'mentioned') ? 'required, related or mentioning' : 'required or related';
@@ -251,6 +268,7 @@ export function renderPrJson(r: PrResult): string {
 export const PR_RENDERERS: Record<PrFormat, (r: PrResult, opts?: RenderPrOptions) => string> = {
   markdown: (r, o) => renderPrComment(r, o),
   json: (r) => renderPrJson(r),
+  sarif: (r) => renderPrSarif(r),
 };
 
 /** Whether a result fails under a policy: error < warning < stale in strictness; never fails nothing. */

@@ -68,7 +68,9 @@ export async function judgeArtifacts(opts: JudgeOptions): Promise<StaleReport> {
   // the filesystem answers without a git process; ask git only when it cannot
   const shallow = head ? (shallowFromGitDir(root) ?? (await isShallowRepository(root))) : false;
   const wanted = opts.ids ? new Set(opts.ids) : undefined;
-  const artifacts = [...set.byId.values()].filter((a) => a.origin === 'repo' && (!wanted || wanted.has(a.id)));
+  // the identity describes the project as a whole: it anchors nothing, so it is not judged
+  // (counting it as unanchored would be noise) unless asked for by id
+  const artifacts = [...set.byId.values()].filter((a) => a.origin === 'repo' && (wanted ? wanted.has(a.id) : a.type !== 'identity'));
 
   // Results of earlier runs: a judgement is a function of HEAD, the artifact file and the
   // current fingerprints of its anchors, unless a lost anchor was searched for across the

@@ -1,4 +1,5 @@
 import { paint, type Paint } from '../util/color.js';
+import { plural } from '../util/plural.js';
 import type { ArtifactJudgement, StaleReport, StaleStatus } from './types.js';
 
 export type StaleFormat = 'human' | 'json';
@@ -15,7 +16,7 @@ function human(r: StaleReport, p: Paint, opts: { all?: boolean }): string {
   const shown = r.artifacts.filter((j) => opts.all || (j.status !== 'fresh' && j.status !== 'unanchored') || (j.status === 'fresh' && (j.lifecycle.supersededBy.length || j.lifecycle.inactive)));
   for (const j of shown) lines.push(...artifactLines(j, p, color));
   const c = r.counts;
-  const summary = `${r.artifacts.length} artifacts: ${c.stale} stale, ${c.moved} moved, ${c.unstamped} unstamped, ${c.unanchored} unanchored, ${c.fresh} fresh`;
+  const summary = `${plural(r.artifacts.length, 'artifact')}: ${c.stale} stale, ${c.moved} moved, ${c.unstamped} unstamped, ${c.unanchored} unanchored, ${c.fresh} fresh`;
   lines.push(c.stale || c.moved ? summary : p.green(`✓ ${summary}`));
   if (c.moved) lines.push(p.dim('moved anchors can be re-stamped with: git ctx stamp --fix'));
   return lines.join('\n') + '\n';

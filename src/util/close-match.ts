@@ -3,8 +3,11 @@
 /** Ids within a small edit distance, best first. */
 export function closeMatches(id: string, ids: string[], max = 3): string[] {
   const norm = (s: string) => s.toLowerCase();
+  // the same id but for leading zeros in its numbers is the closest match: ADR-32 is ADR-0032
+  const unpadded = (s: string) => norm(s).replace(/(^|\D)0+(?=\d)/g, '$1');
+  const want = unpadded(id);
   const scored = ids
-    .map((c) => ({ c, d: editDistance(norm(id), norm(c)) }))
+    .map((c) => ({ c, d: unpadded(c) === want ? 0 : editDistance(norm(id), norm(c)) }))
     .filter((x) => x.d <= (id.length >= 12 ? 2 : 1))
     .sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
   return scored.slice(0, max).map((x) => x.c);

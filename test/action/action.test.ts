@@ -50,7 +50,7 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     expect(r.annotations.find((a) => a.level === 'error' && a.props.file === '.contextia/system/specs/SPEC-API-002.md')).toBeDefined();
     // the PR adds a broken link: fail-on error (default) fails the job
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('::error::git-ctx: the pull request introduces 1 coherence error(s)');
+    expect(r.stdout).toContain('::error::git-ctx: the pull request introduces 1 coherence error, 1 warning (fail-on: error)');
     // the token's login was looked up (GraphQL, then REST) before any comment was touched
     expect(gh.requests.map((q) => `${q.method} ${q.path}`).slice(0, 2)).toEqual(['POST /graphql', 'GET /user']);
   });

@@ -11,7 +11,7 @@ describe('git ctx check (CLI)', () => {
     repo.commit('clean');
     const ok = runCli(['check'], { cwd: repo.dir });
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('1 artifacts checked: 0 errors');
+    expect(ok.stdout).toContain('1 artifact checked: 0 errors');
     expect(ok.stdout).not.toContain('\u001b[');
 
     repo.write({ '.contextia/system/rationale/DEC-002.md': broken });

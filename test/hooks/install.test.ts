@@ -139,7 +139,7 @@ describe('hooks install', () => {
     const repo = makeRepo({ '.husky/_/husky.sh': '#!/bin/sh\n', '.husky/pre-commit': '#!/bin/sh\n. "$(dirname "$0")/_/husky.sh"\nnpm test\n' });
     repo.git('config', 'core.hooksPath', '.husky');
     const cli = install(repo);
-    expect(cli).toMatchObject({ action: 'husky-manual', line: 'npx --no-install git-ctx hook pre-commit' });
+    expect(cli).toMatchObject({ action: 'husky-manual', line: HUSKY_LINE });
     expect(readFileSync(path.join(repo.dir, '.husky/pre-commit'), 'utf8')).not.toContain('git-ctx');
     const husky = readFileSync(path.join(repo.dir, '.husky/pre-commit'), 'utf8');
     const forced = await installHook({ cwd: repo.dir, force: true });

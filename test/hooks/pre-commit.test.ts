@@ -74,7 +74,7 @@ describe('pre-commit hook: coherence', () => {
     repo.git('add', 'README.md');
     const r = gitRun(repo, ['commit', '-m', 'docs']);
     expect(r.code).toBe(0);
-    expect(r.output).toContain('✓ git-ctx: 1 staged path(s), 2 artifact(s) checked (blocking rules): 0 error(s)');
+    expect(r.output).toContain('✓ git-ctx: 1 staged path, 2 artifacts checked (blocking rules): 0 errors');
     expect(head(repo)).not.toBe(before);
   });
 
@@ -149,7 +149,7 @@ describe('pre-commit hook: coherence', () => {
     // only README goes into this commit: git builds a temporary index for it
     let r = gitRun(repo, ['commit', '-m', 'readme only', '--', 'README.md']);
     expect(r.code).toBe(0);
-    expect(r.output).toContain('1 staged path(s)');
+    expect(r.output).toContain('1 staged path,');
     // -a takes the broken artifact along
     r = gitRun(repo, ['commit', '-a', '-m', 'everything']);
     expect(r.code).not.toBe(0);

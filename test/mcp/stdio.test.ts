@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 import { fixtureRepo, indexIds, sectionIds } from './helpers.js';
 
 const textOf = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
@@ -94,19 +94,4 @@ describe('git ctx mcp over stdio', () => {
   });
 });
 
-describe('git ctx mcp config', () => {
-  it('prints ready-to-paste configuration for Claude Code and VS Code', () => {
-    const repo = fixtureRepo();
-    const claude = runCli(['mcp', 'config', '--client', 'claude'], { cwd: repo.dir });
-    expect(claude.code).toBe(0);
-    const json = JSON.parse(claude.stdout.slice(claude.stdout.indexOf('{')));
-    expect(json).toEqual({ mcpServers: { 'git-ctx': { command: 'npx', args: ['-y', 'git-ctx', 'mcp'] } } });
-    const vscode = runCli(['mcp', 'config', '--client', 'vscode'], { cwd: repo.dir });
-    expect(JSON.parse(vscode.stdout.slice(vscode.stdout.indexOf('{')))).toEqual({ servers: { 'git-ctx': { type: 'stdio', command: 'npx', args: ['-y', 'git-ctx', 'mcp'] } } });
-    const all = runCli(['mcp', 'config'], { cwd: repo.dir });
-    expect(all.stdout).toContain('# .mcp.json');
-    expect(all.stdout).toContain('# .vscode/mcp.json');
-    const bad = runCli(['mcp', 'config', '--client', 'emacs'], { cwd: repo.dir });
-    expect(bad.code).toBe(2);
-  });
-});
+// git ctx mcp config: test/mcp/client-config.test.ts

@@ -45,7 +45,7 @@ describe('git ctx stamp / ack (CLI)', () => {
     const before = read(repo, DEC);
     const r = cli(repo, 'stamp', 'DEC-ROUND-001');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^stamped {2}DEC-ROUND-001 at [0-9a-f]{12}: 1 anchors/);
+    expect(r.stdout).toMatch(/^stamped {2}DEC-ROUND-001 at [0-9a-f]{12}: 1 anchor /);
     const after = read(repo, DEC);
     expect(after).toMatch(STAMP_RE);
     expect(after).toContain(`    src/invoice.ts#roundTotal: `);

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkExitCode, renderCheck, type CheckFormat } from '../../check/render.js';
 import { baselineJson, readBaseline, ruleCatalog, runCheck } from '../../check/run.js';
+import { plural } from '../../util/plural.js';
 import { ExitCode, addRepoOptions, colors, io, openRepo, formatOption, type RepoOptions } from '../shared.js';
 
 interface CheckCliOptions extends RepoOptions {
@@ -24,9 +25,22 @@ export function register(program: Command): void {
     .option('--baseline <file>', 'accept the findings listed in this file (from --write-baseline)')
     .option('--write-baseline <file>', 'write the current findings as a baseline and exit 0')
     .addOption(new Option('--fail-on <severity>', 'lowest severity that makes the exit code 1 (default: config fail_on, else error)').choices(['error', 'warning', 'info']))
-    .option('--rule <id...>', 'run only these rules')
+    .option('--rule <id...>', 'run only these rules (comma-separated or repeated; an unknown id is an error)')
     .option('--list-rules', 'list every rule with its default severity')
-    .addHelpText('after', '\nExit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or environment error.');
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  git ctx check                              # the working tree',
+        '  git ctx check --staged --fail-on warning   # what the next commit holds',
+        '  git ctx check --rule broken-link,duplicate-id',
+        '  git ctx check --format sarif > ctx.sarif   # for code scanning',
+        '  git ctx check --write-baseline .ctx-baseline.json',
+        '',
+        'Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or environment error.',
+      ].join('\n'),
+    );
   addRepoOptions(cmd).action(async (o: CheckCliOptions) => {
     if (o.listRules) {
       for (const r of ruleCatalog()) io().out(`${r.id.padEnd(28)} ${r.severity.padEnd(8)} ${r.description}\n`);
@@ -35,10 +49,12 @@ export function register(program: Command): void {
     const { snapshot, config, cwd } = await openRepo(o);
     try {
       const baseline = o.baseline ? await readBaseline(path.resolve(cwd, o.baseline)) : undefined;
-      const result = await runCheck({ snapshot, config, baseline, rules: o.rule, global: o.global || undefined });
+      // --rule a,b --rule c: comma-separated lists and repeats both work
+      const rules = o.rule?.flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
+      const result = await runCheck({ snapshot, config, baseline, rules, global: o.global || undefined });
       if (o.writeBaseline) {
         await writeFile(path.resolve(cwd, o.writeBaseline), baselineJson(result.findings));
-        io().err(`wrote ${result.findings.length} findings to ${o.writeBaseline}\n`);
+        io().err(`wrote ${plural(result.findings.length, 'finding')} to ${o.writeBaseline}\n`);
         return;
       }
       io().out(renderCheck(result, o.json ? 'json' : o.format, colors()));

@@ -1,6 +1,42 @@
 import type { Command } from '../commander.js';
+import { accessSync, constants, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, colors, io } from '../shared.js';
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * How the user can run git-ctx from their own shell, for the suggested `ack` command. The
+ * pre-commit framework installs git-ctx into its own environment and puts it on PATH only
+ * while hooks run: when no other git-ctx is on PATH (or in node_modules/.bin), name the
+ * framework's copy by its full path so the suggestion works as printed.
+ */
+export function userCommand(env: NodeJS.ProcessEnv, cwd: string, self: string | undefined = process.argv[1]): string {
+  if (!env.PRE_COMMIT || !self) return 'git ctx';
+  let real: string;
+  try {
+    real = realpathSync(self);
+  } catch {
+    return 'git ctx';
+  }
+  const inFramework = (p: string): boolean => /[\\/]pre-commit[\\/]/.test(p);
+  if (!inFramework(self) && !inFramework(real)) return 'git ctx';
+  const dirs = [path.join(cwd, 'node_modules', '.bin'), ...(env.PATH ?? '').split(path.delimiter)];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const bin = path.join(dir, 'git-ctx');
+    try {
+      accessSync(bin, constants.X_OK);
+      const target = realpathSync(bin);
+      if (!inFramework(bin) && !inFramework(target) && target !== real) return 'git ctx';
+    } catch {
+      /* not here */
+    }
+  }
+  return `${shellQuote(process.execPath)} ${shellQuote(real)}`;
+}
 
 interface HookCliOptions {
   root?: string;
@@ -47,6 +83,8 @@ export function register(program: Command): void {
       ]);
       const baseline = o.baseline ? await readBaseline(path.resolve(cwd, o.baseline)) : undefined;
       const result = await runPreCommit({ cwd, baseline, allRules: o.allRules });
+      const run = userCommand(io().env, cwd);
+      if (run !== 'git ctx') for (const d of result.drift) d.command = d.command.replace(/^git ctx /, `${run} `);
       io().out(o.json ? JSON.stringify({ version: 1, tool: 'git-ctx', hook: 'pre-commit', ...result }, null, 2) + '\n' : renderPreCommit(result, colors()));
       if (result.blockedBy.length) throw new ExitCode(1);
     });

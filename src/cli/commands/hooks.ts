@@ -25,12 +25,24 @@ export function register(program: Command): void {
       'after',
       [
         '',
-        'An existing pre-commit hook is never overwritten: it is renamed to pre-commit.git-ctx-chained,',
-        'runs first, and a failure there stops the commit with its exit code. --uninstall renames it back.',
-        'With husky v9 the line "git-ctx hook pre-commit" is added to .husky/pre-commit instead; with',
-        'older husky versions the line to add is printed.',
-        'With --agent, the agent\'s settings file is merged (other hooks kept), never duplicated;',
-        '--agent claude --uninstall removes only what git-ctx added. Example: git ctx hooks install --agent claude',
+        'Where a hook manager owns the hooks, git-ctx becomes an entry in its own configuration, so',
+        "the manager's next install keeps it: lefthook (lefthook.yml), simple-git-hooks (package.json),",
+        'the pre-commit framework (.pre-commit-config.yaml) and husky v9 (.husky/pre-commit). That entry',
+        'is committed and shared: it runs node_modules/.bin/git-ctx (else git-ctx on PATH), and a',
+        'teammate without git-ctx gets a one-line notice, never a blocked commit.',
+        'Without a manager, an existing pre-commit hook is never overwritten: it is renamed to',
+        'pre-commit.git-ctx-chained, runs first, and its failure stops the commit. --uninstall undoes it.',
+        '',
+        "With --agent, the agent's settings file is merged (other hooks kept), never duplicated;",
+        '--agent claude --uninstall removes only what git-ctx added.',
+        '',
+        'Examples:',
+        '  git ctx hooks install                 # into lefthook.yml, package.json, … or .git/hooks',
+        '  git ctx hooks install --json          # what was done, for scripts',
+        '  git ctx hooks install --uninstall     # remove the entry or hook, restore a chained hook',
+        '  git ctx hooks install --force         # into the hooks directory even where husky rules',
+        '  git ctx hooks install --agent claude  # Claude Code reads the governing decisions on every file read',
+        '',
         'Exit codes: 0 done (or nothing to do), 1 nothing written and action needed, 2 error.',
       ].join('\n'),
     )
@@ -46,6 +58,6 @@ export function register(program: Command): void {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
       const result = await installHook({ cwd, force: o.force, uninstall: o.uninstall });
       io().out(o.json ? JSON.stringify(result, null, 2) + '\n' : renderInstall(result));
-      if (result.action === 'husky-manual' || result.action === 'shared-hooks-dir') throw new ExitCode(1);
+      if (result.action === 'husky-manual' || result.action === 'manager-manual' || result.action === 'shared-hooks-dir') throw new ExitCode(1);
     });
 }

@@ -1,5 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Artifact } from '../../artifacts/types.js';
+import { CtxError } from '../../errors.js';
+import { closeMatches } from '../../util/close-match.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
 
 interface ListOptions extends RepoOptions {
@@ -23,10 +25,34 @@ export function register(program: Command): void {
     .option('-s, --status <status...>', 'only these statuses')
     .option('--scope <scope>', 'only this scope (global, domain, project)')
     .addOption(formatOption(['human', 'json'], 'human'))
-    .option('--json', 'shorthand for --format json');
+    .option('--json', 'shorthand for --format json')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  git ctx list                          # every artifact',
+        '  git ctx list --type decision,spec     # only decisions and specs (an unknown type is an error)',
+        '  git ctx list --status accepted --json',
+        '  git ctx list --at v1.2.0              # as of a tag',
+        '',
+        'Exit codes: 0 listed (possibly nothing), 2 usage or environment error.',
+      ].join('\n'),
+    );
   addRepoOptions(cmd).action(async (o: ListOptions) => {
     const repo = await loadRepo(o);
     try {
+      const types = Object.keys(repo.config.types);
+      const wanted = o.type?.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+      const unknown = (wanted ?? []).filter((t) => !types.includes(t));
+      if (unknown.length) {
+        // `decisions` for `decision`, `spec` for a typo: an empty list would look like "none exist"
+        const near = [...new Set(unknown.flatMap((t) => closeMatches(t.replace(/s$/, ''), types, 1).concat(closeMatches(t, types, 1))))];
+        throw new CtxError('USAGE', `unknown artifact type${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}`, {
+          hint: `${near.length ? `did you mean ${near.join(', ')}? ` : ''}the types are: ${types.join(', ')}`,
+        });
+      }
+      o.type = wanted;
       const items = [...repo.set.byId.values()]
         .filter((a) => !o.type || o.type.includes(a.type))
         .filter((a) => !o.status || (a.status !== undefined && o.status.includes(a.status)))

@@ -8,7 +8,7 @@ import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
 /** Options of `git ctx pr`. */
 interface PrCliOptions {
   root?: string;
-  base: string;
+  base?: string;
   head: string;
   format: PrFormat;
   json?: boolean;
@@ -23,18 +23,33 @@ export function register(program: Command): void {
     .command('pr')
     .description('What the pull-request bot says: the artifacts governing the code changed between --base and --head (merge base...head), staleness, unstamped changes, and coherence findings the change introduces')
     .option('-C, --root <dir>', 'repository to work on (default: the current directory)')
-    .requiredOption('--base <rev>', 'the branch or commit the pull request merges into')
+    .option('--base <rev>', 'the branch or commit the pull request merges into (default: the upstream branch, else origin/HEAD)')
     .option('--head <rev>', 'the pull request head', 'HEAD')
-    .addOption(formatOption(['markdown', 'json'], 'markdown'))
+    .addOption(formatOption(['markdown', 'json', 'sarif'], 'markdown'))
     .option('--json', 'shorthand for --format json')
     .addOption(new Option('--fail-on <level>', 'exit 1 when the PR introduces: error (coherence errors), warning (errors or warnings), stale (any of those, or stale/unstamped governing artifacts), never').choices(['error', 'warning', 'stale', 'never']).default('error'))
     .option('--max-items <n>', 'rows per table in the markdown output', parsePositiveInt('--max-items'), 50)
     .option('--include-stale', 'also list artifacts stale at head that the PR does not touch')
     .option('--no-check', 'skip the coherence check at the merge base and head')
-    .addHelpText('after', '\nReads only git objects (never the working tree), so the output is the same on any clone with both commits.\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or environment error.')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Reads only git objects (never the working tree), so the output is the same on any clone with both commits.',
+        '--format sarif gives the introduced findings and the changed, governed places for code scanning.',
+        'Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or environment error.',
+      ].join('\n'),
+    )
     .action(async (o: PrCliOptions) => {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
-      const result = await analyzePullRequest({ cwd, base: o.base, head: o.head, includeStale: o.includeStale, check: o.check });
+      let base = o.base;
+      if (!base) {
+        const { defaultBase } = await import('../../pr/base.js');
+        const d = await defaultBase(cwd);
+        base = d.rev;
+        io().err(`git-ctx: comparing with ${d.rev} (${d.source}); pass --base to choose\n`);
+      }
+      const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check });
       const format: PrFormat = o.json ? 'json' : o.format;
       io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
       if (prFails(result, o.failOn)) throw new ExitCode(1);

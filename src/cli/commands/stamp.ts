@@ -3,6 +3,7 @@ import { requireArtifact } from '../../artifacts/lookup.js';
 import { CtxError } from '../../errors.js';
 import { stampArtifacts, type StampResult } from '../../staleness/stamp.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
+import { plural } from '../../util/plural.js';
 
 interface StampCliOptions extends RepoOptions {
   all?: boolean;
@@ -22,7 +23,7 @@ export function stampLines(results: StampResult[], opts: { dryRun?: boolean } = 
     else if (r.action === 'fixed') {
       out.push(`${p.green('fixed')}    ${r.id}  ${p.dim(r.file)}${r.reason ? p.dim(`  (${r.reason})`) : ''}`);
       for (const m of r.moves ?? []) out.push(`           ${m.from} → ${m.to}`);
-    } else out.push(`${p.green('stamped')}  ${r.id} at ${r.commit!.slice(0, 12)}: ${Object.keys(r.fingerprints ?? {}).length} anchors${r.changed ? '' : p.dim(' (unchanged)')}  ${p.dim(r.file)}`);
+    } else out.push(`${p.green('stamped')}  ${r.id} at ${r.commit!.slice(0, 12)}: ${plural(Object.keys(r.fingerprints ?? {}).length, 'anchor')}${r.changed ? '' : p.dim(' (unchanged)')}  ${p.dim(r.file)}`);
     for (const u of r.unresolved) if (r.action !== 'skipped') out.push(`  ${p.yellow('warning')}: anchor ${u} does not resolve (dead anchor); not stamped`);
     if (r.dirty?.length) {
       const names = r.dirty.slice(0, 8).join(', ') + (r.dirty.length > 8 ? `, … (${r.dirty.length - 8} more)` : '');

@@ -1,0 +1,43 @@
+// @spec SPEC-CLI-001
+import type { Command } from './commander.js';
+
+/**
+ * Examples shown at the end of each command's --help (and so in the man page), keyed by the
+ * command path. Commands that write their own "Examples:" block (check, list, new, hooks
+ * install) are not listed here. A new command adds its entry; test/cli/conventions.test.ts
+ * checks that every command has one.
+ */
+export const EXAMPLES: Record<string, string[]> = {
+  context: [
+    'git ctx TASK-042                       # short for: git ctx context TASK-042',
+    'git ctx context TASK-042 --budget 8000 --format markdown',
+    'git ctx context SPEC-API-001 --depth summary --max-depth 1',
+    'git ctx context TASK-042 --record      # keep the manifest as a git note',
+  ],
+  show: ['git ctx show DEC-0032', 'git ctx show SPEC-API-001 --depth meta --json', 'git ctx show ADR-32   # near misses get a suggestion (ADR-0032)'],
+  trace: ['git ctx trace src/billing/invoice.ts', 'git ctx trace src/billing/invoice.ts:42', "git ctx trace 'src/billing/invoice.ts#InvoiceGenerator.generate' --json"],
+  graph: ["git ctx graph 'src/billing/invoice.ts#InvoiceGenerator.generate'", "git ctx graph 'src/api.ts#handler' --callers --depth 2"],
+  stale: ['git ctx stale                          # what needs attention', 'git ctx stale SPEC-BILLING-001 --all', 'git ctx stale --since v1.0.0 --fail-on moved --json'],
+  stamp: ['git ctx stamp SPEC-BILLING-001', 'git ctx stamp --all', 'git ctx stamp --fix                   # re-stamp moved anchors only'],
+  ack: ['git ctx ack SPEC-BILLING-001          # after reviewing the drifted code', 'git ctx ack DEC-0032 --json'],
+  deprecate: ['git ctx deprecate NORM-007 --reason "replaced by the lint rule"'],
+  supersede: ['git ctx supersede DEC-0012 --by DEC-0032'],
+  init: ['git ctx init', 'git ctx init -C path/to/repo --json'],
+  bundles: ['git ctx bundles                       # every recorded bundle', 'git ctx bundles HEAD --json'],
+  replay: ['git ctx replay HEAD', 'git ctx replay v1.2.0 --id TASK-042 --print'],
+  hooks: ['git ctx hooks install', 'git ctx hooks install --uninstall'],
+  hook: ['git ctx hook pre-commit               # what the installed hook runs', 'git ctx hook pre-commit --all-rules --json'],
+  'hook pre-commit': ['git ctx hook pre-commit', 'git ctx hook pre-commit --baseline .ctx-baseline.json', 'GIT_CTX_SKIP=1 git commit -m wip    # skip it once'],
+  pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale', 'git ctx pr --format sarif > pr.sarif'],
+  mcp: ['git ctx mcp                           # the stdio server an agent starts', 'git ctx mcp config --client claude-code'],
+};
+
+/** Add each command's examples to its --help (after any text it added itself). */
+export function addExamples(cmd: Command, prefix = ''): void {
+  for (const sub of cmd.commands) {
+    const key = prefix ? `${prefix} ${sub.name()}` : sub.name();
+    const lines = EXAMPLES[key];
+    if (lines) sub.addHelpText('after', ['', 'Examples:', ...lines.map((l) => `  ${l}`)].join('\n'));
+    addExamples(sub, key);
+  }
+}

@@ -29,6 +29,8 @@ export const EXAMPLES: Record<string, string[]> = {
   hook: ['git ctx hook pre-commit               # what the installed hook runs', 'git ctx hook pre-commit --all-rules --json'],
   'hook pre-commit': ['git ctx hook pre-commit', 'git ctx hook pre-commit --baseline .ctx-baseline.json', 'GIT_CTX_SKIP=1 git commit -m wip    # skip it once'],
   pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale', 'git ctx pr --format sarif > pr.sarif'],
+  rules: ['git ctx rules export                 # AGENTS.md plus the rule files already present', 'git ctx rules export --check         # exit 1 when a rule file is out of date', 'git ctx rules import --dry-run'],
+  'hook agent-read': ['git ctx hooks install --agent claude   # writes the settings that call this on every Read', 'echo \'{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"src/a.ts"}}\' | git ctx hook agent-read'],
   mcp: ['git ctx mcp                           # the stdio server an agent starts', 'git ctx mcp config --client claude-code'],
 };
 

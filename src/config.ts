@@ -40,6 +40,8 @@ export interface Config {
   check: { task_stale_days: number };
   /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
   retrieval: { declared: number; fused: number; links: number; link_depth: number };
+  /** retrieval's semantic slot: embedder (`default` offline word vectors, `off`) and cosine threshold (default per embedder) */
+  semantic: { provider: string; threshold?: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -74,6 +76,7 @@ export function defaultConfig(): Config {
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
     retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1 },
+    semantic: { provider: 'default' },
     unknownKeys: [],
   };
 }
@@ -145,12 +148,13 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'staleness':
       case 'hook':
       case 'check':
-      case 'retrieval': {
+      case 'retrieval':
+      case 'semantic': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {
           const cur = target[sk];
-          if (typeof cur === 'number' || (cur === undefined && /budget|depth|days/.test(sk))) {
+          if (typeof cur === 'number' || (cur === undefined && /budget|depth|days|threshold/.test(sk))) {
             const n = Number(sv);
             if (!Number.isFinite(n)) throw bad(`${k}.${sk} must be a number`);
             target[sk] = n;

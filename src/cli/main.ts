@@ -35,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   hook: () => import('./commands/hook.js'),
   pr: () => import('./commands/pr.js'),
   mcp: () => import('./commands/mcp.js'),
+  vectors: () => import('./commands/vectors.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

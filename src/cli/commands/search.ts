@@ -30,7 +30,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
     const repo = await loadRepo(o);
     try {
-      const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set), text, ...retrievalSettings(o) });
+      const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
       io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
     } finally {
       repo.close();

@@ -19,10 +19,14 @@ export interface Embedder {
 export interface VectorSpace {
   /** a vector ready for cosine: post-processed and unit length (zero when empty) */
   project(v: Float32Array): Float32Array;
+  /** cosine of a projected query with a raw record vector (projected on the fly, no allocation) */
+  cosine(projectedQuery: Float32Array, v: Float32Array): number;
 }
 
 /** SIF weight parameter: a / (a + p(w)), p from the word's GloVe frequency rank (Zipf). */
 const SIF_A = 3e-4;
+/** The common component is estimated on at most this many records (an even stride). */
+const COMPONENT_SAMPLE = 500;
 /** Fewer records than this: the common component is not estimated (too noisy). */
 const MIN_RECORDS_FOR_COMPONENT = 8;
 
@@ -104,8 +108,19 @@ export class DefaultEmbedder implements Embedder {
   }
 
   space(records: readonly Float32Array[]): VectorSpace {
-    const u = records.length >= this.minRecords ? firstComponent(records) : undefined;
+    let u: Float32Array | undefined;
+    if (records.length >= this.minRecords) {
+      const step = Math.max(1, Math.ceil(records.length / COMPONENT_SAMPLE));
+      u = firstComponent(step === 1 ? records : records.filter((_, i) => i % step === 0));
+    }
     return {
+      cosine(q, v) {
+        const qv = dot(q, v);
+        const vu = u ? dot(v, u) : 0;
+        const n2 = dot(v, v) - vu * vu;
+        // q is orthogonal to u, so q·(v − (v·u)u) = q·v
+        return n2 > 1e-12 ? qv / Math.sqrt(n2) : 0;
+      },
       project(v) {
         const out = Float32Array.from(v);
         if (u) {
@@ -138,7 +153,7 @@ function firstComponent(rows: readonly Float32Array[]): Float32Array {
   for (const r of rows) for (let d = 0; d < dims; d++) u[d]! += r[d]!;
   if (dot(u, u) === 0) u.fill(1);
   normalise(u);
-  for (let it = 0; it < 20; it++) {
+  for (let it = 0; it < 12; it++) {
     const next = new Float32Array(dims);
     for (const r of rows) {
       const k = dot(r, u);

@@ -3,7 +3,7 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import { CtxError } from '../errors.js';
 import type { SemanticLane } from '../retrieve/types.js';
-import { DefaultEmbedder, dot, type Embedder } from './embedder.js';
+import { DefaultEmbedder, type Embedder } from './embedder.js';
 import { recordVectors } from './vectors.js';
 
 /** Cosine below this is not a semantic match (config `semantic.threshold`), for model providers. */
@@ -20,23 +20,25 @@ export const PROVIDERS = ['default', 'off'] as const;
 export interface SemanticSettings {
   provider: string;
   threshold: number;
+  /** where the provider was chosen */
+  from: 'config' | 'env' | 'default';
 }
 
 /** Settings from config `semantic:` with `GIT_CTX_EMBED_PROVIDER` over it. */
 export function semanticSettings(set: Pick<ArtifactSet, 'config'>, env: NodeJS.ProcessEnv = process.env): SemanticSettings {
   const c = (set.config as { semantic?: Partial<SemanticSettings> }).semantic ?? {};
-  const provider = (env.GIT_CTX_EMBED_PROVIDER || c.provider || 'default').trim();
+  const from = env.GIT_CTX_EMBED_PROVIDER ? 'env' : c.provider ? 'config' : 'default';
+  const provider = String(env.GIT_CTX_EMBED_PROVIDER || c.provider || 'default').trim();
   const threshold = c.threshold ?? (provider === 'default' ? DEFAULT_EMBEDDER_THRESHOLD : DEFAULT_THRESHOLD);
-  return { provider, threshold };
+  return { provider, threshold, from };
 }
 
 /** The embedder a provider name stands for; undefined for `off`. */
-export function embedderFor(provider: string): Embedder | undefined {
+export function embedderFor(provider: string, from: SemanticSettings['from'] = 'config', configFile = '.contextia/config.yaml'): Embedder | undefined {
   if (provider === 'off') return undefined;
   if (provider === 'default') return new DefaultEmbedder();
-  throw new CtxError('CONFIG', `unknown semantic provider ${JSON.stringify(provider)} (semantic.provider in .contextia/config.yaml or GIT_CTX_EMBED_PROVIDER): expected ${PROVIDERS.join(' or ')}`, {
-    file: '.contextia/config.yaml',
-  });
+  const where = from === 'env' ? 'GIT_CTX_EMBED_PROVIDER' : 'semantic.provider';
+  throw new CtxError('CONFIG', `unknown semantic provider ${JSON.stringify(provider)} (${where}): expected ${PROVIDERS.join(' or ')}`, from === 'env' ? {} : { file: configFile });
 }
 
 /**
@@ -65,7 +67,7 @@ export class EmbeddingLane implements SemanticLane {
     for (const id of ids) {
       const v = byId.get(id);
       if (!v) continue;
-      const s = dot(q, space.project(v));
+      const s = space.cosine(q, v);
       if (s >= this.threshold) out.push({ id, score: Math.min(1, s) });
     }
     out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
@@ -89,7 +91,7 @@ export function semanticLaneFor(root: string, set: ArtifactSet, env: NodeJS.Proc
   const s = semanticSettings(set, env);
   let embedder: Embedder | undefined;
   try {
-    embedder = embedderFor(s.provider);
+    embedder = embedderFor(s.provider, s.from, `${set.config.dir}/config.yaml`);
   } catch (e) {
     return { name: s.provider, similar: () => Promise.reject(e instanceof Error ? e : new Error(String(e))) };
   }

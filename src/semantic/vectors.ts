@@ -17,6 +17,16 @@ export function contentKey(e: Pick<Embedder, 'provider' | 'model'>, text: string
   return createHash('sha256').update(`${e.provider}\0${e.model}\0${text}`).digest('hex').slice(0, 32);
 }
 
+/**
+ * A record's cache key within its (provider, model) file: its file's blob id, a content hash
+ * git already computed (the file holds everything recordText reads), so a warm query builds
+ * and hashes no text. When recordText changes, the default embedder's model name changes
+ * with it (a new file). Records without a blob id hash their text.
+ */
+export function recordKey(e: Pick<Embedder, 'provider' | 'model'>, a: Artifact): string {
+  return /^[0-9a-f]{40,64}$/.test(a.blob) ? a.blob.slice(0, 32) : contentKey(e, recordText(a));
+}
+
 export interface RecordVectors {
   /** record id → vector (raw, as the embedder produced it) */
   byId: Map<string, Float32Array>;
@@ -47,13 +57,16 @@ export async function recordVectors(
     stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : { provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() };
   const byId = new Map<string, Float32Array>();
   const todo: { id: string; key: string; text: string }[] = [];
+  const seen = new Set<string>();
   for (const a of set.artifacts) {
     if (byId.has(a.id)) continue;
-    const text = recordText(a);
-    const key = contentKey(embedder, text);
+    const key = recordKey(embedder, a);
     const v = cache.entries.get(key);
     if (v) byId.set(a.id, v);
-    else if (!todo.some((t) => t.id === a.id)) todo.push({ id: a.id, key, text });
+    else if (!seen.has(a.id)) {
+      seen.add(a.id);
+      todo.push({ id: a.id, key, text: recordText(a) });
+    }
   }
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
@@ -100,7 +113,7 @@ export function vectorStatus(root: string, set: ArtifactSet, embedder: Embedder)
   const files = listVectorFiles(dir);
   const records = [...new Map(set.artifacts.map((a) => [a.id, a])).values()];
   const statusOf = (provider: string, model: string, content: VectorFile | undefined, file?: string): ProviderStatus => {
-    const wanted = new Set(records.map((a) => contentKey({ provider, model }, recordText(a))));
+    const wanted = new Set(records.map((a) => recordKey({ provider, model }, a)));
     const have = content?.entries ?? new Map<string, Float32Array>();
     let embedded = 0;
     for (const k of wanted) if (have.has(k)) embedded++;
@@ -134,7 +147,7 @@ export function cleanVectors(root: string, set: ArtifactSet, opts: { all?: boole
       continue;
     }
     const c = f.content;
-    const wanted = new Set(set.artifacts.map((a) => contentKey(c, recordText(a))));
+    const wanted = new Set(set.artifacts.map((a) => recordKey(c, a)));
     const kept = new Map([...c.entries].filter(([k]) => wanted.has(k)));
     if (kept.size === c.entries.size) continue;
     result.removedEntries += c.entries.size - kept.size;

@@ -21,7 +21,7 @@ function withCommon(cmd: Command): Command {
 async function embedderOf(repo: RepoContext) {
   const { semanticSettings, embedderFor } = await import('../../semantic/lane.js');
   const settings = semanticSettings(repo.set, io().env);
-  return { settings, embedder: embedderFor(settings.provider) };
+  return { settings, embedder: embedderFor(settings.provider, settings.from, `${repo.config.dir}/config.yaml`) };
 }
 
 /** `git ctx vectors status|embed|clean`: the semantic slot's record vectors under .git/ctx/. */

@@ -65,6 +65,8 @@ export interface Config {
   rule_files: { formats: string[]; types: string[]; budget: number };
   /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
   retrieval: { declared: number; fused: number; links: number; link_depth: number };
+  /** retrieval's semantic slot: embedder (`default` offline word vectors, `off`) and cosine threshold (default per embedder) */
+  semantic: { provider: string; threshold?: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -106,6 +108,7 @@ export function defaultConfig(): Config {
     limits: { max_file_bytes: 2 * 1024 * 1024 },
     rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
     retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1 },
+    semantic: { provider: 'default' },
     unknownKeys: [],
   };
 }
@@ -119,7 +122,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 /** Keys of the nested sections that have no default value (so are absent from defaultConfig). */
-export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth']);
+export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'semantic.threshold']);
 
 /** Every key config.yaml accepts: top-level names and `section.key` for the nested sections. */
 export function knownConfigKeys(): string[] {
@@ -204,14 +207,15 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'limits':
       case 'check':
       case 'rule_files':
-      case 'retrieval': {
+      case 'retrieval':
+      case 'semantic': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
         for (const [sk, sv] of Object.entries(v)) {
           const cur = target[sk];
           // reported by the config-unknown-key rule (with a suggestion), and kept
           if (!(sk in target) && !OPTIONAL_KEYS.has(`${k}.${sk}`)) cfg.unknownKeys.push(`${k}.${sk}`);
-          if (typeof cur === 'number' || (cur === undefined && /budget|depth|days/.test(sk))) {
+          if (typeof cur === 'number' || (cur === undefined && /budget|depth|days|threshold/.test(sk))) {
             const n = Number(sv);
             if (!Number.isFinite(n)) throw bad(`${k}.${sk} must be a number`);
             target[sk] = n;

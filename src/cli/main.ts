@@ -40,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   map: () => import('./commands/map.js'),
   import: () => import('./commands/import.js'),
   export: () => import('./commands/export.js'),
+  vectors: () => import('./commands/vectors.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

@@ -227,7 +227,8 @@ export async function contextForCodeTool(ctx: ToolContext, args: { place: string
   const result = await withLiveSet(ctx, state, async (set, snapshot) => {
     const { retrieveForPlace } = await import('../retrieve/engine.js');
     const target = parseTraceTarget(args.place, snapshot.root);
-    return retrieveForPlace({ snapshot, set, target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
+    const { semanticLaneFor } = await import('../semantic/lane.js');
+    return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   return { text: renderRetrievalContext(result), data: retrievalData(result) };
 }
@@ -237,7 +238,8 @@ export async function searchDecisionsTool(ctx: ToolContext, args: { query: strin
   const state = await ctx.reader.state();
   const result = await withLiveSet(ctx, state, async (set, snapshot) => {
     const { retrieveForText } = await import('../retrieve/engine.js');
-    return retrieveForText({ snapshot, set, text: args.query, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
+    const { semanticLaneFor } = await import('../semantic/lane.js');
+    return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text: args.query, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   return { text: renderRetrievalContext(result), data: retrievalData(result) };
 }

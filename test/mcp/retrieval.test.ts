@@ -16,7 +16,7 @@ describe('retrieval tools through a real MCP client', () => {
     expect(r.text).toContain('## DEC-BILLING-001 — Banker\'s rounding (decision, accepted; declared)');
     expect(r.text).toContain('Round invoice totals half to even');
     expect(r.text).not.toMatch(/fingerprint|stamp|sha256|0123456789abcdef/);
-    expect((r.data.slots as Record<string, { status: string }>).semantic!.status).toBe('not-configured');
+    expect((r.data.slots as Record<string, { status: string }>).semantic!.status).toBe('ok');
     const bad = await c.call('context_for_code', { place: 'src/nope.ts' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('no such file or directory');

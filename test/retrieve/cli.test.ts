@@ -30,7 +30,7 @@ describe('git ctx for / search', () => {
     expect(typeof j.results[0].score).toBe('number');
     expect(Object.keys(j.slots).sort()).toEqual(['declared', 'keywords', 'links', 'mentions', 'metadata', 'nearness', 'semantic']);
     expect(j.slots.declared).toMatchObject({ status: 'ok', count: 0, cap: 10 });
-    expect(j.slots.semantic.status).toBe('not-configured');
+    expect(j.slots.semantic.status).toBe('ok');
   });
 
   it('reads caps from config.yaml and --cap, and renders human and context formats', () => {

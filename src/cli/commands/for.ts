@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import { parseTraceTarget } from '../../code/trace.js';
 import { retrieveForPlace } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
+import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
 
@@ -31,7 +32,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     const repo = await loadRepo(o);
     try {
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
-      const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, target, place, ...retrievalSettings(o) });
+      const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...retrievalSettings(o) });
       io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
     } finally {
       repo.close();

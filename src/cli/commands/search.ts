@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
 import { retrieveForText } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
+import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
 
@@ -29,7 +30,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
     const repo = await loadRepo(o);
     try {
-      const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, text, ...retrievalSettings(o) });
+      const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
       io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
     } finally {
       repo.close();

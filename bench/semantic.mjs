@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// Benchmark of the semantic slot's default embedder on a generated repository of 5,000
+// records. Run after `npm run build`:  node bench/semantic.mjs [--records 5000] [--runs 7] [--keep]
+// Prints, beside `node -e 0` measured in the same run:
+//   - embedding every record with the default embedder (in-process: word table load + embed + cache write)
+//   - `git ctx vectors embed` wall time (cold: no vectors cached)
+//   - a warm semantic query: the slot's own time as `git ctx search --json` reports it (after
+//     start-up, vectors cached), and the whole command's wall time
+//   - the vectors file's size
+// Targets (issue 17): embedding 5,000 records < 5 s; warm semantic query < 50 ms; file < 10 MB.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin/git-ctx.js');
+if (!existsSync(path.join(ROOT, 'dist/semantic/lane.js'))) {
+  console.error('dist/ is missing: run npm run build first');
+  process.exit(2);
+}
+const arg = (name, def) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const N = arg('--records', 5000);
+const RUNS = arg('--runs', 7);
+const KEEP = process.argv.includes('--keep');
+
+// deterministic PRNG (mulberry32)
+let seed = 17;
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+const WORDS = (
+  'invoice currency rate ledger payment refund customer order tax rounding retry queue event schema migration cache index audit report export ' +
+  'import webhook token session account balance settlement dispute fee discount coupon subscription plan trial usage meter quota limit region ' +
+  'locale server client request response timeout failure backoff database table column query transaction lock replica shard backup restore ' +
+  'deploy release version build test review security password secret key certificate encryption storage bucket upload image resize thumbnail ' +
+  'email notification message delivery worker schedule cron job batch stream log metric trace alert dashboard latency throughput memory cpu ' +
+  'we use keep store send reject accept fail retry prefer avoid require allow never always because when after before each every the a of to in'
+).split(' ');
+const sentence = () => {
+  const n = 8 + Math.floor(rand() * 14);
+  return Array.from({ length: n }, () => pick(WORDS)).join(' ') + '.';
+};
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const wall = (cmd, args, cwd) => {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 26 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+};
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'git-ctx-bench-semantic-'));
+try {
+  const recDir = path.join(dir, '.contextia/system/rationale');
+  mkdirSync(recDir, { recursive: true });
+  for (let i = 0; i < N; i++) {
+    const id = `DEC-${String(i).padStart(5, '0')}`;
+    const title = sentence().slice(0, 60).replace(/[.:"]/g, '');
+    writeFileSync(path.join(recDir, `${id}.md`), `---\nid: ${id}\ntype: decision\ntitle: "${title}"\nstatus: accepted\nsummary: "${sentence()}"\n---\n\n# ${title}\n\n${sentence()} ${sentence()}\n\n${sentence()} ${sentence()} ${sentence()}\n`);
+  }
+  const git = (...a) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', 'commit', '-qm', 'records');
+
+  const nodeStart = median(Array.from({ length: RUNS }, () => wall(process.execPath, ['-e', '0'], dir).ms));
+
+  // in-process: load the set, then time the embedder on every record (no cache)
+  const lib = await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href);
+  const { DefaultEmbedder } = await import(pathToFileURL(path.join(ROOT, 'dist/semantic/embedder.js')).href);
+  const { recordText } = await import(pathToFileURL(path.join(ROOT, 'dist/semantic/vectors.js')).href);
+  const snapshot = await lib.openSnapshot({ cwd: dir, rev: 'HEAD' });
+  const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));
+  snapshot.close();
+  const texts = set.artifacts.map(recordText);
+  const t0 = performance.now();
+  const e = new DefaultEmbedder();
+  await e.embed(texts);
+  const inProcess = performance.now() - t0;
+
+  const embedCli = wall(process.execPath, [BIN, 'vectors', 'embed', '--json'], dir);
+  const embedded = JSON.parse(embedCli.stdout);
+  const file = embedded.file;
+  const size = statSync(file).size;
+
+  const q = ['search', 'how', 'do', 'we', 'stop', 'a', 'retried', 'payment', 'from', 'charging', 'twice', '--json'];
+  wall(process.execPath, [BIN, ...q], dir); // warm-up (config and keyword caches)
+  const runs = Array.from({ length: RUNS }, () => {
+    const r = wall(process.execPath, [BIN, ...q], dir);
+    const j = JSON.parse(r.stdout);
+    if (j.slots.semantic.status !== 'ok') throw new Error(`semantic slot: ${JSON.stringify(j.slots.semantic)}`);
+    return { ms: r.ms, slot: j.slots.semantic.ms };
+  });
+  const offRuns = Array.from({ length: RUNS }, () => wall(process.execPath, [BIN, ...q], dir).ms);
+  const fmt = (ms) => `${ms.toFixed(1).padStart(8)} ms`;
+  console.log(`semantic slot, ${N} records (${os.cpus().length} cores, node ${process.version}), median of ${RUNS}`);
+  console.log(`  node -e 0                                  ${fmt(nodeStart)}`);
+  console.log(`  embed ${N} records, in-process             ${fmt(inProcess)}   (target < 5000 ms; table load included)`);
+  console.log(`  git ctx vectors embed (cold), wall         ${fmt(embedCli.ms)}   (${embedded.embedded} embedded in ${embedded.ms} ms inside)`);
+  console.log(`  warm semantic query, slot time             ${fmt(median(runs.map((r) => r.slot)))}   (target < 50 ms after start-up)`);
+  console.log(`  git ctx search (warm), wall                ${fmt(median(runs.map((r) => r.ms)))}`);
+  console.log(`  git ctx search (warm, again), wall         ${fmt(median(offRuns))}`);
+  console.log(`  vectors file                               ${(size / 1e6).toFixed(2).padStart(8)} MB   (target < 10 MB)`);
+} finally {
+  if (KEEP) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}

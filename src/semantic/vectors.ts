@@ -1,0 +1,159 @@
+// @spec SPEC-SEMANTIC-001
+
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
+import type { Embedder } from './embedder.js';
+import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from './vector-cache.js';
+
+/** What is embedded for a record: title twice (it names the decision), summary, keywords, body. */
+export function recordText(a: Artifact): string {
+  return [a.title, a.title, a.summary ?? '', a.keywords.join(' '), a.body].join('\n');
+}
+
+/** The cache key of a text under an embedder: provider, model and content, hashed. */
+export function contentKey(e: Pick<Embedder, 'provider' | 'model'>, text: string): string {
+  return createHash('sha256').update(`${e.provider}\0${e.model}\0${text}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * A record's cache key within its (provider, model) file: its file's blob id, a content hash
+ * git already computed (the file holds everything recordText reads), so a warm query builds
+ * and hashes no text. When recordText changes, the default embedder's model name changes
+ * with it (a new file). Records without a blob id hash their text.
+ */
+export function recordKey(e: Pick<Embedder, 'provider' | 'model'>, a: Artifact): string {
+  return /^[0-9a-f]{40,64}$/.test(a.blob) ? a.blob.slice(0, 32) : contentKey(e, recordText(a));
+}
+
+export interface RecordVectors {
+  /** record id → vector (raw, as the embedder produced it) */
+  byId: Map<string, Float32Array>;
+  /** records embedded now (not found in the cache) */
+  embedded: number;
+  /** the cache file, when there is one */
+  file?: string;
+}
+
+/** Batch size for embedders that call out (the default embedder is local and fast). */
+const BATCH = 64;
+
+/**
+ * Vectors of the set's records under an embedder: from the cache by content key, the rest
+ * embedded (in batches, progress reported) and the cache rewritten when anything was added.
+ * Orphaned entries stay until `git ctx vectors clean`.
+ */
+export async function recordVectors(
+  root: string,
+  set: ArtifactSet,
+  embedder: Embedder,
+  opts: { onProgress?: (done: number, total: number) => void; write?: boolean } = {},
+): Promise<RecordVectors> {
+  const dir = vectorDir(root);
+  const file = dir ? path.join(dir, vectorFileName(embedder.provider, embedder.model)) : undefined;
+  const stored = file ? readVectorFile(file) : undefined;
+  const cache: VectorFile =
+    stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : { provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() };
+  const byId = new Map<string, Float32Array>();
+  const todo: { id: string; key: string; text: string }[] = [];
+  const seen = new Set<string>();
+  for (const a of set.artifacts) {
+    if (byId.has(a.id)) continue;
+    const key = recordKey(embedder, a);
+    const v = cache.entries.get(key);
+    if (v) byId.set(a.id, v);
+    else if (!seen.has(a.id)) {
+      seen.add(a.id);
+      todo.push({ id: a.id, key, text: recordText(a) });
+    }
+  }
+  for (let i = 0; i < todo.length; i += BATCH) {
+    const batch = todo.slice(i, i + BATCH);
+    const vecs = await embedder.embed(batch.map((t) => t.text));
+    batch.forEach((t, j) => {
+      const v = vecs[j]!;
+      byId.set(t.id, v);
+      cache.entries.set(t.key, v);
+      cache.dims = v.length;
+    });
+    opts.onProgress?.(Math.min(i + BATCH, todo.length), todo.length);
+  }
+  if (todo.length && file && opts.write !== false) writeVectorFile(file, cache);
+  return { byId, embedded: todo.length, ...(file ? { file } : {}) };
+}
+
+export interface ProviderStatus {
+  provider: string;
+  model: string;
+  /** the embedder in use (config / environment) */
+  current: boolean;
+  embedded: number;
+  missing: number;
+  orphaned: number;
+  file?: string;
+  bytes?: number;
+}
+
+export interface VectorStatus {
+  provider: string;
+  model: string;
+  embedded: number;
+  missing: number;
+  orphaned: number;
+  records: number;
+  file?: string;
+  /** every provider with vectors in the cache, the current one first */
+  providers: ProviderStatus[];
+}
+
+/** Embedded vs missing vs orphaned records, for the current embedder and every cached one. */
+export function vectorStatus(root: string, set: ArtifactSet, embedder: Embedder): VectorStatus {
+  const dir = vectorDir(root);
+  const files = listVectorFiles(dir);
+  const records = [...new Map(set.artifacts.map((a) => [a.id, a])).values()];
+  const statusOf = (provider: string, model: string, content: VectorFile | undefined, file?: string): ProviderStatus => {
+    const wanted = new Set(records.map((a) => recordKey({ provider, model }, a)));
+    const have = content?.entries ?? new Map<string, Float32Array>();
+    let embedded = 0;
+    for (const k of wanted) if (have.has(k)) embedded++;
+    let orphaned = 0;
+    for (const k of have.keys()) if (!wanted.has(k)) orphaned++;
+    return { provider, model, current: provider === embedder.provider && model === embedder.model, embedded, missing: wanted.size - embedded, orphaned, ...(file ? { file } : {}) };
+  };
+  const currentName = vectorFileName(embedder.provider, embedder.model);
+  const current = files.find((f) => path.basename(f.file) === currentName);
+  const mine = statusOf(embedder.provider, embedder.model, current?.content, current?.file);
+  const others = files.filter((f) => f !== current && f.content).map((f) => statusOf(f.content!.provider, f.content!.model, f.content, f.file));
+  return { provider: mine.provider, model: mine.model, embedded: mine.embedded, missing: mine.missing, orphaned: mine.orphaned, records: records.length, ...(mine.file ? { file: mine.file } : {}), providers: [mine, ...others] };
+}
+
+export interface CleanResult {
+  /** orphaned entries dropped from the files kept */
+  removedEntries: number;
+  /** files deleted (other providers with --all, damaged files) */
+  removedFiles: string[];
+}
+
+/**
+ * Drop orphaned vectors (records changed or gone) from every provider's file; with `all`,
+ * delete every vector file. Damaged files are deleted either way.
+ */
+export function cleanVectors(root: string, set: ArtifactSet, opts: { all?: boolean } = {}): CleanResult {
+  const result: CleanResult = { removedEntries: 0, removedFiles: [] };
+  for (const f of listVectorFiles(vectorDir(root))) {
+    if (opts.all || !f.content) {
+      if (removeFile(f.file)) result.removedFiles.push(f.file);
+      continue;
+    }
+    const c = f.content;
+    const wanted = new Set(set.artifacts.map((a) => recordKey(c, a)));
+    const kept = new Map([...c.entries].filter(([k]) => wanted.has(k)));
+    if (kept.size === c.entries.size) continue;
+    result.removedEntries += c.entries.size - kept.size;
+    if (kept.size === 0) {
+      if (removeFile(f.file)) result.removedFiles.push(f.file);
+    } else writeVectorFile(f.file, { ...c, entries: kept });
+  }
+  return result;
+}

@@ -29,7 +29,7 @@ describe.each(CASES)('bounded parsing: $name', ({ text, line }) => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain(BAD + (line ? `:${line}` : ''));
     expect(r.stdout).toMatch(/frontmatter-malformed/);
-    expect(r.stdout).toContain('1 artifacts checked');
+    expect(r.stdout).toContain('1 artifact checked');
   });
 
   it('CLI list, show and the bundle still serve the sound artifact', { timeout: CASE_MS }, async () => {

@@ -30,6 +30,13 @@ import {
 
 /** Weights of the fused band's signals (keywords normalised to the best hit's score). */
 const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.25, semantic: 0.8 } as const;
+/**
+ * For a place (code as the query) the semantic signal is a fallback only, used when the
+ * keywords found nothing: word vectors of identifiers are noisy. Measured on the
+ * dotcom-rendering dev set with the default embedder (bench/retrieval.mjs), fusing it at the
+ * question weight cost file queries 6 points of recall@5 and symbol queries 10; at 0.3, 4 and 0.
+ */
+const placeSemanticWeight = (lanes: Lanes): number => (lanes.keywords?.length ? 0 : WEIGHTS.semantic);
 /** Bytes of code read at a place for passive extraction. */
 const MAX_PLACE_BYTES = 200_000;
 /** Score given to declared hits: always above the fused band (whose scores stay below 3). */
@@ -145,7 +152,7 @@ interface Lanes {
 }
 
 /** Rank and cap the lanes' answers into results (slots 1 → fused → 3, slot 4 throughout). */
-async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined): Promise<RetrievedRecord[]> {
+async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number): Promise<RetrievedRecord[]> {
   const { set } = opts;
   const filters = opts.filters ?? {};
   const t0 = performance.now();
@@ -194,7 +201,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const top = kw[0]?.score ?? 0;
   for (const h of kw) put(h.id, 'keywords', (WEIGHTS.keywords * h.score) / top, { kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) });
   for (const [id, s] of lanes.mentions ?? []) put(id, 'mentions', WEIGHTS.mentions * s.score, s.why);
-  for (const s of lanes.semantic ?? []) put(s.id, 'semantic', WEIGHTS.semantic * s.score, { kind: 'semantic', text: `similar in meaning (${round(s.score)})` });
+  for (const s of lanes.semantic ?? []) put(s.id, 'semantic', semanticWeight * s.score, { kind: 'semantic', text: `similar in meaning (${round(s.score)})` });
   // nearness alone is no evidence: it only adds to records another signal found
   for (const [id, s] of lanes.nearness ?? []) if (fused.has(id)) put(id, 'nearness', WEIGHTS.nearness * s.score, s.why);
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
@@ -313,7 +320,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     : undefined;
   if (!opts.semantic) reports.semantic.status = 'not-configured';
   [lanes.declared, lanes.keywords, lanes.mentions, lanes.nearness, lanes.semantic] = await Promise.all([declaredP, keywordsP, mentionsP, nearnessP, semanticP]);
-  const results = await assemble(opts, lanes, reports, caps, index);
+  const results = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes));
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();
   const q: RetrievalResult['query'] = { kind: 'place', place: opts.place ?? `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
@@ -356,6 +363,6 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   const semanticP = opts.semantic ? runLane(reports, 'semantic', timeout, () => opts.semantic!.similar(opts.text, set.artifacts.map((a) => a.id), FUSED_POOL)) : undefined;
   if (!opts.semantic) reports.semantic.status = 'not-configured';
   [lanes.declared, lanes.keywords, lanes.mentions, lanes.semantic] = await Promise.all([declaredP, keywordsP, mentionsP, semanticP]);
-  const results = await assemble(opts, lanes, reports, caps, index);
+  const results = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic);
   return { query: { kind: 'search', text: opts.text }, results, slots: reports };
 }

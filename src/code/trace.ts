@@ -55,6 +55,8 @@ export interface TraceResult {
   entries: TraceEntry[];
   /** the nearest directory holding a package.json, if any ('' = the root) */
   package?: string;
+  /** why the traced file's content was not parsed (its own annotations and symbols are unknown) */
+  skipped?: string;
 }
 
 /** Parse `path`, `path:line` or `path#symbol` (path relative to `cwd`, made repository-relative). */
@@ -242,5 +244,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const result: TraceResult = { target: { ...target, kind: isFile ? 'file' : 'directory' }, entries };
   if (focus) result.target.symbolRange = focus;
   if (pkg !== undefined) result.package = pkg;
+  const skipped = isFile ? await index.skippedReason(target.path) : undefined;
+  if (skipped) result.skipped = skipped;
   return result;
 }

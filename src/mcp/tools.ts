@@ -154,6 +154,7 @@ function renderTrace(r: TraceResult, commit: string | undefined, successors: Map
   const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
   const lines = [`# What governs ${where}${t.symbolRange ? ` (lines ${t.symbolRange.start}-${t.symbolRange.end})` : ''} — commit ${shortCommit(commit)}`];
   if (r.package !== undefined) lines.push(`package: ${r.package || '.'}`);
+  if (r.skipped) lines.push(`Not parsed: ${r.skipped}; annotations inside it are not read.`);
   if (!r.entries.length) lines.push('Nothing governs this place: no annotation, anchor or paths glob matches it.');
   else lines.push('Nearest first. Load any of them with get_context ids=[…] or read_artifact.');
   for (const e of r.entries) {

@@ -44,6 +44,20 @@ describe('contained writes: a linked artifact folder', () => {
   });
 });
 
+describe('contained writes: rule files and exports behind a linked folder', () => {
+  it('rules export refuses a linked .cursor/rules; export --out refuses a linked folder', { timeout: CASE_MS }, async () => {
+    const repo = hostileRepo({ '.contextia/system/rationale/DEC-OK-001.md': OK_DEC, 'AGENTS.md': '# Agents\n' });
+    mkdirSync(path.join(repo.dir, '.cursor'), { recursive: true });
+    symlinkSync('../../outside', path.join(repo.dir, '.cursor/rules'));
+    symlinkSync('../outside', path.join(repo.dir, 'exported'));
+    repo.commit('base');
+    await expectContained(repo, () => {
+      expectKnownError(cli(['rules', 'export', '--format', 'cursor'], repo.dir), '.cursor/rules');
+      expectKnownError(cli(['export', '--format', 'nygard', '--out', 'exported'], repo.dir), 'exported');
+    });
+  });
+});
+
 describe('contained writes: configured folders outside the work tree', () => {
   const DIRS = ['../../..', '../../../outside', '../../../outside/../outside/deeper', '../../.git/hooks/..'];
   it.each(DIRS)('types.decision.dir: %s → new refuses with exit 2', { timeout: CASE_MS }, async (dir) => {

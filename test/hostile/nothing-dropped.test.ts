@@ -45,13 +45,21 @@ describe('nothing dropped silently: a source file too large to parse', () => {
   it('trace and graph say the file was not parsed instead of "no symbol"; check lists it', { timeout: CASE_MS }, async () => {
     const repo = hostileRepo(files);
     repo.commit('base');
-    await expectContained(repo, () => {
+    await expectContained(repo, async () => {
       for (const args of [['trace', 'src/big.ts#Big'], ['graph', 'src/big.ts#Big']]) {
         const r = cli(args, repo.dir);
         expect(r.code, r.stdout).toBe(2);
         expect(r.stderr).toMatch(/src\/big\.ts was not parsed \(\d+ bytes, over the 2048-byte bound/);
         expect(r.stderr).not.toMatch(/no symbol/);
       }
+      // the whole file: trace answers, and says it was not parsed (never a bare "nothing governs")
+      const whole = cli(['trace', 'src/big.ts'], repo.dir);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(whole.stdout).toMatch(/not parsed: \d+ bytes, over the 2048-byte bound/);
+      const json = cli(['trace', 'src/big.ts', '--json'], repo.dir);
+      expect((JSON.parse(json.stdout) as { skipped?: string }).skipped).toMatch(/over the 2048-byte bound/);
+      const c = await connect({ cwd: repo.dir });
+      expect((await c.call('trace', { target: 'src/big.ts' })).text).toMatch(/Not parsed: \d+ bytes/);
       const check = cli(['check'], repo.dir);
       expect(check.stdout).toMatch(/src\/big\.ts\s+warning\s+skipped:.*code-file-skipped/);
     });

@@ -1,9 +1,9 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
 import { exportAdr, exportCsv, exportJson } from '../../sources/convert.js';
 import { writeFileAtomic } from '../../util/atomic.js';
+import { containedPath, mkdirContained } from '../../util/contained.js';
 import { toRepoPath } from '../../util/paths.js';
 import { addRepoOptions, io, loadRepo, type RepoOptions } from '../shared.js';
 
@@ -33,8 +33,8 @@ export function register(program: Command): void {
         if (!o.out) return void io().out(text);
         const rel = toRepoPath(root, o.out, repo.cwd);
         if (!o.dryRun) {
-          await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-          await writeFileAtomic(path.join(root, rel), text);
+          if (path.dirname(rel) !== '.') await mkdirContained(root, path.dirname(rel));
+          await writeFileAtomic(await containedPath(root, rel), text);
         }
         io().err(`${o.dryRun ? 'would write' : 'wrote'} ${rel}\n`);
         return;
@@ -44,8 +44,8 @@ export function register(program: Command): void {
       const files = exportAdr(repo.set, o.format, dir, o.type);
       for (const f of files) {
         if (!o.dryRun) {
-          await mkdir(path.dirname(path.join(root, f.path)), { recursive: true });
-          await writeFileAtomic(path.join(root, f.path), f.text);
+          if (path.dirname(f.path) !== '.') await mkdirContained(root, path.dirname(f.path));
+          await writeFileAtomic(await containedPath(root, f.path), f.text);
         }
         io().out(`${o.dryRun ? 'would write' : 'wrote'} ${f.path}  (${f.id})\n`);
       }

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import type { Command } from '../commander.js';
 import { runGit } from '../../git/exec.js';
 import { planImport } from '../../sources/convert.js';
 import { writeFileAtomic } from '../../util/atomic.js';
+import { containedPath, mkdirContained } from '../../util/contained.js';
 import { toRepoPath } from '../../util/paths.js';
 import { addRepoOptions, io, loadRepo, type RepoOptions } from '../shared.js';
 
@@ -34,10 +34,10 @@ export function register(program: Command): void {
         }
         io().out(`${o.dryRun ? 'would ' : ''}${o.copy ? 'copy' : 'move'} ${item.from} → ${item.path}  (${item.id})\n`);
         if (o.dryRun) continue;
-        await mkdir(path.dirname(path.join(root, item.path)), { recursive: true });
+        if (path.dirname(item.path) !== '.') await mkdirContained(root, path.dirname(item.path));
         // git mv first: the rename is recorded on the unchanged bytes, then the frontmatter is added
         if (!o.copy) await runGit(['mv', '--', item.from, item.path], { cwd: root });
-        await writeFileAtomic(path.join(root, item.path), item.text);
+        await writeFileAtomic(await containedPath(root, item.path), item.text);
         done++;
       }
       if (!plan.length) io().err('no records to import: configure a folder under sources: (format adr) in .contextia/config.yaml\n');

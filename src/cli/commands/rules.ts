@@ -4,6 +4,7 @@ import { Option, type Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
 import { RULE_FORMATS, type RuleFormat } from '../../rules/formats.js';
 import { writeFileAtomic } from '../../util/atomic.js';
+import { containedPath, mkdirContained } from '../../util/contained.js';
 import { addRepoOptions, colors, ExitCode, io, loadRepo, type RepoOptions } from '../shared.js';
 
 interface RulesExportCliOptions extends RepoOptions {
@@ -27,13 +28,8 @@ const formatOpt = () =>
       return [...(prev ?? []), v as RuleFormat];
     });
 
-/** A repository-relative path resolved inside the root, refusing anything that leaves it. */
-function inside(root: string, rel: string): string {
-  const abs = path.resolve(root, rel);
-  const back = path.relative(root, abs);
-  if (!back || back.startsWith('..') || path.isAbsolute(back)) throw new CtxError('PATH_OUTSIDE_REPO', `refusing to write ${rel}: outside the repository`);
-  return abs;
-}
+/** A repository-relative path resolved inside the root, refusing anything that leaves it or passes through a link. */
+const inside = (root: string, rel: string): Promise<string> => containedPath(root, rel);
 
 /** Run `fn` over items with at most `width` in flight; the first failure is thrown. */
 async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -82,10 +78,10 @@ export function register(program: Command): void {
       const write = !o.check && !o.dryRun;
       if (write) {
         // each write is atomic and synced; many run at once so the syncs overlap
-        const dirs = new Set(changed.filter((f) => f.content !== null).map((f) => path.dirname(inside(repo.snapshot.root, f.path))));
-        for (const d of dirs) await mkdir(d, { recursive: true });
+        const dirs = new Set(changed.filter((f) => f.content !== null).map((f) => path.posix.dirname(f.path)));
+        for (const d of dirs) if (d !== '.') await mkdirContained(repo.snapshot.root, d);
         await inBatches(changed, 32, async (f) => {
-          const abs = inside(repo.snapshot.root, f.path);
+          const abs = await inside(repo.snapshot.root, f.path);
           if (f.content === null) await unlink(abs).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
           else await writeFileAtomic(abs, f.content);
         });
@@ -133,7 +129,7 @@ export function register(program: Command): void {
       const plan = await planRulesImport(repo.set, { formats: o.format });
       if (!o.dryRun) {
         for (const n of plan.norms) {
-          const abs = inside(repo.snapshot.root, n.file);
+          const abs = await inside(repo.snapshot.root, n.file);
           await mkdir(path.dirname(abs), { recursive: true });
           await writeFileAtomic(abs, n.content, { createOnly: true });
         }

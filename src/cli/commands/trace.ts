@@ -23,6 +23,8 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
     const t = r.target;
     const where = `${t.path || '.'}${t.symbol ? `#${t.symbol}` : t.line !== undefined ? `:${t.line}` : ''}`;
     const lines = [`${p.bold(where)}${t.symbol && t.symbolRange ? p.dim(` (lines ${t.symbolRange.start}-${t.symbolRange.end})`) : ''}${r.package !== undefined ? p.dim(`  package: ${r.package || '.'}`) : ''}`];
+    // a file that was not parsed is never answered with a bare "nothing governs this place"
+    if (r.skipped) lines.push(p.yellow(`  not parsed: ${r.skipped}; annotations inside it are not read`));
     if (!r.entries.length) lines.push(p.dim(r.fallback?.length || r.mentioned?.length ? '  nothing declared governs this place; weaker evidence (not declared):' : '  nothing governs this place'));
     for (const e of r.entries) {
       const head = e.known ? `${p.bold(e.id)}  ${e.type}${e.status ? ` ${e.status}` : ''}  ${e.title ?? ''}` : `${p.bold(e.id)}  ${p.red('unknown id')}`;

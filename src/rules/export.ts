@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { compilePaths } from '../util/path-set.js';
+import { plural } from '../util/plural.js';
 import {
   BEGIN_MARKER,
   CURSOR_DIR,
@@ -249,7 +250,7 @@ async function sectionFor(title: string, entries: Entry[], budget: number, count
   const fitted = await fit([head, END_MARKER], entries, budget, counts);
   const parts = [head, ...fitted.parts];
   if (!entries.length) parts.push('No active norms or decisions yet.');
-  if (fitted.dropped.length) parts.push(`${fitted.dropped.length} more record(s) left out for the token budget (${budget}): run \`git ctx list\` to see them all.`);
+  if (fitted.dropped.length) parts.push(`${plural(fitted.dropped.length, 'more record', 'more records')} left out for the token budget (${budget}): run \`git ctx list\` to see them all.`);
   return { text: parts.join('\n\n') + '\n' + END_MARKER, fitted };
 }
 

@@ -125,7 +125,7 @@ describe('git ctx rules export', () => {
     const full = f.ids.filter((id: string) => !f.lowered.includes(id));
     expect([...full, ...f.lowered, ...f.dropped]).toEqual(['NORM-001', 'NORM-002', 'NORM-003', 'NORM-004', 'NORM-005', 'NORM-006']);
     const text = read(repo.dir, 'AGENTS.md');
-    if (f.dropped.length) expect(text).toContain(`${f.dropped.length} more record(s) left out for the token budget (700)`);
+    if (f.dropped.length) expect(text).toContain(`${f.dropped.length} more record${f.dropped.length === 1 ? '' : 's'} left out for the token budget (700)`);
     expect(text).toContain('word word');
     // the drift check counts the same way (it loads the encoder itself): no drift, then drift
     expect(driftFindings(repo.dir)).toEqual([]);

@@ -5,6 +5,7 @@ import { CtxError } from '../../errors.js';
 import { ctxDir } from '../../git/git-dir.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { addRepoOptions, io, loadRepo, type RepoOptions } from '../shared.js';
+import { plural } from '../../util/plural.js';
 
 interface MapCliOptions extends RepoOptions {
   output?: string;
@@ -51,7 +52,7 @@ export function register(program: Command): void {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFileAtomic(file, renderMapHtml(data));
       for (const w of data.warnings) io().err(`git-ctx: warning: ${w}\n`);
-      if (repo.set.problems.length) io().err(`git-ctx: warning: ${repo.set.problems.length} file(s) did not load and are not on the map; git ctx check lists them\n`);
+      if (repo.set.problems.length) io().err(`git-ctx: warning: ${plural(repo.set.problems.length, 'file')} did not load and are not on the map; git ctx check lists them\n`);
       io().out(file + '\n');
     } finally {
       repo.close();

@@ -6,6 +6,7 @@ import { RULE_FORMATS, type RuleFormat } from '../../rules/formats.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { addRepoOptions, colors, ExitCode, io, loadRepo, type RepoOptions } from '../shared.js';
+import { plural } from '../../util/plural.js';
 
 interface RulesExportCliOptions extends RepoOptions {
   format?: RuleFormat[];
@@ -93,7 +94,7 @@ export function register(program: Command): void {
         const p = colors();
         const verb = (f: (typeof plan.files)[number]) => (f.content === null ? (write ? 'removed' : 'would remove') : f.current === undefined ? (write ? 'created' : 'would create') : write ? 'updated' : 'would update');
         for (const f of changed) io().out(`${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
-        io().out(p.dim(`${plan.ids.length} record(s) into ${plan.formats.join(', ') || 'no format'}: ${changed.length} file(s) ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+        io().out(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
       }
       if (o.check && changed.length) throw new ExitCode(1);
     } finally {
@@ -139,7 +140,7 @@ export function register(program: Command): void {
         const p = colors();
         for (const n of plan.norms) io().out(`${p.green(o.dryRun ? 'would create' : 'created')} ${n.id}  ${n.title}  ${p.dim(`${n.file} \u2190 ${n.from}`)}\n`);
         for (const s of plan.skipped) io().out(p.dim(`skipped ${s} (imported before)\n`));
-        io().out(p.dim(`${plan.norms.length} norm(s) from ${plan.read.length} rule file(s)\n`));
+        io().out(p.dim(`${plural(plan.norms.length, 'norm')} from ${plural(plan.read.length, 'rule file')}\n`));
       }
     } finally {
       repo.close();

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
 import { cacheFile as cachePath } from './git/git-dir.js';
-import { readKeyedCache, writeKeyedCache } from './util/cache-file.js';
+import { readKeyedCache, writeKeyedCache } from './cache/file.js';
 import { sha256 } from './util/hash.js';
 import { loadJsYaml } from './util/js-yaml.js';
 import { checkYamlBounds, YAML_LIMITS } from './util/yaml-bounds.js';

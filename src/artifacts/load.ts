@@ -8,7 +8,7 @@ import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
-import { ParseCache } from './parse-cache.js';
+import { ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from '../sources/files.js';
 import { disambiguateNumbers, finishSources, needsListing } from '../sources/finish.js';
 import { globIndexFor } from '../util/glob.js';

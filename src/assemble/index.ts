@@ -9,7 +9,7 @@ import { cacheFile } from '../git/git-dir.js';
 import { CommitSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { readKeyedCache, writeKeyedCache } from '../util/cache-file.js';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 import { VERSION } from '../version.js';

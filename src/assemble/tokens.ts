@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CtxError } from '../errors.js';
-import { readCacheJson, writeCacheFile } from '../util/cache-file.js';
+import { readCacheJson, writeCacheFile } from '../cache/file.js';
 
 /** Counts tokens of many texts at once (so the encoder is loaded at most once per call). */
 export interface TokenCounter {

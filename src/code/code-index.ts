@@ -3,7 +3,7 @@ import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { globSetMatcher } from '../util/glob.js';
 import { gitBlobHash } from '../util/hash.js';
 import { mark } from '../util/timing.js';
-import { CodeCache, type CacheValue } from './cache.js';
+import { CodeCache, type CacheValue } from '../cache/code-index.js';
 import { extractFile, MAX_FILE_BYTES } from './extract.js';
 import { gitGrepFiles, tagEre } from './grep.js';
 import { languageOf } from './languages.js';

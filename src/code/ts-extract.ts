@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ts as TsNamespace } from 'ts-morph';
-import { requireWithCodeCache } from '../util/code-cache.js';
+import { requireWithCodeCache } from '../cache/compile-cache.js';
 import { sha256 } from '../util/hash.js';
 import { findTags } from './tags.js';
 import type { Annotation, CodeSymbol, FileRecord, SymbolKind } from './types.js';

@@ -7,7 +7,7 @@ import { ctxDir } from '../git/git-dir.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
 import { openSnapshot } from '../snapshot/open.js';
-import { readCacheJson, writeCacheFile } from '../util/cache-file.js';
+import { readCacheJson, writeCacheFile } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
 
 /**

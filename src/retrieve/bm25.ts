@@ -2,7 +2,7 @@
 
 import type { Artifact } from '../artifacts/types.js';
 import { cacheFile } from '../git/git-dir.js';
-import { readKeyedCache, writeKeyedCache } from '../util/cache-file.js';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
 import { terms } from './text.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Embedder } from './embedder.js';
-import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from './vector-cache.js';
+import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from '../cache/vectors.js';
 
 /** What is embedded for a record: title twice (it names the decision), summary, keywords, body. */
 export function recordText(a: Artifact): string {

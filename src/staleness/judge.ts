@@ -11,7 +11,8 @@ import { blameCommits, pendingChanges, type BlameCandidate, type BlameEnv } from
 import type { Snapshot } from '../snapshot/types.js';
 import { anchorPath, anchorsOf, fingerprintAnchors, fingerprintAt, SymbolReader, withPath, type ArtifactAnchor } from './anchors.js';
 import { artifactBaselines } from './baseline.js';
-import { judgementKey, ResultCache, shallowFromGitDir, snapshotDigest, type CachedJudgement } from './cache.js';
+import { judgementKey, ResultCache, type CachedJudgement } from '../cache/stale-results.js';
+import { shallowFromGitDir, snapshotDigest } from './repo-state.js';
 import { fullCommitIds, isShallowRepository, reachableFrom, reusedPaths, tracePaths, type CommitInfo, type PathTrace } from './history.js';
 import { RangeHistory } from './range.js';
 import type { AnchorVerdict, ArtifactJudgement, BaseSource, CommitRef, ExplanationSource, GlobFileChange, JudgeMethod, Lifecycle, StaleReport, StaleStatus } from './types.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type JsYaml from 'js-yaml';
-import { requireWithCodeCache } from './code-cache.js';
+import { requireWithCodeCache } from '../cache/compile-cache.js';
 
 type JsYamlModule = typeof JsYaml;
 let loading: Promise<JsYamlModule> | undefined;

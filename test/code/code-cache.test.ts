@@ -10,7 +10,7 @@ const temp = () => tempDir('git-ctx-v8-');
 
 /** Load a CommonJS file through the code cache in a fresh process (the cache is written at exit). */
 function loadIn(file: string, env: NodeJS.ProcessEnv): unknown {
-  const lib = pathToFileURL(path.join(ROOT, 'dist/util/code-cache.js')).href;
+  const lib = pathToFileURL(path.join(ROOT, 'dist/cache/compile-cache.js')).href;
   const script = `import { requireWithCodeCache } from ${JSON.stringify(lib)};
 const m = requireWithCodeCache(${JSON.stringify(file)});
 const again = requireWithCodeCache(${JSON.stringify(file)});

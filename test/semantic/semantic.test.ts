@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { DefaultEmbedder } from '../../src/semantic/embedder.js';
-import { readVectorFile } from '../../src/semantic/vector-cache.js';
+import { readVectorFile } from '../../src/cache/vectors.js';
 
 const rec = (id: string, title: string, summary: string, body: string) =>
   `---\nid: ${id}\ntype: decision\ntitle: "${title}"\nstatus: accepted\nsummary: "${summary}"\n---\n\n# ${title}\n\n${body}\n`;
@@ -154,7 +154,7 @@ describe('git ctx vectors', () => {
 
     // another provider's vectors live in their own file and are never read as ours
     const other = new Map<string, Float32Array>([['00'.repeat(16), new Float32Array(3).fill(1)]]);
-    return import('../../src/semantic/vector-cache.js').then(({ writeVectorFile }) => {
+    return import('../../src/cache/vectors.js').then(({ writeVectorFile }) => {
       writeVectorFile(path.join(vectorsDir(r), 'openai--text-embedding-3-small.bin'), { provider: 'openai', model: 'text-embedding-3-small', dims: 3, entries: other });
       const st = json(runCli(['vectors', 'status', '--json'], { cwd: r.dir })) as { embedded: number; providers: { provider: string; current: boolean; embedded: number; missing: number; orphaned: number }[] };
       expect(st.embedded).toBe(10);

@@ -51,7 +51,7 @@ git ctx search and git ctx for.`,
       try {
         const { settings, embedder } = await embedderOf(repo);
         const { vectorStatus } = await import('../../semantic/vectors.js');
-        const { listVectorFiles, vectorDir } = await import('../../semantic/vector-cache.js');
+        const { listVectorFiles, vectorDir } = await import('../../cache/vectors.js');
         if (!embedder) {
           const files = listVectorFiles(vectorDir(repo.snapshot.root)).filter((f) => f.content);
           const out = { provider: 'off', model: '', embedded: 0, missing: 0, orphaned: 0, records: repo.set.artifacts.length, providers: files.map((f) => ({ provider: f.content!.provider, model: f.content!.model, vectors: f.content!.entries.size, file: f.file })) };
@@ -83,7 +83,7 @@ git ctx search and git ctx for.`,
         const { embedder } = await embedderOf(repo);
         if (!embedder) throw new CtxError('USAGE', 'the semantic slot is off (semantic.provider: off or GIT_CTX_EMBED_PROVIDER=off): nothing to embed');
         const { recordVectors } = await import('../../semantic/vectors.js');
-        const { vectorDir } = await import('../../semantic/vector-cache.js');
+        const { vectorDir } = await import('../../cache/vectors.js');
         if (!vectorDir(repo.snapshot.root)) throw new CtxError('USAGE', 'vectors cannot be cached here (outside a git directory, or GIT_CTX_NO_CACHE=1)');
         const tty = o.progress !== false && !!process.stderr.isTTY;
         const t0 = performance.now();

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { cacheFile } from '../../git/git-dir.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import { readCacheJson, readKeyedCache, writeCacheFile, writeKeyedCache } from '../../util/cache-file.js';
+import { readCacheJson, readKeyedCache, writeCacheFile, writeKeyedCache } from '../../cache/file.js';
 import type { CallSite, CodeNeighbours } from '../neighbours.js';
 import { loadTypeScript } from '../ts-extract.js';
 import { extractTreeSitterFacts } from './extract-tree-sitter.js';

@@ -1,4 +1,4 @@
-// @spec SPEC-ANCHORS-001
+// @spec SPEC-CACHE-001
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { createRequire, Module } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
-import { writeCacheFile } from './cache-file.js';
+import { writeCacheFile } from './file.js';
 
 /**
  * Where compiled-code caches live: `$XDG_CACHE_HOME/git-ctx/v8`, else `~/.cache/git-ctx/v8`

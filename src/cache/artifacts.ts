@@ -1,11 +1,13 @@
+// @spec SPEC-CACHE-001
+
 import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { cacheFile } from '../git/git-dir.js';
-import { writeCacheFile } from '../util/cache-file.js';
+import { writeCacheFile } from './file.js';
 import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
-import type { Artifact, LoadProblem } from './types.js';
+import type { Artifact, LoadProblem } from '../artifacts/types.js';
 
 /** Bump when parseArtifact's output changes shape or meaning. */
 export const PARSE_CACHE_VERSION = 8;

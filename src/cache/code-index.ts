@@ -1,7 +1,9 @@
+// @spec SPEC-CACHE-001
+
 import { appendFileSync, readFileSync } from 'node:fs';
 import { cacheFile } from '../git/git-dir.js';
-import { writeCacheFile } from '../util/cache-file.js';
-import type { FileRecord } from './types.js';
+import { writeCacheFile } from './file.js';
+import type { FileRecord } from '../code/types.js';
 
 /**
  * Bump when extraction changes what it produces (new fields, different fingerprints):

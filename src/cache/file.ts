@@ -1,3 +1,5 @@
+// @spec SPEC-CACHE-001
+
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
+// @spec SPEC-CACHE-001
+
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { cacheFile, resolveGitDir } from '../git/git-dir.js';
-import type { Snapshot } from '../snapshot/types.js';
-import { writeCacheFile } from '../util/cache-file.js';
+import { cacheFile } from '../git/git-dir.js';
+import { writeCacheFile } from './file.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
-import type { ArtifactJudgement } from './types.js';
+import type { ArtifactJudgement } from '../staleness/types.js';
 
 /** Bumped whenever what a judgement depends on, or its shape, changes. */
 const FORMAT = 3;
@@ -93,25 +92,4 @@ export class ResultCache {
 /** The cache key of one judgement: a hash of everything it was computed from. */
 export function judgementKey(parts: unknown[]): string {
   return sha256(JSON.stringify([FORMAT, ...parts]));
-}
-
-/**
- * True when the clone is shallow, from the filesystem (`<git-dir>/shallow` lists the
- * grafts): no git process. Undefined when the git dir cannot be found that way.
- */
-export function shallowFromGitDir(root: string): boolean | undefined {
-  const g = resolveGitDir(root);
-  return g === undefined ? undefined : existsSync(path.join(g, 'shallow'));
-}
-
-/**
- * A digest of everything a snapshot holds (paths, modes, blob ids). Judgements that search
- * the whole snapshot (a lost anchor looked for elsewhere) depend on it; the others do not.
- * Work-tree files that are modified or untracked have no blob id in the listing and are
- * hashed here, which reads only them.
- */
-export async function snapshotDigest(snapshot: Snapshot): Promise<string> {
-  const parts: string[] = [snapshot.kind, snapshot.commit ?? ''];
-  for (const e of await snapshot.list()) parts.push(`${e.mode} ${e.blob ?? (await snapshot.blobOf(e.path)) ?? '-'} ${e.path}`);
-  return sha256(parts.join('\n'));
 }

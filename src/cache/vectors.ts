@@ -1,9 +1,9 @@
-// @spec SPEC-SEMANTIC-001
+// @spec SPEC-CACHE-001
 
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
-import { writeCacheFile } from '../util/cache-file.js';
+import { writeCacheFile } from './file.js';
 
 /**
  * Record vectors under `<git-dir>/ctx/cache/vectors/`, one flat binary file per (provider,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
-import { mark } from '../util/timing.js';
+import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from '../sources/files.js';
@@ -98,6 +98,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
   const sources = sourcesOf(config);
+  phase('listing');
   // mentions are checked against the whole listing: git lists it while the sources load
   const listing = globIndexFor(snapshot);
   listing.catch(() => undefined); // awaited below when needed; never left unhandled
@@ -126,6 +127,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // an adr record's parse depends on its source's settings and its path (ids, relative links)
   const keyOf = (blob: string, r: { e: SnapshotEntry; src: SourceSpec }): string => (r.src.format === 'contextia' ? blob : `${blob}:adr:${r.src.prefix}:${r.src.type}:${r.e.path}`);
   mark('artifact files listed');
+  phase('parse');
   const cache = await ParseCache.open(snapshot.root);
   mark('parse cache read');
   const take = (hit: { artifact?: Artifact; problems: LoadProblem[] } | undefined): boolean => {

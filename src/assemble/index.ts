@@ -11,7 +11,7 @@ import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
-import { mark } from '../util/timing.js';
+import { mark, phase } from '../util/timing.js';
 import { VERSION } from '../version.js';
 import { fitBudget, type BudgetItem } from './budget.js';
 import { compareWithManifest, readManifests, type ReplayResult } from './record.js';
@@ -168,11 +168,11 @@ async function openSet(o: AssembleOptions): Promise<{ set: ArtifactSet; close: (
   if (o.set) return { set: o.set, close: () => undefined };
   if (!o.cwd && !o.snapshot) throw new CtxError('USAGE', 'assembleBundle needs a loaded set, a snapshot or a cwd');
   if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
+  phase('snapshot');
   const snapshot = o.snapshot ? await o.snapshot : await openSnapshot({ cwd: o.cwd!, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
   try {
-    mark('snapshot open');
+    phase('config');
     const config = await loadConfig(snapshot);
-    mark('config loaded');
     // the dirty check needs HEAD's blobs: git lists them while the artifacts load
     if (snapshot.kind !== 'commit' && snapshot.commit) void headBlobsUnder(snapshot, config.dir);
     const set = await loadArtifactSet(snapshot, config, { global: o.global });
@@ -244,6 +244,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
   if (!o.tokenCounter && o.tokenCache !== false) {
     counter = cachedCounter(counter, o.tokenCache ?? (await defaultTokenCache(set.snapshot.root, options.encoding)));
   }
+  phase('analyses');
   mark('traversed, sections rendered');
   const counts = await counter.count(texts);
   mark('tokens counted');

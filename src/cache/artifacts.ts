@@ -1,11 +1,10 @@
 // @spec SPEC-CACHE-001
 
 import { rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { cacheFile } from '../git/git-dir.js';
-import { writeCacheFile } from './file.js';
+import { readCacheBytes, writeCacheFile } from './file.js';
 import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
 import type { Artifact, LoadProblem } from '../artifacts/types.js';
 
@@ -96,7 +95,8 @@ export class ParseCache {
     if (!file) return c;
     try {
       // one synchronous read: the file is needed before anything else can happen
-      const buf = readFileSync(file);
+      const buf = readCacheBytes(file);
+      if (!buf) return c;
       const nl = buf.indexOf(10);
       const data = JSON.parse(buf.toString('utf8', 0, nl < 0 ? buf.length : nl)) as { tool?: string; version?: number; entries?: Record<string, Stored> };
       if (nl > 0 && data.tool === TOOL && data.version === PARSE_CACHE_VERSION && data.entries) {

@@ -1,8 +1,9 @@
 // @spec SPEC-CACHE-001
 
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { cacheFile } from '../git/git-dir.js';
-import { writeCacheFile } from './file.js';
+import { BlobIdSet } from './blob-set.js';
+import { readCacheBytes, writeCacheFile } from './file.js';
 import type { FileRecord } from '../code/types.js';
 
 /**
@@ -46,10 +47,11 @@ export class CodeCache {
   /** entries and clean blobs added by this run, not yet on disk */
   private fresh = new Map<string, CacheValue>();
   private freshClean = new Set<string>();
-  private clean: Set<string> | undefined;
-  /** clean blobs from the journal, merged when the clean set is first read */
-  private journalClean: string[] = [];
-  private cleanUsed = new Set<string>();
+  /** the base file's tag-free blobs, read on first use */
+  private clean: BlobIdSet | undefined;
+  /** tag-free blobs from the journal and this run (few: what commits since the last fold added) */
+  private extraClean = new Set<string>();
+  private extraCleanUsed = new Set<string>();
   private journalBytes = 0;
   /** the journal on disk starts with this cache's header, so appending to it is right */
   private journalOk = false;
@@ -67,7 +69,7 @@ export class CodeCache {
     const cache = new CodeCache(file, key);
     if (!file) return cache;
     try {
-      const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
+      const data = JSON.parse(readCacheBytes(file)?.toString('utf8') ?? '') as Partial<CacheFile>;
       if (data.tool === 'git-ctx/code-index' && data.version === CODE_CACHE_VERSION && data.tags === key && data.entries && typeof data.entries === 'object') {
         for (const [k, v] of Object.entries(data.entries)) if (validValue(v)) cache.entries.set(k, v);
         cache.baseOk = true;
@@ -95,12 +97,9 @@ export class CodeCache {
   private readJournal(): void {
     const file = this.sibling('.log');
     if (!file) return;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return;
-    }
+    const bytes = readCacheBytes(file);
+    if (!bytes) return;
+    const text = bytes.toString('utf8');
     this.journalBytes = Buffer.byteLength(text);
     const lines = text.split('\n');
     if (lines[0] !== this.journalHeader()) return; // foreign journal: replaced at the next save
@@ -114,7 +113,7 @@ export class CodeCache {
         continue; // a torn last line from an interrupted append
       }
       if (!Array.isArray(rec)) continue;
-      if (rec[0] === 'c' && typeof rec[1] === 'string' && /^[0-9a-f]{40}$/.test(rec[1])) this.journalClean.push(rec[1]);
+      if (rec[0] === 'c' && typeof rec[1] === 'string' && /^[0-9a-f]{40}$/.test(rec[1])) this.extraClean.add(rec[1]);
       else if (rec[0] === 'e' && typeof rec[1] === 'string' && validValue(rec[2])) this.entries.set(rec[1], rec[2]);
     }
   }
@@ -123,18 +122,18 @@ export class CodeCache {
   isClean(blob: string): boolean {
     if (blob.length !== 40) return false; // SHA-256 repositories: not remembered
     this.clean ??= this.readClean();
-    if (!this.clean.has(blob)) return false;
-    this.cleanUsed.add(blob);
+    if (this.clean.has(blob)) return true;
+    if (!this.extraClean.has(blob)) return false;
+    this.extraCleanUsed.add(blob);
     return true;
   }
 
   /** Remember that a blob mentions no tag. */
   addClean(blob: string): void {
     if (blob.length !== 40 || !/^[0-9a-f]{40}$/.test(blob)) return;
-    this.clean ??= this.readClean();
-    this.cleanUsed.add(blob);
-    if (this.clean.has(blob)) return;
-    this.clean.add(blob);
+    if (this.isClean(blob)) return;
+    this.extraClean.add(blob);
+    this.extraCleanUsed.add(blob);
     this.freshClean.add(blob);
   }
 
@@ -142,20 +141,14 @@ export class CodeCache {
     return Buffer.from(`${CLEAN_MAGIC}${CODE_CACHE_VERSION} ${this.tags}\n`);
   }
 
-  private readClean(): Set<string> {
-    const out = new Set<string>(this.journalClean);
+  private readClean(): BlobIdSet {
     const file = this.sibling('.clean');
-    if (!file) return out;
-    try {
-      const buf = readFileSync(file);
-      const head = this.cleanHeader();
-      if (buf.length < head.length || !buf.subarray(0, head.length).equals(head) || (buf.length - head.length) % 20 !== 0) return out;
-      const hex = buf.toString('hex', head.length);
-      for (let i = 0; i < hex.length; i += 40) out.add(hex.slice(i, i + 40));
-    } catch {
-      /* absent or unreadable: empty */
-    }
-    return out;
+    const empty = new BlobIdSet(Buffer.alloc(0), 0);
+    if (!file) return empty;
+    const buf = readCacheBytes(file);
+    const head = this.cleanHeader();
+    if (!buf || buf.length < head.length || !buf.subarray(0, head.length).equals(head) || (buf.length - head.length) % 20 !== 0) return empty;
+    return new BlobIdSet(buf, head.length);
   }
 
   get(key: string): CacheValue | undefined {
@@ -217,14 +210,20 @@ export class CodeCache {
     const data: CacheFile = { tool: 'git-ctx/code-index', version: CODE_CACHE_VERSION, tags: this.tags, entries: out };
     if (!writeCacheFile(file, JSON.stringify(data))) return;
     this.clean ??= this.readClean();
-    const cleanLimit = Math.max(250_000, this.cleanUsed.size * 2);
-    const keep: string[] = [...this.cleanUsed];
-    for (const b of this.clean) {
-      if (keep.length >= cleanLimit) break;
-      if (!this.cleanUsed.has(b)) keep.push(b);
-    }
-    const body = Buffer.alloc(keep.length * 20);
-    keep.forEach((b, i) => body.write(b, i * 20, 20, 'hex'));
+    const clean = this.clean;
+    let used = this.extraCleanUsed.size;
+    for (let i = 0; i < clean.count; i++) used += clean.used[i]!;
+    const cleanLimit = Math.max(250_000, used * 2);
+    // used first (this run's tree), then the rest up to the bound; the journal's ids are new
+    const parts: Buffer[] = [];
+    const add = (b: Buffer) => {
+      if (parts.length < cleanLimit) parts.push(b);
+    };
+    for (const b of this.extraCleanUsed) add(Buffer.from(b, 'hex'));
+    for (let i = 0; i < clean.count; i++) if (clean.used[i]) add(clean.record(i));
+    for (const b of this.extraClean) if (!this.extraCleanUsed.has(b)) add(Buffer.from(b, 'hex'));
+    for (let i = 0; i < clean.count; i++) if (!clean.used[i]) add(clean.record(i));
+    const body = Buffer.concat(parts);
     writeCacheFile(this.sibling('.clean'), Buffer.concat([this.cleanHeader(), body]));
     // the base now holds everything: start an empty journal (header only)
     const header = this.journalHeader() + '\n';

@@ -1,7 +1,42 @@
 // @spec SPEC-CACHE-001
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { mark } from '../util/timing.js';
+
+/**
+ * No cache file is read past this size: a file that large is damaged or foreign, and is
+ * treated as a miss (and replaced at the next write) rather than parsed for seconds.
+ */
+export const MAX_CACHE_READ_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A cache file's bytes, read with one open, fstat and read; undefined when absent, unreadable
+ * or larger than `maxBytes`. Each read is a step of GIT_CTX_TIMINGS (name, size, time).
+ */
+export function readCacheBytes(file: string | undefined, maxBytes = MAX_CACHE_READ_BYTES): Buffer | undefined {
+  if (!file) return undefined;
+  const t0 = performance.now();
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) return undefined;
+    const buf = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, buf, at, size - at, at);
+      if (n <= 0) break;
+      at += n;
+    }
+    mark(`cache read ${path.basename(file)}: ${(at / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+    return at === size ? buf : buf.subarray(0, at);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /**
  * Files of derived data (caches), best effort both ways: a read that fails is a miss, a
@@ -25,9 +60,10 @@ export function writeCacheFile(file: string | undefined, data: string | Uint8Arr
 
 /** A JSON cache file's content; undefined when absent, unreadable or not JSON. */
 export function readCacheJson(file: string | undefined): unknown {
-  if (!file) return undefined;
+  const buf = readCacheBytes(file);
+  if (!buf) return undefined;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return JSON.parse(buf.toString('utf8')) as unknown;
   } catch {
     return undefined;
   }

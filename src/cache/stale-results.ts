@@ -1,8 +1,7 @@
 // @spec SPEC-CACHE-001
 
-import { readFile } from 'node:fs/promises';
 import { cacheFile } from '../git/git-dir.js';
-import { writeCacheFile } from './file.js';
+import { readCacheBytes, writeCacheFile } from './file.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
 import type { ArtifactJudgement } from '../staleness/types.js';
@@ -52,7 +51,7 @@ export class ResultCache {
     const empty: CacheFile = { format: FORMAT, tool: VERSION, entries: {} };
     if (!file) return new ResultCache(undefined, empty);
     try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+      const parsed = JSON.parse(readCacheBytes(file)?.toString('utf8') ?? '') as Partial<CacheFile>;
       // another tool version may judge differently: start over rather than trust it
       if (parsed.format === FORMAT && parsed.tool === VERSION && parsed.entries && typeof parsed.entries === 'object') return new ResultCache(file, parsed as CacheFile);
     } catch {

@@ -1,9 +1,9 @@
 // @spec SPEC-CACHE-001
 
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
-import { writeCacheFile } from './file.js';
+import { readCacheBytes, writeCacheFile } from './file.js';
 
 /**
  * Record vectors under `<git-dir>/ctx/cache/vectors/`, one flat binary file per (provider,
@@ -38,12 +38,8 @@ export function vectorFileName(provider: string, model: string): string {
 
 /** A vector file's content; undefined when absent, damaged or of another version (a miss). */
 export function readVectorFile(file: string): VectorFile | undefined {
-  let buf: Buffer;
-  try {
-    buf = readFileSync(file);
-  } catch {
-    return undefined;
-  }
+  const buf = readCacheBytes(file);
+  if (!buf) return undefined;
   try {
     if (buf.length < 20 || buf.toString('latin1', 0, 4) !== MAGIC || buf.readUInt32LE(4) !== VERSION) return undefined;
     const dims = buf.readUInt32LE(8);

@@ -5,6 +5,7 @@ import { loadArtifactSet, type ArtifactSet, type LoadOptions } from '../artifact
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { closeMatches } from '../util/close-match.js';
+import { mark, phase } from '../util/timing.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { RULES } from './rules/index.js';
 import type { CheckContext, CheckResult, Finding, FindingSeverity, Rule } from './types.js';
@@ -34,6 +35,7 @@ export function severityAtLeast(s: FindingSeverity, min: FindingSeverity): boole
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const config = opts.config ?? (await loadConfig(opts.snapshot));
   const set = opts.set ?? (await loadArtifactSet(opts.snapshot, config, opts));
+  phase('analyses');
   const ctx: CheckContext = { snapshot: opts.snapshot, config, set, cache: opts.cache ?? new Map(), now: opts.now ?? new Date() };
   const findings: Finding[] = [];
   const ruleErrors: CheckResult['ruleErrors'] = [];
@@ -45,6 +47,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     if (sev === 'off') continue;
     try {
       for (const f of await rule.run(ctx)) findings.push({ ...f, severity: sev });
+      mark(`rule ${rule.id}`);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       // history rules need the git binary; without it (isomorphic-git fallback) they are

@@ -4,7 +4,7 @@ import { Command, CommanderError } from './commander.js';
 import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ExitCode, io } from './shared.js';
-import { mark } from '../util/timing.js';
+import { mark, phase, renderTimings, timingSteps, timingsEnabled } from '../util/timing.js';
 import { addExamples } from './examples.js';
 
 type CommandModule = { register(program: Command): void };
@@ -63,6 +63,7 @@ export async function buildProgram(only?: string): Promise<Command> {
 
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
 export async function main(argv: string[]): Promise<number> {
+  if (timingsEnabled(process.env)) reportTimingsAtExit();
   try {
     mark('main');
     const args = rewriteIdShorthand(COMMAND_NAMES, argv);
@@ -72,7 +73,20 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (e) {
     return handleError(e);
+  } finally {
+    // what is left after the answer: cache writes, closing handles, Node's own exit
+    phase('exit');
   }
+}
+
+let timingsHooked = false;
+/** GIT_CTX_TIMINGS=1: every phase of the run on stderr, printed as the process exits. */
+function reportTimingsAtExit(): void {
+  if (timingsHooked) return;
+  timingsHooked = true;
+  process.on('exit', () => {
+    process.stderr.write(renderTimings(timingSteps(), performance.now()).join('\n') + '\n');
+  });
 }
 
 /**

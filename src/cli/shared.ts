@@ -8,6 +8,7 @@ import { CtxError } from '../errors.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { paint, useColor, type Paint } from '../util/color.js';
+import { phase } from '../util/timing.js';
 
 /** Options every repository-reading command accepts. */
 export interface RepoOptions {
@@ -66,10 +67,12 @@ export interface RepoContext {
 export async function openRepo(o: RepoOptions): Promise<{ snapshot: Snapshot; config: Config; cwd: string }> {
   const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
   if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
+  phase('snapshot');
   const snapshot = await openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
   try {
     // every caller goes on to load the artifact set
     warmUp(snapshot);
+    phase('config');
     const config = await loadConfig(snapshot);
     return { snapshot, config, cwd };
   } catch (e) {

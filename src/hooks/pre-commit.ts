@@ -9,7 +9,7 @@ import { runGit, splitZ } from '../git/exec.js';
 import { CommitSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { mark } from '../util/timing.js';
+import { mark, phase } from '../util/timing.js';
 import { detectDrift, type DriftFinding } from './drift.js';
 
 /** Options of `runPreCommit` (`git ctx hook pre-commit`). */
@@ -95,13 +95,13 @@ const CODE_INDEX_KEY = 'code-index';
  * Returns data; the CLI prints it and picks the exit code.
  */
 export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitResult> {
+  phase('snapshot');
   const staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
   let head: Snapshot | undefined;
   try {
     warmUp(staged);
-    mark('hook: snapshot open');
+    phase('config');
     const config = await loadConfig(staged);
-    mark('hook: config loaded');
     if (config.hook.drift !== 'warn' && config.hook.drift !== 'block') {
       throw new CtxError('CONFIG', `hook.drift must be warn or block (got ${JSON.stringify(config.hook.drift)})`, { file: `${config.dir}/config.yaml` });
     }
@@ -127,6 +127,7 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
       changedPaths(staged),
     ]);
     mark('hook: check done');
+    phase('analyses');
     head = await headSnapshot(staged);
     const drift = set ? await detectDrift({ staged, head, config, set, changedPaths: changed, cache: opts.cache, index }) : [];
 

@@ -156,11 +156,17 @@ export class WorktreeSnapshot extends GitBacked {
   readonly kind = 'worktree' as const;
   private blobs = new Map<string, string | undefined>();
   protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
-    // One listing instead of an lstat per file (a monorepo has 100k tracked files), and one
-    // process for all four questions: `-t` tags each line, H (tracked, with its index blob),
-    // M (unmerged), S (skip-worktree), R (deleted from disk), C (differs from the index, by
-    // git's stat cache), ? (untracked, not ignored). Each spawn costs the main thread ~5 ms.
-    const out = await runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-d', '-m', '-o', '--exclude-standard', ...pathspec(prefix)], { cwd: this.root });
+    // Two git processes, run side by side (two cores): `ls-files -t -s -o` lists the index
+    // with blob ids, H (tracked), M (unmerged), S (skip-worktree), and ? (untracked, not
+    // ignored); `diff-files` names what differs on disk by git's stat cache, M/T (changed),
+    // D (deleted), U (unmerged). Not `ls-files -m -d`: it lstat()s every file of the index
+    // whatever the pathspec, so listing one folder of a 100k-file tree cost 0.5 s of stats;
+    // diff-files stats only the files under the pathspec.
+    const spec = pathspec(prefix);
+    const [out, diff] = await Promise.all([
+      runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-o', '--exclude-standard', ...spec], { cwd: this.root }),
+      runGit(['--literal-pathspecs', 'diff-files', '--name-status', '-z', '--no-renames', '--ignore-submodules=dirty', ...spec], { cwd: this.root }),
+    ]);
     const staged: string[] = [];
     const gone = new Set<string>();
     const changed = new Set<string>();
@@ -170,11 +176,10 @@ export class WorktreeSnapshot extends GitBacked {
       const rest = line.slice(2);
       if (tag === 'H' || tag === 'M' || tag === 'S') staged.push(rest);
       else if (tag === '?') untracked.push(rest);
-      else if (tag === 'R' || tag === 'C') {
-        const tab = rest.indexOf('\t');
-        (tag === 'R' ? gone : changed).add(tab < 0 ? rest : rest.slice(tab + 1));
-      }
     }
+    // `--name-status -z`: status, NUL, path, NUL
+    const d = splitZ(diff);
+    for (let i = 0; i + 1 < d.length; i += 2) (d[i] === 'D' ? gone : changed).add(d[i + 1]!);
     // an unmodified tracked file has its index blob id: no need to read and hash it
     const res: SnapshotEntry[] = parseStaged(staged.join('\0'), 'index')
       .filter((e) => !gone.has(e.path))

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { checkExitCode, renderCheck, type CheckFormat } from '../../check/render.js';
 import { baselineJson, readBaseline, ruleCatalog, runCheck } from '../../check/run.js';
 import { plural } from '../../util/plural.js';
+import { phase } from '../../util/timing.js';
 import { ExitCode, addRepoOptions, colors, io, openRepo, formatOption, type RepoOptions } from '../shared.js';
 
 interface CheckCliOptions extends RepoOptions {
@@ -57,6 +58,7 @@ export function register(program: Command): void {
         io().err(`wrote ${plural(result.findings.length, 'finding')} to ${o.writeBaseline}\n`);
         return;
       }
+      phase('render');
       io().out(renderCheck(result, o.json ? 'json' : o.format, colors()));
       const code = checkExitCode(result, o.failOn ?? config.fail_on);
       if (code) throw new ExitCode(code);

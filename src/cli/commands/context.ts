@@ -4,7 +4,7 @@ import type { Artifact } from '../../artifacts/types.js';
 import type { StaleMark } from '../../staleness/marks.js';
 import type { Depth } from '../../artifacts/types.js';
 import { CtxError, isCtxError } from '../../errors.js';
-import { mark } from '../../util/timing.js';
+import { phase } from '../../util/timing.js';
 import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
 
 interface ContextOptions extends RepoOptions {
@@ -77,8 +77,8 @@ export function register(program: Command): void {
       const r = await recordBundle(root, bundle);
       io().err(r.recorded ? `recorded ${r.manifest.digest} on ${r.manifest.commit} (refs/notes/ctx)\n` : `already recorded: ${r.manifest.digest} on ${r.manifest.commit}\n`);
     }
+    phase('render');
     io().out(renderBundle(bundle, o.json ? 'json' : o.format));
-    mark('rendered');
     if (code) throw new ExitCode(code);
   });
 }

@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import { accessSync, constants, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, colors, io } from '../shared.js';
+import { phase } from '../../util/timing.js';
 
 function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -85,6 +86,7 @@ export function register(program: Command): void {
       const result = await runPreCommit({ cwd, baseline, allRules: o.allRules });
       const run = userCommand(io().env, cwd);
       if (run !== 'git ctx') for (const d of result.drift) d.command = d.command.replace(/^git ctx /, `${run} `);
+      phase('render');
       io().out(o.json ? JSON.stringify({ version: 1, tool: 'git-ctx', hook: 'pre-commit', ...result }, null, 2) + '\n' : renderPreCommit(result, colors()));
       if (result.blockedBy.length) throw new ExitCode(1);
     });

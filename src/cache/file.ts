@@ -3,6 +3,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mark } from '../util/timing.js';
+import { pruneCachesSometimes } from './prune.js';
 
 /**
  * No cache file is read past this size: a file that large is damaged or foreign, and is
@@ -52,6 +53,9 @@ export function writeCacheFile(file: string | undefined, data: string | Uint8Arr
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, data);
     renameSync(tmp, file);
+    // a run that writes a cache keeps the directory under its size limit (at most hourly)
+    const at = file.lastIndexOf(`${path.sep}ctx${path.sep}cache${path.sep}`);
+    if (at >= 0) pruneCachesSometimes(file.slice(0, at + 10));
     return true;
   } catch {
     return false;

@@ -41,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   import: () => import('./commands/import.js'),
   export: () => import('./commands/export.js'),
   vectors: () => import('./commands/vectors.js'),
+  cache: () => import('./commands/cache.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

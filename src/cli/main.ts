@@ -3,7 +3,7 @@
 import { Command, CommanderError } from './commander.js';
 import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { ExitCode, io } from './shared.js';
+import { ExitCode, io } from './io.js';
 import { mark, phase, renderTimings, timingSteps, timingsEnabled } from '../util/timing.js';
 import { addExamples } from './examples.js';
 

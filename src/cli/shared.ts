@@ -7,8 +7,8 @@ import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { paint, useColor, type Paint } from '../util/color.js';
 import { phase } from '../util/timing.js';
+import { io } from './io.js';
 
 /** Options every repository-reading command accepts. */
 export interface RepoOptions {
@@ -18,31 +18,7 @@ export interface RepoOptions {
   global?: boolean;
 }
 
-/** I/O handles, injectable so tests can run commands in-process. */
-export interface Io {
-  cwd: string;
-  out: (s: string) => void;
-  err: (s: string) => void;
-  color: boolean;
-  env: NodeJS.ProcessEnv;
-}
-
-let currentIo: Io = {
-  cwd: process.cwd(),
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  color: useColor(process.stdout),
-  env: process.env,
-};
-export function io(): Io {
-  return currentIo;
-}
-export function setIo(next: Partial<Io>): void {
-  currentIo = { ...currentIo, ...next };
-}
-export function colors(): Paint {
-  return paint(currentIo.color);
-}
+export { io, setIo, colors, ExitCode, type Io } from './io.js';
 
 export function addRepoOptions(cmd: Command, opts: { at?: boolean; staged?: boolean } = { at: true, staged: true }): Command {
   cmd.option('-C, --root <dir>', 'repository to work on (default: the current directory)');
@@ -98,11 +74,4 @@ export function parsePositiveInt(name: string) {
     if (!Number.isInteger(n) || n < 0) throw new CtxError('USAGE', `${name} must be a non-negative integer (got ${JSON.stringify(v)})`);
     return n;
   };
-}
-
-/** Commands signal a non-zero exit code by throwing this from an action. */
-export class ExitCode extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
 }

@@ -1,0 +1,36 @@
+// @spec SPEC-CLI-001
+
+import { paint, useColor, type Paint } from '../util/color.js';
+
+/** I/O handles, injectable so tests can run commands in-process. */
+export interface Io {
+  cwd: string;
+  out: (s: string) => void;
+  err: (s: string) => void;
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+let currentIo: Io = {
+  cwd: process.cwd(),
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  color: useColor(process.stdout),
+  env: process.env,
+};
+export function io(): Io {
+  return currentIo;
+}
+export function setIo(next: Partial<Io>): void {
+  currentIo = { ...currentIo, ...next };
+}
+export function colors(): Paint {
+  return paint(currentIo.color);
+}
+
+/** Commands signal a non-zero exit code by throwing this from an action. */
+export class ExitCode extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}

@@ -6,6 +6,8 @@ import { VERSION } from '../version.js';
 import { ExitCode, io } from './io.js';
 import { mark, phase, renderTimings, timingSteps, timingsEnabled } from '../util/timing.js';
 import { addExamples } from './examples.js';
+import { progressLine } from './progress.js';
+import { setProgressSink } from '../util/progress.js';
 
 type CommandModule = { register(program: Command): void };
 
@@ -65,6 +67,9 @@ export async function buildProgram(only?: string): Promise<Command> {
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
 export async function main(argv: string[]): Promise<number> {
   if (timingsEnabled(process.env)) reportTimingsAtExit();
+  // a progress line for long whole-repository work, on a terminal only (never in CI logs or pipes)
+  const line = process.stderr.isTTY && !process.env.CI ? progressLine({ write: (s) => process.stderr.write(s) }) : undefined;
+  if (line) setProgressSink(line);
   try {
     mark('main');
     const args = rewriteIdShorthand(COMMAND_NAMES, argv);
@@ -75,6 +80,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     return handleError(e);
   } finally {
+    line?.clear();
     // what is left after the answer: cache writes, closing handles, Node's own exit
     phase('exit');
   }

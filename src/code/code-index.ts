@@ -3,6 +3,7 @@ import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { globSetMatcher } from '../util/glob.js';
 import { gitBlobHash } from '../util/hash.js';
 import { mark } from '../util/timing.js';
+import { reportProgress } from '../util/progress.js';
 import { CodeCache, type CacheValue } from '../cache/code-index.js';
 import { extractFile, MAX_FILE_BYTES } from './extract.js';
 import { gitGrepFiles, tagEre } from './grep.js';
@@ -145,6 +146,7 @@ export class CodeIndex {
     // read and classify every miss first, then parse the ones that carry a tag
     const toParse: { key: string; path: string; blob: string; language: CodeLanguage; text: string }[] = [];
     for (let i = 0; i < pending.length; i += READ_CHUNK) {
+      reportProgress('reading source files', i, pending.length);
       const chunk = pending.slice(i, i + READ_CHUNK);
       const bufs = await this.snapshot.readMany(chunk.map((e) => e.entry.path));
       for (const [j, e] of chunk.entries()) {
@@ -180,7 +182,9 @@ export class CodeIndex {
         this.accept(p, blob, e.language, value);
       }
     }
-    for (const t of toParse) {
+    reportProgress('reading source files', pending.length, pending.length);
+    for (const [n, t] of toParse.entries()) {
+      if (n % 20 === 0) reportProgress('parsing annotated files', n, toParse.length);
       let r: FileRecord;
       try {
         r = await extractFile(t.path, t.text, t.language, this.tagRe);
@@ -193,6 +197,7 @@ export class CodeIndex {
       this.cache.set(t.key, r);
       this.accept(t.path, t.blob, t.language, r);
     }
+    reportProgress('parsing annotated files', toParse.length, toParse.length);
     this.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     this.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

@@ -1,3 +1,5 @@
+// @spec SPEC-CACHE-001
+
 /**
  * Phase timings for diagnosing slow runs. With GIT_CTX_TIMINGS=1 the core records named
  * phases (`phase`) and finer steps within them (`mark`); a front end renders them (the CLI

@@ -163,7 +163,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   }
 
   // package: the nearest directory (of the target) holding a package.json
-  const all = await snapshot.list();
+  const all = (await (snapshot.listPaths?.() ?? snapshot.list().then((es) => es.map((e) => e.path)))).map((p) => ({ path: p }));
   const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
   const targetDir = isFile ? dirOf(target.path) : target.path;
   let pkg: string | undefined;

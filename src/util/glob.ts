@@ -9,7 +9,11 @@ export class GlobIndex {
   private readonly files: string[];
   private readonly cache = new Map<string, string[]>();
   constructor(files: Iterable<string>) {
-    this.files = [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const list = [...files];
+    // listings usually come sorted (git's order): checking is linear, sorting 100k is not
+    let sorted = true;
+    for (let i = 1; i < list.length && sorted; i++) if (!(list[i - 1]! < list[i]!)) sorted = false;
+    this.files = sorted ? list : list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   private lowerBound(prefix: string): number {
@@ -82,10 +86,10 @@ export function pathMatches(pattern: string, file: string): boolean {
 const indexes = new WeakMap<object, Promise<GlobIndex>>();
 
 /** One GlobIndex per snapshot (its file list never changes), shared by every caller. */
-export function globIndexFor(snapshot: { list(): Promise<{ path: string }[]> }): Promise<GlobIndex> {
+export function globIndexFor(snapshot: { list(): Promise<{ path: string }[]>; listPaths?(): Promise<string[]> }): Promise<GlobIndex> {
   let g = indexes.get(snapshot);
   if (!g) {
-    g = snapshot.list().then((es) => new GlobIndex(es.map((e) => e.path)));
+    g = snapshot.listPaths ? snapshot.listPaths().then((ps) => new GlobIndex(ps)) : snapshot.list().then((es) => new GlobIndex(es.map((e) => e.path)));
     indexes.set(snapshot, g);
   }
   return g;

@@ -163,12 +163,16 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   }
 
   // package: the nearest directory (of the target) holding a package.json
-  const all = (await (snapshot.listPaths?.() ?? snapshot.list().then((es) => es.map((e) => e.path)))).map((p) => ({ path: p }));
-  const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
   const targetDir = isFile ? dirOf(target.path) : target.path;
+  // a file asked about through the place index: its package.json candidates were looked up
+  // with it, so the package is found without the tree's listing (a directory needs it anyway)
+  const byLookup = isFile && snapshot.listPaths !== undefined;
+  const all = byLookup ? [] : await snapshot.list();
+  const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
+  const hasPackage = async (d: string) => (byLookup ? (await snapshot.blobOf(d ? `${d}/package.json` : 'package.json')) !== undefined : pkgDirs.has(d));
   let pkg: string | undefined;
   for (let d: string | undefined = targetDir; d !== undefined; d = d === '' ? undefined : dirOf(d)) {
-    if (pkgDirs.has(d)) {
+    if (await hasPackage(d)) {
       pkg = d;
       break;
     }

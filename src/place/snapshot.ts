@@ -1,7 +1,9 @@
 // @spec SPEC-SCALE-001
 
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
-import type { TrackedListing } from './listing.js';
+import { GlobIndex as GlobIndexLike, type PathLookup } from '../util/glob.js';
+import { gitIndexStamp, type TrackedListing } from './listing.js';
+import { mentionLookup } from './mentions.js';
 
 /**
  * The working tree as a one-place question needs it, without listing it. The whole-tree
@@ -81,6 +83,18 @@ export class PlaceSnapshot implements Snapshot {
       return out;
     })();
     return this.listed;
+  }
+  /**
+   * Which of these paths and globs (mentioned in records) match files, from a memo kept per
+   * state of the git index and of the focus files; the listing is read only on a miss.
+   */
+  async pathLookup(patterns: string[]): Promise<PathLookup> {
+    const stamp = gitIndexStamp(this.root);
+    const fresh = await this.fresh();
+    // the focus files' presence is part of the state the answers hold for
+    const sig = [...fresh].map(([p, b]) => `${p}=${b === undefined ? '-' : '+'}`).sort().join(',');
+    if (!stamp) return new GlobIndexLike(await this.listPaths());
+    return mentionLookup(this.root, `${stamp}|${sig}`, patterns, () => this.listPaths());
   }
   /** The paths of list(), sorted, without building an entry per file. */
   listPaths(): Promise<string[]> {

@@ -1,6 +1,15 @@
 import { picomatch } from './picomatch.js';
 
 /**
+ * What resolving mentions needs of a file listing: the files a path or glob matches, in
+ * path order. A GlobIndex answers in full; the place index's memo answers with the first
+ * two (all that tells a file from a directory and a match from none).
+ */
+export interface PathLookup {
+  match(pattern: string): string[];
+}
+
+/**
  * Match globs against a fixed, sorted file list quickly: each distinct glob is compiled
  * once, and only files under the glob's static base (found by binary search) are tested.
  * A paths: entry may be a glob, a file, or a directory (with or without a trailing slash).

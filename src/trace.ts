@@ -1,11 +1,10 @@
-import { picomatch } from './util/picomatch.js';
 import type { ArtifactSet } from './artifacts/load.js';
 import type { Artifact } from './artifacts/types.js';
 import { normalizeRepoPath } from './util/paths.js';
-import { compilePaths, entryCovers } from './util/path-set.js';
+import { compilePaths, entryCovers, relateEntry, type EntryHow } from './util/path-set.js';
 
 /** How a `paths` entry reached the traced path, most specific first. */
-export type TraceHow = 'exact' | 'directory' | 'glob' | 'contains';
+export type TraceHow = EntryHow;
 
 /** One artifact governing a path, with the pattern that matched best and how. */
 export interface TraceMatch {
@@ -42,20 +41,10 @@ interface Scored {
   literal: number;
 }
 
-/** How one pattern relates to a path, or undefined when it does not. */
+/** How one pattern relates to a path (the shared matcher), or undefined when it does not. */
 function matchPattern(raw: string, p: string): Scored | undefined {
-  const pattern = normalizeRepoPath(raw);
-  const dirOnly = raw.endsWith('/');
-  const scan = picomatch.scan(pattern);
-  const base = scan.base;
-  const literal = pattern.slice(base.length).replace(/[*?[\]{}()!+@]/g, '').length;
-  if (!scan.isGlob) {
-    if (!dirOnly && pattern === p) return { pattern: raw, how: 'exact', base, literal };
-    if (p.startsWith(pattern + '/') || (dirOnly && p === pattern)) return { pattern: raw, how: 'directory', base, literal };
-  } else if (picomatch(pattern, { dot: true })(p)) return { pattern: raw, how: 'glob', base, literal };
-  // the path is a directory above what the pattern names: the artifact governs part of it
-  if (p === '' || base.startsWith(p + '/') || (scan.isGlob && base === p)) return { pattern: raw, how: 'contains', base, literal };
-  return undefined;
+  const r = relateEntry(raw, p);
+  return r && { pattern: raw, ...r };
 }
 
 function better(a: Scored, b: Scored): number {

@@ -10,8 +10,8 @@ import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from '../sources/files.js';
-import { disambiguateNumbers, finishSources, needsListing } from '../sources/finish.js';
-import { globIndexFor } from '../util/glob.js';
+import { disambiguateNumbers, finishSources, mentionPatterns, needsListing } from '../sources/finish.js';
+import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 
 export interface ArtifactSet {
@@ -100,8 +100,10 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const sources = sourcesOf(config);
   phase('listing');
   // mentions are checked against the whole listing: git lists it while the sources load
-  const listing = globIndexFor(snapshot);
-  listing.catch(() => undefined); // awaited below when needed; never left unhandled
+  // (a place snapshot answers mentions from a memo instead: see pathLookup below)
+  const lookup = (snapshot as { pathLookup?: (patterns: string[]) => Promise<PathLookup> }).pathLookup?.bind(snapshot);
+  const listing = lookup ? undefined : globIndexFor(snapshot);
+  listing?.catch(() => undefined); // awaited below when needed; never left unhandled
   const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
   // an empty source folder may be a link, a file or missing: say which instead of reading nothing
   for (const [i, s] of sources.entries()) if (!listed[i]!.length) problems.push(...(await checkArtifactDir(snapshot, s.dir)));
@@ -179,7 +181,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   }
 
   if (config.sources.length) disambiguateNumbers(artifacts, problems);
-  finishSources(artifacts, config, problems, needsListing(artifacts) ? await listing : undefined);
+  const mentionIndex = !needsListing(artifacts) ? undefined : lookup ? await lookup(mentionPatterns(artifacts)) : await listing;
+  finishSources(artifacts, config, problems, mentionIndex);
   mark('sources finished');
 
   artifacts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1));

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { compilePaths, entryCovers } from '../util/path-set.js';
+import { compilePaths, entryBase, entryCovers, relateEntry } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
-import { findSymbol, isGlob, parseAnchor } from './anchors.js';
+import { findSymbol, parseAnchor } from './anchors.js';
 import type { CodeIndex } from './code-index.js';
 import type { CodeSymbol } from './types.js';
 
@@ -87,19 +87,6 @@ export function pathsEntryCovers(entry: string, file: string): boolean {
   return !entry.trim().startsWith('!') && entryCovers(entry, file);
 }
 
-/** The static directory a pattern starts from (`src/billing/**` → `src/billing`). */
-function patternBase(p: string): string {
-  const n = normalizeRepoPath(p);
-  if (!isGlob(n)) return n;
-  const parts = n.split('/');
-  const fixed: string[] = [];
-  for (const seg of parts) {
-    if (isGlob(seg)) break;
-    fixed.push(seg);
-  }
-  return fixed.join('/');
-}
-
 const depthOf = (dir: string) => (dir ? dir.split('/').length : 0);
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
@@ -163,21 +150,27 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   }
 
   // package: the nearest directory (of the target) holding a package.json
-  const all = await snapshot.list();
-  const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
   const targetDir = isFile ? dirOf(target.path) : target.path;
+  // a file asked about through the place index: its package.json candidates were looked up
+  // with it, so the package is found without the tree's listing (a directory needs it anyway)
+  const byLookup = isFile && snapshot.listPaths !== undefined;
+  const all = byLookup ? [] : await snapshot.list();
+  const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
+  const hasPackage = async (d: string) => (byLookup ? (await snapshot.blobOf(d ? `${d}/package.json` : 'package.json')) !== undefined : pkgDirs.has(d));
   let pkg: string | undefined;
   for (let d: string | undefined = targetDir; d !== undefined; d = d === '' ? undefined : dirOf(d)) {
-    if (pkgDirs.has(d)) {
+    if (await hasPackage(d)) {
       pkg = d;
       break;
     }
   }
 
   const pathLevel = (entry: string, via: 'paths' | 'anchor', a: Artifact): TraceMatch | undefined => {
-    const base = patternBase(entry);
+    // one matcher for every `paths:` question (src/util/path-set.ts)
+    const base = entryBase(entry);
     if (isFile) {
-      if (!pathsEntryCovers(entry, target.path)) return undefined;
+      const rel = relateEntry(entry, target.path);
+      if (!rel || rel.how === 'contains') return undefined;
     } else {
       // a directory is governed by entries rooted at it or above that reach into it
       if (!(target.path === '' ? true : base === '' || target.path === base || target.path.startsWith(base + '/'))) return undefined;

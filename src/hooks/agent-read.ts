@@ -6,6 +6,7 @@ import { loadConfig } from '../config.js';
 import { ctxDir } from '../git/git-dir.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
+import { openPlace } from '../place/index.js';
 import { openSnapshot } from '../snapshot/open.js';
 import { readCacheJson, writeCacheFile } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
@@ -63,6 +64,8 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     if (rel.startsWith('..') || path.isAbsolute(rel)) return none('outside the repository');
     const config = await loadConfig(snapshot);
     if (rel.startsWith(config.dir + '/')) return none('a record itself');
+    // one file asked about: the place index answers without listing the working tree
+    snapshot = openPlace(snapshot, rel);
     if ((await snapshot.blobOf(rel)) === undefined) return none('not a file of the repository');
     const set = await loadArtifactSet(snapshot, config);
     const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });

@@ -5,6 +5,7 @@ import type { CodeIndex } from '../code/code-index.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import { traceLocation, type TraceResult, type TraceTarget } from '../code/trace.js';
+import { widenIndex } from '../place/index.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import type { Why } from './types.js';
@@ -67,10 +68,18 @@ export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: Declar
   const path = normalizeRepoPath(opts.target.path);
   if (nb && trace.target.kind === 'file') {
     const here = `${path}${opts.symbol ? `#${opts.symbol}` : ''}`;
+    // the neighbours first: a code index built for one place learns their annotations now
+    const [calls, imports, importers] = await Promise.all([
+      opts.symbol ? Promise.all([nb.callers(path, opts.symbol), nb.callees(path, opts.symbol)]) : Promise.resolve([[], []] as const),
+      nb.imports(path),
+      nb.importers(path),
+    ]);
+    const [callers, callees] = calls;
+    const source = await widenIndex(index, [...new Set([...callers.map((c) => c.path), ...callees.map((c) => c.path), ...imports, ...importers])]);
     // what is declared on one neighbouring file (any of its symbols) or one symbol in it
     const declaredOn = (file: string, symbol: string | undefined): { id: string; how: string }[] => {
       const out: { id: string; how: string }[] = [];
-      for (const a of index.annotationsIn(file)) {
+      for (const a of source.annotationsIn(file)) {
         const onIt = symbol === undefined || a.symbol === undefined || a.symbol === symbol || symbol.startsWith(a.symbol + '.');
         if (onIt) for (const id of a.ids) out.push({ id, how: `@${a.tag} ${a.symbol ? `on ${a.symbol} ` : ''}(${file}:${a.line})` });
       }
@@ -83,16 +92,12 @@ export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: Declar
       }
       return out;
     };
-    if (opts.symbol) {
-      const [callers, callees] = await Promise.all([nb.callers(path, opts.symbol), nb.callees(path, opts.symbol)]);
-      for (const c of callers) {
-        for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `caller ${c.path}#${c.symbol} → ${here}: ${d.how}`, path: [`${c.path}#${c.symbol}`, here] });
-      }
-      for (const c of callees) {
-        for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `callee ${here} → ${c.path}#${c.symbol}: ${d.how}`, path: [here, `${c.path}#${c.symbol}`] });
-      }
+    for (const c of callers) {
+      for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `caller ${c.path}#${c.symbol} → ${here}: ${d.how}`, path: [`${c.path}#${c.symbol}`, here] });
     }
-    const [imports, importers] = await Promise.all([nb.imports(path), nb.importers(path)]);
+    for (const c of callees) {
+      for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `callee ${here} → ${c.path}#${c.symbol}: ${d.how}`, path: [here, `${c.path}#${c.symbol}`] });
+    }
     for (const f of imports) {
       for (const d of declaredOn(f, undefined)) add(d.id, 'import', 1, { kind: 'graph', text: `imports ${f}: ${d.how}`, path: [path, f] });
     }

@@ -10,6 +10,7 @@ import type { TraceTarget } from '../code/trace.js';
 import { staleMarks } from '../staleness/marks.js';
 import { compilePaths, entryCovers } from '../util/path-set.js';
 import { normalizeRepoPath } from '../util/paths.js';
+import { placeCodeIndex } from '../place/index.js';
 import { queryOf, searchKeywords, keywordIndexFor, type KeywordHit } from './bm25.js';
 import { declaredFor, declaredRank, type DeclaredHit } from './declared.js';
 import { defaultNeighbours } from './default-neighbours.js';
@@ -276,8 +277,9 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const isFile = (await snapshot.blobOf(path)) !== undefined;
   if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${path || '.'}`);
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
-  const index = opts.index ?? (await buildCodeIndex(snapshot, set.config));
-  const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
+  // over a place snapshot, a code index of the place and what anchors name (see src/place)
+  const index = opts.index ?? (await placeCodeIndex(snapshot, set));
+  const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index, snapshot));
   // the code index knows TypeScript symbols; the code graph knows Python, Go, Java and the rest
   const graphSymbols = async () => ((await neighbours?.declarations?.(path)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line }));
   let symbolRange: { name: string; line: number; endLine: number; docLine: number } | undefined;

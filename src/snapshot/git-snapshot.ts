@@ -16,6 +16,13 @@ function pathspec(prefix: string | string[] | undefined): string[] {
   return ps.length ? ['--', ...ps] : [];
 }
 
+/** The text after the n-th space of a status line (the path, which may hold spaces). */
+function nthField(line: string, n: number): string {
+  let i = -1;
+  for (let k = 0; k < n; k++) i = line.indexOf(' ', i + 1);
+  return line.slice(i + 1);
+}
+
 function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] {
   if (!prefix) return entries;
   const p = prefix.endsWith('/') ? prefix : prefix + '/';
@@ -23,7 +30,7 @@ function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] 
 }
 
 /** Parse `git ls-tree -r -z` / `git ls-files -s -z` lines (a monorepo lists 100k: no split() per line). */
-function parseStaged(out: string, kind: 'tree' | 'index'): SnapshotEntry[] {
+export function parseStaged(out: string, kind: 'tree' | 'index'): SnapshotEntry[] {
   const res: SnapshotEntry[] = [];
   let sorted = true;
   for (const line of splitZ(out)) {
@@ -156,16 +163,15 @@ export class WorktreeSnapshot extends GitBacked {
   readonly kind = 'worktree' as const;
   private blobs = new Map<string, string | undefined>();
   protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
+    const spec = pathspec(prefix);
+    if (spec.length) return this.loadScoped(spec);
     // Two git processes, run side by side (two cores): `ls-files -t -s -o` lists the index
     // with blob ids, H (tracked), M (unmerged), S (skip-worktree), and ? (untracked, not
     // ignored); `diff-files` names what differs on disk by git's stat cache, M/T (changed),
-    // D (deleted), U (unmerged). Not `ls-files -m -d`: it lstat()s every file of the index
-    // whatever the pathspec, so listing one folder of a 100k-file tree cost 0.5 s of stats;
-    // diff-files stats only the files under the pathspec.
-    const spec = pathspec(prefix);
+    // D (deleted), U (unmerged).
     const [out, diff] = await Promise.all([
-      runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-o', '--exclude-standard', ...spec], { cwd: this.root }),
-      runGit(['--literal-pathspecs', 'diff-files', '--name-status', '-z', '--no-renames', '--ignore-submodules=dirty', ...spec], { cwd: this.root }),
+      runGit(['--literal-pathspecs', 'ls-files', '-z', '-t', '-s', '-o', '--exclude-standard'], { cwd: this.root }),
+      runGit(['--literal-pathspecs', 'diff-files', '--name-status', '-z', '--no-renames', '--ignore-submodules=dirty'], { cwd: this.root }),
     ]);
     const staged: string[] = [];
     const gone = new Set<string>();
@@ -184,6 +190,38 @@ export class WorktreeSnapshot extends GitBacked {
     const res: SnapshotEntry[] = parseStaged(staged.join('\0'), 'index')
       .filter((e) => !gone.has(e.path))
       .map((e) => (changed.has(e.path) ? { path: e.path, mode: e.mode } : e));
+    return this.withUntracked(res, untracked);
+  }
+  /**
+   * Files at or below some paths. `ls-files -m/-d` stat every file of the index whatever the
+   * pathspec (100,000 lstat calls in a monorepo for one folder), while `git status` limits
+   * its work to the pathspec (and uses fsmonitor and the untracked cache when configured):
+   * the staged entries from the index, what differs on disk and what is untracked from status.
+   */
+  private async loadScoped(spec: string[]): Promise<SnapshotEntry[]> {
+    const [staged, status] = await Promise.all([
+      runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...spec], { cwd: this.root }),
+      runGit(['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec], { cwd: this.root }),
+    ]);
+    const gone = new Set<string>();
+    const changed = new Set<string>();
+    const untracked: string[] = [];
+    for (const line of splitZ(status)) {
+      if (line.startsWith('? ')) untracked.push(line.slice(2));
+      else if (line.startsWith('1 ')) {
+        // 1 XY sub mH mI mW hH hI path: Y is the work tree against the index
+        const y = line[3];
+        const p = nthField(line, 8);
+        if (y === 'D') gone.add(p);
+        else if (y !== '.') changed.add(p);
+      } else if (line.startsWith('u ')) changed.add(nthField(line, 10)); // unmerged: read the file itself
+    }
+    const res: SnapshotEntry[] = parseStaged(staged, 'index')
+      .filter((e) => !gone.has(e.path))
+      .map((e) => (changed.has(e.path) ? { path: e.path, mode: e.mode } : e));
+    return this.withUntracked(res, untracked);
+  }
+  private async withUntracked(res: SnapshotEntry[], untracked: string[]): Promise<SnapshotEntry[]> {
     const extra = await Promise.all(
       untracked.map(async (p): Promise<SnapshotEntry | undefined> => {
         try {

@@ -39,6 +39,11 @@ export interface Snapshot {
    * all up at once instead of listing their directories. Never required for correctness.
    */
   prefetch?(paths: string[]): void;
+  /**
+   * Optional: the paths of list(), sorted, where a backend has them cheaper than entries
+   * (the place index). Callers that need paths only use listPaths() (see pathsOf).
+   */
+  listPaths?(): Promise<string[]>;
   /** Release processes held open (cat-file). Idempotent. */
   close(): void;
 }

@@ -2,9 +2,9 @@
 
 import type { Config } from '../config.js';
 import type { Artifact, LoadProblem, RelationKind } from '../artifacts/types.js';
-import type { GlobIndex } from '../util/glob.js';
+import type { PathLookup } from '../util/glob.js';
 import { extraOf } from './extra.js';
-import { resolveMentions } from './mentions.js';
+import { mentionPattern, resolveMentions } from './mentions.js';
 import { mapStatus } from './status.js';
 
 /**
@@ -33,7 +33,7 @@ export function disambiguateNumbers(artifacts: Artifact[], problems: LoadProblem
  * vocabulary (original text kept in `statusText`), and mentions of code that exists.
  * Never mutates an object the parse cache holds: relations and links are replaced.
  */
-export function finishSources(artifacts: Artifact[], config: Config, problems: LoadProblem[], index: GlobIndex | undefined): void {
+export function finishSources(artifacts: Artifact[], config: Config, problems: LoadProblem[], index: PathLookup | undefined): void {
   const byFile = new Map<string, Artifact>();
   const byId = new Map<string, Artifact>();
   const byNumber = new Map<string, Artifact>();
@@ -124,6 +124,16 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile.has(m.target));
     if (ms.length) a.mentions = ms;
   }
+}
+
+/** Every path or glob the artifacts' mention candidates are looked up by. */
+export function mentionPatterns(artifacts: Artifact[]): string[] {
+  const out = new Set<string>();
+  for (const a of artifacts) {
+    if (a.origin !== 'repo') continue;
+    for (const [alts] of extraOf(a)?.mc ?? []) for (const alt of alts) out.add(mentionPattern(alt));
+  }
+  return [...out];
 }
 
 /** Whether any artifact has mention candidates (the repository listing is needed only then). */

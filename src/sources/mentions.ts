@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { Artifact, Mention } from '../artifacts/types.js';
-import type { GlobIndex } from '../util/glob.js';
+import type { PathLookup } from '../util/glob.js';
 import { picomatch } from '../util/picomatch.js';
 
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#|@)/i;
@@ -63,18 +63,24 @@ export function mentionCandidates(text: string, file: string, firstLine: number)
   return out;
 }
 
+/** The path or glob a mention candidate is looked up by (`src/a.ts#X` → `src/a.ts`, no trailing slash). */
+export function mentionPattern(alt: string): string {
+  const hash = alt.indexOf('#');
+  return (hash < 0 ? alt : alt.slice(0, hash)).replace(/\/+$/, '');
+}
+
 /**
  * The candidates that name something in the repository: a file, a directory, a glob
  * matching at least one file, or `file#Symbol` whose file exists (the symbol is not
  * checked here: that is the code index's job, and a mention is evidence, not a claim).
  */
-export function resolveMentions(cands: [string[], number][], index: GlobIndex, self: string): Mention[] {
+export function resolveMentions(cands: [string[], number][], index: PathLookup, self: string): Mention[] {
   const out: Mention[] = [];
   const seen = new Set<string>();
   for (const [alts, line] of cands) {
     for (const alt of alts) {
       const hash = alt.indexOf('#');
-      const p = (hash < 0 ? alt : alt.slice(0, hash)).replace(/\/+$/, '');
+      const p = mentionPattern(alt);
       if (!p || p === self) continue;
       const glob = picomatch.scan(p).isGlob;
       const hits = index.match(p);

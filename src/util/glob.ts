@@ -1,6 +1,15 @@
 import { picomatch } from './picomatch.js';
 
 /**
+ * What resolving mentions needs of a file listing: the files a path or glob matches, in
+ * path order. A GlobIndex answers in full; the place index's memo answers with the first
+ * two (all that tells a file from a directory and a match from none).
+ */
+export interface PathLookup {
+  match(pattern: string): string[];
+}
+
+/**
  * Match globs against a fixed, sorted file list quickly: each distinct glob is compiled
  * once, and only files under the glob's static base (found by binary search) are tested.
  * A paths: entry may be a glob, a file, or a directory (with or without a trailing slash).
@@ -9,7 +18,11 @@ export class GlobIndex {
   private readonly files: string[];
   private readonly cache = new Map<string, string[]>();
   constructor(files: Iterable<string>) {
-    this.files = [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const list = [...files];
+    // listings usually come sorted (git's order): checking is linear, sorting 100k is not
+    let sorted = true;
+    for (let i = 1; i < list.length && sorted; i++) if (!(list[i - 1]! < list[i]!)) sorted = false;
+    this.files = sorted ? list : list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   private lowerBound(prefix: string): number {
@@ -82,10 +95,10 @@ export function pathMatches(pattern: string, file: string): boolean {
 const indexes = new WeakMap<object, Promise<GlobIndex>>();
 
 /** One GlobIndex per snapshot (its file list never changes), shared by every caller. */
-export function globIndexFor(snapshot: { list(): Promise<{ path: string }[]> }): Promise<GlobIndex> {
+export function globIndexFor(snapshot: { list(): Promise<{ path: string }[]>; listPaths?(): Promise<string[]> }): Promise<GlobIndex> {
   let g = indexes.get(snapshot);
   if (!g) {
-    g = snapshot.list().then((es) => new GlobIndex(es.map((e) => e.path)));
+    g = snapshot.listPaths ? snapshot.listPaths().then((ps) => new GlobIndex(ps)) : snapshot.list().then((es) => new GlobIndex(es.map((e) => e.path)));
     indexes.set(snapshot, g);
   }
   return g;

@@ -1,4 +1,5 @@
 import { pathMatches } from './glob.js';
+import { picomatch } from './picomatch.js';
 import { normalizeRepoPath } from './paths.js';
 
 /**
@@ -23,6 +24,48 @@ export function entryCovers(entry: string, file: string): boolean {
   const p = normalizeRepoPath(entry);
   // an empty entry ('.', './') covers the whole repository
   return !p || p === '.' || pathMatches(entry.endsWith('/') ? p + '/' : p, file);
+}
+
+/** The literal directory an entry starts from (`src/billing/**` → `src/billing`; a plain path is its own). */
+export function entryBase(entry: string): string {
+  const pattern = normalizeRepoPath(entry);
+  const scan = picomatch.scan(pattern);
+  return scan.isGlob ? scan.base : pattern;
+}
+
+/** How a `paths:` entry reaches a path, most specific first. */
+export type EntryHow = 'exact' | 'directory' | 'glob' | 'contains';
+
+/** How one entry relates to a path, with what ranks it against other entries. */
+export interface EntryRelation {
+  how: EntryHow;
+  /** literal directory part of the entry (what "nearest" is measured by) */
+  base: string;
+  /** literal characters after the base (5 for "src/api/**" + "/*.ts"): more = narrower among equal bases */
+  literal: number;
+}
+
+/**
+ * How one inclusion (never `!`-prefixed) relates to a repository path: it covers it
+ * (`exact` file, `directory` prefix, `glob` match: entryCovers, the one coverage rule), or
+ * names something inside it (`contains`, when the path is a directory above the entry's
+ * base), or neither. The single path matcher behind `trace`, the library's traceByPaths and
+ * retrieval's declared slot.
+ */
+export function relateEntry(entry: string, path: string): EntryRelation | undefined {
+  const pattern = normalizeRepoPath(entry);
+  const p = normalizeRepoPath(path);
+  const scan = picomatch.scan(pattern);
+  const base = scan.isGlob ? scan.base : pattern;
+  if (p !== '' && pattern !== '' && pattern !== '.' && !scan.isGlob && p !== pattern && !p.startsWith(pattern + '/') && !pattern.startsWith(p + '/')) return undefined; // fast path: unrelated literal
+  const literal = pattern.slice(base.length).replace(/[*?[\]{}()!+@]/g, '').length;
+  if (entryCovers(entry, p) && p !== '') {
+    const how: EntryHow = scan.isGlob ? 'glob' : pattern === p && !entry.endsWith('/') ? 'exact' : 'directory';
+    return { how, base, literal };
+  }
+  // the path is a directory above what the entry names: the artifact governs part of it
+  if (p === '' || base.startsWith(p + '/') || (scan.isGlob && base === p)) return { how: 'contains', base, literal };
+  return undefined;
 }
 
 const sets = new Map<string, PathSet>();

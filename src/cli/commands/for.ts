@@ -29,7 +29,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     );
   addRetrievalOptions(cmd);
   addRepoOptions(cmd).action(async (place: string, o: ForOptions) => {
-    const repo = await loadRepo(o);
+    const repo = await loadRepo(o, (root, cwd) => parseTraceTarget(place, root, cwd).path);
     try {
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
       const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...retrievalSettings(o) });

@@ -1,5 +1,5 @@
 import type { Command } from '../commander.js';
-import { buildCodeIndex } from '../../code/code-index.js';
+import { placeCodeIndex } from '../../place/index.js';
 import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../code/trace.js';
 import { traceWithFallback, type TraceFallback } from '../../retrieve/trace-view.js';
 import { successorOf, successorText, type Successor } from '../../staleness/lifecycle.js';
@@ -57,9 +57,9 @@ export function register(program: Command): void {
     .addOption(formatOption(['human', 'json'], 'human'))
     .option('--json', 'shorthand for --format json');
   addRepoOptions(cmd).action(async (place: string, o: TraceOptions) => {
-    const repo = await loadRepo(o);
+    const repo = await loadRepo(o, (root, cwd) => parseTraceTarget(place, root, cwd).path);
     try {
-      const index = await buildCodeIndex(repo.snapshot, repo.config);
+      const index = await placeCodeIndex(repo.snapshot, repo.set);
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
       const result = await traceWithFallback({ snapshot: repo.snapshot, set: repo.set, index, target });
       // only the governing artifacts are judged, sharing the index just built

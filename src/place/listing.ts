@@ -1,0 +1,130 @@
+// @spec SPEC-SCALE-001
+
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { cacheFile } from '../git/git-dir.js';
+import { runGit, splitZ } from '../git/exec.js';
+import type { SnapshotEntry } from '../snapshot/types.js';
+import { writeCacheFile } from '../util/cache-file.js';
+import { mark } from '../util/timing.js';
+
+/** Bump when what is stored changes: an old listing is then ignored, never half-trusted. */
+const LISTING_VERSION = 1;
+const HEADER = 'git-ctx/place-listing';
+
+/** The git index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
+export function gitIndexFile(root: string): string | undefined {
+  if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
+  const dotgit = path.join(root, '.git');
+  try {
+    if (statSync(dotgit).isDirectory()) return path.join(dotgit, 'index');
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
+    return m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the git index file is right now, to the nanosecond: size, modification and change
+ * times, inode. git rewrites the file (a new inode through rename) whenever it changes, so
+ * an equal stamp means the same staged paths and blob ids. undefined without an index (a
+ * fresh repository): nothing is remembered then.
+ */
+export function gitIndexStamp(root: string): string | undefined {
+  const f = gitIndexFile(root);
+  if (!f) return undefined;
+  try {
+    const st = statSync(f, { bigint: true });
+    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tracked files as the git index records them, one `<mode> <blob> <path>` line each in
+ * git's (byte) order. Paths alone are what most questions need (mentions, package folders),
+ * so entries are built only when asked for.
+ */
+export class TrackedListing {
+  private pathList: string[] | undefined;
+  private entryList: SnapshotEntry[] | undefined;
+  constructor(
+    private readonly lines: string[],
+    /** whether it came from the cache (no git process) */
+    readonly fromCache: boolean,
+  ) {}
+  get size(): number {
+    return this.lines.length;
+  }
+  paths(): string[] {
+    // mode (6) + space + blob (40, or 64 for sha256 repositories) + space: the path follows
+    this.pathList ??= this.lines.map((l) => l.slice(l.indexOf(' ', 7) + 1));
+    return this.pathList;
+  }
+  entries(): SnapshotEntry[] {
+    this.entryList ??= this.lines.map((l) => {
+      const sp = l.indexOf(' ', 7);
+      return { path: l.slice(sp + 1), mode: l.slice(0, 6), blob: l.slice(7, sp) };
+    });
+    return this.entryList;
+  }
+}
+
+/** `git ls-files -s -z` output as listing lines: stage 0 (or the first conflict stage), no submodules. */
+function linesOf(out: string): { lines: string[]; skipped: number } {
+  const lines: string[] = [];
+  let skipped = 0;
+  let last = '';
+  for (const rec of splitZ(out)) {
+    const tab = rec.indexOf('\t');
+    if (tab < 0) continue;
+    const sp1 = rec.indexOf(' ');
+    const sp2 = rec.indexOf(' ', sp1 + 1);
+    const mode = rec.slice(0, sp1);
+    const p = rec.slice(tab + 1);
+    if (mode === '160000' || p === last) continue;
+    // a path with a newline cannot be stored one per line (nor named in a record's text)
+    if (p.includes('\n')) {
+      skipped++;
+      continue;
+    }
+    last = p;
+    lines.push(`${mode} ${rec.slice(sp1 + 1, sp2)} ${p}`);
+  }
+  return { lines, skipped };
+}
+
+/**
+ * The tracked files of a work tree as the git index records them (path, mode, staged blob
+ * id), without looking at the working tree: no stat of 100,000 files, no directory scan for
+ * untracked ones. Remembered in `.git/ctx/cache/place-listing.txt` under the index file's
+ * stamp, so an unchanged index costs one file read and no process; a changed one (after
+ * `git add`, a commit, a checkout) one `git ls-files -s`.
+ */
+export async function trackedListing(root: string): Promise<TrackedListing> {
+  const file = cacheFile(root, 'place-listing.txt');
+  const stamp = gitIndexStamp(root);
+  const header = stamp ? `${HEADER} ${LISTING_VERSION} ${stamp}` : undefined;
+  if (header && file) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    const nl = text?.indexOf('\n') ?? -1;
+    if (text && nl >= 0 && text.slice(0, nl) === header) {
+      const body = text.slice(nl + 1);
+      const listing = new TrackedListing(body ? body.split('\n') : [], true);
+      mark(`place index: ${listing.size} tracked files from cache`);
+      return listing;
+    }
+  }
+  const { lines, skipped } = linesOf(await runGit(['ls-files', '-s', '-z'], { cwd: root }));
+  // the index may have changed while git read it: remember only a listing whose stamp held
+  if (header && !skipped && gitIndexStamp(root) === stamp) writeCacheFile(file, `${header}\n${lines.join('\n')}`);
+  mark(`place index: ${lines.length} tracked files listed by git`);
+  return new TrackedListing(lines, false);
+}

@@ -1,0 +1,36 @@
+// @spec SPEC-SCALE-001
+
+import { cacheFile } from '../git/git-dir.js';
+import { readKeyedCache, writeKeyedCache } from '../util/cache-file.js';
+import { GlobIndex, type PathLookup } from '../util/glob.js';
+import { mark } from '../util/timing.js';
+
+/** Bump when what is stored changes. */
+const MEMO_VERSION = 1;
+/** Patterns remembered at most (a bound on the file; the oldest answers go first). */
+const MAX_PATTERNS = 20_000;
+
+/**
+ * Which paths and globs that records mention exist, remembered for one state of the tree
+ * (`key`: the git index stamp and what the working tree adds to it), so that loading the
+ * records of a 100,000-file repository does not read its listing to resolve their mentions.
+ * Each pattern keeps its first two matches: all resolveMentions looks at. When a pattern
+ * is missing, the full listing is read once (`listing`) and the memo is completed.
+ */
+export async function mentionLookup(root: string, key: string, patterns: string[], listing: () => Promise<string[]>): Promise<PathLookup> {
+  const file = cacheFile(root, 'place-mentions.json');
+  const k = `v${MEMO_VERSION}:${key}`;
+  const stored = readKeyedCache(file, k);
+  const memo = new Map<string, string[]>(stored && typeof stored === 'object' ? Object.entries(stored as Record<string, string[]>).filter(([, v]) => Array.isArray(v)) : []);
+  const wanted = [...new Set(patterns)];
+  if (wanted.every((p) => memo.has(p))) {
+    mark(`place index: ${wanted.length} mentioned paths from memo`);
+    return { match: (p) => memo.get(p) ?? [] };
+  }
+  const index = new GlobIndex(await listing());
+  for (const p of wanted) if (!memo.has(p)) memo.set(p, index.match(p).slice(0, 2));
+  const entries = [...memo].slice(-MAX_PATTERNS);
+  writeKeyedCache(file, k, Object.fromEntries(entries));
+  mark(`place index: ${wanted.length} mentioned paths resolved from the listing`);
+  return index;
+}

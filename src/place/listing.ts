@@ -5,7 +5,7 @@ import path from 'node:path';
 import { cacheFile } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
 import type { SnapshotEntry } from '../snapshot/types.js';
-import { writeCacheFile } from '../util/cache-file.js';
+import { writeCacheFile } from '../cache/file.js';
 import { mark } from '../util/timing.js';
 
 /** Bump when what is stored changes: an old listing is then ignored, never half-trusted. */

@@ -1,7 +1,7 @@
 // @spec SPEC-SCALE-001
 
 import { cacheFile } from '../git/git-dir.js';
-import { readKeyedCache, writeKeyedCache } from '../util/cache-file.js';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { GlobIndex, type PathLookup } from '../util/glob.js';
 import { mark } from '../util/timing.js';
 

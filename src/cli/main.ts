@@ -41,6 +41,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   import: () => import('./commands/import.js'),
   export: () => import('./commands/export.js'),
   vectors: () => import('./commands/vectors.js'),
+  episodes: () => import('./commands/episodes.js'),
+  feedback: () => import('./commands/feedback.js'),
+  eval: () => import('./commands/eval.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

@@ -1,6 +1,6 @@
 // @spec SPEC-STORE-001
 
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
@@ -16,9 +16,12 @@ import type { Episode } from './types.js';
 export const JOURNAL_FILE = 'journal.jsonl';
 export const EVIDENCE_DIR = 'evidence';
 
-/** `<git-dir>/ctx/evidence`, or undefined outside a repository. */
-export function evidenceDir(root: string): string | undefined {
-  return ctxDir(root, EVIDENCE_DIR);
+/** `<git-dir>/ctx/evidence` of the repository holding `dir` (its top level or below), or undefined outside one. */
+export function evidenceDir(dir: string): string | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.git'))) return ctxDir(d, EVIDENCE_DIR);
+    if (path.dirname(d) === d) return undefined;
+  }
 }
 
 /** Whether retrieval should be recorded: not with GIT_CTX_NO_RECORD=1 or `record: false` in config. */

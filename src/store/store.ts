@@ -95,6 +95,7 @@ export class Store {
   private readonly clock: () => number;
   private readonly retention: Retention;
   private readonly rotateBytes: number;
+  private depth = 0;
 
   private constructor(dir: string, opts: StoreOptions) {
     this.dir = dir;
@@ -199,6 +200,22 @@ export class Store {
 
   /** Run `fn` as one write transaction; BEGIN IMMEDIATE takes the single writer lock up front, waiting behind busy_timeout. */
   write<T>(fn: () => T): T {
+    if (this.db.inTransaction) {
+      // nested: a savepoint inside the transaction that already holds the lock
+      const name = `w${++this.depth}`;
+      this.db.exec(`SAVEPOINT ${name}`);
+      try {
+        const out = fn();
+        this.db.exec(`RELEASE ${name}`);
+        return out;
+      } catch (e) {
+        this.db.exec(`ROLLBACK TO ${name}`);
+        this.db.exec(`RELEASE ${name}`);
+        throw e;
+      } finally {
+        this.depth--;
+      }
+    }
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const out = fn();

@@ -76,7 +76,7 @@ const journal = path.join(dir, '.git/ctx/evidence/journal.jsonl');
 const now = Date.now();
 let chunk = '';
 for (let i = 0; i < EPISODES; i++) {
-  const at = now - Math.floor((i / EPISODES) * 30 * 86_400_000); // spread over 30 days
+  const at = now - Math.floor(((EPISODES - i) / EPISODES) * 30 * 86_400_000); // spread over 30 days, oldest first as a journal is written
   const ep = {
     v: 1,
     id: `${at.toString(36).padStart(9, '0')}${i.toString(16).padStart(6, '0')}`,

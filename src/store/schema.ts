@@ -20,7 +20,7 @@ export const MIGRATIONS: readonly string[] = [
      place TEXT,
      ms REAL,
      lanes TEXT NOT NULL DEFAULT '[]'
-   );
+   ) WITHOUT ROWID;
    CREATE INDEX episodes_at ON episodes(at);
    CREATE INDEX episodes_place ON episodes(place, at);
    CREATE INDEX episodes_session ON episodes(session, at);
@@ -33,7 +33,7 @@ export const MIGRATIONS: readonly string[] = [
      slot TEXT,
      PRIMARY KEY (episode, rank)
    ) WITHOUT ROWID;
-   CREATE INDEX evidence_ref ON evidence(kind, value);
+   CREATE INDEX evidence_path ON evidence(value) WHERE kind = 'path';
    CREATE TABLE feedback (
      id INTEGER PRIMARY KEY AUTOINCREMENT,
      episode TEXT NOT NULL,

@@ -263,7 +263,7 @@ export class Store {
         ep.query.text ?? null,
         ep.query.place ?? null,
         ep.ms ?? null,
-        JSON.stringify(ep.lanes ?? []),
+        encodeLanes(ep.lanes ?? []),
       );
     if (r.changes === 0) return false;
     const ins = this.db.prepare('INSERT OR IGNORE INTO evidence (episode, rank, kind, value, grounding, slot) VALUES (?, ?, ?, ?, ?, ?)');
@@ -391,7 +391,7 @@ export class Store {
       (r): EvidenceRef => ({ rank: Number(r.rank), kind: r.kind as EvidenceRef['kind'], value: String(r.value), grounding: r.grounding as EvidenceRef['grounding'], ...(r.slot == null ? {} : { slot: String(r.slot) }) }),
     );
     const s = summaryOf(row);
-    return { ...s, lanes: JSON.parse(row.lanes) as LaneRecord[], evidence, feedback: this.feedbackFor([id]) };
+    return { ...s, lanes: decodeLanes(row.lanes), evidence, feedback: this.feedbackFor([id]) };
   }
 
   // ── feedback ────────────────────────────────────────────────────────────────
@@ -542,6 +542,24 @@ function summaryOf(r: EpisodeRow): Omit<EpisodeSummary, 'evidence_count' | 'feed
     query: { kind: r.query_kind as Episode['query']['kind'], ...(r.query_text == null ? {} : { text: String(r.query_text) }), ...(r.place == null ? {} : { place: String(r.place) }) },
     ...(r.ms == null ? {} : { ms: Number(r.ms) }),
   };
+}
+
+/** Lanes as compact rows ([name, status, count, ms, message?]): they are most of an episode's bytes. */
+export function encodeLanes(lanes: LaneRecord[]): string {
+  return JSON.stringify(lanes.map((l) => (l.message ? [l.name, l.status, l.count, l.ms, l.message] : [l.name, l.status, l.count, l.ms])));
+}
+
+export function decodeLanes(text: string): LaneRecord[] {
+  try {
+    const rows = JSON.parse(text) as unknown[];
+    return rows.map((r) => {
+      if (!Array.isArray(r)) return r as LaneRecord;
+      const [name, status, count, ms, message] = r as [string, string, number, number, string | undefined];
+      return { name, status, count, ms, ...(message ? { message } : {}) };
+    });
+  } catch {
+    return [];
+  }
 }
 
 /** A journal line as an episode, or undefined when it is not one. */

@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 // Modules the Action must never load: native addons, WASM that is read from disk at import
 // time, the embedder and the evidence store. If one becomes reachable from src/action the
 // build fails here instead of the Action failing on a runner.
-const FORBIDDEN = [/node_modules\/better-sqlite3\//, /node_modules\/@dqbd\/tiktoken\//, /\.node$/, /node_modules\/@huggingface\//, /node_modules\/onnxruntime/];
+const FORBIDDEN = [/node_modules\/better-sqlite3\//, /node_modules\/libsql\//, /node_modules\/@libsql\//, /node_modules\/@dqbd\/tiktoken\//, /\.node$/, /node_modules\/@huggingface\//, /node_modules\/onnxruntime/];
 
 // src/code loads `ts` from ts-morph. The Action needs only the compiler that ts-morph ships
 // (same version, so fingerprints match the CLI's), not ts-morph's project layer (~4 MB).

@@ -6,6 +6,7 @@ import { CtxError } from '../errors.js';
 import { closeMatches } from '../util/close-match.js';
 import { plural } from '../util/plural.js';
 import { analyzePullRequest } from '../pr/analyze.js';
+import { recordPrAnalysis } from '../store/record.js';
 import { COMMENT_MAX_CHARS, SUMMARY_MAX_CHARS, nothingApplies, prFails, renderPrComment, reproduceCommand } from '../pr/render.js';
 import type { FailOn, PrResult } from '../pr/types.js';
 import { planAnnotations } from './annotations.js';
@@ -99,7 +100,9 @@ export async function run(): Promise<void> {
     core.info(`git-ctx: ${pr ? `pull request #${pr.number}` : target.kind === 'range' ? target.label : ''}, base ${base.slice(0, 12)}, head ${head.slice(0, 12)}`);
 
     const notes = await ensureHistory({ root, base, head, log: (m) => core.debug(m) });
+    const t0 = performance.now();
     const result = await analyzePullRequest({ cwd: root, base, head, includeStale: inputs.includeStale, allowMissingMergeBase: true });
+    await recordPrAnalysis(root, result, { kind: 'action', command: 'pr' }, { ms: performance.now() - t0 });
     result.limitations.unshift(...notes);
 
     const command = reproduceCommand(result);

@@ -44,6 +44,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   export: () => import('./commands/export.js'),
   vectors: () => import('./commands/vectors.js'),
   cache: () => import('./commands/cache.js'),
+  episodes: () => import('./commands/episodes.js'),
+  feedback: () => import('./commands/feedback.js'),
+  eval: () => import('./commands/eval.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

@@ -10,6 +10,7 @@ import { openPlace } from '../place/index.js';
 import { openSnapshot } from '../snapshot/open.js';
 import { readCacheJson, writeCacheFile } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
+import { finishRetrieval, startEpisode } from '../store/record.js';
 
 /**
  * A coding agent's file-read hook (Claude Code PreToolUse/PostToolUse on Read, Gemini CLI
@@ -67,8 +68,10 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     // one file asked about: the place index answers without listing the working tree
     snapshot = openPlace(snapshot, rel);
     if ((await snapshot.blobOf(rel)) === undefined) return none('not a file of the repository');
+    const rec = startEpisode(snapshot.root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: snapshot.commit, record: config.record, dirtyWaitMs: 50 });
     const set = await loadArtifactSet(snapshot, config);
     const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
+    await finishRetrieval(rec, r);
     if (!r.results.length) return none('nothing found');
 
     // session memory: which records this agent session has been shown

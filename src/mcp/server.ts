@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -11,7 +12,9 @@ import { RepoReader } from './repo.js';
 import { toCallToolResult, type ToolOutput } from './result.js';
 import { SessionStore } from './sessions.js';
 import { TokenMeter } from './tokens.js';
-import { assembleTaskTool, checkTool, contextForCodeTool, guard, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
+import { assembleTaskTool, checkTool, contextForCodeTool, guard, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
+import { feedbackTool } from './feedback.js';
+import { recordsAsEvidence } from '../store/record.js';
 
 /** Options of `createServer`. */
 export interface CreateServerOptions {
@@ -58,6 +61,8 @@ export function createServer(options: CreateServerOptions): McpServer {
   const ctx: ToolContext = {
     reader,
     log,
+    // episodes of calls that name no session_id are grouped by server (one agent connection)
+    session: `server-${randomBytes(4).toString('hex')}`,
     meter(encoding) {
       let m = meters.get(encoding);
       if (!m) meters.set(encoding, (m = new TokenMeter(encoding)));
@@ -96,10 +101,21 @@ export function createServer(options: CreateServerOptions): McpServer {
     (args) =>
       run('get_context', async () => {
         const state = await reader.state();
-        return getContext(
+        const rec = mcpRecorder(ctx, state, 'get_context', args.session_id);
+        const out = await getContext(
           { state, meter: ctx.meter(state.config.assemble.encoding), sessions: args.session_id ? await sessionStore() : undefined },
           { ...args, areas: many(args.areas), scope: many(args.scope), status: many(args.status) },
         );
+        if (out.isError) return out;
+        const d = out.data as { phase: number; ids?: string[]; sent?: { id: string; depth: string; requested: boolean }[] };
+        const typeOf = (id: string) => state.set.byId.get(id)?.type;
+        const evidence =
+          d.phase === 2
+            ? recordsAsEvidence((d.sent ?? []).map((x) => ({ id: x.id, type: typeOf(x.id), slot: x.requested ? 'requested' : 'requires', grounding: x.depth === 'full' ? ('loaded' as const) : ('indexed' as const) })))
+            : recordsAsEvidence((d.ids ?? []).map((id) => ({ id, type: typeOf(id), slot: 'index', grounding: 'indexed' as const })));
+        const query = args.ids?.length ? args.ids.join(' ') : [many(args.areas)?.join(','), many(args.scope)?.join(','), many(args.status)?.join(','), args.baseline_only ? 'baseline' : ''].filter(Boolean).join(' ') || 'index';
+        const episode = await rec.finish({ query: { kind: 'ids', text: query }, evidence });
+        return episode ? { ...out, data: { ...out.data, episode } } : out;
       }),
   );
 
@@ -146,6 +162,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     all: z.boolean().optional().describe('include inactive records (superseded, deprecated, rejected), marked'),
     types: z.array(z.string().min(1).max(100)).optional().describe('only these types, e.g. ["decision"]'),
     max: z.number().int().min(0).max(50).optional().describe('most related (non-declared) records (default 5)'),
+    session_id: z.string().min(1).max(256).optional().describe('your agent session, recorded with the episode (feedback refers to the episode id in the answer)'),
   };
   server.registerTool(
     'context_for_code',
@@ -168,6 +185,26 @@ export function createServer(options: CreateServerOptions): McpServer {
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('search_decisions', () => searchDecisionsTool(ctx, args)),
+  );
+
+  const refs = z.array(z.string().min(1).max(4096)).max(200).optional();
+  server.registerTool(
+    'feedback',
+    {
+      title: 'Feedback on a retrieval',
+      description:
+        'Say how good an answer was: the episode id comes with every context_for_code, search_decisions and get_context answer (data.episode). Mark references (artifact ids, paths) useful or not useful, and name what was missing. Append-only; `git ctx eval` replays episodes against the engine using this feedback.',
+      inputSchema: {
+        episode: z.string().min(4).max(64).describe('the episode id from an answer (data.episode), or a unique prefix of it'),
+        useful: refs.describe('references that helped, e.g. ["DEC-007"]'),
+        not_useful: refs.describe('references that did not help'),
+        missing: refs.describe('what should have been returned and was not, e.g. ["NORM-003"]'),
+        note: z.string().max(4000).optional().describe('free text'),
+        session_id: z.string().min(1).max(256).optional().describe('your agent session'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) => run('feedback', () => feedbackTool(ctx, args)),
   );
 
   server.registerTool(

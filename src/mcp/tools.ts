@@ -21,6 +21,7 @@ import { DEFAULT_BUDGET } from './get-context.js';
 import type { RepoReader, RepoState } from './repo.js';
 import { failure, shortCommit, type ToolOutput } from './result.js';
 import { TokenMeter } from './tokens.js';
+import { finishRetrieval, startEpisode } from '../store/record.js';
 
 /** What the tool handlers share: the repository reader and long-lived token meters. */
 export interface ToolContext {
@@ -29,6 +30,8 @@ export interface ToolContext {
   meter(encoding: string): TokenMeter;
   /** where unexpected errors are logged (stderr) */
   log(message: string): void;
+  /** this server's session, for episodes of calls that name none */
+  session?: string;
 }
 
 /**
@@ -223,24 +226,34 @@ function retrievalData(r: RetrievalResult): Record<string, unknown> {
 }
 
 /** context_for_code: the records governing or concerning a place in the code, summaries first. */
-export async function contextForCodeTool(ctx: ToolContext, args: { place: string; all?: boolean; types?: string[]; max?: number }): Promise<ToolOutput> {
+export async function contextForCodeTool(ctx: ToolContext, args: { place: string; all?: boolean; types?: string[]; max?: number; session_id?: string }): Promise<ToolOutput> {
   const state = await ctx.reader.state();
+  const rec = mcpRecorder(ctx, state, 'context_for_code', args.session_id);
   const result = await withLiveSet(ctx, state, async (set, snapshot) => {
     const { retrieveForPlace } = await import('../retrieve/engine.js');
     const target = parseTraceTarget(args.place, snapshot.root);
     const { semanticLaneFor } = await import('../semantic/lane.js');
     return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
-  return { text: renderRetrievalContext(result), data: retrievalData(result) };
+  const episode = await finishRetrieval(rec, result);
+  return { text: renderRetrievalContext(result), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
 /** search_decisions: records for a question or keywords, summaries first. */
-export async function searchDecisionsTool(ctx: ToolContext, args: { query: string; all?: boolean; types?: string[]; max?: number }): Promise<ToolOutput> {
+export async function searchDecisionsTool(ctx: ToolContext, args: { query: string; all?: boolean; types?: string[]; max?: number; session_id?: string }): Promise<ToolOutput> {
   const state = await ctx.reader.state();
+  const rec = mcpRecorder(ctx, state, 'search_decisions', args.session_id);
   const result = await withLiveSet(ctx, state, async (set, snapshot) => {
     const { retrieveForText } = await import('../retrieve/engine.js');
     const { semanticLaneFor } = await import('../semantic/lane.js');
     return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text: args.query, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
-  return { text: renderRetrievalContext(result), data: retrievalData(result) };
+  const episode = await finishRetrieval(rec, result);
+  return { text: renderRetrievalContext(result), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+}
+
+/** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */
+export function mcpRecorder(ctx: ToolContext, state: Pick<RepoState, 'root' | 'head' | 'config'>, tool: string, session?: string) {
+  const s = session ?? ctx.session;
+  return startEpisode(state.root, { caller: { kind: 'mcp', command: tool, ...(s ? { session: s } : {}) }, commit: state.head, record: state.config.record, dirtyWaitMs: 100 });
 }

@@ -6,9 +6,11 @@ describe('tool catalogue', () => {
     const repo = fixtureRepo();
     const c = await connect({ cwd: repo.dir });
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['assemble_task', 'check', 'context_for_code', 'get_context', 'read_artifact', 'search_decisions', 'stale', 'trace']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['assemble_task', 'check', 'context_for_code', 'feedback', 'get_context', 'read_artifact', 'search_decisions', 'stale', 'trace']);
     for (const t of tools) {
-      expect(t.annotations?.readOnlyHint).toBe(true);
+      // feedback appends to the evidence store; it changes nothing the repository holds
+      if (t.name === 'feedback') expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      else expect(t.annotations?.readOnlyHint).toBe(true);
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');
     }

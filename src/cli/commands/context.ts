@@ -3,6 +3,8 @@ import type { ArtifactSet } from '../../artifacts/load.js';
 import type { Artifact } from '../../artifacts/types.js';
 import type { StaleMark } from '../../staleness/marks.js';
 import type { Depth } from '../../artifacts/types.js';
+import type { Bundle } from '../../assemble/types.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import { CtxError, isCtxError } from '../../errors.js';
 import { phase } from '../../util/timing.js';
 import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
@@ -36,6 +38,7 @@ export function register(program: Command): void {
     .option('--record', 'record the bundle manifest as a git note (refs/notes/ctx) on its commit')
     .option('--verify', 'compare with the bundle recorded on the commit for the same id and options; exit 1 when it differs');
   addRepoOptions(cmd).action(async (id: string, o: ContextOptions) => {
+    const t0 = performance.now();
     const { findRepoRoot, openSnapshot } = await import('../../snapshot/open.js');
     const { warmUp } = await import('../../artifacts/load.js');
     const { default: path } = await import('node:path');
@@ -79,7 +82,22 @@ export function register(program: Command): void {
     }
     phase('render');
     io().out(renderBundle(bundle, o.json ? 'json' : o.format));
+    await recordBundleEpisode(await snapshot, bundle, performance.now() - t0);
     if (code) throw new ExitCode(code);
+  });
+}
+
+/** A bundle is a retrieval too: its entries, loaded in full or in part, are the evidence (never fails the command). */
+async function recordBundleEpisode(snapshot: Snapshot, bundle: Bundle, ms: number): Promise<void> {
+  const { startEpisode, recordsAsEvidence } = await import('../../store/record.js');
+  const { loadConfig } = await import('../../config.js');
+  const record = await loadConfig(snapshot).then((c) => c.record, () => true);
+  await startEpisode(snapshot.root, { caller: { kind: 'cli', command: 'context' }, env: io().env, record, probe: false }).finish({
+    query: { kind: 'bundle', text: bundle.header.root },
+    ms: Math.round(ms * 10) / 10,
+    commit: bundle.header.commit ?? undefined,
+    dirty: bundle.header.dirty,
+    evidence: recordsAsEvidence(bundle.entries.map((e) => ({ id: e.id, type: e.type, slot: e.role, grounding: 'loaded' as const }))),
   });
 }
 

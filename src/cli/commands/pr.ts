@@ -1,6 +1,7 @@
 import { Option, type Command } from '../commander.js';
 import path from 'node:path';
 import { analyzePullRequest } from '../../pr/analyze.js';
+import { recordPrAnalysis } from '../../store/record.js';
 import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
 import type { FailOn } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
@@ -49,7 +50,9 @@ export function register(program: Command): void {
         base = d.rev;
         io().err(`git-ctx: comparing with ${d.rev} (${d.source}); pass --base to choose\n`);
       }
+      const t0 = performance.now();
       const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check });
+      await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: performance.now() - t0 });
       const format: PrFormat = o.json ? 'json' : o.format;
       io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
       if (prFails(result, o.failOn)) throw new ExitCode(1);

@@ -4,6 +4,8 @@ import { retrieveForText } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
 import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
+import { recordCli } from '../record.js';
+import { finishRetrieval } from '../../store/record.js';
 import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;
@@ -30,8 +32,10 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
     const repo = await loadRepo(o);
     try {
+      const rec = recordCli(repo, 'search');
       const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
       io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
+      await finishRetrieval(rec, result);
     } finally {
       repo.close();
     }

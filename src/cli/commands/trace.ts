@@ -6,6 +6,8 @@ import { successorOf, successorText, type Successor } from '../../staleness/life
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
 import { mentionedIn, type MentionHit } from '../../sources/mentions.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
+import { recordCli } from '../record.js';
+import { placeQuery, recordsAsEvidence } from '../../store/record.js';
 
 interface TraceOptions extends RepoOptions {
   format: 'human' | 'json';
@@ -59,6 +61,7 @@ export function register(program: Command): void {
   addRepoOptions(cmd).action(async (place: string, o: TraceOptions) => {
     const repo = await loadRepo(o, (root, cwd) => parseTraceTarget(place, root, cwd).path);
     try {
+      const rec = recordCli(repo, 'trace');
       const index = await placeCodeIndex(repo.snapshot, repo.set);
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
       const result = await traceWithFallback({ snapshot: repo.snapshot, set: repo.set, index, target });
@@ -81,6 +84,14 @@ export function register(program: Command): void {
         if (!marked.fallback?.length) delete marked.fallback;
       }
       io().out(RENDERERS[o.json ? 'json' : o.format](marked));
+      await rec.finish({
+        query: placeQuery(place, target),
+        evidence: recordsAsEvidence([
+          ...marked.entries.filter((e) => e.known).map((e) => ({ id: e.id, type: e.type, slot: 'declared', grounding: 'indexed' as const })),
+          ...(marked.mentioned ?? []).map((m) => ({ id: m.id, type: m.type, slot: 'mentioned', grounding: 'inferred' as const })),
+          ...(marked.fallback ?? []).map((f) => ({ id: f.id, type: f.type, slot: 'fallback', grounding: 'inferred' as const })),
+        ]),
+      });
     } finally {
       repo.close();
     }

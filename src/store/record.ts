@@ -1,0 +1,137 @@
+// @spec SPEC-STORE-001
+
+import { execFile } from 'node:child_process';
+import type { PrResult } from '../pr/types.js';
+import type { RetrievalResult, RetrievedRecord } from '../retrieve/types.js';
+import { appendEpisode, recordingEnabled } from './journal.js';
+import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord } from './types.js';
+
+/**
+ * Recording for front ends: `startEpisode` at the start of a retrieval (it starts the
+ * dirty-flag probe, a `git status` running beside the retrieval), `finish` with what was
+ * answered. Imports no SQLite (DEC-017): safe in the hook, bundles and the Action.
+ */
+export interface EpisodeRecorder {
+  /** Append the episode to the journal; resolves to its id, or undefined when not recorded. Never rejects. */
+  finish(parts: { query: EpisodeQuery; lanes?: LaneRecord[]; evidence: EvidenceRef[]; commit?: string; dirty?: boolean; ms?: number }): Promise<string | undefined>;
+}
+
+export interface StartEpisodeOptions {
+  caller: Episode['caller'];
+  /** HEAD, when the front end knows it already */
+  commit?: string;
+  env?: NodeJS.ProcessEnv;
+  /** config `record` */
+  record?: boolean;
+  clock?: () => number;
+  /** the front end knows commit and dirty flag itself (a bundle's header): no git status probe */
+  probe?: boolean;
+  /** longest wait for the dirty probe at finish (default 200 ms); past it the flag is left unknown */
+  dirtyWaitMs?: number;
+}
+
+const OFF: EpisodeRecorder = { finish: async () => undefined };
+
+export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRecorder {
+  const env = opts.env ?? process.env;
+  if (!recordingEnabled(env, { record: opts.record })) return OFF;
+  const clock = opts.clock ?? Date.now;
+  const t0 = performance.now();
+  const at = clock();
+  const probe = opts.probe === false ? Object.assign(Promise.resolve(undefined), { commit: Promise.resolve(undefined) }) : probeDirty(root);
+  return {
+    async finish(parts) {
+      try {
+        const ms = parts.ms ?? Math.round((performance.now() - t0) * 10) / 10;
+        const dirty = parts.dirty ?? await Promise.race([probe, new Promise<undefined>((r) => setTimeout(() => r(undefined), opts.dirtyWaitMs ?? 200).unref())]);
+        const commit = parts.commit ?? opts.commit ?? (await probe.commit);
+        return appendEpisode(root, { at, caller: opts.caller, ...(commit ? { commit } : {}), ...(dirty === undefined ? {} : { dirty }), query: parts.query, lanes: parts.lanes ?? [], evidence: parts.evidence, ms }, { env, clock });
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * Whether tracked files differ from HEAD, and HEAD itself, from one `git status` (no
+ * optional locks: never contends with the user's git). Resolves undefined on any failure.
+ */
+function probeDirty(root: string): Promise<boolean | undefined> & { commit: Promise<string | undefined> } {
+  let commitResolve!: (c: string | undefined) => void;
+  const commit = new Promise<string | undefined>((r) => (commitResolve = r));
+  const p = new Promise<boolean | undefined>((resolve) => {
+    try {
+      const child = execFile('git', ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '--untracked-files=no'], { cwd: root, timeout: 5000, maxBuffer: 4 << 20 }, (err, stdout) => {
+        if (err) {
+          commitResolve(undefined);
+          return resolve(undefined);
+        }
+        const oid = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(stdout)?.[1];
+        commitResolve(oid);
+        resolve(stdout.split('\n').some((l) => l && !l.startsWith('#')));
+      });
+      child.on('error', () => {
+        commitResolve(undefined);
+        resolve(undefined);
+      });
+      // a probe still running must not keep a finished command alive
+      child.unref();
+      (child.stdout as { unref?: () => void } | null)?.unref?.();
+      (child.stderr as { unref?: () => void } | null)?.unref?.();
+    } catch {
+      commitResolve(undefined);
+      resolve(undefined);
+    }
+  });
+  return Object.assign(p, { commit });
+}
+
+/** The lanes of a retrieval result as recorded. */
+export function lanesOf(r: RetrievalResult): LaneRecord[] {
+  return Object.entries(r.slots).map(([name, s]) => ({ name, status: s.status, count: s.count, ms: Math.round(s.ms * 10) / 10, ...(s.message ? { message: s.message } : {}) }));
+}
+
+/** How firmly a retrieved record is grounded: declared ones were found in the code index, linked ones inferred, semantic-led ones by meaning. */
+export function groundingOf(x: RetrievedRecord): Grounding {
+  if (x.slot === 'declared') return 'indexed';
+  if (x.slot === 'links') return 'inferred';
+  const top = [...x.why].filter((w) => w.contribution !== undefined).sort((a, b) => (b.contribution ?? 0) - (a.contribution ?? 0))[0];
+  return top?.kind === 'semantic' ? 'semantic' : 'indexed';
+}
+
+/** An artifact id as a typed reference: tasks are `task`, every other record `artifact`. */
+export function artifactRef(id: string, type: string | undefined, rank: number, grounding: Grounding, slot?: string): EvidenceRef {
+  return { kind: type === 'task' ? 'task' : 'artifact', value: id, grounding, rank, ...(slot ? { slot } : {}) };
+}
+
+/** The evidence of a retrieval result, in rank order. */
+export function evidenceOf(r: RetrievalResult): EvidenceRef[] {
+  return r.results.map((x, i) => artifactRef(x.id, x.type, i + 1, groundingOf(x), x.slot));
+}
+
+/** The query of a retrieval result. */
+export function queryOf(r: RetrievalResult): EpisodeQuery {
+  return r.query.kind === 'place' ? { kind: 'place', text: r.query.place, place: r.query.path } : { kind: 'search', text: r.query.text };
+}
+
+/** Record a retrieval result (for, search, context_for_code, search_decisions, agent-read). */
+export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult): Promise<string | undefined> {
+  return rec.finish({ query: queryOf(r), lanes: lanesOf(r), evidence: evidenceOf(r) });
+}
+
+/** A list of records as evidence in rank order, each with its band and grounding (trace, bundles, the PR analysis, get_context). */
+export function recordsAsEvidence(list: { id: string; type?: string; slot: string; grounding: Grounding }[]): EvidenceRef[] {
+  return list.map((x, i) => artifactRef(x.id, x.type, i + 1, x.grounding, x.slot));
+}
+
+/** The query of a place given as path, path:line or path#Symbol. */
+export function placeQuery(text: string, target: { path: string }): EpisodeQuery {
+  return { kind: 'place', text, place: target.path };
+}
+
+/** Record a pull request analysis (caller action in the GitHub Action, cli for `git ctx pr`): commit to commit, so never dirty. */
+export function recordPrAnalysis(root: string, r: PrResult, caller: Episode['caller'], opts: { env?: NodeJS.ProcessEnv; ms?: number } = {}): Promise<string | undefined> {
+  const evidence = recordsAsEvidence(r.artifacts.map((a) => ({ id: a.id, type: a.type, slot: a.inclusion, grounding: a.inclusion === 'direct' ? ('indexed' as const) : ('inferred' as const) })));
+  return startEpisode(root, { caller, env: opts.env, probe: false }).finish({ query: { kind: 'pr', text: `${r.base.rev}...${r.head.rev}` }, commit: r.head.commit, dirty: false, evidence, ...(opts.ms === undefined ? {} : { ms: Math.round(opts.ms * 10) / 10 }) });
+}

@@ -67,6 +67,10 @@ export interface Config {
   retrieval: { declared: number; fused: number; links: number; link_depth: number };
   /** retrieval's semantic slot: embedder (`default` offline word vectors, `off`) and cosine threshold (default per embedder) */
   semantic: { provider: string; threshold?: number };
+  /** record retrieval episodes in the evidence store (GIT_CTX_NO_RECORD=1 turns it off too) */
+  record: boolean;
+  /** evidence store retention: episodes kept at most (by count and age; episodes with feedback are always kept) */
+  evidence: { max_episodes: number; max_age_days: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -109,6 +113,8 @@ export function defaultConfig(): Config {
     rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
     retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1 },
     semantic: { provider: 'default' },
+    record: true,
+    evidence: { max_episodes: 100_000, max_age_days: 180 },
     unknownKeys: [],
   };
 }
@@ -200,6 +206,10 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'global':
         cfg.global = v === true || v === 'true';
         break;
+      case 'record':
+        if (typeof v !== 'boolean' && v !== 'true' && v !== 'false') throw bad('record must be true or false');
+        cfg.record = v === true || v === 'true';
+        break;
       case 'assemble':
       case 'anchors':
       case 'staleness':
@@ -208,6 +218,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'check':
       case 'rule_files':
       case 'retrieval':
+      case 'evidence':
       case 'semantic': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;

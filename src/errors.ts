@@ -16,7 +16,8 @@ export type ErrorCode =
   | 'LOCKED'
   | 'PATH_OUTSIDE_REPO'
   | 'BUDGET'
-  | 'IO';
+  | 'IO'
+  | 'STORE';
 
 export class CtxError extends Error {
   readonly code: ErrorCode;

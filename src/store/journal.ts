@@ -1,0 +1,61 @@
+// @spec SPEC-STORE-001
+
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ctxDir } from '../git/git-dir.js';
+import type { Episode } from './types.js';
+
+/**
+ * Recording an episode never touches SQLite: it appends one JSON line to a journal under
+ * `.git/ctx/evidence/` (one write with O_APPEND, so concurrent writers never interleave),
+ * which the store ingests the next time a command opens the database (DEC-017). This keeps
+ * recording at well under a millisecond, keeps the native module out of the hook, bundles
+ * and the Action, and means a recording can never fail or block the command it records.
+ */
+export const JOURNAL_FILE = 'journal.jsonl';
+export const EVIDENCE_DIR = 'evidence';
+
+/** `<git-dir>/ctx/evidence`, or undefined outside a repository. */
+export function evidenceDir(root: string): string | undefined {
+  return ctxDir(root, EVIDENCE_DIR);
+}
+
+/** Whether retrieval should be recorded: not with GIT_CTX_NO_RECORD=1 or `record: false` in config. */
+export function recordingEnabled(env: NodeJS.ProcessEnv, cfg?: { record?: boolean }): boolean {
+  if (env.GIT_CTX_NO_RECORD === '1' || env.GIT_CTX_NO_RECORD === 'true') return false;
+  return cfg?.record !== false;
+}
+
+/** A new episode id: time-ordered, unique across processes (ms time in base 36 + 6 random hex). */
+export function newEpisodeId(at: number): string {
+  return `${Math.max(0, Math.floor(at)).toString(36).padStart(9, '0')}${randomBytes(3).toString('hex')}`;
+}
+
+export type EpisodeDraft = Omit<Episode, 'id' | 'at'> & { id?: string; at?: number };
+
+/**
+ * Append an episode to the journal. Best effort by design: returns the episode id, or
+ * undefined when nothing was written (outside a repository, recording off, a read-only
+ * .git); never throws.
+ */
+export function appendEpisode(root: string, draft: EpisodeDraft, opts: { env?: NodeJS.ProcessEnv; record?: boolean; clock?: () => number } = {}): string | undefined {
+  try {
+    if (!recordingEnabled(opts.env ?? process.env, { record: opts.record })) return undefined;
+    const dir = evidenceDir(root);
+    if (!dir) return undefined;
+    const at = draft.at ?? (opts.clock ?? Date.now)();
+    const ep: Episode = { ...draft, id: draft.id ?? newEpisodeId(at), at };
+    const line = `${JSON.stringify({ v: 1, ...ep })}\n`;
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(path.join(dir, JOURNAL_FILE), 'a');
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+    return ep.id;
+  } catch {
+    return undefined;
+  }
+}

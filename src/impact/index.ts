@@ -6,16 +6,17 @@ import type { CodeNeighbours } from '../code/neighbours.js';
 import { CtxError } from '../errors.js';
 import { defaultNeighbours } from '../retrieve/default-neighbours.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { latestMarkers } from '../staleness/markers.js';
 import { closeMatches } from '../util/close-match.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { openEdgeCache, type EdgeStore } from './edge-store.js';
 import { refreshEdges } from './edges.js';
+import { journalMarkers } from './store-backend.js';
 import type { ImpactNode, ImpactResult, ImpactStale } from './types.js';
 import { walkImpact } from './walk.js';
 
 export type * from './types.js';
 export { openEdgeCache, type EdgeStore } from './edge-store.js';
+export { openImpactBackend, ingestMarkerJournal, journalMarkers, type ImpactBackend } from './store-backend.js';
 export { artifactEdges, annotationEdges, refreshEdges, type RefreshStats } from './edges.js';
 
 export const DEFAULT_IMPACT_DEPTH = 3;
@@ -38,14 +39,11 @@ export interface ImpactOptions {
   index?: CodeIndex;
   /** the code graph; by default the repository's, opened only when a walk reaches code; false: none */
   neighbours?: CodeNeighbours | false;
-  /** where edges are kept; by default the file under `<git-dir>/ctx/cache` */
+  /** where edges are kept; by default the file under `<git-dir>/ctx/cache` (front ends pass the evidence store's, see openImpactBackend) */
   store?: EdgeStore;
   /** the latest staleness verdicts; by default the markers journal under `<git-dir>/ctx` */
   markers?: (ids: string[]) => Promise<Map<string, ImpactStale>> | Map<string, ImpactStale>;
 }
-
-/** Verdicts that make an artifact worth a warning when listed. */
-const NOT_FRESH = new Set(['stale', 'moved', 'superseded']);
 
 /** What an impact target names: an artifact, a file, a directory's files, or a symbol. */
 export async function resolveImpactTarget(snapshot: Snapshot, set: ArtifactSet, target: string, index?: CodeIndex): Promise<{ kind: ImpactNode['kind'] | 'directory'; id: string; start: ImpactNode[] }> {
@@ -105,13 +103,7 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   const reverse = target.kind !== 'artifact' || !!opts.reverse;
   const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
   if (target.kind === 'symbol') await requireSymbol(target.id, index, neighbours);
-  const markers =
-    opts.markers ??
-    ((ids: string[]) => {
-      const out = new Map<string, ImpactStale>();
-      for (const [id, m] of latestMarkers(snapshot.root, ids)) if (NOT_FRESH.has(m.verdict)) out.set(id, { verdict: m.verdict, ...(m.commit ? { commit: m.commit } : {}), at: m.at });
-      return out;
-    });
+  const markers = opts.markers ?? journalMarkers(snapshot.root);
   const walk = await walkImpact({
     snapshot,
     set,

@@ -86,5 +86,5 @@ export interface ImpactResult {
   /** results left out by the limit */
   truncated: number;
   /** how the edges were refreshed: origins read, and how many of them were recomputed */
-  edges: { origins: number; recomputed: number; removed: number; count: number };
+  edges: { origins: number; recomputed: number; removed: number; count: number; backend?: 'sqlite' | 'file' };
 }

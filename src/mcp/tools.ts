@@ -221,8 +221,15 @@ export async function staleTool(ctx: ToolContext, args: { ids?: string[]; since?
 /** impact: what a change to a record or to code touches, each result with its path of edges. */
 export async function impactTool(ctx: ToolContext, args: { target: string; reverse?: boolean; depth?: number; limit?: number }): Promise<ToolOutput> {
   const state = await ctx.reader.state();
-  const { analyzeImpact } = await import('../impact/index.js');
-  const r = await withLiveSet(ctx, state, (set, snapshot) => analyzeImpact({ snapshot, set, target: args.target, reverse: args.reverse, depth: args.depth, limit: args.limit ?? 50 }));
+  const { analyzeImpact, openImpactBackend } = await import('../impact/index.js');
+  const r = await withLiveSet(ctx, state, async (set, snapshot) => {
+    const backend = await openImpactBackend(snapshot.root, () => set.byId.keys());
+    try {
+      return await analyzeImpact({ snapshot, set, target: args.target, reverse: args.reverse, depth: args.depth, limit: args.limit ?? 50, store: backend.edges, markers: backend.markers });
+    } finally {
+      backend.close();
+    }
+  });
   const step = (s: ImpactStep) => (s.reverse ? `${s.to} ${s.kind} ${s.from}` : `${s.from} ${s.kind} ${s.to}`) + (s.via ? ` (via ${s.via})` : '');
   const item = (h: ImpactHit) => ({
     id: h.node.id,

@@ -24,7 +24,7 @@ export interface StaleMarker {
 }
 
 /** The journal the evidence store ingests: one JSON marker a line, appended, under `<git-dir>/ctx/`. */
-const JOURNAL = 'markers.jsonl';
+export const MARKERS_JOURNAL = 'markers.jsonl';
 /** Past this size the journal is compacted to the latest markers per (artifact, anchor). */
 const MAX_JOURNAL_BYTES = 1_000_000;
 
@@ -47,7 +47,7 @@ export function markersOf(report: StaleReport, run: string, at: Date = new Date(
  */
 export function appendMarkers(root: string, markers: readonly StaleMarker[]): boolean {
   if (!markers.length || process.env.GIT_CTX_NO_RECORD === '1') return false;
-  const file = ctxDir(root, JOURNAL);
+  const file = ctxDir(root, MARKERS_JOURNAL);
   if (!file) return false;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -61,7 +61,7 @@ export function appendMarkers(root: string, markers: readonly StaleMarker[]): bo
 
 /** Every marker in the journal, oldest first; lines that do not parse (a torn write) are skipped. */
 export function readMarkers(root: string): StaleMarker[] {
-  const file = ctxDir(root, JOURNAL);
+  const file = ctxDir(root, MARKERS_JOURNAL);
   if (!file) return [];
   let text: string;
   try {
@@ -69,12 +69,17 @@ export function readMarkers(root: string): StaleMarker[] {
   } catch {
     return [];
   }
+  return parseMarkerLines(text);
+}
+
+/** Markers of journal text; lines that do not parse (a torn write) or lack fields are skipped. */
+export function parseMarkerLines(text: string): StaleMarker[] {
   const out: StaleMarker[] = [];
   for (const line of text.split('\n')) {
     if (!line) continue;
     try {
       const m = JSON.parse(line) as StaleMarker;
-      if (m && typeof m.artifact === 'string' && typeof m.verdict === 'string' && typeof m.at === 'string') out.push(m);
+      if (m && typeof m.artifact === 'string' && typeof m.anchor === 'string' && typeof m.verdict === 'string' && typeof m.at === 'string' && typeof m.run === 'string') out.push(m);
     } catch {
       // a torn last line from a killed writer
     }

@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { connect } from '../mcp/helpers.js';
+import { appendMarkers } from '../../src/staleness/markers.js';
 import { IMPACT_FILES } from './fixture.js';
 
 function repo() {
@@ -64,13 +65,32 @@ describe('git ctx impact', () => {
     const out = JSON.parse(runCli(['impact', 'DEC-ROUND', '--reverse', '--depth', '1', '--json'], { cwd: r.dir }).stdout);
     expect(out.artifacts.find((a: { node: { id: string } }) => a.node.id === 'DEC-MONEY').stale).toMatchObject({ verdict: 'stale' });
     expect(runCli(['impact', 'DEC-ROUND', '--reverse', '--depth', '1'], { cwd: r.dir }).stdout).toMatch(/DEC-MONEY .*stale \(last judged/);
-    // check records through the same journal; the staged snapshot (the hook's) does not
-    const before = readFileSync(path.join(r.dir, '.git/ctx/markers.jsonl'), 'utf8').length;
+    // impact moved the journal into the store; check records through a new journal, the staged snapshot (the hook's) does not
+    const journal2 = path.join(r.dir, '.git/ctx/markers.jsonl');
+    expect(existsSync(journal2)).toBe(false);
     runCli(['check', '--staged'], { cwd: r.dir });
-    expect(readFileSync(path.join(r.dir, '.git/ctx/markers.jsonl'), 'utf8').length).toBe(before);
+    expect(existsSync(journal2)).toBe(false);
     runCli(['check'], { cwd: r.dir });
-    const after = readFileSync(path.join(r.dir, '.git/ctx/markers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const after = readFileSync(journal2, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(after.some((m) => m.run === 'check' && m.artifact === 'DEC-MONEY' && m.verdict === 'stale')).toBe(true);
+  });
+
+  it('keeps edges and markers in the evidence store, and answers the same from files when SQLite cannot load', () => {
+    const r = repo();
+    appendMarkers(r.dir, [{ artifact: 'DEC-ROUND', anchor: '', verdict: 'moved', dirty: false, at: '2026-11-21T10:00:00.000Z', run: 'check' }]);
+    const sqlite = JSON.parse(runCli(['impact', 'DEC-MONEY', '--depth', '1', '--json'], { cwd: r.dir }).stdout);
+    expect(sqlite.edges).toMatchObject({ backend: 'sqlite', recomputed: 8 });
+    expect(sqlite.artifacts.find((a: { node: { id: string } }) => a.node.id === 'DEC-ROUND').stale).toEqual({ verdict: 'moved', at: '2026-11-21T10:00:00.000Z' });
+    // the journal was ingested into the store: gone from the file, still known
+    expect(existsSync(path.join(r.dir, '.git/ctx/markers.jsonl'))).toBe(false);
+    const again = JSON.parse(runCli(['impact', 'DEC-MONEY', '--depth', '1', '--json'], { cwd: r.dir }).stdout);
+    expect(again.edges).toMatchObject({ backend: 'sqlite', recomputed: 0 });
+    expect(again.artifacts.find((a: { node: { id: string } }) => a.node.id === 'DEC-ROUND').stale.verdict).toBe('moved');
+    const noSqlite = runCli(['impact', 'DEC-MONEY', '--depth', '1', '--json'], { cwd: r.dir, env: { GIT_CTX_SQLITE_MODULE: 'no-such-sqlite-module' } });
+    expect(noSqlite.code).toBe(0);
+    const files = JSON.parse(noSqlite.stdout);
+    expect(files.edges.backend).toBe('file');
+    expect(files.artifacts.map((a: { node: { id: string } }) => a.node.id)).toEqual(sqlite.artifacts.map((a: { node: { id: string } }) => a.node.id));
   });
 
   it('MCP impact: the same data, compact, through a real client', async () => {

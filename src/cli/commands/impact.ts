@@ -1,6 +1,6 @@
 import type { Command } from '../commander.js';
 import { parseTraceTarget } from '../../code/trace.js';
-import { analyzeImpact, DEFAULT_IMPACT_DEPTH, DEFAULT_IMPACT_LIMIT, type ImpactHit, type ImpactResult, type ImpactStep } from '../../impact/index.js';
+import { analyzeImpact, openImpactBackend, DEFAULT_IMPACT_DEPTH, DEFAULT_IMPACT_LIMIT, type ImpactHit, type ImpactResult, type ImpactStep } from '../../impact/index.js';
 import type { Paint } from '../../util/color.js';
 import { plural } from '../../util/plural.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, parsePositiveInt, type RepoOptions } from '../shared.js';
@@ -61,8 +61,14 @@ export function register(program: Command): void {
         const place = parseTraceTarget(target, repo.snapshot.root, repo.cwd);
         t = `${place.path}${place.symbol ? `#${place.symbol}` : place.line !== undefined ? `:${place.line}` : ''}`;
       }
-      const result = await analyzeImpact({ snapshot: repo.snapshot, set: repo.set, target: t, reverse: o.reverse, depth: o.depth, limit: o.limit });
-      io().out(RENDERERS[o.json ? 'json' : o.format](result, colors()));
+      // edges and markers live in the evidence store; without its SQLite module, in files under .git/ctx
+      const backend = await openImpactBackend(repo.snapshot.root, () => repo.set.byId.keys());
+      try {
+        const result = await analyzeImpact({ snapshot: repo.snapshot, set: repo.set, target: t, reverse: o.reverse, depth: o.depth, limit: o.limit, store: backend.edges, markers: backend.markers });
+        io().out(RENDERERS[o.json ? 'json' : o.format]({ ...result, edges: { ...result.edges, backend: backend.kind } }, colors()));
+      } finally {
+        backend.close();
+      }
     } finally {
       repo.close();
     }

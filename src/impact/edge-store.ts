@@ -19,6 +19,8 @@ export interface EdgeStore {
   removeOrigin(origin: string): void;
   /** every origin with edges */
   origins(): string[];
+  /** the edges stored for one origin */
+  edgesOfOrigin(origin: string): ImpactEdge[];
   edgesFrom(kind: ImpactNodeKind, id: string): ImpactEdge[];
   edgesTo(kind: ImpactNodeKind, id: string): ImpactEdge[];
   /** every edge of one kind of destination (path entries are matched, not looked up) */
@@ -68,6 +70,10 @@ class EdgeCache implements EdgeStore {
 
   origins(): string[] {
     return [...this.byOrigin.keys()];
+  }
+
+  edgesOfOrigin(origin: string): ImpactEdge[] {
+    return this.byOrigin.get(origin)?.edges ?? [];
   }
 
   edgesFrom(kind: ImpactNodeKind, id: string): ImpactEdge[] {

@@ -8,6 +8,7 @@ import { latestMarkers, MARKERS_JOURNAL, parseMarkerLines, type StaleMarker } fr
 import { openEdgeCache, type EdgeStore } from './edge-store.js';
 import type { ImpactEdge, ImpactNodeKind, ImpactStale } from './types.js';
 
+
 /** Where `impact` keeps its edges and reads markers: the evidence store, or files when SQLite cannot load. */
 export interface ImpactBackend {
   kind: 'sqlite' | 'file';
@@ -35,56 +36,54 @@ export function journalMarkers(root: string): (ids: string[]) => Map<string, Imp
 }
 
 /**
- * The evidence store's `edges`/`edge_sources` tables as an EdgeStore. Every edge impact stores
- * leaves an artifact, so the whole set (needed to match path entries) is read per artifact id
- * once and kept until an origin is replaced.
+ * Edges kept in the evidence store's `edges`/`edge_sources` tables, read through the file
+ * cache: a walk asks for thousands of edges, and one SQLite statement each (the store
+ * prepares per call) cost seconds on 2,000 records where the file costs milliseconds. Every
+ * origin recomputed is written to both; at flush the store gets the origins it lacks (a new
+ * store, a store moved aside) and loses those that vanished, so the two agree.
  */
-class SqliteEdges implements EdgeStore {
-  private all: ImpactEdge[] | undefined;
+class MirroredEdges implements EdgeStore {
   constructor(
+    private readonly file: EdgeStore,
     private readonly store: Store,
-    private readonly artifactIds: () => Iterable<string>,
   ) {}
   edgeSourceHash(origin: string) {
-    return this.store.edgeSourceHash(origin);
+    return this.file.edgeSourceHash(origin);
   }
   replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
-    this.store.replaceEdges(origin, hash, edges.map((e) => ({ src_kind: e.srcKind, src: e.src, dst_kind: e.dstKind, dst: e.dst, kind: e.kind })));
-    this.all = undefined;
+    this.file.replaceEdges(origin, hash, edges);
+    this.store.replaceEdges(origin, hash, edges.map(toRow));
   }
   removeOrigin(origin: string) {
+    this.file.removeOrigin(origin);
     this.store.removeEdgeSources([origin]);
-    this.all = undefined;
   }
   origins() {
-    return this.store.edgeOrigins();
+    return this.file.origins();
+  }
+  edgesOfOrigin(origin: string) {
+    return this.file.edgesOfOrigin(origin);
   }
   edgesFrom(kind: ImpactNodeKind, id: string) {
-    return this.store.edgesFrom(kind, id).map(toEdge);
+    return this.file.edgesFrom(kind, id);
   }
   edgesTo(kind: ImpactNodeKind, id: string) {
-    return this.store.edgesTo(kind, id).map(toEdge);
+    return this.file.edgesTo(kind, id);
   }
   edgesToKind(kind: ImpactNodeKind) {
-    if (!this.all) {
-      this.all = [];
-      for (const id of this.artifactIds()) this.all.push(...this.edgesFrom('artifact', id));
-    }
-    return this.all.filter((e) => e.dstKind === kind);
+    return this.file.edgesToKind(kind);
   }
   flush() {
-    // every write is its own transaction
+    this.file.flush();
+    const inStore = new Set(this.store.edgeOrigins());
+    const inFile = new Set(this.file.origins());
+    for (const o of inFile) if (!inStore.has(o)) this.store.replaceEdges(o, this.file.edgeSourceHash(o) ?? '', this.file.edgesOfOrigin(o).map(toRow));
+    const gone = [...inStore].filter((o) => !inFile.has(o));
+    if (gone.length) this.store.removeEdgeSources(gone);
   }
 }
 
-const toEdge = (r: { src_kind: string; src: string; dst_kind: string; dst: string; kind: string; origin: string }): ImpactEdge => ({
-  srcKind: r.src_kind as ImpactNodeKind,
-  src: r.src,
-  dstKind: r.dst_kind as ImpactNodeKind,
-  dst: r.dst,
-  kind: r.kind as ImpactEdge['kind'],
-  origin: r.origin,
-});
+const toRow = (e: ImpactEdge) => ({ src_kind: e.srcKind, src: e.src, dst_kind: e.dstKind, dst: e.dst, kind: e.kind });
 
 /**
  * Move the markers journal into the store: the journal is renamed first, so markers appended
@@ -110,7 +109,7 @@ export function ingestMarkerJournal(store: Pick<Store, 'recordMarkers'>, root: s
  * file-backed edges and the journal. Only `impact` front ends call this: check, the hook and
  * the Action never do.
  */
-export async function openImpactBackend(root: string, artifactIds: () => Iterable<string>): Promise<ImpactBackend> {
+export async function openImpactBackend(root: string): Promise<ImpactBackend> {
   let store: Store;
   try {
     const { openStore } = await import('../store/store.js');
@@ -126,7 +125,7 @@ export async function openImpactBackend(root: string, artifactIds: () => Iterabl
   }
   return {
     kind: 'sqlite',
-    edges: new SqliteEdges(store, artifactIds),
+    edges: new MirroredEdges(openEdgeCache(root), store),
     markers: (ids) => {
       const out = new Map<string, ImpactStale>();
       for (const m of store.latestMarkers(ids)) {

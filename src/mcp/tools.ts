@@ -223,7 +223,7 @@ export async function impactTool(ctx: ToolContext, args: { target: string; rever
   const state = await ctx.reader.state();
   const { analyzeImpact, openImpactBackend } = await import('../impact/index.js');
   const r = await withLiveSet(ctx, state, async (set, snapshot) => {
-    const backend = await openImpactBackend(snapshot.root, () => set.byId.keys());
+    const backend = await openImpactBackend(snapshot.root);
     try {
       return await analyzeImpact({ snapshot, set, target: args.target, reverse: args.reverse, depth: args.depth, limit: args.limit ?? 50, store: backend.edges, markers: backend.markers });
     } finally {

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { connect } from '../mcp/helpers.js';
 import { appendMarkers } from '../../src/staleness/markers.js';
+import { openStore } from '../../src/store/store.js';
 import { IMPACT_FILES } from './fixture.js';
 
 function repo() {
@@ -83,9 +84,24 @@ describe('git ctx impact', () => {
     expect(sqlite.artifacts.find((a: { node: { id: string } }) => a.node.id === 'DEC-ROUND').stale).toEqual({ verdict: 'moved', at: '2026-11-21T10:00:00.000Z' });
     // the journal was ingested into the store: gone from the file, still known
     expect(existsSync(path.join(r.dir, '.git/ctx/markers.jsonl'))).toBe(false);
+    const store = openStore(r.dir);
+    try {
+      expect(store.edgesFrom('artifact', 'DEC-ROUND')).toContainEqual({ src_kind: 'artifact', src: 'DEC-ROUND', dst_kind: 'artifact', dst: 'DEC-MONEY', kind: 'requires', origin: '.contextia/system/rationale/DEC-ROUND.md' });
+      expect(store.edgesTo('symbol', 'src/billing/invoice.ts#total')).toEqual([{ src_kind: 'artifact', src: 'DEC-ROUND', dst_kind: 'symbol', dst: 'src/billing/invoice.ts#total', kind: 'annotation', origin: 'src/billing/invoice.ts' }]);
+      expect(store.edgeOrigins()).toHaveLength(8);
+    } finally {
+      store.close();
+    }
+    // a store moved aside or deleted gets the edges back from the next run
+    rmSync(path.join(r.dir, '.git/ctx/evidence'), { recursive: true, force: true });
     const again = JSON.parse(runCli(['impact', 'DEC-MONEY', '--depth', '1', '--json'], { cwd: r.dir }).stdout);
     expect(again.edges).toMatchObject({ backend: 'sqlite', recomputed: 0 });
-    expect(again.artifacts.find((a: { node: { id: string } }) => a.node.id === 'DEC-ROUND').stale.verdict).toBe('moved');
+    const refilled = openStore(r.dir);
+    try {
+      expect(refilled.edgeOrigins()).toHaveLength(8);
+    } finally {
+      refilled.close();
+    }
     const noSqlite = runCli(['impact', 'DEC-MONEY', '--depth', '1', '--json'], { cwd: r.dir, env: { GIT_CTX_SQLITE_MODULE: 'no-such-sqlite-module' } });
     expect(noSqlite.code).toBe(0);
     const files = JSON.parse(noSqlite.stdout);

@@ -62,7 +62,7 @@ export function register(program: Command): void {
         t = `${place.path}${place.symbol ? `#${place.symbol}` : place.line !== undefined ? `:${place.line}` : ''}`;
       }
       // edges and markers live in the evidence store; without its SQLite module, in files under .git/ctx
-      const backend = await openImpactBackend(repo.snapshot.root, () => repo.set.byId.keys());
+      const backend = await openImpactBackend(repo.snapshot.root);
       try {
         const result = await analyzeImpact({ snapshot: repo.snapshot, set: repo.set, target: t, reverse: o.reverse, depth: o.depth, limit: o.limit, store: backend.edges, markers: backend.markers });
         io().out(RENDERERS[o.json ? 'json' : o.format]({ ...result, edges: { ...result.edges, backend: backend.kind } }, colors()));

@@ -8,6 +8,7 @@ import { defaultNeighbours } from '../retrieve/default-neighbours.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { closeMatches } from '../util/close-match.js';
 import { normalizeRepoPath } from '../util/paths.js';
+import { mark } from '../util/timing.js';
 import { openEdgeCache, type EdgeStore } from './edge-store.js';
 import { refreshEdges } from './edges.js';
 import { journalMarkers } from './store-backend.js';
@@ -96,10 +97,12 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   const depth = opts.depth ?? DEFAULT_IMPACT_DEPTH;
   if (!Number.isInteger(depth) || depth < 1 || depth > 20) throw new CtxError('USAGE', `--depth must be an integer from 1 to 20 (got ${depth})`);
   const index = opts.index ?? (await buildCodeIndex(snapshot, set.config));
+  mark('impact: code index');
   const target = await resolveImpactTarget(snapshot, set, opts.target, index);
   const store = opts.store ?? openEdgeCache(snapshot.root);
   const refresh = await refreshEdges(store, set, index);
   store.flush();
+  mark(`impact: edges (${refresh.recomputed} of ${refresh.origins} origins recomputed)`);
   const reverse = target.kind !== 'artifact' || !!opts.reverse;
   const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
   if (target.kind === 'symbol') await requireSymbol(target.id, index, neighbours);
@@ -115,6 +118,7 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
     limit: opts.limit ?? DEFAULT_IMPACT_LIMIT,
     markers,
   });
+  mark('impact: walked');
   if (!opts.index) await index.flush();
   return {
     query: { kind: target.kind, id: target.id, direction: reverse ? 'reverse' : 'forward', depth },

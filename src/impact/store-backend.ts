@@ -43,6 +43,7 @@ export function journalMarkers(root: string): (ids: string[]) => Map<string, Imp
  * store, a store moved aside) and loses those that vanished, so the two agree.
  */
 class MirroredEdges implements EdgeStore {
+  private changed = false;
   constructor(
     private readonly file: EdgeStore,
     private readonly store: Store,
@@ -53,10 +54,12 @@ class MirroredEdges implements EdgeStore {
   replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
     this.file.replaceEdges(origin, hash, edges);
     this.store.replaceEdges(origin, hash, edges.map(toRow));
+    this.changed = true;
   }
   removeOrigin(origin: string) {
     this.file.removeOrigin(origin);
     this.store.removeEdgeSources([origin]);
+    this.changed = true;
   }
   origins() {
     return this.file.origins();
@@ -75,6 +78,8 @@ class MirroredEdges implements EdgeStore {
   }
   flush() {
     this.file.flush();
+    // nothing recomputed and as many edges on both sides: in step, no need to list the store's origins
+    if (!this.changed && this.store.stats().edges === this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) return;
     const inStore = new Set(this.store.edgeOrigins());
     const inFile = new Set(this.file.origins());
     for (const o of inFile) if (!inStore.has(o)) this.store.replaceEdges(o, this.file.edgeSourceHash(o) ?? '', this.file.edgesOfOrigin(o).map(toRow));

@@ -52,6 +52,10 @@ export type { CodeNeighbours, CallSite } from './code/neighbours.js';
 /** Staleness: judge, stamp, lifecycle. */
 export { judgeArtifacts, stampArtifacts, changedAnchors, deprecateArtifact, supersedeArtifact, staleMarks } from './staleness/index.js';
 
+/** Impact: what a change to a record or to code touches, each result with its path of edges; staleness markers. */
+export { analyzeImpact, resolveImpactTarget, openEdgeCache, openImpactBackend, refreshEdges, type ImpactOptions, type ImpactResult, type ImpactHit, type ImpactStep, type EdgeStore } from './impact/index.js';
+export { appendMarkers, markersOf, latestMarkers, readMarkers, type StaleMarker } from './staleness/markers.js';
+
 /** The pull-request analysis behind the GitHub Action. */
 export { analyzePullRequest } from './pr/index.js';
 

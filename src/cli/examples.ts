@@ -17,6 +17,7 @@ export const EXAMPLES: Record<string, string[]> = {
   show: ['git ctx show DEC-0032', 'git ctx show SPEC-API-001 --depth meta --json', 'git ctx show ADR-32   # near misses get a suggestion (ADR-0032)'],
   trace: ['git ctx trace src/billing/invoice.ts', 'git ctx trace src/billing/invoice.ts:42', "git ctx trace 'src/billing/invoice.ts#InvoiceGenerator.generate' --json"],
   graph: ["git ctx graph 'src/billing/invoice.ts#InvoiceGenerator.generate'", "git ctx graph 'src/api.ts#handler' --callers --depth 2"],
+  impact: ['git ctx impact DEC-0032                     # code it governs, records relying on it', "git ctx impact 'src/billing/invoice.ts#InvoiceGenerator.generate' --depth 2", 'git ctx impact src/billing/ --json                  # every file of a directory', 'git ctx impact SPEC-API-001 --reverse               # what the record relies on'],
   stale: ['git ctx stale                          # what needs attention', 'git ctx stale SPEC-BILLING-001 --all', 'git ctx stale --since v1.0.0 --fail-on moved --json'],
   stamp: ['git ctx stamp SPEC-BILLING-001', 'git ctx stamp --all', 'git ctx stamp --fix                   # re-stamp moved anchors only'],
   ack: ['git ctx ack SPEC-BILLING-001          # after reviewing the drifted code', 'git ctx ack DEC-0032 --json'],

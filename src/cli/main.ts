@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   for: () => import('./commands/for.js'),
   search: () => import('./commands/search.js'),
   graph: () => import('./commands/graph.js'),
+  impact: () => import('./commands/impact.js'),
   stale: () => import('./commands/stale.js'),
   stamp: () => import('./commands/stamp.js'),
   ack: () => import('./commands/ack.js'),

@@ -12,7 +12,7 @@ import { RepoReader } from './repo.js';
 import { toCallToolResult, type ToolOutput } from './result.js';
 import { SessionStore } from './sessions.js';
 import { TokenMeter } from './tokens.js';
-import { assembleTaskTool, checkTool, contextForCodeTool, guard, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
+import { assembleTaskTool, checkTool, contextForCodeTool, guard, impactTool, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
 import { feedbackTool } from './feedback.js';
 import { recordsAsEvidence } from '../store/record.js';
 
@@ -205,6 +205,23 @@ export function createServer(options: CreateServerOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run('feedback', () => feedbackTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'impact',
+    {
+      title: 'What a change touches',
+      description:
+        'Impact of a change. Target an artifact id: the code it governs and the records relying on it (requires, depends on, amends, links to it), transitively. Target code (path, directory, path:line or path#Symbol): the records declared on it and on the code importing or calling it. reverse with an id: what the record relies on. Each result has its path of edges; mentions are weaker; stale marks come from the latest staleness run.',
+      inputSchema: {
+        target: z.string().min(1).max(4096).describe('e.g. DEC-BILLING-001, src/billing/invoice.ts or src/billing/invoice.ts#InvoiceGenerator.generate'),
+        reverse: z.boolean().optional().describe('for an id: what the record relies on instead of what relies on it'),
+        depth: z.number().int().min(1).max(20).optional().describe('edges to follow (default 3)'),
+        limit: z.number().int().min(1).max(1000).optional().describe('most records and most code places, each (default 50)'),
+      },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('impact', () => impactTool(ctx, args)),
   );
 
   server.registerTool(

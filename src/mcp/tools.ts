@@ -16,6 +16,7 @@ import { renderRetrievalContext } from '../retrieve/render.js';
 import type { RetrievalResult } from '../retrieve/types.js';
 import { judgeArtifacts } from '../staleness/judge.js';
 import { renderStale } from '../staleness/render.js';
+import type { ImpactHit, ImpactStep } from '../impact/types.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { DEFAULT_BUDGET } from './get-context.js';
 import type { RepoReader, RepoState } from './repo.js';
@@ -205,6 +206,10 @@ export async function staleTool(ctx: ToolContext, args: { ids?: string[]; since?
   const state = await ctx.reader.state();
   const ids = args.ids?.length ? args.ids.map((id) => requireArtifact(state.set, id).id) : undefined;
   const report = await withLiveSet(ctx, state, (set, snapshot) => judgeArtifacts({ snapshot, config: state.config, set, ids, since: args.since }));
+  if (!args.since) {
+    const { appendMarkers, markersOf } = await import('../staleness/markers.js');
+    appendMarkers((await ctx.reader.location()).root, markersOf(report, 'mcp'));
+  }
   return {
     text: renderStale(report, 'human', undefined, { all: args.all || !!ids }),
     data: {
@@ -214,6 +219,36 @@ export async function staleTool(ctx: ToolContext, args: { ids?: string[]; since?
       warnings: report.warnings,
     },
   };
+}
+
+/** impact: what a change to a record or to code touches, each result with its path of edges. */
+export async function impactTool(ctx: ToolContext, args: { target: string; reverse?: boolean; depth?: number; limit?: number }): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const { analyzeImpact, openImpactBackend } = await import('../impact/index.js');
+  const r = await withLiveSet(ctx, state, async (set, snapshot) => {
+    const backend = await openImpactBackend(snapshot.root);
+    try {
+      return await analyzeImpact({ snapshot, set, target: args.target, reverse: args.reverse, depth: args.depth, limit: args.limit ?? 50, store: backend.edges, markers: backend.markers });
+    } finally {
+      backend.close();
+    }
+  });
+  const step = (s: ImpactStep) => (s.reverse ? `${s.to} ${s.kind} ${s.from}` : `${s.from} ${s.kind} ${s.to}`) + (s.via ? ` (via ${s.via})` : '');
+  const item = (h: ImpactHit) => ({
+    id: h.node.id,
+    kind: h.node.kind,
+    distance: h.distance,
+    ...(h.node.kind === 'artifact' ? { type: h.type, title: h.title, status: h.status ?? null } : {}),
+    path: h.path.map(step),
+    ...(h.weak ? { weak: true } : {}),
+    ...(h.stale ? { stale: h.stale.verdict, stale_at: h.stale.at } : {}),
+  });
+  const lines = [`${r.query.id}: ${r.query.direction}, depth ${r.query.depth}; ${r.artifacts.length} records, ${r.code.length} code places${r.truncated ? ` (${r.truncated} more left out)` : ''}`];
+  for (const h of [...r.artifacts, ...r.code]) {
+    const tags = [h.weak ? 'mentioned only' : '', h.stale ? h.stale.verdict : ''].filter(Boolean).join(', ');
+    lines.push(`- ${h.node.id}${h.title ? ` (${h.type}${h.status ? ` ${h.status}` : ''}) ${h.title}` : ''}${tags ? ` [${tags}]` : ''}: ${h.path.map(step).join(' → ')}`);
+  }
+  return { text: lines.join('\n') + '\n', data: { query: r.query, artifacts: r.artifacts.map(item), code: r.code.map(item), truncated: r.truncated } };
 }
 
 /** Results as tool data: what an agent needs to choose what to read next (no scores' internals). */

@@ -42,7 +42,7 @@ export interface DeclaredOptions {
 }
 
 /** Records governing a place, nearest first, each with every way it was found. */
-export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: DeclaredHit[]; trace: TraceResult }> {
+export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: DeclaredHit[]; trace: TraceResult; graphError?: string }> {
   const { set, index } = opts;
   // a symbol only the code graph knows (Python, Go, Java…): trace the file, walk from the symbol
   const known = opts.target.symbol === undefined || findSymbol(await index.symbolsOf(opts.target.path), opts.target.symbol) !== undefined;
@@ -66,49 +66,55 @@ export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: Declar
 
   const nb = opts.neighbours;
   const path = normalizeRepoPath(opts.target.path);
+  let graphError: string | undefined;
+  // a code graph that fails (a grammar that does not load, a broken cache) costs its hops, not what is declared here
   if (nb && trace.target.kind === 'file') {
-    const here = `${path}${opts.symbol ? `#${opts.symbol}` : ''}`;
-    // the neighbours first: a code index built for one place learns their annotations now
-    const [calls, imports, importers] = await Promise.all([
-      opts.symbol ? Promise.all([nb.callers(path, opts.symbol), nb.callees(path, opts.symbol)]) : Promise.resolve([[], []] as const),
-      nb.imports(path),
-      nb.importers(path),
-    ]);
-    const [callers, callees] = calls;
-    const source = await widenIndex(index, [...new Set([...callers.map((c) => c.path), ...callees.map((c) => c.path), ...imports, ...importers])]);
-    // what is declared on one neighbouring file (any of its symbols) or one symbol in it
-    const declaredOn = (file: string, symbol: string | undefined): { id: string; how: string }[] => {
-      const out: { id: string; how: string }[] = [];
-      for (const a of source.annotationsIn(file)) {
-        const onIt = symbol === undefined || a.symbol === undefined || a.symbol === symbol || symbol.startsWith(a.symbol + '.');
-        if (onIt) for (const id of a.ids) out.push({ id, how: `@${a.tag} ${a.symbol ? `on ${a.symbol} ` : ''}(${file}:${a.line})` });
-      }
-      for (const art of byAnchorFile(set).get(file) ?? []) {
-        for (const raw of art.anchors) {
-          const spec = parseAnchor(raw);
-          if (spec.kind === 'file' && spec.path === file && symbol === undefined) out.push({ id: art.id, how: `anchor ${raw} (${art.file})` });
-          if (spec.kind === 'symbol' && spec.path === file && (symbol === undefined || spec.symbol === symbol || symbol.startsWith(spec.symbol + '.'))) out.push({ id: art.id, how: `anchor ${raw} (${art.file})` });
+    try {
+      const here = `${path}${opts.symbol ? `#${opts.symbol}` : ''}`;
+      // the neighbours first: a code index built for one place learns their annotations now
+      const [calls, imports, importers] = await Promise.all([
+        opts.symbol ? Promise.all([nb.callers(path, opts.symbol), nb.callees(path, opts.symbol)]) : Promise.resolve([[], []] as const),
+        nb.imports(path),
+        nb.importers(path),
+      ]);
+      const [callers, callees] = calls;
+      const source = await widenIndex(index, [...new Set([...callers.map((c) => c.path), ...callees.map((c) => c.path), ...imports, ...importers])]);
+      // what is declared on one neighbouring file (any of its symbols) or one symbol in it
+      const declaredOn = (file: string, symbol: string | undefined): { id: string; how: string }[] => {
+        const out: { id: string; how: string }[] = [];
+        for (const a of source.annotationsIn(file)) {
+          const onIt = symbol === undefined || a.symbol === undefined || a.symbol === symbol || symbol.startsWith(a.symbol + '.');
+          if (onIt) for (const id of a.ids) out.push({ id, how: `@${a.tag} ${a.symbol ? `on ${a.symbol} ` : ''}(${file}:${a.line})` });
         }
+        for (const art of byAnchorFile(set).get(file) ?? []) {
+          for (const raw of art.anchors) {
+            const spec = parseAnchor(raw);
+            if (spec.kind === 'file' && spec.path === file && symbol === undefined) out.push({ id: art.id, how: `anchor ${raw} (${art.file})` });
+            if (spec.kind === 'symbol' && spec.path === file && (symbol === undefined || spec.symbol === symbol || symbol.startsWith(spec.symbol + '.'))) out.push({ id: art.id, how: `anchor ${raw} (${art.file})` });
+          }
+        }
+        return out;
+      };
+      for (const c of callers) {
+        for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `caller ${c.path}#${c.symbol} → ${here}: ${d.how}`, path: [`${c.path}#${c.symbol}`, here] });
       }
-      return out;
-    };
-    for (const c of callers) {
-      for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `caller ${c.path}#${c.symbol} → ${here}: ${d.how}`, path: [`${c.path}#${c.symbol}`, here] });
-    }
-    for (const c of callees) {
-      for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `callee ${here} → ${c.path}#${c.symbol}: ${d.how}`, path: [here, `${c.path}#${c.symbol}`] });
-    }
-    for (const f of imports) {
-      for (const d of declaredOn(f, undefined)) add(d.id, 'import', 1, { kind: 'graph', text: `imports ${f}: ${d.how}`, path: [path, f] });
-    }
-    for (const f of importers) {
-      for (const d of declaredOn(f, undefined)) add(d.id, 'import', 2, { kind: 'graph', text: `imported by ${f}: ${d.how}`, path: [f, path] });
+      for (const c of callees) {
+        for (const d of declaredOn(c.path, c.symbol)) add(d.id, 'call', 1, { kind: 'graph', text: `callee ${here} → ${c.path}#${c.symbol}: ${d.how}`, path: [here, `${c.path}#${c.symbol}`] });
+      }
+      for (const f of imports) {
+        for (const d of declaredOn(f, undefined)) add(d.id, 'import', 1, { kind: 'graph', text: `imports ${f}: ${d.how}`, path: [path, f] });
+      }
+      for (const f of importers) {
+        for (const d of declaredOn(f, undefined)) add(d.id, 'import', 2, { kind: 'graph', text: `imported by ${f}: ${d.how}`, path: [f, path] });
+      }
+    } catch (e) {
+      graphError = `code graph: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
   const order = new Map(set.config.order.map((t, i) => [t, i] as const));
   const kind = (id: string) => order.get(set.byId.get(id)!.type) ?? order.size;
   const list = [...hits.values()].sort((a, b) => declaredRank(a) - declaredRank(b) || kind(a.id) - kind(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { hits: list, trace };
+  return { hits: list, trace, ...(graphError ? { graphError } : {}) };
 }
 
 const anchorFiles = new WeakMap<ArtifactSet, Map<string, ArtifactSet['artifacts']>>();

@@ -2,32 +2,37 @@
 
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import { findSymbol, isGlob } from '../code/anchors.js';
+import { findSymbol } from '../code/anchors.js';
 import { CtxError } from '../errors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from '../code/trace.js';
 import { staleMarks } from '../staleness/marks.js';
-import { compilePaths, entryCovers } from '../util/path-set.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { placeCodeIndex } from '../place/index.js';
-import { queryOf, searchKeywords, keywordIndexFor, type KeywordHit } from './bm25.js';
-import { declaredFor, declaredRank, type DeclaredHit } from './declared.js';
 import { defaultNeighbours } from './default-neighbours.js';
-import { extractPlaceTerms, placeQuery } from './extract.js';
+import { BUILTIN_LANES } from './lanes.js';
 import { followLinks, successorsOf } from './links.js';
 import {
   DEFAULT_CAPS,
   LANE_NAMES,
+  type LaneContext,
+  type LaneHit,
   type LaneName,
+  type LaneQuery,
   type LaneReport,
+  type ReplaceableLane,
   type RetrievalCaps,
   type RetrievalFilters,
+  type RetrievalLane,
   type RetrievalResult,
   type RetrievedRecord,
   type RetrieveOptions,
   type Why,
 } from './types.js';
+
+export { mentionSignals, nearnessSignals, type Signal } from './signals.js';
+export { BUILTIN_LANES } from './lanes.js';
 
 /** Weights of the fused band's signals (keywords normalised to the best hit's score). */
 const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.25, semantic: 0.8 } as const;
@@ -40,13 +45,12 @@ const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.25, semantic: 0.8 } as
 const placeSemanticWeight = (lanes: Lanes): number => (lanes.keywords?.length ? 0 : WEIGHTS.semantic);
 /** Bytes of code read at a place for passive extraction. */
 const MAX_PLACE_BYTES = 200_000;
-/** Score given to declared hits: always above the fused band (whose scores stay below 3). */
-const DECLARED_BASE = 1000;
-
-type Signal = { score: number; why: Why };
-
-/** Run one lane with a time budget; a throw or a timeout becomes its report, never the caller's. */
-async function runLane<T>(reports: Record<LaneName, LaneReport>, name: LaneName, timeoutMs: number, fn: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Run one lane with a time budget; a throw or a timeout becomes its report, never the
+ * caller's, and a lane that answered without part of its evidence is reported `partial`.
+ */
+async function runLane(reports: Record<LaneName, LaneReport>, lane: RetrievalLane, query: LaneQuery, ctx: LaneContext, timeoutMs: number): Promise<LaneHit[] | undefined> {
+  const name = lane.name;
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -54,13 +58,17 @@ async function runLane<T>(reports: Record<LaneName, LaneReport>, name: LaneName,
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
       timer.unref?.();
     });
-    const r = await Promise.race([fn(), timeout]);
+    const r = await Promise.race([lane.run(query, ctx), timeout]);
     if (r === 'timeout') {
       reports[name] = { ...reports[name], status: 'timeout', message: `no answer within ${timeoutMs} ms` };
       return undefined;
     }
-    reports[name] = { ...reports[name], status: 'ok' };
-    return r;
+    if (Array.isArray(r)) {
+      reports[name] = { ...reports[name], status: 'ok' };
+      return r;
+    }
+    reports[name] = { ...reports[name], status: r.partial ? 'partial' : 'ok', ...(r.partial ? { message: r.partial } : {}) };
+    return r.hits;
   } catch (e) {
     reports[name] = { ...reports[name], status: 'failed', message: e instanceof Error ? e.message : String(e) };
     return undefined;
@@ -68,6 +76,18 @@ async function runLane<T>(reports: Record<LaneName, LaneReport>, name: LaneName,
     if (timer) clearTimeout(timer);
     reports[name].ms = Math.round((performance.now() - t0) * 10) / 10;
   }
+}
+
+/** The lanes a query runs: the built-in ones, or those the caller put in their place. */
+const laneOf = (opts: RetrieveOptions, name: ReplaceableLane): RetrievalLane => opts.lanes?.[name] ?? BUILTIN_LANES[name];
+
+/** Run some lanes at once; each answers or is reported, none stops the others. */
+async function runLanes(opts: RetrieveOptions, names: ReplaceableLane[], reports: Record<LaneName, LaneReport>, query: LaneQuery, ctx: LaneContext): Promise<Lanes> {
+  const timeout = opts.laneTimeoutMs ?? 5000;
+  const answers = await Promise.all(names.map((n) => runLane(reports, laneOf(opts, n), query, ctx, timeout)));
+  const lanes: Lanes = {};
+  names.forEach((n, i) => (lanes[n] = answers[i]));
+  return lanes;
 }
 
 function initialReports(caps: RetrievalCaps): Record<LaneName, LaneReport> {
@@ -94,63 +114,10 @@ export function passesFilters(a: Artifact, set: ArtifactSet, f: RetrievalFilters
   return true;
 }
 
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const segs = (p: string) => (p ? p.split('/') : []);
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Mentions signal: records whose text names the file (strong), or a directory or glob holding it (weaker). */
-export function mentionSignals(set: ArtifactSet, path: string, symbol?: string): Map<string, Signal> {
-  const out = new Map<string, Signal>();
-  const depth = segs(dirOf(path)).length || 1;
-  for (const a of set.artifacts) {
-    if (!a.mentions?.length) continue;
-    let best: Signal | undefined;
-    for (const m of a.mentions) {
-      const hash = m.target.indexOf('#');
-      const file = normalizeRepoPath(hash >= 0 ? m.target.slice(0, hash) : m.target);
-      const sym = hash >= 0 ? m.target.slice(hash + 1) : undefined;
-      let s = 0;
-      if (file === path) s = sym && symbol && (sym === symbol || symbol.startsWith(sym + '.')) ? 1 : sym ? 0.7 : 0.9;
-      else if (isGlob(file) ? entryCovers(file, path) : path.startsWith(file + '/')) s = 0.5 * Math.min(1, segs(file.replace(/\/?\*.*$/, '')).length / depth);
-      if (s > (best?.score ?? 0)) best = { score: s, why: { kind: 'mention', text: `mentions ${m.target} (${a.file}:${m.line})` } };
-    }
-    if (best) out.set(a.id, best);
-  }
-  return out;
-}
-
-/** Nearness signal: records declared or mentioned for code in directories near the place (not covering it). */
-export function nearnessSignals(set: ArtifactSet, path: string): Map<string, Signal> {
-  const out = new Map<string, Signal>();
-  const here = segs(dirOf(path));
-  if (!here.length) return out;
-  for (const a of set.artifacts) {
-    const places = [...compilePaths(a.paths).includes, ...a.anchors.map((x) => x.replace(/#.*$/, '').replace(/:\d+(-\d+)?$/, '')), ...(a.mentions ?? []).map((m) => m.target.replace(/#.*$/, ''))];
-    let best = 0;
-    let where = '';
-    for (const p of places) {
-      const d = segs(dirOf(normalizeRepoPath(p).replace(/\/?\*.*$/, '/x')));
-      let shared = 0;
-      while (shared < d.length && shared < here.length && d[shared] === here[shared]) shared++;
-      if (!shared) continue;
-      const c = shared / Math.max(here.length, d.length);
-      if (c > best) {
-        best = c;
-        where = p;
-      }
-    }
-    if (best > 0) out.set(a.id, { score: best, why: { kind: 'nearness', text: `about ${where}, near ${dirOf(path)}/` } });
-  }
-  return out;
-}
-
-interface Lanes {
-  declared?: DeclaredHit[];
-  keywords?: KeywordHit[];
-  mentions?: Map<string, Signal>;
-  nearness?: Map<string, Signal>;
-  semantic?: { id: string; score: number }[];
-}
+/** What each lane answered (undefined: it did not run, failed or timed out). */
+type Lanes = Partial<Record<ReplaceableLane, LaneHit[]>>;
 
 /** Rank and cap the lanes' answers into results (slots 1 → fused → 3, slot 4 throughout). */
 async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number): Promise<RetrievedRecord[]> {
@@ -178,13 +145,14 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const superseded: string[] = [];
 
   for (const h of lanes.declared ?? []) {
-    if (!ok(h.id)) {
-      superseded.push(h.id);
+    const id = h.ref.id;
+    if (!ok(id)) {
+      superseded.push(id);
       continue;
     }
     if (results.length >= caps.declared) break;
-    results.push(record(set.byId.get(h.id)!, 'declared', DECLARED_BASE - declaredRank(h), h.why));
-    taken.add(h.id);
+    results.push(record(set.byId.get(id)!, 'declared', h.score, h.why));
+    taken.add(id);
   }
   reports.declared.count = results.length;
 
@@ -198,13 +166,14 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     f.why.push({ ...why, contribution: round(contribution) });
     f.from.add(lane);
   };
+  // fused by typed reference: one entry per record, each lane's contribution shown
   const kw = lanes.keywords ?? [];
   const top = kw[0]?.score ?? 0;
-  for (const h of kw) put(h.id, 'keywords', (WEIGHTS.keywords * h.score) / top, { kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) });
-  for (const [id, s] of lanes.mentions ?? []) put(id, 'mentions', WEIGHTS.mentions * s.score, s.why);
-  for (const s of lanes.semantic ?? []) put(s.id, 'semantic', semanticWeight * s.score, { kind: 'semantic', text: `similar in meaning (${round(s.score)})` });
+  for (const h of kw) put(h.ref.id, 'keywords', (WEIGHTS.keywords * h.score) / top, h.why[0]!);
+  for (const h of lanes.mentions ?? []) put(h.ref.id, 'mentions', WEIGHTS.mentions * h.score, h.why[0]!);
+  for (const h of lanes.semantic ?? []) put(h.ref.id, 'semantic', semanticWeight * h.score, h.why[0]!);
   // nearness alone is no evidence: it only adds to records another signal found
-  for (const [id, s] of lanes.nearness ?? []) if (fused.has(id)) put(id, 'nearness', WEIGHTS.nearness * s.score, s.why);
+  for (const h of lanes.nearness ?? []) if (fused.has(h.ref.id)) put(h.ref.id, 'nearness', WEIGHTS.nearness * h.score, h.why[0]!);
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
   let fusedCount = 0;
   for (const [id, f] of band) {
@@ -270,7 +239,6 @@ const FUSED_POOL = 50;
 export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTarget; place?: string }): Promise<RetrievalResult> {
   const caps = capsOf(opts);
   const reports = initialReports(caps);
-  const timeout = opts.laneTimeoutMs ?? 5000;
   const { snapshot, set } = opts;
   const path = normalizeRepoPath(opts.target.path);
   // a place that does not exist is the caller's error, not a failed lane
@@ -281,7 +249,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const index = opts.index ?? (await placeCodeIndex(snapshot, set));
   const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index, snapshot));
   // the code index knows TypeScript symbols; the code graph knows Python, Go, Java and the rest
-  const graphSymbols = async () => ((await neighbours?.declarations?.(path)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line }));
+  const graphSymbols = async () => ((await neighbours?.declarations?.(path)?.catch(() => undefined)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line }));
   let symbolRange: { name: string; line: number; endLine: number; docLine: number } | undefined;
   if (opts.target.symbol !== undefined) {
     symbolRange = findSymbol(await index.symbolsOf(path), opts.target.symbol) ?? (await graphSymbols()).find((s) => s.name === opts.target.symbol || s.name.endsWith('.' + opts.target.symbol));
@@ -290,7 +258,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
       throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});
     }
   }
-  const symbol = symbolRange?.name ?? (opts.target.line !== undefined ? ((await index.symbolAt(path, opts.target.line))?.name ?? (await neighbours?.symbolAt(path, opts.target.line))) : undefined);
+  const symbol = symbolRange?.name ?? (opts.target.line !== undefined ? ((await index.symbolAt(path, opts.target.line))?.name ?? (await neighbours?.symbolAt(path, opts.target.line).catch(() => undefined))) : undefined);
 
   // the code at the place: the symbol's lines (with the file's imports), or the whole file
   const codeText = async (): Promise<string> => {
@@ -306,22 +274,12 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   };
   const code = codeText();
 
-  const lanes: Lanes = {};
-  const declaredP = runLane(reports, 'declared', timeout, async () => (await declaredFor({ snapshot, set, index, target: opts.target, neighbours, symbol })).hits);
-  const keywordsP = runLane(reports, 'keywords', timeout, async () => {
-    const q = placeQuery(extractPlaceTerms(await code, path));
-    return searchKeywords(keywordIndexFor(snapshot.root, set.artifacts).index, q, FUSED_POOL);
-  });
-  const mentionsP = runLane(reports, 'mentions', timeout, async () => mentionSignals(set, path, symbol));
-  const nearnessP = runLane(reports, 'nearness', timeout, async () => nearnessSignals(set, path));
-  const semanticP = opts.semantic
-    ? runLane(reports, 'semantic', timeout, async () => {
-        const t = extractPlaceTerms(await code, path);
-        return opts.semantic!.similar([...t.path, ...t.comments, ...t.identifiers].join(' '), set.artifacts.map((a) => a.id), FUSED_POOL);
-      })
-    : undefined;
-  if (!opts.semantic) reports.semantic.status = 'not-configured';
-  [lanes.declared, lanes.keywords, lanes.mentions, lanes.nearness, lanes.semantic] = await Promise.all([declaredP, keywordsP, mentionsP, nearnessP, semanticP]);
+  const ctx: LaneContext = { snapshot, set, index: async () => index, neighbours: async () => neighbours, semantic: opts.semantic, pool: FUSED_POOL };
+  const query: LaneQuery = { kind: 'place', target: opts.target, path, ...(symbol ? { symbol } : {}), code: () => code };
+  const names: ReplaceableLane[] = ['declared', 'keywords', 'mentions', 'nearness'];
+  if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
+  else reports.semantic.status = 'not-configured';
+  const lanes = await runLanes(opts, names, reports, query, ctx);
   const results = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes));
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();
@@ -338,9 +296,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
 export async function retrieveForText(opts: RetrieveOptions & { text: string }): Promise<RetrievalResult> {
   const caps = capsOf(opts);
   const reports = initialReports(caps);
-  const timeout = opts.laneTimeoutMs ?? 5000;
   const { snapshot, set } = opts;
-  const lanes: Lanes = {};
   // a word naming an existing file (optionally #Symbol) makes slot 1 and mentions answer too
   let place: TraceTarget | undefined;
   for (const w of opts.text.split(/\s+/)) {
@@ -353,18 +309,20 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
     }
   }
   let index: CodeIndex | undefined = opts.index;
-  const declaredP = place
-    ? runLane(reports, 'declared', timeout, async () => {
-        index ??= await buildCodeIndex(snapshot, set.config);
-        const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
-        return (await declaredFor({ snapshot, set, index, target: place, neighbours, symbol: place.symbol })).hits;
-      })
-    : undefined;
-  const keywordsP = runLane(reports, 'keywords', timeout, async () => searchKeywords(keywordIndexFor(snapshot.root, set.artifacts).index, queryOf(opts.text), FUSED_POOL));
-  const mentionsP = place ? runLane(reports, 'mentions', timeout, async () => mentionSignals(set, place.path, place.symbol)) : undefined;
-  const semanticP = opts.semantic ? runLane(reports, 'semantic', timeout, () => opts.semantic!.similar(opts.text, set.artifacts.map((a) => a.id), FUSED_POOL)) : undefined;
-  if (!opts.semantic) reports.semantic.status = 'not-configured';
-  [lanes.declared, lanes.keywords, lanes.mentions, lanes.semantic] = await Promise.all([declaredP, keywordsP, mentionsP, semanticP]);
+  const ctx: LaneContext = {
+    snapshot,
+    set,
+    index: async () => (index ??= await buildCodeIndex(snapshot, set.config)),
+    neighbours: async () => (opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(await ctx.index()))),
+    semantic: opts.semantic,
+    pool: FUSED_POOL,
+  };
+  const query: LaneQuery = { kind: 'text', text: opts.text, ...(place ? { place } : {}) };
+  // slot 1 and mentions answer only when a word names a file
+  const names: ReplaceableLane[] = place ? ['declared', 'keywords', 'mentions'] : ['keywords'];
+  if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
+  else reports.semantic.status = 'not-configured';
+  const lanes = await runLanes(opts, names, reports, query, ctx);
   const results = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic);
   return { query: { kind: 'search', text: opts.text }, results, slots: reports };
 }

@@ -39,7 +39,7 @@ export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)
     if (x.summary) lines.push(`      ${x.summary}`);
     if (x.body) lines.push('', ...x.body.trim().split('\n').map((l) => `      ${l}`), '');
   }
-  const notes = (Object.entries(r.slots) as [LaneName, RetrievalResult['slots'][LaneName]][]).filter(([, s]) => s.status === 'failed' || s.status === 'timeout' || (s.message && s.status === 'ok'));
+  const notes = (Object.entries(r.slots) as [LaneName, RetrievalResult['slots'][LaneName]][]).filter(([, s]) => s.status === 'failed' || s.status === 'timeout' || s.status === 'partial' || (s.message && s.status === 'ok'));
   for (const [n, s] of notes) lines.push(p.dim(`  ${n}: ${s.status}${s.message ? ` (${s.message})` : ''}`));
   return lines.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
+import type { TraceTarget } from '../code/trace.js';
 import type { Snapshot } from '../snapshot/types.js';
 
 /** The lanes of the engine. `declared` is slot 1, `keywords` 2, `links` 3, `metadata` 4, `semantic` 5. */
@@ -11,7 +12,8 @@ export const LANE_NAMES: readonly LaneName[] = ['declared', 'keywords', 'mention
 
 /** What each lane did: a failing or slow lane is reported and the others still answer. */
 export interface LaneReport {
-  status: 'ok' | 'failed' | 'timeout' | 'not-configured' | 'skipped';
+  /** `partial`: the lane answered without part of its evidence (e.g. the code graph failed; `message` says why) */
+  status: 'ok' | 'partial' | 'failed' | 'timeout' | 'not-configured' | 'skipped';
   /** results of this lane that made it into the answer */
   count: number;
   /** the most results this lane may add (undefined: no cap of its own) */
@@ -94,7 +96,52 @@ export interface SemanticLane {
   similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]>;
 }
 
+/** A typed reference to what a lane found; results are fused by it (today lanes find records). */
+export interface LaneRef {
+  kind: 'artifact';
+  id: string;
+}
+
+/** One answer of a lane: what, how strongly (in the lane's own scale), and the evidence. */
+export interface LaneHit {
+  ref: LaneRef;
+  score: number;
+  why: Why[];
+}
+
+/** What a lane is asked: a place in the code (with the code there), or a text (with a file it names, if any). */
+export type LaneQuery =
+  | { kind: 'place'; target: TraceTarget; path: string; symbol?: string; code(): Promise<string> }
+  | { kind: 'text'; text: string; place?: TraceTarget };
+
+/** What lanes share: the snapshot and records, the code index and graph (built once, on demand). */
+export interface LaneContext {
+  snapshot: Snapshot;
+  set: ArtifactSet;
+  index(): Promise<CodeIndex>;
+  neighbours(): Promise<CodeNeighbours | undefined>;
+  semantic?: SemanticLane;
+  /** candidates a fused lane returns at most */
+  pool: number;
+}
+
+/**
+ * A retrieval lane: every slot runs behind this one interface. Hits come back best first;
+ * a lane that answers without part of its evidence returns `partial` with the reason. A lane
+ * that throws or does not answer within the time budget is reported in `slots` and the
+ * others' answers are still ranked and returned.
+ */
+export interface RetrievalLane {
+  readonly name: LaneName;
+  run(query: LaneQuery, ctx: LaneContext): Promise<LaneHit[] | { hits: LaneHit[]; partial?: string }>;
+}
+
+/** Lanes that can be replaced (tests inject failing ones; another provider can stand in). */
+export type ReplaceableLane = 'declared' | 'keywords' | 'mentions' | 'nearness' | 'semantic';
+
 export interface RetrieveOptions {
+  /** replace built-in lanes (same name, same scale of scores) */
+  lanes?: Partial<Record<ReplaceableLane, RetrievalLane>>;
   snapshot: Snapshot;
   set: ArtifactSet;
   /** the code index (annotations, symbols); built on demand when absent */

@@ -17,7 +17,13 @@ function reportFor(ctx: CheckContext): Promise<StaleReport> {
       const ids = ctx.set.artifacts.filter((a) => a.origin === 'repo' && a.stamp?.commit).map((a) => a.id);
       // the staleness engine loads only when a staleness rule runs (never in the default hook)
       const { judgeArtifacts } = await import('../../staleness/judge.js');
-      return judgeArtifacts({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, index: await codeIndexFor(ctx), ids });
+      const report = await judgeArtifacts({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, index: await codeIndexFor(ctx), ids });
+      // remembered for impact and episodes through the journal (no SQLite here); staged content is no commit to show later
+      if (ctx.snapshot.kind !== 'index') {
+        const { appendMarkers, markersOf } = await import('../../staleness/markers.js');
+        appendMarkers(ctx.snapshot.root, markersOf(report, 'check', ctx.now));
+      }
+      return report;
     })();
     ctx.cache.set('staleness-report', p);
   }

@@ -1,9 +1,11 @@
 import { Option, type Command } from '../commander.js';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { appendMarkers, type StaleMarker } from '../../staleness/markers.js';
 import { analyzePullRequest } from '../../pr/analyze.js';
 import { recordPrAnalysis } from '../../store/record.js';
 import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
-import type { FailOn } from '../../pr/types.js';
+import type { FailOn, PrResult } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
 
 /** Options of `git ctx pr`. */
@@ -53,8 +55,25 @@ export function register(program: Command): void {
       const t0 = performance.now();
       const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check });
       await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: performance.now() - t0 });
+      recordPrMarkers(cwd, result);
       const format: PrFormat = o.json ? 'json' : o.format;
       io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
       if (prFails(result, o.failOn)) throw new ExitCode(1);
     });
+}
+
+/** The PR's staleness verdicts at head, remembered for impact and episodes (best effort, never fails the run). */
+function recordPrMarkers(cwd: string, result: PrResult): void {
+  const at = new Date().toISOString();
+  const markers: StaleMarker[] = [];
+  for (const a of result.artifacts) {
+    if (!a.staleness || !a.file) continue;
+    const base = { commit: result.head.commit, dirty: false, at, run: 'pr' };
+    markers.push({ artifact: a.id, anchor: '', verdict: a.staleness.status, ...base });
+    for (const v of a.staleness.anchors) markers.push({ artifact: a.id, anchor: v.anchor, verdict: v.state, ...base });
+  }
+  if (!markers.length) return;
+  let dir = path.resolve(cwd);
+  while (!existsSync(path.join(dir, '.git')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  appendMarkers(dir, markers);
 }

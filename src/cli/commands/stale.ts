@@ -2,6 +2,7 @@ import { Option, type Command } from '../commander.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import { CtxError } from '../../errors.js';
 import { judgeArtifacts } from '../../staleness/judge.js';
+import { appendMarkers, markersOf } from '../../staleness/markers.js';
 import { renderStale, staleExitCode, type StaleFailOn, type StaleFormat } from '../../staleness/render.js';
 import { ExitCode, addRepoOptions, colors, formatOption, io, loadRepo, parsePositiveInt, type RepoOptions } from '../shared.js';
 
@@ -33,6 +34,8 @@ export function register(program: Command): void {
     try {
       const resolved = ids.length ? ids.map((id) => requireArtifact(repo.set, id).id) : undefined;
       const report = await judgeArtifacts({ snapshot: repo.snapshot, config: repo.config, set: repo.set, ids: resolved, since: o.since, renameLimit: o.renameLimit });
+      // verdicts against each stamp are remembered for impact and episodes; --since answers another question
+      if (!o.since && repo.snapshot.kind !== 'index') appendMarkers(repo.snapshot.root, markersOf(report, 'stale'));
       io().out(renderStale(report, o.json ? 'json' : o.format, colors(), { all: o.all || !!resolved }));
       const cfg = (repo.config.staleness as Record<string, unknown>).fail_on;
       const failOn = o.failOn ?? (cfg === undefined ? 'stale' : String(cfg));

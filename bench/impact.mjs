@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// Benchmark of `git ctx impact` on a generated repository: 10,000 TypeScript files importing
+// and calling each other, 2,000 records with symbol anchors, `paths` globs, annotations in the
+// code, `requires` and relations. Each figure is printed beside `node -e 0` measured in the
+// same run, with and without NODE_EXTRA_CA_CERTS (which this VM sets). Run after `npm run build`:
+//   node bench/impact.mjs [--files 10000] [--records 2000] [--runs 7] [--keep]
+// Cold = no .git/ctx (code index, code graph, edges computed); warm = median of --runs.
+// Backends: the evidence store (SQLite, the default) and the file fallback (SQLite not loaded).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin/git-ctx.js');
+if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
+  console.error('dist/ is missing: run npm run build first');
+  process.exit(2);
+}
+const arg = (name, def) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const FILES = arg('--files', 10000);
+const RECORDS = arg('--records', 2000);
+const RUNS = arg('--runs', 7);
+const KEEP = process.argv.includes('--keep');
+
+let seed = 11;
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+const WORDS = 'invoice currency rate ledger payment refund customer order tax rounding retry queue event schema migration cache index audit report export'.split(' ');
+const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+const id = (i) => `DEC-${String(i).padStart(4, '0')}`;
+const fn = (i) => `f${i}`;
+
+const files = {};
+const paths = Array.from({ length: FILES }, (_, i) => `src/m${String(i % 100).padStart(2, '0')}/f${i}.ts`);
+paths.forEach((p, i) => {
+  const deps = [1, 2, 3].map(() => Math.floor(rand() * FILES)).filter((j) => j !== i);
+  const rel = (q) => {
+    const r = path.posix.relative(path.posix.dirname(p), q).replace(/\.ts$/, '');
+    return r.startsWith('.') ? r : `./${r}`;
+  };
+  files[p] =
+    deps.map((j) => `import { ${fn(j)} } from '${rel(paths[j])}';`).join('\n') +
+    `\n${i % 10 === 0 ? `// @decision ${id(i % RECORDS)}\n` : ''}export function ${fn(i)}(x: number): number {\n  return ${deps.map((j) => `${fn(j)}(x)`).join(' + ') || 'x'};\n}\n`;
+});
+for (let i = 0; i < RECORDS; i++) {
+  const fm = [];
+  if (i % 2 === 0) fm.push(`anchors: ["${paths[(i * 5) % FILES]}#${fn((i * 5) % FILES)}"]`);
+  if (i % 5 === 0) fm.push(`paths: [src/m${String(i % 100).padStart(2, '0')}/**, "!src/m${String(i % 100).padStart(2, '0')}/f1*.ts"]`);
+  if (i > 0 && i % 3 === 0) fm.push(`requires: [${id(i - 1)}]`);
+  if (i > 10 && i % 7 === 0) fm.push(`relations:\n  depends_on: [${id(i - 10)}]`);
+  files[`.contextia/system/rationale/${id(i)}.md`] = `---\nid: ${id(i)}\ntype: decision\ntitle: ${words(5)}\nstatus: accepted\nsummary: ${words(12)}\n${fm.map((l) => l + '\n').join('')}---\n\n# Title\n\n${words(60)}\n`;
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'git-ctx-bench-impact-'));
+const git = (...a) => execFileSync('git', a, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+git('init', '-q', '-b', 'main');
+git('config', 'user.name', 'Bench');
+git('config', 'user.email', 'bench@example.com');
+git('config', 'commit.gpgsign', 'false');
+for (const [p, c] of Object.entries(files)) {
+  mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+  writeFileSync(path.join(dir, p), c);
+}
+git('add', '-A');
+git('commit', '-q', '-m', 'bench');
+
+const noCerts = { ...process.env };
+delete noCerts.NODE_EXTRA_CA_CERTS;
+function time(args, env = process.env) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', env: { ...env, NO_COLOR: '1' } });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const warm = (args, env) => median(Array.from({ length: RUNS }, () => time(args, env)));
+const noSqlite = { ...process.env, GIT_CTX_SQLITE_MODULE: 'git-ctx-bench-no-sqlite' };
+
+const forward = [BIN, 'impact', id(30), '--json'];
+const reverseFile = [BIN, 'impact', paths[4242 % FILES], '--json'];
+const reverseSymbol = [BIN, 'impact', `${paths[1234 % FILES]}#${fn(1234 % FILES)}`, '--depth', '3', '--json'];
+const rows = [];
+const base = warm(['-e', '0']);
+rows.push(['node -e 0', base, base]);
+rows.push([`cold git ctx impact <id> (${FILES} files, ${RECORDS} records: code index, edges)`, time(forward), base]);
+rows.push([`warm git ctx impact <id> (forward, depth 3)`, warm(forward), base]);
+rows.push([`warm git ctx impact <file> (reverse, depth 3, first walk builds the code graph)`, time(reverseFile), base]);
+rows.push([`warm git ctx impact <file> (reverse, depth 3)`, warm(reverseFile), base]);
+rows.push([`warm git ctx impact <file#symbol> (reverse, depth 3)`, warm(reverseSymbol), base]);
+rows.push([`warm git ctx impact <id>, file backend (no SQLite)`, time(forward, noSqlite) && warm(forward, noSqlite), base]);
+const baseNoCerts = warm(['-e', '0'], noCerts);
+rows.push(['node -e 0 without NODE_EXTRA_CA_CERTS', baseNoCerts, baseNoCerts]);
+rows.push(['warm git ctx impact <id> without NODE_EXTRA_CA_CERTS', warm(forward, noCerts), baseNoCerts]);
+rows.push(['warm git ctx impact <file> without NODE_EXTRA_CA_CERTS', warm(reverseFile, noCerts), baseNoCerts]);
+
+const out = JSON.parse(spawnSync(process.execPath, reverseFile, { cwd: dir, encoding: 'utf8' }).stdout);
+console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; median of ${RUNS} warm runs; target under 300 ms warm`);
+console.log(`reverse <file> reached ${out.artifacts.length} records and ${out.code.length} code places; ${out.edges.count} edges from ${out.edges.origins} origins (${out.edges.backend})`);
+for (const [name, ms, b] of rows) console.log(`${ms.toFixed(0).padStart(7)} ms  ${name}${name.startsWith('node') ? '' : `  (${(ms / b).toFixed(1)}× node -e 0; ${(ms - b).toFixed(0)} ms after start-up)`}`);
+if (KEEP) console.log(`kept: ${dir}`);
+else rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,148 @@
+// @spec SPEC-IMPACT-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
+import type { CodeNeighbours } from '../code/neighbours.js';
+import { CtxError } from '../errors.js';
+import { defaultNeighbours } from '../retrieve/default-neighbours.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { closeMatches } from '../util/close-match.js';
+import { normalizeRepoPath } from '../util/paths.js';
+import { mark } from '../util/timing.js';
+import { openEdgeCache, type EdgeStore } from './edge-store.js';
+import { refreshEdges } from './edges.js';
+import { journalMarkers } from './store-backend.js';
+import type { ImpactNode, ImpactResult, ImpactStale } from './types.js';
+import { walkImpact } from './walk.js';
+
+export type * from './types.js';
+export { openEdgeCache, type EdgeStore } from './edge-store.js';
+export { openImpactBackend, ingestMarkerJournal, journalMarkers, type ImpactBackend } from './store-backend.js';
+export { artifactEdges, annotationEdges, refreshEdges, type RefreshStats } from './edges.js';
+
+export const DEFAULT_IMPACT_DEPTH = 3;
+export const DEFAULT_IMPACT_LIMIT = 200;
+/** Files of a directory taken as the start of a reverse walk, at most. */
+const MAX_START_FILES = 2000;
+
+export interface ImpactOptions {
+  snapshot: Snapshot;
+  set: ArtifactSet;
+  /** an artifact id, a repository path (file or directory), or `path#Symbol` */
+  target: string;
+  /** from code to the records it touches (always, for a path); for an id: what the record relies on */
+  reverse?: boolean;
+  /** edges from the target (default 3) */
+  depth?: number;
+  /** most artifacts and most code nodes listed, each (default 200) */
+  limit?: number;
+  /** the code index (annotations); built when absent */
+  index?: CodeIndex;
+  /** the code graph; by default the repository's, opened only when a walk reaches code; false: none */
+  neighbours?: CodeNeighbours | false;
+  /** where edges are kept; by default the file under `<git-dir>/ctx/cache` (front ends pass the evidence store's, see openImpactBackend) */
+  store?: EdgeStore;
+  /** the latest staleness verdicts; by default the markers journal under `<git-dir>/ctx` */
+  markers?: (ids: string[]) => Promise<Map<string, ImpactStale>> | Map<string, ImpactStale>;
+}
+
+/** What an impact target names: an artifact, a file, a directory's files, or a symbol. */
+export async function resolveImpactTarget(snapshot: Snapshot, set: ArtifactSet, target: string, index?: CodeIndex): Promise<{ kind: ImpactNode['kind'] | 'directory'; id: string; start: ImpactNode[] }> {
+  const t = target.trim();
+  if (set.byId.has(t)) return { kind: 'artifact', id: t, start: [{ kind: 'artifact', id: t }] };
+  // path:line is the innermost symbol there (the file when the line is outside every symbol)
+  const at = /^(.*):(\d+)$/.exec(t);
+  if (at && !t.includes('#') && (await snapshot.blobOf(normalizeRepoPath(at[1]!))) !== undefined) {
+    const file = normalizeRepoPath(at[1]!);
+    const sym = index ? (await index.symbolAt(file, Number(at[2])))?.name : undefined;
+    return sym ? { kind: 'symbol', id: `${file}#${sym}`, start: [{ kind: 'symbol', id: `${file}#${sym}` }] } : { kind: 'file', id: file, start: [{ kind: 'file', id: file }] };
+  }
+  const hash = t.indexOf('#');
+  const file = normalizeRepoPath(hash > 0 ? t.slice(0, hash) : t);
+  if (hash > 0) {
+    if ((await snapshot.blobOf(file)) === undefined) throw await notFound(set, snapshot, t, file);
+    const id = `${file}#${t.slice(hash + 1)}`;
+    return { kind: 'symbol', id, start: [{ kind: 'symbol', id }] };
+  }
+  if (file && (await snapshot.blobOf(file)) !== undefined) return { kind: 'file', id: file, start: [{ kind: 'file', id: file }] };
+  const under = file ? await snapshot.listUnder(file) : [];
+  if (under.length) return { kind: 'directory', id: file, start: under.slice(0, MAX_START_FILES).map((e) => ({ kind: 'file', id: e.path })) };
+  throw await notFound(set, snapshot, t, file);
+}
+
+async function notFound(set: ArtifactSet, snapshot: Snapshot, target: string, file: string): Promise<CtxError> {
+  const ids = closeMatches(target, [...set.byId.keys()]);
+  const looksLikePath = /[/.]/.test(target) && !/^[A-Z][A-Z0-9]*-/.test(target);
+  if (!looksLikePath || ids.length) {
+    return new CtxError('UNKNOWN_ID', `no artifact ${target} and no such file or directory in the snapshot`, { hint: ids.length ? `did you mean ${ids.join(', ')}?` : 'run git ctx list for the ids' });
+  }
+  // same file name elsewhere: the path was probably typed from another directory
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const all = (await snapshot.list()).map((e) => e.path);
+  const same = base ? all.filter((p) => p === base || p.endsWith('/' + base)).slice(0, 3) : [];
+  const near = same.length ? same : closeMatches(file, all);
+  return new CtxError('USAGE', `no such file or directory in the snapshot: ${file || '.'} (and no artifact with that id)`, { hint: near.length ? `did you mean ${near.join(', ')}?` : 'paths are relative to the repository root; use git ctx list for the ids' });
+}
+
+/**
+ * What a change touches. Forward from an artifact: the code it governs and the records that
+ * rely on it (requires, depends on, amends, links to it; conflicts and relates both ways),
+ * transitively. Reverse from code (`path`, a directory, `path#Symbol`): the records
+ * declared on it (anchors, annotations, `paths`; mentions as weaker evidence), then the
+ * code that imports or calls it and their records, and the records relying on those.
+ * Reverse from an artifact: what it relies on. Every result carries its path of edges.
+ */
+export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> {
+  const { snapshot, set } = opts;
+  const depth = opts.depth ?? DEFAULT_IMPACT_DEPTH;
+  if (!Number.isInteger(depth) || depth < 1 || depth > 20) throw new CtxError('USAGE', `--depth must be an integer from 1 to 20 (got ${depth})`);
+  const index = opts.index ?? (await buildCodeIndex(snapshot, set.config));
+  mark('impact: code index');
+  const target = await resolveImpactTarget(snapshot, set, opts.target, index);
+  const store = opts.store ?? openEdgeCache(snapshot.root);
+  const refresh = await refreshEdges(store, set, index);
+  store.flush();
+  mark(`impact: edges (${refresh.recomputed} of ${refresh.origins} origins recomputed)`);
+  const reverse = target.kind !== 'artifact' || !!opts.reverse;
+  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
+  if (target.kind === 'symbol') await requireSymbol(target.id, index, neighbours);
+  const markers = opts.markers ?? journalMarkers(snapshot.root);
+  const walk = await walkImpact({
+    snapshot,
+    set,
+    store,
+    neighbours,
+    mode: target.kind === 'artifact' && reverse ? 'affected-by' : 'affects',
+    start: target.start,
+    depth,
+    limit: opts.limit ?? DEFAULT_IMPACT_LIMIT,
+    markers,
+  });
+  mark('impact: walked');
+  if (!opts.index) await index.flush();
+  return {
+    query: { kind: target.kind, id: target.id, direction: reverse ? 'reverse' : 'forward', depth },
+    artifacts: walk.artifacts,
+    code: walk.code,
+    truncated: walk.truncated,
+    edges: { ...refresh, count: edgeCount(store) },
+  };
+}
+
+/** A symbol the code index or the code graph declares; else a usage error listing some that exist. */
+async function requireSymbol(id: string, index: CodeIndex, neighbours: CodeNeighbours | undefined): Promise<void> {
+  const hash = id.indexOf('#');
+  const file = id.slice(0, hash);
+  const name = id.slice(hash + 1);
+  const known = (await index.symbolsOf(file)).map((s) => s.name);
+  if (known.includes(name)) return;
+  const graph = ((await neighbours?.declarations?.(file).catch(() => [])) ?? []).map((d) => d[0]);
+  if (graph.includes(name)) return;
+  const names = [...new Set([...known, ...graph])];
+  const near = closeMatches(name, names);
+  throw new CtxError('USAGE', `no symbol ${name} in ${file}`, names.length ? { hint: near.length ? `did you mean ${near.join(', ')}?` : `symbols: ${names.slice(0, 8).join(', ')}` } : {});
+}
+
+function edgeCount(store: EdgeStore): number {
+  return store.edgesToKind('artifact').length + store.edgesToKind('path').length + store.edgesToKind('symbol').length;
+}

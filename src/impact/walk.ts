@@ -1,0 +1,223 @@
+// @spec SPEC-IMPACT-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { CodeNeighbours } from '../code/neighbours.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { compilePaths, entryCovers } from '../util/path-set.js';
+import type { EdgeStore } from './edge-store.js';
+import { WEAK_KINDS, type ImpactEdge, type ImpactHit, type ImpactNode, type ImpactStale, type ImpactStep } from './types.js';
+
+/**
+ * Relations that carry impact in both directions: a change to either side concerns the
+ * other. The others carry it from target to writer (a record that requires, depends on,
+ * amends or links another relies on it), except `supersedes`: the replaced record is no
+ * longer in force, so a change to it affects nothing, and a change to its successor does
+ * not revive it.
+ */
+const SYMMETRIC = new Set<ImpactEdge['kind']>(['conflicts_with', 'relates_to', 'co_decided']);
+const CODE_KINDS = new Set<ImpactEdge['kind']>(['anchor', 'annotation', 'paths', 'mentioned']);
+/** Files one path entry of an artifact is expanded to, at most (the rest are counted). */
+const MAX_FILES_PER_ENTRY = 200;
+/** Nodes a walk visits at most: a utility imported everywhere must not make a walk unbounded. */
+const MAX_VISITED = 20_000;
+
+export interface WalkOptions {
+  snapshot: Snapshot;
+  set: ArtifactSet;
+  store: EdgeStore;
+  /** the code graph; absent: no code → code steps */
+  neighbours?: CodeNeighbours;
+  /** `affects`: what a change to the start touches; `affected-by`: what the start depends on */
+  mode: 'affects' | 'affected-by';
+  start: ImpactNode[];
+  depth: number;
+  /** most artifacts and most code nodes listed (each) */
+  limit: number;
+  /** the latest staleness verdicts of artifacts */
+  markers?: (ids: string[]) => Promise<Map<string, ImpactStale>> | Map<string, ImpactStale>;
+}
+
+interface Reached {
+  node: ImpactNode;
+  path: ImpactStep[];
+  weak: boolean;
+}
+
+const keyOf = (n: ImpactNode) => `${n.kind}:${n.id}`;
+const fileOfSymbol = (id: string) => id.slice(0, id.indexOf('#'));
+const literalPrefix = (entry: string) => {
+  const i = entry.search(/[*?[\]{}!]/);
+  const lit = i < 0 ? entry : entry.slice(0, i);
+  return i < 0 ? lit.replace(/\/$/, '') : lit.slice(0, lit.lastIndexOf('/') + 1).replace(/\/$/, '');
+};
+
+/**
+ * Walk impact edges breadth-first to a depth; every node reached is returned once, with its
+ * shortest path (declared evidence preferred over mentions at equal length).
+ */
+export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: ImpactHit[]; code: ImpactHit[]; truncated: number }> {
+  const { set, store, snapshot } = opts;
+  // path entries by their literal directory, so a file meets only the entries above it
+  const pathEdges = new Map<string, ImpactEdge[]>();
+  for (const e of store.edgesToKind('path')) {
+    if (!set.byId.has(e.src)) continue;
+    const k = literalPrefix(e.dst);
+    const l = pathEdges.get(k);
+    if (l) l.push(e);
+    else pathEdges.set(k, [e]);
+  }
+  const symbolEdgesByFile = new Map<string, ImpactEdge[]>();
+  for (const e of store.edgesToKind('symbol')) {
+    if (!set.byId.has(e.src)) continue;
+    const f = fileOfSymbol(e.dst);
+    const l = symbolEdgesByFile.get(f);
+    if (l) l.push(e);
+    else symbolEdgesByFile.set(f, [e]);
+  }
+  const covers = (e: ImpactEdge, file: string) => {
+    if (!entryCovers(e.dst, file)) return false;
+    // a `paths:` entry counts only where the artifact's whole set (exclusions too) covers the file
+    return e.kind !== 'paths' || compilePaths(set.byId.get(e.src)!.paths).covers(file);
+  };
+  const where = (e: ImpactEdge) => {
+    const a = set.byId.get(e.src);
+    if (e.kind === 'annotation') return e.origin;
+    const line = a?.keyLines[e.kind === 'paths' ? 'paths' : e.kind === 'anchor' ? 'anchors' : e.kind === 'mentioned' ? '' : e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : 'relations'];
+    return a ? `${a.file}${line ? `:${line}` : ''}` : e.origin;
+  };
+  const step = (e: ImpactEdge, reverse: boolean): ImpactStep => ({ from: reverse ? e.dst : e.src, kind: e.kind, to: reverse ? e.src : e.dst, ...(reverse ? { reverse: true } : {}), where: where(e) });
+
+  /** Artifacts declared on a file (or on a symbol in it, or on a path entry covering it). */
+  const governorsOfFile = (file: string, withSymbols = true): [ImpactNode, ImpactStep, boolean][] => {
+    const out: [ImpactNode, ImpactStep, boolean][] = [];
+    const dirs = [''];
+    for (let i = file.indexOf('/'); i >= 0; i = file.indexOf('/', i + 1)) dirs.push(file.slice(0, i));
+    dirs.push(file);
+    for (const d of dirs) for (const e of pathEdges.get(d) ?? []) if (covers(e, file)) out.push([{ kind: 'artifact', id: e.src }, { ...step(e, true), from: file, ...(e.dst !== file ? { via: e.dst } : {}) }, WEAK_KINDS.has(e.kind)]);
+    if (withSymbols) for (const e of symbolEdgesByFile.get(file) ?? []) out.push([{ kind: 'artifact', id: e.src }, { ...step(e, true), from: file, via: e.dst }, WEAK_KINDS.has(e.kind)]);
+    return out;
+  };
+  const governorsOfSymbol = (id: string): [ImpactNode, ImpactStep, boolean][] => {
+    const file = fileOfSymbol(id);
+    const name = id.slice(file.length + 1);
+    const out: [ImpactNode, ImpactStep, boolean][] = [];
+    for (const e of symbolEdgesByFile.get(file) ?? []) {
+      const sym = e.dst.slice(file.length + 1);
+      // declared on the symbol, on a symbol enclosing it, or on a member of it
+      if (sym === name || name.startsWith(sym + '.') || sym.startsWith(name + '.')) out.push([{ kind: 'artifact', id: e.src }, step(e, true), WEAK_KINDS.has(e.kind)]);
+    }
+    // what governs the whole file governs each symbol in it
+    for (const d of governorsOfFile(file, false)) out.push([d[0], { ...d[1], from: id, via: d[1].via ?? file }, d[2]]);
+    return out;
+  };
+  /** The code an artifact names: symbols as they are, path entries expanded to the files they cover. */
+  const codeOf = async (id: string): Promise<[ImpactNode, ImpactStep, boolean][]> => {
+    const out: [ImpactNode, ImpactStep, boolean][] = [];
+    for (const e of store.edgesFrom('artifact', id)) {
+      if (!CODE_KINDS.has(e.kind)) continue;
+      const weak = WEAK_KINDS.has(e.kind);
+      if (e.dstKind === 'symbol') {
+        out.push([{ kind: 'symbol', id: e.dst }, step(e, false), weak]);
+        continue;
+      }
+      if ((await snapshot.blobOf(e.dst)) !== undefined) {
+        out.push([{ kind: 'file', id: e.dst }, step(e, false), weak]);
+        continue;
+      }
+      const prefix = literalPrefix(e.dst);
+      let n = 0;
+      for (const f of await snapshot.listUnder(prefix)) {
+        if (!covers(e, f.path)) continue;
+        if (++n > MAX_FILES_PER_ENTRY) break;
+        out.push([{ kind: 'file', id: f.path }, { ...step(e, false), to: f.path, ...(e.dst !== f.path ? { via: e.dst } : {}) }, weak]);
+      }
+    }
+    return out;
+  };
+  /** Records related to an artifact in the walk's direction. */
+  const relatedOf = (id: string): [ImpactNode, ImpactStep, boolean][] => {
+    const out: [ImpactNode, ImpactStep, boolean][] = [];
+    // who relies on it (affects) / what it relies on (affected-by)
+    const forward = opts.mode === 'affected-by';
+    const edges = forward ? store.edgesFrom('artifact', id) : store.edgesTo('artifact', id);
+    for (const e of edges) {
+      if (e.dstKind !== 'artifact' || e.kind === 'supersedes' || (!forward && e.srcKind !== 'artifact')) continue;
+      const other = forward ? e.dst : e.src;
+      if (set.byId.has(other)) out.push([{ kind: 'artifact', id: other }, step(e, !forward), false]);
+    }
+    const sym = forward ? store.edgesTo('artifact', id) : store.edgesFrom('artifact', id);
+    for (const e of sym) {
+      if (!SYMMETRIC.has(e.kind) || e.dstKind !== 'artifact') continue;
+      const other = forward ? e.src : e.dst;
+      if (set.byId.has(other)) out.push([{ kind: 'artifact', id: other }, step(e, forward), false]);
+    }
+    return out;
+  };
+  const nb = opts.neighbours;
+  const next = async (n: ImpactNode): Promise<[ImpactNode, ImpactStep, boolean][]> => {
+    if (n.kind === 'artifact') return [...(await codeOf(n.id)), ...relatedOf(n.id)];
+    if (opts.mode === 'affects') {
+      const governed = n.kind === 'file' ? governorsOfFile(n.id) : governorsOfSymbol(n.id);
+      if (!nb) return governed;
+      if (n.kind === 'file') {
+        const users = (await nb.importers(n.id)).map((f): [ImpactNode, ImpactStep, boolean] => [{ kind: 'file', id: f }, { from: n.id, kind: 'imported_by', to: f }, false]);
+        return [...governed, ...users];
+      }
+      const file = fileOfSymbol(n.id);
+      const callers = (await nb.callers(file, n.id.slice(file.length + 1))).map((c): [ImpactNode, ImpactStep, boolean] => {
+        const to = `${c.path}#${c.symbol}`;
+        return [{ kind: 'symbol', id: to }, { from: n.id, kind: 'called_by', to, where: `${c.path}:${c.line}` }, false];
+      });
+      return [...governed, ...callers];
+    }
+    // affected-by: a change to what the code uses touches it
+    if (!nb) return [];
+    if (n.kind === 'file') return (await nb.imports(n.id)).map((f) => [{ kind: 'file', id: f }, { from: n.id, kind: 'imports', to: f }, false]);
+    const file = fileOfSymbol(n.id);
+    return (await nb.callees(file, n.id.slice(file.length + 1))).map((c) => {
+      const to = `${c.path}#${c.symbol}`;
+      return [{ kind: 'symbol', id: to }, { from: n.id, kind: 'calls', to, where: `${file}:${c.line}` }, false];
+    });
+  };
+
+  const visited = new Map<string, Reached>();
+  for (const s of opts.start) visited.set(keyOf(s), { node: s, path: [], weak: false });
+  let frontier = [...visited.values()];
+  for (let d = 0; d < opts.depth && frontier.length && visited.size < MAX_VISITED; d++) {
+    const layer = new Map<string, Reached>();
+    for (const r of frontier) {
+      for (const [node, s, weak] of await next(r.node)) {
+        const k = keyOf(node);
+        if (visited.has(k)) continue;
+        const cand: Reached = { node, path: [...r.path, s], weak: r.weak || weak };
+        const had = layer.get(k);
+        if (!had || (had.weak && !cand.weak)) layer.set(k, cand);
+      }
+    }
+    for (const [k, r] of layer) visited.set(k, r);
+    frontier = [...layer.values()];
+  }
+
+  const startKeys = new Set(opts.start.map(keyOf));
+  const reached = [...visited.entries()].filter(([k]) => !startKeys.has(k)).map(([, r]) => r);
+  const order = (a: Reached, b: Reached) => a.path.length - b.path.length || Number(a.weak) - Number(b.weak) || (a.node.id < b.node.id ? -1 : a.node.id > b.node.id ? 1 : 0);
+  const arts = reached.filter((r) => r.node.kind === 'artifact').sort(order);
+  const code = reached.filter((r) => r.node.kind !== 'artifact').sort(order);
+  const truncated = Math.max(0, arts.length - opts.limit) + Math.max(0, code.length - opts.limit);
+  const shownArts = arts.slice(0, opts.limit);
+  const marks = opts.markers && shownArts.length ? await opts.markers(shownArts.map((r) => r.node.id)) : new Map<string, ImpactStale>();
+  const hit = (r: Reached): ImpactHit => {
+    const h: ImpactHit = { node: r.node, distance: r.path.length, path: r.path };
+    if (r.weak) h.weak = true;
+    if (r.node.kind === 'artifact') {
+      const a = set.byId.get(r.node.id)!;
+      h.type = a.type;
+      h.title = a.title;
+      if (a.status !== undefined) h.status = a.status;
+      const m = marks.get(a.id);
+      if (m) h.stale = m;
+    }
+    return h;
+  };
+  return { artifacts: shownArts.map(hit), code: code.slice(0, opts.limit).map(hit), truncated };
+}

@@ -1,0 +1,82 @@
+// @spec SPEC-RETRIEVE-001
+
+import { queryOf, searchKeywords, keywordIndexFor } from './bm25.js';
+import { declaredFor, declaredRank } from './declared.js';
+import { mentionSignals, nearnessSignals } from './signals.js';
+import { extractPlaceTerms, placeQuery } from './extract.js';
+import type { LaneHit, ReplaceableLane, RetrievalLane, Why } from './types.js';
+
+/** Score given to declared hits: always above the fused band (whose scores stay below 3). */
+export const DECLARED_BASE = 1000;
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+const artifact = (id: string) => ({ kind: 'artifact' as const, id });
+
+/** Slot 1: what is declared at the place and by walking the code graph outward, nearest first. */
+export const declaredLane: RetrievalLane = {
+  name: 'declared',
+  async run(q, ctx) {
+    const target = q.kind === 'place' ? q.target : q.place;
+    if (!target) return [];
+    const index = await ctx.index();
+    const r = await declaredFor({ snapshot: ctx.snapshot, set: ctx.set, index, target, neighbours: await ctx.neighbours(), symbol: q.kind === 'place' ? q.symbol : target.symbol });
+    const hits: LaneHit[] = r.hits.map((h) => ({ ref: artifact(h.id), score: DECLARED_BASE - declaredRank(h), why: h.why }));
+    return r.graphError ? { hits, partial: r.graphError } : hits;
+  },
+};
+
+/** Slot 2: BM25 over the records, the query being the text or the code at the place. */
+export const keywordsLane: RetrievalLane = {
+  name: 'keywords',
+  async run(q, ctx) {
+    const terms = q.kind === 'place' ? placeQuery(extractPlaceTerms(await q.code(), q.path)) : queryOf(q.text);
+    return searchKeywords(keywordIndexFor(ctx.snapshot.root, ctx.set.artifacts).index, terms, ctx.pool).map((h) => ({
+      ref: artifact(h.id),
+      score: h.score,
+      why: [{ kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) } satisfies Why],
+    }));
+  },
+};
+
+/** Records whose text names the place (approximate evidence, fused). */
+export const mentionsLane: RetrievalLane = {
+  name: 'mentions',
+  async run(q, ctx) {
+    const place = q.kind === 'place' ? { path: q.path, symbol: q.symbol } : q.place && { path: q.place.path, symbol: q.place.symbol };
+    if (!place) return [];
+    return [...mentionSignals(ctx.set, place.path, place.symbol)].map(([id, s]) => ({ ref: artifact(id), score: s.score, why: [s.why] }));
+  },
+};
+
+/** Records about code in directories near the place (only adds to what another lane found). */
+export const nearnessLane: RetrievalLane = {
+  name: 'nearness',
+  async run(q, ctx) {
+    if (q.kind !== 'place') return [];
+    return [...nearnessSignals(ctx.set, q.path)].map(([id, s]) => ({ ref: artifact(id), score: s.score, why: [s.why] }));
+  },
+};
+
+/** Slot 5: similarity in meaning, through the configured embedder. */
+export const semanticLane: RetrievalLane = {
+  name: 'semantic',
+  async run(q, ctx) {
+    if (!ctx.semantic) return [];
+    let text: string;
+    if (q.kind === 'place') {
+      const t = extractPlaceTerms(await q.code(), q.path);
+      text = [...t.path, ...t.comments, ...t.identifiers].join(' ');
+    } else text = q.text;
+    const hits = await ctx.semantic.similar(text, ctx.set.artifacts.map((a) => a.id), ctx.pool);
+    return hits.map((s) => ({ ref: artifact(s.id), score: s.score, why: [{ kind: 'semantic', text: `similar in meaning (${round(s.score)})` } satisfies Why] }));
+  },
+};
+
+/** The built-in lanes by name. */
+export const BUILTIN_LANES: Record<ReplaceableLane, RetrievalLane> = {
+  declared: declaredLane,
+  keywords: keywordsLane,
+  mentions: mentionsLane,
+  nearness: nearnessLane,
+  semantic: semanticLane,
+};

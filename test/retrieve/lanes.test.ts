@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
+import { loadConfig } from '../../src/config.js';
+import type { CodeNeighbours } from '../../src/code/neighbours.js';
+import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
+import type { RetrievalLane, RetrieveOptions, SemanticLane } from '../../src/retrieve/types.js';
+import { openSnapshot } from '../../src/snapshot/open.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+const rec = (id: string, fm: string, body: string) => `---\nid: ${id}\ntype: decision\ntitle: ${id} title\nstatus: accepted\n${fm}---\n\n# ${id}\n\n${body}\n`;
+
+function fixture() {
+  const repo = makeRepo({
+    'src/limits/bucket.py': 'from .clock import now\n\n# @decision DEC-BUCKET\ndef throttle(sender):\n    """Token bucket per webhook sender."""\n    return now()\n',
+    'src/limits/clock.py': '# @decision DEC-CLOCK\ndef now():\n    return 0\n',
+    '.contextia/system/rationale/DEC-BUCKET.md': rec('DEC-BUCKET', 'keywords: [token bucket, throttle]\n', 'Webhook senders are throttled with a token bucket.'),
+    '.contextia/system/rationale/DEC-CLOCK.md': rec('DEC-CLOCK', '', 'One clock for the whole service.'),
+    '.contextia/system/rationale/DEC-RETRY.md': rec('DEC-RETRY', 'keywords: [retry, webhook]\n', 'Webhook deliveries are retried with backoff.'),
+  });
+  repo.commit('fixture');
+  return repo;
+}
+
+async function open(dir: string): Promise<{ opts: Pick<RetrieveOptions, 'snapshot' | 'set'>; close: () => void }> {
+  const snapshot = await openSnapshot({ cwd: dir, kind: 'worktree' });
+  const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+  return { opts: { snapshot, set }, close: () => snapshot.close() };
+}
+
+/** A code graph whose grammar cannot load: every question about the graph fails. */
+const brokenGraph: CodeNeighbours = {
+  languages: ['python'],
+  imports: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
+  importers: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
+  callers: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
+  callees: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
+  symbolAt: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
+  declarations: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
+};
+
+describe('lane fusion: a failing lane degrades the answer, never loses it', () => {
+  it('a code graph that fails to load: the declared lane is partial, what is declared at the place still answers', async () => {
+    const repo = fixture();
+    const { opts, close } = await open(repo.dir);
+    try {
+      const ok = await retrieveForPlace({ ...opts, target: { path: 'src/limits/bucket.py' } });
+      // the working graph reaches the imported clock's record
+      expect(ok.results.filter((r) => r.slot === 'declared').map((r) => r.id)).toEqual(['DEC-BUCKET', 'DEC-CLOCK']);
+      const r = await retrieveForPlace({ ...opts, target: { path: 'src/limits/bucket.py' }, neighbours: brokenGraph });
+      expect(r.slots.declared).toMatchObject({ status: 'partial', message: 'code graph: tree-sitter grammar for python failed to load' });
+      expect(r.results.filter((x) => x.slot === 'declared').map((x) => x.id)).toEqual(['DEC-BUCKET']);
+      expect(r.slots.keywords.status).toBe('ok');
+    } finally {
+      close();
+    }
+  });
+
+  it('a lane that never answers times out; a lane that throws fails; the others are still fused and ranked', async () => {
+    const repo = fixture();
+    const { opts, close } = await open(repo.dir);
+    try {
+      const never: RetrievalLane = { name: 'keywords', run: () => new Promise(() => undefined) };
+      const t = await retrieveForPlace({ ...opts, target: { path: 'src/limits/bucket.py' }, lanes: { keywords: never }, laneTimeoutMs: 100 });
+      expect(t.slots.keywords).toMatchObject({ status: 'timeout', message: 'no answer within 100 ms', count: 0 });
+      expect(t.results[0]).toMatchObject({ id: 'DEC-BUCKET', slot: 'declared' });
+      const throwing: RetrievalLane = {
+        name: 'declared',
+        run: () => {
+          throw new Error('annotation index unreadable');
+        },
+      };
+      const f = await retrieveForText({ ...opts, text: 'src/limits/bucket.py webhook throttle token bucket', lanes: { declared: throwing } });
+      expect(f.slots.declared).toMatchObject({ status: 'failed', message: 'annotation index unreadable' });
+      // keywords still find the record, now in the fused band
+      expect(f.results[0]).toMatchObject({ id: 'DEC-BUCKET', slot: 'fused' });
+      const down: SemanticLane = { name: 'down', similar: () => Promise.reject(new Error('embedding endpoint down')) };
+      const s = await retrieveForText({ ...opts, text: 'webhook retries', semantic: down });
+      expect(s.slots.semantic).toMatchObject({ status: 'failed', message: 'embedding endpoint down' });
+      expect(s.results[0]!.id).toBe('DEC-RETRY');
+    } finally {
+      close();
+    }
+  });
+
+  it('fuses by typed reference: one result per record, each lane contributing', async () => {
+    const repo = fixture();
+    const { opts, close } = await open(repo.dir);
+    try {
+      const kw: RetrievalLane = { name: 'keywords', run: async () => [{ ref: { kind: 'artifact', id: 'DEC-RETRY' }, score: 4, why: [{ kind: 'keywords', text: 'matches retry' }] }, { ref: { kind: 'artifact', id: 'DEC-CLOCK' }, score: 2, why: [{ kind: 'keywords', text: 'matches clock' }] }] };
+      const sem: RetrievalLane = { name: 'semantic', run: async () => [{ ref: { kind: 'artifact', id: 'DEC-CLOCK' }, score: 0.9, why: [{ kind: 'semantic', text: 'similar in meaning (0.9)' }] }] };
+      const r = await retrieveForText({ ...opts, text: 'anything', lanes: { keywords: kw, semantic: sem } });
+      expect(r.results.map((x) => x.id)).toEqual(['DEC-CLOCK', 'DEC-RETRY']);
+      expect(r.results[0]!.why.map((w) => [w.kind, w.contribution])).toEqual([
+        ['keywords', 0.5],
+        ['semantic', 0.72],
+      ]);
+      expect(r.slots.keywords.count).toBe(2);
+      expect(r.slots.semantic.count).toBe(1);
+    } finally {
+      close();
+    }
+  });
+});

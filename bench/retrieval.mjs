@@ -202,7 +202,9 @@ async function loadLibrary(bin, cwd) {
   const snapshot = await lib.openSnapshot({ cwd, rev: 'HEAD' });
   const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));
   const index = typeof lib.buildCodeIndex === 'function' ? await lib.buildCodeIndex(snapshot, set.config) : undefined;
-  const base = { snapshot, set, ...(index ? { index } : {}) };
+  // the semantic lane as configured, as `git ctx for|search` run it
+  const semantic = typeof lib.semanticLaneFor === 'function' ? lib.semanticLaneFor(snapshot.root, set) : undefined;
+  const base = { snapshot, set, ...(index ? { index } : {}), ...(semantic ? { semantic } : {}) };
   return (q) =>
     isPlace(q)
       ? lib.retrieveForPlace({ ...base, target: lib.parseTraceTarget(q.input, snapshot.root, cwd), place: q.input })

@@ -202,11 +202,16 @@ async function loadLibrary(bin, cwd) {
   const snapshot = await lib.openSnapshot({ cwd, rev: 'HEAD' });
   const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));
   const index = typeof lib.buildCodeIndex === 'function' ? await lib.buildCodeIndex(snapshot, set.config) : undefined;
-  const base = { snapshot, set, ...(index ? { index } : {}) };
-  return (q) =>
+  // the semantic lane as configured, as `git ctx for|search` run it
+  const semantic = typeof lib.semanticLaneFor === 'function' ? lib.semanticLaneFor(snapshot.root, set) : undefined;
+  const base = { snapshot, set, ...(index ? { index } : {}), ...(semantic ? { semantic } : {}) };
+  const ask = (q) =>
     isPlace(q)
       ? lib.retrieveForPlace({ ...base, target: lib.parseTraceTarget(q.input, snapshot.root, cwd), place: q.input })
       : lib.retrieveForText({ ...base, text: q.input });
+  // the snapshot keeps a git process open: closed when the run is done, or the bench never exits
+  ask.close = () => snapshot.close();
+  return ask;
 }
 
 const execFileP = promisify(execFile);
@@ -272,6 +277,7 @@ async function runGitCtx(cwd, queries, opts) {
         .catch((e) => `error: ${e.message}`);
       if (JSON.stringify(viaCli) !== JSON.stringify(viaLib)) {
         note = `library and CLI disagree on ${q.id} (${JSON.stringify(viaLib)} vs ${JSON.stringify(viaCli)}); the CLI is used`;
+        library.close?.();
         library = null;
         break;
       }
@@ -288,7 +294,10 @@ async function runGitCtx(cwd, queries, opts) {
       errors.push({ id: q.id, error: e.message, ...(e.detail ? { detail: e.detail } : {}) });
     }
   };
-  if (library) for (const q of queries) await one(q);
+  if (library) {
+    for (const q of queries) await one(q);
+    library.close?.();
+  }
   else {
     // the first query alone (it builds the caches), then two processes at a time (a 2-core machine)
     if (queries.length) await one(queries[0]);

@@ -76,3 +76,23 @@ export { detectRecordFolders, detectAgentRuleFiles, type DetectedSource } from '
 export { exportJson, exportCsv, exportAdr, planImport } from './sources/convert.js';
 export { createRecord } from './sources/new-record.js';
 export type { SourceConfig } from './config.js';
+
+/**
+ * Retrieval: `git ctx for <place>` and `git ctx search <words…>` in process. Load the snapshot
+ * and artifact set once, then ask as often as needed; pass `semantic: semanticLaneFor(root, set)`
+ * for what the CLI does (the semantic lane as configured), or leave it out for lexical lanes only.
+ *
+ * @example
+ *   const snapshot = await openSnapshot({ cwd });
+ *   const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+ *   const semantic = semanticLaneFor(snapshot.root, set);
+ *   const forPlace = await retrieveForPlace({ snapshot, set, semantic, target: parseTraceTarget('src/a.ts', snapshot.root, cwd), place: 'src/a.ts' });
+ *   const forWords = await retrieveForText({ snapshot, set, semantic, text: 'how do we rate limit webhooks' });
+ *   console.log(renderRetrieval('json', forWords));
+ */
+export { retrieveForPlace, retrieveForText } from './retrieve/engine.js';
+export { renderRetrieval, type RetrievalFormat } from './retrieve/render.js';
+export { DEFAULT_CAPS, LANE_NAMES, type LaneName, type LaneReport, type RetrievalCaps, type RetrievalFilters, type RetrievalResult, type RetrievedRecord, type RetrieveOptions, type ResultSlot, type SemanticLane, type Why } from './retrieve/types.js';
+/** The semantic lane (slot 5) as configured for a repository, or undefined when it is off. */
+export { semanticLaneFor, semanticSettings, EmbeddingLane, type SemanticSettings } from './semantic/lane.js';
+export type { Embedder } from './semantic/embedder.js';

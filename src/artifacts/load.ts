@@ -141,13 +141,15 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const misses: typeof regular = [];
   for (const r of regular) if (!take(r.e.blob ? cache.get(keyOf(r.e.blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
   const bufs = misses.length ? await snapshot.readMany(misses.map((r) => r.e.path)) : [];
-  const toParse: { path: string; buf: Buffer; key: string; src: SourceSpec }[] = [];
+  const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec }[] = [];
   misses.forEach((r, i) => {
     const buf = bufs[i];
     if (!buf) return;
     // a file edited in the work tree has no blob id from the index: hash it, and it may be cached still
-    const key = keyOf(r.e.blob ?? gitBlobHash(buf), r);
-    if (!take(r.e.blob ? undefined : cache.get(key, r.e.path, 'repo'))) toParse.push({ path: r.e.path, buf, key, src: r.src });
+    const blob = r.e.blob ?? gitBlobHash(buf);
+    const key = keyOf(blob, r);
+    // the blob id is known (from the index or hashed just above): the parsers need not hash again
+    if (!take(r.e.blob ? undefined : cache.get(key, r.e.path, 'repo'))) toParse.push({ path: r.e.path, buf, key, blob, src: r.src });
   });
   // the parsers (and js-yaml) load only when something is not in the cache
   const global = opts.global ?? config.global;
@@ -155,7 +157,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
   mark('artifact parser loaded');
   for (const t of toParse) {
-    const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo') : parseArtifact!(t.path, t.buf, 'repo');
+    const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);
     problems.push(...r.problems);
     if (r.artifact) artifacts.push(r.artifact);
     cache.set(t.key, r.artifact, r.problems);

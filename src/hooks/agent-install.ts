@@ -16,10 +16,21 @@ export const AGENTS = {
 } as const;
 export type AgentName = keyof typeof AGENTS;
 
-/** Agents without a documented file-read hook that can add context to the conversation. */
-const UNSUPPORTED: Record<string, string> = {
-  cursor: "Cursor's beforeReadFile hook can only allow or deny a read, not add context; use the MCP server (git ctx mcp) with context_for_code instead",
-  codex: 'Codex has no documented hook on file reads that can add context; use the MCP server (git ctx mcp) with context_for_code instead',
+/**
+ * Agents without a file-read hook that can add context to the conversation, and what to use
+ * instead (researched for DEC-023): Cursor's `beforeReadFile` (Cursor 1.7+) answers only
+ * allow/deny; Codex CLI hooks run around shell commands, patches and MCP calls, and Codex has
+ * no file-read tool to hook. Both read rule files and speak MCP.
+ */
+export const UNSUPPORTED_AGENTS: Record<string, string> = {
+  cursor:
+    "Cursor's file-read hook (beforeReadFile) can only allow or deny a read; it cannot add context, so there is no hook to install. " +
+    'Give Cursor the records instead as rule files scoped to the code they govern (git ctx rules export --format cursor writes .cursor/rules/*.mdc) ' +
+    'or through the MCP server (git ctx mcp; tool context_for_code)',
+  codex:
+    'Codex CLI has no file-read hook: it reads files through shell commands, and its hooks cannot tell a read from any other command. ' +
+    'Give Codex the records instead in AGENTS.md (git ctx rules export --format agents) ' +
+    'or through the MCP server (git ctx mcp; tool context_for_code)',
 };
 
 export const AGENT_COMMAND = 'git-ctx hook agent-read';
@@ -33,9 +44,9 @@ export interface AgentInstallResult {
 type HookGroup = { matcher?: string; hooks?: { type?: string; command?: string }[] };
 
 export async function installAgentHook(opts: { cwd: string; agent: string; uninstall?: boolean }): Promise<AgentInstallResult> {
-  if (UNSUPPORTED[opts.agent]) throw new CtxError('USAGE', `--agent ${opts.agent}: ${UNSUPPORTED[opts.agent]}`);
+  if (UNSUPPORTED_AGENTS[opts.agent]) throw new CtxError('USAGE', `--agent ${opts.agent}: ${UNSUPPORTED_AGENTS[opts.agent]}`);
   const spec = AGENTS[opts.agent as AgentName];
-  if (!spec) throw new CtxError('USAGE', `unknown agent ${JSON.stringify(opts.agent)}: expected ${Object.keys(AGENTS).join(' or ')}`);
+  if (!spec) throw new CtxError('USAGE', `unknown agent ${JSON.stringify(opts.agent)}: expected ${Object.keys(AGENTS).join(' or ')} (cursor and codex have no read hook that can add context: see git ctx hooks install --help)`);
   const agent = opts.agent as AgentName;
   const root = await findRepoRoot(opts.cwd);
   const file = path.join(root, spec.file);

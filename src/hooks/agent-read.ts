@@ -50,6 +50,9 @@ export function payloadFile(p: AgentReadPayload): string | undefined {
 
 export async function agentRead(payload: AgentReadPayload, fallbackCwd: string): Promise<AgentReadResult> {
   const none = (skipped: string): AgentReadResult => ({ stdout: '', shown: [], repeated: [], skipped });
+  // Cursor's beforeReadFile can only allow or deny, and wants JSON on every path: a hook wired
+  // by hand never blocks a read, and adds nothing (there is no field for context)
+  if (payload.hook_event_name === 'beforeReadFile') return { stdout: JSON.stringify({ permission: 'allow' }) + '\n', shown: [], repeated: [], skipped: "Cursor's beforeReadFile cannot add context" };
   const file = payloadFile(payload);
   if (!file) return none('no file in the tool input');
   const cwd = payload.cwd && path.isAbsolute(payload.cwd) ? payload.cwd : fallbackCwd;

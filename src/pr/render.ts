@@ -230,12 +230,22 @@ function alsoRelevant(r: PrResult, budget: Budget): string[] {
 }
 
 function renderNothing(r: PrResult, opts: RenderPrOptions): string {
-  const lines: string[] = [];
-  if (opts.marker !== false) lines.push(COMMENT_MARKER);
-  lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked), and it introduces no coherence finding.`);
-  for (const l of r.limitations.slice(0, 5)) lines.push(`- ${escapeText(truncate(l, 500))}`);
-  lines.push('', ...footer(r, opts));
-  return lines.join('\n') + '\n';
+  const maxChars = opts.maxChars ?? COMMENT_MAX_CHARS;
+  for (let rows = Math.max(0, opts.maxItems ?? 50); ; rows = Math.floor(rows / 2)) {
+    const lines: string[] = [];
+    if (opts.marker !== false) lines.push(COMMENT_MARKER);
+    lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked), and it introduces no coherence finding.`);
+    for (const l of r.limitations.slice(0, 5)) lines.push(`- ${escapeText(truncate(l, 500))}`);
+    // nothing declared, yet retrieval may know records about these files: worth a look, collapsed
+    const budget = { rows, cut: 0 };
+    const extra = rows > 0 ? alsoRelevant(r, budget) : [];
+    if (!rows && r.files.some((f) => f.alsoRelevant?.length)) budget.cut++;
+    if (extra.length) lines.push('', ...extra.slice(0, -1));
+    if (budget.cut) lines.push('', opts.summaryUrl ? `Some files were left out to keep this comment short: the full list is in the [job summary](${encodeURI(opts.summaryUrl)}).` : 'Some files were left out to keep this short: run the command below for the full list.');
+    lines.push('', ...footer(r, opts));
+    const text = lines.join('\n') + '\n';
+    if (text.length <= maxChars || rows === 0) return text;
+  }
 }
 
 /**

@@ -39,6 +39,9 @@ const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
   [/\bconflicts\s+with\b/i, 'conflicts_with', 0],
 ];
 
+/** Any word a phrase above starts with: one test per line instead of one per phrase. */
+const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obsoletes|amend|refine|extend|modif|clarif|relate|see\s+also|depends\s+on|conflicts\s+with/i;
+
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
 
@@ -63,8 +66,12 @@ function metaKey(label: string): 'status' | 'date' | 'deciders' | undefined {
   return undefined;
 }
 
+/** any markup `plain` removes; a value without it only needs trimming */
+const MARKUP = /[[`*_|]/;
+
 /** Strip markdown emphasis/links of a metadata value. */
 function plain(v: string): string {
+  if (!MARKUP.test(v)) return v.trim();
   return v
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
@@ -79,7 +86,7 @@ function plain(v: string): string {
  * `Status:` lines, a table at the top, emoji) and reStructuredText. Never throws and never
  * rejects a record for missing metadata: a record without status has none.
  */
-export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, origin: 'repo' | 'global' = 'repo'): ParseResult {
+export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, origin: 'repo' | 'global' = 'repo', blob?: string): ParseResult {
   const problems: LoadProblem[] = [];
   const problem = (rule: string, message: string, line?: number): ParseResult => {
     problems.push({ file, line, rule, message });
@@ -122,18 +129,19 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   let fence = false;
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
-    if (!rst && /^\s*(```|~~~)/.test(l)) fence = !fence;
+    if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(```|~~~)/.test(l)) fence = !fence;
     if (fence) continue;
     if (!rst) {
-      const m = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/.exec(l);
+      const m = l[0] === '#' ? /^(#{1,6})[ \t]+(.+?)[ \t#]*$/.exec(l) : null;
+      const c = lines[i + 1]?.[0];
       if (m) sections.push({ title: m[2]!.trim(), at: i, level: m[1]!.length });
-      else if (l.trim() && /^(=+|-+)\s*$/.test(lines[i + 1] ?? '') && !/^\s*[-*+|>]/.test(l) && (i === startLine || !lines[i - 1]!.trim())) {
+      else if ((c === '=' || c === '-') && l.trim() && /^(=+|-+)\s*$/.test(lines[i + 1]!) && !/^\s*[-*+|>]/.test(l) && (i === startLine || !lines[i - 1]!.trim())) {
         sections.push({ title: l.trim(), at: i, level: lines[i + 1]![0] === '=' ? 1 : 2 });
         i++;
       }
     } else {
       const under = lines[i + 1] ?? '';
-      const m = /^([=\-~^"'`#*+:.])\1{2,}\s*$/.exec(under);
+      const m = under.length > 2 ? /^([=\-~^"'`#*+:.])\1{2,}\s*$/.exec(under) : null;
       if (l.trim() && m && under.trim().length >= l.trim().length - 1 && !/^([=\-~^"'`#*+:.])\1+\s*$/.test(l)) {
         const over = i > 0 && lines[i - 1]!.trim() === under.trim();
         const key = (over ? 'o' : 'u') + m[1];
@@ -162,8 +170,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   fm('deciders', 'decision-makers', 'authors', 'owner');
   const sectionEnd = (idx: number): number => {
     const s = sections[idx]!;
-    const next = sections.slice(idx + 1).find((x) => x.level <= s.level) ?? sections[idx + 1];
-    return next ? next.at : lines.length;
+    for (let j = idx + 1; j < sections.length; j++) if (sections[j]!.level <= s.level) return sections[j]!.at;
+    return sections[idx + 1]?.at ?? lines.length;
   };
   const statusIdx = sections.findIndex((s) => /^(?:\d+\.\s*)?status$/i.test(plain(s.title).replace(/[:\s]+$/, '')));
   if (statusIdx >= 0 && !found.status) {
@@ -248,8 +256,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   };
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
-    let phrase = PHRASES.find(([re]) => re.test(l));
-    const inRelated = relatedRanges.some(([a, b]) => i >= a && i < b);
+    let phrase = PHRASE_ANY.test(l) ? PHRASES.find(([re]) => re.test(l)) : undefined;
+    const inRelated = relatedRanges.length > 0 && relatedRanges.some(([a, b]) => i >= a && i < b);
     if (!phrase && !inRelated) continue;
     const refs = refsIn(l);
     if (!refs.length) continue;
@@ -286,14 +294,14 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     format: 'adr',
     file,
     origin,
-    blob: gitBlobHash(bytes),
+    blob: blob ?? gitBlobHash(bytes),
     data,
     body: text,
     keyLines,
     bodyLine: 1,
   };
   // n: only an id taken from the file name is renumbered or found by number
-  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines.join('\n'), file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
+  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
   return { artifact, problems };
 }
 

@@ -108,12 +108,62 @@ export function exportAdr(set: ArtifactSet, style: 'nygard' | 'madr', outDir: st
   });
 }
 
+/**
+ * The records as the decision-record files they were read from: a record read in place is
+ * its file; an imported one (named in the import map `git ctx import` keeps) is its own
+ * frontmatter block as written followed by its body, byte for byte, at its original path
+ * (or under `outDir`, same file name). Records that never were ADR files are left out and
+ * returned apart (export them with nygard or madr).
+ */
+export function exportOriginal(set: ArtifactSet, map: ImportMap, outDir: string | undefined, types: string[] = ['decision']): { files: ConvertedFile[]; other: string[] } {
+  const files: ConvertedFile[] = [];
+  const other: string[] = [];
+  for (const a of set.artifacts) {
+    if (a.origin !== 'repo' || !types.includes(a.type) || set.byId.get(a.id) !== a) continue;
+    const o = a.format === 'adr' ? undefined : map.records[a.id];
+    const from = a.format === 'adr' ? a.file : typeof o?.file === 'string' ? o.file : undefined;
+    if (!from) {
+      other.push(a.id);
+      continue;
+    }
+    const head = typeof o?.head === 'string' ? o.head : '';
+    files.push({ path: outDir ? path.posix.join(outDir, path.posix.basename(from)) : from, text: head + a.body, id: a.id });
+  }
+  return { files, other };
+}
+
 /** A record of an adr source converted into a frontmatter artifact. */
 export interface ImportItem extends ConvertedFile {
   /** the record's file now */
   from: string;
   /** already imported (an artifact with its id exists under the artifact directory): nothing to do */
   skip?: string;
+  /** what the import map keeps of the record's file */
+  origin?: ImportOrigin;
+}
+
+/** Where an imported record was read, and its own frontmatter block byte for byte (MADR 3/4). */
+export interface ImportOrigin {
+  file: string;
+  head?: string;
+}
+
+/**
+ * The import map, `<dir>/imported.json`: per imported id, the file it was read from. Kept
+ * apart from the artifacts so their frontmatter stays small (a moved record's history is
+ * followed by git's rename detection, which a longer header defeats on short records).
+ */
+export const IMPORT_MAP_FILE = 'imported.json';
+export type ImportMap = { version: 1; records: Record<string, ImportOrigin> };
+
+export function parseImportMap(text: string | undefined): ImportMap {
+  try {
+    const m = JSON.parse(text ?? '') as Partial<ImportMap>;
+    if (m && m.version === 1 && m.records && typeof m.records === 'object') return { version: 1, records: m.records };
+  } catch {
+    /* absent or unreadable: empty */
+  }
+  return { version: 1, records: {} };
 }
 
 /**
@@ -164,7 +214,9 @@ export function planImport(set: ArtifactSet, opts: { only?: string[] } = {}): Im
     const done = new Set(['id', 'type', 'title', 'status', 'date', 'deciders', 'created', 'owner', 'summary', 'paths', 'anchors', 'relations', 'links']);
     for (const [k, v] of Object.entries(a.data)) if (split.hasFrontmatter && !done.has(k) && a.keyLines[k] !== undefined && a.keyLines[k]! < split.bodyLine) set1(k, v);
     set1('source', 'manual');
-    out.push({ path: to, text: editFrontmatterText(`---\n---\n${body}`, edits, to), id: a.id, from: a.file });
+    // where it was read and its own frontmatter block as written, for the import map (`export --format original`)
+    const origin: ImportOrigin = { file: a.file, ...(split.hasFrontmatter ? { head: a.body.slice(0, a.body.length - split.body.length) } : {}) };
+    out.push({ path: to, text: editFrontmatterText(`---\n---\n${body}`, edits, to), id: a.id, from: a.file, origin });
   }
   return out;
 }

@@ -27,21 +27,22 @@ function clean(raw: string): string | undefined {
  * readings to try in order: links relative to the record's folder first, code spans as
  * written (repository-relative) first. `firstLine` is the file line of `text`'s first line.
  */
-export function mentionCandidates(text: string, file: string, firstLine: number): [string[], number][] {
+export function mentionCandidates(text: string | string[], file: string, firstLine: number): [string[], number][] {
   const out: [string[], number][] = [];
   const dir = path.posix.dirname(file);
   const ancestors: string[] = [];
   for (let d = path.posix.dirname(dir); d !== '.' && d !== '/' && d !== ''; d = path.posix.dirname(d)) ancestors.push(d);
   const seen = new Set<string>();
-  const lines = text.split('\n');
+  const lines = typeof text === 'string' ? text.split('\n') : text;
   let fence = false;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (/^\s*(```|~~~)/.test(l)) {
+    const tick = l.indexOf('`');
+    if ((tick >= 0 || l.includes('~~~')) && /^\s*(```|~~~)/.test(l)) {
       fence = !fence;
       continue;
     }
-    if (fence || (l.indexOf('`') < 0 && l.indexOf('](') < 0)) continue;
+    if (fence || (tick < 0 && l.indexOf('](') < 0)) continue;
     const add = (raw: string, link: boolean): void => {
       const t = clean(raw);
       if (!t) return;
@@ -57,7 +58,8 @@ export function mentionCandidates(text: string, file: string, firstLine: number)
       if (alts.length) out.push([[...new Set(alts)], firstLine + i]);
     };
     for (const m of l.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) add(m[1]!, true);
-    for (const m of l.matchAll(/`([^<`]+?)\s*<([^>`]+)>`_/g)) add(m[2]!, true);
+    if (tick < 0) continue;
+    if (l.includes('>`_')) for (const m of l.matchAll(/`([^<`]+?)\s*<([^>`]+)>`_/g)) add(m[2]!, true);
     for (const m of l.matchAll(/``([^`]+)``|`([^`]+)`/g)) add((m[1] ?? m[2])!, false);
   }
   return out;
@@ -77,16 +79,15 @@ export function mentionPattern(alt: string): string {
 export function resolveMentions(cands: [string[], number][], index: PathLookup, self: string): Mention[] {
   const out: Mention[] = [];
   const seen = new Set<string>();
+  let memo = resolved.get(index);
+  if (!memo) resolved.set(index, (memo = new Map()));
   for (const [alts, line] of cands) {
     for (const alt of alts) {
-      const hash = alt.indexOf('#');
-      const p = mentionPattern(alt);
-      if (!p || p === self) continue;
-      const glob = picomatch.scan(p).isGlob;
-      const hits = index.match(p);
-      if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) continue;
-      if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) continue;
-      const target = hash < 0 ? p : p + alt.slice(hash);
+      let target = memo.get(alt);
+      if (target === undefined) memo.set(alt, (target = resolveOne(alt, index)));
+      if (target === null) continue;
+      const hash = target.indexOf('#');
+      if ((hash < 0 ? target : target.slice(0, hash)) === self) continue;
       if (!seen.has(target)) {
         seen.add(target);
         out.push({ target, line });
@@ -95,6 +96,21 @@ export function resolveMentions(cands: [string[], number][], index: PathLookup, 
     }
   }
   return out;
+}
+
+/** Records of one set name the same files again and again: each reading is resolved once per listing. */
+const resolved = new WeakMap<PathLookup, Map<string, string | null>>();
+
+/** One reading of a mention → the target it names in the listing, or null. */
+function resolveOne(alt: string, index: PathLookup): string | null {
+  const hash = alt.indexOf('#');
+  const p = mentionPattern(alt);
+  if (!p) return null;
+  const glob = picomatch.scan(p).isGlob;
+  const hits = index.match(p);
+  if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) return null;
+  if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) return null;
+  return hash < 0 ? p : p + alt.slice(hash);
 }
 
 /** A record that mentions a place in its text. */

@@ -116,6 +116,27 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     expect(body.length).toBeLessThan(600);
   });
 
+  it('nothing applies but retrieval knows records: the short note carries the collapsible "also relevant" list', async () => {
+    const repo = makeRepo({
+      'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender;\n}\n',
+      '.contextia/system/rationale/DEC-RATE.md': '---\nid: DEC-RATE\ntype: decision\ntitle: Throttle webhooks per sender\nstatus: accepted\nkeywords: [throttle, webhook, token bucket]\n---\n\n# Throttle webhooks\n\nWebhook deliveries are throttled per sender.\n',
+    });
+    const base = repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'tweak');
+    const head = repo.commit('tweak', { 'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender.trim();\n}\n' });
+    const event = pullRequestEvent({ number: 9, base, head });
+    const earlier = gh.addComment(9, BOT, `${COMMENT_MARKER}\n### git-ctx: context for this pull request\nlong old table`);
+    const r = await runAction({ workspace: repo.dir, apiUrl: api, event });
+    expect(r.code).toBe(0);
+    expect(r.outputs['comment-action']).toBe('updated');
+    const body = gh.commentsBy(9, BOT)[0]!.body;
+    expect(gh.commentsBy(9, BOT)[0]!.id).toBe(earlier.id);
+    expect(body).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
+    expect(body).toContain('<details><summary>Also relevant (found by retrieval, not declared): 1 record for 1 changed file</summary>');
+    expect(body).toContain('**DEC\\-RATE** Throttle webhooks per sender (accepted)');
+    expect(r.summary).toContain('Also relevant (found by retrieval, not declared)');
+  });
+
   it('fork pull request with a read-only token: 403 on comment degrades to summary + annotations, job not failed', async () => {
     await gh.stop();
     gh = new FakeGitHub({ readOnly: true });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -43,6 +43,12 @@ describe('git ctx hook agent-read (spawned, as agents run it)', () => {
     const nothing = runCli(['hook', 'agent-read'], { cwd: r.dir, input: payload('s1', 'src/other.ts') });
     expect(nothing).toMatchObject({ code: 0, stdout: '' });
     expect(runCli(['hook', 'agent-read'], { cwd: r.dir, input: payload('s1', '/etc/hostname') })).toMatchObject({ code: 0, stdout: '' });
+    // Cursor's beforeReadFile (wired by hand): JSON on every path, always allow, nothing added
+    const cursorRead = JSON.stringify({ hook_event_name: 'beforeReadFile', conversation_id: 'c1', generation_id: 'g1', workspace_roots: [r.dir], file_path: path.join(r.dir, 'src/billing/invoice.ts'), content: 'export function total() {}', attachments: [] });
+    expect(runCli(['hook', 'agent-read'], { cwd: r.dir, input: cursorRead })).toMatchObject({ code: 0, stdout: '{"permission":"allow"}\n' });
+    // Codex's hooks see shell commands, not file reads: nothing to add, never a failure
+    const codexShell = JSON.stringify({ session_id: 's9', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'cat src/billing/invoice.ts' }, cwd: r.dir });
+    expect(runCli(['hook', 'agent-read'], { cwd: r.dir, input: codexShell })).toMatchObject({ code: 0, stdout: '' });
     const bad = runCli(['hook', 'agent-read'], { cwd: r.dir, input: 'not json' });
     expect(bad.code).toBe(0);
     expect(bad.stderr).toContain('stdin is not JSON');
@@ -79,6 +85,16 @@ describe('git ctx hooks install --agent', () => {
     const cursor = runCli(['hooks', 'install', '--agent', 'cursor'], { cwd: r.dir });
     expect(cursor.code).toBe(2);
     expect(cursor.stderr).toContain('context_for_code');
+    expect(cursor.stderr).toContain('git ctx rules export --format cursor');
+    expect(existsSync(path.join(r.dir, '.cursor'))).toBe(false);
+    const codex = runCli(['hooks', 'install', '--agent', 'codex'], { cwd: r.dir });
+    expect(codex.code).toBe(2);
+    expect(codex.stderr).toContain('Codex CLI has no file-read hook');
+    expect(codex.stderr).toContain('git ctx rules export --format agents');
+    expect(existsSync(path.join(r.dir, '.codex'))).toBe(false);
+    const unknown = runCli(['hooks', 'install', '--agent', 'vim'], { cwd: r.dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('expected claude or gemini');
     mkdirSync(path.join(r.dir, '.claude'), { recursive: true });
     writeFileSync(path.join(r.dir, '.claude/settings.json'), '{ broken');
     const broken = runCli(['hooks', 'install', '--agent', 'claude'], { cwd: r.dir });

@@ -36,4 +36,32 @@ describe('PR bot: also relevant', () => {
     const none = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'feature', cache: false, check: false, related: 0 });
     expect(none.files.every((f) => f.alsoRelevant === undefined)).toBe(true);
   });
+
+  it('"nothing applies": the short comment still carries the collapsible list when retrieval found records', async () => {
+    const repo = makeRepo({
+      'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender;\n}\n',
+      'src/util/pad.ts': 'export const pad = 1;\n',
+      '.contextia/system/rationale/DEC-RATE.md': rec('DEC-RATE', 'keywords: [throttle, webhook, token bucket]\n', 'Webhook deliveries are throttled per sender.'),
+    });
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit('change', { 'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender.trim();\n}\n' });
+    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'feature', cache: false, check: false });
+    expect(r.artifacts).toEqual([]);
+    const md = renderPrComment(r);
+    expect(md).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
+    expect(md).not.toContain('#### Governing artifacts');
+    expect(md).toContain('<details><summary>Also relevant (found by retrieval, not declared): 1 record for 1 changed file</summary>');
+    expect(md).toContain('- `src/webhooks/limiter.ts`\n  - **DEC\\-RATE** DEC\\-RATE title (accepted) — matches');
+    expect(md.indexOf('</details>')).toBeLessThan(md.indexOf('reproduce locally'));
+    // bounded like the full comment: a tiny cap drops the list and says so, never the footer
+    const small = renderPrComment(r, { maxChars: 400 });
+    expect(small).not.toContain('<details>');
+    expect(small).toContain('reproduce locally');
+    // a change retrieval knows nothing about stays the one-line note
+    repo.commit('pad', { 'src/util/pad.ts': 'export const pad = 2;\n' });
+    const plain = renderPrComment(await analyzePullRequest({ cwd: repo.dir, base: 'HEAD~1', head: 'HEAD', cache: false, check: false }));
+    expect(plain).toContain('no decision, spec or norm governs');
+    expect(plain).not.toContain('<details>');
+  });
 });

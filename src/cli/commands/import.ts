@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Command } from '../commander.js';
 import { runGit } from '../../git/exec.js';
-import { planImport } from '../../sources/convert.js';
+import { readFile } from 'node:fs/promises';
+import { IMPORT_MAP_FILE, parseImportMap, planImport } from '../../sources/convert.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { toRepoPath } from '../../util/paths.js';
@@ -27,6 +28,7 @@ export function register(program: Command): void {
       const only = folders.length ? folders.map((f) => toRepoPath(root, f, repo.cwd)) : undefined;
       const plan = planImport(repo.set, { only });
       let done = 0;
+      const origins: Record<string, NonNullable<(typeof plan)[number]['origin']>> = {};
       for (const item of plan) {
         if (item.skip) {
           io().out(`skip ${item.from}: ${item.skip}\n`);
@@ -38,7 +40,16 @@ export function register(program: Command): void {
         // git mv first: the rename is recorded on the unchanged bytes, then the frontmatter is added
         if (!o.copy) await runGit(['mv', '--', item.from, item.path], { cwd: root });
         await writeFileAtomic(await containedPath(root, item.path), item.text);
+        if (item.origin) origins[item.id] = item.origin;
         done++;
+      }
+      if (done) {
+        // the import map: where each record was read, for `git ctx export --format original`
+        const mapPath = await containedPath(root, `${repo.config.dir}/${IMPORT_MAP_FILE}`);
+        const map = parseImportMap(await readFile(mapPath, 'utf8').catch(() => undefined));
+        Object.assign(map.records, origins);
+        const sorted = Object.fromEntries(Object.entries(map.records).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+        await writeFileAtomic(mapPath, JSON.stringify({ version: 1, records: sorted }, null, 2) + '\n');
       }
       if (!plan.length) io().err('no records to import: configure a folder under sources: (format adr) in .contextia/config.yaml\n');
       else if (done && !o.dryRun) io().err(`imported ${done} record${done === 1 ? '' : 's'}; now remove the imported folder${only && only.length === 1 ? '' : 's'} from sources: in ${repo.config.dir}/config.yaml\n`);

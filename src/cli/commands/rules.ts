@@ -5,7 +5,8 @@ import { CtxError } from '../../errors.js';
 import { RULE_FORMATS, SECTION_FILES, type RuleFormat } from '../../rules/formats.js';
 import { writeFileAtomic, writeFilesAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
-import { addRepoOptions, colors, ExitCode, io, loadRepo, type RepoOptions } from '../shared.js';
+import { loadArtifactSet } from '../../artifacts/load.js';
+import { addRepoOptions, colors, ExitCode, io, loadRepo, openRepo, type RepoOptions } from '../shared.js';
 import { plural } from '../../util/plural.js';
 
 interface RulesExportCliOptions extends RepoOptions {
@@ -61,10 +62,21 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addRepoOptions(exp, { at: false, staged: false }).action(async (o: RulesExportCliOptions) => {
-    const [{ planRuleFiles }, { rulesCounter }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
-    const repo = await loadRepo(o);
+    const [{ planRuleFiles }, { rulesCounter, startEncoder, hasCountCache }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
+    const { snapshot, config } = await openRepo(o);
+    // no token counts cached yet (a first export): build the encoder on a worker while the records load
+    const encoder = hasCountCache(snapshot.root, config.assemble.encoding) ? undefined : startEncoder(config.assemble.encoding);
+    let set;
     try {
-      const counter = rulesCounter(repo.snapshot.root, repo.config);
+      set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+    } catch (e) {
+      snapshot.close();
+      encoder?.stop();
+      throw e;
+    }
+    const repo = { snapshot, config, set, close: () => (snapshot.close(), encoder?.stop()) };
+    try {
+      const counter = rulesCounter(repo.snapshot.root, repo.config, { encoder });
       // no counter.free(): the process exits next, and freeing the encoder's 200k-entry table costs 0.1-0.3 s
       const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter });
       const changed = plan.files.filter((f) => f.changed);

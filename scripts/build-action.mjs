@@ -55,6 +55,10 @@ const lazyRequire = {
   },
 };
 
+// The decision map inlines cytoscape into its page; the Action has no node_modules to read it
+// from, so the bundle carries the library's text (src/map/render.ts reads this constant)
+const cytoscapeText = await readFile(require.resolve('cytoscape/dist/cytoscape.min.js'), 'utf8');
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/action/index.ts'],
@@ -75,6 +79,7 @@ const result = await build({
       'const __dirname = __gitCtxDirname(__filename);',
     ].join('\n'),
   },
+  define: { __GIT_CTX_CYTOSCAPE__: JSON.stringify(cytoscapeText) },
   minifyWhitespace: true,
   minifySyntax: true,
   // identifiers are kept so that stack traces from a runner still name functions

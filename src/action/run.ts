@@ -12,6 +12,7 @@ import type { FailOn, PrResult } from '../pr/types.js';
 import { planAnnotations } from './annotations.js';
 import { upsertStickyComment, type StickyCommentResult } from './comment.js';
 import { ensureHistory } from './fetch.js';
+import { artifactUrl, mapSummary, uploadWithActionsArtifact, writeActionMap, type ArtifactUploader } from './map.js';
 import { resolveLogin, resolveTarget } from './github.js';
 
 /** The Action's inputs, parsed (see action.yml). */
@@ -22,6 +23,8 @@ export interface ActionInputs {
   failOn: FailOn;
   maxItems: number;
   includeStale: boolean;
+  /** write the decision map of the head commit and attach it to the run */
+  map: boolean;
 }
 
 /** A wrong input: reported as one line (no stack), naming the input and the accepted values. */
@@ -59,6 +62,7 @@ export function readInputs(): ActionInputs {
     failOn,
     maxItems,
     includeStale: booleanInput('include-stale', false),
+    map: booleanInput('map', false),
   };
 }
 
@@ -66,6 +70,38 @@ function runUrl(): string | undefined {
   const { serverUrl, runId } = github.context;
   const { owner, repo } = github.context.repo;
   return Number.isFinite(runId) && runId > 0 ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : undefined;
+}
+
+/**
+ * Write the decision map of the head commit, upload it as a workflow artifact and link it
+ * from the job summary. A map that cannot be built or uploaded is a warning, never a
+ * failed job: the pull-request report stands on its own.
+ */
+async function attachMap(root: string, head: string, upload: ArtifactUploader): Promise<void> {
+  core.setOutput('map-path', '');
+  core.setOutput('map-artifact-id', '');
+  let m;
+  try {
+    m = await writeActionMap({ root, rev: head });
+  } catch (e) {
+    core.warning(`git-ctx: the decision map was not written: ${(e as Error).message}`);
+    return;
+  }
+  for (const w of m.warnings) core.info(`git-ctx: map: ${w}`);
+  core.setOutput('map-path', m.path);
+  core.info(`git-ctx: decision map written to ${m.path}`);
+  const base = runUrl();
+  let link: { id?: number; url?: string; error?: string };
+  try {
+    const { id } = await upload(m.path);
+    core.setOutput('map-artifact-id', String(id));
+    link = { id, url: base ? artifactUrl(base, id) : undefined };
+    core.info(`git-ctx: decision map uploaded as artifact ${id}${link.url ? ` (${link.url})` : ''}`);
+  } catch (e) {
+    link = { error: (e as Error).message.split('\n')[0] };
+    core.warning(`git-ctx: the decision map was written but not uploaded: ${link.error}`);
+  }
+  await core.summary.addRaw(mapSummary(m, link)).write();
 }
 
 function failureMessage(r: PrResult & { target?: string }, failOn: FailOn): string {
@@ -81,7 +117,7 @@ function failureMessage(r: PrResult & { target?: string }, failOn: FailOn): stri
  * one sticky comment. Reads the repository only through git objects. Failures become
  * core.setFailed; a token that cannot comment only degrades the report.
  */
-export async function run(): Promise<void> {
+export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<void> {
   try {
     const inputs = readInputs();
     const ctx = github.context;
@@ -123,6 +159,8 @@ export async function run(): Promise<void> {
       if (comment.action === 'forbidden') core.warning(`git-ctx: ${comment.reason}. The report is in the job summary and annotations; see the README (GitHub Action, "Pull requests from forks") for the workflow_run recipe.`);
       else core.info(`git-ctx: comment ${comment.action}${comment.url ? ` (${comment.url})` : ''}${comment.removed ? `, ${comment.removed} duplicate(s) removed` : ''}`);
     }
+
+    if (inputs.map) await attachMap(root, head, opts.upload ?? uploadWithActionsArtifact);
 
     core.setOutput('artifact-ids', result.artifacts.map((a) => a.id).join(','));
     core.setOutput('governing-ids', result.artifacts.filter((a) => a.inclusion === 'direct').map((a) => a.id).join(','));

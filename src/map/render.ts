@@ -8,6 +8,9 @@ import { PAGE_CSS, PAGE_JS } from './page.js';
 
 let library: string | undefined;
 
+/** Set by the Action's bundle (scripts/build-action.mjs): the library text itself, as the Action runs without node_modules. */
+declare const __GIT_CTX_CYTOSCAPE__: string | undefined;
+
 /**
  * Cytoscape's minified build (MIT, ~430 kB, no dependencies), read from the installed
  * package so the page carries the exact version the package was tested with, and needs no
@@ -15,6 +18,7 @@ let library: string | undefined;
  */
 export function graphLibrary(): string {
   if (library !== undefined) return library;
+  if (typeof __GIT_CTX_CYTOSCAPE__ === 'string') return (library = __GIT_CTX_CYTOSCAPE__);
   let file: string;
   try {
     file = createRequire(import.meta.url).resolve('cytoscape/dist/cytoscape.min.js');

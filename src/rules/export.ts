@@ -333,6 +333,7 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
   };
   const scoped = (a: Artifact) => compilePaths(a.paths).includes.length > 0;
 
+  let whole: { text: string; fitted: Fitted } | undefined;
   for (const f of formats) {
     if (f === 'cursor') {
       const want = new Set<string>();
@@ -367,7 +368,9 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
       continue;
     }
     const cur = await sectionText(f);
-    const { text, fitted } = await sectionFor('Project norms and decisions', arts.map(entryOf), budget, counts);
+    // AGENTS.md, CLAUDE.md and GEMINI.md carry the same section: fitted once
+    whole ??= await sectionFor('Project norms and decisions', arts.map(entryOf), budget, counts);
+    const { text, fitted } = whole;
     push(SECTION_FILES[f]!, f, spliceSection(cur, text), cur, fitted);
   }
   return { formats, ids: arts.map((a) => a.id), files, budget };

@@ -105,3 +105,83 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   }
   await syncDir(path.dirname(target));
 }
+
+/** One file of a batch write (see writeFilesAtomic). */
+export interface BatchFile {
+  /** absolute path, already resolved inside the repository (containedPath) */
+  file: string;
+  /** new content; null removes the file (a missing file is fine) */
+  data: string | Uint8Array | null;
+  /**
+   * fsync the file before its rename (as writeFileAtomic does). Leave it off only for
+   * files that are wholly derived from other files and rewritten by running the command
+   * again: their replacement stays atomic, but a crash may lose the newest version.
+   */
+  durable?: boolean;
+}
+
+/** Run `fn` over items with at most `width` in flight; the first failure is thrown. */
+async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+/**
+ * Write many files, each atomically (temp file in the same directory, then rename; the
+ * target's mode kept; a symbolic link refused), for commands that rewrite thousands of
+ * generated files at once (`rules export`). Unlike calling writeFileAtomic per file, each
+ * directory is listed once for stale temp files, only `durable` files are fsynced, and
+ * each directory is fsynced once at the end, so the renames themselves are on disk when
+ * this returns. The directories must exist.
+ */
+export async function writeFilesAtomic(files: BatchFile[], opts: { width?: number } = {}): Promise<void> {
+  const byDir = new Map<string, BatchFile[]>();
+  for (const f of files) {
+    const dir = path.dirname(path.resolve(f.file));
+    byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
+  }
+  // stale temps of a killed writer, one listing per directory
+  for (const [dir, list] of byDir) {
+    const bases = new Set(list.map((f) => path.basename(f.file)));
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const n of names) {
+      const m = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(n);
+      if (m && bases.has(m[1]!) && Number(m[2]) !== process.pid && !alive(Number(m[2]))) await unlink(path.join(dir, n)).catch(() => undefined);
+    }
+  }
+  await inParallel(files, opts.width ?? 16, async (f) => {
+    const target = path.resolve(f.file);
+    if (f.data === null) {
+      await unlink(target).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw new CtxError('IO', `cannot remove ${target}: ${e.message}`, { cause: e, file: target });
+      });
+      return;
+    }
+    const existing = await lstat(target).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw new CtxError('IO', `cannot stat ${target}: ${e.message}`, { cause: e, file: target });
+    });
+    if (existing?.isSymbolicLink()) throw new CtxError('IO', `${target} is a symbolic link; git-ctx never writes through links`, { file: target });
+    if (existing && !existing.isFile()) throw new CtxError('IO', `${target} exists and is not a regular file`, { file: target });
+    const tmp = tempNameFor(target);
+    let fh;
+    try {
+      fh = await open(tmp, 'wx', 0o666);
+      await fh.writeFile(f.data);
+      if (f.durable) await fh.sync();
+      await fh.close();
+      fh = undefined;
+      if (existing) await chmod(tmp, existing.mode & 0o7777);
+      await rename(tmp, target);
+    } catch (e) {
+      await fh?.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      if (e instanceof CtxError) throw e;
+      throw new CtxError('IO', `cannot write ${target}: ${(e as Error).message}`, { cause: e, file: target });
+    }
+  });
+  for (const dir of byDir.keys()) await syncDir(dir);
+}

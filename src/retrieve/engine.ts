@@ -201,7 +201,9 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const top = kw[0]?.score ?? 0;
   for (const h of kw) put(h.id, 'keywords', (WEIGHTS.keywords * h.score) / top, { kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) });
   for (const [id, s] of lanes.mentions ?? []) put(id, 'mentions', WEIGHTS.mentions * s.score, s.why);
-  for (const s of lanes.semantic ?? []) put(s.id, 'semantic', semanticWeight * s.score, { kind: 'semantic', text: `similar in meaning (${round(s.score)})` });
+  const embedder = opts.semantic?.embedder;
+  if (embedder) reports.semantic.embedder = embedder;
+  for (const s of lanes.semantic ?? []) put(s.id, 'semantic', semanticWeight * s.score, { kind: 'semantic', text: `similar in meaning (${round(s.score)}, ${embedder ?? opts.semantic?.name})`, ...(embedder ? { embedder } : {}) });
   // nearness alone is no evidence: it only adds to records another signal found
   for (const [id, s] of lanes.nearness ?? []) if (fused.has(id)) put(id, 'nearness', WEIGHTS.nearness * s.score, s.why);
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));

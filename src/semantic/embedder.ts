@@ -8,6 +8,8 @@ export interface Embedder {
   readonly provider: string;
   readonly model: string;
   readonly dims: number;
+  /** texts per call that suit it (model providers: one request); callers may pass more */
+  readonly batchSize?: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /**
    * Turns stored vectors (all of a repository's records) and a query vector into comparable
@@ -163,4 +165,20 @@ function firstComponent(rows: readonly Float32Array[]): Float32Array {
     u = normalise(next);
   }
   return u;
+}
+
+/**
+ * Plain cosine, for sentence models whose vectors need no post-processing (every model
+ * provider): the query unit length, each record divided by its norm.
+ */
+export function plainSpace(): VectorSpace {
+  return {
+    cosine(q, v) {
+      const n2 = dot(v, v);
+      return n2 > 1e-12 ? dot(q, v) / Math.sqrt(n2) : 0;
+    },
+    project(v) {
+      return normalise(Float32Array.from(v));
+    },
+  };
 }

@@ -36,13 +36,17 @@ export interface RecordVectors {
   file?: string;
 }
 
-/** Batch size for embedders that call out (the default embedder is local and fast). */
+/** Records per embed call when the embedder does not say (progress is reported per call). */
 const BATCH = 64;
+/** While embedding, the cache is saved at most this often, so an interrupted run keeps its work. */
+const CHECKPOINT_MS = 2_000;
 
 /**
  * Vectors of the set's records under an embedder: from the cache by content key, the rest
- * embedded (in batches, progress reported) and the cache rewritten when anything was added.
- * Orphaned entries stay until `git ctx vectors clean`.
+ * embedded (in batches, progress reported) and the cache rewritten when anything was added
+ * (also every few seconds during a long run, so a search that times out still makes progress).
+ * Orphaned entries stay until `git ctx vectors clean`. A model that now answers with another
+ * dimension than its cached vectors (same name, other weights) has every record embedded again.
  */
 export async function recordVectors(
   root: string,
@@ -53,33 +57,54 @@ export async function recordVectors(
   const dir = vectorDir(root);
   const file = dir ? path.join(dir, vectorFileName(embedder.provider, embedder.model)) : undefined;
   const stored = file ? readVectorFile(file) : undefined;
-  const cache: VectorFile =
-    stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : { provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() };
+  const fresh = (): VectorFile => ({ provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() });
+  const cache: VectorFile = stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : fresh();
+  const write = file && opts.write !== false;
   const byId = new Map<string, Float32Array>();
   const todo: { id: string; key: string; text: string }[] = [];
   const seen = new Set<string>();
-  for (const a of set.artifacts) {
-    if (byId.has(a.id)) continue;
-    const key = recordKey(embedder, a);
-    const v = cache.entries.get(key);
-    if (v) byId.set(a.id, v);
-    else if (!seen.has(a.id)) {
-      seen.add(a.id);
-      todo.push({ id: a.id, key, text: recordText(a) });
+  const plan = () => {
+    byId.clear();
+    todo.length = 0;
+    seen.clear();
+    for (const a of set.artifacts) {
+      if (byId.has(a.id)) continue;
+      const key = recordKey(embedder, a);
+      const v = cache.entries.get(key);
+      if (v) byId.set(a.id, v);
+      else if (!seen.has(a.id)) {
+        seen.add(a.id);
+        todo.push({ id: a.id, key, text: recordText(a) });
+      }
     }
-  }
-  for (let i = 0; i < todo.length; i += BATCH) {
-    const batch = todo.slice(i, i + BATCH);
+  };
+  plan();
+  const step = Math.max(1, embedder.batchSize ?? BATCH);
+  let saved = performance.now();
+  for (let i = 0; i < todo.length; i += step) {
+    const batch = todo.slice(i, i + step);
     const vecs = await embedder.embed(batch.map((t) => t.text));
+    if (cache.entries.size && cache.dims && vecs[0] && vecs[0].length !== cache.dims) {
+      // the cached vectors are another model's under the same name: start over
+      cache.entries.clear();
+      cache.dims = 0;
+      plan();
+      i = -step;
+      continue;
+    }
     batch.forEach((t, j) => {
       const v = vecs[j]!;
       byId.set(t.id, v);
       cache.entries.set(t.key, v);
       cache.dims = v.length;
     });
-    opts.onProgress?.(Math.min(i + BATCH, todo.length), todo.length);
+    opts.onProgress?.(Math.min(i + step, todo.length), todo.length);
+    if (write && i + step < todo.length && performance.now() - saved > CHECKPOINT_MS) {
+      writeVectorFile(file, cache);
+      saved = performance.now();
+    }
   }
-  if (todo.length && file && opts.write !== false) writeVectorFile(file, cache);
+  if (todo.length && write) writeVectorFile(file, cache);
   return { byId, embedded: todo.length, ...(file ? { file } : {}) };
 }
 

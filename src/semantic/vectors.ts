@@ -46,19 +46,25 @@ const CHECKPOINT_MS = 2_000;
  * embedded (in batches, progress reported) and the cache rewritten when anything was added
  * (also every few seconds during a long run, so a search that times out still makes progress).
  * Orphaned entries stay until `git ctx vectors clean`. A model that now answers with another
- * dimension than its cached vectors (same name, other weights) has every record embedded again.
+ * dimension than its cached vectors (same name, other weights; `dims` when the caller knows
+ * it) has every record embedded again.
  */
 export async function recordVectors(
   root: string,
   set: ArtifactSet,
   embedder: Embedder,
-  opts: { onProgress?: (done: number, total: number) => void; write?: boolean } = {},
+  opts: { onProgress?: (done: number, total: number) => void; write?: boolean; dims?: number } = {},
 ): Promise<RecordVectors> {
   const dir = vectorDir(root);
   const file = dir ? path.join(dir, vectorFileName(embedder.provider, embedder.model)) : undefined;
   const stored = file ? readVectorFile(file) : undefined;
   const fresh = (): VectorFile => ({ provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() });
   const cache: VectorFile = stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : fresh();
+  // the model answers with another length than its cached vectors (same name, other weights)
+  if (opts.dims && cache.dims && cache.dims !== opts.dims) {
+    cache.entries.clear();
+    cache.dims = 0;
+  }
   const write = file && opts.write !== false;
   const byId = new Map<string, Float32Array>();
   const todo: { id: string; key: string; text: string }[] = [];

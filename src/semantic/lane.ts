@@ -124,8 +124,7 @@ export class EmbeddingLane implements SemanticLane {
 
   async similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]> {
     const [qv] = await this.model.embed([text]);
-    const { byId } = await recordVectors(this.root, this.set, this.model, { dims: qv!.length });
-    const space = this.model.space([...byId.values()]);
+    const { byId, space } = await recordVectors(this.root, this.set, this.model, { dims: qv!.length });
     const q = space.project(qv!);
     const out: { id: string; score: number }[] = [];
     for (const id of ids) {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder, VectorSpace } from './embedder.js';
 import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from './vector-cache.js';
 
 /** What is embedded for a record: title twice (it names the decision), summary, keywords, body. */
@@ -34,6 +34,8 @@ export interface RecordVectors {
   embedded: number;
   /** the cache file, when there is one */
   file?: string;
+  /** the embedder's space over these records (saved with the vectors: a warm query estimates nothing) */
+  space: VectorSpace;
 }
 
 /** Records per embed call when the embedder does not say (progress is reported per call). */
@@ -64,19 +66,23 @@ export async function recordVectors(
   if (opts.dims && cache.dims && cache.dims !== opts.dims) {
     cache.entries.clear();
     cache.dims = 0;
+    delete cache.space;
   }
   const write = file && opts.write !== false;
   const byId = new Map<string, Float32Array>();
+  const keyOf = new Map<string, string>();
   const todo: { id: string; key: string; text: string }[] = [];
   const seen = new Set<string>();
   const plan = () => {
     byId.clear();
+    keyOf.clear();
     todo.length = 0;
     seen.clear();
     for (const a of set.artifacts) {
       if (byId.has(a.id)) continue;
       const key = recordKey(embedder, a);
       const v = cache.entries.get(key);
+      keyOf.set(a.id, key);
       if (v) byId.set(a.id, v);
       else if (!seen.has(a.id)) {
         seen.add(a.id);
@@ -94,6 +100,7 @@ export async function recordVectors(
       // the cached vectors are another model's under the same name: start over
       cache.entries.clear();
       cache.dims = 0;
+      delete cache.space;
       plan();
       i = -step;
       continue;
@@ -110,8 +117,30 @@ export async function recordVectors(
       saved = performance.now();
     }
   }
-  if (todo.length && write) writeVectorFile(file, cache);
-  return { byId, embedded: todo.length, ...(file ? { file } : {}) };
+  // the space (the default embedder's common component) over these records, in this order:
+  // estimated once and saved beside the vectors, reused while the records stay the same
+  // (the records in the set's order, whether they were cached or embedded now)
+  const digestHash = createHash('sha256');
+  const records: Float32Array[] = [];
+  for (const [id, key] of keyOf) {
+    const v = byId.get(id);
+    if (!v) continue;
+    digestHash.update(key);
+    records.push(v);
+  }
+  const digest = digestHash.digest('hex').slice(0, 32);
+  let space: VectorSpace;
+  let dirty = false;
+  if (cache.space?.digest === digest) space = embedder.space(records, cache.space.state);
+  else {
+    space = embedder.space(records);
+    if (space.state) {
+      cache.space = { digest, state: space.state };
+      dirty = true;
+    }
+  }
+  if ((todo.length || dirty) && write && cache.entries.size) writeVectorFile(file, cache);
+  return { byId, embedded: todo.length, space, ...(file ? { file } : {}) };
 }
 
 export interface ProviderStatus {

@@ -30,7 +30,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'hook pre-commit': ['git ctx hook pre-commit', 'git ctx hook pre-commit --baseline .ctx-baseline.json', 'GIT_CTX_SKIP=1 git commit -m wip    # skip it once'],
   pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale', 'git ctx pr --format sarif > pr.sarif'],
 'vectors status': ['git ctx vectors status', 'git ctx vectors status --json'],
-  'vectors embed': ['git ctx vectors embed                 # embed every record now (searches do it on demand)'],
+  'vectors embed': ['git ctx vectors embed                 # embed every record now (searches do it on demand)', 'GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text git ctx vectors embed'],
   'vectors clean': ['git ctx vectors clean                 # drop vectors of records that no longer exist', 'git ctx vectors clean --all           # every provider\'s vectors'],
   rules: ['git ctx rules export                 # AGENTS.md plus the rule files already present', 'git ctx rules export --check         # exit 1 when a rule file is out of date', 'git ctx rules import --dry-run'],
   'hook agent-read': ['git ctx hooks install --agent claude   # writes the settings that call this on every Read', 'echo \'{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"src/a.ts"}}\' | git ctx hook agent-read'],

@@ -12,6 +12,7 @@
 //   --bin PATH        the git-ctx to measure (default this checkout's bin/git-ctx.js; its dist/ beside it)
 //   --cli             always run git-ctx as a process per query, even if the library exports the engine
 //   --ctx-arg ARG     extra argument for every git-ctx query (repeatable), e.g. --ctx-arg --all
+//   --no-keywords-only  skip the second git-ctx run with the semantic slot off (GIT_CTX_EMBED_PROVIDER=off)
 //   --json            print the result as JSON instead of tables
 //   --verbose         list, per query, the relevant records and both top-5 lists
 // git-ctx runs through the library when dist/index.js exports the engine (checked against the CLI
@@ -35,14 +36,18 @@ const QUERY_TIMEOUT_MS = 120_000;
 const RECORD_EXT = /\.(md|markdown|rst|txt)$/i;
 
 const HELP = `Usage: node bench/retrieval.mjs [--data FILE] [--repo PATH] [--work DIR] [--fixture] [--bin PATH]
-                                [--baseline-only] [--cli] [--ctx-arg ARG]... [--json] [--verbose]
+                                [--baseline-only] [--cli] [--ctx-arg ARG]... [--no-keywords-only] [--json] [--verbose]
 
-Recall@${RECALL_AT} and MRR@${MRR_DEPTH} per query kind for git-ctx (for/search) and a BM25 baseline.
+Recall@${RECALL_AT} and MRR@${MRR_DEPTH} per query kind for git-ctx (for/search) and a BM25 baseline; git-ctx runs
+twice, with the semantic slot (the embedder of the environment/config) and with it off
+(column "keywords-only"), so the slot's gain shows beside BM25 alone.
 
 Examples:
   node bench/retrieval.mjs                       # dotcom-rendering dev set, mirror at its default path
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
+  GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text \\
+    node bench/retrieval.mjs --fixture           # another embedder (the keywords-only column stays the same)
   node bench/retrieval.mjs --ctx-arg --all       # pass --all to every git-ctx query (forces the CLI)
   node bench/retrieval.mjs --bin ../other/bin/git-ctx.js   # measure another build of git-ctx`;
 
@@ -66,6 +71,7 @@ function parseArgs(argv) {
     else if (a === '--fixture') o.fixture = true;
     else if (a === '--baseline-only') o.baselineOnly = true;
     else if (a === '--cli') o.cli = true;
+    else if (a === '--no-keywords-only') o.noKeywordsOnly = true;
     else if (a === '--json') o.json = true;
     else if (a === '--verbose') o.verbose = true;
     else usage(`unknown option ${a}`);
@@ -231,11 +237,11 @@ function filesOf(result) {
   return out;
 }
 
-async function runCli(bin, cwd, query, extra) {
+async function runCli(bin, cwd, query, extra, env = {}) {
   try {
     const { stdout } = await execFileP(process.execPath, [bin, ...ctxArgv(query, extra)], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env },
       timeout: QUERY_TIMEOUT_MS,
       maxBuffer: 1 << 26,
     });
@@ -264,8 +270,9 @@ const CROSS_CHECK = 3;
 async function runGitCtx(cwd, queries, opts) {
   const bin = opts.bin;
   // extra CLI arguments have no library equivalent: they force the CLI
-  let library = opts.cli || opts.ctxArgs.length ? null : await loadLibrary(bin, cwd).catch(() => null);
-  let note = library ? '' : opts.cli ? '--cli' : opts.ctxArgs.length ? '--ctx-arg given' : 'the library does not export the engine';
+  // the library path has no semantic slot of its own: a run with an environment is a CLI run
+  let library = opts.cli || opts.ctxArgs.length || opts.env ? null : await loadLibrary(bin, cwd).catch(() => null);
+  let note = library ? '' : opts.cli ? '--cli' : opts.ctxArgs.length ? '--ctx-arg given' : opts.env ? 'semantic slot off' : 'the library does not export the engine';
   // the library must answer exactly as the CLI does; a few queries of each shape are compared
   if (library) {
     const sample = [...queries.filter((q) => q.kind === 'file' || q.kind === 'symbol').slice(0, CROSS_CHECK), ...queries.filter((q) => q.kind !== 'file' && q.kind !== 'symbol').slice(0, CROSS_CHECK)];
@@ -288,7 +295,7 @@ async function runGitCtx(cwd, queries, opts) {
   const started = Date.now();
   const one = async (q) => {
     try {
-      rankings[q.id] = library ? filesOf(await library(q)) : await runCli(bin, cwd, q, opts.ctxArgs);
+      rankings[q.id] = library ? filesOf(await library(q)) : await runCli(bin, cwd, q, opts.ctxArgs, opts.env);
     } catch (e) {
       rankings[q.id] = [];
       errors.push({ id: q.id, error: e.message, ...(e.detail ? { detail: e.detail } : {}) });
@@ -342,12 +349,20 @@ async function main() {
       ctx = {};
       for (const q of data.queries) ctx[q.id] = scoreRanking(q, run.rankings[q.id]);
     }
-    const rows = summarise(data.queries, { baseline, 'git-ctx': ctx });
+    let kwOnly = null;
+    let kwRun = null;
+    if (status.available && !opts.noKeywordsOnly) {
+      kwRun = await runGitCtx(cwd, data.queries, { ...opts, env: { GIT_CTX_EMBED_PROVIDER: 'off' } });
+      kwOnly = {};
+      for (const q of data.queries) kwOnly[q.id] = scoreRanking(q, kwRun.rankings[q.id]);
+    }
+    const rows = summarise(data.queries, { baseline, ...(kwOnly ? { 'keywords-only': kwOnly } : {}), 'git-ctx': ctx });
     const perQuery = data.queries.map((q) => ({
       id: q.id,
       kind: q.kind,
       relevant: q.relevant,
       baseline: { ...baseline[q.id], top: baselineRank[q.id].slice(0, RECALL_AT) },
+      ...(kwOnly ? { 'keywords-only': { ...kwOnly[q.id], top: kwRun.rankings[q.id].slice(0, RECALL_AT) } } : {}),
       'git-ctx': ctx ? { ...ctx[q.id], top: run.rankings[q.id].slice(0, RECALL_AT) } : null,
     }));
 
@@ -374,7 +389,8 @@ async function main() {
     }
     console.log(`dev set ${data.name}${data.commit ? ` @ ${data.commit.slice(0, 12)}` : ''}: ${data.queries.length} queries over ${records.length} records (${KINDS.join(', ')})`);
     console.log(`baseline: BM25 (k1 1.2, b 0.75) over each record's whole text; file/symbol queries use the path's words\n`);
-    console.log(formatTable(rows, status.available ? ['baseline', 'git-ctx'] : ['baseline']));
+    if (kwOnly) console.log(`keywords-only: git-ctx with the semantic slot off; git-ctx: with it (embedder: ${process.env.GIT_CTX_EMBED_PROVIDER || 'config, else default'})\n`);
+    console.log(formatTable(rows, status.available ? ['baseline', ...(kwOnly ? ['keywords-only'] : []), 'git-ctx'] : ['baseline']));
     if (!status.available) console.log(`\ngit-ctx: unavailable — ${status.reason}. No git-ctx figures are printed.`);
     else {
       const extra = opts.ctxArgs.length ? ` with ${opts.ctxArgs.join(' ')}` : '';
@@ -395,6 +411,7 @@ async function main() {
         console.log(`${p.id} [${p.kind}] ${q.input}`);
         console.log(`  relevant: ${p.relevant.join(', ')}`);
         console.log(`  baseline R@${RECALL_AT} ${p.baseline.recall.toFixed(2)} RR ${p.baseline.rr.toFixed(2)}: ${p.baseline.top.join(', ') || '(nothing)'}`);
+        if (p['keywords-only']) console.log(`  kw-only  R@${RECALL_AT} ${p['keywords-only'].recall.toFixed(2)} RR ${p['keywords-only'].rr.toFixed(2)}: ${p['keywords-only'].top.join(', ') || '(nothing)'}`);
         if (p['git-ctx']) console.log(`  git-ctx  R@${RECALL_AT} ${p['git-ctx'].recall.toFixed(2)} RR ${p['git-ctx'].rr.toFixed(2)}: ${p['git-ctx'].top.join(', ') || '(nothing)'}`);
       }
     }

@@ -11,7 +11,7 @@ import { readCacheBytes, writeCacheFile } from './file.js';
  * what was embedded, so an edited record is embedded again and an unchanged one never is.
  *
  * Format (little-endian): "GCVC" | u32 version | u32 dims | u32 count | u32 headerBytes |
- *   header JSON {provider, model} | pad to 4 | 16-byte key × count | f32 vector × count × dims
+ *   header JSON {provider, model, space?} | pad to 4 | 16-byte key × count | f32 vector × count × dims
  */
 export interface VectorFile {
   provider: string;
@@ -19,6 +19,8 @@ export interface VectorFile {
   dims: number;
   /** content key (32 hex) → vector */
   entries: Map<string, Float32Array>;
+  /** the embedder's space state over a set of records (digest of their keys, in order), so a query need not estimate it */
+  space?: { digest: string; state: number[] };
 }
 
 const MAGIC = 'GCVC';
@@ -45,14 +47,16 @@ export function readVectorFile(file: string): VectorFile | undefined {
     const dims = buf.readUInt32LE(8);
     const count = buf.readUInt32LE(12);
     const headerBytes = buf.readUInt32LE(16);
-    const header = JSON.parse(buf.toString('utf8', 20, 20 + headerBytes)) as { provider?: unknown; model?: unknown };
+    const header = JSON.parse(buf.toString('utf8', 20, 20 + headerBytes)) as { provider?: unknown; model?: unknown; space?: { digest?: unknown; state?: unknown } };
     const at = 20 + headerBytes + ((4 - ((20 + headerBytes) % 4)) % 4);
     if (typeof header.provider !== 'string' || typeof header.model !== 'string' || buf.length !== at + count * KEY_BYTES + count * dims * 4) return undefined;
     const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
     const all = new Float32Array(ab, at + count * KEY_BYTES, count * dims);
     const entries = new Map<string, Float32Array>();
     for (let i = 0; i < count; i++) entries.set(buf.toString('hex', at + i * KEY_BYTES, at + (i + 1) * KEY_BYTES), all.subarray(i * dims, (i + 1) * dims));
-    return { provider: header.provider, model: header.model, dims, entries };
+    const sp = header.space;
+    const space = sp && typeof sp.digest === 'string' && Array.isArray(sp.state) && sp.state.every((x) => typeof x === 'number') ? { digest: sp.digest, state: sp.state as number[] } : undefined;
+    return { provider: header.provider, model: header.model, dims, entries, ...(space ? { space } : {}) };
   } catch {
     return undefined;
   }
@@ -60,7 +64,7 @@ export function readVectorFile(file: string): VectorFile | undefined {
 
 /** Write a vector file atomically (temporary file renamed over it); false when it could not be. */
 export function writeVectorFile(file: string, v: VectorFile): boolean {
-  const header = Buffer.from(JSON.stringify({ provider: v.provider, model: v.model }), 'utf8');
+  const header = Buffer.from(JSON.stringify({ provider: v.provider, model: v.model, ...(v.space ? { space: v.space } : {}) }), 'utf8');
   const at = 20 + header.length + ((4 - ((20 + header.length) % 4)) % 4);
   const keys = [...v.entries.keys()].sort();
   const buf = Buffer.alloc(at + keys.length * KEY_BYTES + keys.length * v.dims * 4);

@@ -169,6 +169,8 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   // fused by typed reference: one entry per record, each lane's contribution shown
   const kw = lanes.keywords ?? [];
   const top = kw[0]?.score ?? 0;
+  const embedder = opts.semantic?.embedder;
+  if (embedder) reports.semantic.embedder = embedder;
   for (const h of kw) put(h.ref.id, 'keywords', (WEIGHTS.keywords * h.score) / top, h.why[0]!);
   for (const h of lanes.mentions ?? []) put(h.ref.id, 'mentions', WEIGHTS.mentions * h.score, h.why[0]!);
   for (const h of lanes.semantic ?? []) put(h.ref.id, 'semantic', semanticWeight * h.score, h.why[0]!);

@@ -68,7 +68,7 @@ export const semanticLane: RetrievalLane = {
       text = [...t.path, ...t.comments, ...t.identifiers].join(' ');
     } else text = q.text;
     const hits = await ctx.semantic.similar(text, ctx.set.artifacts.map((a) => a.id), ctx.pool);
-    return hits.map((s) => ({ ref: artifact(s.id), score: s.score, why: [{ kind: 'semantic', text: `similar in meaning (${round(s.score)})` } satisfies Why] }));
+    return hits.map((s) => ({ ref: artifact(s.id), score: s.score, why: [{ kind: 'semantic', text: `similar in meaning (${round(s.score)}, ${ctx.semantic!.embedder ?? ctx.semantic!.name})`, ...(ctx.semantic!.embedder ? { embedder: ctx.semantic!.embedder } : {}) } satisfies Why] }));
   },
 };
 

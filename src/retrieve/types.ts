@@ -21,6 +21,8 @@ export interface LaneReport {
   ms: number;
   /** why it failed or was skipped */
   message?: string;
+  /** the embedder behind the lane, `provider:model` (semantic) */
+  embedder?: string;
 }
 
 /** The band a result is ranked in: declared hits first, then the fused band, then links. */
@@ -34,6 +36,8 @@ export interface Why {
   contribution?: number;
   /** matched terms (keywords) */
   terms?: string[];
+  /** the embedder that scored it, `provider:model` (semantic) */
+  embedder?: string;
   /** graph path, `a.ts#f → b.ts#g` (graph) or relation chain `DEC-1 supersedes DEC-2` (link) */
   path?: string[];
 }
@@ -92,6 +96,8 @@ export interface RetrievalFilters {
  */
 export interface SemanticLane {
   readonly name: string;
+  /** the embedder behind it, `provider:model` (e.g. `openai:text-embedding-3-small`), recorded in results */
+  readonly embedder?: string;
   /** similarity in [0, 1] of the best records to a text, best first */
   similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]>;
 }

@@ -8,12 +8,16 @@ export interface Embedder {
   readonly provider: string;
   readonly model: string;
   readonly dims: number;
+  /** texts per call that suit it (model providers: one request); callers may pass more */
+  readonly batchSize?: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /**
    * Turns stored vectors (all of a repository's records) and a query vector into comparable
    * ones: the default embedder removes the common component estimated over the records.
+   * `state` is a space's `state` from earlier over the same records (saved in the vector
+   * file), which skips estimating it again.
    */
-  space(records: readonly Float32Array[]): VectorSpace;
+  space(records: readonly Float32Array[], state?: readonly number[]): VectorSpace;
 }
 
 export interface VectorSpace {
@@ -21,6 +25,8 @@ export interface VectorSpace {
   project(v: Float32Array): Float32Array;
   /** cosine of a projected query with a raw record vector (projected on the fly, no allocation) */
   cosine(projectedQuery: Float32Array, v: Float32Array): number;
+  /** what was estimated from the records (the default embedder: its common component), to save */
+  readonly state?: number[];
 }
 
 /** SIF weight parameter: a / (a + p(w)), p from the word's GloVe frequency rank (Zipf). */
@@ -74,10 +80,10 @@ export class DefaultEmbedder implements Embedder {
 
   private row(w: string): number | undefined {
     const t = this.words();
-    const r = t.index.get(w);
+    const r = t.row(w);
     if (r !== undefined) return r;
     for (const v of variants(w)) {
-      const x = t.index.get(v);
+      const x = t.row(v);
       if (x !== undefined) return x;
     }
     return undefined;
@@ -107,13 +113,15 @@ export class DefaultEmbedder implements Embedder {
     return Promise.resolve(texts.map((t) => this.embedOne(t)));
   }
 
-  space(records: readonly Float32Array[]): VectorSpace {
+  space(records: readonly Float32Array[], state?: readonly number[]): VectorSpace {
     let u: Float32Array | undefined;
-    if (records.length >= this.minRecords) {
+    if (state && (state.length === 0 || state.length === this.dims)) u = state.length ? Float32Array.from(state) : undefined;
+    else if (records.length >= this.minRecords) {
       const step = Math.max(1, Math.ceil(records.length / COMPONENT_SAMPLE));
       u = firstComponent(step === 1 ? records : records.filter((_, i) => i % step === 0));
     }
     return {
+      state: u ? Array.from(u) : [],
       cosine(q, v) {
         const qv = dot(q, v);
         const vu = u ? dot(v, u) : 0;
@@ -163,4 +171,20 @@ function firstComponent(rows: readonly Float32Array[]): Float32Array {
     u = normalise(next);
   }
   return u;
+}
+
+/**
+ * Plain cosine, for sentence models whose vectors need no post-processing (every model
+ * provider): the query unit length, each record divided by its norm.
+ */
+export function plainSpace(): VectorSpace {
+  return {
+    cosine(q, v) {
+      const n2 = dot(v, v);
+      return n2 > 1e-12 ? dot(q, v) / Math.sqrt(n2) : 0;
+    },
+    project(v) {
+      return normalise(Float32Array.from(v));
+    },
+  };
 }

@@ -4,6 +4,9 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { CtxError } from '../errors.js';
 import type { SemanticLane } from '../retrieve/types.js';
 import { DefaultEmbedder, type Embedder } from './embedder.js';
+import { GeminiEmbedder } from './providers/gemini.js';
+import { OnnxEmbedder } from './providers/onnx.js';
+import { OpenAIEmbedder } from './providers/openai.js';
 import { recordVectors } from './vectors.js';
 
 /** Cosine below this is not a semantic match (config `semantic.threshold`), for model providers. */
@@ -15,31 +18,89 @@ export const DEFAULT_THRESHOLD = 0.3;
 export const DEFAULT_EMBEDDER_THRESHOLD = 0.2;
 /** Spread scores over [0, 1] (best hit 1)? Measured on the paraphrase fixture: no gain, so off. */
 const RELATIVE = false;
-export const PROVIDERS = ['default', 'off'] as const;
+export const PROVIDERS = ['default', 'openai', 'gemini', 'onnx', 'off'] as const;
 
 export interface SemanticSettings {
   provider: string;
   threshold: number;
   /** where the provider was chosen */
   from: 'config' | 'env' | 'default';
+  /** endpoint of a model provider (GIT_CTX_EMBED_URL over semantic.url) */
+  url?: string;
+  /** model name, or the onnx model directory (GIT_CTX_EMBED_MODEL over semantic.model) */
+  model?: string;
+  batchSize?: number;
+  timeoutMs?: number;
+  retries?: number;
 }
 
-/** Settings from config `semantic:` with `GIT_CTX_EMBED_PROVIDER` over it. */
+type SemanticConfig = { provider?: string; threshold?: number; url?: string; model?: string; batch_size?: number; timeout_ms?: number; retries?: number };
+
+/** Settings from config `semantic:` with the GIT_CTX_EMBED_* variables over it. */
 export function semanticSettings(set: Pick<ArtifactSet, 'config'>, env: NodeJS.ProcessEnv = process.env): SemanticSettings {
-  const c = (set.config as { semantic?: Partial<SemanticSettings> }).semantic ?? {};
+  const c = (set.config as { semantic?: SemanticConfig }).semantic ?? {};
   const from = env.GIT_CTX_EMBED_PROVIDER ? 'env' : c.provider ? 'config' : 'default';
   const provider = String(env.GIT_CTX_EMBED_PROVIDER || c.provider || 'default').trim();
   const threshold = c.threshold ?? (provider === 'default' ? DEFAULT_EMBEDDER_THRESHOLD : DEFAULT_THRESHOLD);
-  return { provider, threshold, from };
+  const url = env.GIT_CTX_EMBED_URL || c.url;
+  const model = env.GIT_CTX_EMBED_MODEL || c.model;
+  return {
+    provider,
+    threshold,
+    from,
+    ...(url ? { url: String(url) } : {}),
+    ...(model ? { model: String(model) } : {}),
+    ...(c.batch_size !== undefined ? { batchSize: c.batch_size } : {}),
+    ...(c.timeout_ms !== undefined ? { timeoutMs: c.timeout_ms } : {}),
+    ...(c.retries !== undefined ? { retries: c.retries } : {}),
+  };
 }
 
-/** The embedder a provider name stands for; undefined for `off`. */
-export function embedderFor(provider: string, from: SemanticSettings['from'] = 'config', configFile = '.contextia/config.yaml'): Embedder | undefined {
-  if (provider === 'off') return undefined;
-  if (provider === 'default') return new DefaultEmbedder();
-  const where = from === 'env' ? 'GIT_CTX_EMBED_PROVIDER' : 'semantic.provider';
-  throw new CtxError('CONFIG', `unknown semantic provider ${JSON.stringify(provider)} (${where}): expected ${PROVIDERS.join(' or ')}`, from === 'env' ? {} : { file: configFile });
+/** The API key of a provider: GIT_CTX_EMBED_API_KEY, else the provider's usual variable. Environment only. */
+export function apiKeyFor(provider: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const usual = provider === 'openai' ? [env.OPENAI_API_KEY] : provider === 'gemini' ? [env.GEMINI_API_KEY, env.GOOGLE_API_KEY] : [];
+  return [env.GIT_CTX_EMBED_API_KEY, ...usual].find((k) => k && k.trim())?.trim();
 }
+
+/**
+ * The embedder a provider name stands for; undefined for `off`. Model providers take their
+ * URL, model and bounds from `settings` and their key from the environment; nothing is sent
+ * until the first `embed`.
+ */
+export function embedderFor(
+  provider: string,
+  from: SemanticSettings['from'] = 'config',
+  configFile = '.contextia/config.yaml',
+  opts: { settings?: Partial<SemanticSettings>; env?: NodeJS.ProcessEnv; root?: string } = {},
+): Embedder | undefined {
+  const s = opts.settings ?? {};
+  const env = opts.env ?? process.env;
+  const where = from === 'env' ? 'GIT_CTX_EMBED_PROVIDER' : 'semantic.provider';
+  const bad = (what: string) => (v: number | undefined) => {
+    if (v !== undefined && !(Number.isFinite(v) && v >= (what === 'semantic.retries' ? 0 : 1))) throw new CtxError('CONFIG', `${what} must be a ${what === 'semantic.retries' ? 'non-negative' : 'positive'} number, got ${v}`, { file: configFile });
+  };
+  bad('semantic.batch_size')(s.batchSize);
+  bad('semantic.timeout_ms')(s.timeoutMs);
+  bad('semantic.retries')(s.retries);
+  const remote = { ...(s.url ? { url: s.url } : {}), ...(s.model ? { model: s.model } : {}), batchSize: s.batchSize, timeoutMs: s.timeoutMs, retries: s.retries };
+  switch (provider) {
+    case 'off':
+      return undefined;
+    case 'default':
+      return new DefaultEmbedder();
+    case 'openai':
+      return new OpenAIEmbedder({ ...remote, apiKey: apiKeyFor('openai', env) });
+    case 'gemini':
+      return new GeminiEmbedder({ ...remote, apiKey: apiKeyFor('gemini', env) });
+    case 'onnx':
+      return new OnnxEmbedder({ model: s.model, root: opts.root ?? process.cwd(), batchSize: s.batchSize });
+    default:
+      throw new CtxError('CONFIG', `unknown semantic provider ${JSON.stringify(provider)} (${where}): expected ${PROVIDERS.join(', ')}`, from === 'env' ? {} : { file: configFile });
+  }
+}
+
+/** `openai:text-embedding-3-small`: which embedder produced a score, as results record it. */
+export const embedderName = (e: Pick<Embedder, 'provider' | 'model'>) => `${e.provider}:${e.model}`;
 
 /**
  * Slot 5 of retrieval: records similar in meaning to a text, from the record vectors (cached
@@ -48,20 +109,22 @@ export function embedderFor(provider: string, from: SemanticSettings['from'] = '
  */
 export class EmbeddingLane implements SemanticLane {
   readonly name: string;
+  /** `provider:model`, recorded in every result this lane scored */
+  readonly embedder: string;
   constructor(
     private readonly root: string,
     private readonly set: ArtifactSet,
-    private readonly embedder: Embedder,
+    private readonly model: Embedder,
     private readonly threshold = DEFAULT_THRESHOLD,
     private readonly relative = RELATIVE,
   ) {
-    this.name = `${embedder.provider}/${embedder.model}`;
+    this.name = `${model.provider}/${model.model}`;
+    this.embedder = embedderName(model);
   }
 
   async similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]> {
-    const { byId } = await recordVectors(this.root, this.set, this.embedder);
-    const space = this.embedder.space([...byId.values()]);
-    const [qv] = await this.embedder.embed([text]);
+    const [qv] = await this.model.embed([text]);
+    const { byId, space } = await recordVectors(this.root, this.set, this.model, { dims: qv!.length });
     const q = space.project(qv!);
     const out: { id: string; score: number }[] = [];
     for (const id of ids) {
@@ -91,9 +154,9 @@ export function semanticLaneFor(root: string, set: ArtifactSet, env: NodeJS.Proc
   const s = semanticSettings(set, env);
   let embedder: Embedder | undefined;
   try {
-    embedder = embedderFor(s.provider, s.from, `${set.config.dir}/config.yaml`);
+    embedder = embedderFor(s.provider, s.from, `${set.config.dir}/config.yaml`, { settings: s, env, root });
   } catch (e) {
-    return { name: s.provider, similar: () => Promise.reject(e instanceof Error ? e : new Error(String(e))) };
+    return { name: s.provider, embedder: s.provider, similar: () => Promise.reject(e instanceof Error ? e : new Error(String(e))) };
   }
   return embedder ? new EmbeddingLane(root, set, embedder, s.threshold) : undefined;
 }

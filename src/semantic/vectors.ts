@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder, VectorSpace } from './embedder.js';
 import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from '../cache/vectors.js';
 
 /** What is embedded for a record: title twice (it names the decision), summary, keywords, body. */
@@ -34,53 +34,113 @@ export interface RecordVectors {
   embedded: number;
   /** the cache file, when there is one */
   file?: string;
+  /** the embedder's space over these records (saved with the vectors: a warm query estimates nothing) */
+  space: VectorSpace;
 }
 
-/** Batch size for embedders that call out (the default embedder is local and fast). */
+/** Records per embed call when the embedder does not say (progress is reported per call). */
 const BATCH = 64;
+/** While embedding, the cache is saved at most this often, so an interrupted run keeps its work. */
+const CHECKPOINT_MS = 2_000;
 
 /**
  * Vectors of the set's records under an embedder: from the cache by content key, the rest
- * embedded (in batches, progress reported) and the cache rewritten when anything was added.
- * Orphaned entries stay until `git ctx vectors clean`.
+ * embedded (in batches, progress reported) and the cache rewritten when anything was added
+ * (also every few seconds during a long run, so a search that times out still makes progress).
+ * Orphaned entries stay until `git ctx vectors clean`. A model that now answers with another
+ * dimension than its cached vectors (same name, other weights; `dims` when the caller knows
+ * it) has every record embedded again.
  */
 export async function recordVectors(
   root: string,
   set: ArtifactSet,
   embedder: Embedder,
-  opts: { onProgress?: (done: number, total: number) => void; write?: boolean } = {},
+  opts: { onProgress?: (done: number, total: number) => void; write?: boolean; dims?: number } = {},
 ): Promise<RecordVectors> {
   const dir = vectorDir(root);
   const file = dir ? path.join(dir, vectorFileName(embedder.provider, embedder.model)) : undefined;
   const stored = file ? readVectorFile(file) : undefined;
-  const cache: VectorFile =
-    stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : { provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() };
+  const fresh = (): VectorFile => ({ provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() });
+  const cache: VectorFile = stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : fresh();
+  // the model answers with another length than its cached vectors (same name, other weights)
+  if (opts.dims && cache.dims && cache.dims !== opts.dims) {
+    cache.entries.clear();
+    cache.dims = 0;
+    delete cache.space;
+  }
+  const write = file && opts.write !== false;
   const byId = new Map<string, Float32Array>();
+  const keyOf = new Map<string, string>();
   const todo: { id: string; key: string; text: string }[] = [];
   const seen = new Set<string>();
-  for (const a of set.artifacts) {
-    if (byId.has(a.id)) continue;
-    const key = recordKey(embedder, a);
-    const v = cache.entries.get(key);
-    if (v) byId.set(a.id, v);
-    else if (!seen.has(a.id)) {
-      seen.add(a.id);
-      todo.push({ id: a.id, key, text: recordText(a) });
+  const plan = () => {
+    byId.clear();
+    keyOf.clear();
+    todo.length = 0;
+    seen.clear();
+    for (const a of set.artifacts) {
+      if (byId.has(a.id)) continue;
+      const key = recordKey(embedder, a);
+      const v = cache.entries.get(key);
+      keyOf.set(a.id, key);
+      if (v) byId.set(a.id, v);
+      else if (!seen.has(a.id)) {
+        seen.add(a.id);
+        todo.push({ id: a.id, key, text: recordText(a) });
+      }
     }
-  }
-  for (let i = 0; i < todo.length; i += BATCH) {
-    const batch = todo.slice(i, i + BATCH);
+  };
+  plan();
+  const step = Math.max(1, embedder.batchSize ?? BATCH);
+  let saved = performance.now();
+  for (let i = 0; i < todo.length; i += step) {
+    const batch = todo.slice(i, i + step);
     const vecs = await embedder.embed(batch.map((t) => t.text));
+    if (cache.entries.size && cache.dims && vecs[0] && vecs[0].length !== cache.dims) {
+      // the cached vectors are another model's under the same name: start over
+      cache.entries.clear();
+      cache.dims = 0;
+      delete cache.space;
+      plan();
+      i = -step;
+      continue;
+    }
     batch.forEach((t, j) => {
       const v = vecs[j]!;
       byId.set(t.id, v);
       cache.entries.set(t.key, v);
       cache.dims = v.length;
     });
-    opts.onProgress?.(Math.min(i + BATCH, todo.length), todo.length);
+    opts.onProgress?.(Math.min(i + step, todo.length), todo.length);
+    if (write && i + step < todo.length && performance.now() - saved > CHECKPOINT_MS) {
+      writeVectorFile(file, cache);
+      saved = performance.now();
+    }
   }
-  if (todo.length && file && opts.write !== false) writeVectorFile(file, cache);
-  return { byId, embedded: todo.length, ...(file ? { file } : {}) };
+  // the space (the default embedder's common component) over these records, in this order:
+  // estimated once and saved beside the vectors, reused while the records stay the same
+  // (the records in the set's order, whether they were cached or embedded now)
+  const digestHash = createHash('sha256');
+  const records: Float32Array[] = [];
+  for (const [id, key] of keyOf) {
+    const v = byId.get(id);
+    if (!v) continue;
+    digestHash.update(key);
+    records.push(v);
+  }
+  const digest = digestHash.digest('hex').slice(0, 32);
+  let space: VectorSpace;
+  let dirty = false;
+  if (cache.space?.digest === digest) space = embedder.space(records, cache.space.state);
+  else {
+    space = embedder.space(records);
+    if (space.state) {
+      cache.space = { digest, state: space.state };
+      dirty = true;
+    }
+  }
+  if ((todo.length || dirty) && write && cache.entries.size) writeVectorFile(file, cache);
+  return { byId, embedded: todo.length, space, ...(file ? { file } : {}) };
 }
 
 export interface ProviderStatus {

@@ -11,8 +11,10 @@ import { CtxError } from '../errors.js';
  */
 export interface WordTable {
   dims: number;
-  /** word → row */
-  index: Map<string, number>;
+  /** word → row (built on first use: a few tens of ms for ~31k words) */
+  readonly index: Map<string, number>;
+  /** a word's row; the first lookups search the word list without building the index */
+  row(word: string): number | undefined;
   /** GloVe frequency rank (1-based) per row */
   rank: Uint32Array;
   scale: Float32Array;
@@ -22,6 +24,8 @@ export interface WordTable {
 }
 
 const GLOVE_VOCABULARY = 400_000;
+/** Lookups answered by searching the word list before the word → row index is built. */
+const SCANS_BEFORE_INDEX = 64;
 
 /** data/word-vectors.bin beside the package (src/semantic or dist/semantic → ../../data). */
 export function wordTablePath(): string {
@@ -43,16 +47,36 @@ export function loadWordTable(file = wordTablePath()): WordTable {
   const count = buf.readUInt32LE(8);
   const dims = buf.readUInt32LE(12);
   const wordBytes = buf.readUInt32LE(16);
-  const words = buf.toString('utf8', 20, 20 + wordBytes).split('\n');
+  // the word list stays one string until many lookups ask for the index: a query embeds a
+  // handful of words, and splitting ~31k words into a Map costs more than the rest of it
+  const blob = '\n' + buf.toString('utf8', 20, 20 + wordBytes) + '\n';
   const pad = (4 - ((20 + wordBytes) % 4)) % 4;
   const at = 20 + wordBytes + pad;
-  if (words.length !== count || buf.length !== at + count * 8 + count * dims) throw new CtxError('IO', `${file} is truncated or damaged: reinstall git-ctx`);
+  if (buf.length !== at + count * 8 + count * dims) throw new CtxError('IO', `${file} is truncated or damaged: reinstall git-ctx`);
   const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
-  const index = new Map<string, number>();
-  for (let i = 0; i < count; i++) index.set(words[i]!, i);
+  let index: Map<string, number> | undefined;
+  const buildIndex = () => {
+    const words = blob.slice(1, -1).split('\n');
+    if (words.length !== count) throw new CtxError('IO', `${file} is truncated or damaged: reinstall git-ctx`);
+    index = new Map();
+    for (let i = 0; i < count; i++) index.set(words[i]!, i);
+    return index;
+  };
+  let scans = 0;
   const table: WordTable = {
     dims,
-    index,
+    get index() {
+      return index ?? buildIndex();
+    },
+    row(word) {
+      if (index || ++scans > SCANS_BEFORE_INDEX) return (index ?? buildIndex()).get(word);
+      if (word.includes('\n')) return undefined;
+      const pos = blob.indexOf(`\n${word}\n`);
+      if (pos < 0) return undefined;
+      let r = 0;
+      for (let i = blob.indexOf('\n', 1); i !== -1 && i <= pos; i = blob.indexOf('\n', i + 1)) r++;
+      return r < count ? r : undefined;
+    },
     rank: new Uint32Array(ab, at, count),
     scale: new Float32Array(ab, at + count * 4, count),
     vectors: new Int8Array(ab, at + count * 8, count * dims),

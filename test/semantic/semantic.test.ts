@@ -101,7 +101,7 @@ describe('the semantic slot in git ctx search', () => {
     expect(j.slots.semantic!.message).toMatch(/unknown semantic provider "nonsense"/);
     const bad = runCli(['vectors', 'status'], { cwd: r.dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/\.contextia\/config\.yaml: unknown semantic provider "nonsense" \(semantic\.provider\): expected default or off/);
+    expect(bad.stderr).toMatch(/\.contextia\/config\.yaml: unknown semantic provider "nonsense" \(semantic\.provider\): expected default, openai, gemini, onnx, off/);
     const env = runCli(['vectors', 'status'], { cwd: r.dir, env: { GIT_CTX_EMBED_PROVIDER: 'bogus' } });
     expect(env.code).toBe(2);
     expect(env.stderr).toMatch(/unknown semantic provider "bogus" \(GIT_CTX_EMBED_PROVIDER\)/);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
+import { plural } from '../../util/plural.js';
 import { addRepoOptions, formatOption, io, loadRepo, type RepoContext, type RepoOptions } from '../shared.js';
 
 interface VectorsCliOptions extends RepoOptions {
@@ -21,7 +22,7 @@ function withCommon(cmd: Command): Command {
 async function embedderOf(repo: RepoContext) {
   const { semanticSettings, embedderFor } = await import('../../semantic/lane.js');
   const settings = semanticSettings(repo.set, io().env);
-  return { settings, embedder: embedderFor(settings.provider, settings.from, `${repo.config.dir}/config.yaml`) };
+  return { settings, embedder: embedderFor(settings.provider, settings.from, `${repo.config.dir}/config.yaml`, { settings, env: io().env, root: repo.snapshot.root }) };
 }
 
 /** `git ctx vectors status|embed|clean`: the semantic slot's record vectors under .git/ctx/. */
@@ -39,9 +40,14 @@ Examples:
   git ctx vectors clean             # drop vectors of records that changed or are gone
   git ctx vectors clean --all       # delete every vector file
 
-The embedder is config semantic.provider (default: the offline word-vector embedder; off
-disables the slot), or GIT_CTX_EMBED_PROVIDER. Vectors are also embedded on demand by
-git ctx search and git ctx for.`,
+  GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 \\
+    GIT_CTX_EMBED_MODEL=nomic-embed-text git ctx vectors embed   # a local Ollama server
+
+The embedder is config semantic.provider (default: the offline word-vector embedder;
+openai: an OpenAI-compatible /v1/embeddings endpoint; gemini; onnx: a local model
+directory; off disables the slot), or GIT_CTX_EMBED_PROVIDER, with GIT_CTX_EMBED_URL,
+GIT_CTX_EMBED_MODEL and the key in GIT_CTX_EMBED_API_KEY (or OPENAI_API_KEY,
+GEMINI_API_KEY). Vectors are also embedded on demand by git ctx search and git ctx for.`,
     );
 
   withCommon(vectors.command('status').description('Count embedded, missing and orphaned record vectors, for the current embedder and every cached one'))
@@ -51,6 +57,7 @@ git ctx search and git ctx for.`,
       try {
         const { settings, embedder } = await embedderOf(repo);
         const { vectorStatus } = await import('../../semantic/vectors.js');
+        const { displayUrl } = await import('../../semantic/providers/http.js');
         const { listVectorFiles, vectorDir } = await import('../../cache/vectors.js');
         if (!embedder) {
           const files = listVectorFiles(vectorDir(repo.snapshot.root)).filter((f) => f.content);
@@ -60,7 +67,7 @@ git ctx search and git ctx for.`,
         }
         const s = vectorStatus(repo.snapshot.root, repo.set, embedder);
         if (o.json || o.format === 'json') {
-          io().out(JSON.stringify({ ...s, threshold: settings.threshold }, null, 2) + '\n');
+          io().out(JSON.stringify({ ...s, embedder: `${s.provider}:${s.model}`, threshold: settings.threshold, ...(settings.url ? { url: displayUrl(settings.url) } : {}) }, null, 2) + '\n');
           return;
         }
         const lines: string[] = [];
@@ -76,7 +83,7 @@ git ctx search and git ctx for.`,
 
   withCommon(vectors.command('embed').description('Embed the records that have no vector under the current embedder (a progress bar on a TTY)'))
     .option('--no-progress', 'no progress bar even on a TTY')
-    .addHelpText('after', '\nExit codes: 0 done (or nothing to do), 2 usage or environment error (semantic slot off, unknown provider, cache not writable).')
+    .addHelpText('after', '\nExit codes: 0 done (or nothing to do), 2 usage or environment error (semantic slot off, unknown provider, the provider failing: bad key, model or URL, timeout; cache not writable).')
     .action(async (o: VectorsCliOptions) => {
       const repo = await loadRepo(o);
       try {
@@ -97,8 +104,8 @@ git ctx search and git ctx for.`,
             : undefined,
         });
         const ms = Math.round(performance.now() - t0);
-        const out = { provider: embedder.provider, model: embedder.model, embedded: r.embedded, records: r.byId.size, ms, ...(r.file ? { file: r.file } : {}) };
-        io().out(o.json || o.format === 'json' ? JSON.stringify(out, null, 2) + '\n' : `${embedder.provider}/${embedder.model}: ${r.embedded ? `embedded ${r.embedded} record${r.embedded === 1 ? '' : 's'} in ${ms} ms` : 'every record already embedded'} (${r.byId.size} records)\n`);
+        const out = { provider: embedder.provider, model: embedder.model, embedder: `${embedder.provider}:${embedder.model}`, embedded: r.embedded, records: r.byId.size, ms, ...(r.file ? { file: r.file } : {}) };
+        io().out(o.json || o.format === 'json' ? JSON.stringify(out, null, 2) + '\n' : `${embedder.provider}/${embedder.model}: ${r.embedded ? `embedded ${plural(r.embedded, 'record')} in ${ms} ms` : 'every record already embedded'} (${plural(r.byId.size, 'record')})\n`);
       } finally {
         repo.close();
       }
@@ -114,8 +121,8 @@ git ctx search and git ctx for.`,
         const r = cleanVectors(repo.snapshot.root, repo.set, { all: o.all });
         if (o.json || o.format === 'json') io().out(JSON.stringify(r, null, 2) + '\n');
         else {
-          const parts = [`${r.removedEntries} orphaned vector${r.removedEntries === 1 ? '' : 's'} dropped`];
-          if (r.removedFiles.length) parts.push(`${r.removedFiles.length} file${r.removedFiles.length === 1 ? '' : 's'} deleted (${r.removedFiles.map((f) => rel(repo, f)).join(', ')})`);
+          const parts = [`${plural(r.removedEntries, 'orphaned vector')} dropped`];
+          if (r.removedFiles.length) parts.push(`${plural(r.removedFiles.length, 'file')} deleted (${r.removedFiles.map((f) => rel(repo, f)).join(', ')})`);
           io().out(parts.join('; ') + '\n');
         }
       } finally {

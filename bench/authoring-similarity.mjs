@@ -97,7 +97,7 @@ function dcrRepo() {
   mkdirSync(path.join(dir, '.contextia'), { recursive: true });
   const sources = data.config.sources.map((s) => `  - { dir: ${s.dir}, format: ${s.format}, prefix: ${s.prefix}, type: ${s.type} }`).join('\n');
   const statusMap = Object.entries(data.config.status_map).map(([k, v]) => `  "${k}": ${v}`).join('\n');
-  writeFileSync(path.join(dir, '.contextia/config.yaml'), `version: 1\nsources:\n${sources}\nstatus_map:\n${statusMap}\n`);
+  writeFileSync(path.join(dir, '.contextia/config.yaml'), `sources:\n${sources}\nstatus_map:\n${statusMap}\n`);
   execFileSync('git', ['add', '--', '.contextia', ...keep], { cwd: dir, env: gitEnv });
   git(dir, 'commit', '-q', '--no-verify', '-m', 'records');
   return dir;

@@ -66,7 +66,7 @@ export interface Config {
   /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
   retrieval: { declared: number; fused: number; links: number; link_depth: number };
   /** retrieval's semantic slot: embedder (`default` offline word vectors, `off`) and cosine threshold (default per embedder) */
-  semantic: { provider: string; threshold?: number };
+  semantic: { provider: string; threshold?: number; conflict_threshold?: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
 }
@@ -122,7 +122,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 /** Keys of the nested sections that have no default value (so are absent from defaultConfig). */
-export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'semantic.threshold']);
+export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'semantic.threshold', 'semantic.conflict_threshold']);
 
 /** Every key config.yaml accepts: top-level names and `section.key` for the nested sections. */
 export function knownConfigKeys(): string[] {

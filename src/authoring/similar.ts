@@ -4,8 +4,8 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { terms } from '../retrieve/text.js';
 import { embedderFor, semanticSettings } from '../semantic/lane.js';
-import type { Embedder } from '../semantic/embedder.js';
-import { recordText, recordVectors } from '../semantic/vectors.js';
+import type { Embedder, VectorSpace } from '../semantic/embedder.js';
+import { recordVectors } from '../semantic/vectors.js';
 
 /** Similarity at or above which two decisions count as near-duplicates (config `semantic.conflict_threshold`). */
 export const DEFAULT_CONFLICT_THRESHOLD = 0.75;
@@ -170,6 +170,7 @@ export class DecisionSimilarity {
     private readonly records: Artifact[],
     private readonly vectors: Map<string, Float32Array> | undefined,
     private readonly embedder: Embedder | undefined,
+    private readonly space: VectorSpace | undefined,
     private readonly common: Set<string>,
     private readonly heads: Map<string, Set<string>>,
   ) {}
@@ -188,23 +189,28 @@ export class DecisionSimilarity {
     }
     const common = commonTerms(records.map(headText));
     const heads = new Map(records.map((a) => [a.id, termSet(headText(a), common)]));
-    return new DecisionSimilarity(records, vectors, embedder, common, heads);
+    // the space (common component) over every record of the set, as retrieval's lane uses it
+    const space = embedder && vectors ? embedder.space([...vectors.values()]) : undefined;
+    return new DecisionSimilarity(records, vectors, embedder, space, common, heads);
   }
 
   /** Every record's score against a text (its own id excluded), most similar first. */
-  async score(text: string, lexicalText: string, exclude: ReadonlySet<string> = new Set(), over: 'smaller' | 'larger' = 'smaller'): Promise<SimilarRecord[]> {
-    let cos: ((id: string) => number) | undefined;
-    if (this.embedder && this.vectors) {
-      const space = this.embedder.space([...this.vectors.values()]);
+  async score(text: string, lexicalText: string, exclude: ReadonlySet<string> = new Set()): Promise<SimilarRecord[]> {
+    let q: Float32Array | undefined;
+    if (this.embedder && this.space) {
       const [qv] = await this.embedder.embed([text]);
-      const q = space.project(qv!);
-      const vs = this.vectors;
-      cos = (id) => {
-        const v = vs.get(id);
-        return v ? Math.max(0, space.cosine(q, v)) : 0;
-      };
+      q = this.space.project(qv!);
     }
-    const mine = termSet(lexicalText, this.common);
+    return this.scoreAgainst(q, termSet(lexicalText, this.common), exclude, 'smaller');
+  }
+
+  private scoreAgainst(q: Float32Array | undefined, mine: ReadonlySet<string>, exclude: ReadonlySet<string>, over: 'smaller' | 'larger'): SimilarRecord[] {
+    const space = this.space;
+    const vs = this.vectors;
+    const cos = q && space && vs ? (id: string) => {
+      const v = vs.get(id);
+      return v ? Math.max(0, space.cosine(q, v)) : 0;
+    } : undefined;
     const out: SimilarRecord[] = [];
     for (const a of this.records) {
       if (exclude.has(a.id)) continue;
@@ -219,13 +225,16 @@ export class DecisionSimilarity {
   }
 
   /** Every pair of records at or above a threshold (each pair once, lower id first). */
-  async pairs(threshold: number): Promise<{ a: Artifact; b: Artifact; score: SimilarRecord }[]> {
+  pairs(threshold: number): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
     const out: { a: Artifact; b: Artifact; score: SimilarRecord }[] = [];
     const byId = new Map(this.records.map((r) => [r.id, r]));
     for (const a of this.records) {
+      // the record's own cached vector is the query: no embedding, no call out
+      const v = this.vectors?.get(a.id);
+      const q = v && this.space ? this.space.project(v) : undefined;
       // two records: shared terms over the larger set, so a shared template or topic word
       // between two long records does not read as a restatement
-      const scores = await this.score(recordText(a), headText(a), new Set([a.id]), 'larger');
+      const scores = this.scoreAgainst(q, this.heads.get(a.id)!, new Set([a.id]), 'larger');
       for (const s of scores) {
         if (s.similarity < threshold) break;
         if (a.id < s.id) out.push({ a, b: byId.get(s.id)!, score: s });

@@ -4,7 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { terms } from '../retrieve/text.js';
 import { embedderFor, semanticSettings } from '../semantic/lane.js';
-import type { Embedder, VectorSpace } from '../semantic/embedder.js';
+import { dot, type Embedder, type VectorSpace } from '../semantic/embedder.js';
 import { recordVectors } from '../semantic/vectors.js';
 
 /** Similarity at or above which two decisions count as near-duplicates (config `semantic.conflict_threshold`). */
@@ -117,18 +117,22 @@ export function activeDecisions(set: ArtifactSet): Artifact[] {
  * which decision this is).
  */
 function termSet(text: string, common: ReadonlySet<string>): Set<string> {
+  return filterTerms(terms(text), common);
+}
+
+function filterTerms(words: readonly string[], common: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
-  for (const t of terms(text)) if (t.length > 2 && !common.has(t)) out.add(t);
+  for (const t of words) if (t.length > 2 && !common.has(t)) out.add(t);
   return out;
 }
 
 /** Terms found in more than a third of the records (at 6 records or more). */
-function commonTerms(texts: readonly string[]): Set<string> {
+function commonTerms(termLists: readonly (readonly string[])[]): Set<string> {
   const out = new Set<string>();
-  if (texts.length < 6) return out;
+  if (termLists.length < 6) return out;
   const df = new Map<string, number>();
-  for (const t of texts) for (const w of new Set(terms(t))) df.set(w, (df.get(w) ?? 0) + 1);
-  for (const [w, n] of df) if (n > texts.length / 3) out.add(w);
+  for (const t of termLists) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const [w, n] of df) if (n > termLists.length / 3) out.add(w);
   return out;
 }
 
@@ -143,6 +147,22 @@ export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>, over: 's
   let shared = 0;
   for (const t of small) if (big.has(t)) shared++;
   return (shared / (over === 'smaller' ? small.size : big.size)) * Math.min(1, small.size / 4);
+}
+
+/** overlap(…, 'larger') of two sorted term-id arrays. */
+function overlapSorted(a: Uint32Array, b: Uint32Array): number {
+  const small = Math.min(a.length, b.length);
+  if (!small) return 0;
+  let shared = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return (shared / Math.max(a.length, b.length)) * Math.min(1, small / 4);
 }
 
 /** The part of a record compared lexically: what names the decision, not the whole discussion. */
@@ -187,8 +207,10 @@ export class DecisionSimilarity {
       const rv = await recordVectors(root, set, embedder, { write: writeCache });
       vectors = rv.byId;
     }
-    const common = commonTerms(records.map(headText));
-    const heads = new Map(records.map((a) => [a.id, termSet(headText(a), common)]));
+    // each record's terms once: they give both the common ones and the record's own set
+    const lists = records.map((a) => terms(headText(a)));
+    const common = commonTerms(lists);
+    const heads = new Map(records.map((a, i) => [a.id, filterTerms(lists[i]!, common)]));
     // the space (common component) over every record of the set, as retrieval's lane uses it
     const space = embedder && vectors ? embedder.space([...vectors.values()]) : undefined;
     return new DecisionSimilarity(records, vectors, embedder, space, common, heads);
@@ -224,20 +246,33 @@ export class DecisionSimilarity {
     return out;
   }
 
-  /** Every pair of records at or above a threshold (each pair once, lower id first). */
+  /**
+   * Every pair of records at or above a threshold (each pair once, in record order). The
+   * records' own cached vectors are the queries (no embedding, no call out), projected once;
+   * between two records the term overlap is taken over the larger set, so a shared template
+   * or topic word between two long records does not read as a restatement.
+   */
   pairs(threshold: number): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
-    const out: { a: Artifact; b: Artifact; score: SimilarRecord }[] = [];
-    const byId = new Map(this.records.map((r) => [r.id, r]));
-    for (const a of this.records) {
-      // the record's own cached vector is the query: no embedding, no call out
+    const recs = this.records;
+    const proj = recs.map((a) => {
       const v = this.vectors?.get(a.id);
-      const q = v && this.space ? this.space.project(v) : undefined;
-      // two records: shared terms over the larger set, so a shared template or topic word
-      // between two long records does not read as a restatement
-      const scores = this.scoreAgainst(q, this.heads.get(a.id)!, new Set([a.id]), 'larger');
-      for (const s of scores) {
-        if (s.similarity < threshold) break;
-        if (a.id < s.id) out.push({ a, b: byId.get(s.id)!, score: s });
+      return v && this.space ? this.space.project(v) : undefined;
+    });
+    // term sets as sorted ids: n² intersections by merging, no hashing
+    const ids = new Map<string, number>();
+    const sets = recs.map((a) => Uint32Array.from([...this.heads.get(a.id)!].map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))).sort());
+    const out: { a: Artifact; b: Artifact; score: SimilarRecord }[] = [];
+    for (let i = 0; i < recs.length; i++) {
+      const qi = proj[i];
+      for (let j = i + 1; j < recs.length; j++) {
+        const qj = proj[j];
+        const cosine = qi && qj ? Math.max(0, dot(qi, qj)) : 0;
+        const lexical = overlapSorted(sets[i]!, sets[j]!);
+        const raw = this.space ? COSINE_WEIGHT * cosine + (1 - COSINE_WEIGHT) * lexical : lexical;
+        const similarity = Math.min(1, raw / RAW_AT_FULL);
+        if (similarity < threshold) continue;
+        const b = recs[j]!;
+        out.push({ a: recs[i]!, b, score: { id: b.id, title: b.title, ...(b.status !== undefined ? { status: b.status } : {}), file: b.file, origin: b.origin, similarity: round(similarity), cosine: round(cosine), lexical: round(lexical) } });
       }
     }
     return out;

@@ -246,13 +246,20 @@ export class DecisionSimilarity {
     return out;
   }
 
+  /** Records similar to one of the records at or above a threshold (as `pairs` scores them), most similar first. */
+  similarTo(id: string, threshold: number): SimilarRecord[] {
+    return this.pairs(threshold, id)
+      .map((p) => (p.a.id === id ? p.score : { ...p.score, id: p.a.id, title: p.a.title, file: p.a.file, origin: p.a.origin, ...(p.a.status !== undefined ? { status: p.a.status } : {}) }))
+      .sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1));
+  }
+
   /**
    * Every pair of records at or above a threshold (each pair once, in record order). The
    * records' own cached vectors are the queries (no embedding, no call out), projected once;
    * between two records the term overlap is taken over the larger set, so a shared template
    * or topic word between two long records does not read as a restatement.
    */
-  pairs(threshold: number): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
+  pairs(threshold: number, only?: string): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
     const recs = this.records;
     const proj = recs.map((a) => {
       const v = this.vectors?.get(a.id);
@@ -265,6 +272,7 @@ export class DecisionSimilarity {
     for (let i = 0; i < recs.length; i++) {
       const qi = proj[i];
       for (let j = i + 1; j < recs.length; j++) {
+        if (only !== undefined && recs[i]!.id !== only && recs[j]!.id !== only) continue;
         const qj = proj[j];
         const cosine = qi && qj ? Math.max(0, dot(qi, qj)) : 0;
         const lexical = overlapSorted(sets[i]!, sets[j]!);

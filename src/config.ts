@@ -66,7 +66,7 @@ export interface Config {
   /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
   retrieval: { declared: number; fused: number; links: number; link_depth: number };
   /** retrieval's semantic slot: embedder (`default` offline word vectors, `openai`, `gemini`, `onnx`, `off`), its endpoint and model, cosine threshold (default per embedder), batching and time bounds of model providers */
-  semantic: { provider: string; threshold?: number; url?: string; model?: string; batch_size?: number; timeout_ms?: number; retries?: number };
+  semantic: { provider: string; threshold?: number; url?: string; model?: string; batch_size?: number; timeout_ms?: number; retries?: number; conflict_threshold?: number };
   /** record retrieval episodes in the evidence store (GIT_CTX_NO_RECORD=1 turns it off too) */
   record: boolean;
   /** evidence store retention: episodes kept at most (by count and age; episodes with feedback are always kept) */
@@ -128,7 +128,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 /** Keys of the nested sections that have no default value (so are absent from defaultConfig). */
-export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'semantic.threshold', 'semantic.url', 'semantic.model', 'semantic.batch_size', 'semantic.timeout_ms', 'semantic.retries']);
+export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'semantic.threshold', 'semantic.url', 'semantic.model', 'semantic.batch_size', 'semantic.timeout_ms', 'semantic.retries', 'semantic.conflict_threshold']);
 
 /** Every key config.yaml accepts: top-level names and `section.key` for the nested sections. */
 export function knownConfigKeys(): string[] {

@@ -23,6 +23,13 @@ export const EXAMPLES: Record<string, string[]> = {
   ack: ['git ctx ack SPEC-BILLING-001          # after reviewing the drifted code', 'git ctx ack DEC-0032 --json'],
   deprecate: ['git ctx deprecate NORM-007 --reason "replaced by the lint rule"'],
   supersede: ['git ctx supersede DEC-0012 --by DEC-0032'],
+  add: [
+    'git ctx add --decision "Store idempotency keys in Redis for 24 hours" --rationale "retried webhooks must not charge twice" --paths "src/payments/**"',
+    'git ctx add --decision "Use Postgres for reporting" --in docs/adr      # in the folder\'s ADR format',
+    'git ctx add --decision "…" --dry-run --format json                   # similar decisions, nothing written',
+    'git ctx add                                                          # on a terminal: write it in $EDITOR',
+  ],
+  activate: ['git ctx activate NORM-007                # back in force after git ctx deprecate', 'git ctx activate ADR-0012 --status accepted'],
   init: ['git ctx init', 'git ctx init -C path/to/repo --json'],
   bundles: ['git ctx bundles                       # every recorded bundle', 'git ctx bundles HEAD --json'],
   replay: ['git ctx replay HEAD', 'git ctx replay v1.2.0 --id TASK-042 --print'],

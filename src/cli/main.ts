@@ -33,6 +33,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   supersede: () => import('./commands/supersede.js'),
   init: () => import('./commands/init.js'),
   new: () => import('./commands/new.js'),
+  add: () => import('./commands/add.js'),
+  activate: () => import('./commands/activate.js'),
   bundles: () => import('./commands/bundles.js'),
   replay: () => import('./commands/replay.js'),
   hooks: () => import('./commands/hooks.js'),

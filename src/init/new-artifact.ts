@@ -19,6 +19,20 @@ export interface NewArtifactOptions {
   links?: string[];
   /** creation date (default: today, UTC) */
   now?: Date;
+  /** filled content (git ctx add): summary, paths, keywords, scope and the body's sections */
+  content?: NewArtifactContent;
+}
+
+/** Content for a new artifact instead of the empty placeholders. */
+export interface NewArtifactContent {
+  summary?: string;
+  paths?: string[];
+  keywords?: string[];
+  scope?: string;
+  /** written as `domain:` without changing the id (unlike NewArtifactOptions.domain) */
+  domain?: string;
+  /** body sections after the title, in order: heading → text */
+  sections?: [string, string][];
 }
 
 export interface NewArtifactResult {
@@ -87,19 +101,23 @@ const BODY_SECTIONS: Record<string, string[]> = {
 };
 
 /** The markdown of a new artifact. Frontmatter goes through the same serialiser as every write. */
-export function renderNewArtifact(o: { id: string; type: string; title: string; status?: string; domain?: string; links: Record<string, string[]>; created: string }): string {
-  const sections = BODY_SECTIONS[o.type] ?? [];
-  const body = `# ${o.title}\n\n${sections.map((s) => `## ${s}\n\n`).join('')}`.replace(/\n\n$/, '\n');
+export function renderNewArtifact(o: { id: string; type: string; title: string; status?: string; domain?: string; links: Record<string, string[]>; created: string; content?: NewArtifactContent }): string {
+  const c = o.content;
+  const sections = c?.sections ?? (BODY_SECTIONS[o.type] ?? []).map((s): [string, string] => [s, '']);
+  const body = `# ${o.title}\n\n${sections.map(([h, t]) => `## ${h}\n\n${t.trim() ? `${t.trim()}\n\n` : ''}`).join('')}`.replace(/\n\n$/, '\n');
   const edits: FrontmatterEdit[] = [
     { op: 'set', path: 'id', value: o.id },
     { op: 'set', path: 'type', value: o.type },
     { op: 'set', path: 'title', value: o.title },
   ];
   if (o.status) edits.push({ op: 'set', path: 'status', value: o.status });
-  if (o.domain) edits.push({ op: 'set', path: 'domain', value: o.domain });
+  if (c?.scope) edits.push({ op: 'set', path: 'scope', value: c.scope });
+  if (o.domain || c?.domain) edits.push({ op: 'set', path: 'domain', value: o.domain || c?.domain });
   if (Object.keys(o.links).length) edits.push({ op: 'set', path: ['links'], value: o.links });
   // placeholders people (and agents) fill in: what shows at meta depth, and the code it governs
-  edits.push({ op: 'set', path: 'summary', value: '' }, { op: 'set', path: 'paths', value: [] }, { op: 'set', path: 'anchors', value: [] });
+  edits.push({ op: 'set', path: 'summary', value: c?.summary ?? '' });
+  if (c?.keywords?.length) edits.push({ op: 'set', path: 'keywords', value: c.keywords });
+  edits.push({ op: 'set', path: 'paths', value: c?.paths ?? [] }, { op: 'set', path: 'anchors', value: [] });
   edits.push({ op: 'set', path: 'created', value: o.created });
   return editFrontmatterText(`---\n---\n${body}`, edits);
 }
@@ -163,7 +181,7 @@ export async function createArtifact(set: ArtifactSet, opts: NewArtifactOptions)
     const file = path.posix.join(config.dir, t.dir, `${id}.md`);
     const abs = path.join(set.snapshot.root, ...file.split('/'));
     const status = opts.status ?? initialStatus(t.statuses);
-    const text = renderNewArtifact({ id, type: opts.type, title: opts.title?.trim() || `Untitled ${opts.type}`, status, domain: opts.domain, links, created });
+    const text = renderNewArtifact({ id, type: opts.type, title: opts.title?.trim() || `Untitled ${opts.type}`, status, domain: opts.domain, links, created, content: opts.content });
     // contained (SPEC-HOSTILE-001): a config `dir: ../..` or a linked folder must not write outside
     await containedPath(set.snapshot.root, abs);
     await mkdirContained(set.snapshot.root, path.dirname(abs));

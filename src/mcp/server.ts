@@ -250,6 +250,27 @@ export function createServer(options: CreateServerOptions): McpServer {
     (args) => run('stale', () => staleTool(ctx, args)),
   );
 
+  server.registerTool(
+    'add_decision',
+    {
+      title: 'Add a decision',
+      description:
+        'Record a decision as an artifact in the repository. It is first compared with the active decisions (repository and global): when some are similar (similarity ≥ semantic.conflict_threshold, default 0.75) nothing is written and they are returned with id, title and similarity, so you can use or update one, supersede one, or call again with force: true.',
+      inputSchema: {
+        decision: z.string().min(1).max(20_000).describe('what was decided, e.g. "Store idempotency keys in Redis for 24 hours"'),
+        title: z.string().min(1).max(200).optional().describe('title (default: the first clause of the decision)'),
+        rationale: z.string().max(20_000).optional().describe('why'),
+        constraints: z.string().max(20_000).optional().describe('rules that follow from it'),
+        scope: z.string().min(1).max(100).optional().describe('global, domain or project, or an area such as billing'),
+        paths: z.array(z.string().min(1).max(4096)).optional().describe('code it governs (globs), e.g. ["src/payments/**"]'),
+        keywords: z.array(z.string().min(1).max(100)).optional(),
+        force: z.boolean().optional().describe('write even when similar active decisions exist'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) => run('add_decision', async () => (await import('./add-decision.js')).addDecisionTool(ctx, args)),
+  );
+
   const text = (uri: string, body: string, mimeType = 'text/markdown'): ReadResourceResult => ({ contents: [{ uri, mimeType, text: body }] });
 
   server.registerResource(

@@ -18,7 +18,7 @@ import { diffPullRequest, findMergeBase, type ChangedFile, type Hunk } from './d
 import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { judgeStaleness } from './stale.js';
-import type { GovernanceMatch, Inclusion, PrArtifact, PrFile, PrLocation, PrResult, UnstampedChange } from './types.js';
+import type { GovernanceMatch, Inclusion, PrArtifact, PrFile, PrLocation, PrResult, PrSimilarDecision, UnstampedChange } from './types.js';
 
 export interface AnalyzePullRequestOptions {
   /** any directory inside the repository */
@@ -122,6 +122,27 @@ function multisetMinus(a: Finding[], b: Finding[]): Finding[] {
  * relations, staleness at head, anchored code changed without a re-stamp, and coherence
  * findings the PR introduces. Reads only git objects: nothing from the PR is executed.
  */
+/**
+ * Decisions the PR adds (active at head, absent at the merge base) that resemble an active
+ * decision at head (SPEC-AUTHORING-001). A failing embedder is a limitation, not a failure.
+ */
+async function addedLookAlikes(root: string, headSet: ArtifactSet, baseSet: ArtifactSet, limitations: string[]): Promise<PrSimilarDecision[]> {
+  const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../authoring/similar.js');
+  const active = activeDecisions(headSet);
+  const added = active.filter((a) => a.origin === 'repo' && !baseSet.byId.has(a.id));
+  if (!added.length || active.length < 2) return [];
+  try {
+    const sim = await DecisionSimilarity.open(root, headSet, active, configuredEmbedder(headSet));
+    const threshold = conflictThreshold(headSet);
+    return added
+      .map((a) => ({ id: a.id, title: a.title, file: a.file, similar: sim.similarTo(a.id, threshold).map((s) => ({ id: s.id, title: s.title, similarity: s.similarity })) }))
+      .filter((x) => x.similar.length);
+  } catch (e) {
+    limitations.push(`Added decisions were not compared with the active ones: ${(e as Error).message}`);
+    return [];
+  }
+}
+
 export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promise<PrResult> {
   const root = await findRepoRoot(opts.cwd, 'git');
   const baseId = await resolveRevision(root, opts.base, 'git');
@@ -447,6 +468,8 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     });
     await addAlsoRelevant(files, headSnap, headSet, headIndex, new Set(artifacts.filter((a) => a.inclusion !== 'stale-elsewhere').map((a) => a.id)), opts.related ?? 3);
 
+    const similarDecisions = await addedLookAlikes(headSnap.root, headSet, baseSet, limitations);
+
     return {
       version: 1,
       base: { rev: opts.base, commit: baseId },
@@ -466,6 +489,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
         warnings: introduced.filter((f) => f.severity === 'warning').length,
       },
       limitations,
+      ...(similarDecisions.length ? { similarDecisions } : {}),
     };
   } finally {
     headSnap.close();

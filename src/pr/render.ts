@@ -27,7 +27,7 @@ export type PrFormat = 'markdown' | 'json' | 'sarif';
 
 /** True when nothing governs the change and the PR introduced no coherence finding. */
 export function nothingApplies(r: PrResult): boolean {
-  return r.artifacts.length === 0 && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0;
+  return r.artifacts.length === 0 && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0 && !r.similarDecisions?.length;
 }
 
 /** The local command that reproduces a report: exact commits, so it still holds after the branches move. */
@@ -170,6 +170,7 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   if (direct.length) lines.push('#### Governing artifacts', '', ...table(ARTIFACT_HEAD, direct.map(artifactRow), budget), '');
   const edited = r.artifacts.filter((a) => a.inclusion === 'edited');
   if (edited.length) lines.push('#### Edited in this PR', '', ...table(ARTIFACT_HEAD, edited.map(artifactRow), budget), '');
+  lines.push(...lookAlikes(r));
   const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned');
   if (indirect.length) {
     const what = indirect.some((a) => a.inclusion === 'mentioned') ? 'required, related or mentioning' : 'required or related';
@@ -205,6 +206,15 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   }
   lines.push(...footer(r, opts));
   return lines.join('\n') + '\n';
+}
+
+/** One line per decision the PR adds that resembles an active one, with the similar ids and scores. */
+function lookAlikes(r: PrResult): string[] {
+  if (!r.similarDecisions?.length) return [];
+  const lines = r.similarDecisions.slice(0, 20).map(
+    (d) => `- ⚠️ **${escapeText(d.id)}** (added) resembles ${d.similar.slice(0, 5).map((s) => `**${escapeText(s.id)}** ${escapeText(truncate(s.title, 80))} (${s.similarity.toFixed(2)})`).join(', ')}: supersede, merge or link them if both stand.`,
+  );
+  return ['#### Resembles an active decision', '', ...lines, ''];
 }
 
 /** Per changed file, what retrieval found beyond the declared records: collapsed, after them. */

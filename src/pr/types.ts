@@ -128,6 +128,16 @@ export interface PrResult {
   };
   /** what could not be judged, and why (shallow history, rename limit, unreadable files) */
   limitations: string[];
+  /** decisions added by the PR that resemble an active decision (absent when none) */
+  similarDecisions?: PrSimilarDecision[];
+}
+
+/** A decision the PR adds and the active decisions it resembles (similarity ≥ semantic.conflict_threshold). */
+export interface PrSimilarDecision {
+  id: string;
+  title: string;
+  file: string;
+  similar: { id: string; title: string; similarity: number }[];
 }
 
 /** Front-end failure policy: the lowest kind of finding that fails the job (or exit 1). */

@@ -1,11 +1,11 @@
 // @spec SPEC-SOURCES-001
 
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { splitFrontmatter } from '../artifacts/parse.js';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { containedPath, mkdirContained } from '../util/contained.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { adrIdFor, fileNumber } from './files.js';
 
@@ -17,6 +17,8 @@ export interface NewRecordOptions {
   status?: string;
   /** YYYY-MM-DD (default today, UTC) */
   date: string;
+  /** filled sections (git ctx add); MADR records also take paths and keywords in their frontmatter */
+  content?: { context?: string; decision?: string; consequences?: string; paths?: string[]; keywords?: string[] };
 }
 
 export interface NewRecordResult {
@@ -56,11 +58,16 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   for (let n = max + 1; n < max + 20; n++) {
     const num = String(n).padStart(width || 4, '0');
     const file = `${dir}/${num}-${slug(title)}.md`;
+    const c = o.content ?? {};
+    const para = (t: string | undefined) => (t?.trim() ? `${t.trim()}\n\n` : '');
+    const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
     const text = madr
-      ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n---\n# ${title}\n\n## Context and Problem Statement\n\n## Considered Options\n\n## Decision Outcome\n\n### Consequences\n`
-      : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n## Decision\n\n## Consequences\n`;
+      ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
+      : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
     const abs = path.join(set.snapshot.root, ...file.split('/'));
-    await mkdir(path.dirname(abs), { recursive: true });
+    // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
+    await containedPath(set.snapshot.root, abs);
+    await mkdirContained(set.snapshot.root, path.dirname(abs));
     try {
       await writeFileAtomic(abs, text, { createOnly: true });
       return { id: adrIdFor(file, src.prefix), file, abs, style: madr ? 'madr' : 'nygard' };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { updateFrontmatter } from '../artifacts/write.js';
+import { writeRecordStatus } from '../authoring/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -30,10 +31,47 @@ function repoOnly(a: Artifact): void {
 export async function deprecateArtifact(root: string, config: Config, a: Artifact, reason?: string): Promise<LifecycleResult> {
   repoOnly(a);
   checkStatus(config, a, 'deprecated');
+  if (a.format === 'adr') {
+    // a decision record keeps its format: the status line changes, the reason follows it
+    if (a.status === 'deprecated') return { id: a.id, file: a.file, changed: false, status: 'deprecated' };
+    const changed = await writeRecordStatus(root, a, 'deprecated', { suffix: reason?.trim() ? ` (${reason.trim().replace(/\s+/g, ' ')})` : '' });
+    return { id: a.id, file: a.file, changed, status: 'deprecated' };
+  }
   const edits: Record<string, unknown> = { status: 'deprecated' };
   if (reason !== undefined && reason.trim()) edits.deprecated_reason = reason.trim();
   const r = await updateFrontmatter(path.join(root, a.file), edits);
   return { id: a.id, file: a.file, changed: r.changed, status: 'deprecated' };
+}
+
+/** The in-force status `activate` writes for a type: accepted, active or current, in that order. */
+export function activeStatusFor(config: Config, type: string): string {
+  const t = config.types[type];
+  const vocab = t?.statuses ?? [];
+  if (!vocab.length) return 'accepted';
+  const pick = ['accepted', 'active', 'current', 'stable'].find((s) => vocab.includes(s) && !t!.inactive.includes(s));
+  if (pick) return pick;
+  throw new CtxError('CONFIG', `type ${type} has no in-force status to activate to (configured: ${vocab.join(', ')})`, { hint: 'pass --status' });
+}
+
+/**
+ * Reverse `deprecate`: the status back to the type's in-force one (or `status`), and the
+ * `deprecated_reason` removed (DEC-022: a reason on a record in force would read as
+ * current; the history keeps it in git). A superseded record is refused: the record that
+ * supersedes it says it is replaced. ADR-format records: only the status line changes.
+ */
+export async function activateArtifact(root: string, config: Config, a: Artifact, status?: string): Promise<LifecycleResult> {
+  repoOnly(a);
+  const target = status?.trim() || activeStatusFor(config, a.type);
+  checkStatus(config, a, target);
+  if ((config.types[a.type]?.inactive ?? []).includes(target)) throw new CtxError('USAGE', `${target} is not an in-force status of type ${a.type}`, { hint: `in force: ${(config.types[a.type]?.statuses ?? []).filter((s) => !config.types[a.type]!.inactive.includes(s)).join(', ')}` });
+  if (a.status === 'superseded') throw new CtxError('USAGE', `${a.id} is superseded; activating it would leave two records in force`, { file: a.file, hint: 'deprecate or edit the record that supersedes it first, then set the status by hand' });
+  if (a.format === 'adr') {
+    if (a.status === target) return { id: a.id, file: a.file, changed: false, status: target };
+    const changed = await writeRecordStatus(root, a, target);
+    return { id: a.id, file: a.file, changed, status: target };
+  }
+  const changed = await writeRecordStatus(root, a, target, { extra: [{ op: 'remove', path: 'deprecated_reason' }] });
+  return { id: a.id, file: a.file, changed, status: target };
 }
 
 /**

@@ -4,6 +4,7 @@ import { ANCHOR_RULES } from './anchors.js';
 import { STALENESS_RULES } from './staleness.js';
 import { RULE_FILE_RULES } from '../../rules/check.js';
 import { CONFIG_RULES } from './config.js';
+import { AUTHORING_RULES } from '../../authoring/rules.js';
 
 /** Every check rule, in reporting order. Issues add their rule lists here. */
-export const RULES: Rule[] = [...CORE_RULES, ...ANCHOR_RULES, ...STALENESS_RULES, ...RULE_FILE_RULES, ...CONFIG_RULES];
+export const RULES: Rule[] = [...CORE_RULES, ...ANCHOR_RULES, ...STALENESS_RULES, ...RULE_FILE_RULES, ...CONFIG_RULES, ...AUTHORING_RULES];

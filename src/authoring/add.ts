@@ -1,0 +1,122 @@
+// @spec SPEC-AUTHORING-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import { CtxError } from '../errors.js';
+import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../init/new-artifact.js';
+import { createRecord } from '../sources/new-record.js';
+import type { Embedder } from '../semantic/embedder.js';
+import { deriveTitle, findSimilarDecisions, type DecisionDraft, type SimilarRecord } from './similar.js';
+
+/** A decision to add: the draft plus where and how it is written. */
+export interface AddDecisionInput extends DecisionDraft {
+  /** the area it applies to: `global`, `domain` or `project` set `scope:`, anything else `domain:` */
+  scope?: string;
+  paths?: string[];
+  /** an adr source folder: write the record in its ADR format with its next number */
+  in?: string;
+  /** status as written (default: accepted, the type's in-force status) */
+  status?: string;
+}
+
+export interface AddDecisionOptions {
+  /** write even when similar active records exist */
+  force?: boolean;
+  /** compute everything, write nothing */
+  dryRun?: boolean;
+  threshold?: number;
+  /** null: lexical overlap only; default: the configured embedder */
+  embedder?: Embedder | null;
+  now?: Date;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ConflictCheck {
+  title: string;
+  threshold: number;
+  embedder?: string;
+  similar: SimilarRecord[];
+}
+
+export interface AddDecisionResult extends ConflictCheck {
+  /** written: the file exists now; conflict: similar records and no force; dry-run: nothing written */
+  outcome: 'written' | 'conflict' | 'dry-run';
+  id?: string;
+  file?: string;
+  format: 'contextia' | 'nygard' | 'madr';
+  /** dry run of a frontmatter decision: the text that would be written (its id a placeholder) */
+  text?: string;
+}
+
+const SCOPES = new Set(['global', 'domain', 'project']);
+
+function validate(input: AddDecisionInput): void {
+  if (!input.decision?.trim()) throw new CtxError('USAGE', 'the decision text is empty: say what was decided (--decision "…")');
+}
+
+/** The title a decision is written with: the given one, else derived from the decision. */
+export function titleOf(input: Pick<AddDecisionInput, 'title' | 'decision'>): string {
+  return input.title?.trim() || deriveTitle(input.decision);
+}
+
+/** Active decisions (repository and, when enabled, global) similar to the draft at or above the threshold. */
+export async function checkDecisionConflicts(root: string, set: ArtifactSet, input: AddDecisionInput, opts: AddDecisionOptions = {}): Promise<ConflictCheck> {
+  validate(input);
+  const r = await findSimilarDecisions(root, set, { ...input, title: titleOf(input) }, { threshold: opts.threshold, embedder: opts.embedder, env: opts.env });
+  return { title: titleOf(input), threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar: r.similar };
+}
+
+function frontmatterContent(input: AddDecisionInput): NewArtifactContent {
+  const scope = input.scope?.trim();
+  const sections: [string, string][] = [['Decision', input.decision]];
+  if (input.rationale?.trim()) sections.push(['Rationale', input.rationale]);
+  if (input.constraints?.trim()) sections.push(['Constraints', input.constraints]);
+  const summary = input.decision.replace(/\s+/g, ' ').trim();
+  return {
+    summary: summary.length > 240 ? summary.slice(0, 237).trimEnd() + '…' : summary,
+    ...(input.paths?.length ? { paths: input.paths } : {}),
+    ...(input.keywords?.length ? { keywords: input.keywords } : {}),
+    ...(scope ? (SCOPES.has(scope) ? { scope } : { domain: scope }) : {}),
+    sections,
+  };
+}
+
+/**
+ * Write a decision after checking it against the active ones: with similar records at or
+ * above the threshold and no `force`, nothing is written and the outcome is `conflict`.
+ * The caller (a CLI asking on a TTY) passes `force` once the user confirmed. Frontmatter
+ * artifacts go through createArtifact, ADR records through createRecord (the source's style
+ * and next number); both create the file atomically, never overwriting, inside the work tree.
+ */
+export async function addDecision(root: string, set: ArtifactSet, input: AddDecisionInput, opts: AddDecisionOptions = {}, checked?: ConflictCheck): Promise<AddDecisionResult> {
+  const check = checked ?? (await checkDecisionConflicts(root, set, input, opts));
+  const format = input.in !== undefined ? 'nygard' : 'contextia';
+  if (check.similar.length && !opts.force) return { ...check, outcome: 'conflict', format };
+  const now = opts.now ?? new Date();
+  const t = set.config.types.decision;
+  if (!t) throw new CtxError('CONFIG', `no decision type in ${set.config.dir}/config.yaml`);
+  const status = input.status?.trim() || (t.statuses.includes('accepted') ? 'accepted' : undefined);
+  if (input.in !== undefined) {
+    if (opts.dryRun) return { ...check, outcome: 'dry-run', format };
+    const rec = await createRecord(set, {
+      dir: input.in,
+      title: check.title,
+      status: status ? status.charAt(0).toUpperCase() + status.slice(1) : undefined,
+      date: now.toISOString().slice(0, 10),
+      content: {
+        context: input.rationale,
+        decision: [input.decision.trim(), input.constraints?.trim() ? `Constraints: ${input.constraints.trim()}` : ''].filter(Boolean).join('\n\n'),
+        paths: input.paths,
+        keywords: input.keywords,
+      },
+    });
+    return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style };
+  }
+  const content = frontmatterContent(input);
+  if (opts.dryRun) {
+    // the id shown is a placeholder: the next free one is taken only when writing
+    const text = renderNewArtifact({ id: 'DEC-NEW', type: 'decision', title: check.title, status, links: {}, created: now.toISOString().slice(0, 10), content });
+    return { ...check, outcome: 'dry-run', format, text };
+  }
+  const r = await createArtifact(set, { type: 'decision', title: check.title, status, now, content });
+  return { ...check, outcome: 'written', id: r.id, file: r.file, format };
+}

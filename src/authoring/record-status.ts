@@ -1,0 +1,73 @@
+// @spec SPEC-AUTHORING-001
+
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import type { Artifact } from '../artifacts/types.js';
+import { splitFrontmatter } from '../artifacts/parse.js';
+import { editFrontmatterText, readFrontmatterData, updateFrontmatter, type FrontmatterEdit } from '../artifacts/write.js';
+import { CtxError } from '../errors.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import { containedPath } from '../util/contained.js';
+import { withLock } from '../util/lock.js';
+
+/**
+ * The status line of an ADR-format record (Nygard `## Status` section, `Status:` line, table
+ * cell, or MADR frontmatter) with a new status written in place of the old one: only the
+ * status text changes, in the record's own capitalisation; everything else stays byte for
+ * byte. `line` is the 1-based line the parser read the status from; `old` the status as
+ * written there (markup removed). Throws when the old status is not on that line.
+ */
+export function replaceAdrStatus(text: string, line: number, old: string, next: string, file?: string): string {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const from = starts[line - 1];
+  if (from === undefined) throw new CtxError('PARSE', `line ${line} is past the end of the record; status not rewritten`, { file, line });
+  const end = starts[line] !== undefined ? starts[line]! - 1 : text.length;
+  const l = text.slice(from, end);
+  const lower = l.toLowerCase();
+  let at = old ? lower.indexOf(old.toLowerCase()) : -1;
+  let len = old.length;
+  if (at < 0) {
+    // markup inside the value ("**Accepted**"): replace its first word
+    const w = old.split(/\s+/)[0] ?? '';
+    at = w ? lower.indexOf(w.toLowerCase()) : -1;
+    len = w.length;
+  }
+  if (at < 0) throw new CtxError('PARSE', `could not find the status "${old}" on line ${line}; status not rewritten`, { file, line, hint: 'edit the status line by hand' });
+  const was = l.slice(at, at + len);
+  // the record's capitalisation, read from its first letter ("✅ Done" → "Deprecated");
+  // a leading emoji or symbol goes with the old status (a green mark would contradict it)
+  const letters = was.replace(/[^\p{L}]+/gu, '');
+  const word = letters.length > 1 && letters === letters.toUpperCase() ? next.toUpperCase() : /^\p{Lu}/u.test(letters) ? next.charAt(0).toUpperCase() + next.slice(1) : next;
+  return text.slice(0, from) + l.slice(0, at) + word + l.slice(at + len) + text.slice(end);
+}
+
+/**
+ * Write a status on a record in its own format: frontmatter `status:` (and the other
+ * frontmatter edits given) for frontmatter artifacts and MADR records with frontmatter, the
+ * status line for other ADR records (where `suffix`, e.g. a reason in parentheses, follows
+ * the word). Under the file lock, atomic, inside the work tree.
+ */
+export async function writeRecordStatus(root: string, a: Artifact, status: string, opts: { extra?: FrontmatterEdit[]; suffix?: string } = {}): Promise<boolean> {
+  const abs = path.join(root, ...a.file.split('/'));
+  if (a.format !== 'adr') {
+    const r = await updateFrontmatter(abs, [{ op: 'set', path: 'status', value: status }, ...(opts.extra ?? [])]);
+    return r.changed;
+  }
+  await containedPath(root, abs);
+  return withLock(abs, async () => {
+    const before = await readFile(abs, 'utf8');
+    let after: string;
+    if (splitFrontmatter(before).hasFrontmatter && readFrontmatterData(before, a.file).status !== undefined) {
+      after = editFrontmatterText(before, { status }, a.file);
+    } else {
+      const line = a.keyLines.status;
+      const old = a.statusText ?? a.status;
+      if (!line || !old) throw new CtxError('PARSE', `${a.id} has no status line to rewrite`, { file: a.file, hint: 'add a "## Status" section or a "Status:" line' });
+      after = replaceAdrStatus(before, line, old, status + (opts.suffix ?? ''), a.file);
+    }
+    if (after === before) return false;
+    await writeFileAtomic(abs, after);
+    return true;
+  });
+}

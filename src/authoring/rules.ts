@@ -1,0 +1,42 @@
+// @spec SPEC-AUTHORING-001
+
+import type { Rule } from '../check/types.js';
+
+type Out = Awaited<ReturnType<Rule['run']>>[number];
+
+/**
+ * Check rules of authoring. The similarity code is imported when the rule runs, so the
+ * commands that never run it (the pre-commit hook runs only blocking rules by default; this
+ * one is a warning) do not pay for loading it.
+ */
+export const AUTHORING_RULES: Rule[] = [
+  {
+    id: 'decision-near-duplicate',
+    severity: 'warning',
+    description: 'two active decisions that say nearly the same thing (similarity ≥ semantic.conflict_threshold, default 0.75) and are not linked to each other',
+    run: async (ctx): Promise<Out[]> => {
+      const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('./similar.js');
+      const records = activeDecisions(ctx.set);
+      if (records.length < 2) return [];
+      const threshold = conflictThreshold(ctx.set);
+      const sim = await DecisionSimilarity.open(ctx.snapshot.root, ctx.set, records, configuredEmbedder(ctx.set));
+      const linked = (a: (typeof records)[number], id: string) => Object.values(a.relations).some((l) => l?.includes(id)) || a.links.some((l) => l.id === id) || a.requires.includes(id);
+      const out: Out[] = [];
+      for (const { a, b, score } of sim.pairs(threshold)) {
+        // a pair that names each other is known to its authors (amends, clarifies, relates_to …)
+        if (linked(a, b.id) || linked(b, a.id)) continue;
+        // report on the repository record (a global one cannot be edited here), the newer id when both are
+        const [on, other] = a.origin === 'repo' ? [a, b] : [b, a];
+        if (on.origin !== 'repo') continue;
+        out.push({
+          rule: 'decision-near-duplicate',
+          id: on.id,
+          file: on.file,
+          line: on.keyLines.title ?? on.keyLines.id ?? 1,
+          message: `${on.id} and ${other.id}${other.origin === 'global' ? ' (global)' : ''} are active and nearly the same decision (similarity ${score.similarity.toFixed(2)} ≥ ${threshold}): supersede one (git ctx supersede), deprecate one, or link them (relations.relates_to) if both stand`,
+        });
+      }
+      return out;
+    },
+  },
+];

@@ -1,0 +1,309 @@
+// @spec SPEC-AUTHORING-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
+import { terms } from '../retrieve/text.js';
+import { embedderFor, semanticSettings } from '../semantic/lane.js';
+import { dot, type Embedder, type VectorSpace } from '../semantic/embedder.js';
+import { recordVectors } from '../semantic/vectors.js';
+
+/** Similarity at or above which two decisions count as near-duplicates (config `semantic.conflict_threshold`). */
+export const DEFAULT_CONFLICT_THRESHOLD = 0.75;
+/**
+ * Weight of the embedding cosine in the combined score; the rest is lexical overlap.
+ * Measured (DEC-022): cosine of averaged word vectors alone puts unrelated records of
+ * one repository at 0.5–0.8 (they share its vocabulary), so it cannot separate a
+ * near-duplicate from a neighbour; the overlap of distinctive terms can, and the cosine
+ * carries paraphrases whose words differ.
+ */
+const COSINE_WEIGHT = 0.5;
+/**
+ * The raw combined score at which a pair is a near-duplicate, mapped onto the 0.75 of the
+ * configured scale (score = raw / RAW_AT_FULL, capped at 1): measured on the fixture and the
+ * dotcom-rendering records, restatements sit above 0.45 raw, drafts about something else below.
+ */
+const RAW_AT_FULL = 0.6;
+
+/** What a candidate decision says: the fields `git ctx add` and MCP `add_decision` take. */
+export interface DecisionDraft {
+  title?: string;
+  decision: string;
+  rationale?: string;
+  constraints?: string;
+  keywords?: string[];
+}
+
+export interface SimilarRecord {
+  id: string;
+  title: string;
+  status?: string;
+  file: string;
+  origin: 'repo' | 'global';
+  /** combined score in [0, 1], compared with the threshold */
+  similarity: number;
+  /** the embedding cosine (common component removed) */
+  cosine: number;
+  /** lexical overlap of distinctive terms */
+  lexical: number;
+}
+
+export interface SimilarResult {
+  threshold: number;
+  /** the embedder that produced the cosines, `provider/model`; undefined when semantic is off */
+  embedder?: string;
+  /** records at or above the threshold, most similar first */
+  similar: SimilarRecord[];
+}
+
+export interface SimilarOptions {
+  /** default: config `semantic.conflict_threshold`, else 0.75 */
+  threshold?: number;
+  /** default: the configured embedder (`semantic.provider`); null: lexical overlap only */
+  embedder?: Embedder | null;
+  /** ids never reported (the record being compared with itself) */
+  exclude?: readonly string[];
+  /** write newly embedded record vectors to the cache (default true) */
+  writeCache?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The text a draft is compared by: what its record would hold, weighted like recordText. */
+export function draftText(d: DecisionDraft): string {
+  const title = d.title?.trim() || deriveTitle(d.decision);
+  return [title, title, d.decision, d.rationale ?? '', d.constraints ?? '', (d.keywords ?? []).join(' ')].join('\n');
+}
+
+/**
+ * A title from a decision's text: its first clause (up to the first sentence end, colon,
+ * semicolon or dash), whitespace collapsed, trailing punctuation dropped, at most 72
+ * characters cut at a word boundary.
+ */
+export function deriveTitle(decision: string): string {
+  const flat = decision.replace(/\s+/g, ' ').trim();
+  const clause = (/^(.+?)(?:[.!?](?:\s|$)|[:;]\s|\s[—–-]\s)/.exec(flat)?.[1] ?? flat).trim().replace(/[\s.,;:!?]+$/, '');
+  if (clause.length <= 72) return clause.charAt(0).toUpperCase() + clause.slice(1);
+  const cut = clause.slice(0, 72);
+  const at = cut.lastIndexOf(' ');
+  const t = (at > 30 ? cut.slice(0, at) : cut).replace(/[\s.,;:!?]+$/, '');
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/** The conflict threshold configured under `semantic.conflict_threshold`, else the default. */
+export function conflictThreshold(set: Pick<ArtifactSet, 'config'>): number {
+  const t = (set.config as { semantic?: { conflict_threshold?: number } }).semantic?.conflict_threshold;
+  return typeof t === 'number' && Number.isFinite(t) ? t : DEFAULT_CONFLICT_THRESHOLD;
+}
+
+/** Is a record in force (not superseded, deprecated, rejected…)? */
+export function isActive(a: Artifact, set: Pick<ArtifactSet, 'config'>): boolean {
+  return !(a.status && (set.config.types[a.type]?.inactive ?? []).includes(a.status));
+}
+
+/** Active decisions of the set (repository and, when enabled, the global store), one per id. */
+export function activeDecisions(set: ArtifactSet): Artifact[] {
+  const seen = new Set<string>();
+  const out: Artifact[] = [];
+  for (const a of set.artifacts) {
+    if (a.type !== 'decision' || seen.has(a.id) || !isActive(a, set)) continue;
+    seen.add(a.id);
+    out.push(a);
+  }
+  return out;
+}
+
+/**
+ * Distinctive terms of a text for the overlap score: retrieval's terms (stemmed, stop words
+ * dropped) without the words most of the repository's decisions use (they say nothing about
+ * which decision this is).
+ */
+function termSet(text: string, common: ReadonlySet<string>): Set<string> {
+  return filterTerms(terms(text), common);
+}
+
+function filterTerms(words: readonly string[], common: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of words) if (t.length > 2 && !common.has(t)) out.add(t);
+  return out;
+}
+
+/** Terms found in more than a third of the records (at 6 records or more). */
+function commonTerms(termLists: readonly (readonly string[])[]): Set<string> {
+  const out = new Set<string>();
+  if (termLists.length < 6) return out;
+  const df = new Map<string, number>();
+  for (const t of termLists) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const [w, n] of df) if (n > termLists.length / 3) out.add(w);
+  return out;
+}
+
+/**
+ * Overlap of two term sets: the shared terms over the smaller set (a short draft that
+ * restates a long record scores high), damped when the smaller set is tiny so that two
+ * one-word titles do not count as duplicates.
+ */
+export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>, over: 'smaller' | 'larger' = 'smaller'): number {
+  const [small, big] = a.size <= b.size ? [a, b] : [b, a];
+  if (!small.size) return 0;
+  let shared = 0;
+  for (const t of small) if (big.has(t)) shared++;
+  return (shared / (over === 'smaller' ? small.size : big.size)) * Math.min(1, small.size / 4);
+}
+
+/** overlap(…, 'larger') of two sorted term-id arrays. */
+function overlapSorted(a: Uint32Array, b: Uint32Array): number {
+  const small = Math.min(a.length, b.length);
+  if (!small) return 0;
+  let shared = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return (shared / Math.max(a.length, b.length)) * Math.min(1, small / 4);
+}
+
+/** The part of a record compared lexically: what names the decision, not the whole discussion. */
+function headText(a: Artifact): string {
+  return [a.title, a.summary ?? '', a.keywords.join(' '), decisionSection(a.body)].join('\n');
+}
+
+/** The Decision (or Decision Outcome) section of a body, bounded; the first 1,500 characters otherwise. */
+function decisionSection(body: string): string {
+  const m = /^#{1,4}\s*(?:\d+\.\s*)?decision(?:\s+outcome)?\s*$/im.exec(body);
+  if (!m) return body.slice(0, 1500);
+  const rest = body.slice(m.index + m[0].length);
+  const end = rest.search(/^#{1,4}\s/m);
+  return (end < 0 ? rest : rest.slice(0, end)).slice(0, 1500);
+}
+
+/**
+ * Compare texts with a repository's records: one combined score per pair, a weighted mean of
+ * the embedding cosine (in the embedder's space over the records, so the repository's common
+ * component is removed) and the lexical overlap of distinctive terms. Without an embedder
+ * the score is the overlap alone.
+ */
+export class DecisionSimilarity {
+  private constructor(
+    private readonly records: Artifact[],
+    private readonly vectors: Map<string, Float32Array> | undefined,
+    private readonly embedder: Embedder | undefined,
+    private readonly space: VectorSpace | undefined,
+    private readonly common: Set<string>,
+    private readonly heads: Map<string, Set<string>>,
+  ) {}
+
+  /** `provider/model` of the embedder, when there is one. */
+  get embedderName(): string | undefined {
+    return this.embedder ? `${this.embedder.provider}/${this.embedder.model}` : undefined;
+  }
+
+  static async open(root: string, set: ArtifactSet, records: Artifact[], embedder: Embedder | undefined, writeCache = true): Promise<DecisionSimilarity> {
+    let vectors: Map<string, Float32Array> | undefined;
+    if (embedder) {
+      // vectors of the whole set: the cache holds them already when retrieval ran
+      const rv = await recordVectors(root, set, embedder, { write: writeCache });
+      vectors = rv.byId;
+    }
+    // each record's terms once: they give both the common ones and the record's own set
+    const lists = records.map((a) => terms(headText(a)));
+    const common = commonTerms(lists);
+    const heads = new Map(records.map((a, i) => [a.id, filterTerms(lists[i]!, common)]));
+    // the space (common component) over every record of the set, as retrieval's lane uses it
+    const space = embedder && vectors ? embedder.space([...vectors.values()]) : undefined;
+    return new DecisionSimilarity(records, vectors, embedder, space, common, heads);
+  }
+
+  /** Every record's score against a text (its own id excluded), most similar first. */
+  async score(text: string, lexicalText: string, exclude: ReadonlySet<string> = new Set()): Promise<SimilarRecord[]> {
+    let q: Float32Array | undefined;
+    if (this.embedder && this.space) {
+      const [qv] = await this.embedder.embed([text]);
+      q = this.space.project(qv!);
+    }
+    return this.scoreAgainst(q, termSet(lexicalText, this.common), exclude, 'smaller');
+  }
+
+  private scoreAgainst(q: Float32Array | undefined, mine: ReadonlySet<string>, exclude: ReadonlySet<string>, over: 'smaller' | 'larger'): SimilarRecord[] {
+    const space = this.space;
+    const vs = this.vectors;
+    const cos = q && space && vs ? (id: string) => {
+      const v = vs.get(id);
+      return v ? Math.max(0, space.cosine(q, v)) : 0;
+    } : undefined;
+    const out: SimilarRecord[] = [];
+    for (const a of this.records) {
+      if (exclude.has(a.id)) continue;
+      const lexical = overlap(mine, this.heads.get(a.id)!, over);
+      const cosine = cos ? cos(a.id) : 0;
+      const raw = cos ? COSINE_WEIGHT * cosine + (1 - COSINE_WEIGHT) * lexical : lexical;
+      const similarity = Math.min(1, raw / RAW_AT_FULL);
+      out.push({ id: a.id, title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file, origin: a.origin, similarity: round(similarity), cosine: round(cosine), lexical: round(lexical) });
+    }
+    out.sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1));
+    return out;
+  }
+
+  /** Records similar to one of the records at or above a threshold (as `pairs` scores them), most similar first. */
+  similarTo(id: string, threshold: number): SimilarRecord[] {
+    return this.pairs(threshold, id)
+      .map((p) => (p.a.id === id ? p.score : { ...p.score, id: p.a.id, title: p.a.title, file: p.a.file, origin: p.a.origin, ...(p.a.status !== undefined ? { status: p.a.status } : {}) }))
+      .sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1));
+  }
+
+  /**
+   * Every pair of records at or above a threshold (each pair once, in record order). The
+   * records' own cached vectors are the queries (no embedding, no call out), projected once;
+   * between two records the term overlap is taken over the larger set, so a shared template
+   * or topic word between two long records does not read as a restatement.
+   */
+  pairs(threshold: number, only?: string): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
+    const recs = this.records;
+    const proj = recs.map((a) => {
+      const v = this.vectors?.get(a.id);
+      return v && this.space ? this.space.project(v) : undefined;
+    });
+    // term sets as sorted ids: n² intersections by merging, no hashing
+    const ids = new Map<string, number>();
+    const sets = recs.map((a) => Uint32Array.from([...this.heads.get(a.id)!].map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))).sort());
+    const out: { a: Artifact; b: Artifact; score: SimilarRecord }[] = [];
+    for (let i = 0; i < recs.length; i++) {
+      const qi = proj[i];
+      for (let j = i + 1; j < recs.length; j++) {
+        if (only !== undefined && recs[i]!.id !== only && recs[j]!.id !== only) continue;
+        const qj = proj[j];
+        const cosine = qi && qj ? Math.max(0, dot(qi, qj)) : 0;
+        const lexical = overlapSorted(sets[i]!, sets[j]!);
+        const raw = this.space ? COSINE_WEIGHT * cosine + (1 - COSINE_WEIGHT) * lexical : lexical;
+        const similarity = Math.min(1, raw / RAW_AT_FULL);
+        if (similarity < threshold) continue;
+        const b = recs[j]!;
+        out.push({ a: recs[i]!, b, score: { id: b.id, title: b.title, ...(b.status !== undefined ? { status: b.status } : {}), file: b.file, origin: b.origin, similarity: round(similarity), cosine: round(cosine), lexical: round(lexical) } });
+      }
+    }
+    return out;
+  }
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The embedder the configuration asks for, or undefined when semantic is off. */
+export function configuredEmbedder(set: ArtifactSet, env: NodeJS.ProcessEnv = process.env): Embedder | undefined {
+  const s = semanticSettings(set, env);
+  return embedderFor(s.provider, s.from, `${set.config.dir}/config.yaml`);
+}
+
+/**
+ * Active decisions (repository and global) similar to a draft at or above the threshold,
+ * with their scores, most similar first.
+ */
+export async function findSimilarDecisions(root: string, set: ArtifactSet, draft: DecisionDraft, opts: SimilarOptions = {}): Promise<SimilarResult> {
+  const threshold = opts.threshold ?? conflictThreshold(set);
+  const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, opts.env));
+  const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
+  const title = draft.title?.trim() || deriveTitle(draft.decision);
+  const scores = await sim.score(draftText(draft), [title, draft.decision, (draft.keywords ?? []).join(' ')].join('\n'), new Set(opts.exclude ?? []));
+  return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: scores.filter((s) => s.similarity >= threshold) };
+}

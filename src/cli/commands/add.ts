@@ -1,0 +1,188 @@
+// @spec SPEC-AUTHORING-001
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Command } from '../commander.js';
+import { addDecision, checkDecisionConflicts, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
+import { CtxError } from '../../errors.js';
+import { plural } from '../../util/plural.js';
+import { toRepoPath } from '../../util/paths.js';
+import { colors, ExitCode, formatOption, io, loadRepo } from '../shared.js';
+
+interface AddCliOptions {
+  root?: string;
+  global?: boolean;
+  decision?: string;
+  title?: string;
+  rationale?: string;
+  constraints?: string;
+  scope?: string;
+  paths?: string[];
+  keywords?: string[];
+  in?: string;
+  status?: string;
+  force?: boolean;
+  dryRun?: boolean;
+  format: 'human' | 'json';
+}
+
+const list = (v: string[] | undefined) => (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+
+export const EDITOR_TEMPLATE = `# git ctx add: write the decision below, save and close the editor.
+# Lines starting with "#" are ignored; an empty Decision section adds nothing.
+Title: 
+Scope: 
+Paths: 
+Keywords: 
+
+## Decision
+
+
+## Rationale
+
+
+## Constraints
+
+`;
+
+/** Fields of a filled-in editor template (the Title/Scope/Paths/Keywords lines and the ## sections). */
+export function parseTemplate(text: string): Partial<AddDecisionInput> {
+  const out: Partial<AddDecisionInput> = {};
+  const sections: Record<string, string[]> = {};
+  let cur: string[] | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    if (line.startsWith('#') && !line.startsWith('##')) continue;
+    const h = /^##\s+(\w+)/.exec(line);
+    if (h) {
+      cur = sections[h[1]!.toLowerCase()] = [];
+      continue;
+    }
+    if (cur) {
+      cur.push(line);
+      continue;
+    }
+    const m = /^(Title|Scope|Paths|Keywords):\s*(.*)$/i.exec(line);
+    if (!m || !m[2]!.trim()) continue;
+    const k = m[1]!.toLowerCase();
+    if (k === 'title') out.title = m[2]!.trim();
+    else if (k === 'scope') out.scope = m[2]!.trim();
+    else if (k === 'paths') out.paths = list([m[2]!]);
+    else out.keywords = list([m[2]!]);
+  }
+  const sec = (k: string) => sections[k]?.join('\n').trim() || undefined;
+  const d = sec('decision');
+  if (d) out.decision = d;
+  const r = sec('rationale');
+  if (r) out.rationale = r;
+  const c = sec('constraints');
+  if (c) out.constraints = c;
+  return out;
+}
+
+/** Open $VISUAL / $EDITOR on the template (a temporary file outside the repository) and read it back. */
+function editDraft(): Partial<AddDecisionInput> {
+  const env = io().env;
+  const editor = env.VISUAL || env.EDITOR || 'vi';
+  const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-add-'));
+  const file = path.join(dir, 'DECISION.md');
+  try {
+    writeFileSync(file, EDITOR_TEMPLATE);
+    // through the shell: EDITOR often carries arguments ("code --wait")
+    const r = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', env });
+    if (r.status !== 0) throw new CtxError('USAGE', `the editor (${editor}) exited with ${r.status ?? r.signal}; nothing added`, { hint: 'set EDITOR, or pass --decision "…"' });
+    return parseTemplate(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function similarLines(c: ConflictCheck): string {
+  const p = colors();
+  return c.similar
+    .map((s) => `  ${p.bold(s.id.padEnd(12))} ${s.similarity.toFixed(2)}  ${s.title}${s.origin === 'global' ? ' (global)' : ''}  ${p.dim(s.file || '')}\n`)
+    .join('');
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(question);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function printResult(r: AddDecisionResult, o: AddCliOptions): void {
+  if (o.format === 'json') {
+    io().out(JSON.stringify({ version: 1, ...r }, null, 2) + '\n');
+    return;
+  }
+  const p = colors();
+  if (r.outcome === 'written') {
+    io().out(`${r.file}\n`);
+    io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : ''}\n`);
+  } else if (r.outcome === 'dry-run') {
+    io().err(`dry run: would add "${r.title}"${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : ', nothing similar'}\n`);
+    if (r.text) io().out(r.text);
+  }
+}
+
+export function register(program: Command): void {
+  program
+    .command('add')
+    .description('Add a decision in one command, after checking it against the active decisions (similar ones are listed with their scores)')
+    .option('-C, --root <dir>', 'repository to work on (default: the current directory)')
+    .option('--global', 'also compare with global decisions (the user-level store)')
+    .option('-d, --decision <text>', 'what was decided (required unless an editor opens)')
+    .option('-t, --title <title>', 'title (default: the first clause of the decision, at most 72 characters)')
+    .option('-r, --rationale <text>', 'why')
+    .option('--constraints <text>', 'rules that follow from it')
+    .option('--scope <area>', 'global, domain or project (scope:), or an area such as billing (domain:)')
+    .option('--paths <glob...>', 'code it governs (paths:), comma or space separated')
+    .option('--keywords <word...>', 'keywords, comma or space separated')
+    .option('--in <folder>', 'write it into this records folder (a sources: entry of format adr), in its ADR style and numbering')
+    .option('--status <status>', 'status (default: accepted)')
+    .option('--force', 'add it even when similar active decisions exist')
+    .option('--dry-run', 'check and show what would be added; write nothing')
+    .addOption(formatOption(['human', 'json'], 'human'))
+    .addHelpText(
+      'after',
+      '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed; on a terminal you are asked to confirm, otherwise nothing is written unless --force.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
+    )
+    .action(async (o: AddCliOptions) => {
+      const interactive = !!process.stdin.isTTY && !!process.stderr.isTTY && o.format !== 'json';
+      let input: AddDecisionInput;
+      const given = { title: o.title, rationale: o.rationale, constraints: o.constraints, scope: o.scope, status: o.status, paths: list(o.paths), keywords: list(o.keywords) };
+      if (o.decision === undefined) {
+        if (!interactive) throw new CtxError('USAGE', '--decision is required when not on a terminal', { hint: 'git ctx add --decision "Use ECB rates for currency conversion" --rationale "…"' });
+        const edited = editDraft();
+        if (!edited.decision) throw new CtxError('USAGE', 'the Decision section was left empty; nothing added');
+        input = { ...given, ...Object.fromEntries(Object.entries(edited).filter(([, v]) => v !== undefined)), decision: edited.decision };
+      } else input = { ...given, decision: o.decision };
+      const repo = await loadRepo({ root: o.root, global: o.global });
+      try {
+        if (o.in !== undefined) input.in = toRepoPath(repo.snapshot.root, o.in, repo.cwd);
+        const root = repo.snapshot.root;
+        const check = await checkDecisionConflicts(root, repo.set, input);
+        let force = !!o.force;
+        if (check.similar.length && !force && !o.dryRun) {
+          io().err(`${plural(check.similar.length, 'active decision')} similar to "${check.title}" (score ≥ ${check.threshold}):\n${similarLines(check)}`);
+          if (interactive) force = await confirm('Add it anyway? [y/N] ');
+          if (!force) {
+            if (o.format === 'json') io().out(JSON.stringify({ version: 1, outcome: 'conflict', ...check }, null, 2) + '\n');
+            else io().err(interactive ? 'not added\n' : 'not added: update or supersede one of them, or run again with --force\n');
+            throw new ExitCode(1);
+          }
+        }
+        const r = await addDecision(root, repo.set, input, { force, dryRun: o.dryRun }, check);
+        printResult(r, o);
+        if (r.outcome === 'dry-run' && r.similar.length && !force) throw new ExitCode(1);
+      } finally {
+        repo.close();
+      }
+    });
+}

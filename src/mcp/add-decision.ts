@@ -1,0 +1,43 @@
+// @spec SPEC-AUTHORING-001
+
+import { addDecision, type AddDecisionInput } from '../authoring/add.js';
+import type { ToolContext } from './tools.js';
+import type { ToolOutput } from './result.js';
+
+export interface AddDecisionArgs {
+  decision: string;
+  title?: string;
+  rationale?: string;
+  constraints?: string;
+  scope?: string;
+  paths?: string[];
+  keywords?: string[];
+  force?: boolean;
+}
+
+/**
+ * add_decision: write a decision unless active ones are similar at or above the conflict
+ * threshold; then nothing is written and the similar records are returned (id, title,
+ * similarity) so the agent can update or supersede one, or call again with force.
+ */
+export async function addDecisionTool(ctx: ToolContext, args: AddDecisionArgs): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const snapshot = await ctx.reader.openSnapshot();
+  try {
+    const set = { ...state.set, snapshot };
+    const input: AddDecisionInput = { decision: args.decision, title: args.title, rationale: args.rationale, constraints: args.constraints, scope: args.scope, paths: args.paths, keywords: args.keywords };
+    const r = await addDecision(snapshot.root, set, input, { force: args.force });
+    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}) }));
+    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}): ${s.title}`).join('\n');
+    const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar, ...(r.id ? { id: r.id, file: r.file } : {}) };
+    if (r.outcome === 'conflict') {
+      return {
+        text: `Not added: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, use it; if yours replaces one, add it and supersede the old one (git ctx supersede); if they are different decisions, call add_decision again with force: true.`,
+        data,
+      };
+    }
+    return { text: `Added ${r.id} "${r.title}" in ${r.file}.${similar.length ? `\nAdded despite similar active decisions (force):\n${list}` : ''}`, data };
+  } finally {
+    snapshot.close();
+  }
+}

@@ -23,6 +23,12 @@ const COSINE_WEIGHT = 0.5;
  * dotcom-rendering records, restatements sit above 0.45 raw, drafts about something else below.
  */
 const RAW_AT_FULL = 0.6;
+/**
+ * Two records are compared only when each has at least this many distinctive terms: from a
+ * three-line record ("API framework: Fastify, in the server") the cosine is mostly the
+ * repository's shared words and cannot say that two decisions are the same.
+ */
+const MIN_PAIR_TERMS = 6;
 
 /** What a candidate decision says: the fields `git ctx add` and MCP `add_decision` take. */
 export interface DecisionDraft {
@@ -273,6 +279,7 @@ export class DecisionSimilarity {
       const qi = proj[i];
       for (let j = i + 1; j < recs.length; j++) {
         if (only !== undefined && recs[i]!.id !== only && recs[j]!.id !== only) continue;
+        if (sets[i]!.length < MIN_PAIR_TERMS || sets[j]!.length < MIN_PAIR_TERMS) continue;
         const qj = proj[j];
         const cosine = qi && qj ? Math.max(0, dot(qi, qj)) : 0;
         const lexical = overlapSorted(sets[i]!, sets[j]!);

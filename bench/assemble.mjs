@@ -4,35 +4,17 @@
 // Prints wall times of the real CLI (node start-up included) for a cold run (no token-count
 // cache), warm runs, --at an older commit, and a budgeted run; and the in-process library time.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, KEEP, ROOT, arg, requireBuild, seeded } from './lib/common.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin/git-ctx.js');
-if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
-  console.error('dist/ is missing: run npm run build first');
-  process.exit(2);
-}
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
+requireBuild();
 const N = arg('--artifacts', 2000);
 const RUNS = arg('--runs', 9);
-const KEEP = process.argv.includes('--keep');
 
 // deterministic PRNG (mulberry32), so every run benchmarks the same repository
-let seed = 42;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+let { rand, pick } = seeded(42);
 const pickN = (xs, n) => {
   const out = new Set();
   while (out.size < Math.min(n, xs.length)) out.add(pick(xs));
@@ -154,7 +136,7 @@ try {
   git(dir, '2026-01-01T00:00:00Z', 'commit', '-q', '-m', 'generated artifacts');
   const old = git(dir, '2026-01-01T00:00:00Z', 'rev-parse', 'HEAD');
   // later history: revise 60 specs, then another commit
-  seed = 42;
+  ({ rand, pick } = seeded(42));
   generate(dir, 60);
   git(dir, '2026-01-02T00:00:00Z', 'add', '-A');
   git(dir, '2026-01-02T00:00:00Z', 'commit', '-q', '-m', 'revise specs');

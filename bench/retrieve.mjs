@@ -5,35 +5,17 @@
 //   node bench/retrieve.mjs [--files 10000] [--records 5000] [--runs 7] [--keep]
 // Cold = no .git/ctx cache (code index, import graph, keyword index built); warm = median.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, KEEP, arg, requireBuild, seeded } from './lib/common.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin/git-ctx.js');
-if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
-  console.error('dist/ is missing: run npm run build first');
-  process.exit(2);
-}
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
+requireBuild();
 const FILES = arg("--files", 10000);
 const RECORDS = arg('--records', 5000);
 const RUNS = arg('--runs', 7);
-const KEEP = process.argv.includes('--keep');
 
-let seed = 7;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+const { rand, pick } = seeded(7);
 const WORDS = 'invoice currency rate ledger payment refund customer order tax rounding retry queue event schema migration cache index audit report export import webhook token session account balance settlement dispute fee discount coupon subscription plan trial usage meter quota limit region locale'.split(' ');
 const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
 const camel = () => pick(WORDS) + pick(WORDS).replace(/^./, (c) => c.toUpperCase());

@@ -13,16 +13,19 @@ export function closeMatches(id: string, ids: string[], max = 3): string[] {
   return scored.slice(0, max).map((x) => x.c);
 }
 
+/** Edit distance counting a swap of two neighbouring letters as one edit (`ture` → `true`). */
 function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, i) => i);
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
     }
+    before = prev;
+    prev = row;
   }
-  return dp[b.length]!;
+  return prev[b.length]!;
 }

@@ -55,6 +55,19 @@ describe('openai provider (OpenAI-compatible /v1/embeddings)', () => {
     expect(s.seen[0]!.headers.authorization).toBeUndefined();
   });
 
+  it('a query in the URL (?api-version=…, ?key=…) stays on the endpoint and is never shown in errors', async () => {
+    const s = await serve((req, res) => (req.path.includes('bad') ? sendJson(res, 404, { error: 'no' }) : sendJson(res, 200, openaiAnswer(req.body))));
+    await new OpenAIEmbedder({ url: `${s.url}/openai/?api-version=2024-02-01&key=${KEY}#frag`, model: 'm' }).embed(['one']);
+    expect(s.seen[0]!.path).toBe(`/openai/v1/embeddings?api-version=2024-02-01&key=${KEY}`);
+    const err = await failure(new OpenAIEmbedder({ url: `${s.url}/v1?bad=1&key=${KEY}`, model: 'm' }).embed(['x']));
+    expect(s.seen[1]!.path).toBe(`/v1/embeddings?bad=1&key=${KEY}`);
+    expect(err.message).toContain(`openai embeddings at ${s.url}/v1/embeddings: 404`);
+    expect(err.message).not.toContain(KEY);
+    const g = await serve((req, res) => sendJson(res, 200, { embedding: { values: fakeVector('one') } }));
+    await new GeminiEmbedder({ url: `${g.url}?alt=json`, model: 'gemini-embedding-001', apiKey: KEY }).embed(['one']);
+    expect(g.seen[0]!.path).toBe('/v1beta/models/gemini-embedding-001:embedContent?alt=json');
+  });
+
   it('401: names the provider, the URL and the key variables, and never shows the key', async () => {
     const s = await serve((_req, res) => sendJson(res, 401, { error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error' } }));
     const err = await failure(new OpenAIEmbedder({ url: s.url, model: 'm', apiKey: KEY }).embed(['x']));

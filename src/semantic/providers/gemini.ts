@@ -18,7 +18,7 @@ export class GeminiEmbedder extends RemoteEmbedder {
   /** `{url}/v1beta/models/{model}:…`; a URL already ending in a version (/v1, /v1beta) keeps it. */
   protected endpoint(n: number): string {
     const base = /\/v\d+(beta\d*|alpha\d*)?$/.test(this.url) ? this.url : `${this.url}/v1beta`;
-    return `${base}/models/${encodeURIComponent(this.model)}:${n === 1 ? 'embedContent' : 'batchEmbedContents'}`;
+    return `${base}/models/${encodeURIComponent(this.model)}:${n === 1 ? 'embedContent' : 'batchEmbedContents'}${this.query}`;
   }
 
   protected async embedBatch(texts: string[]): Promise<unknown[]> {

@@ -29,14 +29,20 @@ export const clip = (t: string) => (t.length > MAX_INPUT_CHARS ? t.slice(0, MAX_
 export abstract class RemoteEmbedder implements Embedder {
   abstract readonly provider: string;
   readonly model: string;
+  /** the endpoint's base, without query or fragment */
   readonly url: string;
+  /** a query the user's URL carried (`?key=…`, `?api-version=…`), kept on every endpoint */
+  protected readonly query: string;
   readonly batchSize: number;
   protected readonly http: Omit<HttpOptions, 'provider'>;
   private learned = 0;
 
   constructor(opts: RemoteEmbedderOptions, defaults: { url: string; model: string; batchSize: number; maxBatch?: number; keyVars: string }) {
     this.model = (opts.model || defaults.model).trim();
-    this.url = (opts.url || defaults.url).trim().replace(/\/+$/, '');
+    const raw = (opts.url || defaults.url).trim();
+    const cut = raw.search(/[?#]/);
+    this.url = (cut < 0 ? raw : raw.slice(0, cut)).replace(/\/+$/, '');
+    this.query = cut < 0 ? '' : raw.slice(cut).replace(/#.*$/, '').replace(/^\?$/, '');
     this.batchSize = Math.max(1, Math.min(defaults.maxBatch ?? Infinity, Math.floor(opts.batchSize ?? defaults.batchSize)));
     this.http = { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retries: Math.max(0, opts.retries ?? DEFAULT_RETRIES), retryBaseMs: opts.retryBaseMs ?? 500, keyVars: defaults.keyVars, model: this.model, ...(opts.apiKey ? { secret: opts.apiKey } : {}) };
   }
@@ -92,9 +98,9 @@ export class OpenAIEmbedder extends RemoteEmbedder {
 
   /** `{url}/v1/embeddings`; a URL already ending in /v1 or /embeddings is used as it is. */
   protected endpoint(): string {
-    if (/\/embeddings$/.test(this.url)) return this.url;
-    if (/\/v\d+$/.test(this.url)) return `${this.url}/embeddings`;
-    return `${this.url}/v1/embeddings`;
+    if (/\/embeddings$/.test(this.url)) return `${this.url}${this.query}`;
+    if (/\/v\d+$/.test(this.url)) return `${this.url}/embeddings${this.query}`;
+    return `${this.url}/v1/embeddings${this.query}`;
   }
 
   protected async embedBatch(texts: string[]): Promise<unknown[]> {

@@ -3,7 +3,8 @@
 // on generated repositories (10,000 source files with 300 records; 5,000 records), each
 // figure beside `node -e 0` measured in the same run. Run after `npm run build`:
 //   node bench/retrieve.mjs [--files 10000] [--records 5000] [--runs 7] [--keep]
-// Cold = no .git/ctx cache (code index, import graph, keyword index built); warm = median.
+// Cold = no .git/ctx cache (code index, import graph, keyword index built); warm = median; cpu =
+// user + system time of that run (with /usr/bin/time), git's children included.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -63,20 +64,28 @@ const recs = { 'src/a.ts': 'export const a = 1;\n' };
 for (let i = 0; i < RECORDS; i++) recs[`.contextia/system/rationale/DEC-${String(i).padStart(5, '0')}.md`] = rec(`DEC-${String(i).padStart(5, '0')}`, 'decision', '', words(120));
 const many = makeRepo('records', recs);
 
+// CPU time (user + system, git children included) says more than wall time on a shared machine
+const HAS_TIME = spawnSync('/usr/bin/time', ['-f', '%U', 'true']).status === 0;
+/** One run: wall and CPU milliseconds (cpu undefined without /usr/bin/time). */
 function time(args, cwd, input) {
+  const cmd = HAS_TIME ? '/usr/bin/time' : process.execPath;
+  const full = HAS_TIME ? ['-f', '@@cpu %U %S', process.execPath, ...args] : args;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(cmd, full, { cwd, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  const m = /@@cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  return { ms, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined };
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The run of median wall time. */
+const median = (xs) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)];
 const warm = (args, cwd, input) => median(Array.from({ length: RUNS }, () => time(args, cwd, input)));
 
 const target = paths[4242 % FILES];
 const rows = [];
-const base = warm(['-e', '0'], big);
-rows.push(['node -e 0', base]);
+const baseRun = warm(['-e', '0'], big);
+const base = baseRun.ms;
+rows.push(['node -e 0', baseRun]);
 rmSync(path.join(big, '.git/ctx'), { recursive: true, force: true });
 rows.push([`cold git ctx for <file> (${FILES} files: code index, import graph, keyword index)`, time([BIN, 'for', target, '--json'], big)]);
 rows.push([`warm git ctx for <file> (${FILES} files)`, warm([BIN, 'for', target, '--json'], big)]);
@@ -85,10 +94,14 @@ rows.push([`warm git ctx hook agent-read (${FILES} files)`, warm([BIN, 'hook', '
 rmSync(path.join(many, '.git/ctx'), { recursive: true, force: true });
 rows.push([`cold git ctx search (${RECORDS} records)`, time([BIN, 'search', 'webhook', 'retry', 'limit', '--json'], many)]);
 rows.push([`warm git ctx search (${RECORDS} records)`, warm([BIN, 'search', 'webhook', 'retry', 'limit', '--json'], many)]);
+rows.push([`warm git ctx search naming a file (${RECORDS} records)`, warm([BIN, 'search', 'src/a.ts', 'webhook', 'retry', '--json'], many)]);
 const base2 = warm(['-e', '0'], many);
 rows.push(['node -e 0 (again)', base2]);
 
 console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; median of ${RUNS} warm runs`);
-for (const [name, ms] of rows) console.log(`${ms.toFixed(0).padStart(7)} ms  ${name}${name.startsWith('node') ? '' : `  (${(ms / base).toFixed(1)}× node -e 0; ${(ms - base).toFixed(0)} ms after start-up)`}`);
+for (const [name, { ms, cpu: c }] of rows) {
+  const cpu = c !== undefined ? `  cpu ${c.toFixed(0)} ms` : '';
+  console.log(`${ms.toFixed(0).padStart(7)} ms  ${name}${name.startsWith('node') ? '' : `  (${(ms / base).toFixed(1)}× node -e 0; ${(ms - base).toFixed(0)} ms after start-up)`}${cpu}`);
+}
 if (KEEP) console.log(`kept: ${big} ${many}`);
 else for (const d of [big, many]) rmSync(d, { recursive: true, force: true });

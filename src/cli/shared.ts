@@ -2,7 +2,7 @@
 
 import { Option, type Command } from './commander.js';
 import path from 'node:path';
-import { openPlace } from '../place/index.js';
+import { openPlace, openTreeView } from '../place/index.js';
 import { loadArtifactSet, warmUp, type ArtifactSet } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
@@ -62,14 +62,19 @@ export async function openRepo(o: RepoOptions): Promise<{ snapshot: Snapshot; co
  * Open the repository and load its artifacts. With `place` (the repository path a one-place
  * question is about, from the top level and the current directory), the working tree is
  * read through the place index (src/place): the tree-wide view from the git index, the place
- * itself fresh from disk.
+ * itself fresh from disk. `place` may also give a list of files (a search naming some): the
+ * same tree-wide view, with those files fresh from disk.
  */
-export async function loadRepo(o: RepoOptions, place?: (root: string, cwd: string) => string): Promise<RepoContext> {
+export async function loadRepo(o: RepoOptions, place?: (root: string, cwd: string) => string | string[]): Promise<RepoContext> {
   const opened = await openRepo(o);
   const { config, cwd } = opened;
   let snapshot = opened.snapshot;
   try {
-    if (place) snapshot = openPlace(snapshot, place(snapshot.root, cwd));
+    if (place) {
+      // a list: no one place, only files the question names (search)
+      const p = place(snapshot.root, cwd);
+      snapshot = Array.isArray(p) ? openTreeView(snapshot, p) : openPlace(snapshot, p);
+    }
     const set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
     return { snapshot, config, set, cwd, close: () => snapshot.close() };
   } catch (e) {

@@ -47,6 +47,17 @@ export function openPlace(snapshot: Snapshot, place: string): Snapshot {
   return new PlaceSnapshot(snapshot, () => trackedListing(snapshot.root), focusOf(place));
 }
 
+/**
+ * A snapshot for a question about no one place (`search`): the tree-wide views (mentions)
+ * from the place index, never a listing of the working tree, and `focus` (files the
+ * question names) fresh from the working tree; or the snapshot itself where the index does
+ * not apply, as for openPlace.
+ */
+export function openTreeView(snapshot: Snapshot, focus: string[]): Snapshot {
+  if (!placeIndexEnabled(snapshot)) return snapshot;
+  return new PlaceSnapshot(snapshot, () => trackedListing(snapshot.root), focus);
+}
+
 /** Files named by the artifacts' file, symbol and line anchors (their symbols are judged). */
 function anchorFiles(set: ArtifactSet): string[] {
   const out = new Set<string>();

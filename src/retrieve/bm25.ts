@@ -1,16 +1,18 @@
 // @spec SPEC-RETRIEVE-001
 
+import { rmSync } from 'node:fs';
 import type { Artifact } from '../artifacts/types.js';
 import { cacheFile } from '../git/git-dir.js';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { readCacheBytes, writeCacheFile } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
 import { terms } from './text.js';
 
 /**
  * BM25 over records, fields weighted (title and keywords count thrice, summary twice, body
- * once: a simplified BM25F). The index is plain data so it can be cached under `.git/ctx`
- * keyed by the records' content (ids + blob ids): a warm search parses one JSON file and
- * never decodes a record's body.
+ * once: a simplified BM25F). Built as plain data, and cached under `.git/ctx` keyed by the
+ * records' content (ids + blob ids) in a compact binary form (see encodeKeywordIndex): a
+ * warm search maps the file, finds the query's terms by binary search in the term
+ * dictionary and decodes only their postings; it never decodes a record's body.
  */
 export interface KeywordIndex {
   /** record ids, by document number */
@@ -20,6 +22,17 @@ export interface KeywordIndex {
   avgLen: number;
   /** term → flat [doc, weighted tf, doc, weighted tf, …] */
   postings: Record<string, number[]>;
+}
+
+/** What searching needs of an index: built in memory (KeywordIndex) or read from the cache. */
+export interface KeywordSource {
+  ids: readonly string[];
+  lens: ArrayLike<number>;
+  avgLen: number;
+  /** each document's length part of the BM25 denominator, `K1 × (1 − B + B × len / avgLen)` (computed when absent) */
+  dens?: ArrayLike<number>;
+  /** a term's flat [doc, weighted tf, …] list, docs ascending; undefined when no document has it */
+  postingsOf(term: string): ArrayLike<number> | undefined;
 }
 
 export interface KeywordHit {
@@ -35,6 +48,9 @@ const B = 0.75;
 const CACHE_VERSION = 'bm25-v1';
 /** Bodies past this many characters add little and cost time. */
 const MAX_BODY = 20_000;
+const CACHE_NAME = 'retrieve-keywords.bin';
+/** The JSON cache of earlier versions, removed when the binary one is written. */
+const OLD_CACHE_NAME = 'retrieve-keywords.json';
 
 export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex {
   const ids: string[] = [];
@@ -68,50 +84,274 @@ export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex 
   return { ids, lens, avgLen, postings: Object.fromEntries(postings) };
 }
 
+/** An in-memory index as a source for searchKeywords. */
+export function sourceOf(index: KeywordIndex): KeywordSource {
+  return { ids: index.ids, lens: index.lens, avgLen: index.avgLen, postingsOf: (t) => (Object.hasOwn(index.postings, t) ? index.postings[t] : undefined) };
+}
+
+/*
+ * The cache file, little-endian, every section 8-byte aligned:
+ *   "GCKI" | u32 format | u32 header bytes | u32 reserved | header JSON {key, docs, terms, avgLen, idBytes, termBytes, pairs}
+ *   lens    f64 × docs
+ *   dens    f64 × docs          each document's length part of the BM25 denominator (lengthPart)
+ *   termAt  u32 × (terms + 1)   byte offsets into the term bytes (terms sorted by their UTF-8 bytes)
+ *   postAt  u32 × (terms + 1)   pair offsets into the postings
+ *   postings u32 × 2 × pairs    doc, weighted tf (both whole numbers)
+ *   ids     JSON array of the record ids (UTF-8)
+ *   terms   the terms' UTF-8 bytes, back to back
+ * A file of another format, length or key is a miss; so is one whose numbers do not hold
+ * together (a posting naming no document): the index is then built again.
+ */
+const MAGIC = 'GCKI';
+const FORMAT = 1;
+const align8 = (n: number) => (n + 7) & ~7;
+
+interface Layout {
+  docs: number;
+  terms: number;
+  pairs: number;
+  idBytes: number;
+  termBytes: number;
+  lens: number;
+  dens: number;
+  termAt: number;
+  postAt: number;
+  postings: number;
+  ids: number;
+  termBytesAt: number;
+  end: number;
+}
+
+function layoutOf(headerBytes: number, h: { docs: number; terms: number; pairs: number; idBytes: number; termBytes: number }): Layout {
+  const lens = align8(16 + headerBytes);
+  const dens = lens + h.docs * 8;
+  const termAt = align8(dens + h.docs * 8);
+  const postAt = align8(termAt + (h.terms + 1) * 4);
+  const postings = align8(postAt + (h.terms + 1) * 4);
+  const ids = align8(postings + h.pairs * 8);
+  const termBytesAt = align8(ids + h.idBytes);
+  return { ...h, lens, dens, termAt, postAt, postings, ids, termBytesAt, end: termBytesAt + h.termBytes };
+}
+
+/** The index as the bytes of the cache file, under `key`. */
+export function encodeKeywordIndex(index: KeywordIndex, key: string): Buffer {
+  const entries = Object.keys(index.postings).map((t) => [t, Buffer.from(t, 'utf8')] as const);
+  entries.sort((a, b) => Buffer.compare(a[1], b[1]));
+  const idBuf = Buffer.from(JSON.stringify(index.ids), 'utf8');
+  const termBuf = Buffer.concat(entries.map((e) => e[1]));
+  let pairs = 0;
+  for (const [t] of entries) pairs += index.postings[t]!.length / 2;
+  const h = { key, docs: index.ids.length, terms: entries.length, pairs, idBytes: idBuf.length, termBytes: termBuf.length, avgLen: index.avgLen };
+  const header = Buffer.from(JSON.stringify(h), 'utf8');
+  const L = layoutOf(header.length, h);
+  const buf = Buffer.alloc(L.end);
+  buf.write(MAGIC, 0, 'latin1');
+  buf.writeUInt32LE(FORMAT, 4);
+  buf.writeUInt32LE(header.length, 8);
+  header.copy(buf, 16);
+  const dens = lengthParts(index.lens, index.avgLen);
+  for (let i = 0; i < h.docs; i++) {
+    buf.writeDoubleLE(index.lens[i]!, L.lens + i * 8);
+    buf.writeDoubleLE(dens[i]!, L.dens + i * 8);
+  }
+  let tAt = 0;
+  let pAt = 0;
+  entries.forEach(([t, bytes], i) => {
+    buf.writeUInt32LE(tAt, L.termAt + i * 4);
+    buf.writeUInt32LE(pAt, L.postAt + i * 4);
+    const p = index.postings[t]!;
+    for (let j = 0; j < p.length; j++) buf.writeUInt32LE(p[j]!, L.postings + (pAt * 2 + j) * 4);
+    tAt += bytes.length;
+    pAt += p.length / 2;
+  });
+  buf.writeUInt32LE(tAt, L.termAt + h.terms * 4);
+  buf.writeUInt32LE(pAt, L.postAt + h.terms * 4);
+  idBuf.copy(buf, L.ids);
+  termBuf.copy(buf, L.termBytesAt);
+  return buf;
+}
+
+/**
+ * The index stored in `bytes` under `key`, as a search source; undefined when the bytes are
+ * of another format or key, or do not hold together (truncated, overwritten).
+ */
+export function decodeKeywordIndex(bytes: Buffer, key: string): KeywordSource | undefined {
+  try {
+    if (bytes.length < 16 || bytes.toString('latin1', 0, 4) !== MAGIC || bytes.readUInt32LE(4) !== FORMAT) return undefined;
+    const headerBytes = bytes.readUInt32LE(8);
+    const h = JSON.parse(bytes.toString('utf8', 16, 16 + headerBytes)) as { key?: unknown; docs?: unknown; terms?: unknown; pairs?: unknown; idBytes?: unknown; termBytes?: unknown; avgLen?: unknown };
+    if (h.key !== key) return undefined;
+    const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    if (!whole(h.docs) || !whole(h.terms) || !whole(h.pairs) || !whole(h.idBytes) || !whole(h.termBytes) || typeof h.avgLen !== 'number') return undefined;
+    const L = layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes });
+    if (bytes.length !== L.end) return undefined;
+    // typed views need aligned offsets: a buffer from a shared pool may start anywhere
+    const buf = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
+    const ab = buf.buffer;
+    const o = buf.byteOffset;
+    const ids = JSON.parse(buf.toString('utf8', L.ids, L.ids + L.idBytes)) as unknown;
+    if (!Array.isArray(ids) || ids.length !== L.docs || !ids.every((x) => typeof x === 'string')) return undefined;
+    const lens = new Float64Array(ab, o + L.lens, L.docs);
+    const dens = new Float64Array(ab, o + L.dens, L.docs);
+    const termAt = new Uint32Array(ab, o + L.termAt, L.terms + 1);
+    const postAt = new Uint32Array(ab, o + L.postAt, L.terms + 1);
+    const postings = new Uint32Array(ab, o + L.postings, L.pairs * 2);
+    if (termAt[L.terms] !== L.termBytes || postAt[L.terms] !== L.pairs) return undefined;
+    const termBytes = buf.subarray(L.termBytesAt, L.end);
+    const termOf = (i: number) => termBytes.subarray(termAt[i]!, termAt[i + 1]!);
+    return {
+      ids: ids as string[],
+      lens,
+      dens,
+      avgLen: h.avgLen,
+      postingsOf(term) {
+        const want = Buffer.from(term, 'utf8');
+        let lo = 0;
+        let hi = L.terms;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          const c = Buffer.compare(termOf(mid), want);
+          if (c === 0) {
+            const from = postAt[mid]!;
+            const to = postAt[mid + 1]!;
+            // a posting naming no document is caught where it is read (searchKeywords)
+            if (!(from <= to && to <= L.pairs)) throw new KeywordCacheDamaged();
+            return postings.subarray(from * 2, to * 2);
+          }
+          if (c < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        return undefined;
+      },
+    };
+  } catch (e) {
+    if (e instanceof KeywordCacheDamaged) throw e;
+    return undefined;
+  }
+}
+
+/** A cached index whose numbers do not hold together: searched again from a fresh build. */
+export class KeywordCacheDamaged extends Error {}
+
+/** The cache key of a set's records: ids, blob ids and origins, in order. */
+export function keywordIndexKey(artifacts: readonly Artifact[]): string {
+  let s = CACHE_VERSION;
+  for (const a of artifacts) s += `\n${a.id}\0${a.blob}\0${a.origin}`;
+  return sha256(s);
+}
+
 /** The index of a set's records, from the cache when their content is unchanged. */
-export function keywordIndexFor(root: string | undefined, artifacts: readonly Artifact[]): { index: KeywordIndex; cached: boolean } {
-  const key = sha256(CACHE_VERSION + '\0' + artifacts.map((a) => `${a.id}\0${a.blob}\0${a.origin}`).join('\n'));
-  const file = root ? cacheFile(root, 'retrieve-keywords.json') : undefined;
-  const hit = readKeyedCache(file, key) as KeywordIndex | undefined;
-  if (hit && Array.isArray(hit.ids) && typeof hit.postings === 'object') return { index: hit, cached: true };
+export function keywordIndexFor(root: string | undefined, artifacts: readonly Artifact[]): { index: KeywordSource; cached: boolean } {
+  const key = keywordIndexKey(artifacts);
+  const file = root ? cacheFile(root, CACHE_NAME) : undefined;
+  const bytes = readCacheBytes(file);
+  const hit = bytes ? decodeKeywordIndex(bytes, key) : undefined;
+  if (hit) return { index: hit, cached: true };
   const index = buildKeywordIndex(artifacts);
-  writeKeyedCache(file, key, index);
-  return { index, cached: false };
+  if (file && writeCacheFile(file, encodeKeywordIndex(index, key))) {
+    try {
+      rmSync(file.slice(0, -CACHE_NAME.length) + OLD_CACHE_NAME, { force: true });
+    } catch {
+      /* best effort */
+    }
+  }
+  return { index: sourceOf(index), cached: false };
+}
+
+/**
+ * Search a set's records: from the cached index, or (when the cache turns out damaged while
+ * searching) from a fresh build, which replaces it.
+ */
+export function searchRecords(root: string | undefined, artifacts: readonly Artifact[], query: Map<string, number>, limit = 50): KeywordHit[] {
+  const { index, cached } = keywordIndexFor(root, artifacts);
+  try {
+    return searchKeywords(index, query, limit);
+  } catch (e) {
+    if (!(cached && e instanceof KeywordCacheDamaged)) throw e;
+    const fresh = buildKeywordIndex(artifacts);
+    const file = root ? cacheFile(root, CACHE_NAME) : undefined;
+    writeCacheFile(file, encodeKeywordIndex(fresh, keywordIndexKey(artifacts)));
+    return searchKeywords(fresh, query, limit);
+  }
 }
 
 /**
  * Score documents for weighted query terms (term → weight; a passage of code gives some
- * terms more weight than others). Returns hits with a positive score, best first.
+ * terms more weight than others). Returns the documents any term reached, best first
+ * (ties by id).
  */
-export function searchKeywords(index: KeywordIndex, query: Map<string, number>, limit = 50): KeywordHit[] {
-  const n = index.ids.length;
+export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<string, number>, limit = 50): KeywordHit[] {
+  const src = 'postingsOf' in index ? index : sourceOf(index);
+  const n = src.ids.length;
   if (!n) return [];
-  const scores = new Map<number, number>();
-  const matched = new Map<number, Map<string, number>>();
+  // the formula as ever, its per-document and per-term parts computed once (the same
+  // numbers, fewer operations in a loop that runs once per process, mostly unoptimised):
+  // score += (qw × idf) × (tf × (K1 + 1) / (tf + lengthPart(doc)))
+  const dens = src.dens ?? lengthParts(src.lens, src.avgLen);
+  const k1 = K1 + 1;
+  const scores = new Float64Array(n);
+  const reached = new Uint8Array(n);
+  // documents in the order a term first reached them (the order ties keep)
+  const docs: number[] = [];
+  const lists: { term: string; w: number; p: ArrayLike<number> }[] = [];
   for (const [term, qw] of query) {
-    const p = index.postings[term];
+    const p = src.postingsOf(term);
     if (!p) continue;
     const df = p.length / 2;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const w = qw * idf;
+    lists.push({ term, w, p });
     for (let i = 0; i < p.length; i += 2) {
       const doc = p[i]!;
+      if (!(doc < n)) throw new KeywordCacheDamaged();
       const tf = p[i + 1]!;
-      const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * index.lens[doc]!) / (index.avgLen || 1)));
-      const s = qw * idf * norm;
-      scores.set(doc, (scores.get(doc) ?? 0) + s);
-      let m = matched.get(doc);
-      if (!m) matched.set(doc, (m = new Map()));
-      m.set(term, s);
+      scores[doc]! += w * ((tf * k1) / (tf + dens[doc]!));
+      if (!reached[doc]) {
+        reached[doc] = 1;
+        docs.push(doc);
+      }
     }
   }
-  return [...scores]
-    .sort((a, b) => b[1] - a[1] || (index.ids[a[0]]! < index.ids[b[0]]! ? -1 : 1))
-    .slice(0, limit)
-    .map(([doc, score]) => ({
-      id: index.ids[doc]!,
-      score,
-      matched: [...matched.get(doc)!].sort((a, b) => b[1] - a[1]).map(([t]) => t),
-    }));
+  const ids = src.ids;
+  // only the best `limit` are ranked: the score of the limit-th best (a native sort of
+  // numbers) bounds them, and every document at or above it (ties included) is sorted as
+  // before, so the answer is the one a sort of all of them gives
+  let pool = docs;
+  if (docs.length > limit * 4 && limit > 0) {
+    const all = new Float64Array(docs.length);
+    for (let i = 0; i < docs.length; i++) all[i] = scores[docs[i]!]!;
+    all.sort();
+    const bar = all[all.length - limit]!;
+    pool = docs.filter((d) => scores[d]! >= bar);
+  }
+  // the same comparator as ever: equal scores by id (a duplicate id, a broken set, after the other)
+  pool.sort((a, b) => scores[b]! - scores[a]! || (ids[a]! < ids[b]! ? -1 : 1));
+  const top = pool.slice(0, limit);
+  // the matched terms of the documents shown only, each with its contribution
+  const rank = new Int32Array(n).fill(-1);
+  top.forEach((d, i) => (rank[d] = i));
+  const matched: [string, number][][] = top.map(() => []);
+  for (const l of lists) {
+    for (let i = 0; i < l.p.length; i += 2) {
+      const r = rank[l.p[i]!]!;
+      if (r < 0) continue;
+      const tf = l.p[i + 1]!;
+      matched[r]!.push([l.term, l.w * ((tf * k1) / (tf + dens[l.p[i]!]!))]);
+    }
+  }
+  return top.map((doc, i) => ({
+    id: ids[doc]!,
+    score: scores[doc]!,
+    matched: matched[i]!.sort((a, b) => b[1] - a[1]).map(([t]) => t),
+  }));
+}
+
+/** Each document's length part of the BM25 denominator: K1 × (1 − B + B × len / avgLen). */
+function lengthParts(lens: ArrayLike<number>, avgLen: number): Float64Array {
+  const avg = avgLen || 1;
+  const out = new Float64Array(lens.length);
+  for (let i = 0; i < lens.length; i++) out[i] = K1 * (1 - B + (B * lens[i]!) / avg);
+  return out;
 }
 
 /** Query terms of a question: every term once per occurrence (weight = count). */

@@ -2,15 +2,11 @@
 
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import { findSymbol } from '../code/anchors.js';
 import { CtxError } from '../errors.js';
-import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
+import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from '../code/trace.js';
-import { staleMarks } from '../staleness/marks.js';
 import { normalizeRepoPath } from '../util/paths.js';
-import { placeCodeIndex } from '../place/index.js';
-import { defaultNeighbours } from './default-neighbours.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { followLinks, successorsOf } from './links.js';
 import {
@@ -210,9 +206,12 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   }
   reports.links = { ...reports.links, status: 'ok', count: links, ms: round(performance.now() - t1) };
 
-  // slot 4: stale marks on what is shown
-  if (results.length && opts.staleness !== false) {
-    const marks = await staleMarks(results.map((r) => set.byId.get(r.id)!), set, index ? { index } : {});
+  // slot 4: stale marks on what is shown (only stamped records can be judged: the judge
+  // and its git history load only when one is shown)
+  const stamped = results.map((r) => set.byId.get(r.id)!).filter((a) => a.origin === 'repo' && a.stamp?.commit);
+  if (stamped.length && opts.staleness !== false) {
+    const { staleMarks } = await import('../staleness/marks.js');
+    const marks = await staleMarks(stamped, set, index ? { index } : {});
     for (const r of results) {
       const m = marks.get(r.id);
       if (m) r.stale = `${m.state}${m.summary ? `: ${m.summary}` : ''}`;
@@ -248,6 +247,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${path || '.'}`);
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
   // over a place snapshot, a code index of the place and what anchors name (see src/place)
+  const [{ placeCodeIndex }, { defaultNeighbours }, { findSymbol }] = await Promise.all([import('../place/index.js'), import('./default-neighbours.js'), import('../code/anchors.js')]);
   const index = opts.index ?? (await placeCodeIndex(snapshot, set));
   const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index, snapshot));
   // the code index knows TypeScript symbols; the code graph knows Python, Go, Java and the rest
@@ -292,6 +292,19 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
 }
 
 /**
+ * The files (optionally `#Symbol`) that words of a search may name, relative to the
+ * repository root, in order; whether each exists is for the snapshot to say.
+ */
+export function namedPlaces(text: string): TraceTarget[] {
+  const out: TraceTarget[] = [];
+  for (const w of text.split(/\s+/)) {
+    const m = /^([\w@./-]+\.[A-Za-z0-9]+|[\w@.-]+\/[\w@./-]+)(?:#([\w$.]+))?$/.exec(w.replace(/^[`'"(]+|[`'",.;:)?]+$/g, ''));
+    if (m) out.push({ path: normalizeRepoPath(m[1]!), ...(m[2] ? { symbol: m[2] } : {}) });
+  }
+  return out;
+}
+
+/**
  * Records for a question or keywords: the fused band (keywords, semantic) and links, slot 1
  * and mentions when a word names a file or `file#Symbol` that exists; filters always applied.
  */
@@ -301,12 +314,9 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   const { snapshot, set } = opts;
   // a word naming an existing file (optionally #Symbol) makes slot 1 and mentions answer too
   let place: TraceTarget | undefined;
-  for (const w of opts.text.split(/\s+/)) {
-    const m = /^([\w@./-]+\.[A-Za-z0-9]+|[\w@.-]+\/[\w@./-]+)(?:#([\w$.]+))?$/.exec(w.replace(/^[`'"(]+|[`'",.;:)?]+$/g, ''));
-    if (!m) continue;
-    const p = normalizeRepoPath(m[1]!);
-    if ((await snapshot.blobOf(p)) !== undefined) {
-      place = { path: p, ...(m[2] ? { symbol: m[2] } : {}) };
+  for (const t of namedPlaces(opts.text)) {
+    if ((await snapshot.blobOf(t.path)) !== undefined) {
+      place = t;
       break;
     }
   }
@@ -314,8 +324,10 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   const ctx: LaneContext = {
     snapshot,
     set,
-    index: async () => (index ??= await buildCodeIndex(snapshot, set.config)),
-    neighbours: async () => (opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(await ctx.index()))),
+    // the code index and graph load only when a word names a file (slot 1); over a place
+    // snapshot (src/place), an index of the files the words name and anchors name
+    index: async () => (index ??= await (await import('../place/index.js')).placeCodeIndex(snapshot, set)),
+    neighbours: async () => (opts.neighbours === false ? undefined : (opts.neighbours ?? (await import('./default-neighbours.js')).defaultNeighbours(await ctx.index()))),
     semantic: opts.semantic,
     pool: FUSED_POOL,
   };

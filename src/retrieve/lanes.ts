@@ -1,10 +1,8 @@
 // @spec SPEC-RETRIEVE-001
 
-import { queryOf, searchKeywords, keywordIndexFor } from './bm25.js';
-import { declaredFor, declaredRank } from './declared.js';
+import { queryOf, searchRecords } from './bm25.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
-import { extractPlaceTerms, placeQuery } from './extract.js';
-import type { LaneHit, ReplaceableLane, RetrievalLane, Why } from './types.js';
+import type { LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
 
 /** Score given to declared hits: always above the fused band (whose scores stay below 3). */
 export const DECLARED_BASE = 1000;
@@ -18,19 +16,25 @@ export const declaredLane: RetrievalLane = {
   async run(q, ctx) {
     const target = q.kind === 'place' ? q.target : q.place;
     if (!target) return [];
-    const index = await ctx.index();
+    const [index, { declaredFor, declaredRank }] = await Promise.all([ctx.index(), import('./declared.js')]);
     const r = await declaredFor({ snapshot: ctx.snapshot, set: ctx.set, index, target, neighbours: await ctx.neighbours(), symbol: q.kind === 'place' ? q.symbol : target.symbol });
     const hits: LaneHit[] = r.hits.map((h) => ({ ref: artifact(h.id), score: DECLARED_BASE - declaredRank(h), why: h.why }));
     return r.graphError ? { hits, partial: r.graphError } : hits;
   },
 };
 
+/** The weighted terms of the code at a place (passive extraction; its module loads only for places). */
+async function placeTerms(q: Extract<LaneQuery, { kind: 'place' }>): Promise<Map<string, number>> {
+  const { extractPlaceTerms, placeQuery } = await import('./extract.js');
+  return placeQuery(extractPlaceTerms(await q.code(), q.path));
+}
+
 /** Slot 2: BM25 over the records, the query being the text or the code at the place. */
 export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
-    const terms = q.kind === 'place' ? placeQuery(extractPlaceTerms(await q.code(), q.path)) : queryOf(q.text);
-    return searchKeywords(keywordIndexFor(ctx.snapshot.root, ctx.set.artifacts).index, terms, ctx.pool).map((h) => ({
+    const terms = q.kind === 'place' ? await placeTerms(q) : queryOf(q.text);
+    return searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool).map((h) => ({
       ref: artifact(h.id),
       score: h.score,
       why: [{ kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) } satisfies Why],
@@ -64,6 +68,7 @@ export const semanticLane: RetrievalLane = {
     if (!ctx.semantic) return [];
     let text: string;
     if (q.kind === 'place') {
+      const { extractPlaceTerms } = await import('./extract.js');
       const t = extractPlaceTerms(await q.code(), q.path);
       text = [...t.path, ...t.comments, ...t.identifiers].join(' ');
     } else text = q.text;

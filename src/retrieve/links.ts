@@ -1,8 +1,8 @@
 // @spec SPEC-RETRIEVE-001
 
-import { buildGraph, REVERSE_NAMES, type EdgeKind } from '../artifacts/graph.js';
+import { REVERSE_NAMES } from '../artifacts/graph.js';
 import type { ArtifactSet } from '../artifacts/load.js';
-import { RELATION_KINDS } from '../artifacts/types.js';
+import { RELATION_KINDS, type RelationKind } from '../artifacts/types.js';
 import type { Why } from './types.js';
 
 export interface LinkHit {
@@ -14,7 +14,31 @@ export interface LinkHit {
   why: Why;
 }
 
-const FOLLOW = new Set<EdgeKind>([...RELATION_KINDS, 'requires']);
+/** A relation pointing at a record: from which record, of which kind. */
+interface InEdge {
+  from: string;
+  kind: RelationKind;
+}
+
+/**
+ * What slot 3 walks: the relations pointing at each record (computed once per set, from the
+ * fields every artifact keeps in the parse cache's index, so no record is decoded), and each
+ * record's own relations and `requires` read from the record when the walk reaches it. The
+ * whole link graph (buildGraph) holds more than a walk from a few hits needs.
+ */
+interface RelationIndex {
+  in: Map<string, InEdge[]>;
+}
+
+/** The steps out of a record, in the order the link graph lists them: requires, then each relation kind. */
+function outSteps(set: ArtifactSet, id: string): { to: string; label: string }[] {
+  const a = set.byId.get(id);
+  if (!a) return [];
+  const steps: { to: string; label: string }[] = [];
+  for (const r of a.requires) if (set.byId.has(r)) steps.push({ to: r, label: 'requires' });
+  for (const k of RELATION_KINDS) for (const t of a.relations[k] ?? []) if (set.byId.has(t)) steps.push({ to: t, label: k });
+  return steps;
+}
 
 /**
  * Slot 3: records related to the hits by typed relations (both ways: `caused_by` reads as
@@ -22,16 +46,15 @@ const FOLLOW = new Set<EdgeKind>([...RELATION_KINDS, 'requires']);
  */
 export function followLinks(set: ArtifactSet, from: readonly string[], depth: number): LinkHit[] {
   if (depth <= 0 || !from.length) return [];
-  const g = graphOf(set);
+  const g = relationsOf(set);
   const seen = new Set(from);
   const out: LinkHit[] = [];
   let frontier = from.map((id) => ({ id, chain: [id], root: id }));
   for (let hop = 1; hop <= depth && frontier.length; hop++) {
     const next: typeof frontier = [];
     for (const f of frontier) {
-      const steps: { to: string; label: string }[] = [];
-      for (const e of g.out.get(f.id) ?? []) if (FOLLOW.has(e.kind) && e.resolved) steps.push({ to: e.to, label: e.kind });
-      for (const e of g.in.get(f.id) ?? []) if (FOLLOW.has(e.kind) && e.kind !== 'requires') steps.push({ to: e.from, label: REVERSE_NAMES[e.kind] });
+      const steps = outSteps(set, f.id);
+      for (const e of g.in.get(f.id) ?? []) steps.push({ to: e.from, label: REVERSE_NAMES[e.kind] });
       for (const s of steps) {
         if (seen.has(s.to)) continue;
         seen.add(s.to);
@@ -47,7 +70,7 @@ export function followLinks(set: ArtifactSet, from: readonly string[], depth: nu
 
 /** The records that supersede one (newest last in the chain), following supersedes edges forward in time. */
 export function successorsOf(set: ArtifactSet, id: string): string[] {
-  const g = graphOf(set);
+  const g = relationsOf(set);
   const out: string[] = [];
   const seen = new Set([id]);
   let cur = [id];
@@ -66,9 +89,28 @@ export function successorsOf(set: ArtifactSet, id: string): string[] {
   return out;
 }
 
-const graphs = new WeakMap<ArtifactSet, ReturnType<typeof buildGraph>>();
-function graphOf(set: ArtifactSet): ReturnType<typeof buildGraph> {
-  let g = graphs.get(set);
-  if (!g) graphs.set(set, (g = buildGraph(set)));
+const indexes = new WeakMap<ArtifactSet, RelationIndex>();
+function relationsOf(set: ArtifactSet): RelationIndex {
+  let g = indexes.get(set);
+  if (!g) {
+    const inn = new Map<string, InEdge[]>();
+    for (const a of set.byId.values()) {
+      const rel = a.relations;
+      let any = false;
+      for (const _ in rel) {
+        any = true;
+        break;
+      }
+      if (!any) continue;
+      for (const kind of RELATION_KINDS) {
+        for (const t of rel[kind] ?? []) {
+          let list = inn.get(t);
+          if (!list) inn.set(t, (list = []));
+          list.push({ from: a.id, kind });
+        }
+      }
+    }
+    indexes.set(set, (g = { in: inn }));
+  }
   return g;
 }

@@ -53,7 +53,8 @@ export function loadWordTable(file = wordTablePath()): WordTable {
   const pad = (4 - ((20 + wordBytes) % 4)) % 4;
   const at = 20 + wordBytes + pad;
   if (buf.length !== at + count * 8 + count * dims) throw new CtxError('IO', `${file} is truncated or damaged: reinstall git-ctx`);
-  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
+  // a whole-file read owns its memory: view it in place (a copy of 3.5 MB costs more than the rest)
+  const ab = buf.byteOffset === 0 && buf.buffer.byteLength === buf.length ? buf.buffer : buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
   let index: Map<string, number> | undefined;
   const buildIndex = () => {
     const words = blob.slice(1, -1).split('\n');

@@ -1,6 +1,6 @@
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
-import { retrieveForText } from '../../retrieve/engine.js';
+import { namedPlaces, retrieveForText } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
 import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
@@ -30,7 +30,8 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
   addRepoOptions(cmd).action(async (words: string[], o: SearchOptions) => {
     const text = words.join(' ').trim();
     if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
-    const repo = await loadRepo(o);
+    // read through the place index: no listing of the working tree, the files the words name fresh
+    const repo = await loadRepo(o, () => namedPlaces(text).map((t) => t.path));
     try {
       const rec = recordCli(repo, 'search');
       const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });

@@ -1,0 +1,130 @@
+import { readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
+import { loadConfig } from '../../src/config.js';
+import { buildKeywordIndex, decodeKeywordIndex, encodeKeywordIndex, keywordIndexFor, keywordIndexKey, queryOf, searchKeywords, searchRecords } from '../../src/retrieve/bm25.js';
+import { retrieveForText } from '../../src/retrieve/engine.js';
+import { openSnapshot } from '../../src/snapshot/open.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+const rec = (id: string, title: string, body: string, extra = '') => `---\nid: ${id}\ntype: decision\ntitle: ${title}\nstatus: accepted\n${extra}---\n\n# ${title}\n\n${body}\n`;
+
+const RECORDS = {
+  '.contextia/system/rationale/DEC-RATE.md': rec('DEC-RATE', 'Throttle webhook deliveries', 'A token bucket per sender limits webhook deliveries.', 'keywords: [rate limit, webhook]\n'),
+  '.contextia/system/rationale/DEC-RETRY.md': rec('DEC-RETRY', 'Retry failed deliveries with backoff', 'Webhook retries back off exponentially; a constructor takes the policy.'),
+  '.contextia/system/rationale/DEC-ROUND.md': rec('DEC-ROUND', 'Round invoice totals', "Banker's rounding on invoice totals, in cents."),
+  '.contextia/system/rationale/DEC-LEDGER.md': rec('DEC-LEDGER', 'Ledger entries are append-only', 'Corrections are new entries; the ledger is never rewritten.'),
+};
+
+async function load(dir: string) {
+  const snapshot = await openSnapshot({ cwd: dir, kind: 'worktree' });
+  const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+  return { snapshot, set };
+}
+
+const cacheOf = (dir: string) => path.join(dir, '.git/ctx/cache/retrieve-keywords.bin');
+const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
+
+describe('keyword index cache', () => {
+  it('answers from the binary cache exactly as from the index built in memory', async () => {
+    const repo = makeRepo(RECORDS);
+    repo.commit('records');
+    const { snapshot, set } = await load(repo.dir);
+    try {
+      const first = keywordIndexFor(repo.dir, set.artifacts);
+      expect(first.cached).toBe(false);
+      expect(statSync(cacheOf(repo.dir)).size).toBeGreaterThan(0);
+      const second = keywordIndexFor(repo.dir, set.artifacts);
+      expect(second.cached).toBe(true);
+      const built = buildKeywordIndex(set.artifacts);
+      // 'constructor' is a term of one record; 'toString' and '__proto__' are of none (no inherited lookups)
+      for (const q of ['webhook retry', 'invoice rounding cents', 'ledger', 'constructor', 'toString __proto__ valueOf', 'nothing matches this']) {
+        const mem = searchKeywords(built, queryOf(q), 50);
+        expect(searchKeywords(second.index, queryOf(q), 50)).toEqual(mem);
+        expect(searchKeywords(second.index, queryOf(q), 1)).toEqual(mem.slice(0, 1));
+      }
+      expect(ids(searchKeywords(second.index, queryOf('webhook retry'), 50))).toEqual(['DEC-RETRY', 'DEC-RATE']);
+      expect(searchKeywords(second.index, queryOf('constructor'), 50).map((h) => [h.id, h.matched])).toEqual([['DEC-RETRY', ['constructor']]]);
+      expect(searchKeywords(second.index, queryOf('toString __proto__ valueOf'), 50)).toEqual([]);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('ranks the top documents as a sort of all of them would, ties by id', () => {
+    // 60 documents, many with equal scores: only the best `limit` are sorted
+    const artifacts = Array.from({ length: 60 }, (_, i) => ({ id: `DEC-${String(59 - i).padStart(2, '0')}`, title: i % 3 ? 'alpha beta' : 'alpha', keywords: [], summary: undefined, body: i % 7 ? 'gamma' : 'gamma gamma alpha', blob: String(i), origin: 'repo' }));
+    const index = buildKeywordIndex(artifacts as never);
+    const src = decodeKeywordIndex(encodeKeywordIndex(index, 'k'), 'k')!;
+    const all = searchKeywords(index, queryOf('alpha gamma'), 1000);
+    expect(all).toHaveLength(60);
+    for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score > all[i]!.score || (all[i - 1]!.score === all[i]!.score && all[i - 1]!.id < all[i]!.id)).toBe(true);
+    for (const limit of [1, 5, 10, 14, 15, 16]) expect(searchKeywords(src, queryOf('alpha gamma'), limit)).toEqual(all.slice(0, limit));
+  });
+
+  it('rebuilds a truncated, overwritten or foreign cache instead of failing', async () => {
+    const repo = makeRepo(RECORDS);
+    repo.commit('records');
+    const { snapshot, set } = await load(repo.dir);
+    try {
+      const want = ids(searchRecords(repo.dir, set.artifacts, queryOf('webhook deliveries')));
+      expect(want).toEqual(['DEC-RATE', 'DEC-RETRY']);
+      const good = readFileSync(cacheOf(repo.dir));
+
+      truncateSync(cacheOf(repo.dir), Math.floor(good.length / 2));
+      expect(keywordIndexFor(repo.dir, set.artifacts).cached).toBe(false);
+      expect(readFileSync(cacheOf(repo.dir))).toEqual(good);
+
+      writeFileSync(cacheOf(repo.dir), 'not an index at all');
+      expect(ids(searchRecords(repo.dir, set.artifacts, queryOf('webhook deliveries')))).toEqual(want);
+      expect(readFileSync(cacheOf(repo.dir))).toEqual(good);
+
+      // right length and key, postings naming documents that do not exist: found while searching
+      const bad = Buffer.from(good);
+      const header = JSON.parse(bad.toString('utf8', 16, 16 + bad.readUInt32LE(8))) as { docs: number; pairs: number };
+      expect(header.docs).toBe(4);
+      // overwrite the whole postings section (it ends where the ids begin, 8-aligned) with large numbers
+      const postingsEnd = bad.indexOf(Buffer.from('["DEC-'));
+      for (let i = postingsEnd - header.pairs * 8; i < postingsEnd; i += 4) bad.writeUInt32LE(0xfffffff0, i);
+      writeFileSync(cacheOf(repo.dir), bad);
+      expect(keywordIndexFor(repo.dir, set.artifacts).cached).toBe(true);
+      expect(ids(searchRecords(repo.dir, set.artifacts, queryOf('webhook deliveries')))).toEqual(want);
+      expect(readFileSync(cacheOf(repo.dir))).toEqual(good);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('follows records added, edited and removed (the key is the records’ ids and blobs)', async () => {
+    const repo = makeRepo(RECORDS);
+    repo.commit('records');
+    const search = async (text: string) => {
+      const { snapshot, set } = await load(repo.dir);
+      try {
+        const r = await retrieveForText({ snapshot, set, text, staleness: false });
+        return { ids: r.results.map((x) => x.id), key: keywordIndexKey(set.artifacts) };
+      } finally {
+        snapshot.close();
+      }
+    };
+    const before = await search('refunds');
+    expect(before.ids).toEqual([]);
+
+    // added (untracked: the working tree counts)
+    repo.write({ '.contextia/system/rationale/DEC-0100.md': rec('DEC-0100', 'Refund policy', 'Refunds go back to the original payment method.') });
+    const added = await search('refunds');
+    expect(added.ids).toEqual(['DEC-0100']);
+    expect(added.key).not.toBe(before.key);
+
+    // edited: its old words no longer find it, its new ones do
+    repo.write({ '.contextia/system/rationale/DEC-0100.md': rec('DEC-0100', 'Chargebacks are disputed', 'Disputes are answered within seven days.') });
+    expect((await search('refunds')).ids).toEqual([]);
+    expect((await search('chargebacks disputed')).ids).toEqual(['DEC-0100']);
+
+    // removed
+    rmSync(path.join(repo.dir, '.contextia/system/rationale/DEC-0100.md'));
+    expect((await search('chargebacks disputed')).ids).toEqual([]);
+    expect((await search('ledger')).ids).toEqual(['DEC-LEDGER']);
+  });
+});

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
 import { gitBlobHash } from '../util/hash.js';
 import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
+import { worktreeState } from './worktree-status.js';
 
 /** undefined where the platform has no such flag (Windows) */
 const O_NOFOLLOW: number | undefined = (fsConstants as Record<string, number | undefined>).O_NOFOLLOW;
@@ -21,6 +22,11 @@ function nthField(line: string, n: number): string {
   let i = -1;
   for (let k = 0; k < n; k++) i = line.indexOf(' ', i + 1);
   return line.slice(i + 1);
+}
+
+function sortedByPath(entries: SnapshotEntry[]): boolean {
+  for (let i = 1; i < entries.length; i++) if (!(entries[i - 1]!.path < entries[i]!.path)) return false;
+  return true;
 }
 
 function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] {
@@ -165,6 +171,16 @@ export class WorktreeSnapshot extends GitBacked {
   protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
     const spec = pathspec(prefix);
     if (spec.length) return this.loadScoped(spec);
+    const state = await worktreeState(this.root);
+    if (state) {
+      const { gone, changed } = state;
+      const res: SnapshotEntry[] = [];
+      for (const e of state.listing.entries()) {
+        if (gone.has(e.path)) continue;
+        res.push(changed.has(e.path) ? { path: e.path, mode: e.mode } : e);
+      }
+      return this.withUntracked(res, state.untracked);
+    }
     // Two git processes, run side by side (two cores): `ls-files -t -s -o` lists the index
     // with blob ids, H (tracked), M (unmerged), S (skip-worktree), and ? (untracked, not
     // ignored); `diff-files` names what differs on disk by git's stat cache, M/T (changed),
@@ -233,8 +249,14 @@ export class WorktreeSnapshot extends GitBacked {
         }
       }),
     );
-    for (const e of extra) if (e) res.push(e);
-    res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    let added = false;
+    for (const e of extra) {
+      if (!e) continue;
+      res.push(e);
+      added = true;
+    }
+    // git lists in byte order, the same as UTF-16 order for most paths: sort only when needed
+    if (added || !sortedByPath(res)) res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return res;
   }
   override async read(p: string): Promise<Buffer | undefined> {

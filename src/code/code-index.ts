@@ -126,7 +126,7 @@ export class CodeIndex {
     const unknown: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
     for (const e of entries) {
       const blob = e.entry.blob;
-      const hit = blob ? this.cache.get(`${blob}:${e.language}`) : undefined;
+      const hit = blob && this.cache.mayHave(blob) ? this.cache.get(`${blob}:${e.language}`) : undefined;
       if (hit !== undefined) this.accept(e.entry.path, blob, e.language, hit);
       else if (blob && this.cache.isClean(blob)) this.accept(e.entry.path, blob, e.language, 0);
       else unknown.push(e);

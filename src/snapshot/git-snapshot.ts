@@ -29,6 +29,19 @@ function sortedByPath(entries: SnapshotEntry[]): boolean {
   return true;
 }
 
+/** The entry at a path in a listing sorted by path (list() promises that order), or undefined. */
+function findSorted(entries: SnapshotEntry[], p: string): SnapshotEntry | undefined {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.path < p) lo = mid + 1;
+    else hi = mid;
+  }
+  const e = entries[lo];
+  return e && e.path === p ? e : undefined;
+}
+
 function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] {
   if (!prefix) return entries;
   const p = prefix.endsWith('/') ? prefix : prefix + '/';
@@ -70,7 +83,8 @@ abstract class GitBacked implements Snapshot {
   readonly backend = 'git' as const;
   protected cat: CatFileBatch;
   private entries: Promise<SnapshotEntry[]> | undefined;
-  private byPath: Map<string, SnapshotEntry> | undefined;
+  /** the whole listing once loaded (sorted by path: looked up by binary search, no 100k-entry map) */
+  private loaded: SnapshotEntry[] | undefined;
   /** listings limited to one directory, for commands that never need the whole tree */
   private scoped = new Map<string, Promise<Map<string, SnapshotEntry>>>();
   constructor(readonly root: string, readonly commit: string | undefined) {
@@ -95,7 +109,7 @@ abstract class GitBacked implements Snapshot {
   }
   list(): Promise<SnapshotEntry[]> {
     this.entries ??= this.load().then((e) => {
-      this.byPath = new Map(e.map((x) => [x.path, x]));
+      this.loaded = e;
       return e;
     });
     return this.entries;
@@ -120,7 +134,7 @@ abstract class GitBacked implements Snapshot {
   protected async entry(p: string): Promise<SnapshotEntry | undefined> {
     if (this.entries) {
       await this.entries;
-      return this.byPath!.get(p);
+      return findSorted(this.loaded!, p);
     }
     const known = this.exact.get(p);
     if (known) return known;

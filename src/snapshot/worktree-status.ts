@@ -7,12 +7,12 @@ import { readKeyedCache, writeCacheFile, writeKeyedCache } from '../cache/file.j
 import { cacheFile, resolveGitDir } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
 import { gitIndexFile, gitIndexStamp, trackedListing, type TrackedListing } from '../place/listing.js';
+import { sha256 } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 
 /** Bump when what the key covers changes: an old private index is then copied afresh. */
 const STATUS_VERSION = 1;
 const PRIVATE_INDEX = 'worktree-index';
-const PRIVATE_KEY = 'worktree-index.json';
 
 /** How the working tree differs from the git index, as one `git status` saw it. */
 export interface WorktreeState {
@@ -61,8 +61,10 @@ interface PrivateKey {
  * user's index. Copied afresh whenever the real index or git's configuration changes.
  */
 async function privateIndex(root: string, stamp: string): Promise<{ file: string; untrackedCache: boolean } | undefined> {
-  const file = cacheFile(root, PRIVATE_INDEX);
-  const keyFile = cacheFile(root, PRIVATE_KEY);
+  // one per work tree: linked worktrees of a clone share the cache folder, not their index
+  const tree = sha256(root).slice(0, 12);
+  const file = cacheFile(root, `${PRIVATE_INDEX}-${tree}`);
+  const keyFile = cacheFile(root, `${PRIVATE_INDEX}-${tree}.json`);
   const gitDir = resolveGitDir(root);
   const real = gitIndexFile(root);
   if (!file || !keyFile || !gitDir || !real) return undefined;

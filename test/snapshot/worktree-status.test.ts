@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/run.js';
@@ -79,7 +79,7 @@ describe('whole working tree from a private index and one git status', () => {
       const plain = await listing(repo, false);
       expect(fast, what).toEqual(plain);
     }
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache/worktree-index'))).toBe(true);
+    expect(readdirSync(path.join(repo.dir, '.git/ctx/cache')).filter((n) => n.startsWith('worktree-index-'))).toHaveLength(2);
   });
 
   it('takes the private path when it applies and steps aside when caches are off', async () => {
@@ -108,7 +108,8 @@ describe('whole working tree from a private index and one git status', () => {
     repo.git('config', 'core.untrackedCache', 'false');
     repo.write({ 'dir/u.txt': 'u\n' });
     expect(await listing(repo, true)).toEqual(await listing(repo, false));
-    const key = JSON.parse(readFileSync(path.join(repo.dir, '.git/ctx/cache/worktree-index.json'), 'utf8')) as { value: { untrackedCache: boolean } };
+    const keyFile = readdirSync(path.join(repo.dir, '.git/ctx/cache')).find((n) => n.startsWith('worktree-index-') && n.endsWith('.json'))!;
+    const key = JSON.parse(readFileSync(path.join(repo.dir, '.git/ctx/cache', keyFile), 'utf8')) as { value: { untrackedCache: boolean } };
     expect(key.value.untrackedCache).toBe(false);
   });
 
@@ -140,6 +141,26 @@ describe('whole working tree from a private index and one git status', () => {
       expect(again, what).toEqual(scratch);
       // leave caches behind for the next step's warm run
       await findings(repo);
+    }
+  });
+
+  it('linked worktrees of one clone keep separate private indexes and each lists its own tree', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n', 'src/b.ts': 'export {};\n' });
+    repo.commit('c');
+    const other = path.join(path.dirname(repo.dir), `${path.basename(repo.dir)}-linked`);
+    repo.git('worktree', 'add', '-q', '-b', 'side', other);
+    try {
+      const linked = { ...repo, dir: other };
+      repo.write({ 'main-only.txt': 'm\n' });
+      writeFileSync(path.join(other, 'side-only.txt'), 's\n');
+      rmSync(path.join(other, 'a.txt'));
+      for (let i = 0; i < 2; i++) {
+        expect(await listing(repo, true)).toEqual(await listing(repo, false));
+        expect(await listing(linked, true)).toEqual(await listing(linked, false));
+      }
+      expect((await listing(linked, true)).map((e) => e.path)).toEqual(['side-only.txt', 'src/b.ts']);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
     }
   });
 });

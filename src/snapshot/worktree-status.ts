@@ -1,6 +1,6 @@
 // @spec SPEC-SCALE-001
 
-import { lstatSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readKeyedCache, writeCacheFile, writeKeyedCache } from '../cache/file.js';
@@ -68,6 +68,9 @@ async function privateIndex(root: string, stamp: string): Promise<{ file: string
   const gitDir = resolveGitDir(root);
   const real = gitIndexFile(root);
   if (!file || !keyFile || !gitDir || !real) return undefined;
+  // a split index names a shared index file in the git directory, which a write of the copy
+  // could add to or expire: such repositories keep the plain listing
+  if (hasSharedIndex(path.dirname(real)) || hasSharedIndex(gitDir)) return undefined;
   const key = `${STATUS_VERSION} ${stamp} ${configStamp(gitDir)}`;
   const known = readKeyedCache(keyFile, key) as PrivateKey | undefined;
   if (known && typeof known.untrackedCache === 'boolean' && statStamp(file) !== '-') return { file, untrackedCache: known.untrackedCache };
@@ -97,6 +100,14 @@ async function privateIndex(root: string, stamp: string): Promise<{ file: string
   if (!writeKeyedCache(keyFile, key, value)) return undefined;
   mark('worktree status: private index copied');
   return { file, ...value };
+}
+
+function hasSharedIndex(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((n) => n.startsWith('sharedindex.'));
+  } catch {
+    return false;
+  }
 }
 
 /** The text after the n-th space of a status line (the path, which may hold spaces). */

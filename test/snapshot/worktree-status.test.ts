@@ -102,6 +102,18 @@ describe('whole working tree from a private index and one git status', () => {
     }
   });
 
+  it('keeps the plain listing in a repository with a split index (its shared index file is never touched)', async () => {
+    const repo = makeRepo({ 'a.txt': 'a\n' });
+    repo.commit('c');
+    repo.git('update-index', '--split-index');
+    repo.write({ 'u.txt': 'u\n' });
+    const shared = readdirSync(path.join(repo.dir, '.git')).filter((n) => n.startsWith('sharedindex.'));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(await worktreeState(repo.dir)).toBeUndefined();
+    expect(await listing(repo, true)).toEqual(await listing(repo, false));
+    expect(readdirSync(path.join(repo.dir, '.git')).filter((n) => n.startsWith('sharedindex.'))).toEqual(shared);
+  });
+
   it('honours an explicit core.untrackedCache=false and stays correct', async () => {
     const repo = makeRepo({ 'a.txt': 'a\n' });
     repo.commit('c');

@@ -1,5 +1,6 @@
 // @spec SPEC-AUTHORING-001
 
+import { artifactSetKey } from '../check/rule-memo.js';
 import type { Rule } from '../check/types.js';
 
 type Out = Awaited<ReturnType<Rule['run']>>[number];
@@ -14,6 +15,15 @@ export const AUTHORING_RULES: Rule[] = [
     id: 'decision-near-duplicate',
     severity: 'warning',
     description: 'two active decisions that say nearly the same thing (similarity ≥ semantic.conflict_threshold, default 0.75) and are not linked to each other',
+    // with the bundled offline embedder the records, their bytes and the settings decide the
+    // pairs: a warm check of unchanged records reuses them instead of scoring every pair
+    // again. A provider over the network may answer differently (or not at all): never kept.
+    memoKey: (ctx) => {
+      const provider = String(process.env.GIT_CTX_EMBED_PROVIDER || (ctx.config as { semantic?: { provider?: string } }).semantic?.provider || 'default').trim();
+      if (provider !== 'default') return undefined;
+      const env = Object.keys(process.env).filter((k) => k.startsWith('GIT_CTX_EMBED_')).sort().map((k) => `${k}=${process.env[k]}`);
+      return `${artifactSetKey(ctx)}\n${env.join('\n')}`;
+    },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('./similar.js');
       const records = activeDecisions(ctx.set);

@@ -151,6 +151,17 @@ export class CodeCache {
     return new BlobIdSet(buf, head.length);
   }
 
+  /** blob ids with some entry (of any language): most files of a tree have none, and skip building a key */
+  private blobsWithEntries: Set<string> | undefined;
+  /** Could this blob have an entry? False is certain; true means look it up with get(). */
+  mayHave(blob: string): boolean {
+    if (!this.blobsWithEntries) {
+      this.blobsWithEntries = new Set();
+      for (const k of this.entries.keys()) this.blobsWithEntries.add(k.slice(0, k.indexOf(':')));
+    }
+    return this.blobsWithEntries.has(blob);
+  }
+
   get(key: string): CacheValue | undefined {
     const v = this.entries.get(key);
     if (v !== undefined) this.used.add(key);
@@ -159,6 +170,7 @@ export class CodeCache {
 
   set(key: string, value: CacheValue): void {
     this.entries.set(key, value);
+    this.blobsWithEntries?.add(key.slice(0, key.indexOf(':')));
     this.used.add(key);
     this.fresh.set(key, value);
   }

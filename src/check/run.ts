@@ -8,6 +8,7 @@ import { closeMatches } from '../util/close-match.js';
 import { mark, phase } from '../util/timing.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { RULES } from './rules/index.js';
+import { runMemoized } from './rule-memo.js';
 import type { CheckContext, CheckResult, Finding, FindingSeverity, Rule } from './types.js';
 
 export interface CheckOptions extends LoadOptions {
@@ -46,7 +47,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     const sev = config.severities[rule.id] ?? rule.severity;
     if (sev === 'off') continue;
     try {
-      for (const f of await rule.run(ctx)) findings.push({ ...f, severity: sev });
+      for (const f of await runMemoized(rule, ctx)) findings.push({ ...f, severity: sev });
       mark(`rule ${rule.id}`);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -33,6 +33,12 @@ export interface Rule {
   severity: FindingSeverity;
   description: string;
   run(ctx: CheckContext): Promise<Omit<Finding, 'severity'>[]> | Omit<Finding, 'severity'>[];
+  /**
+   * Optional: everything the findings depend on, as a string (see artifactSetKey in
+   * rule-memo.ts); a run with the same key reuses the remembered findings. Only for rules
+   * whose findings are a pure function of that key; undefined: run every time.
+   */
+  memoKey?(ctx: CheckContext): string | undefined;
 }
 
 export interface CheckResult {

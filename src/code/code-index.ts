@@ -126,12 +126,13 @@ export class CodeIndex {
     const unknown: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
     for (const e of entries) {
       const blob = e.entry.blob;
-      const hit = blob ? this.cache.get(`${blob}:${e.language}`) : undefined;
+      const hit = blob && this.cache.mayHave(blob) ? this.cache.get(`${blob}:${e.language}`) : undefined;
       if (hit !== undefined) this.accept(e.entry.path, blob, e.language, hit);
       else if (blob && this.cache.isClean(blob)) this.accept(e.entry.path, blob, e.language, 0);
       else unknown.push(e);
     }
     const grepped = unknown.length > DIRECT_READ_LIMIT ? await gitGrepFiles(this.snapshot, tagEre(this.config.tags)) : undefined;
+    if (grepped) mark(`code index: ${unknown.length} new files pre-filtered by git grep`);
     for (const e of unknown) {
       const p = e.entry.path;
       const blob = e.entry.blob;
@@ -183,6 +184,7 @@ export class CodeIndex {
       }
     }
     reportProgress('reading source files', pending.length, pending.length);
+    mark(`code index: ${pending.length} files read`);
     for (const [n, t] of toParse.entries()) {
       if (n % 20 === 0) reportProgress('parsing annotated files', n, toParse.length);
       let r: FileRecord;
@@ -198,6 +200,7 @@ export class CodeIndex {
       this.accept(t.path, t.blob, t.language, r);
     }
     reportProgress('parsing annotated files', toParse.length, toParse.length);
+    if (toParse.length) mark(`code index: ${toParse.length} files parsed`);
     this.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     this.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

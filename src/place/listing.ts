@@ -54,6 +54,8 @@ export class TrackedListing {
     private readonly lines: string[],
     /** whether it came from the cache (no git process) */
     readonly fromCache: boolean,
+    /** paths left out because they hold a newline (never cached: such a listing is partial) */
+    readonly skipped = 0,
   ) {}
   get size(): number {
     return this.lines.length;
@@ -126,5 +128,5 @@ export async function trackedListing(root: string): Promise<TrackedListing> {
   // the index may have changed while git read it: remember only a listing whose stamp held
   if (header && !skipped && gitIndexStamp(root) === stamp) writeCacheFile(file, `${header}\n${lines.join('\n')}`);
   mark(`place index: ${lines.length} tracked files listed by git`);
-  return new TrackedListing(lines, false);
+  return new TrackedListing(lines, false, skipped);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
 import { gitBlobHash } from '../util/hash.js';
 import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
+import { worktreeState } from './worktree-status.js';
 
 /** undefined where the platform has no such flag (Windows) */
 const O_NOFOLLOW: number | undefined = (fsConstants as Record<string, number | undefined>).O_NOFOLLOW;
@@ -21,6 +22,24 @@ function nthField(line: string, n: number): string {
   let i = -1;
   for (let k = 0; k < n; k++) i = line.indexOf(' ', i + 1);
   return line.slice(i + 1);
+}
+
+function sortedByPath(entries: SnapshotEntry[]): boolean {
+  for (let i = 1; i < entries.length; i++) if (!(entries[i - 1]!.path < entries[i]!.path)) return false;
+  return true;
+}
+
+/** The entry at a path in a listing sorted by path (list() promises that order), or undefined. */
+function findSorted(entries: SnapshotEntry[], p: string): SnapshotEntry | undefined {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.path < p) lo = mid + 1;
+    else hi = mid;
+  }
+  const e = entries[lo];
+  return e && e.path === p ? e : undefined;
 }
 
 function underPrefix(entries: SnapshotEntry[], prefix: string): SnapshotEntry[] {
@@ -64,7 +83,8 @@ abstract class GitBacked implements Snapshot {
   readonly backend = 'git' as const;
   protected cat: CatFileBatch;
   private entries: Promise<SnapshotEntry[]> | undefined;
-  private byPath: Map<string, SnapshotEntry> | undefined;
+  /** the whole listing once loaded (sorted by path: looked up by binary search, no 100k-entry map) */
+  private loaded: SnapshotEntry[] | undefined;
   /** listings limited to one directory, for commands that never need the whole tree */
   private scoped = new Map<string, Promise<Map<string, SnapshotEntry>>>();
   constructor(readonly root: string, readonly commit: string | undefined) {
@@ -89,7 +109,7 @@ abstract class GitBacked implements Snapshot {
   }
   list(): Promise<SnapshotEntry[]> {
     this.entries ??= this.load().then((e) => {
-      this.byPath = new Map(e.map((x) => [x.path, x]));
+      this.loaded = e;
       return e;
     });
     return this.entries;
@@ -114,7 +134,7 @@ abstract class GitBacked implements Snapshot {
   protected async entry(p: string): Promise<SnapshotEntry | undefined> {
     if (this.entries) {
       await this.entries;
-      return this.byPath!.get(p);
+      return findSorted(this.loaded!, p);
     }
     const known = this.exact.get(p);
     if (known) return known;
@@ -165,6 +185,16 @@ export class WorktreeSnapshot extends GitBacked {
   protected async load(prefix?: string | string[]): Promise<SnapshotEntry[]> {
     const spec = pathspec(prefix);
     if (spec.length) return this.loadScoped(spec);
+    const state = await worktreeState(this.root);
+    if (state) {
+      const { gone, changed } = state;
+      const res: SnapshotEntry[] = [];
+      for (const e of state.listing.entries()) {
+        if (gone.has(e.path)) continue;
+        res.push(changed.has(e.path) ? { path: e.path, mode: e.mode } : e);
+      }
+      return this.withUntracked(res, state.untracked);
+    }
     // Two git processes, run side by side (two cores): `ls-files -t -s -o` lists the index
     // with blob ids, H (tracked), M (unmerged), S (skip-worktree), and ? (untracked, not
     // ignored); `diff-files` names what differs on disk by git's stat cache, M/T (changed),
@@ -233,8 +263,14 @@ export class WorktreeSnapshot extends GitBacked {
         }
       }),
     );
-    for (const e of extra) if (e) res.push(e);
-    res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    let added = false;
+    for (const e of extra) {
+      if (!e) continue;
+      res.push(e);
+      added = true;
+    }
+    // git lists in byte order, the same as UTF-16 order for most paths: sort only when needed
+    if (added || !sortedByPath(res)) res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return res;
   }
   override async read(p: string): Promise<Buffer | undefined> {

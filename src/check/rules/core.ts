@@ -1,7 +1,7 @@
 import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
 import type { Artifact } from '../../artifacts/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
-import { GlobIndex } from '../../util/glob.js';
+import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
 
@@ -139,7 +139,8 @@ export const CORE_RULES: Rule[] = [
     severity: 'warning',
     description: 'a paths: entry that cannot match: an inclusion matching no file, an exclusion (!) excluding nothing, a list of exclusions only, an empty entry',
     run: async (ctx) => {
-      const index = new GlobIndex((await ctx.snapshot.list()).map((e) => e.path));
+      // the index loading the records built for mentions (its matches are remembered)
+      const index = await globIndexFor(ctx.snapshot);
       const res: Out[] = [];
       for (const a of ctx.set.artifacts) {
         if (a.origin !== 'repo' || !a.paths.length) continue;

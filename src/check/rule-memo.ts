@@ -1,0 +1,44 @@
+// @spec SPEC-CHECK-001
+
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { cacheFile } from '../git/git-dir.js';
+import { sha256 } from '../util/hash.js';
+import { VERSION } from '../version.js';
+import type { CheckContext, Finding, Rule } from './types.js';
+
+/** Bump when what a memo holds changes shape: old memos are then misses. */
+const MEMO_VERSION = 1;
+
+type Out = Omit<Finding, 'severity'>;
+
+/**
+ * The artifact set as a key: each record's id, file, origin and blob id, the global records'
+ * content hashes, and the configuration. Two runs with equal keys loaded the same records
+ * from the same bytes under the same settings.
+ */
+export function artifactSetKey(ctx: CheckContext): string {
+  const parts = ctx.set.artifacts.map((a) => `${a.id}\0${a.file}\0${a.origin}\0${a.blob}`);
+  const globals = Object.entries(ctx.set.globalHashes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([parts, globals, ctx.config]);
+}
+
+function memoFile(ctx: CheckContext, rule: Rule): string | undefined {
+  return cacheFile(ctx.snapshot.root, `check-rule-${rule.id}.json`);
+}
+
+/**
+ * A rule's findings, remembered under everything they depend on (its memoKey, the tool's
+ * version): a warm `check` of unchanged records skips the work. A rule without a memoKey,
+ * or a key of undefined, always runs.
+ */
+export async function runMemoized(rule: Rule, ctx: CheckContext): Promise<Out[]> {
+  const raw = rule.memoKey?.(ctx);
+  if (raw === undefined) return rule.run(ctx);
+  const key = sha256(`git-ctx/check-rule ${MEMO_VERSION} ${VERSION} ${rule.id}\n${raw}`);
+  const file = memoFile(ctx, rule);
+  const hit = readKeyedCache(file, key);
+  if (Array.isArray(hit)) return hit as Out[];
+  const out = await rule.run(ctx);
+  writeKeyedCache(file, key, out);
+  return out;
+}

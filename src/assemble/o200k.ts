@@ -105,54 +105,61 @@ export function parseRanks(file: Uint8Array): Ranks | undefined {
   const text = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
   const key = text.indexOf('"bpe_ranks":"! 0 ');
   if (key < 0) return undefined;
-  const header = JSON.parse(text.toString('utf8', 0, key).replace(/,\s*$/, '') + '}') as { pat_str?: unknown };
+  let header: { pat_str?: unknown };
+  try {
+    header = JSON.parse(text.toString('utf8', 0, key).replace(/,\s*$/, '') + '}') as { pat_str?: unknown };
+  } catch {
+    return undefined;
+  }
   if (header.pat_str !== O200K_PATTERN) return undefined;
   const from = key + '"bpe_ranks":"! 0 '.length;
   const to = text.indexOf(QUOTE, from);
   if (to < 0) return undefined;
   let count = 1;
-  for (let i = from; i < to; i++) if (text[i] === SPACE) count++;
+  for (let i = text.indexOf(SPACE, from); i >= 0 && i < to; i = text.indexOf(SPACE, i + 1)) count++;
   const bytes = new Uint8Array(Math.ceil(((to - from) * 3) / 4));
   const starts = new Int32Array(count + 1);
   let size = 1;
   while (size < count * 2) size <<= 1;
   const slots = new Int32Array(size).fill(NONE);
   const hashes = new Int32Array(size);
-  const t: Ranks = { bytes, starts, slots, hashes, mask: size - 1 };
+  const mask = size - 1;
   let out = 0;
   let rank = 0;
-  let acc = 0;
-  let bits = 0;
   for (let i = from; i <= to; i++) {
-    const c = i < to ? text[i]! : SPACE;
-    if (c === SPACE) {
-      if (bits >= 6 || out === starts[rank]) return undefined;
-      // a later duplicate wins, as in tiktoken's map
-      const h = hashOf(bytes, starts[rank]!, out);
-      starts[rank + 1] = out;
-      let s = h & t.mask;
-      for (; slots[s] !== NONE; s = (s + 1) & t.mask) {
-        const r = slots[s]!;
-        if (hashes[s] === h && starts[r + 1]! - starts[r]! === out - starts[rank]! && bytes.subarray(starts[r]!, starts[r + 1]!).every((v, k) => v === bytes[starts[rank]! + k])) break;
+    // one token: base64 up to the next space (or the end), decoded and hashed (FNV-1a) in one pass
+    const first = out;
+    let h = 0x811c9dc5;
+    let acc = 0;
+    let bits = 0;
+    for (; i < to; i++) {
+      const c = text[i]!;
+      if (c === SPACE) break;
+      if (c === EQUALS) continue;
+      const v = c < 128 ? B64[c]! : -1;
+      if (v < 0) return undefined;
+      acc = ((acc << 6) | v) & 0xfff;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        const b = (acc >> bits) & 0xff;
+        bytes[out++] = b;
+        h = Math.imul(h ^ b, 0x01000193);
       }
-      slots[s] = rank;
-      hashes[s] = h;
-      rank++;
-      acc = 0;
-      bits = 0;
-      continue;
     }
-    if (c === EQUALS) continue;
-    const v = c < 128 ? B64[c]! : -1;
-    if (v < 0) return undefined;
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[out++] = (acc >> bits) & 0xff;
-      acc &= (1 << bits) - 1;
-    }
+    if (bits >= 6 || out === first || rank >= count) return undefined;
+    h |= 0;
+    starts[rank] = first;
+    starts[rank + 1] = out;
+    // a later duplicate wins, as in tiktoken's map
+    let s = h & mask;
+    for (; slots[s] !== NONE; s = (s + 1) & mask) if (hashes[s] === h && sameBytes(bytes, starts, slots[s]!, first, out)) break;
+    slots[s] = rank;
+    hashes[s] = h;
+    rank++;
   }
+  if (rank !== count) return undefined;
+  const t: Ranks = { bytes, starts, slots, hashes, mask };
   // every single byte must be a token, or a piece could not be merged down to ranks
   const one = new Uint8Array(1);
   for (let b = 0; b < 256; b++) {
@@ -160,6 +167,13 @@ export function parseRanks(file: Uint8Array): Ranks | undefined {
     if (lookup(t, one, 0, 1) === NONE) return undefined;
   }
   return t;
+}
+
+function sameBytes(bytes: Uint8Array, starts: Int32Array, r: number, from: number, to: number): boolean {
+  const at = starts[r]!;
+  if (starts[r + 1]! - at !== to - from) return false;
+  for (let k = 0; k < to - from; k++) if (bytes[at + k] !== bytes[from + k]) return false;
+  return true;
 }
 
 /** The ranks of one piece's bytes, merged as tiktoken does. */

@@ -110,8 +110,10 @@ export function register(program: Command): void {
       } else {
         const p = colors();
         const verb = (f: (typeof plan.files)[number]) => (f.content === null ? (write ? 'removed' : 'would remove') : f.current === undefined ? (write ? 'created' : 'would create') : write ? 'updated' : 'would update');
-        for (const f of changed) io().out(`${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
-        io().out(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+        // one write for the whole listing: a first export lists thousands of files
+        const lines = changed.map((f) => `${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
+        lines.push(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+        io().out(lines.join(''));
       }
       if (o.check && changed.length) throw new ExitCode(1);
     } finally {

@@ -4,21 +4,18 @@
 // beside `node -e 0` measured in the same run; and how long the written map takes to become
 // interactive in headless Chromium (page load to the graph drawn, filters and panel wired).
 // Targets: rules export < 1 s, map < 2 s, interactive < 3 s. "cold" removes .git/ctx too (no
-// artifact or token-count cache: the token encoder must be built); "files only" keeps it.
+// artifact or token-count cache: every record parsed, the o200k rank table loaded and the
+// entries near the budget counted; DEC-030), and checks it is gone; "files only" keeps it.
 // Usage: npm run build && node bench/rules-map.mjs [--records N] [--runs N] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { writeSyntheticRepo } from '../scripts/synthetic-artifacts.mjs';
+import { BIN, KEEP, arg, requireBuild } from './lib/common.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin/git-ctx.js');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
+requireBuild();
 const RECORDS = arg('--records', 2000);
 const RUNS = arg('--runs', 3);
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', NO_COLOR: '1' };
@@ -60,7 +57,10 @@ row('node -e 0 (NODE_EXTRA_CA_CERTS unset)', (() => {
   if (saved !== undefined) env.NODE_EXTRA_CA_CERTS = saved;
   return r;
 })());
-const cold = () => rmSync(path.join(dir, '.git/ctx'), { recursive: true, force: true });
+const cold = () => {
+  rmSync(path.join(dir, '.git/ctx'), { recursive: true, force: true });
+  if (existsSync(path.join(dir, '.git/ctx'))) throw new Error('.git/ctx still there: the cold run would not be cold');
+};
 const formats = ['--format', 'agents', '--format', 'claude', '--format', 'cursor', '--format', 'copilot'];
 const clean = () => {
   cold();
@@ -105,5 +105,5 @@ if (existsSync(CHROMIUM)) {
 
 console.log(`git-ctx rules export / map — ${RECORDS} records, median of ${RUNS} runs (wall time, Node start-up included)`);
 console.log(rows.join('\n'));
-if (process.argv.includes('--keep')) console.log(`repository kept at ${dir}`);
+if (KEEP) console.log(`repository kept at ${dir}`);
 else rmSync(dir, { recursive: true, force: true });

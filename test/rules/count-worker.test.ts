@@ -34,6 +34,13 @@ describe('token encoder on a worker thread (cold rules export)', () => {
     const config = { assemble: { encoding: 'o200k_base' } } as Parameters<CounterModule['rulesCounter']>[1];
     const c = rulesCounter('/nonexistent-repo-root', config, { encoder: broken });
     expect(await c.count(['hello world', 'hello world again'])).toEqual([2, 3]);
+    // texts the JavaScript counter leaves to tiktoken (DEC-030) reach the broken worker, then the main thread
+    const { get_encoding } = await import('@dqbd/tiktoken');
+    const enc = get_encoding('o200k_base');
+    const texts = ['\u65e5\u672c\u8a9e\u306e\u898f\u5247', 'emoji \u2705 rule', 'plain ascii beside them'];
+    const want = texts.map((t) => enc.encode_ordinary(t).length);
+    enc.free();
+    expect(await c.count(texts)).toEqual(want);
     c.free();
   });
 });

@@ -62,13 +62,19 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addRepoOptions(exp, { at: false, staged: false }).action(async (o: RulesExportCliOptions) => {
-    const [{ planRuleFiles }, { rulesCounter, startEncoder, hasCountCache }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
+    const [{ planRuleFiles, exportedArtifacts }, { rulesCounter, startEncoder, hasCountCache, needsEncoder }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
     const { snapshot, config } = await openRepo(o);
-    // no token counts cached yet (a first export): build the encoder on a worker while the records load
-    const encoder = hasCountCache(snapshot.root, config.assemble.encoding) ? undefined : startEncoder(config.assemble.encoding);
+    const encoding = config.assemble.encoding;
+    // no token counts cached yet (a first export) and an encoding only tiktoken counts: build
+    // its encoder on a worker while the records load
+    const cold = !hasCountCache(snapshot.root, encoding);
+    let encoder = cold && needsEncoder(encoding, []) ? startEncoder(encoding) : undefined;
     let set;
     try {
       set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+      // o200k_base is counted in JavaScript within a range of characters (DEC-030); a record
+      // outside it needs tiktoken after all: start it now, while the plan is built
+      if (cold && !encoder && needsEncoder(encoding, exportedArtifacts(set, config))) encoder = startEncoder(encoding);
     } catch (e) {
       snapshot.close();
       encoder?.stop();
@@ -104,8 +110,10 @@ export function register(program: Command): void {
       } else {
         const p = colors();
         const verb = (f: (typeof plan.files)[number]) => (f.content === null ? (write ? 'removed' : 'would remove') : f.current === undefined ? (write ? 'created' : 'would create') : write ? 'updated' : 'would update');
-        for (const f of changed) io().out(`${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
-        io().out(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+        // one write for the whole listing: a first export lists thousands of files
+        const lines = changed.map((f) => `${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
+        lines.push(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+        io().out(lines.join(''));
       }
       if (o.check && changed.length) throw new ExitCode(1);
     } finally {

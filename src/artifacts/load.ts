@@ -188,6 +188,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
 
   if (config.sources.length) disambiguateNumbers(artifacts, problems);
   const mentionIndex = !needsListing(artifacts) ? undefined : lookup ? await lookup(mentionPatterns(artifacts)) : await listing;
+  if (mentionIndex) mark('listing for mentions ready');
   finishSources(artifacts, config, problems, mentionIndex);
   if (sidecar) {
     const { stamps, problems: bad } = await sidecar;

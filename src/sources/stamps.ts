@@ -6,7 +6,7 @@ import type { Artifact, LoadProblem, Stamp } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { writeFileAtomic } from '../util/atomic.js';
-import { containedPath } from '../util/contained.js';
+import { containedPath, mkdirContained } from '../util/contained.js';
 
 /**
  * Stamps of records read in place (ADR folders), which git-ctx never rewrites: kept in
@@ -116,7 +116,7 @@ export async function updateSidecarStamps(root: string, dir: string, updates: Ma
   const after = renderStamps(merged);
   const changed = after !== before;
   if (changed && !opts.dryRun) {
-    await containedPath(root, path.posix.dirname(file));
+    await mkdirContained(root, path.posix.dirname(file));
     await writeFileAtomic(abs, after);
   }
   return { file, before, after, changed };

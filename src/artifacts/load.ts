@@ -11,6 +11,7 @@ import { checkArtifactDir } from './dir-check.js';
 import { ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from '../sources/files.js';
 import { disambiguateNumbers, finishSources, mentionPatterns, needsListing } from '../sources/finish.js';
+import { attachSidecarStamps, readSidecarStamps } from '../sources/stamps.js';
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 
@@ -104,6 +105,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const lookup = (snapshot as { pathLookup?: (patterns: string[]) => Promise<PathLookup> }).pathLookup?.bind(snapshot);
   const listing = lookup ? undefined : globIndexFor(snapshot);
   listing?.catch(() => undefined); // awaited below when needed; never left unhandled
+  // records read in place keep their stamps in a sidecar (never in their own file)
+  const sidecar = sources.some((s) => s.format === 'adr') ? readSidecarStamps(snapshot, config.dir) : undefined;
+  sidecar?.catch(() => undefined); // awaited below; never left unhandled
   const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
   // an empty source folder may be a link, a file or missing: say which instead of reading nothing
   for (const [i, s] of sources.entries()) if (!listed[i]!.length) problems.push(...(await checkArtifactDir(snapshot, s.dir)));
@@ -184,7 +188,13 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
 
   if (config.sources.length) disambiguateNumbers(artifacts, problems);
   const mentionIndex = !needsListing(artifacts) ? undefined : lookup ? await lookup(mentionPatterns(artifacts)) : await listing;
+  if (mentionIndex) mark('listing for mentions ready');
   finishSources(artifacts, config, problems, mentionIndex);
+  if (sidecar) {
+    const { stamps, problems: bad } = await sidecar;
+    problems.push(...bad);
+    attachSidecarStamps(artifacts, stamps);
+  }
   mark('sources finished');
 
   artifacts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1));

@@ -223,6 +223,8 @@ class CachedArtifact {
   statusText: Artifact['statusText'];
   #load: () => Heavy;
   #heavy: Heavy | undefined;
+  /** keyLines entries to add where absent, applied on first read (see defaultKeyLine) */
+  #keyLineDefaults: Record<string, number> | undefined;
   constructor(l: Light, blob: string, file: string, origin: Artifact['origin'], load: () => Heavy) {
     this.id = l[0];
     this.type = l[1];
@@ -259,8 +261,29 @@ class CachedArtifact {
   set source(v: string | undefined) { this.#h[7] = v ?? null; }
   get stamp(): Artifact['stamp'] { return this.#h[8] ?? undefined; }
   set stamp(v: Artifact['stamp']) { this.#h[8] = v ?? null; }
-  get keyLines(): Artifact['keyLines'] { return this.#h[9]; }
-  set keyLines(v: Artifact['keyLines']) { this.#h[9] = v; }
+  get keyLines(): Artifact['keyLines'] {
+    const d = this.#keyLineDefaults;
+    if (d) {
+      this.#keyLineDefaults = undefined;
+      const kl = { ...this.#h[9] };
+      for (const [k, v] of Object.entries(d)) if (kl[k] === undefined) kl[k] = v;
+      this.#h[9] = kl;
+    }
+    return this.#h[9];
+  }
+  set keyLines(v: Artifact['keyLines']) { this.#keyLineDefaults = undefined; this.#h[9] = v; }
+  /**
+   * `keyLines[key] ??= line` without decoding this artifact's part of the cache now: finishing
+   * ADR sources gives every record with a broken reference a `links` line, and decoding
+   * hundreds of record bodies for that would cost more than the rest of a warm load.
+   */
+  defaultKeyLine(key: string, line: number): void {
+    if (this.#heavy) {
+      if (this.#heavy[9][key] === undefined) this.#heavy[9] = { ...this.#heavy[9], [key]: line };
+      return;
+    }
+    (this.#keyLineDefaults ??= {})[key] ??= line;
+  }
   get bodyLine(): number { return this.#h[10]; }
   set bodyLine(v: number) { this.#h[10] = v; }
   get data(): Record<string, unknown> { return this.#h[11]; }

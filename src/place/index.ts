@@ -62,7 +62,8 @@ export function openTreeView(snapshot: Snapshot, focus: string[]): Snapshot {
 function anchorFiles(set: ArtifactSet): string[] {
   const out = new Set<string>();
   for (const a of set.artifacts) {
-    for (const raw of a.anchors) {
+    // a stamped record read in place is judged on the code its stamp names (its mentions)
+    for (const raw of a.format === 'adr' && a.stamp?.fingerprints ? [...a.anchors, ...Object.keys(a.stamp.fingerprints)] : a.anchors) {
       const s = parseAnchor(raw);
       if (s.kind === 'file' || s.kind === 'symbol' || s.kind === 'lines') out.add(s.path);
     }

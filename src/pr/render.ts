@@ -126,7 +126,7 @@ function attention(r: PrResult, budget: Budget): string[] {
         return `${code(x.anchor)} ${escapeText(x.state)}${x.movedTo ? ` → ${code(x.movedTo)}` : ''}${x.commits ? ` (${x.commits} commit${x.commits === 1 ? '' : 's'}${last})` : ''}`;
       });
       if (a.staleness.anchors.length > MATCHES_SHOWN) d.push(`+${a.staleness.anchors.length - MATCHES_SHOWN} more`);
-      items.push(`- ${code(a.id)} is stale at head${d.length ? `: ${d.join('; ')}` : ''}.`);
+      items.push(`- ${code(a.id)} is stale at head${a.staleness.mentioned ? ' (code it mentions; weaker than declared anchors)' : ''}${d.length ? `: ${d.join('; ')}` : ''}.`);
     }
   }
   const shown = items.slice(0, budget.rows);

@@ -19,7 +19,8 @@ export interface PrStaleOptions {
 
 function describe(v: AnchorVerdict): PrStaleness['anchors'][number] {
   const last = v.commits?.[v.commits.length - 1];
-  return { anchor: v.anchor, state: v.state, ...(v.movedTo ? { movedTo: v.movedTo } : {}), commits: v.commits?.length ?? 0, ...(last ? { last: { id: last.id, author: last.author } } : {}) };
+  const mentioned = v.origins.length === 1 && v.origins[0] === 'mentioned';
+  return { anchor: v.anchor, state: v.state, ...(v.movedTo ? { movedTo: v.movedTo } : {}), commits: v.commits?.length ?? 0, ...(last ? { last: { id: last.id, author: last.author } } : {}), ...(mentioned ? { mentioned } : {}) };
 }
 
 /**
@@ -31,7 +32,7 @@ export async function judgeStaleness(opts: PrStaleOptions): Promise<{ byId: Map<
   if (opts.ids && !opts.ids.length) return { byId, warnings: [] };
   const report = await judgeArtifacts({ snapshot: opts.snapshot, config: opts.config, set: opts.set, index: opts.index, ids: opts.ids, cache: opts.cache !== false });
   for (const j of report.artifacts) {
-    byId.set(j.id, { status: j.status, anchors: j.anchors.filter((v) => v.state !== 'ok').map(describe) });
+    byId.set(j.id, { status: j.status, anchors: j.anchors.filter((v) => v.state !== 'ok').map(describe), ...(j.mentioned ? { mentioned: true } : {}) });
   }
   return { byId, warnings: report.warnings };
 }

@@ -48,7 +48,9 @@ export interface UnstampedChange {
 export interface PrStaleness {
   status: 'fresh' | 'moved' | 'stale' | 'unanchored' | 'unstamped';
   /** anchors that are not ok, with the last commit that touched each */
-  anchors: { anchor: string; state: string; movedTo?: string; commits: number; last?: { id: string; author: string } }[];
+  anchors: { anchor: string; state: string; movedTo?: string; commits: number; last?: { id: string; author: string }; mentioned?: boolean }[];
+  /** the verdict rests on code the record only mentions in its text (weaker than declared anchors) */
+  mentioned?: boolean;
 }
 
 /** An artifact listed in the PR report. */

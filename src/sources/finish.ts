@@ -37,12 +37,14 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
   const byFile = new Map<string, Artifact>();
   const byId = new Map<string, Artifact>();
   const byNumber = new Map<string, Artifact>();
+  // what each reader found, looked up once (a WeakMap read per artifact and pass adds up)
+  const extras = artifacts.map((a) => extraOf(a));
   for (const a of artifacts) {
     byFile.set(a.file, a);
     if (!byId.has(a.id)) byId.set(a.id, a);
   }
-  for (const a of artifacts) {
-    const n = extraOf(a)?.n;
+  for (const [i, a] of artifacts.entries()) {
+    const n = extras[i]?.n;
     if (n === undefined) continue;
     const prefix = a.id.slice(0, a.id.length - n.length);
     const k = `${prefix.toLowerCase()}${Number(n)}`;
@@ -60,8 +62,8 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     return hit?.id ?? ref;
   };
   const incoming = new Map<string, { kind: RelationKind; from: string }[]>();
-  for (const a of artifacts) {
-    const x = extraOf(a);
+  for (const [i, a] of artifacts.entries()) {
+    const x = extras[i];
     if (!x?.rel?.length) continue;
     const rel: Partial<Record<RelationKind, string[]>> = {};
     for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
@@ -84,7 +86,7 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     }
     a.relations = rel;
     a.links = links;
-    if (linkLine !== undefined && a.keyLines.links === undefined) a.keyLines = { ...a.keyLines, links: linkLine };
+    if (linkLine !== undefined) defaultKeyLine(a, 'links', linkLine);
   }
   for (const [to, list] of incoming) {
     const a = byId.get(to)!;
@@ -117,13 +119,20 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
   }
 
   if (!index) return;
-  for (const a of artifacts) {
-    const mc = extraOf(a)?.mc;
+  for (const [i, a] of artifacts.entries()) {
+    const mc = extras[i]?.mc;
     if (!mc?.length || a.origin !== 'repo') continue;
     // a link to another record is a relation (or prose), not code
     const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile.has(m.target));
     if (ms.length) a.mentions = ms;
   }
+}
+
+/** `a.keyLines[key] ??= line`, lazily for an artifact from the parse cache (it would decode the record). */
+function defaultKeyLine(a: Artifact, key: string, line: number): void {
+  const lazy = (a as { defaultKeyLine?: (k: string, l: number) => void }).defaultKeyLine;
+  if (lazy) lazy.call(a, key, line);
+  else if (a.keyLines[key] === undefined) a.keyLines = { ...a.keyLines, [key]: line };
 }
 
 /** Every path or glob the artifacts' mention candidates are looked up by. */

@@ -101,12 +101,16 @@ export function resolveMentions(cands: [string[], number][], index: PathLookup, 
 /** Records of one set name the same files again and again: each reading is resolved once per listing. */
 const resolved = new WeakMap<PathLookup, Map<string, string | null>>();
 
+/** Characters without which picomatch reads a path as no glob (a superset of its tests). */
+const MAYBE_GLOB = /[*?[\]{}()!+@\\]/;
+
 /** One reading of a mention → the target it names in the listing, or null. */
 function resolveOne(alt: string, index: PathLookup): string | null {
   const hash = alt.indexOf('#');
   const p = mentionPattern(alt);
   if (!p) return null;
-  const glob = picomatch.scan(p).isGlob;
+  // most mentions are plain paths: only text with glob characters needs picomatch's scanner
+  const glob = MAYBE_GLOB.test(p) && picomatch.scan(p).isGlob;
   const hits = index.match(p);
   if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) return null;
   if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) return null;

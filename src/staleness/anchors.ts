@@ -11,8 +11,11 @@ import type { Config } from '../config.js';
 import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 
-/** Where an artifact's anchor comes from. */
-export type AnchorOrigin = 'anchors' | 'paths' | 'annotation';
+/**
+ * Where an artifact's anchor comes from. `mentioned`: code named in a record's text (a
+ * record read in place), weaker than the others, and judged only once the record is stamped.
+ */
+export type AnchorOrigin = 'anchors' | 'paths' | 'annotation' | 'mentioned';
 
 /** One anchor of an artifact, keyed as it is written in `stamp.fingerprints`. */
 export interface ArtifactAnchor {
@@ -28,8 +31,11 @@ export interface ArtifactAnchor {
  * The anchors of an artifact: its frontmatter `anchors:`, its `paths:` globs, and every code
  * annotation naming its id (a symbol-level annotation anchors `file#symbol`, a file-level
  * one the file). Keys are deduplicated; the first origin wins the order, all are kept.
+ * With `mentions`, the code a record read in place names in its text (`mentions`) and, once
+ * stamped, every key of its stamp (a mention `stamp --fix` followed to where the code moved:
+ * the record's text is never rewritten) are anchors too, of origin `mentioned`.
  */
-export function anchorsOf(artifact: Artifact, index: CodeIndex): ArtifactAnchor[] {
+export function anchorsOf(artifact: Artifact, index: CodeIndex, opts: { mentions?: boolean } = {}): ArtifactAnchor[] {
   const out = new Map<string, ArtifactAnchor>();
   const add = (key: string, origin: AnchorOrigin, at?: { file: string; line: number }) => {
     const k = key.trim();
@@ -52,6 +58,10 @@ export function anchorsOf(artifact: Artifact, index: CodeIndex): ArtifactAnchor[
     if (a && pathSet.excludes.length && (a.spec.kind === 'glob' || a.spec.kind === 'file')) a.spec = { ...a.spec, exclude: pathSet.excludes };
   }
   for (const ann of index.annotationsOf(artifact.id)) add(ann.symbol ? `${ann.file}#${ann.symbol}` : ann.file, 'annotation', { file: ann.file, line: ann.line });
+  if (opts.mentions && artifact.format === 'adr') {
+    for (const m of artifact.mentions ?? []) add(m.target, 'mentioned');
+    for (const k of Object.keys(artifact.stamp?.fingerprints ?? {})) if (!out.has(k.trim())) add(k, 'mentioned');
+  }
   return [...out.values()];
 }
 

@@ -58,7 +58,8 @@ export async function changedAnchors(opts: ChangedAnchorsOptions): Promise<Chang
     for (const a of set.byId.values()) {
       if (a.origin !== 'repo') continue;
       const keys = new Map<string, AnchorSpec>(anchorsOf(a, index).map((x) => [x.key, x.spec]));
-      for (const k of Object.keys(a.stamp?.fingerprints ?? {})) if (!keys.has(k)) keys.set(k, parseAnchor(k));
+      // a record read in place stamps the code it mentions: weaker evidence, judged by staleness, not flagged as changed without a re-stamp
+      if (a.format !== 'adr') for (const k of Object.keys(a.stamp?.fingerprints ?? {})) if (!keys.has(k)) keys.set(k, parseAnchor(k));
       for (const [key, spec] of keys) if (await touches(spec, changed, index, snapshot)) touched.push({ a, key, spec });
     }
     baseSnap.prefetch?.(touched.flatMap(({ spec }) => (spec.kind === 'symbol' || spec.kind === 'file' || spec.kind === 'lines' ? [spec.path] : [])));

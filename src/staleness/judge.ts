@@ -15,6 +15,7 @@ import { judgementKey, ResultCache, type CachedJudgement } from '../cache/stale-
 import { shallowFromGitDir, snapshotDigest } from './repo-state.js';
 import { fullCommitIds, isShallowRepository, reachableFrom, reusedPaths, tracePaths, type CommitInfo, type PathTrace } from './history.js';
 import { RangeHistory } from './range.js';
+import { plural } from '../util/plural.js';
 import type { AnchorVerdict, ArtifactJudgement, BaseSource, CommitRef, ExplanationSource, GlobFileChange, JudgeMethod, Lifecycle, StaleReport, StaleStatus } from './types.js';
 
 export interface JudgeOptions {
@@ -83,7 +84,8 @@ export async function judgeArtifacts(opts: JudgeOptions): Promise<StaleReport> {
   const pre = new Map<string, string>();
   const preKey = (a: Artifact) => {
     let k = pre.get(a.id);
-    if (k === undefined) pre.set(a.id, (k = judgementKey([head, shallow, opts.renameLimit ?? null, a.file, a.blob])));
+    // a record read in place keeps its stamp outside its file (the sidecar): the stamp is part of the key
+    if (k === undefined) pre.set(a.id, (k = judgementKey([head, shallow, opts.renameLimit ?? null, a.file, a.blob, a.format === 'adr' ? (a.stamp ?? null) : null])));
     return k;
   };
   // Stamp commits of artifacts that will probably miss the cache are resolved while the code
@@ -109,7 +111,7 @@ export async function judgeArtifacts(opts: JudgeOptions): Promise<StaleReport> {
     },
   };
   try {
-    const work = artifacts.map((a) => ({ a, anchors: anchorsOf(a, index) }));
+    const work = artifacts.map((a) => ({ a, anchors: anchorsOf(a, index, { mentions: true }) }));
     const currents = new Map<string, Map<string, AnchorFingerprint>>();
     for (const { a, anchors } of work) currents.set(a.id, await fingerprintAnchors(anchors, snapshot, index));
 
@@ -256,6 +258,21 @@ function withLifecycle(d: Drift, lifecycle: Lifecycle): ArtifactJudgement {
 async function judgeOne(ctx: Ctx, a: Artifact, anchors: ArtifactAnchor[], current: Map<string, AnchorFingerprint>, inp: OneInput): Promise<Drift> {
   const j: Drift = { id: a.id, type: a.type, file: a.file, status: 'fresh', method: 'none', stamp: inp.stampInfo, explanation: 'unavailable', anchors: [], notes: [] };
   const stampedFps = a.stamp?.fingerprints && Object.keys(a.stamp.fingerprints).length ? a.stamp.fingerprints : undefined;
+  const mentionedOnly = (x: ArtifactAnchor) => x.origins.length === 1 && x.origins[0] === 'mentioned';
+  if (!stampedFps && !inp.since && anchors.some(mentionedOnly)) {
+    // code a record only names in its text is judged against a stamp, never guessed from
+    // the record's history (a record is often written long after the code it describes)
+    const mentioned = anchors.filter(mentionedOnly);
+    anchors = anchors.filter((x) => !mentionedOnly(x));
+    if (!anchors.length) {
+      j.status = 'unstamped';
+      j.mentioned = true;
+      j.notes.push(`${plural(mentioned.length, 'mentioned anchor')} (code named in the record's text), judged only once stamped: run git ctx stamp ${a.id}`);
+      j.anchors = mentioned.map((x) => ({ anchor: x.key, kind: x.spec.kind, origins: x.origins, state: 'added', after: current.get(x.key)?.fingerprint, path: current.get(x.key)?.location?.path }));
+      return j;
+    }
+    j.notes.push(`${plural(mentioned.length, 'mentioned anchor')} not judged: the record has no stamp`);
+  }
   if (!anchors.length && !stampedFps) {
     j.status = 'unanchored';
     return j;
@@ -308,8 +325,12 @@ async function judgeOne(ctx: Ctx, a: Artifact, anchors: ArtifactAnchor[], curren
 
   const verdicts = await compare(ctx, stamped, anchors, current, base?.commit);
   j.anchors = verdicts;
-  const bad = verdicts.some((v) => v.state === 'changed' || v.state === 'removed' || v.state === 'replaced' || v.state === 'added');
+  const isBad = (v: AnchorVerdict) => v.state === 'changed' || v.state === 'removed' || v.state === 'replaced' || v.state === 'added';
+  const bad = verdicts.some(isBad);
   j.status = bad ? 'stale' : verdicts.some((v) => v.state === 'moved') ? 'moved' : 'fresh';
+  // the verdict rests on mentioned code only (weaker than declared anchors): say so everywhere
+  const deciding = verdicts.filter(j.status === 'stale' ? isBad : j.status === 'moved' ? (v) => v.state === 'moved' : () => true);
+  if (deciding.length && deciding.every((v) => v.origins.length === 1 && v.origins[0] === 'mentioned')) j.mentioned = true;
   if (j.status !== 'fresh' && !base) j.notes.push('no commit history to explain the change (the stamp commit is absent and the artifact file has no usable history)');
   return j;
 }
@@ -462,7 +483,7 @@ async function compare(ctx: Ctx, stamped: Map<string, string>, anchors: Artifact
         }
       }
     }
-    if (v.state === 'removed') v.note = an ? 'dead anchor: declared, but not found now' : 'the anchor is gone (annotation removed, or its file or symbol deleted)';
+    if (v.state === 'removed') v.note = an && an.origins.length === 1 && an.origins[0] === 'mentioned' ? 'mentioned code is gone (deleted, or its file or symbol removed)' : an ? 'dead anchor: declared, but not found now' : 'the anchor is gone (annotation removed, or its file or symbol deleted)';
     verdicts.push(v);
   }
   for (const a of added) {
@@ -604,7 +625,8 @@ async function changedSymbolsBetween(ctx: Ctx, base: string, basePath: string, n
 
 /** The fingerprints to write for an artifact now: every anchor that resolves (used by stamp). */
 export async function currentFingerprints(artifact: Artifact, snapshot: Snapshot, index: CodeIndex): Promise<{ fingerprints: Record<string, string>; unresolved: string[]; files: string[] }> {
-  const anchors = anchorsOf(artifact, index);
+  // a new stamp is taken of what the record names now, not of what an older stamp held
+  const anchors = anchorsOf(artifact.format === 'adr' ? withoutStamp(artifact) : artifact, index, { mentions: true });
   const fps = await fingerprintAnchors(anchors, snapshot, index);
   const fingerprints: Record<string, string> = {};
   const unresolved: string[] = [];
@@ -614,9 +636,14 @@ export async function currentFingerprints(artifact: Artifact, snapshot: Snapshot
     if (f?.status === 'ok' && f.fingerprint) {
       fingerprints[a.key] = f.fingerprint;
       for (const p of f.paths ?? []) files.add(p);
-    } else unresolved.push(a.key);
+    } else if (!(a.origins.length === 1 && a.origins[0] === 'mentioned')) unresolved.push(a.key); // a mention that names nothing is not an error
   }
   return { fingerprints, unresolved, files: [...files].sort() };
+}
+
+/** The fields anchorsOf reads, without the stamp. */
+function withoutStamp(a: Artifact): Artifact {
+  return { id: a.id, format: a.format, mentions: a.mentions, anchors: a.anchors, paths: a.paths } as Artifact;
 }
 
 export type { JudgeMethod };

@@ -18,7 +18,7 @@ export function summarize(j: ArtifactJudgement): string {
   const what = bad.slice(0, 3).map((v) => (v.state === 'moved' ? `${v.anchor} moved to ${v.movedTo}` : `${v.anchor} ${v.state}`));
   const life = j.lifecycle.supersededBy.length ? `superseded by ${j.lifecycle.supersededBy.join(', ')}` : '';
   const drift = what.length ? `${what.join('; ')}${bad.length > 3 ? `; +${bad.length - 3} more` : ''}${commits.size ? ` (${commits.size} commit${commits.size > 1 ? 's' : ''} since the stamp)` : ''}` : '';
-  return [life, drift].filter(Boolean).join('; ');
+  return [life, drift && j.mentioned ? `mentioned code: ${drift}` : drift].filter(Boolean).join('; ');
 }
 
 /**
@@ -34,7 +34,7 @@ export async function staleMarks(artifacts: Artifact[], set: ArtifactSet, opts: 
   const r = await judgeArtifacts({ snapshot: set.snapshot, config: set.config, set, ids, index: opts.index });
   for (const j of r.artifacts) {
     if (j.status !== 'stale' && j.status !== 'moved' && !j.lifecycle.supersededBy.length) continue;
-    out.set(j.id, { state: j.status, summary: summarize(j), detail: { method: j.method, base: j.base, anchors: j.anchors.filter((v) => v.state !== 'ok').map((v) => ({ anchor: v.anchor, state: v.state, movedTo: v.movedTo, commits: v.commits?.map((c) => c.id) })) } });
+    out.set(j.id, { state: j.status, summary: summarize(j), detail: { ...(j.mentioned ? { mentioned: true } : {}), method: j.method, base: j.base, anchors: j.anchors.filter((v) => v.state !== 'ok').map((v) => ({ anchor: v.anchor, state: v.state, movedTo: v.movedTo, commits: v.commits?.map((c) => c.id) })) } });
   }
   return out;
 }

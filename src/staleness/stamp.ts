@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
-import type { Artifact } from '../artifacts/types.js';
+import type { Artifact, Stamp } from '../artifacts/types.js';
+import { stampLine, stampsInSidecar, updateSidecarStamps } from '../sources/stamps.js';
 import { readFile } from 'node:fs/promises';
 import { editFrontmatterText, updateFrontmatter, type FrontmatterEdit } from '../artifacts/write.js';
 import { CommitSnapshot } from '../snapshot/git-snapshot.js';
@@ -46,6 +47,13 @@ export interface StampResult {
   dirty?: string[];
   /** with dryRun: the frontmatter text that would be written (when it changes) */
   preview?: string;
+  /**
+   * where the stamp was written when not into the artifact's own file: the stamps sidecar
+   * of records read in place (their file is never rewritten)
+   */
+  stampFile?: string;
+  /** the stamped anchors that are `mentioned` ones (code named in the record's text) */
+  mentioned?: number;
   reason?: string;
 }
 
@@ -62,10 +70,25 @@ export async function stampArtifacts(opts: StampOptions): Promise<StampResult[]>
   const targets: Artifact[] = opts.ids === 'all' ? [...set.byId.values()].filter((a) => a.origin === 'repo') : opts.ids.map((id) => set.byId.get(id)!).filter(Boolean);
   for (const a of targets) if (a.origin !== 'repo') throw new CtxError('USAGE', `${a.id} is a global artifact; stamps are written only into repository artifacts`);
   const results: StampResult[] = [];
-  const write = (a: Artifact, edits: FrontmatterEdit[]) => (opts.dryRun ? previewEdits(snapshot.root, a, edits) : updateFrontmatter(path.join(snapshot.root, a.file), edits));
+  // records read in place: their stamps are collected and written once, into the sidecar
+  const sidecar = new Map<string, Stamp>();
+  const write: Writer = async (a, edits) => {
+    if (!stampsInSidecar(a)) return opts.dryRun ? previewEdits(snapshot.root, a, edits) : updateFrontmatter(path.join(snapshot.root, a.file), edits);
+    const st = edits.find((e) => e.op === 'set' && e.path.length === 1 && e.path[0] === 'stamp');
+    if (st && st.op === 'set') sidecar.set(a.id, st.value as Stamp);
+    const before = a.stamp ? stampLine(a.id, a.stamp) : '';
+    const after = st && st.op === 'set' ? stampLine(a.id, st.value as Stamp) : before;
+    return { changed: after !== before, after, ...(opts.dryRun ? { dry: true } : {}), sidecar: true };
+  };
+  const flushSidecar = async () => {
+    if (!sidecar.size) return;
+    const r = await updateSidecarStamps(snapshot.root, config.dir, sidecar, { dryRun: opts.dryRun });
+    for (const x of results) if (sidecar.has(x.id) && set.byId.get(x.id) && stampsInSidecar(set.byId.get(x.id)!)) x.stampFile = r.file;
+  };
   if (opts.fix) {
     const report = await judgeArtifacts({ snapshot, config, set, index, ids: targets.map((a) => a.id) });
     for (const j of report.artifacts) results.push(await fixOne(set.byId.get(j.id)!, j, head, write));
+    await flushSidecar();
     return results;
   }
   const headSnap = snapshot.kind === 'commit' ? undefined : new CommitSnapshot(snapshot.root, head);
@@ -79,8 +102,10 @@ export async function stampArtifacts(opts: StampOptions): Promise<StampResult[]>
       const dirty: string[] = [];
       if (headSnap) for (const f of files) if ((await snapshot.blobOf(f)) !== (await headSnap.blobOf(f))) dirty.push(f);
       const r = await write(a, [{ op: 'set', path: ['stamp'], value: { commit: head, fingerprints: sortKeys(fingerprints) } }]);
-      results.push({ id: a.id, file: a.file, changed: r.changed, action: 'stamped', commit: head, fingerprints, unresolved, ...(dirty.length ? { dirty } : {}), ...(opts.dryRun && r.changed ? { preview: r.after } : {}) });
+      const mentioned = stampsInSidecar(a) ? Object.keys(fingerprints).filter((k) => (a.mentions ?? []).some((m) => m.target === k)).length : 0;
+      results.push({ id: a.id, file: a.file, changed: r.changed, action: 'stamped', commit: head, fingerprints, unresolved, ...(mentioned ? { mentioned } : {}), ...(dirty.length ? { dirty } : {}), ...(opts.dryRun && r.changed ? { preview: r.after } : {}) });
     }
+    await flushSidecar();
   } finally {
     headSnap?.close();
   }
@@ -88,7 +113,7 @@ export async function stampArtifacts(opts: StampOptions): Promise<StampResult[]>
   return results;
 }
 
-type Writer = (a: Artifact, edits: FrontmatterEdit[]) => Promise<{ changed: boolean; after: string; dry?: boolean }>;
+type Writer = (a: Artifact, edits: FrontmatterEdit[]) => Promise<{ changed: boolean; after: string; dry?: boolean; sidecar?: boolean }>;
 
 /** What updateFrontmatter would write, without writing (for --dry-run). */
 async function previewEdits(root: string, a: Artifact, edits: FrontmatterEdit[]): Promise<{ changed: boolean; after: string; dry: true }> {
@@ -132,7 +157,8 @@ async function fixOne(a: Artifact, j: ArtifactJudgement, head: string, write: Wr
   const edits: FrontmatterEdit[] = [];
   const declared = a.anchors.map((x) => x.trim());
   const rewritten = declared.map((x) => moved.find((v) => v.anchor === x)?.movedTo ?? x);
-  if (rewritten.some((x, i) => x !== declared[i])) edits.push({ op: 'set', path: ['anchors'], value: rewritten });
+  // a record read in place is never rewritten: its moved mentions are followed in its stamp only
+  if (!stampsInSidecar(a) && rewritten.some((x, i) => x !== declared[i])) edits.push({ op: 'set', path: ['anchors'], value: rewritten });
   const commit = stillStale ? (a.stamp?.commit ?? head) : head;
   edits.push({ op: 'set', path: ['stamp'], value: { commit, fingerprints: sortKeys(fps) } });
   const r = await write(a, edits);

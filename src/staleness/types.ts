@@ -118,6 +118,11 @@ export interface ArtifactJudgement {
   explanation: ExplanationSource;
   anchors: AnchorVerdict[];
   lifecycle: Lifecycle;
+  /**
+   * the verdict rests on `mentioned` anchors only (code named in a record's text, weaker
+   * than declared anchors): shown as such by every front end
+   */
+  mentioned?: boolean;
   /** human sentences: why the history explanation degraded, which method was used, … */
   notes: string[];
 }

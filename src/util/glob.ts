@@ -51,9 +51,10 @@ export class GlobIndex {
     if (hit) return hit;
     let p = pattern.replace(/^\.\//, '');
     if (p.endsWith('/')) p += '**';
-    const scan = picomatch.scan(p);
+    // plain paths (most entries) need no scan: without these characters picomatch sees no glob
+    const scan = /[*?[\]{}()!+@\\]/.test(p) ? picomatch.scan(p) : undefined;
     let res: string[];
-    if (!scan.isGlob) {
+    if (!scan?.isGlob) {
       // a plain path: the file itself, or everything below it when it is a directory
       const i = this.lowerBound(p);
       res = this.files[i] === p ? [p] : this.under(p);

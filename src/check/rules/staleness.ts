@@ -49,7 +49,7 @@ export const STALENESS_RULES: Rule[] = [
         const bad = j.anchors.filter((v) => v.state !== 'ok' && v.state !== 'moved' && v.state !== 'unresolved');
         const parts = bad.slice(0, 3).map((v) => `${v.anchor} ${v.state}${v.commits?.length ? ` (${v.commits.length} commit${v.commits.length > 1 ? 's' : ''}, last ${v.commits[v.commits.length - 1]!.id.slice(0, 8)})` : ''}`);
         const more = bad.length > 3 ? `, and ${bad.length - 3} more` : '';
-        out.push({ rule: 'stale-artifact', id: j.id, file: j.file, line: line(ctx, j.id), message: `${j.id} is stale: ${parts.join('; ')}${more}` });
+        out.push({ rule: 'stale-artifact', id: j.id, file: j.file, line: line(ctx, j.id), message: `${j.id} is stale${j.mentioned ? ' (mentioned code only: weaker than declared anchors)' : ''}: ${parts.join('; ')}${more}` });
       }
       return out;
     },
@@ -67,7 +67,7 @@ export const STALENESS_RULES: Rule[] = [
           id: j.id,
           file: j.file,
           line: line(ctx, j.id),
-          message: `${j.id}: ${j.anchors.filter((v) => v.state === 'moved').map((v) => `${v.anchor} → ${v.movedTo}`).join('; ')} (run git ctx stamp --fix)`,
+          message: `${j.id}: ${j.mentioned ? 'mentioned ' : ''}${j.anchors.filter((v) => v.state === 'moved').map((v) => `${v.anchor} → ${v.movedTo}`).join('; ')} (run git ctx stamp --fix${j.mentioned ? `; the record's text is not rewritten, its stamp follows the move` : ''})`,
         }));
     },
   },

@@ -21,15 +21,18 @@ export function stampLines(results: StampResult[], opts: { dryRun?: boolean } = 
   for (const r of results) {
     if (r.action === 'skipped') out.push(`${p.dim('skipped')}  ${r.id}: ${r.reason}`);
     else if (r.action === 'fixed') {
-      out.push(`${p.green('fixed')}    ${r.id}  ${p.dim(r.file)}${r.reason ? p.dim(`  (${r.reason})`) : ''}`);
+      out.push(`${p.green('fixed')}    ${r.id}  ${p.dim(r.stampFile ? `${r.stampFile} (stamp of ${r.file}, which is not rewritten)` : r.file)}${r.reason ? p.dim(`  (${r.reason})`) : ''}`);
       for (const m of r.moves ?? []) out.push(`           ${m.from} → ${m.to}`);
-    } else out.push(`${p.green('stamped')}  ${r.id} at ${r.commit!.slice(0, 12)}: ${plural(Object.keys(r.fingerprints ?? {}).length, 'anchor')}${r.changed ? '' : p.dim(' (unchanged)')}  ${p.dim(r.file)}`);
+    } else {
+      const weak = r.mentioned ? ` (${r.mentioned} mentioned)` : '';
+      out.push(`${p.green('stamped')}  ${r.id} at ${r.commit!.slice(0, 12)}: ${plural(Object.keys(r.fingerprints ?? {}).length, 'anchor')}${weak}${r.changed ? '' : p.dim(' (unchanged)')}  ${p.dim(r.stampFile ? `${r.stampFile} (stamp of ${r.file}, which is not rewritten)` : r.file)}`);
+    }
     for (const u of r.unresolved) if (r.action !== 'skipped') out.push(`  ${p.yellow('warning')}: anchor ${u} does not resolve (dead anchor); not stamped`);
     if (r.dirty?.length) {
       const names = r.dirty.slice(0, 8).join(', ') + (r.dirty.length > 8 ? `, … (${r.dirty.length - 8} more)` : '');
       out.push(`  ${p.yellow('warning')}: uncommitted changes in ${names}: stamped as they are now (commit them with the stamp)`);
     }
-    if (r.preview) out.push(...frontmatterOf(r.preview).map((l) => `  ${p.dim('|')} ${l}`));
+    if (r.preview) out.push(...(r.stampFile ? [r.preview] : frontmatterOf(r.preview)).map((l) => `  ${p.dim('|')} ${l}`));
   }
   return out.join('\n') + (out.length ? '\n' : '');
 }
@@ -61,10 +64,12 @@ export function register(program: Command): void {
         '  git ctx stamp --all              every artifact that has anchors',
         '  git ctx stamp --fix              re-stamp every moved anchor (what `git ctx stale` suggests)',
         '  git ctx stamp DEC-012 --dry-run  show the frontmatter that would be written',
+        '  git ctx stamp ADR-0007           a record read in place: its mentioned code, stamped in .contextia/stamps.jsonl',
         '',
         'Fingerprints are read from the working tree: stamping with uncommitted edits to anchored files',
         'warns and records those edits, so commit them with the stamp. With --staged, fingerprints are',
         'read from the index (the pre-commit view); the file written is always the working-tree one.',
+        'Records read in place (ADR folders) are never rewritten: their stamps go into <dir>/stamps.jsonl.',
       ].join('\n'),
     );
   addRepoOptions(cmd, { at: false, staged: true }).action(async (ids: string[], o: StampCliOptions) => {

@@ -16,7 +16,7 @@ interface TraceOptions extends RepoOptions {
 
 /** A trace entry as printed: the staleness mark and the successor are attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark; successor?: Successor };
-type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: MentionHit[]; fallback?: TraceFallback[] };
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: (MentionHit & { stale?: StaleMark })[]; fallback?: TraceFallback[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
   json: (r) => JSON.stringify({ version: 1, ...r }, null, 2) + '\n',
@@ -42,6 +42,7 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
     for (const m of r.mentioned ?? []) {
       lines.push(`  ${'mentioned'.padEnd(9)} ${p.bold(m.id)}  ${m.type}${m.status ? ` ${m.status}` : ''}  ${m.title}`);
       lines.push(`  ${''.padEnd(9)} ${p.dim(`mentioned in ${m.id} at ${m.file}:${m.line} as ${m.target}`)}`);
+      if (m.stale) lines.push(`  ${''.padEnd(9)} ${(m.stale.state === 'stale' ? p.red : p.yellow)(`${m.stale.state}: ${m.stale.summary ?? ''}`)}`);
     }
     for (const f of r.fallback ?? []) {
       lines.push(`  ${p.yellow(f.evidence.padEnd(19))} ${p.bold(f.id)}  ${f.type}${f.status ? ` ${f.status}` : ''}  ${f.title}`);
@@ -66,7 +67,9 @@ export function register(program: Command): void {
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
       const result = await traceWithFallback({ snapshot: repo.snapshot, set: repo.set, index, target });
       // only the governing artifacts are judged, sharing the index just built
-      const governing = result.entries.map((e) => repo.set.byId.get(e.id)).filter((a) => a !== undefined);
+      const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
+      // the governing artifacts and the records mentioning the place (once stamped) are judged, sharing the index just built
+      const governing = [...result.entries, ...mentioned].map((e) => repo.set.byId.get(e.id)).filter((a) => a !== undefined);
       const marks = await staleMarks(governing, repo.set, { index });
       await index.flush();
       const marked: MarkedTrace = {
@@ -76,9 +79,8 @@ export function register(program: Command): void {
           return { ...e, ...(marks.has(e.id) ? { stale: marks.get(e.id) } : {}), ...(successor ? { successor } : {}) };
         }),
       };
-      const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
       if (mentioned.length) {
-        marked.mentioned = mentioned;
+        marked.mentioned = mentioned.map((m) => (marks.has(m.id) ? { ...m, stale: marks.get(m.id) } : m));
         // a record named in the place's text is listed once, as mentioned
         if (marked.fallback) marked.fallback = marked.fallback.filter((f) => !mentioned.some((m) => m.id === f.id));
         if (!marked.fallback?.length) delete marked.fallback;

@@ -1,0 +1,190 @@
+// @spec SPEC-SCALE-001
+
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { resolveGitDir } from './git-dir.js';
+
+/**
+ * The git index file (`.git/index`) read in-process: path, mode, staged blob id and the stat
+ * data git recorded for each entry. A one-place question compares a few files' stat data
+ * with it instead of spawning `git ls-files` and `git status` (DEC-025). Only what can be
+ * read safely is read: versions 2 to 4, sha1 object ids, no split index (`link`), no
+ * sparse index (`sdir`); anything else is `undefined` and git answers instead.
+ */
+export interface GitIndexEntry {
+  readonly path: string;
+  /** byte offset of the entry in the index file (its fields are read on demand) */
+  readonly off: number;
+  /** extended flags (v3+), 0 when absent */
+  readonly ext: number;
+}
+
+export class GitIndexFile {
+  /** the index file's own modification time in nanoseconds (racily clean entries are compared to it) */
+  readonly mtimeNs: bigint;
+  /** whether some path is not plain ASCII (then byte order may differ from JS string order) */
+  private readonly nonAscii: boolean;
+  constructor(
+    private readonly buf: Buffer,
+    readonly entries: readonly GitIndexEntry[],
+    mtimeNs: bigint,
+    nonAscii: boolean,
+  ) {
+    this.mtimeNs = mtimeNs;
+    this.nonAscii = nonAscii;
+  }
+  private u32(e: GitIndexEntry, field: number): number {
+    return this.buf.readUInt32BE(e.off + field * 4);
+  }
+  /** mode as git prints it (`100644`) */
+  mode(e: GitIndexEntry): string {
+    return this.u32(e, 6).toString(8).padStart(6, '0');
+  }
+  blob(e: GitIndexEntry): string {
+    return this.buf.toString('hex', e.off + 40, e.off + 60);
+  }
+  /** stage (0 normally, 1–3 during a merge conflict) */
+  stage(e: GitIndexEntry): number {
+    return (this.buf.readUInt16BE(e.off + 60) >> 12) & 3;
+  }
+  /** assume-unchanged, skip-worktree or intent-to-add: git does not compare such an entry with the disk as usual */
+  special(e: GitIndexEntry): boolean {
+    return (this.buf.readUInt16BE(e.off + 60) & 0x8000) !== 0 || (e.ext & 0x6000) !== 0;
+  }
+  /** the stat data git recorded: [ctime s, ctime ns, mtime s, mtime ns, dev, ino, mode, uid, gid, size] */
+  stat(e: GitIndexEntry): number[] {
+    return Array.from({ length: 10 }, (_, i) => this.u32(e, i));
+  }
+  /** The entries at `p` or below the directory `p` (never a pattern). */
+  under(p: string): GitIndexEntry[] {
+    const dir = p + '/';
+    if (this.nonAscii) return this.entries.filter((e) => e.path === p || e.path.startsWith(dir));
+    const out: GitIndexEntry[] = [];
+    const es = this.entries;
+    // binary search for the first path >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
+    let lo = 0;
+    let hi = es.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (es[mid]!.path < p) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < es.length; i++) {
+      const q = es[i]!.path;
+      if (q === p || q.startsWith(dir)) out.push(es[i]!);
+      else if (!q.startsWith(p)) break;
+    }
+    return out;
+  }
+}
+
+/** The index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
+export function indexFileOf(root: string): string | undefined {
+  if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
+  const dotgit = path.join(root, '.git');
+  try {
+    if (statSync(dotgit).isDirectory()) return path.join(dotgit, 'index');
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
+    return m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parse an index file's bytes; undefined for anything this reader does not handle. */
+export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | undefined {
+  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return undefined;
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) return undefined;
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - 20;
+  const entries: GitIndexEntry[] = [];
+  let nonAscii = false;
+  let off = 12;
+  let prev: Buffer = Buffer.alloc(0);
+  for (let n = 0; n < count; n++) {
+    if (off + 62 > end) return undefined;
+    const start = off;
+    const flags = buf.readUInt16BE(off + 60);
+    let p = off + 62;
+    let ext = 0;
+    if (flags & 0x4000) {
+      if (version < 3) return undefined;
+      ext = buf.readUInt16BE(p);
+      p += 2;
+    }
+    let name: Buffer;
+    if (version === 4) {
+      // prefix compression: drop N bytes from the previous name, append a NUL-terminated suffix
+      let byte = buf[p++]!;
+      let drop = byte & 127;
+      while (byte & 128) {
+        byte = buf[p++]!;
+        drop = ((drop + 1) << 7) | (byte & 127);
+      }
+      const nul = buf.indexOf(0, p);
+      if (nul < 0 || nul > end || drop > prev.length) return undefined;
+      name = Buffer.concat([prev.subarray(0, prev.length - drop), buf.subarray(p, nul)]);
+      prev = name;
+      off = nul + 1;
+      if (off > end) return undefined;
+    } else {
+      let len = flags & 0xfff;
+      if (len === 0xfff) {
+        const nul = buf.indexOf(0, p);
+        if (nul < 0) return undefined;
+        len = nul - p;
+      }
+      name = buf.subarray(p, p + len);
+      // entries are padded with 1–8 NULs to a multiple of 8 bytes
+      off = start + (((p - start + len + 8) & ~7) >>> 0);
+      if (off > end) return undefined;
+    }
+    entries.push({ path: decode(name), off: start, ext });
+    if (!nonAscii && !isAscii(name)) nonAscii = true;
+  }
+  // extensions: a split index keeps entries elsewhere, a sparse index folds directories
+  while (off + 8 <= end) {
+    const sig = buf.toString('latin1', off, off + 4);
+    if (sig === 'link' || sig === 'sdir') return undefined;
+    off += 8 + buf.readUInt32BE(off + 4);
+  }
+  return new GitIndexFile(buf, entries, mtimeNs, nonAscii);
+}
+
+const decode = (b: Buffer) => b.toString('utf8');
+function isAscii(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i]! > 127) return false;
+  return true;
+}
+
+let memo: { file: string; stamp: string; index: GitIndexFile | undefined } | undefined;
+
+/**
+ * The parsed index of a work tree, read once per process and state of the file (size,
+ * times, inode); undefined when it cannot be read safely (see GitIndexFile) or when the
+ * repository stores sha256 object ids.
+ */
+export function readGitIndex(root: string): GitIndexFile | undefined {
+  const file = indexFileOf(root);
+  if (!file) return undefined;
+  let st;
+  try {
+    st = statSync(file, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  const stamp = `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+  if (memo && memo.file === file && memo.stamp === stamp) return memo.index;
+  let index: GitIndexFile | undefined;
+  try {
+    const gitDir = resolveGitDir(root);
+    const config = gitDir ? readFileSync(path.join(gitDir, 'config'), 'utf8') : '';
+    if (/^\s*objectformat\s*=\s*sha256/im.test(config)) index = undefined;
+    else index = parseGitIndex(readFileSync(file), st.mtimeNs);
+  } catch {
+    index = undefined;
+  }
+  memo = { file, stamp, index };
+  return index;
+}

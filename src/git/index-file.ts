@@ -19,19 +19,38 @@ export interface GitIndexEntry {
   readonly ext: number;
 }
 
+/**
+ * Entry offsets are found in one pass over the file; a path is decoded only when a lookup
+ * reaches it (binary search in git's byte order), so a 100,000-entry index costs a few
+ * milliseconds, not 100,000 strings.
+ */
 export class GitIndexFile {
   /** the index file's own modification time in nanoseconds (racily clean entries are compared to it) */
   readonly mtimeNs: bigint;
-  /** whether some path is not plain ASCII (then byte order may differ from JS string order) */
-  private readonly nonAscii: boolean;
+  private all: GitIndexEntry[] | undefined;
   constructor(
     private readonly buf: Buffer,
-    readonly entries: readonly GitIndexEntry[],
+    /** per entry: start of the entry, start of its name, length of its name, extended flags */
+    private readonly starts: Uint32Array,
+    private readonly names: Uint32Array,
+    private readonly lens: Uint32Array,
+    private readonly exts: Uint16Array,
     mtimeNs: bigint,
-    nonAscii: boolean,
+    /** names decoded already (a v4 index is prefix-compressed: all of them) */
+    private readonly decoded?: string[],
   ) {
     this.mtimeNs = mtimeNs;
-    this.nonAscii = nonAscii;
+  }
+  get size(): number {
+    return this.starts.length;
+  }
+  private entry(i: number): GitIndexEntry {
+    return { path: this.decoded?.[i] ?? this.buf.toString('utf8', this.names[i]!, this.names[i]! + this.lens[i]!), off: this.starts[i]!, ext: this.exts[i]! };
+  }
+  /** Every entry, in index order (decodes every path: for tests and small indexes). */
+  get entries(): readonly GitIndexEntry[] {
+    this.all ??= Array.from({ length: this.size }, (_, i) => this.entry(i));
+    return this.all;
   }
   private u32(e: GitIndexEntry, field: number): number {
     return this.buf.readUInt32BE(e.off + field * 4);
@@ -55,24 +74,32 @@ export class GitIndexFile {
   stat(e: GitIndexEntry): number[] {
     return Array.from({ length: 10 }, (_, i) => this.u32(e, i));
   }
+  /** compare entry i's name with `key` in byte order (git's order) */
+  private cmp(i: number, key: Buffer): number {
+    if (this.decoded) return Buffer.compare(Buffer.from(this.decoded[i]!, 'utf8'), key);
+    return this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + this.lens[i]!);
+  }
+  /** whether entry i's name starts with `key` */
+  private startsWith(i: number, key: Buffer): boolean {
+    if (this.decoded) return Buffer.from(this.decoded[i]!, 'utf8').subarray(0, key.length).equals(key);
+    return this.lens[i]! >= key.length && this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + key.length) === 0;
+  }
   /** The entries at `p` or below the directory `p` (never a pattern). */
   under(p: string): GitIndexEntry[] {
-    const dir = p + '/';
-    if (this.nonAscii) return this.entries.filter((e) => e.path === p || e.path.startsWith(dir));
+    const key = Buffer.from(p, 'utf8');
     const out: GitIndexEntry[] = [];
-    const es = this.entries;
-    // binary search for the first path >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
+    // binary search for the first name >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
     let lo = 0;
-    let hi = es.length;
+    let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (es[mid]!.path < p) lo = mid + 1;
+      if (this.cmp(mid, key) < 0) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < es.length; i++) {
-      const q = es[i]!.path;
-      if (q === p || q.startsWith(dir)) out.push(es[i]!);
-      else if (!q.startsWith(p)) break;
+    const dir = p + '/';
+    for (let i = lo; i < this.size && this.startsWith(i, key); i++) {
+      const e = this.entry(i);
+      if (e.path === p || e.path.startsWith(dir)) out.push(e);
     }
     return out;
   }
@@ -98,23 +125,25 @@ export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | unde
   if (version < 2 || version > 4) return undefined;
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20;
-  const entries: GitIndexEntry[] = [];
-  let nonAscii = false;
+  if (count > end / 62) return undefined;
+  const starts = new Uint32Array(count);
+  const names = new Uint32Array(count);
+  const lens = new Uint32Array(count);
+  const exts = new Uint16Array(count);
+  const decoded: string[] | undefined = version === 4 ? [] : undefined;
   let off = 12;
   let prev: Buffer = Buffer.alloc(0);
   for (let n = 0; n < count; n++) {
     if (off + 62 > end) return undefined;
-    const start = off;
+    starts[n] = off;
     const flags = buf.readUInt16BE(off + 60);
     let p = off + 62;
-    let ext = 0;
     if (flags & 0x4000) {
       if (version < 3) return undefined;
-      ext = buf.readUInt16BE(p);
+      exts[n] = buf.readUInt16BE(p);
       p += 2;
     }
-    let name: Buffer;
-    if (version === 4) {
+    if (decoded) {
       // prefix compression: drop N bytes from the previous name, append a NUL-terminated suffix
       let byte = buf[p++]!;
       let drop = byte & 127;
@@ -124,10 +153,10 @@ export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | unde
       }
       const nul = buf.indexOf(0, p);
       if (nul < 0 || nul > end || drop > prev.length) return undefined;
-      name = Buffer.concat([prev.subarray(0, prev.length - drop), buf.subarray(p, nul)]);
+      const name: Buffer = Buffer.concat([prev.subarray(0, prev.length - drop), buf.subarray(p, nul)]);
+      decoded.push(name.toString('utf8'));
       prev = name;
       off = nul + 1;
-      if (off > end) return undefined;
     } else {
       let len = flags & 0xfff;
       if (len === 0xfff) {
@@ -135,13 +164,12 @@ export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | unde
         if (nul < 0) return undefined;
         len = nul - p;
       }
-      name = buf.subarray(p, p + len);
+      names[n] = p;
+      lens[n] = len;
       // entries are padded with 1–8 NULs to a multiple of 8 bytes
-      off = start + (((p - start + len + 8) & ~7) >>> 0);
-      if (off > end) return undefined;
+      off += ((p - off + len + 8) & ~7) >>> 0;
     }
-    entries.push({ path: decode(name), off: start, ext });
-    if (!nonAscii && !isAscii(name)) nonAscii = true;
+    if (off > end) return undefined;
   }
   // extensions: a split index keeps entries elsewhere, a sparse index folds directories
   while (off + 8 <= end) {
@@ -149,13 +177,7 @@ export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | unde
     if (sig === 'link' || sig === 'sdir') return undefined;
     off += 8 + buf.readUInt32BE(off + 4);
   }
-  return new GitIndexFile(buf, entries, mtimeNs, nonAscii);
-}
-
-const decode = (b: Buffer) => b.toString('utf8');
-function isAscii(b: Buffer): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i]! > 127) return false;
-  return true;
+  return new GitIndexFile(buf, starts, names, lens, exts, mtimeNs, decoded);
 }
 
 let memo: { file: string; stamp: string; index: GitIndexFile | undefined } | undefined;

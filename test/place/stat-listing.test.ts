@@ -16,6 +16,10 @@ function seed(): TestRepo {
     'src/billing/round.ts': '// @decision DEC-001\nexport function round(x: number): number {\n  return Math.round(x);\n}\n',
     'src/billing/retry.ts': "import { round } from './round';\nexport const retry = round(1);\n",
     'src/other.ts': 'export const other = 1;\n',
+    // names that sort between `src/billing` and `src/billing/…`, and one that is not ASCII
+    'src/billing.md': '# billing\n',
+    'src/billing-old/a.ts': 'export {};\n',
+    'src/billing/été.ts': 'export const summer = 1;\n',
     'docs/readme.md': '# docs\n',
   });
   repo.commit('seed');
@@ -70,6 +74,7 @@ describe('listings limited to a few paths from the index stat data (no git proce
     expect(statScopedListing(repo.dir, ['src/billing'])?.map((e) => [e.path, e.blob !== undefined])).toEqual([
       ['src/billing/retry.ts', true],
       ['src/billing/round.ts', true],
+      ['src/billing/été.ts', true],
     ]);
 
     // an edit of the same size, its modification time put back: the change time still tells
@@ -129,8 +134,8 @@ describe('listings limited to a few paths from the index stat data (no git proce
       if (v === '3') repo.git('add', '-N', 'src/ita.ts');
       const idx = readGitIndex(repo.dir);
       expect(idx, `index version ${v}`).toBeDefined();
-      expect(idx!.entries.map((e) => e.path)).toEqual(repo.git('ls-files').split('\n'));
-      for (const e of idx!.entries) expect(idx!.blob(e)).toBe(repo.git('ls-files', '-s', '--', e.path).split(/\s+/)[1]);
+      expect(idx!.entries.map((e) => e.path)).toEqual(repo.git('ls-files', '-z').split('\0').filter(Boolean));
+      for (const e of idx!.entries) expect(idx!.blob(e)).toBe(repo.git('ls-files', '-s', '-z', '--', e.path).split(/\s+/)[1]);
       if (v === '3') {
         expect(statScopedListing(repo.dir, ['src'])).toBeUndefined(); // intent-to-add: git decides
         repo.git('rm', '-q', '--cached', 'src/ita.ts');

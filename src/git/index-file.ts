@@ -53,7 +53,7 @@ export class GitIndexFile {
     return this.all;
   }
   private u32(e: GitIndexEntry, field: number): number {
-    return this.buf.readUInt32BE(e.off + field * 4);
+    return be32(this.buf, e.off + field * 4);
   }
   /** mode as git prints it (`100644`) */
   mode(e: GitIndexEntry): string {
@@ -64,15 +64,17 @@ export class GitIndexFile {
   }
   /** stage (0 normally, 1–3 during a merge conflict) */
   stage(e: GitIndexEntry): number {
-    return (this.buf.readUInt16BE(e.off + 60) >> 12) & 3;
+    return (be16(this.buf, e.off + 60) >> 12) & 3;
   }
   /** assume-unchanged, skip-worktree or intent-to-add: git does not compare such an entry with the disk as usual */
   special(e: GitIndexEntry): boolean {
-    return (this.buf.readUInt16BE(e.off + 60) & 0x8000) !== 0 || (e.ext & 0x6000) !== 0;
+    return (be16(this.buf, e.off + 60) & 0x8000) !== 0 || (e.ext & 0x6000) !== 0;
   }
   /** the stat data git recorded: [ctime s, ctime ns, mtime s, mtime ns, dev, ino, mode, uid, gid, size] */
   stat(e: GitIndexEntry): number[] {
-    return Array.from({ length: 10 }, (_, i) => this.u32(e, i));
+    const out: number[] = [];
+    for (let i = 0; i < 10; i++) out.push(be32(this.buf, e.off + i * 4));
+    return out;
   }
   /** compare entry i's name with `key` in byte order (git's order) */
   private cmp(i: number, key: Buffer): number {
@@ -105,6 +107,10 @@ export class GitIndexFile {
   }
 }
 
+// plain byte arithmetic: this runs once per process, before the JIT has warmed up to Buffer's readers
+const be16 = (b: Buffer, o: number): number => (b[o]! << 8) | b[o + 1]!;
+const be32 = (b: Buffer, o: number): number => b[o]! * 0x1000000 + ((b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!);
+
 /** The index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
 export function indexFileOf(root: string): string | undefined {
   if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
@@ -136,11 +142,11 @@ export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | unde
   for (let n = 0; n < count; n++) {
     if (off + 62 > end) return undefined;
     starts[n] = off;
-    const flags = buf.readUInt16BE(off + 60);
+    const flags = be16(buf, off + 60);
     let p = off + 62;
     if (flags & 0x4000) {
       if (version < 3) return undefined;
-      exts[n] = buf.readUInt16BE(p);
+      exts[n] = be16(buf, p);
       p += 2;
     }
     if (decoded) {

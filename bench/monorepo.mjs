@@ -54,6 +54,19 @@ function warm(args, cwd, opts) {
   return { ms: median(runs.map((r) => r.ms)), rss: Math.max(...runs.map((r) => r.rss ?? 0)) || undefined, cpu: runs[0].cpu === undefined ? undefined : median(runs.map((r) => r.cpu)) };
 }
 
+/**
+ * Warm, but each run about a file not asked before (annotated source files, spread over the
+ * repository): what an agent reading its way through a codebase sees, as opposed to the same
+ * place asked again.
+ */
+function warmEach(argsFor, repo, opts) {
+  const files = repo.annotatedFiles.filter((f) => !f.endsWith('.test.ts'));
+  const pick = (i) => files[Math.floor(((i + 1) * files.length) / (RUNS + 3))];
+  once(argsFor(pick(RUNS + 1)), repo.dir, opts(pick(RUNS + 1)));
+  const runs = Array.from({ length: RUNS }, (_, i) => once(argsFor(pick(i)), repo.dir, opts(pick(i))));
+  return { ms: median(runs.map((r) => r.ms)), rss: Math.max(...runs.map((r) => r.rss ?? 0)) || undefined, cpu: runs[0].cpu === undefined ? undefined : median(runs.map((r) => r.cpu)) };
+}
+
 const rows = [];
 let base = 0;
 function nodeBaseline(label, cwd) {
@@ -103,6 +116,8 @@ if (!ONLY || ONLY === '100k') {
   row('place index build + trace <file> (100k, listing and mentions from git)', once([BIN, 'trace', t], repo.dir), undefined);
   row(`warm git ctx trace <file> (100k)`, warm([BIN, 'trace', t], repo.dir), '< 250 ms wall');
   row(`warm git ctx for <file> (100k)`, warm([BIN, 'for', t, '--json'], repo.dir), '< 250 ms wall');
+  row(`warm git ctx trace <a different file each run> (100k)`, warmEach((f) => [BIN, 'trace', f], repo, () => ({})), '< 250 ms wall');
+  row(`warm git ctx for <a different file each run> (100k)`, warmEach((f) => [BIN, 'for', f, '--json'], repo, () => ({})), '< 250 ms wall');
   row(`warm git ctx trace <file> (100k, GIT_CTX_PLACE_INDEX=0)`, warm([BIN, 'trace', t], repo.dir, { env: { ...envWith(CA), GIT_CTX_PLACE_INDEX: '0' } }), 'before the place index');
   hookShim(repo.dir);
   stageTen(repo);
@@ -119,6 +134,10 @@ if (!ONLY || ONLY === '10k') {
   row('warm git ctx for <file> (10k)', warm([BIN, 'for', t, '--json'], repo.dir), '< 150 ms after start-up, ≤ 2× node -e 0');
   const payload = JSON.stringify({ session_id: `bench-${Date.now()}`, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, t) } });
   row('warm git ctx hook agent-read (10k)', warm([BIN, 'hook', 'agent-read'], repo.dir, { input: payload }), '≤ 100 ms');
+  row('warm git ctx trace <a different file each run> (10k)', warmEach((f) => [BIN, 'trace', f], repo, () => ({})), '≤ 2× node -e 0');
+  row('warm git ctx for <a different file each run> (10k)', warmEach((f) => [BIN, 'for', f, '--json'], repo, () => ({})), '< 150 ms after start-up');
+  const read = (f) => ({ input: JSON.stringify({ session_id: `bench-${Date.now()}-${f}`, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, f) } }) });
+  row('warm git ctx hook agent-read <a different file each run> (10k)', warmEach(() => [BIN, 'hook', 'agent-read'], repo, read), '≤ 100 ms');
 }
 if (!ONLY || ONLY === 'search') {
   const t0 = Date.now();

@@ -8,7 +8,14 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const { main } = await import('../dist/cli/main.js');
-main(process.argv).then((code) => {
-  process.exitCode = code;
-});
+// `git ctx --version` alone needs no command table: answer before loading the CLI (DEC-025)
+const only = process.argv.length === 3 ? process.argv[2] : undefined;
+if (only === '--version' || only === '-V') {
+  const { VERSION } = await import('../dist/version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  main(process.argv).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -17,6 +17,8 @@ export interface CodeIndexOptions {
    * for `<git-dir>/ctx/cache/code-index.json`.
    */
   cache?: string | false;
+  /** the extraction cache of another index of the same repository, already read (one read per run) */
+  sharedWith?: CodeIndex;
 }
 
 /** Counters of one index build, for benchmarks and `--verbose` output. */
@@ -88,7 +90,8 @@ export class CodeIndex {
   /** Build the index for a snapshot; reads the cache, extracts what changed, saves the cache. */
   static async build(snapshot: Snapshot, config: Config, opts: CodeIndexOptions = {}): Promise<CodeIndex> {
     const t0 = performance.now();
-    const cache = opts.cache === false ? await CodeCache.open(undefined, config.tags) : opts.cache ? await CodeCache.open(opts.cache, config.tags) : await CodeCache.forRepo(snapshot.root, config.tags);
+    const shared = opts.sharedWith && opts.sharedWith.config.tags.join(',') === config.tags.join(',') ? opts.sharedWith.cache : undefined;
+    const cache = shared ?? (opts.cache === false ? await CodeCache.open(undefined, config.tags) : opts.cache ? await CodeCache.open(opts.cache, config.tags) : await CodeCache.forRepo(snapshot.root, config.tags));
     mark('code index: cache read');
     const index = new CodeIndex(snapshot, config, cache);
     await index.load();

@@ -94,7 +94,7 @@ export interface AnnotationSource {
  */
 export async function widenIndex(index: CodeIndex, files: string[]): Promise<AnnotationSource> {
   if (!(index.snapshot instanceof FocusSnapshot) || !files.length) return index;
-  const extra = await buildCodeIndex(new FocusSnapshot(index.snapshot.inner, files), index.config);
+  const extra = await buildCodeIndex(new FocusSnapshot(index.snapshot.inner, files), index.config, { sharedWith: index });
   return {
     annotationsIn: (file: string) => {
       const own = index.annotationsIn(file);

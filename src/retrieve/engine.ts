@@ -279,9 +279,12 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const ctx: LaneContext = { snapshot, set, index: async () => index, neighbours: async () => neighbours, semantic: opts.semantic, pool: FUSED_POOL };
   const query: LaneQuery = { kind: 'place', target: opts.target, path, ...(symbol ? { symbol } : {}), code: () => code };
   const names: ReplaceableLane[] = ['declared', 'keywords', 'mentions', 'nearness'];
-  if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
-  else reports.semantic.status = 'not-configured';
   const lanes = await runLanes(opts, names, reports, query, ctx);
+  // for a place, semantic similarity only counts when the keywords found nothing
+  // (placeSemanticWeight): otherwise embedding the place's terms is work whose answer is unused
+  if (!(opts.semantic || opts.lanes?.semantic)) reports.semantic.status = 'not-configured';
+  else if (placeSemanticWeight(lanes) === 0) reports.semantic = { ...reports.semantic, status: 'ok', message: 'a fallback for places: not needed, the keywords answered' };
+  else Object.assign(lanes, await runLanes(opts, ['semantic'], reports, query, ctx));
   const results = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes));
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();

@@ -5,6 +5,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
 import { gitBlobHash } from '../util/hash.js';
+import { statScopedListing } from './stat-scoped.js';
 import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
 import { worktreeState } from './worktree-status.js';
 
@@ -229,6 +230,9 @@ export class WorktreeSnapshot extends GitBacked {
    * the staged entries from the index, what differs on disk and what is untracked from status.
    */
   private async loadScoped(spec: string[]): Promise<SnapshotEntry[]> {
+    // nothing changed on disk since git indexed these paths: the index's stat data says so, no process
+    const fast = statScopedListing(this.root, spec.slice(1));
+    if (fast) return fast;
     const [staged, status] = await Promise.all([
       runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...spec], { cwd: this.root }),
       runGit(['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec], { cwd: this.root }),

@@ -86,7 +86,14 @@ export function pathMatches(pattern: string, file: string): boolean {
     if (!picomatch.scan(p).isGlob) {
       const dir = p.replace(/\/+$/, '') + '/';
       m = (f) => f === p || f.startsWith(dir);
-    } else m = picomatch(p, { dot: true });
+    } else {
+      // a glob matches only below its literal base (as GlobIndex.match assumes): most files
+      // are rejected by a prefix test, and the pattern is compiled only when one is not
+      const base = picomatch.scan(p).base;
+      let full: ((f: string) => boolean) | undefined;
+      const test = (f: string) => (full ??= picomatch(p, { dot: true }))(f);
+      m = base && !p.startsWith('!') ? (f) => (f === base || f.startsWith(base + '/')) && test(f) : test;
+    }
     if (matchers.size > 10_000) matchers.clear();
     matchers.set(pattern, m);
   }

@@ -1,0 +1,218 @@
+// @spec SPEC-SCALE-001
+
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { resolveGitDir } from './git-dir.js';
+
+/**
+ * The git index file (`.git/index`) read in-process: path, mode, staged blob id and the stat
+ * data git recorded for each entry. A one-place question compares a few files' stat data
+ * with it instead of spawning `git ls-files` and `git status` (DEC-025). Only what can be
+ * read safely is read: versions 2 to 4, sha1 object ids, no split index (`link`), no
+ * sparse index (`sdir`); anything else is `undefined` and git answers instead.
+ */
+export interface GitIndexEntry {
+  readonly path: string;
+  /** byte offset of the entry in the index file (its fields are read on demand) */
+  readonly off: number;
+  /** extended flags (v3+), 0 when absent */
+  readonly ext: number;
+}
+
+/**
+ * Entry offsets are found in one pass over the file; a path is decoded only when a lookup
+ * reaches it (binary search in git's byte order), so a 100,000-entry index costs a few
+ * milliseconds, not 100,000 strings.
+ */
+export class GitIndexFile {
+  /** the index file's own modification time in nanoseconds (racily clean entries are compared to it) */
+  readonly mtimeNs: bigint;
+  private all: GitIndexEntry[] | undefined;
+  constructor(
+    private readonly buf: Buffer,
+    /** per entry: start of the entry, start of its name, length of its name, extended flags */
+    private readonly starts: Uint32Array,
+    private readonly names: Uint32Array,
+    private readonly lens: Uint32Array,
+    private readonly exts: Uint16Array,
+    mtimeNs: bigint,
+    /** names decoded already (a v4 index is prefix-compressed: all of them) */
+    private readonly decoded?: string[],
+  ) {
+    this.mtimeNs = mtimeNs;
+  }
+  get size(): number {
+    return this.starts.length;
+  }
+  private entry(i: number): GitIndexEntry {
+    return { path: this.decoded?.[i] ?? this.buf.toString('utf8', this.names[i]!, this.names[i]! + this.lens[i]!), off: this.starts[i]!, ext: this.exts[i]! };
+  }
+  /** Every entry, in index order (decodes every path: for tests and small indexes). */
+  get entries(): readonly GitIndexEntry[] {
+    this.all ??= Array.from({ length: this.size }, (_, i) => this.entry(i));
+    return this.all;
+  }
+  private u32(e: GitIndexEntry, field: number): number {
+    return be32(this.buf, e.off + field * 4);
+  }
+  /** mode as git prints it (`100644`) */
+  mode(e: GitIndexEntry): string {
+    return this.u32(e, 6).toString(8).padStart(6, '0');
+  }
+  blob(e: GitIndexEntry): string {
+    return this.buf.toString('hex', e.off + 40, e.off + 60);
+  }
+  /** stage (0 normally, 1–3 during a merge conflict) */
+  stage(e: GitIndexEntry): number {
+    return (be16(this.buf, e.off + 60) >> 12) & 3;
+  }
+  /** assume-unchanged, skip-worktree or intent-to-add: git does not compare such an entry with the disk as usual */
+  special(e: GitIndexEntry): boolean {
+    return (be16(this.buf, e.off + 60) & 0x8000) !== 0 || (e.ext & 0x6000) !== 0;
+  }
+  /** the stat data git recorded: [ctime s, ctime ns, mtime s, mtime ns, dev, ino, mode, uid, gid, size] */
+  stat(e: GitIndexEntry): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < 10; i++) out.push(be32(this.buf, e.off + i * 4));
+    return out;
+  }
+  /** compare entry i's name with `key` in byte order (git's order) */
+  private cmp(i: number, key: Buffer): number {
+    if (this.decoded) return Buffer.compare(Buffer.from(this.decoded[i]!, 'utf8'), key);
+    return this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + this.lens[i]!);
+  }
+  /** whether entry i's name starts with `key` */
+  private startsWith(i: number, key: Buffer): boolean {
+    if (this.decoded) return Buffer.from(this.decoded[i]!, 'utf8').subarray(0, key.length).equals(key);
+    return this.lens[i]! >= key.length && this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + key.length) === 0;
+  }
+  /** The entries at `p` or below the directory `p` (never a pattern). */
+  under(p: string): GitIndexEntry[] {
+    const key = Buffer.from(p, 'utf8');
+    const out: GitIndexEntry[] = [];
+    // binary search for the first name >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cmp(mid, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const dir = p + '/';
+    for (let i = lo; i < this.size && this.startsWith(i, key); i++) {
+      const e = this.entry(i);
+      if (e.path === p || e.path.startsWith(dir)) out.push(e);
+    }
+    return out;
+  }
+}
+
+// plain byte arithmetic: this runs once per process, before the JIT has warmed up to Buffer's readers
+const be16 = (b: Buffer, o: number): number => (b[o]! << 8) | b[o + 1]!;
+const be32 = (b: Buffer, o: number): number => b[o]! * 0x1000000 + ((b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!);
+
+/** The index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
+export function indexFileOf(root: string): string | undefined {
+  if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
+  const dotgit = path.join(root, '.git');
+  try {
+    if (statSync(dotgit).isDirectory()) return path.join(dotgit, 'index');
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
+    return m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parse an index file's bytes; undefined for anything this reader does not handle. */
+export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | undefined {
+  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return undefined;
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) return undefined;
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - 20;
+  if (count > end / 62) return undefined;
+  const starts = new Uint32Array(count);
+  const names = new Uint32Array(count);
+  const lens = new Uint32Array(count);
+  const exts = new Uint16Array(count);
+  const decoded: string[] | undefined = version === 4 ? [] : undefined;
+  let off = 12;
+  let prev: Buffer = Buffer.alloc(0);
+  for (let n = 0; n < count; n++) {
+    if (off + 62 > end) return undefined;
+    starts[n] = off;
+    const flags = be16(buf, off + 60);
+    let p = off + 62;
+    if (flags & 0x4000) {
+      if (version < 3) return undefined;
+      exts[n] = be16(buf, p);
+      p += 2;
+    }
+    if (decoded) {
+      // prefix compression: drop N bytes from the previous name, append a NUL-terminated suffix
+      let byte = buf[p++]!;
+      let drop = byte & 127;
+      while (byte & 128) {
+        byte = buf[p++]!;
+        drop = ((drop + 1) << 7) | (byte & 127);
+      }
+      const nul = buf.indexOf(0, p);
+      if (nul < 0 || nul > end || drop > prev.length) return undefined;
+      const name: Buffer = Buffer.concat([prev.subarray(0, prev.length - drop), buf.subarray(p, nul)]);
+      decoded.push(name.toString('utf8'));
+      prev = name;
+      off = nul + 1;
+    } else {
+      let len = flags & 0xfff;
+      if (len === 0xfff) {
+        const nul = buf.indexOf(0, p);
+        if (nul < 0) return undefined;
+        len = nul - p;
+      }
+      names[n] = p;
+      lens[n] = len;
+      // entries are padded with 1–8 NULs to a multiple of 8 bytes
+      off += ((p - off + len + 8) & ~7) >>> 0;
+    }
+    if (off > end) return undefined;
+  }
+  // extensions: a split index keeps entries elsewhere, a sparse index folds directories
+  while (off + 8 <= end) {
+    const sig = buf.toString('latin1', off, off + 4);
+    if (sig === 'link' || sig === 'sdir') return undefined;
+    off += 8 + buf.readUInt32BE(off + 4);
+  }
+  return new GitIndexFile(buf, starts, names, lens, exts, mtimeNs, decoded);
+}
+
+let memo: { file: string; stamp: string; index: GitIndexFile | undefined } | undefined;
+
+/**
+ * The parsed index of a work tree, read once per process and state of the file (size,
+ * times, inode); undefined when it cannot be read safely (see GitIndexFile) or when the
+ * repository stores sha256 object ids.
+ */
+export function readGitIndex(root: string): GitIndexFile | undefined {
+  const file = indexFileOf(root);
+  if (!file) return undefined;
+  let st;
+  try {
+    st = statSync(file, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  const stamp = `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+  if (memo && memo.file === file && memo.stamp === stamp) return memo.index;
+  let index: GitIndexFile | undefined;
+  try {
+    const gitDir = resolveGitDir(root);
+    const config = gitDir ? readFileSync(path.join(gitDir, 'config'), 'utf8') : '';
+    if (/^\s*objectformat\s*=\s*sha256/im.test(config)) index = undefined;
+    else index = parseGitIndex(readFileSync(file), st.mtimeNs);
+  } catch {
+    index = undefined;
+  }
+  memo = { file, stamp, index };
+  return index;
+}

@@ -1,0 +1,114 @@
+// @spec SPEC-SCALE-001
+
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { readGitIndex, type GitIndexEntry, type GitIndexFile } from '../git/index-file.js';
+import type { SnapshotEntry } from './types.js';
+
+/** Past this many tracked files under the paths asked for, git (fsmonitor, untracked cache) does better. */
+const MAX_ENTRIES = 2000;
+/** Files seen on disk when looking for untracked ones under a directory; past it, ask git. */
+const MAX_WALK = 4000;
+
+/** Whether a listing limited to some paths may be answered from the index's stat data (GIT_CTX_STAT_LISTING=0 or GIT_CTX_PLACE_INDEX=0 turn it off). */
+export function statListingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.GIT_CTX_STAT_LISTING !== '0' && env.GIT_CTX_PLACE_INDEX !== '0';
+}
+
+const u32 = (n: bigint) => Number(n & 0xffffffffn);
+
+/**
+ * The working-tree entries at or below `paths` (literal paths, never patterns) as git would
+ * list them — staged blob id for a file whose stat data matches what the index recorded,
+ * no blob id (read and hash it) for one that differs, nothing for one deleted — computed
+ * from the index file and one lstat per file, without a git process. undefined whenever
+ * git must decide: a path on disk the index does not know (untracked, or ignored), a merge
+ * conflict, a symbolic link, assume-unchanged / skip-worktree / intent-to-add entries, an
+ * index this reader cannot parse, or more files than is worth it. The answer then comes
+ * from `git ls-files` + `git status` as before, so this is a shortcut, never a second truth.
+ */
+export function statScopedListing(root: string, paths: string[]): SnapshotEntry[] | undefined {
+  if (!statListingEnabled()) return undefined;
+  const index = readGitIndex(root);
+  if (!index) return undefined;
+  const seen = new Set<string>();
+  const out: SnapshotEntry[] = [];
+  for (const p of paths) {
+    const under = index.under(p);
+    if (under.length > MAX_ENTRIES) return undefined;
+    const tracked = new Set<string>();
+    for (const e of under) {
+      tracked.add(e.path);
+      if (seen.has(e.path)) continue;
+      seen.add(e.path);
+      const r = entryOf(root, index, e);
+      if (r === 'git') return undefined;
+      if (r) out.push(r);
+    }
+    if (!untrackedAbsent(root, p, tracked)) return undefined;
+  }
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+/** One tracked entry compared with the disk: the entry, null when deleted, 'git' when git must judge. */
+function entryOf(root: string, index: GitIndexFile, e: GitIndexEntry): SnapshotEntry | null | 'git' {
+  const mode = index.mode(e);
+  if (mode === '160000') return null; // submodules are not listed (as `git ls-files -s` parsing skips them)
+  if (mode === '120000' || index.stage(e) !== 0 || index.special(e)) return 'git';
+  let st;
+  try {
+    st = lstatSync(path.join(root, e.path), { bigint: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'git';
+  }
+  if (!st.isFile()) return 'git';
+  const [cs, cn, ms, mn, , ino, , , , size] = index.stat(e);
+  const sec = 1_000_000_000n;
+  const same =
+    u32(st.size) === size &&
+    u32(st.mtimeNs / sec) === ms &&
+    Number(st.mtimeNs % sec) === mn &&
+    u32(st.ctimeNs / sec) === cs &&
+    Number(st.ctimeNs % sec) === cn &&
+    u32(st.ino) === ino &&
+    ((Number(st.mode) & 0o100) !== 0) === (mode === '100755') &&
+    // racily clean: written in the same instant the index was, so its stat data proves nothing
+    st.mtimeNs < index.mtimeNs;
+  return same ? { path: e.path, mode, blob: index.blob(e) } : { path: e.path, mode };
+}
+
+/**
+ * Whether nothing at or below `p` on disk is missing from `tracked` (so nothing untracked
+ * or ignored could be there for git to judge). Bounded: a larger folder answers false.
+ */
+function untrackedAbsent(root: string, p: string, tracked: Set<string>): boolean {
+  const abs = path.join(root, p);
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return true;
+  }
+  if (st.isFile() || st.isSymbolicLink()) return tracked.has(p);
+  if (!st.isDirectory()) return false;
+  let budget = MAX_WALK;
+  const walk = (dir: string, rel: string): boolean => {
+    let names;
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const d of names) {
+      const r = `${rel}/${d.name}`;
+      if (--budget < 0) return false;
+      if (d.isDirectory()) {
+        if (!walk(path.join(dir, d.name), r)) return false;
+      } else if (!tracked.has(r)) return false;
+    }
+    return true;
+  };
+  return walk(abs, p);
+}

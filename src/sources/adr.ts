@@ -21,7 +21,8 @@ export interface AdrSourceOptions {
 /** "1. Use X", "ADR-0048: Use X", "ADR 7 - Use X", "0003 Use X" → "Use X". */
 function stripNumber(title: string): string {
   const t = title
-    .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+[.:)\]]?\s*(?:[-–—:|]\s*)?(?=\S)/, '')
+    // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs
+    .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-–—:|]\s*)?(?=\S)/u, '')
     .replace(/^[*_`]+|[*_`]+$/g, '')
     .trim();
   return t || title.trim();

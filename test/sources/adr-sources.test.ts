@@ -249,6 +249,10 @@ describe('parseAdr edge cases', () => {
   it('ADR-0048: and "ADR 7 -" prefixes are stripped from titles; ids keep the number as written', () => {
     expect(parseAdr('x/ADR-0048-events.md', Buffer.from('# ADR-0048: Use events\n'), opts).artifact).toMatchObject({ id: 'ADR-0048', title: 'Use events' });
     expect(parseAdr('x/7-y.md', Buffer.from('# ADR 7 - Use queues\n'), opts).artifact).toMatchObject({ id: 'ADR-7', title: 'Use queues' });
+    // a title that starts with a word holding a number keeps it
+    expect(parseAdr('x/000-review-format.md', Buffer.from('# 3rd-Party Technical Review Format\n'), opts).artifact).toMatchObject({ title: '3rd-Party Technical Review Format' });
+    expect(parseAdr('x/0004-two-factor.md', Buffer.from('# 2FA for admins\n'), opts).artifact).toMatchObject({ title: '2FA for admins' });
+    expect(parseAdr('x/0005-x.md', Buffer.from('# 5) Retry webhooks\n'), opts).artifact).toMatchObject({ title: 'Retry webhooks' });
   });
   it('empty files and files with only frontmatter still load (no status)', () => {
     expect(parseAdr('x/0001-empty.md', Buffer.from(''), opts).artifact).toMatchObject({ id: 'ADR-0001', title: 'Empty', status: undefined });

@@ -130,8 +130,32 @@ export function placeQuery(text: string, target: { path: string }): EpisodeQuery
   return { kind: 'place', text, place: target.path };
 }
 
-/** Record a pull request analysis (caller action in the GitHub Action, cli for `git ctx pr`): commit to commit, so never dirty. */
-export function recordPrAnalysis(root: string, r: PrResult, caller: Episode['caller'], opts: { env?: NodeJS.ProcessEnv; ms?: number } = {}): Promise<string | undefined> {
+/**
+ * Record a pull request analysis (caller action in the GitHub Action, cli for `git ctx pr`):
+ * commit to commit, so never dirty. Like the analysis, it follows the configuration committed
+ * at the PR head: `record: false` there (or GIT_CTX_NO_RECORD=1) records nothing.
+ */
+export async function recordPrAnalysis(root: string, r: PrResult, caller: Episode['caller'], opts: { env?: NodeJS.ProcessEnv; ms?: number; record?: boolean } = {}): Promise<string | undefined> {
+  const env = opts.env ?? process.env;
+  if (!recordingEnabled(env)) return undefined;
+  const record = opts.record ?? (await recordConfiguredAt(root, r.head.commit));
+  if (record === false) return undefined;
   const evidence = recordsAsEvidence(r.artifacts.map((a) => ({ id: a.id, type: a.type, slot: a.inclusion, grounding: a.inclusion === 'direct' ? ('indexed' as const) : ('inferred' as const) })));
-  return startEpisode(root, { caller, env: opts.env, probe: false }).finish({ query: { kind: 'pr', text: `${r.base.rev}...${r.head.rev}` }, commit: r.head.commit, dirty: false, evidence, ...(opts.ms === undefined ? {} : { ms: Math.round(opts.ms * 10) / 10 }) });
+  return startEpisode(root, { caller, env, probe: false }).finish({ query: { kind: 'pr', text: `${r.base.rev}...${r.head.rev}` }, commit: r.head.commit, dirty: false, evidence, ...(opts.ms === undefined ? {} : { ms: Math.round(opts.ms * 10) / 10 }) });
+}
+
+/** `record:` in the configuration committed at `commit` (undefined when it cannot be read: the default, record). */
+async function recordConfiguredAt(root: string, commit: string): Promise<boolean | undefined> {
+  try {
+    // loaded here, not at the top: the agent-read hook imports this module and never needs them
+    const [{ openSnapshot }, { loadConfig }] = await Promise.all([import('../snapshot/open.js'), import('../config.js')]);
+    const snap = await openSnapshot({ cwd: root, kind: 'commit', rev: commit, backend: 'git' });
+    try {
+      return (await loadConfig(snap)).record;
+    } finally {
+      snap.close();
+    }
+  } catch {
+    return undefined;
+  }
 }

@@ -4,6 +4,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rena
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { loadDriver, type SqlDatabase } from './driver.js';
+import { feedbackProfileFile, profileOf, writeFeedbackProfile } from './feedback-profile.js';
 import { EVIDENCE_DIR, JOURNAL_FILE, evidenceDir } from './journal.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, Verdict } from './types.js';
@@ -128,6 +129,7 @@ export class Store {
         throw e;
       }
     };
+    let rebuilt = false;
     try {
       connect();
     } catch (e) {
@@ -135,8 +137,16 @@ export class Store {
       if (!reason) throw e;
       store.moveAside(reason);
       connect();
+      rebuilt = true;
     }
+    // the feedback ranking's projection: written with every feedback; made here when missing (a store from before it) or the store was rebuilt
+    if (rebuilt || !existsSync(feedbackProfileFile(dir))) store.refreshFeedbackProfile();
     return store;
+  }
+
+  /** Rewrite the feedback profile (src/store/feedback-profile.ts) from the feedback table. */
+  refreshFeedbackProfile(): void {
+    writeFeedbackProfile(this.dir, profileOf(this.feedbackWithQueries()));
   }
 
   private prepareSchema(): void {
@@ -414,6 +424,8 @@ export class Store {
         const r = ins.run(id, at, it.verdict, it.ref, opts.note ?? null, source);
         out.push({ id: Number(r.lastInsertRowid), episode: id, at, verdict: it.verdict, ref: it.ref, ...(opts.note ? { note: opts.note } : {}), source });
       }
+      // under the write lock: the last profile written by concurrent writers holds every vote
+      this.refreshFeedbackProfile();
       return out;
     });
   }
@@ -433,6 +445,26 @@ export class Store {
       ref: String(r.ref),
       ...(r.note == null ? {} : { note: String(r.note) }),
       source: String(r.source),
+    }));
+  }
+
+  /**
+   * Every feedback entry with the query of its episode, oldest first, in one statement: what
+   * feedback ranking learns from (src/store/feedback-profile.ts).
+   */
+  feedbackWithQueries(): (FeedbackEntry & { query: Episode['query'] })[] {
+    const rows = this.db
+      .prepare('SELECT f.*, e.query_kind, e.query_text, e.place FROM feedback f JOIN episodes e ON e.id = f.episode ORDER BY f.id')
+      .all() as Record<string, unknown>[];
+    return rows.map((r) => ({
+      id: Number(r.id),
+      episode: String(r.episode),
+      at: Number(r.at),
+      verdict: r.verdict as Verdict,
+      ref: String(r.ref),
+      ...(r.note == null ? {} : { note: String(r.note) }),
+      source: String(r.source),
+      query: { kind: r.query_kind as Episode['query']['kind'], ...(r.query_text == null ? {} : { text: String(r.query_text) }), ...(r.place == null ? {} : { place: String(r.place) }) },
     }));
   }
 

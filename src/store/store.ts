@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { loadDriver, type SqlDatabase } from './driver.js';
 import { feedbackProfileFile, profileOf, writeFeedbackProfile } from './feedback-profile.js';
+import { ingestMarkerJournal, NOT_FRESH } from './marker-journal.js';
 import { EVIDENCE_DIR, JOURNAL_FILE, evidenceDir } from './journal.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, Verdict } from './types.js';
@@ -34,6 +35,8 @@ export interface IngestReport {
   /** journal lines that were not valid episodes (skipped, never fatal) */
   skipped: number;
   pruned: number;
+  /** staleness markers moved from `<git-dir>/ctx/markers.jsonl` (openStore) */
+  markers?: number;
 }
 
 export interface EpisodeFilter {
@@ -57,7 +60,19 @@ export interface EpisodeSummary {
   feedback_count: number;
 }
 
-export interface EpisodeDetail extends Episode {
+/** A staleness verdict in force when an episode showed a record: the latest marker at or before it, at its commit. */
+export interface StaleWhenShown {
+  verdict: string;
+  /** ms since the epoch: when the staleness run judged it */
+  at: number;
+  commit?: string;
+  /** what judged it: stale, check, pr, mcp */
+  run: string;
+}
+
+export interface EpisodeDetail extends Omit<Episode, 'evidence'> {
+  /** the evidence, each artifact or task that a staleness run had judged not fresh (stale, moved, superseded) at the episode's commit with `stale` */
+  evidence: (EvidenceRef & { stale?: StaleWhenShown })[];
   feedback: FeedbackEntry[];
 }
 
@@ -401,7 +416,26 @@ export class Store {
       (r): EvidenceRef => ({ rank: Number(r.rank), kind: r.kind as EvidenceRef['kind'], value: String(r.value), grounding: r.grounding as EvidenceRef['grounding'], ...(r.slot == null ? {} : { slot: String(r.slot) }) }),
     );
     const s = summaryOf(row);
-    return { ...s, lanes: decodeLanes(row.lanes), evidence, feedback: this.feedbackFor([id]) };
+    const stale = this.staleWhenShown(evidence.filter((e) => e.kind === 'artifact' || e.kind === 'task').map((e) => e.value), s.at, s.commit);
+    return { ...s, lanes: decodeLanes(row.lanes), evidence: evidence.map((e) => (stale.has(e.value) && (e.kind === 'artifact' || e.kind === 'task') ? { ...e, stale: stale.get(e.value)! } : e)), feedback: this.feedbackFor([id]) };
+  }
+
+  /**
+   * Of these artifacts, those whose latest artifact-level marker at or before `at` (and at
+   * `commit`, when known) says not fresh: what an episode showed that was stale when shown.
+   */
+  staleWhenShown(artifacts: string[], at: number, commit: string | undefined): Map<string, StaleWhenShown> {
+    const out = new Map<string, StaleWhenShown>();
+    if (!artifacts.length) return out;
+    const stmt = this.db.prepare(
+      `SELECT verdict, commit_id, at, run FROM markers WHERE artifact = ? AND anchor = '' AND at <= ?${commit ? ' AND commit_id = ?' : ''} ORDER BY at DESC, rowid DESC LIMIT 1`,
+    );
+    for (const a of new Set(artifacts)) {
+      const r = (commit ? stmt.get(a, Math.floor(at), commit) : stmt.get(a, Math.floor(at))) as Record<string, unknown> | undefined;
+      if (!r || !NOT_FRESH.has(String(r.verdict))) continue;
+      out.set(a, { verdict: String(r.verdict), at: Number(r.at), ...(r.commit_id == null ? {} : { commit: String(r.commit_id) }), run: String(r.run) });
+    }
+    return out;
   }
 
   // ── feedback ────────────────────────────────────────────────────────────────
@@ -652,6 +686,12 @@ function statOrUndefined(file: string): { size: number; mtimeMs: number } | unde
 export function openStore(root: string, opts: StoreOptions = {}): Store & { lastIngest: IngestReport } {
   const store = Store.open(root, opts) as Store & { lastIngest: IngestReport };
   store.lastIngest = store.ingest();
+  try {
+    // staleness verdicts too: episodes says what was stale when shown, impact what is stale now
+    store.lastIngest.markers = ingestMarkerJournal(store, root);
+  } catch {
+    // the markers stay in their journal for the next run
+  }
   return store;
 }
 

@@ -8,7 +8,7 @@ import { feedbackProfileFile, profileOf, writeFeedbackProfile } from './feedback
 import { ingestMarkerJournal, NOT_FRESH } from './marker-journal.js';
 import { EVIDENCE_DIR, JOURNAL_FILE, evidenceDir } from './journal.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, Verdict } from './types.js';
+import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, SupportRef, Verdict } from './types.js';
 
 export const DB_FILE = 'evidence.db';
 
@@ -35,8 +35,6 @@ export interface IngestReport {
   /** journal lines that were not valid episodes (skipped, never fatal) */
   skipped: number;
   pruned: number;
-  /** staleness markers moved from `<git-dir>/ctx/markers.jsonl` (openStore) */
-  markers?: number;
 }
 
 export interface EpisodeFilter {
@@ -70,9 +68,11 @@ export interface StaleWhenShown {
   run: string;
 }
 
-export interface EpisodeDetail extends Omit<Episode, 'evidence'> {
+export interface EpisodeDetail extends Omit<Episode, 'evidence' | 'refs'> {
   /** the evidence, each artifact or task that a staleness run had judged not fresh (stale, moved, superseded) at the episode's commit with `stale` */
   evidence: (EvidenceRef & { stale?: StaleWhenShown })[];
+  /** what framed or supported the answer: the place asked, code results were found through, commit, session, run, tool_call */
+  refs: SupportRef[];
   feedback: FeedbackEntry[];
 }
 
@@ -293,6 +293,10 @@ export class Store {
     if (r.changes === 0) return false;
     const ins = this.db.prepare('INSERT OR IGNORE INTO evidence (episode, rank, kind, value, grounding, slot) VALUES (?, ?, ?, ?, ?, ?)');
     for (const ev of ep.evidence ?? []) ins.run(ep.id, ev.rank, ev.kind, ev.value, ev.grounding, ev.slot ?? null);
+    if (ep.refs?.length) {
+      const ref = this.db.prepare('INSERT OR IGNORE INTO refs (episode, n, role, kind, value, grounding, rank, of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      ep.refs.forEach((r, n) => ref.run(ep.id, n, r.role, r.kind, r.value, r.grounding, r.rank, r.of ?? null));
+    }
     return true;
   }
 
@@ -417,7 +421,13 @@ export class Store {
     );
     const s = summaryOf(row);
     const stale = this.staleWhenShown(evidence.filter((e) => e.kind === 'artifact' || e.kind === 'task').map((e) => e.value), s.at, s.commit);
-    return { ...s, lanes: decodeLanes(row.lanes), evidence: evidence.map((e) => (stale.has(e.value) && (e.kind === 'artifact' || e.kind === 'task') ? { ...e, stale: stale.get(e.value)! } : e)), feedback: this.feedbackFor([id]) };
+    const refs = (this.db.prepare('SELECT role, kind, value, grounding, rank, of FROM refs WHERE episode = ? ORDER BY n').all(id) as Record<string, unknown>[]).map(
+      (r): SupportRef => ({ role: r.role as SupportRef['role'], kind: r.kind as SupportRef['kind'], value: String(r.value), grounding: r.grounding as SupportRef['grounding'], rank: Number(r.rank), ...(r.of == null ? {} : { of: String(r.of) }) }),
+    );
+    // commit and session are the episode's own columns: resolved by git, given by the caller
+    if (s.commit) refs.push({ role: 'context', kind: 'commit', value: s.commit, grounding: 'validated', rank: 0 });
+    if (s.caller.session) refs.push({ role: 'context', kind: 'session', value: s.caller.session, grounding: 'loaded', rank: 0 });
+    return { ...s, lanes: decodeLanes(row.lanes), refs, evidence: evidence.map((e) => (stale.has(e.value) && (e.kind === 'artifact' || e.kind === 'task') ? { ...e, stale: stale.get(e.value)! } : e)), feedback: this.feedbackFor([id]) };
   }
 
   /**
@@ -633,10 +643,15 @@ export function parseEpisodeLine(line: string): Episode | undefined {
   try {
     const o = JSON.parse(line) as Partial<Episode> & { v?: number };
     if (typeof o.id !== 'string' || typeof o.at !== 'number' || !o.caller || !o.query || typeof o.query.kind !== 'string') return undefined;
-    return { id: o.id, at: o.at, caller: o.caller, commit: o.commit, dirty: o.dirty, query: o.query, lanes: Array.isArray(o.lanes) ? o.lanes : [], evidence: Array.isArray(o.evidence) ? o.evidence : [], ms: o.ms };
+    return { id: o.id, at: o.at, caller: o.caller, commit: o.commit, dirty: o.dirty, query: o.query, lanes: Array.isArray(o.lanes) ? o.lanes : [], evidence: Array.isArray(o.evidence) ? o.evidence : [], ...(Array.isArray(o.refs) && o.refs.length ? { refs: o.refs.filter(isSupportRef) } : {}), ms: o.ms };
   } catch {
     return undefined;
   }
+}
+
+function isSupportRef(r: unknown): r is SupportRef {
+  const o = r as Partial<SupportRef> | null;
+  return !!o && typeof o.role === 'string' && typeof o.kind === 'string' && typeof o.value === 'string' && typeof o.grounding === 'string' && typeof o.rank === 'number';
 }
 
 function journalFiles(dir: string): string[] {
@@ -688,7 +703,7 @@ export function openStore(root: string, opts: StoreOptions = {}): Store & { last
   store.lastIngest = store.ingest();
   try {
     // staleness verdicts too: episodes says what was stale when shown, impact what is stale now
-    store.lastIngest.markers = ingestMarkerJournal(store, root);
+    ingestMarkerJournal(store, root);
   } catch {
     // the markers stay in their journal for the next run
   }

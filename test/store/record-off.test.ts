@@ -8,7 +8,7 @@ import { governanceScenario } from '../pr/scenario.js';
 
 const on = { GIT_CTX_NO_RECORD: '' };
 const journal = (dir: string) => path.join(dir, '.git/ctx/evidence/journal.jsonl');
-const recorded = (dir: string) => (existsSync(journal(dir)) ? readFileSync(journal(dir), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { caller: { kind: string; command?: string }; query: { kind: string } }) : []);
+const recorded = (dir: string) => (existsSync(journal(dir)) ? readFileSync(journal(dir), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { caller: { kind: string; command?: string }; query: { kind: string }; refs?: { role: string; kind: string; value: string }[] }) : []);
 /** A commit on the PR head that turns recording off in the committed configuration. */
 const recordOff = (s: Awaited<ReturnType<typeof governanceScenario>>) => {
   const cfg = path.join(s.repo.dir, '.contextia/config.yaml');
@@ -46,6 +46,8 @@ describe('record: false and GIT_CTX_NO_RECORD in git ctx pr and the GitHub Actio
     expect(recorded(s.repo.dir)).toEqual([]);
     expect((await run(s.head, {})).code).toBe(0);
     expect(recorded(s.repo.dir).map((e) => `${e.caller.kind} ${e.query.kind}`)).toEqual(['action pr']);
+    // the workflow run that analysed it, as a context reference
+    expect(recorded(s.repo.dir)[0]!.refs).toEqual([{ role: 'context', kind: 'run', value: '4242', grounding: 'loaded', rank: 0 }]);
     const head = recordOff(s);
     expect((await run(head, {})).code).toBe(0);
     expect(recorded(s.repo.dir)).toHaveLength(1);

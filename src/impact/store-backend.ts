@@ -77,7 +77,7 @@ class MirroredEdges implements EdgeStore {
   flush() {
     this.file.flush();
     // nothing recomputed and as many edges on both sides: in step, no need to list the store's origins
-    if (!this.changed && this.store.stats().edges === this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) return;
+    if (!this.changed && this.store.edgeCount() === this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) return;
     const inStore = new Set(this.store.edgeOrigins());
     const inFile = new Set(this.file.origins());
     for (const o of inFile) if (!inStore.has(o)) this.store.replaceEdges(o, this.file.edgeSourceHash(o) ?? '', this.file.edgesOfOrigin(o).map(toRow));

@@ -540,6 +540,11 @@ export class Store {
     });
   }
 
+  /** How many edges are stored (one count, not stats(): the evidence table of a large store is slow to count). */
+  edgeCount(): number {
+    return Number(this.scalar('SELECT count(*) AS n FROM edges'));
+  }
+
   /** Every origin with stored edges. */
   edgeOrigins(): string[] {
     return (this.db.prepare('SELECT origin FROM edge_sources ORDER BY origin').all() as { origin: string }[]).map((r) => String(r.origin));

@@ -63,8 +63,8 @@ export interface Config {
   limits: { max_file_bytes: number };
   /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file */
   rule_files: { formats: string[]; types: string[]; budget: number };
-  /** per-slot caps of retrieval (`git ctx for|search`) and how many link hops slot 3 follows */
-  retrieval: { declared: number; fused: number; links: number; link_depth: number };
+  /** per-slot caps of retrieval (`git ctx for|search`), how many link hops slot 3 follows, and whether feedback reorders records within their slot (off by default) */
+  retrieval: { declared: number; fused: number; links: number; link_depth: number; feedback_ranking: boolean };
   /** retrieval's semantic slot: embedder (`default` offline word vectors, `openai`, `gemini`, `onnx`, `off`), its endpoint and model, cosine threshold (default per embedder), batching and time bounds of model providers */
   semantic: { provider: string; threshold?: number; url?: string; model?: string; batch_size?: number; timeout_ms?: number; retries?: number; conflict_threshold?: number };
   /** record retrieval episodes in the evidence store (GIT_CTX_NO_RECORD=1 turns it off too) */
@@ -111,7 +111,7 @@ export function defaultConfig(): Config {
     check: { task_stale_days: 30 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },
     rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
-    retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1 },
+    retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1, feedback_ranking: false },
     semantic: { provider: 'default' },
     record: true,
     evidence: { max_episodes: 100_000, max_age_days: 180 },

@@ -23,6 +23,8 @@ export interface AgentReadPayload {
   hook_event_name?: string;
   tool_name?: string;
   tool_input?: Record<string, unknown>;
+  /** the agent's id of this tool call (Claude Code), recorded with the episode */
+  tool_use_id?: string;
   cwd?: string;
 }
 
@@ -71,7 +73,7 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     // one file asked about: the place index answers without listing the working tree
     snapshot = openPlace(snapshot, rel);
     if ((await snapshot.blobOf(rel)) === undefined) return none('not a file of the repository');
-    const rec = startEpisode(snapshot.root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: snapshot.commit, record: config.record, dirtyWaitMs: 50 });
+    const rec = startEpisode(snapshot.root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: snapshot.commit, record: config.record, dirtyWaitMs: 50, ...(typeof payload.tool_use_id === 'string' ? { context: { tool_call: payload.tool_use_id } } : {}) });
     const set = await loadArtifactSet(snapshot, config);
     const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
     await finishRetrieval(rec, r);

@@ -1,10 +1,9 @@
 // @spec SPEC-IMPACT-001
 
-import { readFileSync, renameSync, unlinkSync } from 'node:fs';
-import { ctxDir } from '../git/git-dir.js';
 import { isCtxError } from '../errors.js';
+import { ingestMarkerJournal, NOT_FRESH } from '../store/marker-journal.js';
 import type { Store } from '../store/store.js';
-import { latestMarkers, MARKERS_JOURNAL, parseMarkerLines, type StaleMarker } from '../staleness/markers.js';
+import { latestMarkers } from '../staleness/markers.js';
 import { openEdgeCache, type EdgeStore } from './edge-store.js';
 import type { ImpactEdge, ImpactNodeKind, ImpactStale } from './types.js';
 
@@ -19,8 +18,7 @@ export interface ImpactBackend {
   close(): void;
 }
 
-/** Verdicts that make an artifact worth a warning when listed. */
-const NOT_FRESH = new Set(['stale', 'moved', 'superseded']);
+export { ingestMarkerJournal };
 const staleOf = (m: { verdict: string; commit?: string; at: string }): ImpactStale | undefined => (NOT_FRESH.has(m.verdict) ? { verdict: m.verdict, ...(m.commit ? { commit: m.commit } : {}), at: m.at } : undefined);
 
 /** Markers from the journal only (no store): the latest artifact-level verdict of each id. */
@@ -79,7 +77,7 @@ class MirroredEdges implements EdgeStore {
   flush() {
     this.file.flush();
     // nothing recomputed and as many edges on both sides: in step, no need to list the store's origins
-    if (!this.changed && this.store.stats().edges === this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) return;
+    if (!this.changed && this.store.edgeCount() === this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) return;
     const inStore = new Set(this.store.edgeOrigins());
     const inFile = new Set(this.file.origins());
     for (const o of inFile) if (!inStore.has(o)) this.store.replaceEdges(o, this.file.edgeSourceHash(o) ?? '', this.file.edgesOfOrigin(o).map(toRow));
@@ -89,25 +87,6 @@ class MirroredEdges implements EdgeStore {
 }
 
 const toRow = (e: ImpactEdge) => ({ src_kind: e.srcKind, src: e.src, dst_kind: e.dstKind, dst: e.dst, kind: e.kind });
-
-/**
- * Move the markers journal into the store: the journal is renamed first, so markers appended
- * meanwhile start a new journal, then read and recorded in one transaction, then deleted.
- */
-export function ingestMarkerJournal(store: Pick<Store, 'recordMarkers'>, root: string): number {
-  const file = ctxDir(root, MARKERS_JOURNAL);
-  if (!file) return 0;
-  const taken = `${file}.${process.pid}.ingest`;
-  try {
-    renameSync(file, taken);
-  } catch {
-    return 0;
-  }
-  const list: StaleMarker[] = parseMarkerLines(readFileSync(taken, 'utf8'));
-  store.recordMarkers(list.map((m) => ({ artifact: m.artifact, anchor: m.anchor, verdict: m.verdict, ...(m.commit ? { commit: m.commit } : {}), dirty: m.dirty, at: Date.parse(m.at), run: m.run })));
-  unlinkSync(taken);
-  return list.length;
-}
 
 /**
  * The evidence store when its SQLite module loads (markers journal ingested first), else the

@@ -8,6 +8,7 @@ import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from '../code/trace.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
+import { feedbackScores, rankWithFeedback } from './feedback-rank.js';
 import { followLinks, successorsOf } from './links.js';
 import {
   DEFAULT_CAPS,
@@ -221,6 +222,22 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   return results;
 }
 
+/**
+ * Feedback ranking, when asked for (`opts.feedback`) or configured (`retrieval.feedback_ranking`):
+ * records move within their slot only. The store's profile module is loaded only then.
+ */
+async function withFeedback(opts: RetrieveOptions, query: { kind: 'place'; path: string } | { kind: 'search'; text: string }, results: RetrievedRecord[]): Promise<RetrievedRecord[]> {
+  let profile = opts.feedback;
+  if (profile === undefined) {
+    if (!opts.set.config.retrieval?.feedback_ranking || !results.length) return results;
+    // the store's projection of its feedback: a small JSON file, never SQLite (the hook and the Action rank too)
+    const { readFeedbackProfile } = await import('../store/feedback-profile.js');
+    profile = readFeedbackProfile(opts.snapshot.root);
+  }
+  if (!profile || !profile.votes.length || !results.length) return results;
+  return rankWithFeedback(results, feedbackScores(profile, query, { exclude: opts.feedbackExclude }), query.kind === 'place' ? 'place' : 'question').results;
+}
+
 function capsOf(opts: RetrieveOptions): RetrievalCaps {
   const c = opts.set.config.retrieval as Partial<RetrievalCaps> | undefined;
   const merged = { ...DEFAULT_CAPS, ...c, ...opts.caps };
@@ -285,7 +302,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!(opts.semantic || opts.lanes?.semantic)) reports.semantic.status = 'not-configured';
   else if (placeSemanticWeight(lanes) === 0) reports.semantic = { ...reports.semantic, status: 'ok', message: 'a fallback for places: not needed, the keywords answered' };
   else Object.assign(lanes, await runLanes(opts, ['semantic'], reports, query, ctx));
-  const results = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes));
+  const results = await withFeedback(opts, { kind: 'place', path }, await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes)));
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();
   const q: RetrievalResult['query'] = { kind: 'place', place: opts.place ?? `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
@@ -340,6 +357,6 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
   else reports.semantic.status = 'not-configured';
   const lanes = await runLanes(opts, names, reports, query, ctx);
-  const results = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic);
+  const results = await withFeedback(opts, { kind: 'search', text: opts.text }, await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic));
   return { query: { kind: 'search', text: opts.text }, results, slots: reports };
 }

@@ -30,7 +30,7 @@ export type ResultSlot = 'declared' | 'fused' | 'links';
 
 /** One piece of evidence, for people (`text`) and programs (`kind` + fields). */
 export interface Why {
-  kind: 'annotation' | 'anchor' | 'paths' | 'graph' | 'keywords' | 'mention' | 'nearness' | 'semantic' | 'link' | 'successor';
+  kind: 'annotation' | 'anchor' | 'paths' | 'graph' | 'keywords' | 'mention' | 'nearness' | 'semantic' | 'link' | 'successor' | 'feedback';
   text: string;
   /** signal's share of the fused score (fused band only) */
   contribution?: number;
@@ -165,4 +165,11 @@ export interface RetrieveOptions {
   staleness?: boolean;
   /** per-lane time budget, ms (default 5000) */
   laneTimeoutMs?: number;
+  /**
+   * feedback ranking within slots (src/retrieve/feedback-rank.ts): a profile to rank with,
+   * `false` for none; by default the evidence store's when `retrieval.feedback_ranking` is on
+   */
+  feedback?: import('./feedback-rank.js').FeedbackProfile | false;
+  /** with `feedback`: leave out this episode's own votes (eval replays) */
+  feedbackExclude?: string;
 }

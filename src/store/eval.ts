@@ -3,7 +3,9 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import { parseTraceTarget } from '../code/trace.js';
 import { retrieveForPlace, retrieveForText } from '../retrieve/engine.js';
-import type { SemanticLane } from '../retrieve/types.js';
+import { feedbackScores, rankWithFeedback, type FeedbackMove, type FeedbackProfile } from '../retrieve/feedback-rank.js';
+import type { RetrievedRecord, SemanticLane } from '../retrieve/types.js';
+import { profileOf } from './feedback-profile.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { Store } from './store.js';
 import type { Episode, FeedbackEntry } from './types.js';
@@ -33,6 +35,18 @@ export interface EvalEpisode {
   lost: string[];
   /** relevant ids it returns now that the recorded answer lacked */
   gained: string[];
+  /** with `learn`: what feedback ranking would change in this answer (votes of other episodes only) */
+  learn?: EvalLearn;
+}
+
+/** What feedback ranking does to one replayed answer: moves within slots, and the rank of the first relevant record. */
+export interface EvalLearn {
+  /** the answer with feedback ranking */
+  ranked: string[];
+  moved: FeedbackMove[];
+  /** 1 / rank of the first relevant record (0: none returned), without and with feedback ranking */
+  mrr: number;
+  mrrWithFeedback: number;
 }
 
 export interface EvalReport {
@@ -41,6 +55,8 @@ export interface EvalReport {
   skipped: { id: string; reason: string }[];
   /** micro-averaged over every judged reference */
   totals: { relevant: number; foundNow: number; foundRecorded: number; recall: number | null; recordedRecall: number | null; precision: number | null; recordedPrecision: number | null };
+  /** with `learn`: feedback ranking over every replayed episode */
+  learn?: { enabled: boolean; votes: number; episodesChanged: number; moved: number; mrr: number | null; mrrWithFeedback: number | null };
 }
 
 export interface EvalOptions {
@@ -52,6 +68,11 @@ export interface EvalOptions {
   since?: number;
   /** most episodes replayed, newest first (default 500) */
   limit?: number;
+  /**
+   * show what feedback ranking would change: each episode is replayed without it and ranked
+   * with the votes of the *other* episodes (its own would make the score circular)
+   */
+  learn?: boolean;
 }
 
 export async function evaluateEpisodes(opts: EvalOptions): Promise<EvalReport> {
@@ -64,6 +85,13 @@ export async function evaluateEpisodes(opts: EvalOptions): Promise<EvalReport> {
   let judgedRecorded = 0;
   let relevantJudgedRecorded = 0;
   const ids = [...byEpisode.keys()];
+  // feedback ranking on in config: "now" is the answer it gives (each episode without its own votes)
+  const enabled = !!opts.set.config.retrieval?.feedback_ranking;
+  const profile: FeedbackProfile | undefined = opts.learn || enabled ? profileOf(opts.store.feedbackWithQueries()) : undefined;
+  let mrrSum = 0;
+  let mrrLearnSum = 0;
+  let moved = 0;
+  let changed = 0;
   const episodes = ids
     .map((id) => opts.store.getEpisode(id))
     .filter((e): e is NonNullable<typeof e> => !!e && (opts.since === undefined || e.at >= opts.since))
@@ -76,13 +104,30 @@ export async function evaluateEpisodes(opts: EvalOptions): Promise<EvalReport> {
     const relevant = [...verdict].filter(([, v]) => v !== 'not-useful').map(([r]) => r);
     const notUseful = [...verdict].filter(([, v]) => v === 'not-useful').map(([r]) => r);
     let now: string[];
+    let learn: EvalLearn | undefined;
     try {
       const r = await replay(opts, ep.query);
       if (typeof r === 'string') {
         report.skipped.push({ id: ep.id, reason: r });
         continue;
       }
-      now = r;
+      const plain = r.results.map((x) => x.id);
+      now = plain;
+      if (profile) {
+        const ranked = rankWithFeedback(r.results, feedbackScores(profile, r.query, { exclude: ep.id }), r.query.kind === 'place' ? 'place' : 'question');
+        const ids = ranked.results.map((x) => x.id);
+        if (enabled) now = ids;
+        const relevantSet = new Set(relevant);
+        const rr = (list: string[]) => {
+          const i = list.findIndex((x) => relevantSet.has(x));
+          return i < 0 ? 0 : 1 / (i + 1);
+        };
+        learn = { ranked: ids, moved: ranked.moved, mrr: rr(plain), mrrWithFeedback: rr(ids) };
+        mrrSum += learn.mrr;
+        mrrLearnSum += learn.mrrWithFeedback;
+        moved += ranked.moved.length;
+        if (ranked.moved.length) changed++;
+      }
     } catch (e) {
       report.skipped.push({ id: ep.id, reason: (e as Error).message.split('\n')[0]! });
       continue;
@@ -118,7 +163,12 @@ export async function evaluateEpisodes(opts: EvalOptions): Promise<EvalReport> {
       recordedPrecision: o.precision,
       lost: relevant.filter((r) => recSet.has(r) && !nowSet.has(r)),
       gained: relevant.filter((r) => nowSet.has(r) && !recSet.has(r)),
+      ...(opts.learn && learn ? { learn } : {}),
     });
+  }
+  if (opts.learn) {
+    const n = report.episodes.length;
+    report.learn = { enabled, votes: profile?.votes.length ?? 0, episodesChanged: changed, moved, mrr: n ? mrrSum / n : null, mrrWithFeedback: n ? mrrLearnSum / n : null };
   }
   const t = report.totals;
   t.recall = t.relevant ? t.foundNow / t.relevant : null;
@@ -129,18 +179,20 @@ export async function evaluateEpisodes(opts: EvalOptions): Promise<EvalReport> {
 }
 
 /** The ids the current engine returns for a recorded query, or why it cannot be replayed. */
-async function replay(opts: EvalOptions, q: Episode['query']): Promise<string[] | string> {
-  const base = { snapshot: opts.snapshot, set: opts.set, semantic: opts.semantic };
+async function replay(opts: EvalOptions, q: Episode['query']): Promise<{ results: RetrievedRecord[]; query: { kind: 'place'; path: string } | { kind: 'search'; text: string } } | string> {
+  // without feedback ranking: evaluateEpisodes applies it itself, leaving out the episode's own votes
+  const base = { snapshot: opts.snapshot, set: opts.set, semantic: opts.semantic, feedback: false as const };
   if (q.kind === 'search') {
     if (!q.text) return 'a search without its text';
-    return (await retrieveForText({ ...base, text: q.text })).results.map((r) => r.id);
+    return { results: (await retrieveForText({ ...base, text: q.text })).results, query: { kind: 'search', text: q.text } };
   }
   if (q.kind === 'place') {
     const place = q.text ?? q.place;
     if (!place) return 'a place query without its place';
     const target = parseTraceTarget(place, opts.snapshot.root);
     if ((await opts.snapshot.blobOf(target.path)) === undefined && !(await opts.snapshot.listUnder(target.path)).length) return `${target.path} no longer exists`;
-    return (await retrieveForPlace({ ...base, target, place, staleness: false })).results.map((r) => r.id);
+    const r = await retrieveForPlace({ ...base, target, place, staleness: false });
+    return { results: r.results, query: { kind: 'place', path: r.query.kind === 'place' ? r.query.path : target.path } };
   }
   return `${q.kind} episodes are not replayed (only for/search/trace places and questions)`;
 }

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import type { PrResult } from '../pr/types.js';
 import type { RetrievalResult, RetrievedRecord } from '../retrieve/types.js';
 import { appendEpisode, recordingEnabled } from './journal.js';
-import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord } from './types.js';
+import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord, SupportRef } from './types.js';
 
 /**
  * Recording for front ends: `startEpisode` at the start of a retrieval (it starts the
@@ -13,7 +13,7 @@ import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord } from '
  */
 export interface EpisodeRecorder {
   /** Append the episode to the journal; resolves to its id, or undefined when not recorded. Never rejects. */
-  finish(parts: { query: EpisodeQuery; lanes?: LaneRecord[]; evidence: EvidenceRef[]; commit?: string; dirty?: boolean; ms?: number }): Promise<string | undefined>;
+  finish(parts: { query: EpisodeQuery; lanes?: LaneRecord[]; evidence: EvidenceRef[]; refs?: SupportRef[]; commit?: string; dirty?: boolean; ms?: number }): Promise<string | undefined>;
 }
 
 export interface StartEpisodeOptions {
@@ -28,6 +28,8 @@ export interface StartEpisodeOptions {
   probe?: boolean;
   /** longest wait for the dirty probe at finish (default 200 ms); past it the flag is left unknown */
   dirtyWaitMs?: number;
+  /** what the caller knows of its call: the agent's tool call id, the CI run (recorded as context references) */
+  context?: { tool_call?: string; run?: string };
 }
 
 const OFF: EpisodeRecorder = { finish: async () => undefined };
@@ -45,7 +47,8 @@ export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRe
         const ms = parts.ms ?? Math.round((performance.now() - t0) * 10) / 10;
         const dirty = parts.dirty ?? await Promise.race([probe, new Promise<undefined>((r) => setTimeout(() => r(undefined), opts.dirtyWaitMs ?? 200).unref())]);
         const commit = parts.commit ?? opts.commit ?? (await probe.commit);
-        return appendEpisode(root, { at, caller: opts.caller, ...(commit ? { commit } : {}), ...(dirty === undefined ? {} : { dirty }), query: parts.query, lanes: parts.lanes ?? [], evidence: parts.evidence, ms }, { env, clock });
+        const refs = [...queryRefs(parts.query), ...(parts.refs ?? []), ...contextRefs(opts.context)];
+        return appendEpisode(root, { at, caller: opts.caller, ...(commit ? { commit } : {}), ...(dirty === undefined ? {} : { dirty }), query: parts.query, lanes: parts.lanes ?? [], evidence: parts.evidence, ...(refs.length ? { refs } : {}), ms }, { env, clock });
       } catch {
         return undefined;
       }
@@ -87,6 +90,44 @@ function probeDirty(root: string): Promise<boolean | undefined> & { commit: Prom
   return Object.assign(p, { commit });
 }
 
+/** The place a query asked about, as references: its path, and the symbol when the text names one (`path#Symbol`). */
+export function queryRefs(q: EpisodeQuery): SupportRef[] {
+  if (q.kind !== 'place' || q.place === undefined) return [];
+  const out: SupportRef[] = [{ role: 'query', kind: 'path', value: q.place, grounding: 'loaded', rank: 0 }];
+  const hash = q.text?.indexOf('#') ?? -1;
+  if (hash > 0) out.push({ role: 'query', kind: 'symbol', value: `${q.place}#${q.text!.slice(hash + 1)}`, grounding: 'loaded', rank: 0 });
+  return out;
+}
+
+function contextRefs(c: StartEpisodeOptions['context']): SupportRef[] {
+  const out: SupportRef[] = [];
+  if (c?.tool_call) out.push({ role: 'context', kind: 'tool_call', value: c.tool_call, grounding: 'loaded', rank: 0 });
+  if (c?.run) out.push({ role: 'context', kind: 'run', value: c.run, grounding: 'loaded', rank: 0 });
+  return out;
+}
+
+/**
+ * The code each result was found through, beyond the place itself: the graph neighbours
+ * (caller, callee, import, importer) whose annotations or anchors declared it. Inferred: the
+ * record is declared there, not at the place.
+ */
+export function viaRefs(r: RetrievalResult): SupportRef[] {
+  const out: SupportRef[] = [];
+  const here = new Set([r.query.kind === 'place' ? r.query.path : '', r.query.kind === 'place' && r.query.symbol ? `${r.query.path}#${r.query.symbol}` : '']);
+  r.results.forEach((x, i) => {
+    const seen = new Set<string>();
+    for (const w of x.why) {
+      if (w.kind !== 'graph' || !w.path) continue;
+      for (const node of w.path) {
+        if (here.has(node) || seen.has(node)) continue;
+        seen.add(node);
+        out.push({ role: 'via', kind: node.includes('#') ? 'symbol' : 'path', value: node, grounding: 'inferred', rank: i + 1, of: x.id });
+      }
+    }
+  });
+  return out;
+}
+
 /** The lanes of a retrieval result as recorded. */
 export function lanesOf(r: RetrievalResult): LaneRecord[] {
   return Object.entries(r.slots).map(([name, s]) => ({ name, status: s.status, count: s.count, ms: Math.round(s.ms * 10) / 10, ...(s.message ? { message: s.message } : {}) }));
@@ -117,7 +158,10 @@ export function queryOf(r: RetrievalResult): EpisodeQuery {
 
 /** Record a retrieval result (for, search, context_for_code, search_decisions, agent-read). */
 export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult): Promise<string | undefined> {
-  return rec.finish({ query: queryOf(r), lanes: lanesOf(r), evidence: evidenceOf(r) });
+  const query = queryOf(r);
+  // a symbol found at a line is part of the place asked, though the text named only the line
+  const found: SupportRef[] = r.query.kind === 'place' && r.query.symbol && !query.text?.includes('#') ? [{ role: 'query', kind: 'symbol', value: `${r.query.path}#${r.query.symbol}`, grounding: 'indexed', rank: 0 }] : [];
+  return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...viaRefs(r)] });
 }
 
 /** A list of records as evidence in rank order, each with its band and grounding (trace, bundles, the PR analysis, get_context). */
@@ -130,8 +174,34 @@ export function placeQuery(text: string, target: { path: string }): EpisodeQuery
   return { kind: 'place', text, place: target.path };
 }
 
-/** Record a pull request analysis (caller action in the GitHub Action, cli for `git ctx pr`): commit to commit, so never dirty. */
-export function recordPrAnalysis(root: string, r: PrResult, caller: Episode['caller'], opts: { env?: NodeJS.ProcessEnv; ms?: number } = {}): Promise<string | undefined> {
+/**
+ * Record a pull request analysis (caller action in the GitHub Action, cli for `git ctx pr`):
+ * commit to commit, so never dirty. Like the analysis, it follows the configuration committed
+ * at the PR head: `record: false` there (or GIT_CTX_NO_RECORD=1) records nothing.
+ */
+export async function recordPrAnalysis(root: string, r: PrResult, caller: Episode['caller'], opts: { env?: NodeJS.ProcessEnv; ms?: number; record?: boolean } = {}): Promise<string | undefined> {
+  const env = opts.env ?? process.env;
+  if (!recordingEnabled(env)) return undefined;
+  const record = opts.record ?? (await recordConfiguredAt(root, r.head.commit));
+  if (record === false) return undefined;
   const evidence = recordsAsEvidence(r.artifacts.map((a) => ({ id: a.id, type: a.type, slot: a.inclusion, grounding: a.inclusion === 'direct' ? ('indexed' as const) : ('inferred' as const) })));
-  return startEpisode(root, { caller, env: opts.env, probe: false }).finish({ query: { kind: 'pr', text: `${r.base.rev}...${r.head.rev}` }, commit: r.head.commit, dirty: false, evidence, ...(opts.ms === undefined ? {} : { ms: Math.round(opts.ms * 10) / 10 }) });
+  // in the GitHub Action, the workflow run (and its attempt) that analysed the PR
+  const run = caller.kind === 'action' && env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}${env.GITHUB_RUN_ATTEMPT ? `/${env.GITHUB_RUN_ATTEMPT}` : ''}` : undefined;
+  return startEpisode(root, { caller, env, probe: false, ...(run ? { context: { run } } : {}) }).finish({ query: { kind: 'pr', text: `${r.base.rev}...${r.head.rev}` }, commit: r.head.commit, dirty: false, evidence, ...(opts.ms === undefined ? {} : { ms: Math.round(opts.ms * 10) / 10 }) });
+}
+
+/** `record:` in the configuration committed at `commit` (undefined when it cannot be read: the default, record). */
+async function recordConfiguredAt(root: string, commit: string): Promise<boolean | undefined> {
+  try {
+    // loaded here, not at the top: the agent-read hook imports this module and never needs them
+    const [{ openSnapshot }, { loadConfig }] = await Promise.all([import('../snapshot/open.js'), import('../config.js')]);
+    const snap = await openSnapshot({ cwd: root, kind: 'commit', rev: commit, backend: 'git' });
+    try {
+      return (await loadConfig(snap)).record;
+    } finally {
+      snap.close();
+    }
+  } catch {
+    return undefined;
+  }
 }

@@ -69,6 +69,18 @@ export const MIGRATIONS: readonly string[] = [
      run TEXT NOT NULL
    );
    CREATE INDEX markers_artifact ON markers(artifact, anchor, at);`,
+  // 3: references that frame or support an answer (the place asked, code a result was found through, run, tool_call)
+  `CREATE TABLE refs (
+     episode TEXT NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+     n INTEGER NOT NULL,
+     role TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     value TEXT NOT NULL,
+     grounding TEXT NOT NULL,
+     rank INTEGER NOT NULL,
+     of TEXT,
+     PRIMARY KEY (episode, n)
+   ) WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

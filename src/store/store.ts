@@ -4,9 +4,11 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rena
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { loadDriver, type SqlDatabase } from './driver.js';
+import { feedbackProfileFile, profileOf, writeFeedbackProfile } from './feedback-profile.js';
+import { ingestMarkerJournal, NOT_FRESH } from './marker-journal.js';
 import { EVIDENCE_DIR, JOURNAL_FILE, evidenceDir } from './journal.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, Verdict } from './types.js';
+import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, SupportRef, Verdict } from './types.js';
 
 export const DB_FILE = 'evidence.db';
 
@@ -56,7 +58,21 @@ export interface EpisodeSummary {
   feedback_count: number;
 }
 
-export interface EpisodeDetail extends Episode {
+/** A staleness verdict in force when an episode showed a record: the latest marker at or before it, at its commit. */
+export interface StaleWhenShown {
+  verdict: string;
+  /** ms since the epoch: when the staleness run judged it */
+  at: number;
+  commit?: string;
+  /** what judged it: stale, check, pr, mcp */
+  run: string;
+}
+
+export interface EpisodeDetail extends Omit<Episode, 'evidence' | 'refs'> {
+  /** the evidence, each artifact or task that a staleness run had judged not fresh (stale, moved, superseded) at the episode's commit with `stale` */
+  evidence: (EvidenceRef & { stale?: StaleWhenShown })[];
+  /** what framed or supported the answer: the place asked, code results were found through, commit, session, run, tool_call */
+  refs: SupportRef[];
   feedback: FeedbackEntry[];
 }
 
@@ -128,6 +144,7 @@ export class Store {
         throw e;
       }
     };
+    let rebuilt = false;
     try {
       connect();
     } catch (e) {
@@ -135,8 +152,16 @@ export class Store {
       if (!reason) throw e;
       store.moveAside(reason);
       connect();
+      rebuilt = true;
     }
+    // the feedback ranking's projection: written with every feedback; made here when missing (a store from before it) or the store was rebuilt
+    if (rebuilt || !existsSync(feedbackProfileFile(dir))) store.refreshFeedbackProfile();
     return store;
+  }
+
+  /** Rewrite the feedback profile (src/store/feedback-profile.ts) from the feedback table. */
+  refreshFeedbackProfile(): void {
+    writeFeedbackProfile(this.dir, profileOf(this.feedbackWithQueries()));
   }
 
   private prepareSchema(): void {
@@ -268,6 +293,10 @@ export class Store {
     if (r.changes === 0) return false;
     const ins = this.db.prepare('INSERT OR IGNORE INTO evidence (episode, rank, kind, value, grounding, slot) VALUES (?, ?, ?, ?, ?, ?)');
     for (const ev of ep.evidence ?? []) ins.run(ep.id, ev.rank, ev.kind, ev.value, ev.grounding, ev.slot ?? null);
+    if (ep.refs?.length) {
+      const ref = this.db.prepare('INSERT OR IGNORE INTO refs (episode, n, role, kind, value, grounding, rank, of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      ep.refs.forEach((r, n) => ref.run(ep.id, n, r.role, r.kind, r.value, r.grounding, r.rank, r.of ?? null));
+    }
     return true;
   }
 
@@ -391,7 +420,32 @@ export class Store {
       (r): EvidenceRef => ({ rank: Number(r.rank), kind: r.kind as EvidenceRef['kind'], value: String(r.value), grounding: r.grounding as EvidenceRef['grounding'], ...(r.slot == null ? {} : { slot: String(r.slot) }) }),
     );
     const s = summaryOf(row);
-    return { ...s, lanes: decodeLanes(row.lanes), evidence, feedback: this.feedbackFor([id]) };
+    const stale = this.staleWhenShown(evidence.filter((e) => e.kind === 'artifact' || e.kind === 'task').map((e) => e.value), s.at, s.commit);
+    const refs = (this.db.prepare('SELECT role, kind, value, grounding, rank, of FROM refs WHERE episode = ? ORDER BY n').all(id) as Record<string, unknown>[]).map(
+      (r): SupportRef => ({ role: r.role as SupportRef['role'], kind: r.kind as SupportRef['kind'], value: String(r.value), grounding: r.grounding as SupportRef['grounding'], rank: Number(r.rank), ...(r.of == null ? {} : { of: String(r.of) }) }),
+    );
+    // commit and session are the episode's own columns: resolved by git, given by the caller
+    if (s.commit) refs.push({ role: 'context', kind: 'commit', value: s.commit, grounding: 'validated', rank: 0 });
+    if (s.caller.session) refs.push({ role: 'context', kind: 'session', value: s.caller.session, grounding: 'loaded', rank: 0 });
+    return { ...s, lanes: decodeLanes(row.lanes), refs, evidence: evidence.map((e) => (stale.has(e.value) && (e.kind === 'artifact' || e.kind === 'task') ? { ...e, stale: stale.get(e.value)! } : e)), feedback: this.feedbackFor([id]) };
+  }
+
+  /**
+   * Of these artifacts, those whose latest artifact-level marker at or before `at` (and at
+   * `commit`, when known) says not fresh: what an episode showed that was stale when shown.
+   */
+  staleWhenShown(artifacts: string[], at: number, commit: string | undefined): Map<string, StaleWhenShown> {
+    const out = new Map<string, StaleWhenShown>();
+    if (!artifacts.length) return out;
+    const stmt = this.db.prepare(
+      `SELECT verdict, commit_id, at, run FROM markers WHERE artifact = ? AND anchor = '' AND at <= ?${commit ? ' AND commit_id = ?' : ''} ORDER BY at DESC, rowid DESC LIMIT 1`,
+    );
+    for (const a of new Set(artifacts)) {
+      const r = (commit ? stmt.get(a, Math.floor(at), commit) : stmt.get(a, Math.floor(at))) as Record<string, unknown> | undefined;
+      if (!r || !NOT_FRESH.has(String(r.verdict))) continue;
+      out.set(a, { verdict: String(r.verdict), at: Number(r.at), ...(r.commit_id == null ? {} : { commit: String(r.commit_id) }), run: String(r.run) });
+    }
+    return out;
   }
 
   // ── feedback ────────────────────────────────────────────────────────────────
@@ -414,6 +468,8 @@ export class Store {
         const r = ins.run(id, at, it.verdict, it.ref, opts.note ?? null, source);
         out.push({ id: Number(r.lastInsertRowid), episode: id, at, verdict: it.verdict, ref: it.ref, ...(opts.note ? { note: opts.note } : {}), source });
       }
+      // under the write lock: the last profile written by concurrent writers holds every vote
+      this.refreshFeedbackProfile();
       return out;
     });
   }
@@ -433,6 +489,26 @@ export class Store {
       ref: String(r.ref),
       ...(r.note == null ? {} : { note: String(r.note) }),
       source: String(r.source),
+    }));
+  }
+
+  /**
+   * Every feedback entry with the query of its episode, oldest first, in one statement: what
+   * feedback ranking learns from (src/store/feedback-profile.ts).
+   */
+  feedbackWithQueries(): (FeedbackEntry & { query: Episode['query'] })[] {
+    const rows = this.db
+      .prepare('SELECT f.*, e.query_kind, e.query_text, e.place FROM feedback f JOIN episodes e ON e.id = f.episode ORDER BY f.id')
+      .all() as Record<string, unknown>[];
+    return rows.map((r) => ({
+      id: Number(r.id),
+      episode: String(r.episode),
+      at: Number(r.at),
+      verdict: r.verdict as Verdict,
+      ref: String(r.ref),
+      ...(r.note == null ? {} : { note: String(r.note) }),
+      source: String(r.source),
+      query: { kind: r.query_kind as Episode['query']['kind'], ...(r.query_text == null ? {} : { text: String(r.query_text) }), ...(r.place == null ? {} : { place: String(r.place) }) },
     }));
   }
 
@@ -462,6 +538,11 @@ export class Store {
         this.db.prepare('DELETE FROM edge_sources WHERE origin = ?').run(o);
       }
     });
+  }
+
+  /** How many edges are stored (one count, not stats(): the evidence table of a large store is slow to count). */
+  edgeCount(): number {
+    return Number(this.scalar('SELECT count(*) AS n FROM edges'));
   }
 
   /** Every origin with stored edges. */
@@ -567,10 +648,15 @@ export function parseEpisodeLine(line: string): Episode | undefined {
   try {
     const o = JSON.parse(line) as Partial<Episode> & { v?: number };
     if (typeof o.id !== 'string' || typeof o.at !== 'number' || !o.caller || !o.query || typeof o.query.kind !== 'string') return undefined;
-    return { id: o.id, at: o.at, caller: o.caller, commit: o.commit, dirty: o.dirty, query: o.query, lanes: Array.isArray(o.lanes) ? o.lanes : [], evidence: Array.isArray(o.evidence) ? o.evidence : [], ms: o.ms };
+    return { id: o.id, at: o.at, caller: o.caller, commit: o.commit, dirty: o.dirty, query: o.query, lanes: Array.isArray(o.lanes) ? o.lanes : [], evidence: Array.isArray(o.evidence) ? o.evidence : [], ...(Array.isArray(o.refs) && o.refs.length ? { refs: o.refs.filter(isSupportRef) } : {}), ms: o.ms };
   } catch {
     return undefined;
   }
+}
+
+function isSupportRef(r: unknown): r is SupportRef {
+  const o = r as Partial<SupportRef> | null;
+  return !!o && typeof o.role === 'string' && typeof o.kind === 'string' && typeof o.value === 'string' && typeof o.grounding === 'string' && typeof o.rank === 'number';
 }
 
 function journalFiles(dir: string): string[] {
@@ -620,6 +706,12 @@ function statOrUndefined(file: string): { size: number; mtimeMs: number } | unde
 export function openStore(root: string, opts: StoreOptions = {}): Store & { lastIngest: IngestReport } {
   const store = Store.open(root, opts) as Store & { lastIngest: IngestReport };
   store.lastIngest = store.ingest();
+  try {
+    // staleness verdicts too: episodes says what was stale when shown, impact what is stale now
+    ingestMarkerJournal(store, root);
+  } catch {
+    // the markers stay in their journal for the next run
+  }
   return store;
 }
 

@@ -19,6 +19,19 @@ export interface EvidenceRef {
   slot?: string;
 }
 
+/**
+ * A reference that frames or supports an answer rather than being part of it (`Episode.refs`):
+ * `query` — the place asked (path, and symbol when one was named or found), rank 0;
+ * `via` — code a result was found through (the graph neighbour whose annotation or anchor
+ * declared it), with `of` the result it supports and `rank` that result's rank;
+ * `context` — commit, session, run, tool_call of the call, rank 0.
+ */
+export interface SupportRef extends EvidenceRef {
+  role: 'query' | 'via' | 'context';
+  /** for `via`: the artifact or task it supports */
+  of?: string;
+}
+
 export interface LaneRecord {
   name: string;
   status: string;
@@ -47,6 +60,8 @@ export interface Episode {
   query: EpisodeQuery;
   lanes: LaneRecord[];
   evidence: EvidenceRef[];
+  /** what frames or supports the answer: the place asked, the code results were found through, run and tool_call (commit and session are columns, added when read) */
+  refs?: SupportRef[];
   /** how long the retrieval took */
   ms?: number;
 }

@@ -83,7 +83,17 @@ function renderEpisode(e: EpisodeDetail): string {
   if (e.ms !== undefined) out.push(`took:     ${e.ms} ms`);
   if (e.lanes.length) out.push(`lanes:    ${e.lanes.map((l) => `${l.name} ${l.status}${l.count ? ` (${l.count})` : ''}${l.message ? ` — ${l.message}` : ''}`).join(', ')}`);
   out.push(e.evidence.length ? 'returned:' : 'returned: nothing');
-  for (const r of e.evidence) out.push(`  ${String(r.rank).padStart(2)}. ${r.kind} ${r.value}  ${p.dim(`[${[r.slot, r.grounding].filter(Boolean).join(', ')}]`)}`);
+  for (const r of e.evidence) {
+    const stale = r.stale ? `  ${p.red(`${r.stale.verdict} when shown`)} ${p.dim(`(${r.stale.run} run ${when(r.stale.at)}${r.stale.commit ? ` at ${r.stale.commit.slice(0, 8)}` : ''})`)}` : '';
+    out.push(`  ${String(r.rank).padStart(2)}. ${r.kind} ${r.value}  ${p.dim(`[${[r.slot, r.grounding].filter(Boolean).join(', ')}]`)}${stale}`);
+  }
+  const refs = (role: string) => e.refs.filter((r) => r.role === role);
+  if (refs('query').length) out.push(`asked:    ${refs('query').map((r) => `${r.kind} ${r.value} ${p.dim(`[${r.grounding}]`)}`).join(', ')}`);
+  if (refs('via').length) {
+    out.push('found via:');
+    for (const r of refs('via')) out.push(`  ${String(r.rank).padStart(2)}. ${r.of} through ${r.kind} ${r.value}  ${p.dim(`[${r.grounding}]`)}`);
+  }
+  if (refs('context').length) out.push(`context:  ${refs('context').map((r) => `${r.kind} ${r.value} ${p.dim(`[${r.grounding}]`)}`).join(', ')}`);
   if (e.feedback.length) {
     out.push('feedback:');
     for (const f of e.feedback) out.push(`  ${when(f.at)}  ${f.verdict} ${f.ref}  ${p.dim(f.source)}${f.note ? `  “${f.note}”` : ''}`);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from '../commander.js';
 import { parseTraceTarget } from '../../code/trace.js';
 import { analyzeImpact, openImpactBackend, DEFAULT_IMPACT_DEPTH, DEFAULT_IMPACT_LIMIT, type ImpactHit, type ImpactResult, type ImpactStep } from '../../impact/index.js';
@@ -53,7 +54,20 @@ export function register(program: Command): void {
     .option('--limit <n>', `most records and most code places listed, each (default ${DEFAULT_IMPACT_LIMIT})`, parsePositiveInt('--limit'), DEFAULT_IMPACT_LIMIT)
     .addHelpText('after', '\nExit codes: 0 answered (also when nothing is reached), 2 unknown target, usage or environment error.');
   addRepoOptions(cmd, { at: true, staged: false }).action(async (target: string, o: ImpactCliOptions) => {
-    const repo = await loadRepo(o);
+    // edges and markers live in the evidence store (without its SQLite module, in files under .git/ctx):
+    // opened from where the command runs, so the driver loads while git lists the records
+    const opening = openImpactBackend(o.root ? path.resolve(io().cwd, o.root) : io().cwd).then(
+      (b) => ({ b }),
+      (e: unknown) => ({ e }),
+    );
+    let repo: Awaited<ReturnType<typeof loadRepo>>;
+    try {
+      repo = await loadRepo(o);
+    } catch (e) {
+      const opened = await opening;
+      if ('b' in opened) opened.b.close();
+      throw e;
+    }
     try {
       // an id is taken as it is; anything else is a path relative to where the command runs
       let t = target;
@@ -61,8 +75,9 @@ export function register(program: Command): void {
         const place = parseTraceTarget(target, repo.snapshot.root, repo.cwd);
         t = `${place.path}${place.symbol ? `#${place.symbol}` : place.line !== undefined ? `:${place.line}` : ''}`;
       }
-      // edges and markers live in the evidence store; without its SQLite module, in files under .git/ctx
-      const backend = await openImpactBackend(repo.snapshot.root);
+      const opened = await opening;
+      if ('e' in opened) throw opened.e;
+      const backend = opened.b;
       try {
         const result = await analyzeImpact({ snapshot: repo.snapshot, set: repo.set, target: t, reverse: o.reverse, depth: o.depth, limit: o.limit, store: backend.edges, markers: backend.markers });
         io().out(RENDERERS[o.json ? 'json' : o.format]({ ...result, edges: { ...result.edges, backend: backend.kind } }, colors()));

@@ -1,9 +1,9 @@
 // @spec SPEC-SCALE-001
 
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { cacheFile } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
+import { indexFileOf } from '../git/index-file.js';
 import type { SnapshotEntry } from '../snapshot/types.js';
 import { writeCacheFile } from '../cache/file.js';
 import { mark } from '../util/timing.js';
@@ -12,19 +12,6 @@ import { mark } from '../util/timing.js';
 const LISTING_VERSION = 1;
 const HEADER = 'git-ctx/place-listing';
 
-/** The git index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
-export function gitIndexFile(root: string): string | undefined {
-  if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
-  const dotgit = path.join(root, '.git');
-  try {
-    if (statSync(dotgit).isDirectory()) return path.join(dotgit, 'index');
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
-    return m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * What the git index file is right now, to the nanosecond: size, modification and change
  * times, inode. git rewrites the file (a new inode through rename) whenever it changes, so
@@ -32,7 +19,7 @@ export function gitIndexFile(root: string): string | undefined {
  * fresh repository): nothing is remembered then.
  */
 export function gitIndexStamp(root: string): string | undefined {
-  const f = gitIndexFile(root);
+  const f = indexFileOf(root);
   if (!f) return undefined;
   try {
     const st = statSync(f, { bigint: true });

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { readKeyedCache, writeCacheFile, writeKeyedCache } from '../cache/file.js';
 import { cacheFile, resolveGitDir } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
-import { gitIndexFile, gitIndexStamp, trackedListing, type TrackedListing } from '../place/listing.js';
+import { indexFileOf } from '../git/index-file.js';
+import { gitIndexStamp, trackedListing, type TrackedListing } from '../place/listing.js';
 import { sha256 } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 
@@ -66,7 +67,7 @@ async function privateIndex(root: string, stamp: string): Promise<{ file: string
   const file = cacheFile(root, `${PRIVATE_INDEX}-${tree}`);
   const keyFile = cacheFile(root, `${PRIVATE_INDEX}-${tree}.json`);
   const gitDir = resolveGitDir(root);
-  const real = gitIndexFile(root);
+  const real = indexFileOf(root);
   if (!file || !keyFile || !gitDir || !real) return undefined;
   // a split index names a shared index file in the git directory, which a write of the copy
   // could add to or expire: such repositories keep the plain listing

@@ -481,15 +481,7 @@ export class Store {
         ? episodes.flatMap((e) => this.db.prepare('SELECT * FROM feedback WHERE episode = ? ORDER BY id').all(e))
         : this.db.prepare('SELECT * FROM feedback ORDER BY id').all()
     ) as Record<string, unknown>[];
-    return rows.map((r) => ({
-      id: Number(r.id),
-      episode: String(r.episode),
-      at: Number(r.at),
-      verdict: r.verdict as Verdict,
-      ref: String(r.ref),
-      ...(r.note == null ? {} : { note: String(r.note) }),
-      source: String(r.source),
-    }));
+    return rows.map(feedbackOf);
   }
 
   /**
@@ -501,13 +493,7 @@ export class Store {
       .prepare('SELECT f.*, e.query_kind, e.query_text, e.place FROM feedback f JOIN episodes e ON e.id = f.episode ORDER BY f.id')
       .all() as Record<string, unknown>[];
     return rows.map((r) => ({
-      id: Number(r.id),
-      episode: String(r.episode),
-      at: Number(r.at),
-      verdict: r.verdict as Verdict,
-      ref: String(r.ref),
-      ...(r.note == null ? {} : { note: String(r.note) }),
-      source: String(r.source),
+      ...feedbackOf(r),
       query: { kind: r.query_kind as Episode['query']['kind'], ...(r.query_text == null ? {} : { text: String(r.query_text) }), ...(r.place == null ? {} : { place: String(r.place) }) },
     }));
   }
@@ -716,3 +702,16 @@ export function openStore(root: string, opts: StoreOptions = {}): Store & { last
 }
 
 export { EVIDENCE_DIR };
+
+/** A feedback row as the API returns it. */
+function feedbackOf(r: Record<string, unknown>): FeedbackEntry {
+  return {
+    id: Number(r.id),
+    episode: String(r.episode),
+    at: Number(r.at),
+    verdict: r.verdict as Verdict,
+    ref: String(r.ref),
+    ...(r.note == null ? {} : { note: String(r.note) }),
+    source: String(r.source),
+  };
+}

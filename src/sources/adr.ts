@@ -28,6 +28,17 @@ function stripNumber(title: string): string {
   return t || title.trim();
 }
 
+const prefixPatterns = new Map<string, RegExp>();
+/** `ADR-12`, `adr 12`, `ADR12` for a configured prefix; one compiled pattern per prefix (callers reset lastIndex). */
+function prefixPattern(prefix: string): RegExp {
+  let re = prefixPatterns.get(prefix);
+  if (!re) {
+    re = new RegExp(`\\b${prefix.replace(/[-_ ]+$/, '').replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}[-_ ]?(\\d+)\\b`, 'gi');
+    prefixPatterns.set(prefix, re);
+  }
+  return re;
+}
+
 const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
   [/\b(?:superseded|replaced|obsoleted)\s+by\b/i, 'supersedes', 1],
   [/\b(?:supersedes|replaces|obsoletes)\b/i, 'supersedes', 0],
@@ -121,7 +132,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       startLine = split.bodyLine - 1;
     }
   }
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const lines = text.includes('\r') ? text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) : text.split('\n');
 
   // headings: markdown ATX and setext, rst underlined (optionally overlined) titles
   const sections: Section[] = [];
@@ -243,7 +254,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   });
   const statusRange: [number, number] | undefined = statusIdx >= 0 ? [sections[statusIdx]!.at + 1, sectionEnd(statusIdx)] : undefined;
   const dir = path.posix.dirname(file);
-  const prefixRe = new RegExp(`\\b${opts.prefix.replace(/[-_ ]+$/, '').replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}[-_ ]?(\\d+)\\b`, 'gi');
+  const prefixRe = prefixPattern(opts.prefix);
   const refsIn = (l: string): string[] => {
     const out: string[] = [];
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
@@ -271,14 +282,14 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
 
   const id = typeof data.id === 'string' && data.id ? data.id : adrIdFor(file, opts.prefix);
   const stem = path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
-  const fallbackTitle = stripNumber(stem.replace(/[-_]+/g, ' ')).replace(/^./, (c) => c.toUpperCase());
+  const fallbackTitle = (): string => stripNumber(stem.replace(/[-_]+/g, ' ')).replace(/^./, (c) => c.toUpperCase());
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
   if (title) keyLines.title = title.line;
   const artifact: Artifact = {
     id,
     type: str(data.type) ?? opts.type,
-    title: str(data.title) ?? title?.value ?? fallbackTitle,
+    title: str(data.title) ?? title?.value ?? fallbackTitle(),
     status: found.status?.value,
     scope: 'project',
     domain: str(data.domain),
@@ -324,7 +335,8 @@ function summaryOf(lines: string[], sections: Section[]): string | undefined {
       if (/^#/.test(l)) break;
       para.push(l);
     }
-    const s = plain(para.join(' ')).replace(/\s+/g, ' ');
+    // every run of white space becomes one space; a lone space (most of them) is left alone, not replaced by itself
+    const s = plain(para.join(' ')).replace(/\s{2,}|[^\S ]/g, ' ');
     return s ? (s.length > 240 ? s.slice(0, 237).trimEnd() + '…' : s) : undefined;
   };
   return pick(/^(?:\d+\.\s*)?decision(?:\s+outcome)?$/i) ?? pick(/^(?:\d+\.\s*)?context(?:\s+and\s+problem\s+statement)?$/i);

@@ -43,6 +43,8 @@ export class TrackedListing {
     readonly fromCache: boolean,
     /** paths left out because they hold a newline (never cached: such a listing is partial) */
     readonly skipped = 0,
+    /** the git index's stamp the listing is known to hold for (undefined: not known) */
+    readonly stamp?: string,
   ) {}
   get size(): number {
     return this.lines.length;
@@ -106,14 +108,15 @@ export async function trackedListing(root: string): Promise<TrackedListing> {
     const nl = text?.indexOf('\n') ?? -1;
     if (text && nl >= 0 && text.slice(0, nl) === header) {
       const body = text.slice(nl + 1);
-      const listing = new TrackedListing(body ? body.split('\n') : [], true);
+      const listing = new TrackedListing(body ? body.split('\n') : [], true, 0, stamp);
       mark(`place index: ${listing.size} tracked files from cache`);
       return listing;
     }
   }
   const { lines, skipped } = linesOf(await runGit(['ls-files', '-s', '-z'], { cwd: root }));
   // the index may have changed while git read it: remember only a listing whose stamp held
-  if (header && !skipped && gitIndexStamp(root) === stamp) writeCacheFile(file, `${header}\n${lines.join('\n')}`);
+  const held = stamp !== undefined && gitIndexStamp(root) === stamp;
+  if (header && !skipped && held) writeCacheFile(file, `${header}\n${lines.join('\n')}`);
   mark(`place index: ${lines.length} tracked files listed by git`);
-  return new TrackedListing(lines, false, skipped);
+  return new TrackedListing(lines, false, skipped, held ? stamp : undefined);
 }

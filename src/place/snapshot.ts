@@ -85,6 +85,17 @@ export class PlaceSnapshot implements Snapshot {
     return this.listed;
   }
   /**
+   * What list() is a function of, cheaply: the git index's stamp now and the focus files' blob
+   * ids (undefined without an index). With `listed`, the stamp of the listing list() used
+   * (undefined when it is not known to hold): equal identities mean equal listings.
+   */
+  async listIdentity(listed = false): Promise<string | undefined> {
+    const stamp = listed ? (await this.base()).stamp : gitIndexStamp(this.root);
+    if (!stamp) return undefined;
+    const fresh = await this.fresh();
+    return `${stamp}|${[...fresh].map(([p, b]) => `${p}=${b ?? '-'}`).sort().join('\n')}`;
+  }
+  /**
    * Which of these paths and globs (mentioned in records) match files, from a memo kept per
    * state of the git index and of the focus files; the listing is read only on a miss.
    */

@@ -482,7 +482,7 @@ describe('code graph: robustness and caching', () => {
 /** Everything a graph answers, for comparing two graphs of the same tree. */
 async function dump(g: CodeGraphIndex) {
   const out: Record<string, unknown> = {};
-  for (const p of g.files()) {
+  for (const p of await g.files()) {
     const decls = await g.declarations(p);
     const syms: Record<string, unknown> = {};
     for (const [name] of [...decls, ['<module>', 0, 0] as [string, number, number]]) {

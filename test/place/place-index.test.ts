@@ -112,6 +112,30 @@ describe('place index', () => {
     await expect(both(repo.dir, 'pkg/other/src/plain.ts')).rejects.toThrow(/no such file or directory/);
   }, 120_000);
 
+  it('the code graph of a place follows the git index: a staged new importer is seen by the next warm question', async () => {
+    const repo = seed();
+    const indexedFor = async () => {
+      const snapshot = openPlace(await openSnapshot({ cwd: repo.dir, kind: 'worktree' }), 'pkg/billing/src/round.ts');
+      try {
+        const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+        return await retrieveForPlace({ snapshot, set, target: { path: 'pkg/billing/src/round.ts' } });
+      } finally {
+        snapshot.close();
+      }
+    };
+    const importedBy = (r: Awaited<ReturnType<typeof indexedFor>>, id: string) => r.results.find((x) => x.id === id)?.why.some((w) => w.text.includes('imported by pkg/billing/src/late.ts')) ?? false;
+    repo.write({ '.contextia/system/rationale/DEC-009.md': rec('DEC-009', 'decision') });
+    expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
+    // the graph's key is now remembered by the index's stamp: a warm question lists nothing
+    expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-graph-memo.json'))).toBe(true);
+    expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
+    repo.write({ 'pkg/billing/src/late.ts': "import { roundInvoice } from './round';\n// @decision DEC-009\nexport const late = roundInvoice(3);\n" });
+    repo.git('add', 'pkg/billing/src/late.ts');
+    expect(importedBy(await indexedFor(), 'DEC-009')).toBe(true);
+    repo.git('rm', '-q', '--cached', 'pkg/billing/src/late.ts');
+    expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
+  }, 120_000);
+
   it('keeps the tracked listing under .git/ctx keyed by the index stamp and refreshes it when the index changes', async () => {
     const repo = seed();
     const a = await trackedListing(repo.dir);

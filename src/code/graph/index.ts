@@ -21,6 +21,7 @@ export const CODE_GRAPH_VERSION = 1;
 
 const FACTS_CACHE = 'code-graph-files.json';
 const INDEX_CACHE = 'code-graph-index.json';
+const MEMO_CACHE = 'code-graph-memo.json';
 const DEFAULT_MAX_BYTES = 1_000_000;
 const READ_BATCH = 512;
 
@@ -69,7 +70,7 @@ export interface CodeGraphIndex extends CodeNeighbours {
   readonly problems: readonly CodeGraphProblem[];
   readonly stats: CodeGraphStats;
   /** the code files indexed, sorted */
-  files(): string[];
+  files(): Promise<string[]>;
   /** declarations of a file: `[name, line, endLine]` */
   declarations(path: string): Promise<[string, number, number][]>;
 }
@@ -186,8 +187,63 @@ const norm = (p: string) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/
 export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOptions = {}): Promise<CodeGraphIndex> {
   const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_BYTES;
   const useCache = opts.cache !== false;
+  const root = snapshot.root;
+  // a snapshot whose listing is a function of a cheap identity (the git index's stamp and the
+  // focus files' blobs: PlaceSnapshot) finds its index key in a memo, without listing the tree
+  // and hashing every (path, blob) of it; anything else computes the key from the listing
+  const identityOf = (snapshot as { listIdentity?: (listed?: boolean) => Promise<string | undefined> }).listIdentity?.bind(snapshot);
+  const identity = useCache && identityOf ? await identityOf() : undefined;
+  const memoKey = identity ? createHash('sha1').update(`git-ctx/code-graph-memo ${CODE_GRAPH_VERSION} ${maxBytes}\n${identity}`).digest('hex') : undefined;
+  if (memoKey) {
+    const memo = readKeyedCache(cacheFile(root, MEMO_CACHE), memoKey) as Partial<KeyMemo> | undefined;
+    const meta = memo && typeof memo.key === 'string' && Number.isInteger(memo.files) ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), memo.key)) : undefined;
+    if (memo && meta) {
+      const n = memo.files!;
+      const stats: CodeGraphStats = { files: n, parsed: 0, cached: n, linked: 0, indexCached: true };
+      let collected: Promise<Collected> | undefined;
+      const collect = () => (collected ??= collectCode(snapshot, maxBytes));
+      const rebuild = async (update = true) => fresh(snapshot, await collect(), maxBytes, useCache, stats, update);
+      return new Neighbours(async () => (await collect()).code.map((c) => c.path), meta.problems, stats, { root, meta, rebuild });
+    }
+  }
+  const c = await collectCode(snapshot, maxBytes);
+  const stats: CodeGraphStats = { files: c.code.length, parsed: 0, cached: 0, linked: 0, indexCached: false };
+  const paths = c.code.map((x) => x.path);
+  const meta = useCache ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), c.key)) : undefined;
+  // remembered only when the identity held while the tree was listed
+  const remember = () => {
+    if (memoKey && identityOf) void identityOf(true).then((listed) => listed === identity && writeKeyedCache(cacheFile(root, MEMO_CACHE), memoKey, { key: c.key, files: c.code.length } satisfies KeyMemo), () => undefined);
+  };
+  if (meta) {
+    stats.indexCached = true;
+    stats.cached = c.code.length;
+    remember();
+    return new Neighbours(async () => paths, meta.problems, stats, { root, meta, rebuild: (update = true) => fresh(snapshot, c, maxBytes, useCache, stats, update) });
+  }
+  const linked = await fresh(snapshot, c, maxBytes, useCache, stats, true);
+  remember();
+  return new Neighbours(async () => paths, linked.problems, stats, linked.files);
+}
+
+/** Where the index key of a listing identity was found last (code-graph-memo.json). */
+interface KeyMemo {
+  key: string;
+  files: number;
+}
+
+interface Collected {
+  code: { path: string; lang: GraphLanguage; blob: string }[];
+  configs: string[];
+  /** the linked index's key: every (path, blob) of code and config files */
+  key: string;
+  /** what linking depends on beyond the files' own facts: the paths, and the configs' blobs */
+  env: string;
+}
+
+/** The code and config files of the snapshot, and the keys they give. */
+async function collectCode(snapshot: Snapshot, maxBytes: number): Promise<Collected> {
   const entries = await snapshot.list();
-  const code: { path: string; lang: GraphLanguage; blob: string }[] = [];
+  const code: Collected['code'] = [];
   const configs: string[] = [];
   const hash = createHash('sha1').update(`git-ctx/code-graph ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
   const envHash = createHash('sha1').update(`git-ctx/code-graph-env ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
@@ -203,25 +259,16 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
     if (lang) code.push({ path: e.path, lang, blob });
     else configs.push(e.path);
   }
-  const key = hash.digest('hex');
-  const env = envHash.digest('hex');
+  return { code, configs, key: hash.digest('hex'), env: envHash.digest('hex') };
+}
+
+/** Build (or update from the last index) and save the linked index. */
+async function fresh(snapshot: Snapshot, c: Collected, maxBytes: number, useCache: boolean, stats: CodeGraphStats, update: boolean): Promise<LinkedIndex> {
   const root = snapshot.root;
-  const stats: CodeGraphStats = { files: code.length, parsed: 0, cached: 0, linked: 0, indexCached: false };
-  const paths = code.map((c) => c.path);
-  const meta = useCache ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), key)) : undefined;
-  const fresh = async (update = true) => {
-    const prev = useCache && update ? previous(root, env) : undefined;
-    const { linked, touched } = await build(snapshot, code, configs, maxBytes, useCache, stats, prev);
-    if (useCache) saveIndex(root, key, env, code, linked, prev && touched ? { meta: prev.meta, touched } : undefined);
-    return linked;
-  };
-  if (meta) {
-    stats.indexCached = true;
-    stats.cached = code.length;
-    return new Neighbours(paths, meta.problems, stats, { root, meta, rebuild: fresh });
-  }
-  const linked = await fresh();
-  return new Neighbours(paths, linked.problems, stats, linked.files);
+  const prev = useCache && update ? previous(root, c.env) : undefined;
+  const { linked, touched } = await build(snapshot, c.code, c.configs, maxBytes, useCache, stats, prev);
+  if (useCache) saveIndex(root, c.key, c.env, c.code, linked, prev && touched ? { meta: prev.meta, touched } : undefined);
+  return linked;
 }
 
 function validMeta(v: unknown): IndexMeta | undefined {
@@ -489,7 +536,7 @@ class Neighbours implements CodeGraphIndex {
   private source: ShardSource | undefined;
 
   constructor(
-    private readonly paths: string[],
+    private readonly paths: () => Promise<string[]>,
     problems: [string, string][],
     readonly stats: CodeGraphStats,
     source: Entries | ShardSource,
@@ -517,8 +564,8 @@ class Neighbours implements CodeGraphIndex {
     return Object.hasOwn(part, p) ? part[p] : undefined;
   }
 
-  files(): string[] {
-    return [...this.paths].sort();
+  async files(): Promise<string[]> {
+    return [...(await this.paths())].sort();
   }
 
   async declarations(path: string): Promise<[string, number, number][]> {

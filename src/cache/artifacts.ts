@@ -9,7 +9,7 @@ import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
 import type { Artifact, LoadProblem } from '../artifacts/types.js';
 
 /** Bump when parseArtifact's output changes shape or meaning. */
-export const PARSE_CACHE_VERSION = 9;
+export const PARSE_CACHE_VERSION = 10;
 const TOOL = 'git-ctx/artifacts';
 
 /**

@@ -144,7 +144,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(```|~~~)/.test(l)) fence = !fence;
     if (fence) continue;
     if (!rst) {
-      const m = l[0] === '#' ? /^(#{1,6})[ \t]+(.+?)[ \t#]*$/.exec(l) : null;
+      // a no-break space after the hashes ("##\u00a0Status", typed on some keyboards) reads as a heading too
+      const m = l[0] === '#' ? /^(#{1,6})[ \t\u00a0]+(.+?)[ \t#]*$/.exec(l) : null;
       const c = lines[i + 1]?.[0];
       if (m) sections.push({ title: m[2]!.trim(), at: i, level: m[1]!.length });
       else if ((c === '=' || c === '-') && l.trim() && /^(=+|-+)\s*$/.test(lines[i + 1]!) && !/^\s*[-*+|>]/.test(l) && (i === startLine || !lines[i - 1]!.trim())) {
@@ -202,6 +203,16 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     for (let i = (found.status?.line ?? from) ; found.status && i < sectionEnd(statusIdx); i++) {
       if (/\b(?:superseded|replaced)\s+by\b/i.test(lines[i]!)) {
         found.status = { value: plain(lines[i]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, '')), line: i + 1 };
+        break;
+      }
+    }
+  }
+  // "## Status: Proposed": a heading that carries the status itself
+  if (!found.status) {
+    for (const sec of sections) {
+      const hm = /^(?:\d+\.\s*)?status\s*[:\-–—]\s*(\S.*)$/i.exec(plain(sec.title));
+      if (hm) {
+        found.status = { value: hm[1]!.trim(), line: sec.at + 1 };
         break;
       }
     }

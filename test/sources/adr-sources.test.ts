@@ -253,6 +253,9 @@ describe('parseAdr edge cases', () => {
     expect(parseAdr('x/000-review-format.md', Buffer.from('# 3rd-Party Technical Review Format\n'), opts).artifact).toMatchObject({ title: '3rd-Party Technical Review Format' });
     expect(parseAdr('x/0004-two-factor.md', Buffer.from('# 2FA for admins\n'), opts).artifact).toMatchObject({ title: '2FA for admins' });
     expect(parseAdr('x/0005-x.md', Buffer.from('# 5) Retry webhooks\n'), opts).artifact).toMatchObject({ title: 'Retry webhooks' });
+    // a no-break space after the hashes, and a status written in its heading
+    expect(parseAdr('x/0006-x.md', Buffer.from('# Drop AMP\n\n##\u00a0Status\n\nApproved\n'), opts).artifact).toMatchObject({ title: 'Drop AMP', status: 'Approved' });
+    expect(parseAdr('x/0007-x.md', Buffer.from('# Rendering type\n\n## Status: Proposed\n\n## Context\n\nText.\n'), opts).artifact).toMatchObject({ title: 'Rendering type', status: 'Proposed' });
   });
   it('empty files and files with only frontmatter still load (no status)', () => {
     expect(parseAdr('x/0001-empty.md', Buffer.from(''), opts).artifact).toMatchObject({ id: 'ADR-0001', title: 'Empty', status: undefined });

@@ -12,8 +12,8 @@ export class NarrowedSnapshot implements Snapshot {
   readonly commit;
   readonly backend;
   constructor(
-    private readonly inner: Snapshot,
-    private readonly keep: ReadonlySet<string>,
+    readonly inner: Snapshot,
+    protected readonly keep: ReadonlySet<string>,
   ) {
     this.kind = inner.kind;
     this.root = inner.root;

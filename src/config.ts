@@ -147,6 +147,12 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
   if (raw === undefined || raw === null) return cfg;
   if (!isRecord(raw)) throw new CtxError('CONFIG', 'config must be a mapping', { file });
   const bad = (msg: string) => new CtxError('CONFIG', msg, { file });
+  // YAML true/false, or the same words quoted; anything else (yes, 1, "on") is an error, never silently false
+  const bool = (key: string, v: unknown): boolean => {
+    if (v === true || v === 'true') return true;
+    if (v === false || v === 'false') return false;
+    throw bad(`${key} must be true or false (got ${JSON.stringify(v)})`);
+  };
   for (const [k, v] of Object.entries(raw)) {
     switch (k) {
       case 'dir':
@@ -204,11 +210,10 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
         cfg.tags = v.map((x) => String(x).replace(/^@/, ''));
         break;
       case 'global':
-        cfg.global = v === true || v === 'true';
+        cfg.global = bool('global', v);
         break;
       case 'record':
-        if (typeof v !== 'boolean' && v !== 'true' && v !== 'false') throw bad('record must be true or false');
-        cfg.record = v === true || v === 'true';
+        cfg.record = bool('record', v);
         break;
       case 'assemble':
       case 'anchors':
@@ -230,7 +235,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
             const n = Number(sv);
             if (!Number.isFinite(n)) throw bad(`${k}.${sk} must be a number`);
             target[sk] = n;
-          } else if (typeof cur === 'boolean') target[sk] = sv === true || sv === 'true';
+          } else if (typeof cur === 'boolean') target[sk] = bool(`${k}.${sk}`, sv);
           else if (Array.isArray(cur)) {
             if (!Array.isArray(sv)) throw bad(`${k}.${sk} must be a list`);
             target[sk] = sv.map(String);

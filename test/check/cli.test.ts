@@ -74,6 +74,19 @@ describe('git ctx check (CLI)', () => {
     expect(badCfg.stderr).toContain('.contextia/config.yaml: fail_on must be error, warning or info');
   });
 
+  it('refuses a config boolean it cannot read instead of silently turning the setting off', () => {
+    const repo = makeRepo({ '.contextia/a.md': good });
+    repo.commit('c');
+    for (const [yaml, key] of [['record: yes\n', 'record'], ['global: 1\n', 'global'], ['retrieval:\n  feedback_ranking: on\n', 'retrieval.feedback_ranking']] as const) {
+      repo.write({ '.contextia/config.yaml': yaml });
+      const r = runCli(['check'], { cwd: repo.dir });
+      expect(r.code, yaml).toBe(2);
+      expect(r.stderr).toContain(`.contextia/config.yaml: ${key} must be true or false`);
+    }
+    repo.write({ '.contextia/config.yaml': "record: 'false'\nglobal: false\n" });
+    expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
+  });
+
   it('works without a git binary through isomorphic-git', () => {
     const repo = makeRepo({ '.contextia/a.md': good });
     repo.commit('one');

@@ -104,3 +104,40 @@ describe('impact opens the evidence store only when it has something to write (D
     }
   });
 });
+
+describe("impact's importers projection (DEC-032)", () => {
+  it('answers as the code graph does, with and without the cache, and follows an import added or removed', () => {
+    const r = makeRepo(IMPACT_FILES);
+    r.commit('fixture');
+    const run = (env: NodeJS.ProcessEnv = {}) => {
+      const out = runCli(['impact', 'src/util/money.ts', '--depth', '3', '--json'], { cwd: r.dir, env: { GIT_CTX_TIMINGS: '1', ...env } });
+      expect(out.code).toBe(0);
+      const j = JSON.parse(out.stdout) as Out;
+      return { ids: [...j.artifacts.map((a) => a.node.id), ...j.code.map((c) => c.node.id)], fromProjection: out.stderr.includes('importers from the projection'), body: { ...j, edges: undefined } };
+    };
+    const projection = path.join(r.dir, '.git/ctx/cache/impact-importers.json');
+    const first = run();
+    expect(first.fromProjection).toBe(false);
+    expect(existsSync(projection)).toBe(true);
+    expect(first.ids).toEqual(expect.arrayContaining(['DEC-MONEY', 'DEC-ROUND', 'SPEC-API', 'src/billing/invoice.ts', 'src/api/handler.ts']));
+    const second = run();
+    expect(second.fromProjection).toBe(true);
+    expect(second.body).toEqual(first.body);
+    expect(run({ GIT_CTX_NO_CACHE: '1' }).body).toEqual(first.body);
+
+    // a new (untracked) importer: another key, the graph asked again
+    r.write({ 'src/report/summary.ts': "import { round } from '../util/money';\n\nexport const s = round(1.5);\n" });
+    const added = run();
+    expect(added.fromProjection).toBe(false);
+    expect(added.ids).toContain('src/report/summary.ts');
+    expect(run().body).toEqual(added.body);
+    expect(run({ GIT_CTX_NO_CACHE: '1' }).body).toEqual(added.body);
+
+    // an import removed: the handler is no longer reached through the invoice
+    r.write({ 'src/api/handler.ts': 'export function handle() {\n  return 3;\n}\n' });
+    const removed = run();
+    expect(removed.ids).not.toContain('src/api/handler.ts');
+    expect(run().body).toEqual(removed.body);
+    expect(run({ GIT_CTX_NO_CACHE: '1' }).body).toEqual(removed.body);
+  });
+});

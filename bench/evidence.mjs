@@ -3,8 +3,9 @@
 //
 //   node -e 0              Node start-up on this machine, measured in the same run
 //   for, recording off     `git ctx for <file>` with GIT_CTX_NO_RECORD=1
-//   for, recording on      the same with recording (journal append + git status probe)
+//   for, recording on      the same with recording (journal append + dirty flag of the files read)
 //   append (in process)    one appendEpisode call, the recording itself
+//   record (in process)    startEpisode + finish: HEAD, the dirty flag of the files read, the append
 //   100,000 episodes       ingested from the journal; file size of the database
 //   episodes --since 1d    the CLI listing on that store (warm: journal already ingested)
 // Medians of alternating runs; targets: recording adds < 5 ms, 100k episodes < 100 MB,
@@ -26,6 +27,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
 const { appendEpisode } = await import(path.join(ROOT, 'dist/store/journal.js'));
 const { openStore } = await import(path.join(ROOT, 'dist/store/store.js'));
+const { startEpisode } = await import(path.join(ROOT, 'dist/store/record.js'));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-bench-evidence-'));
 const env = { ...process.env, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CTX_NO_RECORD: '' };
@@ -67,6 +69,14 @@ for (let i = 0; i < 200; i++) {
   const t = performance.now();
   appendEpisode(dir, { caller: { kind: 'cli', command: 'bench' }, commit: 'a'.repeat(40), dirty: false, query: { kind: 'place', text: 'src/a.ts', place: 'src/a.ts' }, lanes: [{ name: 'declared', status: 'ok', count: 3, ms: 2 }], evidence: [1, 2, 3, 4, 5].map((r) => ({ kind: 'artifact', value: `DEC-00${r}`, grounding: 'indexed', rank: r, slot: 'declared' })) }, { env: {} });
   appendUs.push((performance.now() - t) * 1000);
+}
+// the whole recording in process: startEpisode (HEAD, dirty probe) + finish (flag of the place, append)
+const recordUs = [];
+const head = git('rev-parse', 'HEAD').trim();
+for (let i = 0; i < 50; i++) {
+  const t = performance.now();
+  await startEpisode(dir, { caller: { kind: 'cli', command: 'bench' }, commit: head, env: {}, dirtyWaitMs: 1000 }).finish({ query: { kind: 'place', text: 'src/mod3/file33.ts', place: 'src/mod3/file33.ts' }, evidence: [], files: ['src/mod3/file33.ts', '.contextia/system/rationale/DEC-003.md'] });
+  recordUs.push((performance.now() - t) * 1000);
 }
 
 // --- 100,000 episodes through the journal ---------------------------------------------------
@@ -118,6 +128,7 @@ console.log(`  node -e 0                      ${fmt(median(node0))}`);
 console.log(`  for, recording off             ${fmt(median(off))}`);
 console.log(`  for, recording on              ${fmt(median(on))}   (+${(median(on) - median(off)).toFixed(1)} ms; target < 5 ms)`);
 console.log(`  append one episode (in process) ${median(appendUs).toFixed(0)} µs`);
+console.log(`  record one episode (in process: HEAD, dirty flag of 2 files, append) ${median(recordUs).toFixed(0)} µs`);
 console.log(`  ${EPISODES} episodes: journal ${mb(journalBytes)}, ingested in ${(ingestMs / 1000).toFixed(1)} s, database ${mb(dbBytes)} (target < 100 MB); ${stats.episodes} episodes, ${stats.evidence} references`);
 console.log(`  node -e 0                      ${fmt(median(node0b))}`);
 console.log(`  episodes --since 1d            ${fmt(median(list))}   (target < 200 ms)`);

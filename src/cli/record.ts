@@ -11,7 +11,7 @@ import { io, type RepoContext, type RepoOptions } from './shared.js';
 
 /** An episode recorder for a CLI retrieval command (a journal append; never fails the command). */
 export function recordCli(repo: Pick<RepoContext, 'snapshot' | 'config'>, command: string): EpisodeRecorder {
-  return startEpisode(repo.snapshot.root, { caller: { kind: 'cli', command }, commit: repo.snapshot.commit, env: io().env, record: repo.config.record, dirtyWaitMs: 100 });
+  return startEpisode(repo.snapshot.root, { caller: { kind: 'cli', command }, commit: repo.snapshot.commit, reads: repo.snapshot.kind, env: io().env, record: repo.config.record, dirtyWaitMs: 100 });
 }
 
 /**

@@ -129,5 +129,8 @@ class EdgeCache implements EdgeStore {
  * foreign or corrupt file is an empty store: every origin is recomputed and the file rewritten.
  */
 export function openEdgeCache(root: string, opts: { cache?: boolean } = {}): EdgeStore {
-  return new EdgeCache(opts.cache === false ? undefined : cacheFile(root, EDGE_CACHE));
+  return new EdgeCache(opts.cache === false ? undefined : edgeCacheFile(root));
 }
+
+/** The edge file of a repository (undefined with GIT_CTX_NO_CACHE=1 or outside one). */
+export const edgeCacheFile = (root: string): string | undefined => cacheFile(root, EDGE_CACHE);

@@ -13,6 +13,7 @@ import { openEdgeCache, type EdgeStore } from './edge-store.js';
 import { refreshEdges } from './edges.js';
 import { journalMarkers } from './store-backend.js';
 import type { ImpactNode, ImpactResult, ImpactStale } from './types.js';
+import { withImporterProjection } from './importers.js';
 import { walkImpact } from './walk.js';
 
 export type * from './types.js';
@@ -104,7 +105,8 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   store.flush();
   mark(`impact: edges (${refresh.recomputed} of ${refresh.origins} origins recomputed)`);
   const reverse = target.kind !== 'artifact' || !!opts.reverse;
-  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index));
+  // the repository's graph: importers through their projection (a few hundred KB, not every shard)
+  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? withImporterProjection(index.snapshot, defaultNeighbours(index)));
   if (target.kind === 'symbol') await requireSymbol(target.id, index, neighbours);
   const markers = opts.markers ?? journalMarkers(snapshot.root);
   const walk = await walkImpact({

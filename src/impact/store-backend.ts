@@ -1,10 +1,16 @@
 // @spec SPEC-IMPACT-001
 
-import { isCtxError } from '../errors.js';
-import { ingestMarkerJournal, NOT_FRESH } from '../store/marker-journal.js';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { isCtxError, type CtxError } from '../errors.js';
+import { ctxDir } from '../git/git-dir.js';
+import { driverResolvable } from '../store/driver.js';
+import { evidenceDir } from '../store/journal.js';
+import { ingestMarkerJournal, NOT_FRESH, readMarkerProjection } from '../store/marker-journal.js';
 import type { Store } from '../store/store.js';
-import { latestMarkers } from '../staleness/markers.js';
-import { openEdgeCache, type EdgeStore } from './edge-store.js';
+import { latestMarkers, MARKERS_JOURNAL } from '../staleness/markers.js';
+import { edgeCacheFile, openEdgeCache, type EdgeStore } from './edge-store.js';
 import type { ImpactEdge, ImpactNodeKind, ImpactStale } from './types.js';
 
 
@@ -38,25 +44,28 @@ export function journalMarkers(root: string): (ids: string[]) => Map<string, Imp
  * cache: a walk asks for thousands of edges, and one SQLite statement each (the store
  * prepares per call) cost seconds on 2,000 records where the file costs milliseconds. Every
  * origin recomputed is written to both; at flush the store gets the origins it lacks (a new
- * store, a store moved aside) and loses those that vanished, so the two agree.
+ * store, a store moved aside) and loses those that vanished, so the two agree. The store is
+ * opened on first need (DEC-032): a warm walk that recomputes nothing, with the sync stamp
+ * saying the store already holds this edge file, never loads SQLite.
  */
 class MirroredEdges implements EdgeStore {
   private changed = false;
   constructor(
     private readonly file: EdgeStore,
-    private readonly store: Store,
+    private readonly store: () => Store,
+    private readonly sync: { inStep(): boolean; done(): void },
   ) {}
   edgeSourceHash(origin: string) {
     return this.file.edgeSourceHash(origin);
   }
   replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
     this.file.replaceEdges(origin, hash, edges);
-    this.store.replaceEdges(origin, hash, edges.map(toRow));
+    this.store().replaceEdges(origin, hash, edges.map(toRow));
     this.changed = true;
   }
   removeOrigin(origin: string) {
     this.file.removeOrigin(origin);
-    this.store.removeEdgeSources([origin]);
+    this.store().removeEdgeSources([origin]);
     this.changed = true;
   }
   origins() {
@@ -76,27 +85,119 @@ class MirroredEdges implements EdgeStore {
   }
   flush() {
     this.file.flush();
+    // nothing recomputed and the stamp written after the last sync names this store and this edge file: in step
+    if (!this.changed && this.sync.inStep()) return;
+    const store = this.store();
     // nothing recomputed and as many edges on both sides: in step, no need to list the store's origins
-    if (!this.changed && this.store.edgeCount() === this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) return;
-    const inStore = new Set(this.store.edgeOrigins());
-    const inFile = new Set(this.file.origins());
-    for (const o of inFile) if (!inStore.has(o)) this.store.replaceEdges(o, this.file.edgeSourceHash(o) ?? '', this.file.edgesOfOrigin(o).map(toRow));
-    const gone = [...inStore].filter((o) => !inFile.has(o));
-    if (gone.length) this.store.removeEdgeSources(gone);
+    if (this.changed || store.edgeCount() !== this.file.origins().reduce((n, o) => n + this.file.edgesOfOrigin(o).length, 0)) {
+      const inStore = new Set(store.edgeOrigins());
+      const inFile = new Set(this.file.origins());
+      for (const o of inFile) if (!inStore.has(o)) store.replaceEdges(o, this.file.edgeSourceHash(o) ?? '', this.file.edgesOfOrigin(o).map(toRow));
+      const gone = [...inStore].filter((o) => !inFile.has(o));
+      if (gone.length) store.removeEdgeSources(gone);
+    }
+    this.changed = false;
+    this.sync.done();
   }
 }
 
 const toRow = (e: ImpactEdge) => ({ src_kind: e.srcKind, src: e.src, dst_kind: e.dstKind, dst: e.dst, kind: e.kind });
 
+/** `<git-dir>/ctx/evidence/impact-sync.json`: which database file held which edge file when they were last found in step. */
+const SYNC_FILE = 'impact-sync.json';
+const stampOf = (file: string | undefined): string | undefined => {
+  if (!file) return undefined;
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+};
+
+function syncStamp(root: string, dir: string, dbFile: string) {
+  const file = path.join(dir, SYNC_FILE);
+  // the database by its inode (a file moved aside and rebuilt is another one), the edge file by its stat
+  const now = () => {
+    const db = stampOf(path.join(dir, dbFile))?.split(':').slice(0, 2).join(':');
+    const edges = stampOf(edgeCacheFile(root));
+    return db && edges ? `${db}\n${edges}` : undefined;
+  };
+  return {
+    inStep: () => {
+      const s = now();
+      return s !== undefined && readKeyedCache(file, 'impact-sync-v1') === s;
+    },
+    done: () => {
+      const s = now();
+      if (s) writeKeyedCache(file, 'impact-sync-v1', s);
+    },
+  };
+}
+
+const markersOf = (list: Iterable<{ artifact: string; anchor: string; verdict: string; commit?: string; at?: number }>, ids: string[]): Map<string, ImpactStale> => {
+  const want = new Set(ids);
+  const out = new Map<string, ImpactStale>();
+  for (const m of list) {
+    if (m.anchor !== '' || !want.has(m.artifact)) continue;
+    const s = staleOf({ verdict: m.verdict, ...(m.commit ? { commit: m.commit } : {}), at: new Date(m.at ?? 0).toISOString() });
+    if (s) out.set(m.artifact, s);
+  }
+  return out;
+};
+
+/** Whether staleness runs left markers in the journal for the store to take in. */
+function markersPending(root: string): boolean {
+  const file = ctxDir(root, MARKERS_JOURNAL);
+  try {
+    return !!file && statSync(file).size > 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The evidence store when its SQLite module loads (markers journal ingested first), else the
  * file-backed edges and the journal. Only `impact` front ends call this: check, the hook and
- * the Action never do.
+ * the Action never do. When no markers wait in the journal and the store's projection of the
+ * latest markers is there, the store is not opened until an edge has to be written to it.
  */
 export async function openImpactBackend(root: string): Promise<ImpactBackend> {
+  const { openStore, DB_FILE } = await import('../store/store.js');
+  const dir = evidenceDir(root);
+  const projected = dir && !markersPending(root) && driverResolvable() ? readMarkerProjection(dir) : undefined;
+  if (dir && projected) {
+    let store: Store | undefined;
+    let failed: CtxError | undefined;
+    const open = () => {
+      if (!store) {
+        try {
+          store = openStore(root);
+        } catch (e) {
+          if (!isCtxError(e)) throw e;
+          failed = e;
+          throw e;
+        }
+      }
+      return store;
+    };
+    const file = openEdgeCache(root);
+    const mirrored = new MirroredEdges(file, open, syncStamp(root, dir, DB_FILE));
+    return {
+      get kind() {
+        return failed ? ('file' as const) : ('sqlite' as const);
+      },
+      // a store that cannot load (the module gone since the projection was written) leaves the file: the same answers
+      edges: new FallbackEdges(mirrored, file, () => failed !== undefined),
+      markers: (ids) => markersOf(projected.values(), ids),
+      get note() {
+        return failed?.message;
+      },
+      close: () => store?.close(),
+    };
+  }
   let store: Store;
   try {
-    const { openStore } = await import('../store/store.js');
     store = openStore(root);
   } catch (e) {
     if (!isCtxError(e)) throw e;
@@ -109,16 +210,53 @@ export async function openImpactBackend(root: string): Promise<ImpactBackend> {
   }
   return {
     kind: 'sqlite',
-    edges: new MirroredEdges(openEdgeCache(root), store),
-    markers: (ids) => {
-      const out = new Map<string, ImpactStale>();
-      for (const m of store.latestMarkers(ids)) {
-        if (m.anchor !== '') continue;
-        const s = staleOf({ verdict: m.verdict, ...(m.commit ? { commit: m.commit } : {}), at: new Date(m.at ?? 0).toISOString() });
-        if (s) out.set(m.artifact, s);
-      }
-      return out;
-    },
+    edges: new MirroredEdges(openEdgeCache(root), () => store, syncStamp(root, store.dir, DB_FILE)),
+    markers: (ids) => markersOf(store.latestMarkers(ids), ids),
     close: () => store.close(),
   };
+}
+
+/** The mirrored edges until the store fails to open, then the file alone. */
+class FallbackEdges implements EdgeStore {
+  constructor(
+    private readonly mirrored: EdgeStore,
+    private readonly file: EdgeStore,
+    private readonly failed: () => boolean,
+  ) {}
+  private run<T>(fn: (s: EdgeStore) => T): T {
+    if (this.failed()) return fn(this.file);
+    try {
+      return fn(this.mirrored);
+    } catch (e) {
+      if (!this.failed()) throw e;
+      return fn(this.file);
+    }
+  }
+  edgeSourceHash(origin: string) {
+    return this.file.edgeSourceHash(origin);
+  }
+  replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
+    this.run((s) => s.replaceEdges(origin, hash, edges));
+  }
+  removeOrigin(origin: string) {
+    this.run((s) => s.removeOrigin(origin));
+  }
+  origins() {
+    return this.file.origins();
+  }
+  edgesOfOrigin(origin: string) {
+    return this.file.edgesOfOrigin(origin);
+  }
+  edgesFrom(kind: ImpactNodeKind, id: string) {
+    return this.file.edgesFrom(kind, id);
+  }
+  edgesTo(kind: ImpactNodeKind, id: string) {
+    return this.file.edgesTo(kind, id);
+  }
+  edgesToKind(kind: ImpactNodeKind) {
+    return this.file.edgesToKind(kind);
+  }
+  flush() {
+    this.run((s) => s.flush());
+  }
 }

@@ -3,7 +3,7 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { compilePaths, entryCovers } from '../util/path-set.js';
+import { compilePaths, entryCovers, type PathSet } from '../util/path-set.js';
 import type { EdgeStore } from './edge-store.js';
 import { WEAK_KINDS, type ImpactEdge, type ImpactHit, type ImpactNode, type ImpactStale, type ImpactStep } from './types.js';
 
@@ -43,6 +43,8 @@ interface Reached {
   weak: boolean;
 }
 
+/** An entry with a `*` is a glob, never a file's name (one with `[`, `?` or `{` may be: `app/[id]/page.tsx`). */
+const STAR = /\*/;
 const keyOf = (n: ImpactNode) => `${n.kind}:${n.id}`;
 const fileOfSymbol = (id: string) => id.slice(0, id.indexOf('#'));
 const literalPrefix = (entry: string) => {
@@ -74,10 +76,36 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
     if (l) l.push(e);
     else symbolEdgesByFile.set(f, [e]);
   }
+  // records often share an entry or a whole `paths:` list, and a walk meets a file many times:
+  // each (entry, file) and (list, file) is matched once
+  const entryMemo = new Map<string, boolean>();
+  const setMemo = new Map<PathSet, Map<string, boolean>>();
   const covers = (e: ImpactEdge, file: string) => {
-    if (!entryCovers(e.dst, file)) return false;
+    const ek = `${e.dst}\0${file}`;
+    let hit = entryMemo.get(ek);
+    if (hit === undefined) entryMemo.set(ek, (hit = entryCovers(e.dst, file)));
+    if (!hit) return false;
     // a `paths:` entry counts only where the artifact's whole set (exclusions too) covers the file
-    return e.kind !== 'paths' || compilePaths(set.byId.get(e.src)!.paths).covers(file);
+    if (e.kind !== 'paths') return true;
+    const ps = compilePaths(set.byId.get(e.src)!.paths);
+    let m = setMemo.get(ps);
+    if (!m) setMemo.set(ps, (m = new Map()));
+    let c = m.get(file);
+    if (c === undefined) m.set(file, (c = ps.covers(file)));
+    return c;
+  };
+  // the same directory is expanded for every record naming it
+  const listed = new Map<string, Promise<{ path: string }[]>>();
+  const listUnder = (prefix: string) => {
+    let l = listed.get(prefix);
+    if (!l) listed.set(prefix, (l = snapshot.listUnder(prefix)));
+    return l;
+  };
+  const blobs = new Map<string, Promise<string | undefined>>();
+  const blobOf = (p: string) => {
+    let b = blobs.get(p);
+    if (!b) blobs.set(p, (b = snapshot.blobOf(p)));
+    return b;
   };
   const where = (e: ImpactEdge) => {
     const a = set.byId.get(e.src);
@@ -120,13 +148,14 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
         out.push([{ kind: 'symbol', id: e.dst }, step(e, false), weak]);
         continue;
       }
-      if ((await snapshot.blobOf(e.dst)) !== undefined) {
+      // `src/x/**` is not looked up as a file (a lookup outside the folders listed lists a whole top-level directory)
+      if (!STAR.test(e.dst) && (await blobOf(e.dst)) !== undefined) {
         out.push([{ kind: 'file', id: e.dst }, step(e, false), weak]);
         continue;
       }
       const prefix = literalPrefix(e.dst);
       let n = 0;
-      for (const f of await snapshot.listUnder(prefix)) {
+      for (const f of await listUnder(prefix)) {
         if (!covers(e, f.path)) continue;
         if (++n > MAX_FILES_PER_ENTRY) break;
         out.push([{ kind: 'file', id: f.path }, { ...step(e, false), to: f.path, ...(e.dst !== f.path ? { via: e.dst } : {}) }, weak]);

@@ -114,7 +114,7 @@ export function createServer(options: CreateServerOptions): McpServer {
             ? recordsAsEvidence((d.sent ?? []).map((x) => ({ id: x.id, type: typeOf(x.id), slot: x.requested ? 'requested' : 'requires', grounding: x.depth === 'full' ? ('loaded' as const) : ('indexed' as const) })))
             : recordsAsEvidence((d.ids ?? []).map((id) => ({ id, type: typeOf(id), slot: 'index', grounding: 'indexed' as const })));
         const query = args.ids?.length ? args.ids.join(' ') : [many(args.areas)?.join(','), many(args.scope)?.join(','), many(args.status)?.join(','), args.baseline_only ? 'baseline' : ''].filter(Boolean).join(' ') || 'index';
-        const episode = await rec.finish({ query: { kind: 'ids', text: query }, evidence });
+        const episode = await rec.finish({ query: { kind: 'ids', text: query }, evidence, files: evidence.map((e) => state.set.byId.get(e.value)?.file ?? '') });
         return episode ? { ...out, data: { ...out.data, episode } } : out;
       }),
   );

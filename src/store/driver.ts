@@ -41,3 +41,19 @@ export function loadDriver(env: NodeJS.ProcessEnv = process.env): SqlDriver {
     });
   }
 }
+
+/**
+ * Whether the SQLite driver's module can be found, without loading it (no native code, no
+ * libc probe): lets `impact` skip opening the store on a warm run and still report where its
+ * edges are kept (DEC-032). Found is not proof it loads; a front end that opens the store learns that.
+ */
+export function driverResolvable(env: NodeJS.ProcessEnv = process.env): boolean {
+  const name = env.GIT_CTX_SQLITE_MODULE || 'libsql';
+  if (cached && name === 'libsql') return true;
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}

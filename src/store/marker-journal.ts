@@ -1,6 +1,8 @@
 // @spec SPEC-STORE-001
 
 import { readFileSync, renameSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { ctxDir } from '../git/git-dir.js';
 import { MARKERS_JOURNAL, parseMarkerLines, type StaleMarker } from '../staleness/markers.js';
 import type { Marker } from './types.js';
@@ -28,4 +30,31 @@ export function ingestMarkerJournal(store: { recordMarkers(list: Marker[]): void
   store.recordMarkers(list.map((m) => ({ artifact: m.artifact, anchor: m.anchor, verdict: m.verdict, ...(m.commit ? { commit: m.commit } : {}), dirty: m.dirty, at: Date.parse(m.at), run: m.run })));
   unlinkSync(taken);
   return list.length;
+}
+
+/**
+ * `<git-dir>/ctx/evidence/markers-latest.json`: the latest record-level marker of each record,
+ * a projection of the store's markers table that `impact` reads without loading SQLite
+ * (DEC-032). The store rewrites it inside the write transaction that records markers, and
+ * when it finds it missing or the database rebuilt, as it does the feedback profile (DEC-028).
+ */
+export const MARKER_PROJECTION_FILE = 'markers-latest.json';
+const PROJECTION_KEY = 'markers-latest-v1';
+
+export const markerProjectionFile = (dir: string) => path.join(dir, MARKER_PROJECTION_FILE);
+
+export function writeMarkerProjection(dir: string, markers: Marker[]): void {
+  writeKeyedCache(markerProjectionFile(dir), PROJECTION_KEY, markers.map((m) => [m.artifact, m.verdict, m.commit ?? null, m.at ?? 0]));
+}
+
+/** The projection's markers by record id; undefined when it is missing or unreadable (open the store instead). */
+export function readMarkerProjection(dir: string): Map<string, Marker> | undefined {
+  const v = readKeyedCache(markerProjectionFile(dir), PROJECTION_KEY);
+  if (!Array.isArray(v)) return undefined;
+  const out = new Map<string, Marker>();
+  for (const row of v as unknown[]) {
+    if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'string') return undefined;
+    out.set(row[0], { artifact: row[0], anchor: '', verdict: row[1], ...(typeof row[2] === 'string' ? { commit: row[2] } : {}), at: Number(row[3]) || 0, run: '' });
+  }
+  return out;
 }

@@ -1,32 +1,45 @@
 // @spec SPEC-STORE-001
 
-import { execFile } from 'node:child_process';
+import { fastHead } from '../git/fast-head.js';
 import type { PrResult } from '../pr/types.js';
 import type { RetrievalResult, RetrievedRecord } from '../retrieve/types.js';
+import { startDirtyProbe, type DirtyProbe } from './dirty.js';
 import { appendEpisode, recordingEnabled } from './journal.js';
 import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord, SupportRef } from './types.js';
 
 /**
  * Recording for front ends: `startEpisode` at the start of a retrieval (it starts the
- * dirty-flag probe, a `git status` running beside the retrieval), `finish` with what was
- * answered. Imports no SQLite (DEC-017): safe in the hook, bundles and the Action.
+ * dirty-flag probe beside the retrieval), `finish` with what was answered. Imports no SQLite
+ * (DEC-017): safe in the hook, bundles and the Action.
  */
 export interface EpisodeRecorder {
   /** Append the episode to the journal; resolves to its id, or undefined when not recorded. Never rejects. */
-  finish(parts: { query: EpisodeQuery; lanes?: LaneRecord[]; evidence: EvidenceRef[]; refs?: SupportRef[]; commit?: string; dirty?: boolean; ms?: number }): Promise<string | undefined>;
+  finish(parts: {
+    query: EpisodeQuery;
+    lanes?: LaneRecord[];
+    evidence: EvidenceRef[];
+    refs?: SupportRef[];
+    commit?: string;
+    dirty?: boolean;
+    ms?: number;
+    /** the repository files the answer was computed from (the place, the records' files): the dirty flag is theirs (DEC-032) */
+    files?: string[];
+  }): Promise<string | undefined>;
 }
 
 export interface StartEpisodeOptions {
   caller: Episode['caller'];
-  /** HEAD, when the front end knows it already */
+  /** HEAD, when the front end knows it already (else read from the filesystem) */
   commit?: string;
   env?: NodeJS.ProcessEnv;
   /** config `record` */
   record?: boolean;
   clock?: () => number;
-  /** the front end knows commit and dirty flag itself (a bundle's header): no git status probe */
+  /** the front end knows commit and dirty flag itself (a bundle's header): no dirty probe */
   probe?: boolean;
-  /** longest wait for the dirty probe at finish (default 200 ms); past it the flag is left unknown */
+  /** what the answer read: the work tree (default), the index (`--staged`) or a commit (`--at`, never dirty) */
+  reads?: 'worktree' | 'index' | 'commit';
+  /** longest wait at finish for a git process of the dirty probe still running (default 50 ms); past it the flag is left unknown */
   dirtyWaitMs?: number;
   /** what the caller knows of its call: the agent's tool call id, the CI run (recorded as context references) */
   context?: { tool_call?: string; run?: string };
@@ -40,54 +53,30 @@ export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRe
   const clock = opts.clock ?? Date.now;
   const t0 = performance.now();
   const at = clock();
-  const probe = opts.probe === false ? Object.assign(Promise.resolve(undefined), { commit: Promise.resolve(undefined) }) : probeDirty(root);
+  let commit = opts.commit;
+  let probe: DirtyProbe | undefined;
+  if (opts.probe !== false) {
+    try {
+      commit ??= fastHead(root)?.commit;
+      probe = startDirtyProbe(root, commit, { reads: opts.reads ?? 'worktree' });
+    } catch {
+      probe = undefined;
+    }
+  }
   return {
     async finish(parts) {
       try {
         const ms = parts.ms ?? Math.round((performance.now() - t0) * 10) / 10;
-        const dirty = parts.dirty ?? await Promise.race([probe, new Promise<undefined>((r) => setTimeout(() => r(undefined), opts.dirtyWaitMs ?? 200).unref())]);
-        const commit = parts.commit ?? opts.commit ?? (await probe.commit);
+        const files = parts.files ?? (parts.query.kind === 'place' && parts.query.place ? [parts.query.place] : []);
+        const dirty = parts.dirty ?? (probe && files.length ? await probe.judge(files, opts.dirtyWaitMs ?? 50) : undefined);
+        const c = parts.commit ?? commit;
         const refs = [...queryRefs(parts.query), ...(parts.refs ?? []), ...contextRefs(opts.context)];
-        return appendEpisode(root, { at, caller: opts.caller, ...(commit ? { commit } : {}), ...(dirty === undefined ? {} : { dirty }), query: parts.query, lanes: parts.lanes ?? [], evidence: parts.evidence, ...(refs.length ? { refs } : {}), ms }, { env, clock });
+        return appendEpisode(root, { at, caller: opts.caller, ...(c ? { commit: c } : {}), ...(dirty === undefined ? {} : { dirty }), query: parts.query, lanes: parts.lanes ?? [], evidence: parts.evidence, ...(refs.length ? { refs } : {}), ms }, { env, clock });
       } catch {
         return undefined;
       }
     },
   };
-}
-
-/**
- * Whether tracked files differ from HEAD, and HEAD itself, from one `git status` (no
- * optional locks: never contends with the user's git). Resolves undefined on any failure.
- */
-function probeDirty(root: string): Promise<boolean | undefined> & { commit: Promise<string | undefined> } {
-  let commitResolve!: (c: string | undefined) => void;
-  const commit = new Promise<string | undefined>((r) => (commitResolve = r));
-  const p = new Promise<boolean | undefined>((resolve) => {
-    try {
-      const child = execFile('git', ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '--untracked-files=no'], { cwd: root, timeout: 5000, maxBuffer: 4 << 20 }, (err, stdout) => {
-        if (err) {
-          commitResolve(undefined);
-          return resolve(undefined);
-        }
-        const oid = /^# branch\.oid ([0-9a-f]{40,64})$/m.exec(stdout)?.[1];
-        commitResolve(oid);
-        resolve(stdout.split('\n').some((l) => l && !l.startsWith('#')));
-      });
-      child.on('error', () => {
-        commitResolve(undefined);
-        resolve(undefined);
-      });
-      // a probe still running must not keep a finished command alive
-      child.unref();
-      (child.stdout as { unref?: () => void } | null)?.unref?.();
-      (child.stderr as { unref?: () => void } | null)?.unref?.();
-    } catch {
-      commitResolve(undefined);
-      resolve(undefined);
-    }
-  });
-  return Object.assign(p, { commit });
 }
 
 /** The place a query asked about, as references: its path, and the symbol when the text names one (`path#Symbol`). */
@@ -161,7 +150,17 @@ export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult): Promi
   const query = queryOf(r);
   // a symbol found at a line is part of the place asked, though the text named only the line
   const found: SupportRef[] = r.query.kind === 'place' && r.query.symbol && !query.text?.includes('#') ? [{ role: 'query', kind: 'symbol', value: `${r.query.path}#${r.query.symbol}`, grounding: 'indexed', rank: 0 }] : [];
-  return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...viaRefs(r)] });
+  const via = viaRefs(r);
+  return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...via], files: filesOf(r, via) });
+}
+
+/** The files a retrieval answer was computed from: the place, the records' files, the code they were found through. */
+export function filesOf(r: RetrievalResult, via: SupportRef[] = viaRefs(r)): string[] {
+  const out = new Set<string>();
+  if (r.query.kind === 'place') out.add(r.query.path);
+  for (const x of r.results) if (x.file) out.add(x.file);
+  for (const v of via) out.add(v.kind === 'symbol' ? v.value.slice(0, v.value.indexOf('#')) : v.value);
+  return [...out];
 }
 
 /** A list of records as evidence in rank order, each with its band and grounding (trace, bundles, the PR analysis, get_context). */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { loadDriver, type SqlDatabase } from './driver.js';
 import { feedbackProfileFile, profileOf, writeFeedbackProfile } from './feedback-profile.js';
-import { ingestMarkerJournal, NOT_FRESH } from './marker-journal.js';
+import { ingestMarkerJournal, markerProjectionFile, NOT_FRESH, writeMarkerProjection } from './marker-journal.js';
 import { EVIDENCE_DIR, JOURNAL_FILE, evidenceDir } from './journal.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type { Edge, Episode, EvidenceRef, FeedbackEntry, LaneRecord, Marker, StoredEdge, SupportRef, Verdict } from './types.js';
@@ -156,6 +156,8 @@ export class Store {
     }
     // the feedback ranking's projection: written with every feedback; made here when missing (a store from before it) or the store was rebuilt
     if (rebuilt || !existsSync(feedbackProfileFile(dir))) store.refreshFeedbackProfile();
+    // impact's projection of the markers, likewise
+    if (rebuilt || !existsSync(markerProjectionFile(dir))) store.refreshMarkerProjection();
     return store;
   }
 
@@ -554,7 +556,17 @@ export class Store {
     this.write(() => {
       const ins = this.db.prepare('INSERT INTO markers (artifact, anchor, verdict, commit_id, dirty, at, run) VALUES (?, ?, ?, ?, ?, ?, ?)');
       for (const m of list) ins.run(m.artifact, m.anchor, m.verdict, m.commit ?? null, m.dirty ? 1 : 0, Math.floor(m.at ?? at), m.run);
+      // under the write lock, as the feedback profile: the last projection written holds every marker
+      this.refreshMarkerProjection();
     });
+  }
+
+  /** Rewrite the projection of the latest record-level markers (src/store/marker-journal.ts) from the markers table. */
+  refreshMarkerProjection(): void {
+    const rows = this.db
+      .prepare(`SELECT artifact, verdict, commit_id, at FROM (SELECT artifact, verdict, commit_id, at, row_number() OVER (PARTITION BY artifact ORDER BY at DESC, rowid DESC) AS n FROM markers WHERE anchor = '') WHERE n = 1 ORDER BY artifact`)
+      .all() as Record<string, unknown>[];
+    writeMarkerProjection(this.dir, rows.map((r) => ({ artifact: String(r.artifact), anchor: '', verdict: String(r.verdict), ...(r.commit_id == null ? {} : { commit: String(r.commit_id) }), at: Number(r.at), run: '' })));
   }
 
   /** The latest marker of each (artifact, anchor) for these artifacts (all artifacts when omitted). */
@@ -563,7 +575,7 @@ export class Store {
       WHERE rowid = (SELECT rowid FROM markers x WHERE x.artifact = m.artifact AND x.anchor = m.anchor ORDER BY at DESC, rowid DESC LIMIT 1)`;
     const rows = (
       artifactIds
-        ? artifactIds.flatMap((a) => this.db.prepare(`${sql} AND artifact = ? ORDER BY anchor`).all(a))
+        ? ((stmt) => artifactIds.flatMap((a) => stmt.all(a)))(this.db.prepare(`${sql} AND artifact = ? ORDER BY anchor`))
         : this.db.prepare(`${sql} ORDER BY artifact, anchor`).all()
     ) as Record<string, unknown>[];
     return rows.map((r) => ({

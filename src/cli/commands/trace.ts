@@ -86,8 +86,10 @@ export function register(program: Command): void {
         if (!marked.fallback?.length) delete marked.fallback;
       }
       io().out(RENDERERS[o.json ? 'json' : o.format](marked));
+      const shown = [...marked.entries.filter((e) => e.known), ...(marked.mentioned ?? []), ...(marked.fallback ?? [])];
       await rec.finish({
         query: placeQuery(place, target),
+        files: [target.path, ...shown.map((e) => repo.set.byId.get(e.id)?.file ?? '')],
         evidence: recordsAsEvidence([
           ...marked.entries.filter((e) => e.known).map((e) => ({ id: e.id, type: e.type, slot: 'declared', grounding: 'indexed' as const })),
           ...(marked.mentioned ?? []).map((m) => ({ id: m.id, type: m.type, slot: 'mentioned', grounding: 'inferred' as const })),

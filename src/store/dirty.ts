@@ -1,0 +1,229 @@
+// @spec SPEC-STORE-001
+
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { cacheFile } from '../git/git-dir.js';
+import { indexFileOf, readGitIndex, type GitIndexFile } from '../git/index-file.js';
+
+/**
+ * The dirty flag of an episode, scoped to what the answer read (DEC-032): `true` when one of
+ * the files it was computed from — the place asked about, the files of the records returned,
+ * the code they were found through — differs from the episode's commit: staged (the index
+ * differs from the commit), modified or deleted on disk (the work tree differs from the
+ * index), in a merge conflict, or not in the index at all. A change anywhere else does not
+ * make the episode dirty. `undefined` when it cannot be told in time.
+ *
+ * Cheap by construction: the work tree side is one lstat per file against the index's stat
+ * data (a file whose stat changed is hashed, as git would); the index side is the set of
+ * staged paths (`git diff-index --cached`, which reads the index and the commit's trees but
+ * stats nothing), cached by commit and the index file's checksum, so a repeated question runs
+ * no git process at all and a miss runs one that never touches the work tree.
+ */
+export interface DirtyProbe {
+  /** Whether any of `files` differs from the commit; waits at most `waitMs` for a process still running. Never rejects. */
+  judge(files: readonly string[], waitMs: number): Promise<boolean | undefined>;
+}
+
+/** Files judged at most (an answer reads a few dozen). */
+const MAX_FILES = 500;
+/** A file whose stat changed is hashed up to this size; a larger one is left to git. */
+const MAX_HASH_BYTES = 32 * 1024 * 1024;
+/** Staged paths remembered at most; more (a mass `git add`) are not cached. */
+const MAX_STAGED_CACHED = 20_000;
+const STAGED_CACHE = 'record-staged.json';
+
+type FileState = 'clean' | 'dirty' | 'absent' | 'git';
+
+/**
+ * Start judging against `commit` (the snapshot's HEAD): the staged set is looked up now and,
+ * when not cached, computed by a git process running beside the retrieval. `reads` is what the
+ * answer read: a commit's content is never dirty; the index's only by what is staged.
+ */
+export function startDirtyProbe(root: string, commit: string | undefined, opts: { reads?: 'worktree' | 'index' | 'commit' } = {}): DirtyProbe {
+  const reads = opts.reads ?? 'worktree';
+  if (reads === 'commit') return { judge: async () => (commit ? false : undefined) };
+  const index = commit ? readGitIndex(root) : undefined;
+  // no commit (an unborn branch, or a layout the in-process readers do not handle), or an index
+  // they cannot read: git judges the files themselves, scoped to them
+  if (!commit || !index) return { judge: (files, waitMs) => scopedStatus(root, files, reads, waitMs) };
+  const staged = stagedPaths(root, commit);
+  return {
+    async judge(files, waitMs) {
+      try {
+        const list = [...new Set(files)].filter(Boolean).slice(0, MAX_FILES);
+        let unsure = false;
+        const forGit: string[] = [];
+        if (reads === 'worktree') {
+          for (const f of list) {
+            const s = fileState(root, index, f);
+            if (s === 'dirty') return true;
+            if (s === 'git') forGit.push(f);
+          }
+        } else {
+          for (const f of list) {
+            const e = entryAt(index, f);
+            if (e && index.stage(e) !== 0) return true;
+          }
+        }
+        const set = await within(staged, waitMs);
+        if (set === undefined) unsure = true;
+        else if (list.some((f) => set.has(f))) return true;
+        if (forGit.length) {
+          const g = await scopedStatus(root, forGit, reads, waitMs);
+          if (g === true) return true;
+          if (g === undefined) unsure = true;
+        }
+        return unsure ? undefined : false;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** The index entry at exactly `p` (stage 0 first). */
+function entryAt(index: GitIndexFile, p: string) {
+  const at = index.under(p).filter((e) => e.path === p);
+  return at.find((e) => index.stage(e) === 0) ?? at[0];
+}
+
+const u32 = (n: bigint) => Number(n & 0xffffffffn);
+
+/** One file's work tree against the index: git's own comparison (stat data, then content) for the plain cases. */
+export function fileState(root: string, index: GitIndexFile, p: string): FileState {
+  const e = entryAt(index, p);
+  const abs = path.join(root, p);
+  let st;
+  try {
+    st = lstatSync(abs, { bigint: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return 'git';
+    return e ? 'dirty' : 'absent'; // deleted; or never a file (nothing read)
+  }
+  if (!e) return st.isFile() || st.isSymbolicLink() ? 'dirty' : 'absent'; // not in the index: not in the commit either
+  if (index.stage(e) !== 0) return 'dirty';
+  if (index.special(e)) return 'git';
+  const mode = index.mode(e);
+  if (mode === '160000') return 'clean'; // a submodule: its own repository
+  if (mode === '120000') {
+    if (!st.isSymbolicLink()) return 'dirty';
+    return blobId(Buffer.from(readlinkSync(abs, 'buffer'))) === index.blob(e) ? 'clean' : 'dirty';
+  }
+  if (!st.isFile()) return 'dirty';
+  if (((Number(st.mode) & 0o100) !== 0) !== (mode === '100755')) return 'git'; // core.fileMode decides
+  const [cs, cn, ms, mn, , ino, , , , size] = index.stat(e);
+  const sec = 1_000_000_000n;
+  const same =
+    u32(st.size) === size &&
+    u32(st.mtimeNs / sec) === ms &&
+    Number(st.mtimeNs % sec) === mn &&
+    u32(st.ctimeNs / sec) === cs &&
+    Number(st.ctimeNs % sec) === cn &&
+    u32(st.ino) === ino &&
+    // racily clean: written in the same instant as the index, its stat data proves nothing
+    st.mtimeNs < index.mtimeNs;
+  if (same) return 'clean';
+  if (st.size > BigInt(MAX_HASH_BYTES)) return 'git';
+  // stat changed (a touch, a checkout): the content decides, as for git
+  return blobId(readFileSync(abs)) === index.blob(e) ? 'clean' : 'dirty';
+}
+
+const blobId = (b: Buffer) => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex');
+
+/** The identity of the index file's content: its trailing checksum (git's own) and its stat stamp. */
+function indexIdentity(root: string): string | undefined {
+  const file = indexFileOf(root);
+  if (!file) return undefined;
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${file}\0${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index file's trailing checksum (git's SHA-1 of its content; zeros with index.skipHash, then the stamp alone keys it). */
+function trailerOf(root: string): string | undefined {
+  const file = indexFileOf(root);
+  if (!file) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    if (size < 32) return undefined;
+    const buf = Buffer.alloc(20);
+    return readSync(fd, buf, 0, 20, size - 20) === 20 ? buf.toString('hex') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Paths whose index entry differs from `commit` (added, modified, deleted, type or mode
+ * changed). Cached under the commit and the index file's identity: a commit's trees never
+ * change, and any write of the index (a `git add`, a refresh) gives the file a new stamp.
+ */
+export function stagedPaths(root: string, commit: string): Promise<Set<string> | undefined> {
+  const before = indexIdentity(root);
+  const trailer = before ? trailerOf(root) : undefined;
+  if (!before || !trailer) return Promise.resolve(undefined);
+  const key = createHash('sha1').update(`git-ctx/record-staged 1\n${commit}\n${before}\n${trailer}`).digest('hex');
+  const file = cacheFile(root, STAGED_CACHE);
+  const hit = readKeyedCache(file, key);
+  if (Array.isArray(hit) && hit.every((x) => typeof x === 'string')) return Promise.resolve(new Set(hit as string[]));
+  return new Promise((resolve) => {
+    try {
+      const child = execFile('git', ['--no-optional-locks', '--literal-pathspecs', 'diff-index', '--cached', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', commit, '--'], { cwd: root, timeout: 10_000, maxBuffer: 64 << 20 }, (err, stdout) => {
+        if (err) return resolve(undefined);
+        const paths = stdout.split('\0').filter(Boolean);
+        // remembered only when the index did not change while git read it
+        if (paths.length <= MAX_STAGED_CACHED && indexIdentity(root) === before) writeKeyedCache(file, key, paths);
+        resolve(new Set(paths));
+      });
+      child.on('error', () => resolve(undefined));
+      // a probe still running must not keep a finished command alive
+      child.unref();
+      (child.stdout as { unref?: () => void } | null)?.unref?.();
+      (child.stderr as { unref?: () => void } | null)?.unref?.();
+    } catch {
+      resolve(undefined);
+    }
+  });
+}
+
+/**
+ * git's own verdict on some files (`git status` limited to them, untracked files included):
+ * for what the in-process readers leave to git. For `reads: 'index'` only the staged side counts.
+ */
+function scopedStatus(root: string, files: readonly string[], reads: 'worktree' | 'index', waitMs: number): Promise<boolean | undefined> {
+  const list = [...new Set(files)].filter(Boolean).slice(0, MAX_FILES);
+  if (!list.length) return Promise.resolve(undefined);
+  const p = new Promise<boolean | undefined>((resolve) => {
+    try {
+      const child = execFile('git', ['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...list], { cwd: root, timeout: 10_000, maxBuffer: 16 << 20 }, (err, stdout) => {
+        if (err) return resolve(undefined);
+        const lines = stdout.split('\0').filter(Boolean);
+        if (reads === 'index') return resolve(lines.some((l) => (l.startsWith('1 ') || l.startsWith('2 ')) && l[2] !== '.') || lines.some((l) => l.startsWith('u ')));
+        resolve(lines.some((l) => /^[12u?] /.test(l)));
+      });
+      child.on('error', () => resolve(undefined));
+      child.unref();
+      (child.stdout as { unref?: () => void } | null)?.unref?.();
+      (child.stderr as { unref?: () => void } | null)?.unref?.();
+    } catch {
+      resolve(undefined);
+    }
+  });
+  return within(p, waitMs);
+}
+
+/** A promise's value when it settles within `ms`, else undefined. */
+function within<T>(p: Promise<T | undefined>, ms: number): Promise<T | undefined> {
+  return Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+}

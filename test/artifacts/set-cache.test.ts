@@ -142,7 +142,7 @@ describe('finished artifact set cache', () => {
     writeFileSync(config, original.replace('prefix: MADR-', 'prefix: MD-'));
     expect((await expectSameAsUncached(repo.dir)).ids).toContain('MD-0001');
     // a source dropped
-    writeFileSync(config, original.replace(/  - dir: doc\/rst\n    format: adr\n    prefix: RST-\n/, ''));
+    writeFileSync(config, original.replace(/ {2}- dir: doc\/rst\n {4}format: adr\n {4}prefix: RST-\n/, ''));
     expect((await expectSameAsUncached(repo.dir)).ids.some((id) => id.startsWith('RST-'))).toBe(false);
     writeFileSync(config, original);
     await expectSameAsUncached(repo.dir);

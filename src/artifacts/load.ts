@@ -136,18 +136,20 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const taken = new Set<string>();
   const regular: { e: SnapshotEntry; src: SourceSpec; key?: string }[] = [];
   const order = sources.map((_, i) => i).sort((a, b) => sources[b]!.dir.length - sources[a]!.dir.length || a - b);
+  // one folder lists each path once: only several can overlap
+  const overlap = sources.length > 1;
   order.forEach((i) => {
     const src = sources[i]!;
     for (const e of listed[i]!) {
-      if (taken.has(e.path)) continue;
+      if (overlap && taken.has(e.path)) continue;
       // symlinks are reported whatever their name (a linked directory is one entry); never followed
       if (e.mode === '120000') {
-        taken.add(e.path);
+        if (overlap) taken.add(e.path);
         problems.push({ file: e.path, rule: 'symlink-skipped', message: `symbolic link under ${src.dir}/ is never followed; commit the file itself` });
         continue;
       }
       if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) continue;
-      taken.add(e.path);
+      if (overlap) taken.add(e.path);
       regular.push({ e, src });
     }
   });

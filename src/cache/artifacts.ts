@@ -60,6 +60,7 @@ type Entry = { s: Stored; heavy?: Heavy };
 type SetRecord = [light: Light, file: string, blob: string, statusText: string | null, keyLines: Record<string, number> | null, heavy: [number, number]];
 /** A problem as JSON, with the keys it holds as undefined (JSON would drop them) */
 type StoredProblem = [problem: LoadProblem, undefinedKeys?: string[]];
+type StoredSet = { r?: SetRecord[]; p?: StoredProblem[] };
 
 /** What the set stored for a record, as loadArtifactSet gives it to be kept. */
 export interface FinishedRecord {
@@ -130,7 +131,7 @@ export class ParseCache {
   private indexLen = 0;
   private size = 0;
   private setKey = '';
-  private setBytes: Buffer | undefined;
+  private setData: StoredSet | undefined;
   private indexLoaded = true;
   private setServed = false;
   private finished: { key: string; records: FinishedRecord[]; problems: LoadProblem[] } | undefined;
@@ -174,13 +175,20 @@ export class ParseCache {
       c.setLen = setLen;
       c.indexLen = indexLen;
       c.setKey = h.toString('latin1', 24, HEADER).trimEnd();
-      if (c.setKey && setLen) c.setBytes = readAt(fd, HEADER, setLen);
+      if (c.setKey && setLen) {
+        // parsed now, while git lists the records (preload): whether its key holds is known after
+        try {
+          c.setData = JSON.parse(readAt(fd, HEADER, setLen).toString('utf8')) as StoredSet;
+        } catch {
+          /* a damaged set: a miss */
+        }
+      }
       c.fd = fd;
       c.indexLoaded = false;
       fd = undefined; // kept open: closed when the entries are read, or with the instance
       closer.register(c, c.fd, c);
       // the same step as readCacheBytes reports, for the bytes read so far (header and finished set)
-      mark(`cache read artifacts.bin: ${((HEADER + (c.setBytes ? setLen : 0)) / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+      mark(`cache read artifacts.bin: ${((HEADER + (c.setKey ? setLen : 0)) / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
     } catch {
       /* absent or unreadable: start empty */
     } finally {
@@ -253,9 +261,9 @@ export class ParseCache {
    * artifacts in order and its problems; undefined for another key or a damaged set.
    */
   finishedSet(key: string): { artifacts: Artifact[]; problems: LoadProblem[] } | undefined {
-    if (!this.setBytes || this.setKey !== key || this.fd === undefined) return undefined;
+    const data = this.setData;
+    if (!data || this.setKey !== key || this.fd === undefined) return undefined;
     try {
-      const data = JSON.parse(this.setBytes.toString('utf8')) as { r?: SetRecord[]; p?: StoredProblem[] };
       if (!Array.isArray(data.r) || !Array.isArray(data.p)) return undefined;
       const room = this.size - this.heavyBase;
       const artifacts: Artifact[] = [];

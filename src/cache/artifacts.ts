@@ -52,15 +52,37 @@ type Problem = Omit<LoadProblem, 'file'>;
 type Stored = { a?: Light; p: Problem[]; h?: [number, number] };
 type Entry = { s: Stored; heavy?: Heavy };
 /**
- * One record of the finished set: its light fields as loading left them (ids told apart,
- * relations written in the text resolved, statuses mapped), its file and blob id, the
- * status as written, the key lines finishing added, and its heavy fields' range (those of
- * its parse entry: finishing never changes them).
+ * The finished set as stored, by column (flat arrays parse several times faster than an
+ * array per record, and leave less garbage): per record its light fields as loading left
+ * them (ids told apart, relations written in the text resolved, statuses mapped), its file
+ * and blob id, the status as written, the key lines finishing added, and its heavy fields'
+ * range (those of its parse entry: finishing never changes them).
  */
-type SetRecord = [light: Light, file: string, blob: string, statusText: string | null, keyLines: Record<string, number> | null, heavy: [number, number]];
-/** A problem as JSON, with the keys it holds as undefined (JSON would drop them) */
+type StoredSet = {
+  /** records */
+  n: number;
+  /** strings the type, status, scope and domain columns point into */
+  s: string[];
+  id: string[];
+  /** type, status, scope, domain: indexes into `s` (-1: undefined) */
+  t: number[];
+  st: number[];
+  sc: number[];
+  dm: number[];
+  /** file = d[fd[i]] + fb[i] (the folder with its trailing slash, then the name) */
+  d: string[];
+  fd: number[];
+  fb: string[];
+  /** every blob id back to back, each `bw` characters */
+  b: string;
+  bw: number;
+  /** heavy ranges: offset, length, per record */
+  h: number[];
+  /** the records with links, relations, requires, reader extras, a status as written or key lines: [record, links, relations, requires, extra, statusText, keyLines] */
+  x: [number, Artifact['links'], Artifact['relations'], string[], SourceExtra | null, string | null, Record<string, number> | null][];
+  p: StoredProblem[];
+};
 type StoredProblem = [problem: LoadProblem, undefinedKeys?: string[]];
-type StoredSet = { r?: SetRecord[]; p?: StoredProblem[] };
 
 /** What the set stored for a record, as loadArtifactSet gives it to be kept. */
 export interface FinishedRecord {
@@ -73,7 +95,7 @@ export interface FinishedRecord {
 
 const MAGIC = 'GCA2';
 /** Bump when the file's layout changes (PARSE_CACHE_VERSION is for the parser's output). */
-const FORMAT = 1;
+const FORMAT = 2;
 const KEY_BYTES = 64;
 /** magic, format, parse version, set bytes, index bytes, total bytes (u32 LE each), then the set key (ASCII, space-padded) */
 const HEADER = 24 + KEY_BYTES;
@@ -264,17 +286,25 @@ export class ParseCache {
     const data = this.setData;
     if (!data || this.setKey !== key || this.fd === undefined) return undefined;
     try {
-      if (!Array.isArray(data.r) || !Array.isArray(data.p)) return undefined;
+      const { n, s, id, t, st, sc, dm, d, fd, fb, b, bw, h, x } = data;
+      if (!(n >= 0 && [id, t, st, sc, dm, fd, fb].every((c) => Array.isArray(c) && c.length === n) && h.length === 2 * n && b.length === bw * n)) return undefined;
       const room = this.size - this.heavyBase;
+      const str = (k: number): string | null => (k < 0 ? null : s[k]!);
+      const extra = new Map(x.map((e) => [e[0], e]));
       const artifacts: Artifact[] = [];
-      for (const r of data.r) {
-        const [l, file, blob, statusText, keyLines, [o, n]] = r;
-        if (!(o >= 0 && n >= 0 && o + n <= room)) return undefined;
+      for (let i = 0; i < n; i++) {
+        const o = h[2 * i]!;
+        const len = h[2 * i + 1]!;
+        if (!(o >= 0 && len >= 0 && o + len <= room)) return undefined;
+        const e = extra.get(i);
+        // fresh arrays and objects per record, as a JSON parse gives them
+        const l: Light = [id[i]!, s[t[i]!]!, str(st[i]!), str(sc[i]!) as Artifact['scope'], str(dm[i]!), e ? e[1] : [], e ? e[2] : {}, e ? e[3] : [], e ? e[4] : null];
         let heavy: Heavy | undefined;
-        const a = new CachedArtifact(l, blob, file, 'repo', () => (heavy ??= this.heavyAt(o, n)));
+        const a = new CachedArtifact(l, b.slice(i * bw, (i + 1) * bw), d[fd[i]!]! + fb[i]!, 'repo', () => (heavy ??= this.heavyAt(o, len)));
         setExtra(a as Artifact, l[8] ?? undefined);
-        if (statusText !== null) a.statusText = statusText;
-        if (keyLines) for (const k in keyLines) a.defaultKeyLine(k, keyLines[k]!);
+        if (e?.[5] != null) a.statusText = e[5];
+        const kl = e?.[6];
+        if (kl) for (const k in kl) a.defaultKeyLine(k, kl[k]!);
         artifacts.push(a as Artifact);
       }
       const problems = data.p.map(([p, u]) => {
@@ -358,8 +388,39 @@ export class ParseCache {
     let setKey = '';
     let setJson = Buffer.alloc(0);
     const f = this.finished;
-    if (f && f.key.length <= KEY_BYTES && f.records.every((r) => index[r.key]?.h)) {
-      const r: SetRecord[] = f.records.map(({ artifact: x, key, keyLines }) => [lightOf(x), x.file, x.blob, n(x.statusText), keyLines && Object.keys(keyLines).length ? keyLines : null, index[key]!.h!]);
+    // (blob ids of one width: a repository hashes with one algorithm)
+    if (f && f.key.length <= KEY_BYTES && f.records.every((r) => index[r.key]?.h && r.artifact.blob.length === f.records[0]!.artifact.blob.length)) {
+      const strings = new Map<string, number>();
+      const strIndex = (v: string | undefined): number => {
+        if (v === undefined) return -1;
+        let k = strings.get(v);
+        if (k === undefined) strings.set(v, (k = strings.size));
+        return k;
+      };
+      const dirs = new Map<string, number>();
+      const col: StoredSet = { n: f.records.length, s: [], id: [], t: [], st: [], sc: [], dm: [], d: [], fd: [], fb: [], b: '', bw: f.records[0]?.artifact.blob.length ?? 40, h: [], x: [], p: [] };
+      const blobs: string[] = [];
+      f.records.forEach(({ artifact: a, key, keyLines }, i) => {
+        col.id.push(a.id);
+        col.t.push(strIndex(a.type));
+        col.st.push(strIndex(a.status));
+        col.sc.push(strIndex(a.scope));
+        col.dm.push(strIndex(a.domain));
+        const slash = a.file.lastIndexOf('/') + 1;
+        const dir = a.file.slice(0, slash);
+        let di = dirs.get(dir);
+        if (di === undefined) dirs.set(dir, (di = dirs.size));
+        col.fd.push(di);
+        col.fb.push(a.file.slice(slash));
+        blobs.push(a.blob);
+        col.h.push(...index[key]!.h!);
+        const ex = extraOf(a) ?? null;
+        const kl = keyLines && Object.keys(keyLines).length ? keyLines : null;
+        if (a.links.length || Object.keys(a.relations).length || a.requires.length || ex || a.statusText !== undefined || kl) col.x.push([i, a.links, a.relations, a.requires, ex, n(a.statusText), kl]);
+      });
+      col.s = [...strings.keys()];
+      col.d = [...dirs.keys()];
+      col.b = blobs.join('');
       // keys in one order, so that the same set is written as the same bytes (a problem from
       // the parse entries has its file last, a parsed one first)
       const p: StoredProblem[] = f.problems.map((q) => {
@@ -369,8 +430,9 @@ export class ParseCache {
         const o = Object.fromEntries(keys.filter((k) => r[k] !== undefined).map((k) => [k, r[k]])) as unknown as LoadProblem;
         return u.length ? [o, u] : [o];
       });
+      col.p = p;
       setKey = f.key;
-      setJson = Buffer.from(JSON.stringify({ r, p }));
+      setJson = Buffer.from(JSON.stringify(col));
     }
     const indexJson = Buffer.from(JSON.stringify({ tool: TOOL, version: PARSE_CACHE_VERSION, entries: index }));
     const header = Buffer.alloc(HEADER, 0x20);

@@ -106,7 +106,8 @@ const SET_VERSION = 1;
  * id (blob ids from the git index, or hashed from the work tree).
  */
 function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined): string {
-  const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config)];
+  // plain data from YAML; numbers JSON cannot carry (.inf, .nan) spelled out rather than as null
+  const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
   sources.forEach((s, i) => {
     parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}`);
     for (const e of listed[i]!) parts.push(`${e.path}\0${e.mode}\0${blobOf(e) ?? ''}`);

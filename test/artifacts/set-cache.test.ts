@@ -158,6 +158,18 @@ describe('finished artifact set cache', () => {
     expect((await expectSameAsUncached(repo.dir)).artifacts.find((a) => a.id === 'DEC-001')!.mentions?.map((m) => m.target)).toEqual(['src/db/pool.ts']);
   });
 
+  it('sidecar stamps of records read in place follow the sidecar', async () => {
+    const repo = repoWithRecords();
+    await expectSameAsUncached(repo.dir);
+    const line = (commit: string) => `${JSON.stringify({ id: 'ADR-0001', commit, fingerprints: { 'src/db/pool.ts': 'abc' } })}\n`;
+    repo.write({ '.contextia/stamps.jsonl': line('1111111') });
+    expect((await expectSameAsUncached(repo.dir)).artifacts.find((a) => a.id === 'ADR-0001')!.stamp?.commit).toBe('1111111');
+    repo.commit('stamp', { '.contextia/stamps.jsonl': line('2222222') });
+    expect((await expectSameAsUncached(repo.dir)).artifacts.find((a) => a.id === 'ADR-0001')!.stamp?.commit).toBe('2222222');
+    repo.rm('.contextia/stamps.jsonl');
+    expect((await expectSameAsUncached(repo.dir)).artifacts.find((a) => a.id === 'ADR-0001')!.stamp).toBeUndefined();
+  });
+
   it('a damaged, cut-off or foreign file is a miss, and is rewritten', async () => {
     const repo = repoWithRecords();
     const want = await expectSameAsUncached(repo.dir);

@@ -9,7 +9,7 @@ describe('default embedder space: cosine in one pass', () => {
     const vec = () => Float32Array.from({ length: e.dims }, rnd);
     const records = Array.from({ length: 40 }, vec);
     const space = e.space(records);
-    const u = Float32Array.from(space.state);
+    const u = Float32Array.from(space.state ?? []);
     expect(u.length).toBe(e.dims);
     const q = space.project(vec());
     for (const v of records) {

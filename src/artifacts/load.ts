@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
-import { gitBlobHash } from '../util/hash.js';
+import { gitBlobHash, sha256 } from '../util/hash.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
-import { ParseCache } from '../cache/artifacts.js';
+import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from '../sources/files.js';
-import { disambiguateNumbers, finishSources, mentionPatterns, needsListing } from '../sources/finish.js';
+import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from '../sources/finish.js';
 import { attachSidecarStamps, readSidecarStamps } from '../sources/stamps.js';
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
@@ -94,10 +94,32 @@ function sourcesOf(config: Config): SourceSpec[] {
   return out;
 }
 
+const byIdThenFile = (a: Artifact, b: Artifact): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1);
+
+/** Bump when what the finished set holds, or how it is computed from its key, changes. */
+const SET_VERSION = 1;
+
+/**
+ * The key of a finished artifact set: everything the set before mentions and sidecar stamps
+ * is computed from. The parsers' output version, the config (types, status vocabularies,
+ * sources), and per source folder its settings and every listed entry's path, mode and blob
+ * id (blob ids from the git index, or hashed from the work tree).
+ */
+function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined): string {
+  // plain data from YAML; numbers JSON cannot carry (.inf, .nan) spelled out rather than as null
+  const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
+  sources.forEach((s, i) => {
+    parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}`);
+    for (const e of listed[i]!) parts.push(`${e.path}\0${e.mode}\0${blobOf(e) ?? ''}`);
+  });
+  return sha256(parts.join('\n'));
+}
+
 /** Load and parse every artifact in the snapshot (plus global ones when opted in). */
 export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: LoadOptions = {}): Promise<ArtifactSet> {
   const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
+  const globalHashes: Record<string, string> = {};
   const sources = sourcesOf(config);
   phase('listing');
   // mentions are checked against the whole listing: git lists it while the sources load
@@ -115,18 +137,20 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const taken = new Set<string>();
   const regular: { e: SnapshotEntry; src: SourceSpec; key?: string }[] = [];
   const order = sources.map((_, i) => i).sort((a, b) => sources[b]!.dir.length - sources[a]!.dir.length || a - b);
+  // one folder lists each path once: only several can overlap
+  const overlap = sources.length > 1;
   order.forEach((i) => {
     const src = sources[i]!;
     for (const e of listed[i]!) {
-      if (taken.has(e.path)) continue;
+      if (overlap && taken.has(e.path)) continue;
       // symlinks are reported whatever their name (a linked directory is one entry); never followed
       if (e.mode === '120000') {
-        taken.add(e.path);
+        if (overlap) taken.add(e.path);
         problems.push({ file: e.path, rule: 'symlink-skipped', message: `symbolic link under ${src.dir}/ is never followed; commit the file itself` });
         continue;
       }
       if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) continue;
-      taken.add(e.path);
+      if (overlap) taken.add(e.path);
       regular.push({ e, src });
     }
   });
@@ -136,60 +160,98 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   phase('parse');
   const cache = await ParseCache.open(snapshot.root);
   mark('parse cache read');
-  const take = (hit: { artifact?: Artifact; problems: LoadProblem[] } | undefined): boolean => {
-    if (!hit) return false;
-    problems.push(...hit.problems);
-    if (hit.artifact) artifacts.push(hit.artifact);
-    return true;
-  };
-  const misses: typeof regular = [];
-  for (const r of regular) if (!take(r.e.blob ? cache.get(keyOf(r.e.blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
-  const bufs = misses.length ? await snapshot.readMany(misses.map((r) => r.e.path)) : [];
-  const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec }[] = [];
-  misses.forEach((r, i) => {
-    const buf = bufs[i];
-    if (!buf) return;
-    // a file edited in the work tree has no blob id from the index: hash it, and it may be cached still
-    const blob = r.e.blob ?? gitBlobHash(buf);
-    const key = keyOf(blob, r);
-    // the blob id is known (from the index or hashed just above): the parsers need not hash again
-    if (!take(r.e.blob ? undefined : cache.get(key, r.e.path, 'repo'))) toParse.push({ path: r.e.path, buf, key, blob, src: r.src });
-  });
-  // the parsers (and js-yaml) load only when something is not in the cache
   const global = opts.global ?? config.global;
-  const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
-  const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
-  mark('artifact parser loaded');
-  for (const t of toParse) {
-    const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);
-    problems.push(...r.problems);
-    if (r.artifact) artifacts.push(r.artifact);
-    cache.set(t.key, r.artifact, r.problems);
+  // a file edited in the work tree has no blob id from the index: read and hash it (such files are few)
+  const unhashed = regular.filter((r) => !r.e.blob);
+  const read = new Map<SnapshotEntry, { buf: Buffer; blob: string }>();
+  if (unhashed.length) {
+    const bufs = await snapshot.readMany(unhashed.map((r) => r.e.path));
+    unhashed.forEach((r, i) => {
+      const buf = bufs[i];
+      if (buf) read.set(r.e, { buf, blob: gitBlobHash(buf) });
+    });
   }
-  mark('artifacts parsed');
-  await cache.save();
-  mark('artifacts loaded');
-  const globalHashes: Record<string, string> = {};
-  if (global) {
-    const gdir = opts.globalDir ?? globalStoreDir();
-    for (const abs of await walkGlobal(gdir)) {
-      const st = await lstat(abs).catch(() => undefined);
-      if (!st || st.isSymbolicLink()) continue;
-      const rel = `~global/${path.relative(gdir, abs).split(path.sep).join('/')}`;
-      const r = parseArtifact!(rel, await readFile(abs), 'global');
+  const blobOf = (e: SnapshotEntry): string | undefined => e.blob ?? read.get(e)?.blob;
+  // the finished set is kept for the records as listed (see setKeyOf); global records, an
+  // empty or unreadable folder (what it is depends on more than the listing) are never kept
+  const setKey = global || listed.some((l) => !l.length) || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf);
+  const finished = setKey ? cache.finishedSet(setKey) : undefined;
+  if (finished) {
+    // the listing's problems (symbolic links) are part of the stored ones
+    problems.length = 0;
+    problems.push(...finished.problems);
+    artifacts.push(...finished.artifacts);
+    mark('finished set read');
+  } else {
+    const keys = new Map<Artifact, string>();
+    const take = (key: string, hit: { artifact?: Artifact; problems: LoadProblem[] } | undefined): boolean => {
+      if (!hit) return false;
+      problems.push(...hit.problems);
+      if (hit.artifact) {
+        artifacts.push(hit.artifact);
+        keys.set(hit.artifact, key);
+      }
+      return true;
+    };
+    const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec }[] = [];
+    const misses: typeof regular = [];
+    for (const r of regular) {
+      const blob = blobOf(r.e);
+      if (!take(blob ? keyOf(blob, r) : '', blob ? cache.get(keyOf(blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
+    }
+    // the files not yet read (with a blob id from the index, not in the cache)
+    const bufs = await snapshot.readMany(misses.filter((r) => !read.has(r.e)).map((r) => r.e.path));
+    let next = 0;
+    for (const r of misses) {
+      const buf = read.get(r.e)?.buf ?? bufs[next++];
+      if (!buf) continue;
+      // the blob id is known (from the index or hashed above): the parsers need not hash again
+      const blob = blobOf(r.e) ?? gitBlobHash(buf);
+      toParse.push({ path: r.e.path, buf, key: keyOf(blob, r), blob, src: r.src });
+    }
+    // the parsers (and js-yaml) load only when something is not in the cache
+    const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
+    const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
+    mark('artifact parser loaded');
+    for (const t of toParse) {
+      const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);
       problems.push(...r.problems);
       if (r.artifact) {
-        if (r.artifact.scope !== 'global') r.artifact.scope = 'global';
         artifacts.push(r.artifact);
-        globalHashes[rel] = r.artifact.blob;
+        keys.set(r.artifact, t.key);
+      }
+      cache.set(t.key, r.artifact, r.problems);
+    }
+    mark('artifacts parsed');
+    if (global) {
+      const gdir = opts.globalDir ?? globalStoreDir();
+      for (const abs of await walkGlobal(gdir)) {
+        const st = await lstat(abs).catch(() => undefined);
+        if (!st || st.isSymbolicLink()) continue;
+        const rel = `~global/${path.relative(gdir, abs).split(path.sep).join('/')}`;
+        const r = parseArtifact!(rel, await readFile(abs), 'global');
+        problems.push(...r.problems);
+        if (r.artifact) {
+          if (r.artifact.scope !== 'global') r.artifact.scope = 'global';
+          artifacts.push(r.artifact);
+          globalHashes[rel] = r.artifact.blob;
+        }
       }
     }
+    if (config.sources.length) disambiguateNumbers(artifacts, problems);
+    finishSources(artifacts, config, problems, undefined);
+    artifacts.sort(byIdThenFile);
+    if (setKey) cache.setFinished(setKey, artifacts.map((a) => ({ artifact: a, key: keys.get(a)!, keyLines: keyLinesAdded(a) })), [...problems]);
+    await cache.save();
+    mark('artifacts loaded');
   }
 
-  if (config.sources.length) disambiguateNumbers(artifacts, problems);
+  // mentions of code and sidecar stamps depend on more than the records: never part of the finished set
   const mentionIndex = !needsListing(artifacts) ? undefined : lookup ? await lookup(mentionPatterns(artifacts)) : await listing;
-  if (mentionIndex) mark('listing for mentions ready');
-  finishSources(artifacts, config, problems, mentionIndex);
+  if (mentionIndex) {
+    mark('listing for mentions ready');
+    resolveSetMentions(artifacts, mentionIndex);
+  }
   if (sidecar) {
     const { stamps, problems: bad } = await sidecar;
     problems.push(...bad);
@@ -197,7 +259,6 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   }
   mark('sources finished');
 
-  artifacts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.file < b.file ? -1 : 1));
   const byId = new Map<string, Artifact>();
   const duplicates = new Map<string, string[]>();
   for (const a of artifacts) {

@@ -1,10 +1,12 @@
 // @spec SPEC-CACHE-001
 
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { cacheFile } from '../git/git-dir.js';
-import { readCacheBytes, writeCacheFile } from './file.js';
+import { MAX_CACHE_READ_BYTES, writeCacheFile } from './file.js';
+import { mark } from '../util/timing.js';
 import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
 import type { Artifact, LoadProblem } from '../artifacts/types.js';
 
@@ -46,21 +48,96 @@ type Heavy = [
   body: string,
 ];
 type Problem = Omit<LoadProblem, 'file'>;
-/** `a` = the light fields; `h` = [offset, length] of the heavy fields as JSON after the index line */
+/** `a` = the light fields; `h` = [offset, length] of the heavy fields as JSON in the heavy section */
 type Stored = { a?: Light; p: Problem[]; h?: [number, number] };
 type Entry = { s: Stored; heavy?: Heavy };
+/**
+ * The finished set as stored, by column (flat arrays parse several times faster than an
+ * array per record, and leave less garbage): per record its light fields as loading left
+ * them (ids told apart, relations written in the text resolved, statuses mapped), its file
+ * and blob id, the status as written, the key lines finishing added, and its heavy fields'
+ * range (those of its parse entry: finishing never changes them).
+ */
+type StoredSet = {
+  /** records */
+  n: number;
+  /** strings the type, status, scope and domain columns point into */
+  s: string[];
+  id: string[];
+  /** type, status, scope, domain: indexes into `s` (-1: undefined) */
+  t: number[];
+  st: number[];
+  sc: number[];
+  dm: number[];
+  /** file = d[fd[i]] + fb[i] (the folder with its trailing slash, then the name) */
+  d: string[];
+  fd: number[];
+  fb: string[];
+  /** every blob id back to back, each `bw` characters */
+  b: string;
+  bw: number;
+  /** heavy ranges: offset, length, per record */
+  h: number[];
+  /** the records with links, relations, requires, reader extras, a status as written or key lines: [record, links, relations, requires, extra, statusText, keyLines] */
+  x: [number, Artifact['links'], Artifact['relations'], string[], SourceExtra | null, string | null, Record<string, number> | null][];
+  p: StoredProblem[];
+};
+type StoredProblem = [problem: LoadProblem, undefinedKeys?: string[]];
+
+/** What the set stored for a record, as loadArtifactSet gives it to be kept. */
+export interface FinishedRecord {
+  artifact: Artifact;
+  /** its parse entry's key (blob id, reader settings) */
+  key: string;
+  /** key lines finishing set where absent (see defaultKeyLine) */
+  keyLines?: Record<string, number>;
+}
+
+const MAGIC = 'GCA2';
+/** Bump when the file's layout changes (PARSE_CACHE_VERSION is for the parser's output). */
+const FORMAT = 2;
+const KEY_BYTES = 64;
+/** magic, format, parse version, set bytes, index bytes, total bytes (u32 LE each), then the set key (ASCII, space-padded) */
+const HEADER = 24 + KEY_BYTES;
+
+const closer = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    /* already closed */
+  }
+});
+
+/** Read `n` bytes at `at`, all of them or throw. */
+function readAt(fd: number, at: number, n: number): Buffer {
+  const buf = Buffer.allocUnsafe(n);
+  let done = 0;
+  while (done < n) {
+    const k = readSync(fd, buf, done, n - done, at + done);
+    if (k <= 0) throw new Error('short read');
+    done += k;
+  }
+  return buf;
+}
 
 /**
- * Parsed artifacts keyed by git blob id, under `<git-dir>/ctx/cache/artifacts.bin`.
+ * Parsed artifacts keyed by git blob id, under `<git-dir>/ctx/cache/artifacts.bin`, and the
+ * finished set of the last load keyed by everything it depends on.
  * A warm run reads one file instead of reading and parsing every artifact; the blob id of an
  * unchanged file is known from the index, so nothing is hashed either.
  *
- * The file is a JSON index on the first line (every field but the frontmatter map and the
- * body) followed by those two per entry, each as JSON at a recorded byte range. Traversal,
- * lookup and most rules read only indexed fields, so `data` and `body` are decoded on first
- * access: a bundle of 40 artifacts out of 2,000 decodes 40 bodies (the index parses in
- * about a third of the time of the whole). Corrupt, old-version or unwritable caches are
- * ignored: the cache only ever saves time.
+ * Layout: a fixed header (magic, format, parse version, section sizes, total size, the set's
+ * key), the finished set as JSON, the index of parse entries as JSON (every field but the
+ * heavy ones), then the heavy fields of each entry as JSON at a recorded byte range.
+ *
+ * - **Set hit** (the records' listing, blob ids and config are those of the stored set, see
+ *   loadArtifactSet): only the header and the set section are read; each record's heavy
+ *   fields are read from the file (kept open) when first asked for. A search of 5,000
+ *   records reads the set and the 20 records it shows.
+ * - **Otherwise** the whole file is read and the parse entries serve as before: a bundle of
+ *   40 artifacts out of 2,000 decodes 40 bodies.
+ *
+ * Corrupt, old-version or unwritable caches are ignored: the cache only ever saves time.
  */
 let preloaded: { root: string; cache: ParseCache } | undefined;
 
@@ -68,13 +145,23 @@ export class ParseCache {
   private entries = new Map<string, Entry>();
   private used = new Set<string>();
   private dirty = false;
+  /** the whole file, once the parse entries are needed */
   private buf: Buffer | undefined;
-  private base = 0;
+  /** the file, open while only the header and set have been read */
+  private fd: number | undefined;
+  private setLen = 0;
+  private indexLen = 0;
+  private size = 0;
+  private setKey = '';
+  private setData: StoredSet | undefined;
+  private indexLoaded = true;
+  private setServed = false;
+  private finished: { key: string; records: FinishedRecord[]; problems: LoadProblem[] } | undefined;
   private constructor(private readonly file: string | undefined) {}
 
   /**
    * Read the cache now, before it is needed: a caller that has just started a git process
-   * parses the cache while git works, instead of after. `open` then returns this instance.
+   * reads the cache while git works, instead of after. `open` then returns this instance.
    */
   static preload(root: string): void {
     if (preloaded?.root !== root) preloaded = { root, cache: ParseCache.read(root) };
@@ -89,51 +176,157 @@ export class ParseCache {
     return ParseCache.read(root);
   }
 
+  /** The header and the set section only: the rest is read when a parse entry is asked for. */
   private static read(root: string): ParseCache {
     const file = cacheFile(root, 'artifacts.bin');
     const c = new ParseCache(file);
     if (!file) return c;
+    const t0 = performance.now();
+    let fd: number | undefined;
     try {
-      // one synchronous read: the file is needed before anything else can happen
-      const buf = readCacheBytes(file);
-      if (!buf) return c;
-      const nl = buf.indexOf(10);
-      const data = JSON.parse(buf.toString('utf8', 0, nl < 0 ? buf.length : nl)) as { tool?: string; version?: number; entries?: Record<string, Stored> };
-      if (nl > 0 && data.tool === TOOL && data.version === PARSE_CACHE_VERSION && data.entries) {
-        const room = buf.length - (nl + 1);
+      fd = openSync(file, 'r');
+      const size = fstatSync(fd).size;
+      if (size < HEADER || size > MAX_CACHE_READ_BYTES) return c;
+      const h = readAt(fd, 0, HEADER);
+      const setLen = h.readUInt32LE(12);
+      const indexLen = h.readUInt32LE(16);
+      // another format, another parser's output, or a cut-off file (disk full, killed writer
+      // on a filesystem without atomic rename): the whole file is a miss
+      if (h.toString('latin1', 0, 4) !== MAGIC || h.readUInt32LE(4) !== FORMAT || h.readUInt32LE(8) !== PARSE_CACHE_VERSION || h.readUInt32LE(20) !== size || HEADER + setLen + indexLen > size) return c;
+      c.size = size;
+      c.setLen = setLen;
+      c.indexLen = indexLen;
+      c.setKey = h.toString('latin1', 24, HEADER).trimEnd();
+      if (c.setKey && setLen) {
+        // parsed now, while git lists the records (preload): whether its key holds is known after
+        try {
+          c.setData = JSON.parse(readAt(fd, HEADER, setLen).toString('utf8')) as StoredSet;
+        } catch {
+          /* a damaged set: a miss */
+        }
+      }
+      c.fd = fd;
+      c.indexLoaded = false;
+      fd = undefined; // kept open: closed when the entries are read, or with the instance
+      closer.register(c, c.fd, c);
+      // the same step as readCacheBytes reports, for the bytes read so far (header and finished set)
+      mark(`cache read artifacts.bin: ${((HEADER + (c.setKey ? setLen : 0)) / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+    } catch {
+      /* absent or unreadable: start empty */
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    return c;
+  }
+
+  /** Where the heavy section starts. */
+  private get heavyBase(): number {
+    return HEADER + this.setLen + this.indexLen;
+  }
+
+  /** Read the whole file and its parse entries (once). */
+  private loadIndex(): void {
+    if (this.indexLoaded) return;
+    this.indexLoaded = true;
+    const fd = this.fd!;
+    this.fd = undefined;
+    closer.unregister(this);
+    const t0 = performance.now();
+    try {
+      const buf = readAt(fd, 0, this.size);
+      const data = JSON.parse(buf.toString('utf8', HEADER + this.setLen, HEADER + this.setLen + this.indexLen)) as { tool?: string; entries?: Record<string, Stored> };
+      if (data.tool === TOOL && data.entries) {
+        const room = this.size - this.heavyBase;
         const entries = new Map<string, Entry>();
         for (const k in data.entries) {
           const s = data.entries[k]!;
-          // a cut-off file (disk full, killed writer on a filesystem without atomic rename) is dropped whole
           if (s.a && !(s.h && s.h[0] >= 0 && s.h[0] + s.h[1] <= room)) throw new Error('truncated');
           entries.set(k, { s });
         }
-        c.buf = buf;
-        c.base = nl + 1;
-        c.entries = entries;
+        this.buf = buf;
+        this.entries = entries;
       }
+      mark(`cache read artifacts.bin: ${(this.size / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
     } catch {
-      /* absent or unreadable: start empty */
+      /* unreadable or damaged: start empty */
+    } finally {
+      try {
+        closeSync(fd);
+      } catch {
+        /* already closed */
+      }
     }
-    return c;
+  }
+
+  /** The heavy fields at a range of the heavy section. */
+  private heavyAt(o: number, n: number): Heavy {
+    try {
+      const start = this.heavyBase + o;
+      if (this.buf) return JSON.parse(this.buf.toString('utf8', start, start + n)) as Heavy;
+      return JSON.parse(readAt(this.fd!, start, n).toString('utf8')) as Heavy;
+    } catch (err) {
+      // ranges were checked at open; bytes that changed under us are beyond repair here
+      throw new CtxError('IO', `the artifact cache is damaged: ${this.file}`, { cause: err, hint: 'delete it (rm -r .git/ctx/cache) and run again' });
+    }
   }
 
   private heavyOf(e: Entry): Heavy {
     if (!e.heavy) {
       const [o, n] = e.s.h ?? [0, 0];
-      const start = this.base + o;
-      try {
-        e.heavy = JSON.parse(this.buf!.toString('utf8', start, start + n)) as Heavy;
-      } catch (err) {
-        // ranges were checked at open; bytes that changed under us are beyond repair here
-        throw new CtxError('IO', `the artifact cache is damaged: ${this.file}`, { cause: err, hint: 'delete it (rm -r .git/ctx/cache) and run again' });
-      }
+      e.heavy = this.heavyAt(o, n);
     }
     return e.heavy;
   }
 
+  /**
+   * The finished set stored under `key` (see loadArtifactSet for what it holds): its
+   * artifacts in order and its problems; undefined for another key or a damaged set.
+   */
+  finishedSet(key: string): { artifacts: Artifact[]; problems: LoadProblem[] } | undefined {
+    const data = this.setData;
+    if (!data || this.setKey !== key || this.fd === undefined) return undefined;
+    try {
+      const { n, s, id, t, st, sc, dm, d, fd, fb, b, bw, h, x } = data;
+      if (!(n >= 0 && [id, t, st, sc, dm, fd, fb].every((c) => Array.isArray(c) && c.length === n) && h.length === 2 * n && b.length === bw * n)) return undefined;
+      const room = this.size - this.heavyBase;
+      const str = (k: number): string | null => (k < 0 ? null : s[k]!);
+      const extra = new Map(x.map((e) => [e[0], e]));
+      const artifacts: Artifact[] = [];
+      for (let i = 0; i < n; i++) {
+        const o = h[2 * i]!;
+        const len = h[2 * i + 1]!;
+        if (!(o >= 0 && len >= 0 && o + len <= room)) return undefined;
+        const e = extra.get(i);
+        // fresh arrays and objects per record, as a JSON parse gives them
+        const l: Light = [id[i]!, s[t[i]!]!, str(st[i]!), str(sc[i]!) as Artifact['scope'], str(dm[i]!), e ? e[1] : [], e ? e[2] : {}, e ? e[3] : [], e ? e[4] : null];
+        let heavy: Heavy | undefined;
+        const a = new CachedArtifact(l, b.slice(i * bw, (i + 1) * bw), d[fd[i]!]! + fb[i]!, 'repo', () => (heavy ??= this.heavyAt(o, len)));
+        setExtra(a as Artifact, l[8] ?? undefined);
+        if (e?.[5] != null) a.statusText = e[5];
+        const kl = e?.[6];
+        if (kl) for (const k in kl) a.defaultKeyLine(k, kl[k]!);
+        artifacts.push(a as Artifact);
+      }
+      const problems = data.p.map(([p, u]) => {
+        if (u) for (const k of u) (p as unknown as Record<string, unknown>)[k] = undefined;
+        return p;
+      });
+      this.setServed = true;
+      return { artifacts, problems };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keep this finished set (written by save) under `key`: everything it was computed from. */
+  setFinished(key: string, records: FinishedRecord[], problems: LoadProblem[]): void {
+    this.finished = { key, records, problems };
+    if (key !== this.setKey || !this.setServed) this.dirty = true;
+  }
+
   /** `key` is the blob id, followed by `:`-separated reader settings for formats whose parse depends on them. */
   get(key: string, file: string, origin: 'repo' | 'global'): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
+    this.loadIndex();
     const e = this.entries.get(key);
     if (!e) return undefined;
     this.used.add(key);
@@ -147,12 +340,12 @@ export class ParseCache {
   }
 
   set(key: string, artifact: Artifact | undefined, problems: LoadProblem[]): void {
+    this.loadIndex();
     let a: Light | undefined;
     let heavy: Heavy | undefined;
     if (artifact) {
+      a = lightOf(artifact);
       const x = artifact;
-      const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-      a = [x.id, x.type, n(x.status), x.scope, n(x.domain), x.links, x.relations, x.requires, n(extraOf(x))];
       heavy = [x.title, n(x.summary), x.keywords, x.paths, x.anchors, n(x.owner), n(x.created), n(x.source), n(x.stamp), x.keyLines, x.bodyLine, x.data, x.body];
     }
     this.entries.set(key, { s: { a, p: problems.map(({ file: _f, ...rest }) => rest) }, heavy });
@@ -163,6 +356,7 @@ export class ParseCache {
   /** Write when something changed; keeps this run's entries plus a bounded number of others. */
   async save(): Promise<void> {
     if (!this.file || !this.dirty) return;
+    this.loadIndex();
     const keep: string[] = [...this.used];
     let extra = Math.max(5000, this.used.size);
     for (const k of this.entries.keys()) {
@@ -179,7 +373,7 @@ export class ParseCache {
       const e = this.entries.get(k)!;
       let bytes: Buffer | undefined;
       if (e.heavy) bytes = Buffer.from(JSON.stringify(e.heavy));
-      else if (e.s.h && this.buf) bytes = this.buf.subarray(this.base + e.s.h[0], this.base + e.s.h[0] + e.s.h[1]);
+      else if (e.s.h && this.buf) bytes = this.buf.subarray(this.heavyBase + e.s.h[0], this.heavyBase + e.s.h[0] + e.s.h[1]);
       const s: Stored = { p: e.s.p };
       if (e.s.a) {
         if (!bytes) continue; // an old entry whose bytes are gone: parse again next time
@@ -190,13 +384,75 @@ export class ParseCache {
       }
       index[k] = s;
     }
+    // the finished set, when every record's heavy fields are kept
+    let setKey = '';
+    let setJson = Buffer.alloc(0);
+    const f = this.finished;
+    // (blob ids of one width: a repository hashes with one algorithm)
+    if (f && f.key.length <= KEY_BYTES && f.records.every((r) => index[r.key]?.h && r.artifact.blob.length === f.records[0]!.artifact.blob.length)) {
+      const strings = new Map<string, number>();
+      const strIndex = (v: string | undefined): number => {
+        if (v === undefined) return -1;
+        let k = strings.get(v);
+        if (k === undefined) strings.set(v, (k = strings.size));
+        return k;
+      };
+      const dirs = new Map<string, number>();
+      const col: StoredSet = { n: f.records.length, s: [], id: [], t: [], st: [], sc: [], dm: [], d: [], fd: [], fb: [], b: '', bw: f.records[0]?.artifact.blob.length ?? 40, h: [], x: [], p: [] };
+      const blobs: string[] = [];
+      f.records.forEach(({ artifact: a, key, keyLines }, i) => {
+        col.id.push(a.id);
+        col.t.push(strIndex(a.type));
+        col.st.push(strIndex(a.status));
+        col.sc.push(strIndex(a.scope));
+        col.dm.push(strIndex(a.domain));
+        const slash = a.file.lastIndexOf('/') + 1;
+        const dir = a.file.slice(0, slash);
+        let di = dirs.get(dir);
+        if (di === undefined) dirs.set(dir, (di = dirs.size));
+        col.fd.push(di);
+        col.fb.push(a.file.slice(slash));
+        blobs.push(a.blob);
+        col.h.push(...index[key]!.h!);
+        const ex = extraOf(a) ?? null;
+        const kl = keyLines && Object.keys(keyLines).length ? keyLines : null;
+        if (a.links.length || Object.keys(a.relations).length || a.requires.length || ex || a.statusText !== undefined || kl) col.x.push([i, a.links, a.relations, a.requires, ex, n(a.statusText), kl]);
+      });
+      col.s = [...strings.keys()];
+      col.d = [...dirs.keys()];
+      col.b = blobs.join('');
+      // keys in one order, so that the same set is written as the same bytes (a problem from
+      // the parse entries has its file last, a parsed one first)
+      const p: StoredProblem[] = f.problems.map((q) => {
+        const r = q as unknown as Record<string, unknown>;
+        const keys = Object.keys(r).sort();
+        const u = keys.filter((k) => r[k] === undefined);
+        const o = Object.fromEntries(keys.filter((k) => r[k] !== undefined).map((k) => [k, r[k]])) as unknown as LoadProblem;
+        return u.length ? [o, u] : [o];
+      });
+      col.p = p;
+      setKey = f.key;
+      setJson = Buffer.from(JSON.stringify(col));
+    }
+    const indexJson = Buffer.from(JSON.stringify({ tool: TOOL, version: PARSE_CACHE_VERSION, entries: index }));
+    const header = Buffer.alloc(HEADER, 0x20);
+    header.write(MAGIC, 0, 'latin1');
+    header.writeUInt32LE(FORMAT, 4);
+    header.writeUInt32LE(PARSE_CACHE_VERSION, 8);
+    header.writeUInt32LE(setJson.length, 12);
+    header.writeUInt32LE(indexJson.length, 16);
+    header.writeUInt32LE(HEADER + setJson.length + indexJson.length + offset, 20);
+    header.write(setKey, 24, 'latin1');
     // a read-only checkout (CI, Action) skips the write: the cache is an optimisation only
-    if (writeCacheFile(this.file, Buffer.concat([Buffer.from(JSON.stringify({ tool: TOOL, version: PARSE_CACHE_VERSION, entries: index }) + '\n'), ...parts]))) {
+    if (writeCacheFile(this.file, Buffer.concat([header, setJson, indexJson, ...parts]))) {
       // the JSON cache of earlier versions
       await rm(path.join(path.dirname(this.file), 'artifacts.json'), { force: true }).catch(() => undefined);
     }
   }
 }
+
+const n = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+const lightOf = (x: Artifact): Light => [x.id, x.type, n(x.status), x.scope, n(x.domain), x.links, x.relations, x.requires, n(extraOf(x))];
 
 /**
  * An artifact read from the cache. The fields traversal and lookup read of every artifact

@@ -86,6 +86,27 @@ export class GitIndexFile {
     if (this.decoded) return Buffer.from(this.decoded[i]!, 'utf8').subarray(0, key.length).equals(key);
     return this.lens[i]! >= key.length && this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + key.length) === 0;
   }
+  /** The first entry whose name is not below `key` in byte order. */
+  private lowerBound(key: Buffer): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cmp(mid, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** How many entries `under(p)` gives, without decoding their paths (two binary searches). */
+  countUnder(p: string): number {
+    const exact = Buffer.from(p, 'utf8');
+    const at = this.lowerBound(exact);
+    // below the directory: names from `p/` up to (not including) `p0` ('0' follows '/')
+    const inDir = this.lowerBound(Buffer.from(p + '0', 'utf8')) - this.lowerBound(Buffer.from(p + '/', 'utf8'));
+    let same = 0;
+    for (let i = at; i < this.size && this.cmp(i, exact) === 0; i++) same++;
+    return inDir + same;
+  }
   /** The entries at `p` or below the directory `p` (never a pattern). */
   under(p: string): GitIndexEntry[] {
     const key = Buffer.from(p, 'utf8');

@@ -123,9 +123,26 @@ export class DefaultEmbedder implements Embedder {
     return {
       state: u ? Array.from(u) : [],
       cosine(q, v) {
-        const qv = dot(q, v);
-        const vu = u ? dot(v, u) : 0;
-        const n2 = dot(v, v) - vu * vu;
+        let qv: number;
+        let vu = 0;
+        let vv: number;
+        if (u && q.length === v.length && v.length === u.length) {
+          // the three dot products in one pass over v (a search scores every record): the
+          // same products summed in the same order, so the same numbers as three passes
+          qv = 0;
+          vv = 0;
+          for (let i = 0; i < v.length; i++) {
+            const x = v[i]!;
+            qv += q[i]! * x;
+            vu += x * u[i]!;
+            vv += x * x;
+          }
+        } else {
+          qv = dot(q, v);
+          vu = u ? dot(v, u) : 0;
+          vv = dot(v, v);
+        }
+        const n2 = vv - vu * vu;
         // q is orthogonal to u, so q·(v − (v·u)u) = q·v
         return n2 > 1e-12 ? qv / Math.sqrt(n2) : 0;
       },

@@ -34,8 +34,9 @@ export function statScopedListing(root: string, paths: string[]): SnapshotEntry[
   const seen = new Set<string>();
   const out: SnapshotEntry[] = [];
   for (const p of paths) {
+    // counted before any path is decoded: a folder of 5,000 records goes to git at once
+    if (index.countUnder(p) > MAX_ENTRIES) return undefined;
     const under = index.under(p);
-    if (under.length > MAX_ENTRIES) return undefined;
     const tracked = new Set<string>();
     for (const e of under) {
       tracked.add(e.path);

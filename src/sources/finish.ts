@@ -118,18 +118,37 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     } else if (a.status === '') a.status = undefined;
   }
 
-  if (!index) return;
-  for (const [i, a] of artifacts.entries()) {
-    const mc = extras[i]?.mc;
+  if (index) resolveSetMentions(artifacts, index);
+}
+
+/**
+ * Mentions of code that exists (in `index`), for the records with mention candidates. The
+ * only part of finishing that depends on the repository beyond the records: the finished
+ * set cache (src/cache/artifacts.ts) stores the set before this step, never after.
+ */
+export function resolveSetMentions(artifacts: Artifact[], index: PathLookup): void {
+  let byFile: Set<string> | undefined;
+  for (const a of artifacts) {
+    const mc = extraOf(a)?.mc;
     if (!mc?.length || a.origin !== 'repo') continue;
+    byFile ??= new Set(artifacts.map((x) => x.file));
     // a link to another record is a relation (or prose), not code
-    const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile.has(m.target));
+    const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile!.has(m.target));
     if (ms.length) a.mentions = ms;
   }
 }
 
+const addedKeyLines = new WeakMap<Artifact, Record<string, number>>();
+
+/** The key lines finishing set where absent (`keyLines[key] ??= line`), for the finished set cache. */
+export function keyLinesAdded(a: Artifact): Record<string, number> | undefined {
+  return addedKeyLines.get(a);
+}
+
 /** `a.keyLines[key] ??= line`, lazily for an artifact from the parse cache (it would decode the record). */
 function defaultKeyLine(a: Artifact, key: string, line: number): void {
+  const added = addedKeyLines.get(a) ?? addedKeyLines.set(a, {}).get(a)!;
+  added[key] ??= line;
   const lazy = (a as { defaultKeyLine?: (k: string, l: number) => void }).defaultKeyLine;
   if (lazy) lazy.call(a, key, line);
   else if (a.keyLines[key] === undefined) a.keyLines = { ...a.keyLines, [key]: line };

@@ -13,8 +13,8 @@
 // "fresh clone" is CI's case: the rule files committed, no .git/ctx, `--check`.
 // Usage: npm run build && node bench/rules-map.mjs [--records N] [--runs N] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeSyntheticRepo } from '../scripts/synthetic-artifacts.mjs';
@@ -36,23 +36,37 @@ writeSyntheticRepo(dir, RECORDS);
 git('add', '-A');
 git('commit', '-q', '-m', 'records');
 
-/** Median wall time (ms) of a process over RUNS runs. */
+/** CPU time (ms, user + sys) of this process's finished children, git's included (Linux; NaN elsewhere). */
+function childCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[13]) + Number(f[14])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Median wall time and CPU time (ms) of a process over RUNS runs. */
 function time(args, { prep } = {}) {
   const walls = [];
+  const cpus = [];
   for (let i = 0; i < RUNS; i++) {
     prep?.();
+    const c0 = childCpuMs();
     const t0 = process.hrtime.bigint();
     const r = spawnSync(args[0], args.slice(1), { cwd: dir, env, encoding: 'utf8' });
     const wall = Number(process.hrtime.bigint() - t0) / 1e6;
     if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     walls.push(wall);
+    cpus.push(childCpuMs() - c0);
   }
-  walls.sort((a, b) => a - b);
-  return { wall: walls[Math.floor(walls.length / 2)] };
+  return { wall: median(walls), cpu: median(cpus) };
 }
 const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
 const rows = [];
-const row = (label, r) => rows.push(`${label.padEnd(52)} ${fmt(r.wall)}`);
+const row = (label, r) => rows.push(`${label.padEnd(52)} ${fmt(r.wall)}${Number.isNaN(r.cpu) ? '' : `  cpu ${fmt(r.cpu)}`}`);
 
 row('node -e 0', time([process.execPath, '-e', '0']));
 row('node -e 0 (NODE_EXTRA_CA_CERTS unset)', (() => {
@@ -126,7 +140,8 @@ if (existsSync(CHROMIUM)) {
   }
 } else rows.push(`map interactive: skipped, ${CHROMIUM} not found`);
 
-console.log(`git-ctx rules export / map — ${RECORDS} records, median of ${RUNS} runs (wall time, Node start-up included)`);
+console.log(`git-ctx rules export / map — ${RECORDS} records, median of ${RUNS} runs (wall time, Node start-up included; cpu: user + sys, git included)`);
+console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(rows.join('\n'));
 if (KEEP) console.log(`repository kept at ${dir}`);
 else rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 
 import type JsYaml from 'js-yaml';
 import { loadJsYaml } from '../util/js-yaml.js';
+import { parseFlatYaml } from './flat-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
 import { setExtra } from '../sources/extra.js';
@@ -69,17 +70,21 @@ const jsYaml = await loadJsYaml();
 const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', JsYaml.Type> }).types;
 const STRINGS_SCHEMA = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] });
 
-export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; message: string };
+/** keyLines: the top-level keys' lines (as topLevelKeyLines gives them), when the reader found them on the way */
+export type YamlLoad = { ok: true; data: unknown; keyLines?: Record<string, number> } | { ok: false; line: number; message: string };
 
 /** Parse frontmatter YAML to plain data; `line` is 1-based within the YAML text. */
 export function loadYamlStrings(src: string): YamlLoad {
   // bounded: size before parsing, depth while parsing, alias expansion after (SPEC-HOSTILE-001)
   if (src.length > YAML_LIMITS.maxBytes) return { ok: false, line: 1, message: `frontmatter is ${Math.ceil(src.length / 1024)} KB; over the ${YAML_LIMITS.maxBytes / 1024} KB bound, not loaded` };
   try {
-    const data = jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
+    // the common flat shape is read directly, exactly as js-yaml reads it; anything else goes to js-yaml (DEC-035)
+    const flatLines: Record<string, number> = {};
+    const flat = parseFlatYaml(src, flatLines);
+    const data = flat ?? jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
     const bound = checkYamlBounds(data);
     if (!bound.ok) return { ok: false, line: (bound.key !== undefined ? topLevelKeyLines(src)[bound.key] : undefined) ?? 1, message: bound.message };
-    return { ok: true, data };
+    return flat ? { ok: true, data, keyLines: flatLines } : { ok: true, data };
   } catch (e) {
     const err = e as { reason?: string; message: string; mark?: { line: number; position: number } };
     let line = (err.mark?.line ?? 0) + 1;
@@ -151,7 +156,7 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
     return problem('frontmatter-malformed', 'frontmatter must be a YAML mapping (key: value lines)', split.yamlLine);
   }
   const keyLines: Record<string, number> = {};
-  for (const [k, l] of Object.entries(topLevelKeyLines(split.yaml))) keyLines[k] = l + split.yamlLine - 1;
+  for (const [k, l] of Object.entries(loaded.keyLines ?? topLevelKeyLines(split.yaml))) keyLines[k] = l + split.yamlLine - 1;
   const data = (loaded.data ?? {}) as Record<string, unknown>;
   const at = (k: string) => keyLines[k] ?? split.yamlLine;
   const rawId = data.id;

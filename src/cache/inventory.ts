@@ -13,7 +13,7 @@ export { cacheLimitBytes, DEFAULT_CACHE_LIMIT_BYTES, SESSION_MAX_AGE_MS, type Pr
  */
 const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] = [
   { kind: 'artifacts', what: 'parsed artifacts, by blob id', test: (n) => n.startsWith('artifacts.') },
-  { kind: 'code-index', what: 'annotations and symbols per source blob, the tag-free blob set, its journal', test: (n) => n.startsWith('code-index.') },
+  { kind: 'code-index', what: 'annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook)', test: (n) => n.startsWith('code-index.') },
   { kind: 'code-graph', what: 'code graph facts and shards, by blob id', test: (n) => n.startsWith('code-graph') },
   { kind: 'staleness', what: 'staleness judgements and anchor symbols', test: (n) => n.startsWith('stale-') || n.startsWith('staleness-') },
   { kind: 'retrieval', what: 'keyword index of the records', test: (n) => n.startsWith('retrieve-') },

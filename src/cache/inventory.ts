@@ -25,6 +25,7 @@ const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] =
   { kind: 'worktree', what: 'a private copy of the git index for git status (its stat data, untracked cache)', test: (n) => n.startsWith('worktree-index') },
   { kind: 'check', what: "findings of check rules that depend only on the records, by the records' blob ids", test: (n) => n.startsWith('check-rule-') },
   { kind: 'impact', what: 'co-change edges mined from history', test: (n) => n.startsWith('impact-') },
+  { kind: 'hook', what: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)", test: (n) => n.startsWith('hook-') },
 ];
 
 export interface CacheFileInfo {

@@ -11,7 +11,9 @@ import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
 import { detectDrift, type DriftFinding } from './drift.js';
-import { partialStagedIndex, rememberCarriers, stagedChanges, type RawChange } from './staged-index.js';
+import { partialStagedIndex, rememberCarriers, StagedDelta, type RawChange } from './staged-index.js';
+import { StagedSnapshot } from './staged-mentions.js';
+import { IndexSnapshot } from '../snapshot/git-snapshot.js';
 
 /** Options of `runPreCommit` (`git ctx hook pre-commit`). */
 export interface PreCommitOptions {
@@ -111,7 +113,15 @@ const CODE_INDEX_KEY = 'code-index';
  */
 export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitResult> {
   phase('snapshot');
-  const staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
+  let staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
+  // what this commit changes, with blob ids: the changed paths, and the delta the staged
+  // code index and mentions are derived by (DEC-033)
+  const delta = staged instanceof IndexSnapshot && staged.commit ? new StagedDelta(staged.root, staged.commit) : undefined;
+  if (delta && process.env.GIT_CTX_STAGED_INDEX !== '0') {
+    staged.close();
+    staged = new StagedSnapshot(delta.root, delta.head, delta);
+  }
+  const headChanges = delta?.headChanges;
   let head: Snapshot | undefined;
   try {
     warmUp(staged);
@@ -137,16 +147,13 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
     };
     // a skipped file is always reported: the commit's own oversized file must not pass unseen
     const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
-    // what this commit changes, with blob ids: the changed paths, and the staged code index's delta
-    const headChanges = staged.commit && staged.backend === 'git' ? stagedChanges(staged.root, staged.commit) : undefined;
-    headChanges?.catch(() => undefined); // awaited below
     const ruleCache = new Map<string, unknown>();
     let built: Promise<CodeIndex> | undefined;
     // the annotation rules alone need only the index's annotations and problems: a partial
     // index of what is staged (DEC-033) answers them as the whole one would
-    const partialOk = headChanges && rules && !rules.some((r) => WHOLE_INDEX_RULES.has(r)) && rules.some((r) => INDEX_RULES.has(r));
+    const partialOk = delta && headChanges && rules && !rules.some((r) => WHOLE_INDEX_RULES.has(r)) && rules.some((r) => INDEX_RULES.has(r));
     if (partialOk) {
-      built = (async () => (await partialStagedIndex({ staged, config, headChanges })) ?? CodeIndex.build(staged, config))();
+      built = (async () => (await partialStagedIndex({ staged, config, delta })) ?? CodeIndex.build(staged, config))();
       built.catch(() => undefined); // a rule awaits it and reports the failure
       ruleCache.set(CODE_INDEX_KEY, built);
     }

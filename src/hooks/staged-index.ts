@@ -66,6 +66,30 @@ export async function stagedChanges(root: string, rev: string): Promise<RawChang
   return parseRawDiff(out);
 }
 
+/**
+ * What differs between commits and the git index, each asked of git once per run: HEAD's
+ * (what this commit changes) at once, a remembered commit's when a memo needs it.
+ */
+export class StagedDelta {
+  readonly headChanges: Promise<RawChange[]>;
+  private readonly bySince = new Map<string, Promise<RawChange[]>>();
+  constructor(
+    readonly root: string,
+    readonly head: string,
+  ) {
+    this.headChanges = this.since(head);
+  }
+  since(commit: string): Promise<RawChange[]> {
+    let p = this.bySince.get(commit);
+    if (!p) {
+      p = stagedChanges(this.root, commit);
+      p.catch(() => undefined); // each caller handles the failure
+      this.bySince.set(commit, p);
+    }
+    return p;
+  }
+}
+
 /** Everything a file's classification depends on besides its content: the memo's key. */
 function carriersKey(config: Config): string {
   const settings = [config.tags, config.anchors.include, config.anchors.exclude, config.dir, config.limits?.max_file_bytes ?? MAX_FILE_BYTES];
@@ -89,8 +113,8 @@ export interface StagedIndexOptions {
   /** the staged snapshot (kind `index`, with a HEAD commit) */
   staged: Snapshot;
   config: Config;
-  /** `stagedChanges(root, HEAD)`: what this commit changes */
-  headChanges: Promise<RawChange[]>;
+  /** the changes against HEAD and remembered commits */
+  delta: StagedDelta;
 }
 
 /**
@@ -107,7 +131,7 @@ export async function partialStagedIndex(opts: StagedIndexOptions): Promise<Code
   if (!memo) return undefined;
   let changes: RawChange[];
   try {
-    changes = memo.commit === staged.commit ? await opts.headChanges : await stagedChanges(staged.root, memo.commit);
+    changes = await opts.delta.since(memo.commit);
   } catch {
     return undefined; // the remembered commit is gone (rebased away, pruned)
   }

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { CodeIndex, PartialIndexError } from '../../src/code/code-index.js';
 import { loadConfig } from '../../src/config.js';
 import { runPreCommit, type PreCommitResult } from '../../src/hooks/pre-commit.js';
-import { partialStagedIndex, stagedChanges } from '../../src/hooks/staged-index.js';
+import { partialStagedIndex, StagedDelta } from '../../src/hooks/staged-index.js';
+import { StagedSnapshot } from '../../src/hooks/staged-mentions.js';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 import { fixtureRepo, stampArtifact } from './helpers.js';
@@ -38,7 +40,7 @@ async function compare(repo: TestRepo, partial: boolean): Promise<PreCommitResul
   const staged = await openSnapshot({ cwd: repo.dir, kind: 'index' });
   try {
     const config = await loadConfig(staged);
-    const part = await partialStagedIndex({ staged, config, headChanges: stagedChanges(repo.dir, staged.commit!) });
+    const part = await partialStagedIndex({ staged, config, delta: new StagedDelta(staged.root, staged.commit!) });
     if (partial) {
       expect(part).toBeDefined();
       const whole = await CodeIndex.build(staged, config, { cache: false });
@@ -160,5 +162,72 @@ describe('pre-commit hook: the staged code index (partial, from remembered carri
     repo.git('add', '-A');
     const r = await compare(repo, true);
     expect(r.drift.map((d) => d.anchor).sort()).toEqual(['src/billing/**', 'src/billing/invoice.ts#InvoiceGenerator.generate']);
+  });
+});
+
+/** Mentions resolved through the per-commit memo against those resolved from the whole staged listing. */
+async function compareMentions(repo: TestRepo, fromMemo: boolean): Promise<Record<string, string[]>> {
+  const plain = await openSnapshot({ cwd: repo.dir, kind: 'index' });
+  const staged = new StagedSnapshot(plain.root, plain.commit!, new StagedDelta(plain.root, plain.commit!));
+  try {
+    const config = await loadConfig(plain);
+    const whole = await loadArtifactSet(plain, config);
+    const memo = await loadArtifactSet(staged, config);
+    const of = (set: typeof whole) => Object.fromEntries(set.artifacts.map((a) => [a.id, (a.mentions ?? []).map((m) => m.target)]));
+    expect(of(memo)).toEqual(of(whole));
+    // whether the memo answered (no whole listing read) is visible in the snapshot: list() never ran
+    expect((staged as unknown as { entries?: unknown }).entries === undefined).toBe(fromMemo);
+    return of(whole);
+  } finally {
+    plain.close();
+    staged.close();
+  }
+}
+
+const record = (id: string, body: string) => `---\nid: ${id}\ntype: spec\ntitle: ${id}\nstatus: active\nsummary: Mentions.\n---\n# ${id}\n\n${body}\n`;
+
+describe('pre-commit hook: mentions from the per-commit memo', () => {
+  it('resolves the records\' mentions as the whole staged listing does through adds, deletes and new mentions', async () => {
+    const repo = fixtureRepo();
+    repo.write({
+      '.contextia/system/specs/SPEC-M-001.md': record('SPEC-M-001', 'See `src/a.ts`, `src/lib/`, `src/lib/*.ts`, `docs/guide.md`, `src/gone.ts` and `src/a.ts#a`.'),
+      'src/a.ts': 'export function a(): void {}\n',
+      'src/lib/one.ts': 'export const one = 1;\n',
+      'src/lib/two.ts': 'export const two = 2;\n',
+      'src/lib/three.ts': 'export const three = 3;\n',
+    });
+    commit(repo, 'mentions');
+    // no memo: the listing, and HEAD's answers remembered
+    let m = await compareMentions(repo, false);
+    expect(m['SPEC-M-001']).toEqual(['src/a.ts', 'src/lib', 'src/lib/*.ts', 'src/a.ts#a']);
+    // added files now exist; nothing remembered was deleted: from the memo
+    repo.write({ 'src/gone.ts': 'export {};\n', 'docs/guide.md': '# Guide\n', 'src/lib/alpha.ts': 'export {};\n' });
+    repo.git('add', '-A');
+    m = await compareMentions(repo, true);
+    expect(m['SPEC-M-001']).toContain('src/gone.ts');
+    // one of the two remembered matches of a glob deleted (the third is not known): the listing
+    repo.rm('src/lib/alpha.ts');
+    repo.git('add', '-A');
+    repo.git('rm', '-q', 'src/lib/one.ts');
+    await compareMentions(repo, false);
+    await compare(repo, false);
+    commit(repo, 'second');
+    await compareMentions(repo, false);
+    repo.write({ 'README.md': 'changed\n' });
+    commit(repo, 'between');
+    // the memo a commit behind HEAD: mentioned files deleted (each its pattern's only match)
+    repo.git('rm', '-q', 'src/a.ts', 'src/gone.ts');
+    m = await compareMentions(repo, true);
+    expect(m['SPEC-M-001']).not.toContain('src/a.ts');
+    commit(repo, 'third');
+    // a folder emptied: both remembered matches deleted, the listing again
+    repo.git('rm', '-q', '-r', 'src/lib');
+    await compareMentions(repo, false);
+    // a record added with a mention never remembered: the listing
+    repo.write({ '.contextia/system/specs/SPEC-M-002.md': record('SPEC-M-002', 'Uses `README.md` and `src/billing/`.') });
+    repo.git('add', '-A');
+    m = await compareMentions(repo, false);
+    expect(m['SPEC-M-002']).toEqual(['README.md', 'src/billing']);
+    await compare(repo, true);
   });
 });

@@ -56,19 +56,22 @@ function existence(changes: RawChange[]): { added: string[]; deleted: Set<string
  */
 function derive(answers: Record<string, string[]>, patterns: Iterable<string>, added: string[], deleted: Set<string>): Map<string, string[]> | undefined {
   const out = new Map<string, string[]>();
+  // the same matcher as the whole listing's, over the added files only (built once)
+  const addedIndex = added.length ? new GlobIndex(added) : undefined;
   for (const p of patterns) {
     const before = answers[p];
     if (!Array.isArray(before)) return undefined;
     const kept = before.filter((f) => !deleted.has(f));
     if (before.length >= 2 && kept.length < before.length) return undefined;
-    if (!added.length) {
-      out.set(p, kept);
-      continue;
-    }
-    // the same matcher as the whole listing's, over the few files that can answer
-    out.set(p, new GlobIndex([...kept, ...added]).match(p).slice(0, 2));
+    const extra = addedIndex?.match(p) ?? [];
+    out.set(p, extra.length ? firstTwo(kept, extra) : kept);
   }
   return out;
+}
+
+/** The first two, in path order, of two lists of matches of one pattern. */
+function firstTwo(a: string[], b: string[]): string[] {
+  return [...a.slice(0, 2), ...b.slice(0, 2)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).slice(0, 2);
 }
 
 function readMemo(root: string): Memo | undefined {
@@ -152,12 +155,13 @@ export class StagedSnapshot extends IndexSnapshot {
     const { added, deleted } = existence(headChanges);
     // HEAD lists what the index lists, less what this commit adds, plus what it deletes
     const addedSet = new Set(added);
+    const deletedIndex = deleted.size ? new GlobIndex(deleted) : undefined;
     const answers = new Map<string, string[]>();
     for (const p of wanted) {
       const now = index.match(p);
       const kept = addedSet.size ? now.filter((f) => !addedSet.has(f)) : now;
-      const back = deleted.size ? new GlobIndex([...kept.slice(0, 2), ...deleted]).match(p) : kept;
-      answers.set(p, back.slice(0, 2));
+      const extra = deletedIndex?.match(p) ?? [];
+      answers.set(p, extra.length ? firstTwo(kept, extra) : kept.slice(0, 2));
     }
     writeMemo(this.root, this.commit!, answers);
     mark(`staged mentions: ${answers.size} answers of ${this.commit!.slice(0, 12)} remembered`);

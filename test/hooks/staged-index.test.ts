@@ -186,6 +186,21 @@ async function compareMentions(repo: TestRepo, fromMemo: boolean): Promise<Recor
 
 const record = (id: string, body: string) => `---\nid: ${id}\ntype: spec\ntitle: ${id}\nstatus: active\nsummary: Mentions.\n---\n# ${id}\n\n${body}\n`;
 
+describe('pre-commit hook: drift on an endpoint anchor (the whole file list)', () => {
+  it('builds the whole index for drift when an endpoint anchor needs it, with the same result', async () => {
+    const repo = fixtureRepo();
+    repo.write({ 'src/api/routes.ts': "router.post('/api/v1/orders', (req, res) => res.end());\n" });
+    commit(repo, 'routes');
+    await stampArtifact(repo, '.contextia/system/specs/SPEC-BILLING-001.md', ['POST /api/v1/orders']);
+    commit(repo, 'stamp');
+    await compare(repo, false);
+    repo.write({ 'src/api/routes.ts': "router.post('/api/v1/orders', (req, res) => res.status(201).end());\n", 'src/b.ts': 'export const b = 1;\n' });
+    repo.git('add', '-A');
+    const r = await compare(repo, true);
+    expect(r.drift.map((d) => d.anchor)).toEqual(['POST /api/v1/orders']);
+  });
+});
+
 describe('pre-commit hook: mentions from the per-commit memo', () => {
   it('resolves the records\' mentions as the whole staged listing does through adds, deletes and new mentions', async () => {
     const repo = fixtureRepo();

@@ -82,11 +82,34 @@ export class StagedDelta {
   since(commit: string): Promise<RawChange[]> {
     let p = this.bySince.get(commit);
     if (!p) {
-      p = stagedChanges(this.root, commit);
+      p = stagedChanges(this.root, commit).then((changes) => {
+        for (const c of changes) if (c.status !== 'U') this.staged.set(c.path, c);
+        return changes;
+      });
       p.catch(() => undefined); // each caller handles the failure
       this.bySince.set(commit, p);
     }
     return p;
+  }
+  /** the index side of every path some diff named so far (the same whichever commit it was against) */
+  private readonly staged = new Map<string, RawChange>();
+  /** Whether a diff resolved so far named this path with an index side it can answer for. */
+  named(path: string): boolean {
+    const c = this.staged.get(path);
+    return !!c && !(c.newMode !== ABSENT_MODE && /^0+$/.test(c.newBlob));
+  }
+  /**
+   * The git index's entry of a path some diff against it named: `null` when the index does not
+   * list it, undefined when no diff named it (ask the index).
+   */
+  async stagedEntry(path: string): Promise<SnapshotEntry | null | undefined> {
+    await this.headChanges.catch(() => undefined);
+    const c = this.staged.get(path);
+    if (!c) return undefined;
+    // git names no blob for some entries (zeros): the index answers those
+    if (c.newMode !== ABSENT_MODE && /^0+$/.test(c.newBlob)) return undefined;
+    // gitlinks are not listed by the index snapshot
+    return c.newMode === ABSENT_MODE || c.newMode === '160000' ? null : { path, mode: c.newMode, blob: c.newBlob };
   }
 }
 

@@ -5,6 +5,7 @@ import { cacheFile } from '../git/git-dir.js';
 import { IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { GlobIndex, globIndexFor, type PathLookup } from '../util/glob.js';
 import { mark } from '../util/timing.js';
+import type { SnapshotEntry } from '../snapshot/types.js';
 import type { RawChange, StagedDelta } from './staged-index.js';
 
 /**
@@ -97,6 +98,18 @@ export class StagedSnapshot extends IndexSnapshot {
     private readonly delta: StagedDelta,
   ) {
     super(root, commit);
+  }
+
+  /** A path this commit changes is looked up in the diff (its index side), not by listing. */
+  protected override async entry(p: string): Promise<SnapshotEntry | undefined> {
+    const known = await this.delta.stagedEntry(p);
+    if (known === undefined) return super.entry(p);
+    return known ?? undefined;
+  }
+
+  /** Nothing to list ahead for paths a diff already named. */
+  override prefetch(paths: string[]): void {
+    super.prefetch(paths.filter((p) => !this.delta.named(p)));
   }
 
   async pathLookup(patterns: string[]): Promise<PathLookup> {

@@ -6,14 +6,13 @@ import { loadConfig, type Config } from '../config.js';
 import { CodeIndex, PartialIndexError } from '../code/code-index.js';
 import { CtxError } from '../errors.js';
 import { runGit, splitZ } from '../git/exec.js';
-import { CommitSnapshot } from '../snapshot/git-snapshot.js';
+import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
 import { detectDrift, type DriftFinding } from './drift.js';
 import { partialStagedIndex, rememberCarriers, StagedDelta, type RawChange } from './staged-index.js';
 import { StagedSnapshot } from './staged-mentions.js';
-import { IndexSnapshot } from '../snapshot/git-snapshot.js';
 
 /** Options of `runPreCommit` (`git ctx hook pre-commit`). */
 export interface PreCommitOptions {

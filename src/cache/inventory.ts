@@ -13,7 +13,7 @@ export { cacheLimitBytes, DEFAULT_CACHE_LIMIT_BYTES, SESSION_MAX_AGE_MS, type Pr
  */
 const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] = [
   { kind: 'artifacts', what: "parsed artifacts by blob id, and the finished set by the records' listing and config", test: (n) => n.startsWith('artifacts.') },
-  { kind: 'code-index', what: 'annotations and symbols per source blob, the tag-free blob set, its journal', test: (n) => n.startsWith('code-index.') },
+  { kind: 'code-index', what: 'annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook)', test: (n) => n.startsWith('code-index.') },
   { kind: 'code-graph', what: 'code graph facts and shards, by blob id', test: (n) => n.startsWith('code-graph') },
   { kind: 'staleness', what: 'staleness judgements and anchor symbols', test: (n) => n.startsWith('stale-') || n.startsWith('staleness-') },
   { kind: 'retrieval', what: 'keyword index of the records', test: (n) => n.startsWith('retrieve-') },
@@ -26,6 +26,7 @@ const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] =
   { kind: 'check', what: "findings of check rules that depend only on the records, by the records' blob ids", test: (n) => n.startsWith('check-rule-') },
   { kind: 'impact', what: 'impact edges per origin (record and annotated code files, by blob) and the code graph importers projection', test: (n) => n.startsWith('impact-') },
   { kind: 'evidence', what: 'paths staged against HEAD (the episode dirty flag), by commit and index checksum', test: (n) => n.startsWith('record-') },
+  { kind: 'hook', what: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)", test: (n) => n.startsWith('hook-') },
 ];
 
 export interface CacheFileInfo {

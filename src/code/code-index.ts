@@ -19,6 +19,23 @@ export interface CodeIndexOptions {
   cache?: string | false;
   /** the extraction cache of another index of the same repository, already read (one read per run) */
   sharedWith?: CodeIndex;
+  /**
+   * A partial index (the pre-commit hook's, DEC-033): instead of listing the snapshot,
+   * classify only these of its entries, the caller vouching that every other file of the
+   * snapshot is tag-free (classified clean under the same tags, bounds and selection).
+   * Annotations and problems are then those of the whole snapshot; a file's record is
+   * looked up in the snapshot when asked for; the whole file list is not known, and asking
+   * for it (`files`, `file()` of an unknown path) throws PartialIndexError.
+   */
+  known?: SnapshotEntry[];
+}
+
+/** A partial code index (CodeIndexOptions.known) was asked for what only a whole one knows. */
+export class PartialIndexError extends Error {
+  constructor(what: string) {
+    super(`internal: a partial code index does not know ${what}`);
+    this.name = 'PartialIndexError';
+  }
 }
 
 /** Counters of one index build, for benchmarks and `--verbose` output. */
@@ -59,15 +76,26 @@ export function innermostSymbol(symbols: CodeSymbol[], line: number): CodeSymbol
  * by blob like the rest.
  */
 export class CodeIndex {
-  /** every considered file, sorted by path */
-  readonly files: IndexedFile[] = [];
+  private readonly fileList: IndexedFile[] = [];
   /** every annotation, by file then line */
   readonly annotations: Annotation[] = [];
   /** files that could not be indexed (syntax errors are data, not failures) */
   readonly problems: IndexProblem[] = [];
   readonly stats: CodeIndexStats = { files: 0, candidates: 0, read: 0, extracted: 0, ms: 0 };
 
+  /** every considered file, sorted by path (a partial index throws: it never listed them) */
+  get files(): IndexedFile[] {
+    if (this.partial) throw new PartialIndexError('the whole file list');
+    return this.fileList;
+  }
+
   private readonly byPath = new Map<string, IndexedFile>();
+  /** files that could not be read or parsed (no record, never cached), by path: their blob */
+  private readonly unsettled = new Map<string, string | undefined>();
+  private partial = false;
+  /** files classified as carrying something (a record, not clean) */
+  private readonly kept: IndexedFile[] = [];
+  private selectFn: ((p: string) => boolean) | undefined;
   private readonly records = new Map<string, FileRecord>();
   private readonly byId = new Map<string, Annotation[]>();
   private readonly byFile = new Map<string, Annotation[]>();
@@ -94,7 +122,8 @@ export class CodeIndex {
     const cache = shared ?? (opts.cache === false ? await CodeCache.open(undefined, config.tags) : opts.cache ? await CodeCache.open(opts.cache, config.tags) : await CodeCache.forRepo(snapshot.root, config.tags));
     mark('code index: cache read');
     const index = new CodeIndex(snapshot, config, cache);
-    await index.load();
+    index.partial = opts.known !== undefined;
+    await index.load(opts.known);
     mark('code index: built');
     await cache.save();
     index.stats.ms = performance.now() - t0;
@@ -109,10 +138,10 @@ export class CodeIndex {
     return (p) => (!inc || inc(p)) && !exc(p);
   }
 
-  private async load(): Promise<void> {
-    const select = this.selector();
+  private async load(known?: SnapshotEntry[]): Promise<void> {
+    const select = (this.selectFn ??= this.selector());
     const entries: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
-    for (const entry of await this.snapshot.list()) {
+    for (const entry of known ?? (await this.snapshot.list())) {
       if (entry.mode === '120000' || entry.mode === '160000') continue;
       const language = languageOf(entry.path);
       if (!language || !select(entry.path)) continue;
@@ -147,6 +176,8 @@ export class CodeIndex {
       pending.push({ ...e, blob });
     }
     this.stats.read = pending.length;
+    // a partial index's few reads: one listing limited to them, not the top-level folders
+    if (known && pending.length) (this.snapshot as { prefetch?: (paths: string[]) => void }).prefetch?.(pending.map((e) => e.entry.path));
     // read and classify every miss first, then parse the ones that carry a tag
     const toParse: { key: string; path: string; blob: string; language: CodeLanguage; text: string }[] = [];
     for (let i = 0; i < pending.length; i += READ_CHUNK) {
@@ -158,6 +189,7 @@ export class CodeIndex {
         const p = e.entry.path;
         if (!buf) {
           this.problems.push({ file: p, kind: 'unreadable', message: 'could not be read' });
+          this.unsettled.set(p, e.blob);
           continue;
         }
         const blob = e.blob ?? gitBlobHash(buf);
@@ -195,6 +227,7 @@ export class CodeIndex {
         r = await extractFile(t.path, t.text, t.language, this.tagRe);
       } catch (e) {
         this.problems.push({ file: t.path, kind: 'unreadable', message: `could not be parsed: ${e instanceof Error ? e.message : String(e)}` });
+        this.unsettled.set(t.path, t.blob);
         continue;
       }
       this.stats.extracted++;
@@ -204,7 +237,7 @@ export class CodeIndex {
     }
     reportProgress('parsing annotated files', toParse.length, toParse.length);
     if (toParse.length) mark(`code index: ${toParse.length} files parsed`);
-    this.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.fileList.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     this.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
@@ -214,9 +247,10 @@ export class CodeIndex {
     // a record extracted on demand (an anchor named a file without tags) is not a candidate
     const f: IndexedFile = { path, language, candidate: value !== 0 && (value.tagged === true || value.problem !== undefined) };
     if (blob) f.blob = blob;
-    this.files.push(f);
+    this.fileList.push(f);
     this.byPath.set(path, f);
     if (value === 0) return;
+    this.kept.push(f);
     if (candidate) this.stats.candidates++;
     this.records.set(path, value);
     if (value.problem) this.problems.push({ file: path, ...value.problem });
@@ -237,7 +271,47 @@ export class CodeIndex {
 
   /** The indexed file at a path (undefined when absent, excluded, or of no known language). */
   file(path: string): IndexedFile | undefined {
-    return this.byPath.get(path);
+    const f = this.byPath.get(path);
+    if (!f && this.partial) throw new PartialIndexError(`whether ${path} is indexed`);
+    return f;
+  }
+
+  /**
+   * The indexed file at a path. A partial index looks a file it was not given up in the
+   * snapshot: such a file is tag-free (the caller vouched for it), so it is what a whole
+   * index holds for it, a file without a record.
+   */
+  private async lookup(path: string): Promise<IndexedFile | undefined> {
+    const have = this.byPath.get(path);
+    if (have || !this.partial || this.unsettled.has(path)) return have;
+    const language = languageOf(path);
+    if (!language || !(this.selectFn ??= this.selector())(path)) return undefined;
+    // nothing for a path absent from the snapshot, and for a symbolic link (never indexed)
+    if (!(await this.snapshot.read(path))) return undefined;
+    const f: IndexedFile = { path, language, candidate: false };
+    const blob = await this.snapshot.blobOf(path);
+    if (blob) f.blob = blob;
+    this.byPath.set(path, f);
+    return f;
+  }
+
+  /**
+   * The files this index classified as carrying annotations, symbols or a problem (every
+   * file not listed here was tag-free), with their blob ids: what a later partial index of
+   * a snapshot with the same content there is given as `known`. Undefined when a blob id
+   * is unknown (a work-tree file not hashed).
+   */
+  carriers(): { path: string; blob: string }[] | undefined {
+    const out: { path: string; blob: string }[] = [];
+    for (const f of this.kept) {
+      if (!f.blob) return undefined;
+      out.push({ path: f.path, blob: f.blob });
+    }
+    for (const [path, blob] of this.unsettled) {
+      if (!blob) return undefined;
+      out.push({ path, blob });
+    }
+    return out;
   }
 
   /** Annotations written in a file, by line. */
@@ -262,7 +336,7 @@ export class CodeIndex {
   async recordOf(path: string): Promise<FileRecord | undefined> {
     const have = this.records.get(path);
     if (have) return have;
-    const f = this.byPath.get(path);
+    const f = await this.lookup(path);
     if (!f?.language) return undefined;
     if (f.blob) {
       const hit = this.cache.get(`${f.blob}:${f.language}`);
@@ -326,7 +400,7 @@ export class CodeIndex {
    */
   async allSymbols(paths?: string[]): Promise<{ path: string; symbol: CodeSymbol }[]> {
     const out: { path: string; symbol: CodeSymbol }[] = [];
-    const targets = paths ? paths.map((p) => this.byPath.get(p)).filter((f): f is IndexedFile => !!f) : this.files;
+    const targets = paths ? (await Promise.all(paths.map((p) => this.lookup(p)))).filter((f): f is IndexedFile => !!f) : this.files;
     for (const f of targets) {
       if (f.language !== 'ts') continue;
       for (const s of await this.symbolsOf(f.path)) out.push({ path: f.path, symbol: s });

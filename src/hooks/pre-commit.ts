@@ -3,14 +3,16 @@ import { codeIndexFor } from '../check/rules/anchors.js';
 import { ruleCatalog, runCheck, severityAtLeast, type Baseline } from '../check/run.js';
 import type { CheckResult, Finding, FindingSeverity, Rule } from '../check/types.js';
 import { loadConfig, type Config } from '../config.js';
-import type { CodeIndex } from '../code/code-index.js';
+import { CodeIndex, PartialIndexError } from '../code/code-index.js';
 import { CtxError } from '../errors.js';
 import { runGit, splitZ } from '../git/exec.js';
-import { CommitSnapshot } from '../snapshot/git-snapshot.js';
+import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
 import { detectDrift, type DriftFinding } from './drift.js';
+import { partialStagedIndex, rememberCarriers, StagedDelta, type RawChange } from './staged-index.js';
+import { StagedSnapshot } from './staged-mentions.js';
 
 /** Options of `runPreCommit` (`git ctx hook pre-commit`). */
 export interface PreCommitOptions {
@@ -64,6 +66,20 @@ export async function changedPaths(staged: Snapshot): Promise<string[]> {
   return [...new Set(splitZ(out))].sort();
 }
 
+/** The same paths as changedPaths, from the raw changes (modes and blob ids on both sides). */
+function pathsOf(changes: RawChange[]): string[] {
+  return [...new Set(changes.map((c) => c.path))].sort();
+}
+
+/**
+ * Rules that read more of the code index than its annotations and problems (the whole file
+ * list, endpoints, staleness): with any of them, the hook builds a whole index as before.
+ * (A partial index throws PartialIndexError rather than answer such a question wrongly.)
+ */
+const WHOLE_INDEX_RULES = new Set(['dead-anchor', 'annotation-paths-mismatch', 'stale-artifact', 'moved-anchor', 'proposed-shipped']);
+/** Rules that read the code index at all. */
+const INDEX_RULES = new Set([...WHOLE_INDEX_RULES, 'code-file-skipped', 'annotation-unknown-id']);
+
 /** Ids of the rules that can block: effective severity (config overrides applied) at or above fail_on. */
 function blockingRules(config: Config): string[] {
   return ruleCatalog()
@@ -96,7 +112,15 @@ const CODE_INDEX_KEY = 'code-index';
  */
 export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitResult> {
   phase('snapshot');
-  const staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
+  let staged = await openSnapshot({ cwd: opts.cwd, kind: 'index' });
+  // what this commit changes, with blob ids: the changed paths, and the delta the staged
+  // code index and mentions are derived by (DEC-033)
+  const delta = staged instanceof IndexSnapshot && staged.commit ? new StagedDelta(staged.root, staged.commit) : undefined;
+  if (delta && process.env.GIT_CTX_STAGED_INDEX !== '0') {
+    staged.close();
+    staged = new StagedSnapshot(delta.root, delta.head, delta);
+  }
+  const headChanges = delta?.headChanges;
   let head: Snapshot | undefined;
   try {
     warmUp(staged);
@@ -122,14 +146,39 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
     };
     // a skipped file is always reported: the commit's own oversized file must not pass unseen
     const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
+    const ruleCache = new Map<string, unknown>();
+    let built: Promise<CodeIndex> | undefined;
+    // the annotation rules alone need only the index's annotations and problems: a partial
+    // index of what is staged (DEC-033) answers them as the whole one would
+    const partialOk = delta && headChanges && rules && !rules.some((r) => WHOLE_INDEX_RULES.has(r)) && rules.some((r) => INDEX_RULES.has(r));
+    if (partialOk) {
+      built = (async () => (await partialStagedIndex({ staged, config, delta })) ?? CodeIndex.build(staged, config))();
+      built.catch(() => undefined); // a rule awaits it and reports the failure
+      ruleCache.set(CODE_INDEX_KEY, built);
+    }
     const [check, changed] = await Promise.all([
-      runCheck({ snapshot: staged, config, baseline: opts.baseline, now: opts.now, rules, extraRules: [capture] }),
-      changedPaths(staged),
+      runCheck({ snapshot: staged, config, baseline: opts.baseline, now: opts.now, rules, extraRules: [capture], cache: ruleCache }),
+      headChanges ? headChanges.then(pathsOf) : changedPaths(staged),
     ]);
     mark('hook: check done');
     phase('analyses');
     head = await headSnapshot(staged);
-    const drift = set ? await detectDrift({ staged, head, config, set, changedPaths: changed, cache: opts.cache, index }) : [];
+    let drift: DriftFinding[] = [];
+    if (set) {
+      const driftOpts = { staged, head, config, set, changedPaths: changed, cache: opts.cache };
+      try {
+        drift = await detectDrift({ ...driftOpts, index });
+      } catch (e) {
+        if (!(e instanceof PartialIndexError)) throw e;
+        // an endpoint anchor asks for the whole file list: build the whole index after all
+        drift = await detectDrift({ ...driftOpts, index: await CodeIndex.build(staged, config) });
+        mark('hook: drift needed a whole code index');
+      }
+    }
+    const indexUsed = (ruleCache.get(CODE_INDEX_KEY) as Promise<CodeIndex> | undefined) ?? built;
+    // a failed build was reported by the rule that awaited it; nothing to remember then
+    const usable = await indexUsed?.catch(() => undefined);
+    if (headChanges && usable) rememberCarriers(staged, config, usable, await headChanges);
 
     mark('hook: drift done');
     const inCommitFiles = new Set(changed);

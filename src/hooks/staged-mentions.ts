@@ -1,0 +1,182 @@
+// @spec SPEC-HOOK-001
+
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { cacheFile } from '../git/git-dir.js';
+import { IndexSnapshot } from '../snapshot/git-snapshot.js';
+import { GlobIndex, globIndexFor, type PathLookup } from '../util/glob.js';
+import { mark } from '../util/timing.js';
+import type { SnapshotEntry } from '../snapshot/types.js';
+import type { RawChange, StagedDelta } from './staged-index.js';
+
+/**
+ * Which paths and globs the records mention exist in the staged snapshot, without listing
+ * its 100,000 files (DEC-033). Resolving a mention needs the first two files a pattern
+ * matches (resolveMentions tells a file from a directory and a match from none by them).
+ * Those are remembered per commit in `hook-mentions.json`; the staged answers follow from
+ * what `git diff-index --cached <commit>` adds and deletes:
+ *
+ *   staged matches = (matches at the commit − deleted) ∪ (added that match)
+ *
+ * so the first two staged matches are among the two remembered and the added ones, unless
+ * one of two remembered was deleted (the third is not known): then, or for a pattern not
+ * remembered, the whole listing is read once, as before, and the memo is made again.
+ */
+
+const MEMO_VERSION = 1;
+const MEMO_FILE = 'hook-mentions.json';
+const KEY = `git-ctx/hook-mentions ${MEMO_VERSION}`;
+/** Patterns remembered at most (a bound on the file). */
+const MAX_PATTERNS = 20_000;
+
+interface Memo {
+  commit: string;
+  /** pattern → its first two matches (path order) in the commit's tree */
+  answers: Record<string, string[]>;
+}
+
+/** Whether a raw diff mode is a path the snapshot lists (gitlinks are not listed). */
+const listed = (mode: string) => mode !== '000000' && mode !== '160000';
+
+/** Paths added to and deleted from the listing between a diff's two sides. */
+function existence(changes: RawChange[]): { added: string[]; deleted: Set<string> } {
+  const added: string[] = [];
+  const deleted = new Set<string>();
+  for (const c of changes) {
+    const before = listed(c.oldMode);
+    const after = listed(c.newMode);
+    if (!before && after) added.push(c.path);
+    else if (before && !after) deleted.add(c.path);
+  }
+  return { added, deleted };
+}
+
+/**
+ * The first two matches of each pattern after a change, from the first two before it, or
+ * undefined for a pattern whose answer cannot be derived (not remembered, or one of two
+ * remembered matches deleted).
+ */
+function derive(answers: Record<string, string[]>, patterns: Iterable<string>, added: string[], deleted: Set<string>): Map<string, string[]> | undefined {
+  const out = new Map<string, string[]>();
+  // the same matcher as the whole listing's, over the added files only (built once)
+  const addedIndex = added.length ? new GlobIndex(added) : undefined;
+  for (const p of patterns) {
+    const before = answers[p];
+    if (!Array.isArray(before)) return undefined;
+    const kept = before.filter((f) => !deleted.has(f));
+    if (before.length >= 2 && kept.length < before.length) return undefined;
+    const extra = addedIndex?.match(p) ?? [];
+    out.set(p, extra.length ? firstTwo(kept, extra) : kept);
+  }
+  return out;
+}
+
+/** The first two, in path order, of two lists of matches of one pattern. */
+function firstTwo(a: string[], b: string[]): string[] {
+  return [...a.slice(0, 2), ...b.slice(0, 2)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).slice(0, 2);
+}
+
+function readMemo(root: string): Memo | undefined {
+  const v = readKeyedCache(cacheFile(root, MEMO_FILE), KEY) as Partial<Memo> | undefined;
+  if (!v || typeof v.commit !== 'string' || !v.answers || typeof v.answers !== 'object') return undefined;
+  return v as Memo;
+}
+
+function writeMemo(root: string, commit: string, answers: Map<string, string[]>): void {
+  const entries = [...answers].slice(-MAX_PATTERNS);
+  writeKeyedCache(cacheFile(root, MEMO_FILE), KEY, { commit, answers: Object.fromEntries(entries) } satisfies Memo);
+}
+
+/**
+ * The staged snapshot of the pre-commit hook: the git index as IndexSnapshot reads it,
+ * answering the records' mentions from the per-commit memo above (pathLookup is what the
+ * artifact loader asks a snapshot for). `GIT_CTX_STAGED_INDEX=0` turns it off.
+ */
+export class StagedSnapshot extends IndexSnapshot {
+  constructor(
+    root: string,
+    commit: string,
+    private readonly delta: StagedDelta,
+  ) {
+    super(root, commit);
+  }
+
+  /** A path this commit changes is looked up in the diff (its index side), not by listing. */
+  protected override async entry(p: string): Promise<SnapshotEntry | undefined> {
+    const known = await this.delta.stagedEntry(p);
+    if (known === undefined) return super.entry(p);
+    return known ?? undefined;
+  }
+
+  /** Nothing to list ahead for paths a diff already named. */
+  override prefetch(paths: string[]): void {
+    super.prefetch(paths.filter((p) => !this.delta.named(p)));
+  }
+
+  async pathLookup(patterns: string[]): Promise<PathLookup> {
+    const wanted = [...new Set(patterns)];
+    const head = this.commit!;
+    const memo = readMemo(this.root);
+    if (memo) {
+      try {
+        const since = existence(await this.delta.since(memo.commit));
+        const staged = derive(memo.answers, wanted, since.added, since.deleted);
+        if (staged) {
+          mark(`staged mentions: ${wanted.length} patterns from the memo of ${memo.commit.slice(0, 12)}`);
+          if (memo.commit !== head) await this.advance(memo);
+          return { match: (p) => staged.get(p) ?? [] };
+        }
+      } catch {
+        // the remembered commit is gone: read the listing
+      }
+    }
+    const index = await globIndexFor(this);
+    mark(`staged mentions: ${wanted.length} patterns resolved from the listing`);
+    try {
+      this.remember(index, wanted, await this.delta.headChanges);
+    } catch {
+      // nothing remembered; the answers stand
+    }
+    return index;
+  }
+
+  /** The memo moved to HEAD, when every answer can be derived (else it stays where it is). */
+  private async advance(memo: Memo): Promise<void> {
+    try {
+      const [since, head] = await Promise.all([this.delta.since(memo.commit), this.delta.headChanges]);
+      // a path's presence at the memo's commit and at HEAD, from the two diffs against the index
+      const sinceBy = new Map(since.map((c) => [c.path, c]));
+      const headBy = new Map(head.map((c) => [c.path, c]));
+      const added: string[] = [];
+      const deleted = new Set<string>();
+      for (const p of new Set([...sinceBy.keys(), ...headBy.keys()])) {
+        const s = sinceBy.get(p);
+        const h = headBy.get(p);
+        const atMemo = s ? listed(s.oldMode) : listed(h!.newMode);
+        const atHead = h ? listed(h.oldMode) : listed(s!.newMode);
+        if (!atMemo && atHead) added.push(p);
+        else if (atMemo && !atHead) deleted.add(p);
+      }
+      const answers = derive(memo.answers, Object.keys(memo.answers), added, deleted);
+      if (answers) writeMemo(this.root, this.commit!, answers);
+    } catch {
+      // the memo stays at its commit
+    }
+  }
+
+  /** HEAD's answers from the whole staged listing and what this commit changes. */
+  private remember(index: GlobIndex, wanted: string[], headChanges: RawChange[]): void {
+    const { added, deleted } = existence(headChanges);
+    // HEAD lists what the index lists, less what this commit adds, plus what it deletes
+    const addedSet = new Set(added);
+    const deletedIndex = deleted.size ? new GlobIndex(deleted) : undefined;
+    const answers = new Map<string, string[]>();
+    for (const p of wanted) {
+      const now = index.match(p);
+      const kept = addedSet.size ? now.filter((f) => !addedSet.has(f)) : now;
+      const extra = deletedIndex?.match(p) ?? [];
+      answers.set(p, extra.length ? firstTwo(kept, extra) : kept.slice(0, 2));
+    }
+    writeMemo(this.root, this.commit!, answers);
+    mark(`staged mentions: ${answers.size} answers of ${this.commit!.slice(0, 12)} remembered`);
+  }
+}

@@ -122,6 +122,7 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
   }
   const headChanges = delta?.headChanges;
   let head: Snapshot | undefined;
+  let built: Promise<CodeIndex> | undefined;
   try {
     warmUp(staged);
     phase('config');
@@ -147,7 +148,6 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
     // a skipped file is always reported: the commit's own oversized file must not pass unseen
     const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
     const ruleCache = new Map<string, unknown>();
-    let built: Promise<CodeIndex> | undefined;
     // the annotation rules alone need only the index's annotations and problems: a partial
     // index of what is staged (DEC-033) answers them as the whole one would
     const partialOk = delta && headChanges && rules && !rules.some((r) => WHOLE_INDEX_RULES.has(r)) && rules.some((r) => INDEX_RULES.has(r));
@@ -208,6 +208,9 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
       blockedBy,
     };
   } finally {
+    // a code index started ahead of the check may still be reading (the check failed early):
+    // let it settle, or its next read would start a git process after the close below
+    await built?.catch(() => undefined);
     staged.close();
     head?.close();
   }

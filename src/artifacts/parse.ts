@@ -1,7 +1,7 @@
 // @spec SPEC-ARTIFACTS-001
 
 import type JsYaml from 'js-yaml';
-import { loadJsYaml } from '../util/js-yaml.js';
+import { loadJsYamlSync } from '../util/js-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
 import { setExtra } from '../sources/extra.js';
@@ -63,11 +63,16 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
  * that resolves only null and booleans, so ids, dates and versions stay exactly as written.
  * eemeli/yaml remains the write path, where comments and layout must survive.
  */
-// js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them
-// loaded before the module is used (top-level await): parseArtifact itself stays synchronous
-const jsYaml = await loadJsYaml();
-const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', JsYaml.Type> }).types;
-const STRINGS_SCHEMA = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] });
+// loaded synchronously on first use (no top-level await: the CLI bundle is CommonJS, and a
+// warm run whose records all come from the parse cache never loads js-yaml at all)
+let stringsYaml: { jsYaml: typeof JsYaml; schema: JsYaml.Schema } | undefined;
+function yamlReader(): { jsYaml: typeof JsYaml; schema: JsYaml.Schema } {
+  if (stringsYaml) return stringsYaml;
+  const jsYaml = loadJsYamlSync();
+  // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them
+  const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', JsYaml.Type> }).types;
+  return (stringsYaml = { jsYaml, schema: jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] }) });
+}
 
 export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; message: string };
 
@@ -75,8 +80,9 @@ export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; 
 export function loadYamlStrings(src: string): YamlLoad {
   // bounded: size before parsing, depth while parsing, alias expansion after (SPEC-HOSTILE-001)
   if (src.length > YAML_LIMITS.maxBytes) return { ok: false, line: 1, message: `frontmatter is ${Math.ceil(src.length / 1024)} KB; over the ${YAML_LIMITS.maxBytes / 1024} KB bound, not loaded` };
+  const { jsYaml, schema } = yamlReader();
   try {
-    const data = jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
+    const data = jsYaml.load(src, { schema, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
     const bound = checkYamlBounds(data);
     if (!bound.ok) return { ok: false, line: (bound.key !== undefined ? topLevelKeyLines(src)[bound.key] : undefined) ?? 1, message: bound.message };
     return { ok: true, data };

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
@@ -87,5 +88,20 @@ describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
     for (const args of [['for', 'src/a.ts'], ['trace', 'src/a.ts'], ['list'], ['graph', '--help'], ['bundles', '--help']]) expect(runCli(args, { cwd: r.dir, env }).code).toBe(0);
     const files = readdirSync(path.join(cacheHome, 'git-ctx', 'v8')).filter((f) => f.startsWith('cli.cjs-'));
     expect(files.map((f) => f.split('.').slice(0, 2).join('.')).sort()).toEqual(['cli.cjs-for', 'cli.cjs-list', 'cli.cjs-other', 'cli.cjs-trace']);
+    // the bin's loader and src/cache/compile-cache.ts name and key the cache alike: loading the
+    // bundle through the latter finds the bin's cache, accepts it and writes nothing
+    const dir = path.join(cacheHome, 'git-ctx', 'v8');
+    const before = readdirSync(dir).sort();
+    const lib = pathToFileURL(path.join(ROOT, 'dist/cache/compile-cache.js')).href;
+    const script = `import { requireWithCodeCache } from ${JSON.stringify(lib)};
+const m = requireWithCodeCache(${JSON.stringify(path.join(ROOT, 'dist/cli.cjs'))}, 'for');
+console.log(typeof m.main);`;
+    const r2 = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+    expect(r2.stdout).toBe('function\n');
+    expect(readdirSync(dir).sort()).toEqual(before);
+    // GIT_CTX_NO_CACHE=1: nothing written
+    const none = tempDir('git-ctx-v8none-');
+    expect(runCli(['for', 'src/a.ts'], { cwd: r.dir, env: { ...env, XDG_CACHE_HOME: none, GIT_CTX_NO_CACHE: '1' } }).code).toBe(0);
+    expect(readdirSync(none)).toEqual([]);
   });
 });

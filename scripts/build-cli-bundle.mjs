@@ -40,7 +40,6 @@ const metaUrl = {
           rewritten++;
           return `__gitCtxModuleUrl(${JSON.stringify(rel)})`;
         });
-      if (contents === text) return { contents: text, loader: 'js' };
       if (contents.includes('import.meta')) throw new Error(`${rel}: import.meta other than import.meta.url; the CommonJS bundle cannot carry it`);
       return { contents, loader: 'js' };
     });

@@ -14,8 +14,99 @@ if (only === '--version' || only === '-V') {
   const { VERSION } = await import('../dist/version.js');
   process.stdout.write(`${VERSION}\n`);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  const { main } = await loadCli();
   main(process.argv).then((code) => {
     process.exitCode = code;
   });
+}
+
+/**
+ * The CLI from dist/cli.cjs (one CommonJS file, scripts/build-cli-bundle.mjs) through V8's
+ * code cache, one cache per command: Node 20 caches no compiled code for ES modules, and
+ * resolving, reading and compiling ~90 of them was a third of a warm `git ctx for`
+ * (DEC-031). The ES modules of dist/ serve when the bundle is missing, older than the last
+ * tsc build (dist/cli/main.js), or GIT_CTX_BUNDLE=0.
+ */
+async function loadCli() {
+  if (process.env.GIT_CTX_BUNDLE !== '0') {
+    const fs = await import('node:fs');
+    const bundle = new URL('../dist/cli.cjs', import.meta.url);
+    let st;
+    try {
+      st = fs.statSync(bundle);
+      if (st.mtimeMs < fs.statSync(new URL('../dist/cli/main.js', import.meta.url)).mtimeMs) st = undefined;
+    } catch {
+      /* no bundle: the ES modules */
+    }
+    if (st) {
+      // code compiled through vm.Script has no import() of its own in Node 20: lend it ours
+      // (the bundle's import() of packages and builtins goes through this)
+      globalThis[Symbol.for('git-ctx.import')] = (specifier) => import(specifier);
+      return requireWithCodeCache(fs, bundle, st, commandOf(process.argv));
+    }
+  }
+  return import('../dist/cli/main.js');
+}
+
+/**
+ * The command's own code cache for the commands run often (by agents, hooks and people), one
+ * shared by the rest, so the number of cache files stays bounded.
+ */
+function commandOf(argv) {
+  const [first, second] = argv.slice(2).filter((a) => !a.startsWith('-'));
+  if (first === 'hook' && (second === 'agent-read' || second === 'pre-commit')) return `hook_${second}`;
+  return ['for', 'trace', 'search', 'check', 'context', 'show', 'list', 'stale', 'impact', 'mcp'].includes(first) ? first : 'other';
+}
+
+/**
+ * requireWithCodeCache of src/cache/compile-cache.ts, restated with Node's builtins only:
+ * importing that module (and the cache helpers it imports) as ES modules cost more than the
+ * rest of this loader. Same directory, key, file names (`cli.cjs-<variant>.<key>.bin`) and
+ * pruning (two per variant); test/cli/bundle.test.ts checks both agree.
+ */
+async function requireWithCodeCache(fs, url, st, variant) {
+  const [{ createRequire, Module }, path, os, vm, { createHash }, { fileURLToPath }] = await Promise.all([import('node:module'), import('node:path'), import('node:os'), import('node:vm'), import('node:crypto'), import('node:url')]);
+  const file = fileURLToPath(url);
+  const source = fs.readFileSync(file, 'utf8');
+  const base =
+    process.env.GIT_CTX_NO_CACHE === '1' ? undefined : process.env.XDG_CACHE_HOME || (process.platform === 'win32' ? process.env.LOCALAPPDATA : undefined) || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
+  const dir = base ? path.join(base, 'git-ctx', 'v8') : undefined;
+  const prefix = `${path.basename(file, '.js')}-${variant}.`;
+  let cacheFile;
+  let cachedData;
+  if (dir) {
+    const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
+    cacheFile = path.join(dir, `${prefix}${key}.bin`);
+    try {
+      cachedData = fs.readFileSync(cacheFile);
+    } catch {
+      /* first run of this command with this bundle: compiled from source, cache written at exit */
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const mod = new Module(file);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  script.runInThisContext().call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  mod.loaded = true;
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      // the cache only ever saves time: a read-only home (CI sandboxes) skips it
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData());
+        fs.renameSync(tmp, cacheFile);
+        const old = fs
+          .readdirSync(dir)
+          .filter((f) => f.startsWith(prefix) && f.endsWith('.bin'))
+          .map((f) => ({ f: path.join(dir, f), t: fs.statSync(path.join(dir, f)).mtimeMs }))
+          .sort((a, b) => b.t - a.t);
+        for (const { f } of old.slice(2)) if (f !== cacheFile) fs.rmSync(f, { force: true });
+      } catch {
+        /* housekeeping */
+      }
+    });
+  }
+  return mod.exports;
 }

@@ -37,8 +37,9 @@ const tsMorphShim = {
 // exactly where expected, or the build fails: a silently unbundled compiler would only fail
 // on a runner, at the first TypeScript file.
 let rewrites = 0;
-// src/util/picomatch.ts (and the CLI's commander) use the same pattern for start-up speed
-const LAZY_REQUIRE = /createRequire\(import\.meta\.url\)\((['"])(ts-morph|picomatch|commander)\1\)/g;
+// src/util/picomatch.ts (and the CLI's commander, and src/util/js-yaml.ts's fallback) use the
+// same pattern for start-up speed
+const LAZY_REQUIRE = /createRequire\(import\.meta\.url\)\((['"])(ts-morph|picomatch|commander|js-yaml)\1\)/g;
 const lazyRequire = {
   name: 'bundle-lazy-require',
   setup(b) {
@@ -99,6 +100,10 @@ if (bad.length) {
 }
 if (!inputs.some((i) => /node_modules\/picomatch\//.test(i))) {
   console.error('action bundle: picomatch was not bundled (src/util/picomatch.ts changed?); update scripts/build-action.mjs');
+  process.exit(1);
+}
+if (!inputs.some((i) => /node_modules\/js-yaml\//.test(i))) {
+  console.error('action bundle: js-yaml was not bundled (src/util/js-yaml.ts changed?); update scripts/build-action.mjs');
   process.exit(1);
 }
 if (!rewrites || !inputs.some((i) => i.endsWith('@ts-morph/common/dist/typescript.js'))) {

@@ -1,7 +1,7 @@
 // @spec SPEC-ARTIFACTS-001
 
 import type JsYaml from 'js-yaml';
-import { loadJsYaml } from '../util/js-yaml.js';
+import { loadJsYamlSync } from '../util/js-yaml.js';
 import { parseFlatYaml } from './flat-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
@@ -64,11 +64,16 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
  * that resolves only null and booleans, so ids, dates and versions stay exactly as written.
  * eemeli/yaml remains the write path, where comments and layout must survive.
  */
-// js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them
-// loaded before the module is used (top-level await): parseArtifact itself stays synchronous
-const jsYaml = await loadJsYaml();
-const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', JsYaml.Type> }).types;
-const STRINGS_SCHEMA = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] });
+// loaded synchronously on first use (no top-level await: the CLI bundle is CommonJS, and a
+// warm run whose records all come from the parse cache never loads js-yaml at all)
+let stringsYaml: { jsYaml: typeof JsYaml; schema: JsYaml.Schema } | undefined;
+function yamlReader(): { jsYaml: typeof JsYaml; schema: JsYaml.Schema } {
+  if (stringsYaml) return stringsYaml;
+  const jsYaml = loadJsYamlSync();
+  // js-yaml exports its built-in types at runtime; @types/js-yaml does not declare them
+  const builtin = (jsYaml as unknown as { types: Record<'null' | 'bool', JsYaml.Type> }).types;
+  return (stringsYaml = { jsYaml, schema: jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] }) });
+}
 
 /** keyLines: the top-level keys' lines (as topLevelKeyLines gives them), when the reader found them on the way */
 export type YamlLoad = { ok: true; data: unknown; keyLines?: Record<string, number> } | { ok: false; line: number; message: string };
@@ -78,10 +83,15 @@ export function loadYamlStrings(src: string): YamlLoad {
   // bounded: size before parsing, depth while parsing, alias expansion after (SPEC-HOSTILE-001)
   if (src.length > YAML_LIMITS.maxBytes) return { ok: false, line: 1, message: `frontmatter is ${Math.ceil(src.length / 1024)} KB; over the ${YAML_LIMITS.maxBytes / 1024} KB bound, not loaded` };
   try {
-    // the common flat shape is read directly, exactly as js-yaml reads it; anything else goes to js-yaml (DEC-035)
+    // the common flat shape is read directly, exactly as js-yaml reads it; anything else goes
+    // to js-yaml (DEC-035), loaded only then
     const flatLines: Record<string, number> = {};
     const flat = parseFlatYaml(src, flatLines);
-    const data = flat ?? jsYaml.load(src, { schema: STRINGS_SCHEMA, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
+    let data: unknown = flat;
+    if (!flat) {
+      const { jsYaml, schema } = yamlReader();
+      data = jsYaml.load(src, { schema, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
+    }
     const bound = checkYamlBounds(data);
     if (!bound.ok) return { ok: false, line: (bound.key !== undefined ? topLevelKeyLines(src)[bound.key] : undefined) ?? 1, message: bound.message };
     return flat ? { ok: true, data, keyLines: flatLines } : { ok: true, data };

@@ -31,8 +31,12 @@ export function codeCacheDir(): string | undefined {
  * foreign cache only costs the time it would have saved. The cache is written at exit, after
  * the run has compiled the functions it used, so later runs skip those compilations too.
  * The module lands in `require.cache`, so a later plain `require` of it is free.
+ *
+ * `variant` keeps separate caches of one file for different uses: a cache holds the functions
+ * its first run compiled, so the CLI bundle (DEC-031) keeps one per command, else a `for`
+ * would compile its own functions on every run after a `check` wrote the cache.
  */
-export function requireWithCodeCache(file: string): unknown {
+export function requireWithCodeCache(file: string, variant?: string): unknown {
   const require = createRequire(import.meta.url);
   if (require.cache[file]) return require.cache[file]!.exports;
   const source = readFileSync(file, 'utf8');
@@ -42,7 +46,7 @@ export function requireWithCodeCache(file: string): unknown {
   if (dir) {
     const st = statSync(file);
     const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
-    cacheFile = path.join(dir, `${path.basename(file, '.js')}-${key}.bin`);
+    cacheFile = path.join(dir, `${prefixOf(file, variant)}${key}.bin`);
     try {
       cachedData = readFileSync(cacheFile);
     } catch {
@@ -68,7 +72,7 @@ export function requireWithCodeCache(file: string): unknown {
       // a read-only home (CI sandboxes) skips the write: the cache only ever saves time
       if (!writeCacheFile(target, script.createCachedData())) return;
       try {
-        prune(path.dirname(target), `${path.basename(file, '.js')}-`, target);
+        prune(path.dirname(target), prefixOf(file, variant), target, variant ? 2 : 4);
       } catch {
         /* pruning is housekeeping */
       }
@@ -78,15 +82,24 @@ export function requireWithCodeCache(file: string): unknown {
 }
 
 /**
+ * The cache files' name prefix: the module's name, then the variant (letters, digits, `-` and
+ * `_`) ended by a dot, so that one variant's prefix never matches another's (`cli-hook.` is
+ * not a prefix of `cli-hook_agent-read.`).
+ */
+export function prefixOf(file: string, variant?: string): string {
+  const v = variant?.replace(/[^a-z0-9_-]/gi, '').slice(0, 40);
+  return `${path.basename(file, '.js')}-${v ? `${v}.` : ''}`;
+}
+
+/**
  * Keep the newest few caches of one module: each installation (a global install, a project's
  * node_modules, a pre-commit environment) and each upgrade has its own key, and 2.5 MB each
  * must not pile up in the user's cache directory.
  */
-function prune(dir: string, prefix: string, keep: string): void {
-  const KEEP = 4;
+function prune(dir: string, prefix: string, keep: string, count: number): void {
   const files = readdirSync(dir)
     .filter((f) => f.startsWith(prefix) && f.endsWith('.bin'))
     .map((f) => ({ f: path.join(dir, f), t: statSync(path.join(dir, f)).mtimeMs }))
     .sort((a, b) => b.t - a.t);
-  for (const { f } of files.slice(KEEP)) if (f !== keep) rmSync(f, { force: true });
+  for (const { f } of files.slice(count)) if (f !== keep) rmSync(f, { force: true });
 }

@@ -2,6 +2,7 @@
 
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { GlobIndex as GlobIndexLike, type PathLookup } from '../util/glob.js';
+import { readGitIndex } from '../git/index-file.js';
 import { gitIndexStamp, type TrackedListing } from './listing.js';
 import { mentionLookup } from './mentions.js';
 
@@ -90,22 +91,52 @@ export class PlaceSnapshot implements Snapshot {
    * (undefined when it is not known to hold): equal identities mean equal listings.
    */
   async listIdentity(listed = false): Promise<string | undefined> {
-    const stamp = listed ? (await this.base()).stamp : gitIndexStamp(this.root);
-    if (!stamp) return undefined;
+    const state = await this.focusState('blob');
+    if (!state) return undefined;
+    // the listing list() used must be of the index the focus files were compared with
+    if (listed && (await this.base()).stamp !== state.stamp) return undefined;
+    return `${state.stamp}|${state.sig}`;
+  }
+  /**
+   * The git index's stamp now, and the focus files that make list() (`blob`) or listPaths()
+   * (`presence`) differ from the index at that stamp. A focus file the index records as a
+   * plain file with the blob it has on disk changes nothing, so it is left out: two
+   * questions about different unchanged files share one identity (DEC-031), and the memos
+   * keyed by it (the code graph's key, the mentioned paths) serve both. Anything else (not
+   * tracked but on disk, modified, deleted, a link, a conflict, an index that cannot be read
+   * here) is named with its blob or presence, as all focus files were before; a file neither
+   * tracked nor on disk changes nothing either.
+   */
+  private async focusState(kind: 'blob' | 'presence'): Promise<{ stamp: string; sig: string } | undefined> {
     const fresh = await this.fresh();
-    return `${stamp}|${[...fresh].map(([p, b]) => `${p}=${b ?? '-'}`).sort().join('\n')}`;
+    const stamp = gitIndexStamp(this.root);
+    if (!stamp) return undefined;
+    const index = readGitIndex(this.root);
+    // the index read is the one of `stamp` (git replaces the file, never rewrites it in place)
+    const same = index !== undefined && gitIndexStamp(this.root) === stamp;
+    const parts: string[] = [];
+    for (const [p, blob] of fresh) {
+      if (same) {
+        const at = index.under(p).filter((e) => e.path === p);
+        const mode = at.length === 1 && index.stage(at[0]!) === 0 ? index.mode(at[0]!) : undefined;
+        const plain = mode === '100644' || mode === '100755';
+        // neither tracked nor on disk (a package.json looked for above the place): nothing to overlay
+        if (!at.length && blob === undefined) continue;
+        if (plain && blob !== undefined && (kind === 'presence' || index.blob(at[0]!) === blob)) continue;
+      }
+      parts.push(kind === 'blob' ? `${p}=${blob ?? '-'}` : `${p}=${blob === undefined ? '-' : '+'}`);
+    }
+    return { stamp, sig: parts.sort().join(kind === 'blob' ? '\n' : ',') };
   }
   /**
    * Which of these paths and globs (mentioned in records) match files, from a memo kept per
    * state of the git index and of the focus files; the listing is read only on a miss.
    */
   async pathLookup(patterns: string[]): Promise<PathLookup> {
-    const stamp = gitIndexStamp(this.root);
-    const fresh = await this.fresh();
     // the focus files' presence is part of the state the answers hold for
-    const sig = [...fresh].map(([p, b]) => `${p}=${b === undefined ? '-' : '+'}`).sort().join(',');
-    if (!stamp) return new GlobIndexLike(await this.listPaths());
-    return mentionLookup(this.root, `${stamp}|${sig}`, patterns, () => this.listPaths());
+    const state = await this.focusState('presence');
+    if (!state) return new GlobIndexLike(await this.listPaths());
+    return mentionLookup(this.root, `${state.stamp}|${state.sig}`, patterns, () => this.listPaths());
   }
   /** The paths of list(), sorted, without building an entry per file. */
   listPaths(): Promise<string[]> {

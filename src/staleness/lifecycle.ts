@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
-import { updateFrontmatter } from '../artifacts/write.js';
-import { writeRecordStatus } from '../authoring/record-status.js';
+import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.js';
+import type { writeRecordStatus as WriteRecordStatus } from '../authoring/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -23,6 +23,13 @@ function checkStatus(config: Config, a: Artifact, status: string): void {
 function repoOnly(a: Artifact): void {
   if (a.origin !== 'repo') throw new CtxError('USAGE', `${a.id} is a global artifact; lifecycle changes are written only to repository artifacts`);
 }
+
+/**
+ * The write path (eemeli/yaml, ~50 ms to load) is imported when a record is written, not by
+ * the readers of this module (`trace`, `context`, the PR bot: successorOf), DEC-031.
+ */
+const updateFrontmatter: typeof UpdateFrontmatter = async (...args) => (await import('../artifacts/write.js')).updateFrontmatter(...args);
+const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../authoring/record-status.js')).writeRecordStatus(...args);
 
 /**
  * Mark an artifact deprecated (status from the type's vocabulary), with an optional reason

@@ -84,6 +84,36 @@ module.exports = { value: 42, name: () => path.basename(__filename), dep: () => 
     expect(left).toContain('other-module.bin');
   });
 
+  it('keeps a separate cache per variant, pruned per variant only', () => {
+    const { file, cacheHome } = fixture();
+    const dir = path.join(cacheHome, 'git-ctx', 'v8');
+    const lib = pathToFileURL(path.join(ROOT, 'dist/cache/compile-cache.js')).href;
+    const load = (variant: string) => {
+      const script = `import { requireWithCodeCache } from ${JSON.stringify(lib)};
+console.log(requireWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(variant)}).value);`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '' } });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('42\n');
+    };
+    mkdirSync(dir, { recursive: true });
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 3; i++) {
+      const f = path.join(dir, `big.cjs-hook_agent-read.old${i}.bin`);
+      writeFileSync(f, 'x');
+      utimesSync(f, now - 1000 * (i + 1), now - 1000 * (i + 1));
+    }
+    load('hook');
+    load('for');
+    load('for');
+    const left = readdirSync(dir).sort();
+    expect(left.filter((f) => f.startsWith('big.cjs-hook.'))).toHaveLength(1);
+    expect(left.filter((f) => f.startsWith('big.cjs-for.'))).toHaveLength(1);
+    // another variant's files are not this variant's to prune
+    expect(left.filter((f) => f.startsWith('big.cjs-hook_agent-read.'))).toHaveLength(3);
+    load('hook_agent-read');
+    expect(readdirSync(dir).filter((f) => f.startsWith('big.cjs-hook_agent-read.'))).toHaveLength(2);
+  });
+
   it('writes nothing with GIT_CTX_NO_CACHE=1', () => {
     const { file, cacheHome } = fixture();
     expect(loadIn(file, { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '1' })).toEqual(expected);

@@ -112,6 +112,50 @@ describe('place index', () => {
     await expect(both(repo.dir, 'pkg/other/src/plain.ts')).rejects.toThrow(/no such file or directory/);
   }, 120_000);
 
+  it('questions about different unchanged files share one listing identity; a changed, untracked or deleted focus file is part of it', async () => {
+    const repo = seed();
+    const identity = async (place: string) => {
+      const inner = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+      const snapshot = openPlace(inner, place) as PlaceSnapshot;
+      try {
+        // package.json files looked for above the place (most absent) are focus files too
+        snapshot.addFocus([`${path.posix.dirname(place)}/package.json`]);
+        return await snapshot.listIdentity();
+      } finally {
+        snapshot.close();
+      }
+    };
+    const round = await identity('pkg/billing/src/round.ts');
+    expect(round).toBeDefined();
+    expect(await identity('pkg/billing/src/retry.ts')).toBe(round);
+    expect(await identity('pkg/other/src/plain.ts')).toBe(round);
+    // the memos keyed by it serve the other file with the answers the whole tree gives
+    await expectSame(repo.dir, 'pkg/billing/src/round.ts');
+    await expectSame(repo.dir, 'pkg/billing/src/retry.ts');
+    await expectSame(repo.dir, 'pkg/other/src/plain.ts');
+
+    // an unstaged edit: that file's question has an identity of its own, the others keep theirs
+    repo.write({ 'pkg/billing/src/retry.ts': "import { roundInvoice } from './round';\nexport const retried = roundInvoice(3);\n" });
+    const edited = await identity('pkg/billing/src/retry.ts');
+    expect(edited).not.toBe(round);
+    expect(edited).toContain('pkg/billing/src/retry.ts=');
+    expect(await identity('pkg/billing/src/round.ts')).toBe(round);
+    await expectSame(repo.dir, 'pkg/billing/src/retry.ts');
+    await expectSame(repo.dir, 'pkg/billing/src/round.ts');
+    // an untracked file, and a tracked file deleted from disk
+    repo.write({ 'pkg/billing/src/fresh.ts': "import { roundInvoice } from './round';\nexport const fresh = roundInvoice(1);\n" });
+    expect(await identity('pkg/billing/src/fresh.ts')).toContain('pkg/billing/src/fresh.ts=');
+    await expectSame(repo.dir, 'pkg/billing/src/fresh.ts');
+    unlinkSync(path.join(repo.dir, 'pkg/billing/src/gone.ts'));
+    expect(await identity('pkg/billing/src/gone.ts')).toContain('pkg/billing/src/gone.ts=-');
+    // staging changes the index stamp: a new identity for every file
+    repo.git('add', '-A');
+    const staged = await identity('pkg/billing/src/round.ts');
+    expect(staged).not.toBe(round);
+    expect(await identity('pkg/billing/src/retry.ts')).toBe(staged);
+    await expectSame(repo.dir, 'pkg/billing/src/round.ts');
+  }, 120_000);
+
   it('the code graph of a place follows the git index: a staged new importer is seen by the next warm question', async () => {
     const repo = seed();
     const indexedFor = async () => {

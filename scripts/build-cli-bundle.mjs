@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Builds dist/cli.cjs: the CLI of dist/ (after tsc) as one CommonJS file, which bin/git-ctx.js
+// loads through V8's code cache (src/cache/compile-cache.ts). Node 20 keeps no code cache for
+// ES modules: a warm `git ctx for <file>` resolved, read and compiled ~90 modules on every run,
+// a third of its CPU time (DEC-031). Packages stay external (loaded from node_modules as
+// before); commands loaded with import() stay lazy (esbuild wraps each module in an init
+// function that runs on first import). `import.meta.url` of each module becomes the URL of its
+// own file in dist/, so paths relative to a module (data/, hooks/, workers) resolve as before.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const require = createRequire(import.meta.url);
+
+let rewritten = 0;
+const metaUrl = {
+  name: 'import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(dist + path.sep)) return undefined;
+      const text = (await readFile(args.path, 'utf8')).replace(INLINE_REQUIRE, (_m, _q, name) => {
+        inlined++;
+        return `require('${name}')`;
+      });
+      const rel = path.relative(dist, args.path).split(path.sep).join('/');
+      // import() of a package, a builtin or a computed specifier (hidden from bundlers on
+      // purpose) goes through __gitCtxImport: code compiled by vm.Script has no import() of its
+      // own in Node 20 (bin/git-ctx.js lends its), and a relative specifier resolves against the
+      // module's own file, as it would unbundled. import('./x.js') is bundled by esbuild.
+      const contents = text
+        .replace(/(^|[^\w$.])import\((?!\s*(['"]\.|\)))/gm, (_m, before) => {
+          rewritten++;
+          return `${before}__gitCtxImport(${JSON.stringify(rel)}, `;
+        })
+        .replaceAll('import.meta.url', () => {
+          rewritten++;
+          return `__gitCtxModuleUrl(${JSON.stringify(rel)})`;
+        });
+      if (contents.includes('import.meta')) throw new Error(`${rel}: import.meta other than import.meta.url; the CommonJS bundle cannot carry it`);
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+// commander and picomatch load on every run (dispatch, path globs): bundled, so that their code
+// is cached with ours. src/ requires them with createRequire(import.meta.url)('…') (cheaper
+// than importing CommonJS from ESM); here that becomes a plain require esbuild follows.
+const INLINE = ['commander', 'picomatch'];
+const INLINE_REQUIRE = new RegExp(`createRequire\\(import\\.meta\\.url\\)\\((['"])(${INLINE.join('|')})\\1\\)`, 'g');
+let inlined = 0;
+const inline = {
+  name: 'inline-packages',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${INLINE.join('|')})$`) }, (args) => ({ path: require.resolve(args.path) }));
+  },
+};
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ['dist/cli/main.js'],
+  outfile: 'dist/cli.cjs',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  banner: {
+    js: [
+      "'use strict';",
+      "const __gitCtxModuleUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;",
+      'const __gitCtxImport = (rel, specifier) => {',
+      "  const target = /^\\.\\.?\\//.test(specifier) ? new URL(specifier, __gitCtxModuleUrl(rel)).href : specifier;",
+      "  const host = globalThis[Symbol.for('git-ctx.import')];",
+      '  return host ? host(target) : import(target);',
+      '};',
+    ].join('\n'),
+  },
+  // readable stack traces in bug reports: names and layout kept
+  minify: false,
+  legalComments: 'none',
+  sourcemap: false,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [inline, metaUrl],
+});
+if (result.warnings.length) {
+  console.error('dist/cli.cjs: esbuild warnings are errors here (see above)');
+  process.exit(1);
+}
+const inputs = Object.keys(result.metafile.inputs);
+const missing = INLINE.filter((name) => !inputs.some((i) => i.includes(`node_modules/${name}/`)));
+if (missing.length || inlined < INLINE.length) {
+  console.error(`dist/cli.cjs: ${missing.join(', ') || 'a package'} not bundled (src/cli/commander.ts or src/util/picomatch.ts changed?); update scripts/build-cli-bundle.mjs`);
+  process.exit(1);
+}
+// every import() left must be the helper's own (a bundled module's import() would throw)
+const text = await readFile(path.join(dist, 'cli.cjs'), 'utf8');
+const stray = text.split('\n').filter((l) => /(^|[^\w$.])import\(/.test(l) && !l.includes('host ? host(target) : import(target)'));
+if (stray.length) {
+  console.error(`dist/cli.cjs: import() left outside __gitCtxImport:\n  ${stray.join('\n  ')}`);
+  process.exit(1);
+}
+const out = result.metafile.outputs['dist/cli.cjs'];
+console.error(`dist/cli.cjs: ${(out.bytes / 1024).toFixed(0)} KiB from ${Object.keys(result.metafile.inputs).length} modules (${rewritten} import.meta.url and computed import() rewritten)`);

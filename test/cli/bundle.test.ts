@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { makeRepo, tempDir } from '../helpers/git-repo.js';
+
+const rec = (id: string, type: string, fm: string, body = '') => `---\nid: ${id}\ntype: ${type}\ntitle: ${id} title\n${fm}---\n\n# ${id}\n\n${body}\n`;
+
+/** Timings vary between runs; everything else must not. */
+const stable = (s: string) => s.replace(/"ms": [\d.]+/g, '"ms": 0');
+
+/** bin/git-ctx.js and dist/ copied elsewhere (node_modules linked), to give it a bundle of our choosing. */
+function copyOfCli(): string {
+  const dir = tempDir('git-ctx-bin-');
+  cpSync(path.join(ROOT, 'bin'), path.join(dir, 'bin'), { recursive: true });
+  cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true, preserveTimestamps: true });
+  cpSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
+  it('is built, and newer than the tsc output, so bin/git-ctx.js runs it', () => {
+    const bundle = path.join(ROOT, 'dist/cli.cjs');
+    expect(existsSync(bundle)).toBe(true);
+    expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(path.join(ROOT, 'dist/cli/main.js')).mtimeMs);
+  });
+
+  it('answers for, trace, search, check and the agent-read hook exactly as the ES modules do', () => {
+    const r = makeRepo({
+      'src/webhooks/limiter.ts': "import { total } from '../billing/invoice';\n// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender + total();\n}\n",
+      'src/billing/invoice.ts': '// @spec SPEC-BILLING\nexport function total() {\n  return 1;\n}\n',
+      '.contextia/system/rationale/DEC-RATE.md': rec('DEC-RATE', 'decision', 'status: accepted\nsummary: Token bucket per sender.\nkeywords: [rate limit, throttle, webhook]\npaths: [src/webhooks/**]\n', 'Webhook deliveries are throttled; see src/billing/invoice.ts.'),
+      '.contextia/system/specs/SPEC-BILLING.md': rec('SPEC-BILLING', 'spec', 'status: active\n', 'Invoices.'),
+      '.contextia/work/tasks/TASK-1.md': rec('TASK-1', 'task', 'status: active\npaths: [src/webhooks/limiter.ts]\nlinks:\n  specs: [SPEC-BILLING]\n', 'Tune the limiter.'),
+    });
+    r.commit('fixture');
+    const payload = (session: string) => JSON.stringify({ session_id: session, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(r.dir, 'src/webhooks/limiter.ts') } });
+    const cases: { args: string[]; input?: string }[] = [
+      { args: ['for', 'src/webhooks/limiter.ts', '--json'] },
+      { args: ['for', 'src/billing/invoice.ts'] },
+      { args: ['trace', 'src/webhooks/limiter.ts'] },
+      { args: ['search', 'webhook', 'throttle', '--json'] },
+      { args: ['check', '--json'] },
+      { args: ['hook', 'agent-read'], input: payload('bundle-test-a') },
+      // import() of packages (the token counter) and builtins from inside the bundle
+      { args: ['context', 'TASK-1', '--related', '1', '--json'] },
+      { args: ['--help'] },
+    ];
+    for (const c of cases) {
+      // the bundle twice (the second run reads the code cache the first one wrote), then the ES modules
+      const env = { GIT_CTX_NO_RECORD: '1' };
+      const a = runCli(c.args, { cwd: r.dir, input: c.input?.replace('bundle-test-a', 'bundle-1'), env });
+      const b = runCli(c.args, { cwd: r.dir, input: c.input?.replace('bundle-test-a', 'bundle-2'), env });
+      const esm = runCli(c.args, { cwd: r.dir, input: c.input?.replace('bundle-test-a', 'esm'), env: { ...env, GIT_CTX_BUNDLE: '0' } });
+      expect(esm.code, c.args.join(' ')).toBe(0);
+      expect(esm.stdout.length, c.args.join(' ')).toBeGreaterThan(0);
+      for (const x of [a, b]) {
+        expect(x.code, c.args.join(' ')).toBe(esm.code);
+        expect(x.stderr, c.args.join(' ')).toBe(esm.stderr);
+        expect(stable(x.stdout), c.args.join(' ')).toBe(stable(esm.stdout));
+      }
+    }
+  });
+
+  it('is used only when newer than dist/cli/main.js, and never with GIT_CTX_BUNDLE=0', () => {
+    const dir = copyOfCli();
+    const bin = path.join(dir, 'bin/git-ctx.js');
+    const bundle = path.join(dir, 'dist/cli.cjs');
+    writeFileSync(bundle, "exports.main = async () => { process.stdout.write('from the bundle\\n'); return 0; };\n");
+    const run = (env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [bin, 'list', '--help'], { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CTX_NO_CACHE: '1', ...env } });
+    expect(run().stdout).toBe('from the bundle\n');
+    expect(run({ GIT_CTX_BUNDLE: '0' }).stdout).toContain('Usage: git-ctx list');
+    // tsc ran after the bundle was built: the bundle is stale, the ES modules serve
+    const main = statSync(path.join(dir, 'dist/cli/main.js'));
+    const older = new Date(main.mtimeMs - 60_000);
+    utimesSync(bundle, older, older);
+    expect(run().stdout).toContain('Usage: git-ctx list');
+  });
+
+  it('keeps one code cache per frequent command, and one for the rest', () => {
+    const cacheHome = tempDir('git-ctx-v8home-');
+    const r = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+    r.commit('fixture');
+    const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '', GIT_CTX_NO_RECORD: '1' };
+    for (const args of [['for', 'src/a.ts'], ['trace', 'src/a.ts'], ['list'], ['graph', '--help'], ['bundles', '--help']]) expect(runCli(args, { cwd: r.dir, env }).code).toBe(0);
+    const files = readdirSync(path.join(cacheHome, 'git-ctx', 'v8')).filter((f) => f.startsWith('cli.cjs-'));
+    expect(files.map((f) => f.split('.').slice(0, 2).join('.')).sort()).toEqual(['cli.cjs-for', 'cli.cjs-list', 'cli.cjs-other', 'cli.cjs-trace']);
+    // the bin's loader and src/cache/compile-cache.ts name and key the cache alike: loading the
+    // bundle through the latter finds the bin's cache, accepts it and writes nothing
+    const dir = path.join(cacheHome, 'git-ctx', 'v8');
+    const before = readdirSync(dir).sort();
+    const lib = pathToFileURL(path.join(ROOT, 'dist/cache/compile-cache.js')).href;
+    const script = `import { requireWithCodeCache } from ${JSON.stringify(lib)};
+const m = requireWithCodeCache(${JSON.stringify(path.join(ROOT, 'dist/cli.cjs'))}, 'for');
+console.log(typeof m.main);`;
+    const r2 = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+    expect(r2.stdout).toBe('function\n');
+    expect(readdirSync(dir).sort()).toEqual(before);
+    // GIT_CTX_NO_CACHE=1: nothing written
+    const none = tempDir('git-ctx-v8none-');
+    expect(runCli(['for', 'src/a.ts'], { cwd: r.dir, env: { ...env, XDG_CACHE_HOME: none, GIT_CTX_NO_CACHE: '1' } }).code).toBe(0);
+    expect(readdirSync(none)).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from '../sources/files.js';
 import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from '../sources/finish.js';
-import { attachSidecarStamps, readSidecarStamps } from '../sources/stamps.js';
+import { attachSidecarStamps, readSidecarStamps, stampsPath } from '../sources/stamps.js';
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 
@@ -254,8 +254,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   }
   if (sidecar) {
     const { stamps, problems: bad } = await sidecar;
-    problems.push(...bad);
-    attachSidecarStamps(artifacts, stamps);
+    problems.push(...bad, ...attachSidecarStamps(artifacts, stamps, stampsPath(config.dir)));
   }
   mark('sources finished');
 

@@ -82,13 +82,24 @@ export async function readSidecarStamps(snapshot: Snapshot, dir: string): Promis
  * Give records read in place their stamp from the sidecar. Only `adr` records of the
  * repository: a frontmatter artifact keeps its stamp in its own frontmatter.
  */
-export function attachSidecarStamps(artifacts: Artifact[], stamps: Map<string, Stamp>): void {
-  if (!stamps.size) return;
+export function attachSidecarStamps(artifacts: Artifact[], stamps: Map<string, SidecarStamp>, file: string): LoadProblem[] {
+  if (!stamps.size) return [];
+  const used = new Set<string>();
   for (const a of artifacts) {
     if (a.format !== 'adr' || a.origin !== 'repo') continue;
     const s = stamps.get(a.id);
-    if (s) a.stamp = { commit: s.commit, fingerprints: s.fingerprints };
+    if (!s) continue;
+    a.stamp = { commit: s.commit, fingerprints: s.fingerprints };
+    used.add(a.id);
   }
+  // a stamp no record takes (the record was renumbered, renamed or removed) would otherwise
+  // be carried along unseen, and judge a later record that takes the id again
+  const orphans: LoadProblem[] = [];
+  for (const [id, s] of stamps) {
+    if (used.has(id)) continue;
+    orphans.push({ file, line: s.line, rule: 'stamps-orphaned', message: `${id} is stamped here, but no record read in place has that id (renumbered, renamed or removed?); delete the line, or stamp the record under its current id` });
+  }
+  return orphans.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 /** Whether an artifact's stamp lives in the sidecar rather than in its own file. */

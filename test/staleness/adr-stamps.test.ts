@@ -215,6 +215,21 @@ describe('the stamps sidecar format', () => {
     expect(problems).toEqual([expect.objectContaining({ file: '.contextia/stamps.jsonl', line: 3, rule: 'stamps-malformed' })]);
   });
 
+  it('check reports a stamp no record takes any more (record renumbered) as a warning with its line', () => {
+    const { repo } = adrRepo();
+    expect(cli(repo, 'stamp', 'ADR-0008').code).toBe(0);
+    repo.commit('stamp');
+    const clean = JSON.parse(cli(repo, 'check', '--format', 'json').stdout) as { findings: { rule: string }[] };
+    expect(clean.findings.filter((x) => x.rule === 'stamps-orphaned')).toEqual([]);
+    // the record is renumbered: its stamp names an id nothing has
+    repo.git('mv', ADR_8_FILE, ADR_8_FILE.replace('0008', '0018'));
+    repo.commit('renumber');
+    const check = cli(repo, 'check', '--format', 'json');
+    const f = (JSON.parse(check.stdout).findings as { rule: string; file: string; line: number; severity: string; message: string }[]).filter((x) => x.rule === 'stamps-orphaned');
+    expect(f).toEqual([expect.objectContaining({ file: '.contextia/stamps.jsonl', line: 1, severity: 'warning' })]);
+    expect(f[0]!.message).toContain('ADR-0008');
+  });
+
   it('check reports a malformed sidecar line as a warning, and stamp refuses to drop it', () => {
     const { repo } = adrRepo();
     repo.commit('broken sidecar', { '.contextia/stamps.jsonl': 'not json\n' });

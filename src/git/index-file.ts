@@ -76,6 +76,26 @@ export class GitIndexFile {
     for (let i = 0; i < 10; i++) out.push(be32(this.buf, e.off + i * 4));
     return out;
   }
+  /**
+   * Whether a file's lstat (bigint) equals the stat data git recorded for the entry — size,
+   * mtime and ctime to the nanosecond, inode — and the file is older than the index itself
+   * (git's racy-clean rule: written in the same instant as the index, its stat data proves
+   * nothing). The executable bit is the caller's to compare (core.fileMode).
+   */
+  statMatches(e: GitIndexEntry, st: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint }): boolean {
+    const [cs, cn, ms, mn, , ino, , , , size] = this.stat(e);
+    const sec = 1_000_000_000n;
+    const u32 = (n: bigint) => Number(n & 0xffffffffn);
+    return (
+      u32(st.size) === size &&
+      u32(st.mtimeNs / sec) === ms &&
+      Number(st.mtimeNs % sec) === mn &&
+      u32(st.ctimeNs / sec) === cs &&
+      Number(st.ctimeNs % sec) === cn &&
+      u32(st.ino) === ino &&
+      st.mtimeNs < this.mtimeNs
+    );
+  }
   /** compare entry i's name with `key` in byte order (git's order) */
   private cmp(i: number, key: Buffer): number {
     if (this.decoded) return Buffer.compare(Buffer.from(this.decoded[i]!, 'utf8'), key);

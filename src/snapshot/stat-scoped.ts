@@ -15,8 +15,6 @@ export function statListingEnabled(env: NodeJS.ProcessEnv = process.env): boolea
   return env.GIT_CTX_STAT_LISTING !== '0' && env.GIT_CTX_PLACE_INDEX !== '0';
 }
 
-const u32 = (n: bigint) => Number(n & 0xffffffffn);
-
 /**
  * The working-tree entries at or below `paths` (literal paths, never patterns) as git would
  * list them — staged blob id for a file whose stat data matches what the index recorded,
@@ -65,18 +63,7 @@ function entryOf(root: string, index: GitIndexFile, e: GitIndexEntry): SnapshotE
     return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'git';
   }
   if (!st.isFile()) return 'git';
-  const [cs, cn, ms, mn, , ino, , , , size] = index.stat(e);
-  const sec = 1_000_000_000n;
-  const same =
-    u32(st.size) === size &&
-    u32(st.mtimeNs / sec) === ms &&
-    Number(st.mtimeNs % sec) === mn &&
-    u32(st.ctimeNs / sec) === cs &&
-    Number(st.ctimeNs % sec) === cn &&
-    u32(st.ino) === ino &&
-    ((Number(st.mode) & 0o100) !== 0) === (mode === '100755') &&
-    // racily clean: written in the same instant the index was, so its stat data proves nothing
-    st.mtimeNs < index.mtimeNs;
+  const same = ((Number(st.mode) & 0o100) !== 0) === (mode === '100755') && index.statMatches(e, st);
   return same ? { path: e.path, mode, blob: index.blob(e) } : { path: e.path, mode };
 }
 

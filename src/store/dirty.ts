@@ -90,8 +90,6 @@ function entryAt(index: GitIndexFile, p: string) {
   return at.find((e) => index.stage(e) === 0) ?? at[0];
 }
 
-const u32 = (n: bigint) => Number(n & 0xffffffffn);
-
 /** One file's work tree against the index: git's own comparison (stat data, then content) for the plain cases. */
 export function fileState(root: string, index: GitIndexFile, p: string): FileState {
   const e = entryAt(index, p);
@@ -115,18 +113,7 @@ export function fileState(root: string, index: GitIndexFile, p: string): FileSta
   }
   if (!st.isFile()) return 'dirty';
   if (((Number(st.mode) & 0o100) !== 0) !== (mode === '100755')) return 'git'; // core.fileMode decides
-  const [cs, cn, ms, mn, , ino, , , , size] = index.stat(e);
-  const sec = 1_000_000_000n;
-  const same =
-    u32(st.size) === size &&
-    u32(st.mtimeNs / sec) === ms &&
-    Number(st.mtimeNs % sec) === mn &&
-    u32(st.ctimeNs / sec) === cs &&
-    Number(st.ctimeNs % sec) === cn &&
-    u32(st.ino) === ino &&
-    // racily clean: written in the same instant as the index, its stat data proves nothing
-    st.mtimeNs < index.mtimeNs;
-  if (same) return 'clean';
+  if (index.statMatches(e, st)) return 'clean';
   if (st.size > BigInt(MAX_HASH_BYTES)) return 'git';
   // stat changed (a touch, a checkout): the content decides, as for git
   return blobId(readFileSync(abs)) === index.blob(e) ? 'clean' : 'dirty';
@@ -177,17 +164,25 @@ export function stagedPaths(root: string, commit: string): Promise<Set<string> |
   const file = cacheFile(root, STAGED_CACHE);
   const hit = readKeyedCache(file, key);
   if (Array.isArray(hit) && hit.every((x) => typeof x === 'string')) return Promise.resolve(new Set(hit as string[]));
+  return probeGit(root, ['diff-index', '--cached', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', commit, '--'], 64 << 20).then((stdout) => {
+    if (stdout === undefined) return undefined;
+    const paths = stdout.split('\0').filter(Boolean);
+    // remembered only when the index did not change while git read it
+    if (paths.length <= MAX_STAGED_CACHED && indexIdentity(root) === before) writeKeyedCache(file, key, paths);
+    return new Set(paths);
+  });
+}
+
+/**
+ * A read-only git run beside the command (no optional locks, literal pathspecs): its stdout,
+ * or undefined on any failure. Unreferenced: a probe still running never keeps a finished
+ * command alive.
+ */
+function probeGit(root: string, args: string[], maxBuffer: number): Promise<string | undefined> {
   return new Promise((resolve) => {
     try {
-      const child = execFile('git', ['--no-optional-locks', '--literal-pathspecs', 'diff-index', '--cached', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', commit, '--'], { cwd: root, timeout: 10_000, maxBuffer: 64 << 20 }, (err, stdout) => {
-        if (err) return resolve(undefined);
-        const paths = stdout.split('\0').filter(Boolean);
-        // remembered only when the index did not change while git read it
-        if (paths.length <= MAX_STAGED_CACHED && indexIdentity(root) === before) writeKeyedCache(file, key, paths);
-        resolve(new Set(paths));
-      });
+      const child = execFile('git', ['--no-optional-locks', '--literal-pathspecs', ...args], { cwd: root, timeout: 10_000, maxBuffer }, (err, stdout) => resolve(err ? undefined : stdout));
       child.on('error', () => resolve(undefined));
-      // a probe still running must not keep a finished command alive
       child.unref();
       (child.stdout as { unref?: () => void } | null)?.unref?.();
       (child.stderr as { unref?: () => void } | null)?.unref?.();
@@ -204,21 +199,11 @@ export function stagedPaths(root: string, commit: string): Promise<Set<string> |
 function scopedStatus(root: string, files: readonly string[], reads: 'worktree' | 'index', waitMs: number): Promise<boolean | undefined> {
   const list = [...new Set(files)].filter(Boolean).slice(0, MAX_FILES);
   if (!list.length) return Promise.resolve(undefined);
-  const p = new Promise<boolean | undefined>((resolve) => {
-    try {
-      const child = execFile('git', ['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...list], { cwd: root, timeout: 10_000, maxBuffer: 16 << 20 }, (err, stdout) => {
-        if (err) return resolve(undefined);
-        const lines = stdout.split('\0').filter(Boolean);
-        if (reads === 'index') return resolve(lines.some((l) => (l.startsWith('1 ') || l.startsWith('2 ')) && l[2] !== '.') || lines.some((l) => l.startsWith('u ')));
-        resolve(lines.some((l) => /^[12u?] /.test(l)));
-      });
-      child.on('error', () => resolve(undefined));
-      child.unref();
-      (child.stdout as { unref?: () => void } | null)?.unref?.();
-      (child.stderr as { unref?: () => void } | null)?.unref?.();
-    } catch {
-      resolve(undefined);
-    }
+  const p = probeGit(root, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...list], 16 << 20).then((stdout) => {
+    if (stdout === undefined) return undefined;
+    const lines = stdout.split('\0').filter(Boolean);
+    if (reads === 'index') return lines.some((l) => (l.startsWith('1 ') || l.startsWith('2 ')) && l[2] !== '.') || lines.some((l) => l.startsWith('u '));
+    return lines.some((l) => /^[12u?] /.test(l));
   });
   return within(p, waitMs);
 }

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, KEEP, ROOT, arg, requireBuild, seeded } from './lib/common.mjs';
+import { BIN, KEEP, ROOT, arg, childCpuMs, requireBuild, seeded } from './lib/common.mjs';
 
 requireBuild();
 const N = arg('--artifacts', 2000);
@@ -97,17 +97,6 @@ const gitEnv = (date) => ({
 });
 const git = (dir, date, ...args) => execFileSync('git', args, { cwd: dir, env: gitEnv(date), stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
 
-// CPU time of finished children (user + sys, node and the git processes it waited for), from
-// /proc on Linux: on a busy machine wall time measures the neighbours, CPU time measures us.
-function childCpuMs() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[13]) + Number(f[14])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return NaN;
-  }
-}
 const cpuTimes = new Map();
 function time(args, cwd, label, env = process.env) {
   const c0 = childCpuMs();

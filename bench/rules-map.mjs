@@ -13,12 +13,12 @@
 // "fresh clone" is CI's case: the rule files committed, no .git/ctx, `--check`.
 // Usage: npm run build && node bench/rules-map.mjs [--records N] [--runs N] [--keep]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeSyntheticRepo } from '../scripts/synthetic-artifacts.mjs';
-import { BIN, KEEP, arg, requireBuild } from './lib/common.mjs';
+import { BIN, KEEP, arg, childCpuMs, requireBuild } from './lib/common.mjs';
 
 requireBuild();
 const RECORDS = arg('--records', 2000);
@@ -36,16 +36,6 @@ writeSyntheticRepo(dir, RECORDS);
 git('add', '-A');
 git('commit', '-q', '-m', 'records');
 
-/** CPU time (ms, user + sys) of this process's finished children, git's included (Linux; NaN elsewhere). */
-function childCpuMs() {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[13]) + Number(f[14])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return NaN;
-  }
-}
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Median wall time and CPU time (ms) of a process over RUNS runs. */

@@ -1,6 +1,6 @@
 // What every bench shares: where the built CLI is, flag parsing, and a seeded generator so
 // each run builds the same repository.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,4 +32,18 @@ export function seeded(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return { rand, pick: (xs) => xs[Math.floor(rand() * xs.length)] };
+}
+
+/**
+ * CPU time (ms, user + sys) of this process's finished children, git's included, from /proc on
+ * Linux (NaN elsewhere): on a busy machine wall time measures the neighbours, CPU time measures us.
+ */
+export function childCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[13]) + Number(f[14])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
 }

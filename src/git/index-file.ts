@@ -131,14 +131,8 @@ export class GitIndexFile {
   under(p: string): GitIndexEntry[] {
     const key = Buffer.from(p, 'utf8');
     const out: GitIndexEntry[] = [];
-    // binary search for the first name >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.cmp(mid, key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    // the first name >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
+    const lo = this.lowerBound(key);
     const dir = p + '/';
     for (let i = lo; i < this.size && this.startsWith(i, key); i++) {
       const e = this.entry(i);

@@ -39,34 +39,11 @@ export function journalMarkers(root: string): (ids: string[]) => Map<string, Imp
   };
 }
 
-/**
- * Edges kept in the evidence store's `edges`/`edge_sources` tables, read through the file
- * cache: a walk asks for thousands of edges, and one SQLite statement each (the store
- * prepares per call) cost seconds on 2,000 records where the file costs milliseconds. Every
- * origin recomputed is written to both; at flush the store gets the origins it lacks (a new
- * store, a store moved aside) and loses those that vanished, so the two agree. The store is
- * opened on first need (DEC-032): a warm walk that recomputes nothing, with the sync stamp
- * saying the store already holds this edge file, never loads SQLite.
- */
-class MirroredEdges implements EdgeStore {
-  private changed = false;
-  constructor(
-    private readonly file: EdgeStore,
-    private readonly store: () => Store,
-    private readonly sync: { inStep(): boolean; done(): void },
-  ) {}
+/** Edge stores that write elsewhere too but always read from the edge file (walks ask for thousands of edges). */
+abstract class ReadsFromFile {
+  constructor(protected readonly file: EdgeStore) {}
   edgeSourceHash(origin: string) {
     return this.file.edgeSourceHash(origin);
-  }
-  replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
-    this.file.replaceEdges(origin, hash, edges);
-    this.store().replaceEdges(origin, hash, edges.map(toRow));
-    this.changed = true;
-  }
-  removeOrigin(origin: string) {
-    this.file.removeOrigin(origin);
-    this.store().removeEdgeSources([origin]);
-    this.changed = true;
   }
   origins() {
     return this.file.origins();
@@ -82,6 +59,36 @@ class MirroredEdges implements EdgeStore {
   }
   edgesToKind(kind: ImpactNodeKind) {
     return this.file.edgesToKind(kind);
+  }
+}
+
+/**
+ * Edges kept in the evidence store's `edges`/`edge_sources` tables, read through the file
+ * cache: a walk asks for thousands of edges, and one SQLite statement each (the store
+ * prepares per call) cost seconds on 2,000 records where the file costs milliseconds. Every
+ * origin recomputed is written to both; at flush the store gets the origins it lacks (a new
+ * store, a store moved aside) and loses those that vanished, so the two agree. The store is
+ * opened on first need (DEC-032): a warm walk that recomputes nothing, with the sync stamp
+ * saying the store already holds this edge file, never loads SQLite.
+ */
+class MirroredEdges extends ReadsFromFile implements EdgeStore {
+  private changed = false;
+  constructor(
+    file: EdgeStore,
+    private readonly store: () => Store,
+    private readonly sync: { inStep(): boolean; done(): void },
+  ) {
+    super(file);
+  }
+  replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
+    this.file.replaceEdges(origin, hash, edges);
+    this.store().replaceEdges(origin, hash, edges.map(toRow));
+    this.changed = true;
+  }
+  removeOrigin(origin: string) {
+    this.file.removeOrigin(origin);
+    this.store().removeEdgeSources([origin]);
+    this.changed = true;
   }
   flush() {
     this.file.flush();
@@ -217,12 +224,14 @@ export async function openImpactBackend(root: string): Promise<ImpactBackend> {
 }
 
 /** The mirrored edges until the store fails to open, then the file alone. */
-class FallbackEdges implements EdgeStore {
+class FallbackEdges extends ReadsFromFile implements EdgeStore {
   constructor(
     private readonly mirrored: EdgeStore,
-    private readonly file: EdgeStore,
+    file: EdgeStore,
     private readonly failed: () => boolean,
-  ) {}
+  ) {
+    super(file);
+  }
   private run<T>(fn: (s: EdgeStore) => T): T {
     if (this.failed()) return fn(this.file);
     try {
@@ -232,29 +241,11 @@ class FallbackEdges implements EdgeStore {
       return fn(this.file);
     }
   }
-  edgeSourceHash(origin: string) {
-    return this.file.edgeSourceHash(origin);
-  }
   replaceEdges(origin: string, hash: string, edges: ImpactEdge[]) {
     this.run((s) => s.replaceEdges(origin, hash, edges));
   }
   removeOrigin(origin: string) {
     this.run((s) => s.removeOrigin(origin));
-  }
-  origins() {
-    return this.file.origins();
-  }
-  edgesOfOrigin(origin: string) {
-    return this.file.edgesOfOrigin(origin);
-  }
-  edgesFrom(kind: ImpactNodeKind, id: string) {
-    return this.file.edgesFrom(kind, id);
-  }
-  edgesTo(kind: ImpactNodeKind, id: string) {
-    return this.file.edgesTo(kind, id);
-  }
-  edgesToKind(kind: ImpactNodeKind) {
-    return this.file.edgesToKind(kind);
   }
   flush() {
     this.run((s) => s.flush());

@@ -12,7 +12,7 @@ import { RepoReader } from './repo.js';
 import { toCallToolResult, type ToolOutput } from './result.js';
 import { SessionStore } from './sessions.js';
 import { TokenMeter } from './tokens.js';
-import { assembleTaskTool, checkTool, contextForCodeTool, guard, impactTool, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
+import { assembleTaskTool, checkTool, contextForCodeTool, forCall, guard, impactTool, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
 import { feedbackTool } from './feedback.js';
 import { recordsAsEvidence } from '../store/record.js';
 
@@ -98,10 +98,10 @@ export function createServer(options: CreateServerOptions): McpServer {
       },
       annotations: { ...readOnly, idempotentHint: false },
     },
-    (args) =>
+    (args, extra) =>
       run('get_context', async () => {
         const state = await reader.state();
-        const rec = mcpRecorder(ctx, state, 'get_context', args.session_id);
+        const rec = mcpRecorder(forCall(ctx, extra), state, 'get_context', args.session_id);
         const out = await getContext(
           { state, meter: ctx.meter(state.config.assemble.encoding), sessions: args.session_id ? await sessionStore() : undefined },
           { ...args, areas: many(args.areas), scope: many(args.scope), status: many(args.status) },
@@ -173,7 +173,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       inputSchema: { place: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts, src/billing/invoice.ts:42 or src/billing/invoice.ts#InvoiceGenerator.generate'), ...retrievalSchema },
       annotations: { ...readOnly, idempotentHint: true },
     },
-    (args) => run('context_for_code', () => contextForCodeTool(ctx, args)),
+    (args, extra) => run('context_for_code', () => contextForCodeTool(forCall(ctx, extra), args)),
   );
 
   server.registerTool(
@@ -184,7 +184,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       inputSchema: { query: z.string().min(1).max(2000).describe('a question or keywords, e.g. "how do we rate limit webhooks"'), ...retrievalSchema },
       annotations: { ...readOnly, idempotentHint: true },
     },
-    (args) => run('search_decisions', () => searchDecisionsTool(ctx, args)),
+    (args, extra) => run('search_decisions', () => searchDecisionsTool(forCall(ctx, extra), args)),
   );
 
   const refs = z.array(z.string().min(1).max(4096)).max(200).optional();

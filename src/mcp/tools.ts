@@ -33,6 +33,13 @@ export interface ToolContext {
   log(message: string): void;
   /** this server's session, for episodes of calls that name none */
   session?: string;
+  /** the JSON-RPC id of the tool call being answered (an episode's tool_call reference) */
+  call?: string;
+}
+
+/** The context of one tool call: the server's, with the call's JSON-RPC request id. */
+export function forCall(ctx: ToolContext, extra: { requestId?: string | number }): ToolContext {
+  return extra.requestId === undefined ? ctx : { ...ctx, call: String(extra.requestId) };
 }
 
 /**
@@ -290,5 +297,5 @@ export async function searchDecisionsTool(ctx: ToolContext, args: { query: strin
 /** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */
 export function mcpRecorder(ctx: ToolContext, state: Pick<RepoState, 'root' | 'head' | 'config'>, tool: string, session?: string) {
   const s = session ?? ctx.session;
-  return startEpisode(state.root, { caller: { kind: 'mcp', command: tool, ...(s ? { session: s } : {}) }, commit: state.head, record: state.config.record, dirtyWaitMs: 100 });
+  return startEpisode(state.root, { caller: { kind: 'mcp', command: tool, ...(s ? { session: s } : {}) }, commit: state.head, record: state.config.record, dirtyWaitMs: 100, ...(ctx.call !== undefined ? { context: { tool_call: ctx.call } } : {}) });
 }

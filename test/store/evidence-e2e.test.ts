@@ -121,6 +121,13 @@ describe('evidence store end to end (real processes, real MCP client)', () => {
     expect(shown.feedback.map((f) => `${f.verdict} ${f.ref} ${f.source}`)).toEqual(['useful DEC-BILLING-001 mcp:claude-1', 'missing NORM-LOG-001 mcp:claude-1']);
     const gc = json(runCli(['episodes', g.data.episode as string, '--json'], { cwd: repo.dir, env }).stdout) as { evidence: { value: string; grounding: string; slot: string }[] };
     expect(gc.evidence[0]).toMatchObject({ value: 'TASK-042', grounding: 'loaded', slot: 'requested' });
+    // each episode names the tool call it answered: the JSON-RPC request id, distinct per call
+    const calls = [a, b, g].map((r) => {
+      const d = json(runCli(['episodes', r.data.episode as string, '--json'], { cwd: repo.dir, env }).stdout) as { refs: { role: string; kind: string; value: string }[] };
+      return d.refs.filter((x) => x.role === 'context' && x.kind === 'tool_call').map((x) => x.value);
+    });
+    for (const c of calls) expect(c).toHaveLength(1);
+    expect(new Set(calls.flat()).size).toBe(3);
   });
 
   it('store commands exit 2 with a clear message when SQLite cannot load; everything else still works and records', () => {

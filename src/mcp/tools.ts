@@ -215,7 +215,7 @@ export async function staleTool(ctx: ToolContext, args: { ids?: string[]; since?
   const report = await withLiveSet(ctx, state, (set, snapshot) => judgeArtifacts({ snapshot, config: state.config, set, ids, since: args.since }));
   if (!args.since) {
     const { appendMarkers, markersOf } = await import('../staleness/markers.js');
-    appendMarkers((await ctx.reader.location()).root, markersOf(report, 'mcp'));
+    appendMarkers((await ctx.reader.location()).root, markersOf(report, 'mcp'), state.config);
   }
   return {
     text: renderStale(report, 'human', undefined, { all: args.all || !!ids }),

@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
+import { recordingEnabled } from '../store/journal.js';
 import type { StaleReport } from './types.js';
 
 /**
@@ -43,10 +44,11 @@ export function markersOf(report: StaleReport, run: string, at: Date = new Date(
  * Append markers to the journal. Best effort, like a cache: a read-only git directory or a
  * full disk loses the markers, never the command. Plain appends of whole lines, so
  * concurrent writers interleave lines, not bytes; no SQLite is loaded (the hook, check and
- * the Action call this), the store ingests the journal when it opens.
+ * the Action call this), the store ingests the journal when it opens. Off, like episodes,
+ * with GIT_CTX_NO_RECORD=1 or `record: false` in the configuration given.
  */
-export function appendMarkers(root: string, markers: readonly StaleMarker[]): boolean {
-  if (!markers.length || process.env.GIT_CTX_NO_RECORD === '1') return false;
+export function appendMarkers(root: string, markers: readonly StaleMarker[], config?: { record?: boolean }): boolean {
+  if (!markers.length || !recordingEnabled(process.env, config)) return false;
   const file = ctxDir(root, MARKERS_JOURNAL);
   if (!file) return false;
   try {

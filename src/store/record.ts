@@ -190,7 +190,7 @@ export async function recordPrAnalysis(root: string, r: PrResult, caller: Episod
 }
 
 /** `record:` in the configuration committed at `commit` (undefined when it cannot be read: the default, record). */
-async function recordConfiguredAt(root: string, commit: string): Promise<boolean | undefined> {
+export async function recordConfiguredAt(root: string, commit: string): Promise<boolean | undefined> {
   try {
     // loaded here, not at the top: the agent-read hook imports this module and never needs them
     const [{ openSnapshot }, { loadConfig }] = await Promise.all([import('../snapshot/open.js'), import('../config.js')]);

@@ -67,4 +67,22 @@ describe('staleness markers in episodes: "was stale when shown"', () => {
       store.close();
     }
   });
+  it('`record: false` in the configuration (or GIT_CTX_NO_RECORD=1) keeps staleness runs from appending markers, as it keeps episodes', () => {
+    const r = makeRepo({ ...IMPACT_FILES, '.contextia/config.yaml': 'sources: [docs/adr/]\nrecord: false\n' });
+    r.commit('fixture');
+    expect(runCli(['stamp', 'DEC-MONEY'], { cwd: r.dir }).code).toBe(0);
+    r.commit('stamp');
+    writeFileSync(path.join(r.dir, 'src/util/money.ts'), 'export function round(n: number) {\n  return Math.floor(n + 0.5);\n}\n');
+    r.commit('round differently');
+    const journal = path.join(r.dir, '.git/ctx/markers.jsonl');
+    expect(runCli(['stale'], { cwd: r.dir, env }).code).toBe(1);
+    expect(runCli(['pr', '--base', 'HEAD~1', '--json'], { cwd: r.dir, env }).code).toBe(0);
+    expect(existsSync(journal)).toBe(false);
+    // recording on again (the config key removed): the same run appends; the environment turns it off as before
+    writeFileSync(path.join(r.dir, '.contextia/config.yaml'), 'sources: [docs/adr/]\n');
+    expect(runCli(['stale'], { cwd: r.dir, env: { GIT_CTX_NO_RECORD: '1' } }).code).toBe(1);
+    expect(existsSync(journal)).toBe(false);
+    expect(runCli(['stale'], { cwd: r.dir, env }).code).toBe(1);
+    expect(existsSync(journal)).toBe(true);
+  });
 });

@@ -21,7 +21,7 @@ function reportFor(ctx: CheckContext): Promise<StaleReport> {
       // remembered for impact and episodes through the journal (no SQLite here); staged content is no commit to show later
       if (ctx.snapshot.kind !== 'index') {
         const { appendMarkers, markersOf } = await import('../../staleness/markers.js');
-        appendMarkers(ctx.snapshot.root, markersOf(report, 'check', ctx.now));
+        appendMarkers(ctx.snapshot.root, markersOf(report, 'check', ctx.now), ctx.config);
       }
       return report;
     })();

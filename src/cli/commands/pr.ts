@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { appendMarkers, type StaleMarker } from '../../staleness/markers.js';
 import { analyzePullRequest } from '../../pr/analyze.js';
-import { recordPrAnalysis } from '../../store/record.js';
+import { recordingEnabled } from '../../store/journal.js';
+import { recordConfiguredAt, recordPrAnalysis } from '../../store/record.js';
 import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
 import type { FailOn, PrResult } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
@@ -54,8 +55,10 @@ export function register(program: Command): void {
       }
       const t0 = performance.now();
       const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check });
-      await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: performance.now() - t0 });
-      recordPrMarkers(cwd, result);
+      // like the analysis, recording follows the configuration committed at the PR head
+      const record = recordingEnabled(io().env) ? ((await recordConfiguredAt(cwd, result.head.commit)) ?? true) : false;
+      await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: performance.now() - t0, record });
+      recordPrMarkers(cwd, result, record);
       const format: PrFormat = o.json ? 'json' : o.format;
       io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
       if (prFails(result, o.failOn)) throw new ExitCode(1);
@@ -63,7 +66,7 @@ export function register(program: Command): void {
 }
 
 /** The PR's staleness verdicts at head, remembered for impact and episodes (best effort, never fails the run). */
-function recordPrMarkers(cwd: string, result: PrResult): void {
+function recordPrMarkers(cwd: string, result: PrResult, record: boolean): void {
   const at = new Date().toISOString();
   const markers: StaleMarker[] = [];
   for (const a of result.artifacts) {
@@ -75,5 +78,5 @@ function recordPrMarkers(cwd: string, result: PrResult): void {
   if (!markers.length) return;
   let dir = path.resolve(cwd);
   while (!existsSync(path.join(dir, '.git')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  appendMarkers(dir, markers);
+  appendMarkers(dir, markers, { record });
 }

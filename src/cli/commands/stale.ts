@@ -35,7 +35,7 @@ export function register(program: Command): void {
       const resolved = ids.length ? ids.map((id) => requireArtifact(repo.set, id).id) : undefined;
       const report = await judgeArtifacts({ snapshot: repo.snapshot, config: repo.config, set: repo.set, ids: resolved, since: o.since, renameLimit: o.renameLimit });
       // verdicts against each stamp are remembered for impact and episodes; --since answers another question
-      if (!o.since && repo.snapshot.kind !== 'index') appendMarkers(repo.snapshot.root, markersOf(report, 'stale'));
+      if (!o.since && repo.snapshot.kind !== 'index') appendMarkers(repo.snapshot.root, markersOf(report, 'stale'), repo.config);
       io().out(renderStale(report, o.json ? 'json' : o.format, colors(), { all: o.all || !!resolved }));
       const cfg = (repo.config.staleness as Record<string, unknown>).fail_on;
       const failOn = o.failOn ?? (cfg === undefined ? 'stale' : String(cfg));

@@ -140,6 +140,8 @@ export interface ImportItem extends ConvertedFile {
   skip?: string;
   /** what the import map keeps of the record's file */
   origin?: ImportOrigin;
+  /** the record was stamped in the sidecar: the stamp is now in its frontmatter */
+  stamped?: boolean;
 }
 
 /** Where an imported record was read, and its own frontmatter block byte for byte (MADR 3/4). */
@@ -214,9 +216,12 @@ export function planImport(set: ArtifactSet, opts: { only?: string[] } = {}): Im
     const done = new Set(['id', 'type', 'title', 'status', 'date', 'deciders', 'created', 'owner', 'summary', 'paths', 'anchors', 'relations', 'links']);
     for (const [k, v] of Object.entries(a.data)) if (split.hasFrontmatter && !done.has(k) && a.keyLines[k] !== undefined && a.keyLines[k]! < split.bodyLine) set1(k, v);
     set1('source', 'manual');
+    // a stamp kept in the sidecar (records read in place are never rewritten) moves into the
+    // record's own frontmatter, where an artifact keeps it: the staleness verdict carries over
+    if (a.stamp?.commit) set1('stamp', { commit: a.stamp.commit, fingerprints: a.stamp.fingerprints ?? {} });
     // where it was read and its own frontmatter block as written, for the import map (`export --format original`)
     const origin: ImportOrigin = { file: a.file, ...(split.hasFrontmatter ? { head: a.body.slice(0, a.body.length - split.body.length) } : {}) };
-    out.push({ path: to, text: editFrontmatterText(`---\n---\n${body}`, edits, to), id: a.id, from: a.file, origin });
+    out.push({ path: to, text: editFrontmatterText(`---\n---\n${body}`, edits, to), id: a.id, from: a.file, origin, ...(a.stamp?.commit ? { stamped: true } : {}) });
   }
   return out;
 }

@@ -108,11 +108,12 @@ export function stampsInSidecar(a: Artifact): boolean {
 }
 
 /**
- * Write stamps of some records into the working tree's sidecar, keeping every other line
- * (read from the working tree, so two stamps in a row both land). Atomic; refuses to write
- * outside the repository. Returns the text before and after.
+ * Write stamps of some records into the working tree's sidecar (and drop those of `remove`,
+ * records that left it), keeping every other line (read from the working tree, so two stamps
+ * in a row both land). Atomic; refuses to write outside the repository. Returns the text
+ * before and after.
  */
-export async function updateSidecarStamps(root: string, dir: string, updates: Map<string, Stamp>, opts: { dryRun?: boolean } = {}): Promise<{ file: string; before: string; after: string; changed: boolean }> {
+export async function updateSidecarStamps(root: string, dir: string, updates: Map<string, Stamp>, opts: { dryRun?: boolean; remove?: ReadonlySet<string> } = {}): Promise<{ file: string; before: string; after: string; changed: boolean }> {
   const file = stampsPath(dir);
   const abs = await containedPath(root, file);
   const before = await readFile(abs, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -124,6 +125,7 @@ export async function updateSidecarStamps(root: string, dir: string, updates: Ma
   if (problems.length) throw new CtxError('USAGE', `${file}:${problems[0]!.line}: ${problems[0]!.message}`, { file, hint: 'fix or remove that line, then stamp again' });
   const merged = new Map<string, Stamp>([...stamps].map(([id, s]) => [id, { commit: s.commit, fingerprints: s.fingerprints }]));
   for (const [id, s] of updates) merged.set(id, s);
+  for (const id of opts.remove ?? []) merged.delete(id);
   const after = renderStamps(merged);
   const changed = after !== before;
   if (changed && !opts.dryRun) {

@@ -89,6 +89,40 @@ describe('git ctx import / export', () => {
     expect(essence(await load(repo.dir))).toEqual(original);
   });
 
+  it('a stamp kept in stamps.jsonl moves into the imported record (and out of the sidecar); the verdicts stay; --copy keeps the sidecar line', async () => {
+    const stampsOf = (dir: string) => readFileSync(path.join(dir, '.contextia/stamps.jsonl'), 'utf8');
+    const verdicts = (dir: string) => (JSON.parse(runCli(['stale', '--json'], { cwd: dir }).stdout) as { artifacts: { id: string; status: string }[] }).artifacts.filter((a) => a.id === 'ADR-0002' || a.id === 'ADR-0004').map((a) => `${a.id} ${a.status}`);
+    for (const copy of [false, true]) {
+      const repo = adrOnlyRepo();
+      expect(runCli(['stamp', 'ADR-0002', 'ADR-0004'], { cwd: repo.dir }).code).toBe(0);
+      repo.commit('stamped');
+      const sidecar = stampsOf(repo.dir);
+      const stamp2 = (await load(repo.dir)).byId.get('ADR-0002')!.stamp;
+      expect(stamp2?.commit).toMatch(/^[0-9a-f]{40}$/);
+      const before = verdicts(repo.dir);
+      expect(before).toEqual(['ADR-0002 fresh', 'ADR-0004 fresh']);
+      // a file edited after the stamp: the verdict must carry over as well as "fresh" does
+      writeFileSync(path.join(repo.dir, 'src/api/routes.ts'), readFileSync(path.join(repo.dir, 'src/api/routes.ts'), 'utf8') + '\nexport const added = 1;\n');
+      repo.commit('edit routes');
+      const drifted = verdicts(repo.dir);
+      expect(drifted).toEqual(['ADR-0002 fresh', 'ADR-0004 stale']);
+
+      const dry = runCli(['import', '--dry-run', ...(copy ? ['--copy'] : [])], { cwd: repo.dir });
+      expect(dry.stdout).toContain('would carry the stamps of ADR-0002, ADR-0004 from .contextia/stamps.jsonl into the records');
+      expect(stampsOf(repo.dir)).toBe(sidecar);
+      const imp = runCli(['import', ...(copy ? ['--copy'] : [])], { cwd: repo.dir });
+      expect(imp.code, imp.stderr).toBe(0);
+      expect(stampsOf(repo.dir)).toBe(copy ? sidecar : '');
+      repo.write({ '.contextia/config.yaml': '{}\n' });
+      if (copy) repo.write({ '.contextia/stamps.jsonl': '' });
+      repo.commit('imported');
+      const imported = await load(repo.dir);
+      expect(imported.byId.get('ADR-0002')!.stamp).toEqual(stamp2);
+      expect(verdicts(repo.dir)).toEqual(drifted);
+      expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
+    }
+  });
+
   it('exports JSON, CSV and MADR; refuses an output outside the repository', async () => {
     const repo = makeRepo();
     cpSync(FIXTURE, repo.dir, { recursive: true });

@@ -3,6 +3,7 @@ import type { Command } from '../commander.js';
 import { runGit } from '../../git/exec.js';
 import { readFile } from 'node:fs/promises';
 import { IMPORT_MAP_FILE, parseImportMap, planImport } from '../../sources/convert.js';
+import { stampsPath, updateSidecarStamps } from '../../sources/stamps.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { toRepoPath } from '../../util/paths.js';
@@ -20,7 +21,7 @@ export function register(program: Command): void {
     .description('Convert decision records read in place (sources with format adr) into .contextia/ artifacts with frontmatter')
     .option('-n, --dry-run', 'print what would be written and moved, change nothing')
     .option('--copy', 'leave the records where they are (default: git mv them, keeping their history)')
-    .addHelpText('after', '\nEach record keeps its id and number; its status is mapped (the text as written kept in status_text), relations and date/deciders carried over, mentioned code written as paths/anchors, and the body kept byte for byte.\nRunning it again skips records already imported.\n\nExamples:\n  git ctx import --dry-run\n  git ctx import docs/adr\n  git ctx import --copy\n\nAfter importing, remove the folder from sources: in .contextia/config.yaml (with --copy, until then check reports each id twice).\nExit codes: 0 done, 2 usage or git error.');
+    .addHelpText('after', '\nEach record keeps its id and number; its status is mapped (the text as written kept in status_text), relations and date/deciders carried over, mentioned code written as paths/anchors, a stamp kept in stamps.jsonl moved into its frontmatter, and the body kept byte for byte.\nRunning it again skips records already imported.\n\nExamples:\n  git ctx import --dry-run\n  git ctx import docs/adr\n  git ctx import --copy\n\nAfter importing, remove the folder from sources: in .contextia/config.yaml (with --copy, until then check reports each id twice).\nExit codes: 0 done, 2 usage or git error.');
   addRepoOptions(cmd, { at: false, staged: false }).action(async (folders: string[], o: ImportOptions) => {
     const repo = await loadRepo(o);
     try {
@@ -28,6 +29,7 @@ export function register(program: Command): void {
       const only = folders.length ? folders.map((f) => toRepoPath(root, f, repo.cwd)) : undefined;
       const plan = planImport(repo.set, { only });
       let done = 0;
+      const moved = new Set<string>();
       const origins: Record<string, NonNullable<(typeof plan)[number]['origin']>> = {};
       for (const item of plan) {
         if (item.skip) {
@@ -41,7 +43,16 @@ export function register(program: Command): void {
         if (!o.copy) await runGit(['mv', '--', item.from, item.path], { cwd: root });
         await writeFileAtomic(await containedPath(root, item.path), item.text);
         if (item.origin) origins[item.id] = item.origin;
+        if (item.stamped && !o.copy) moved.add(item.id);
         done++;
+      }
+      const stamped = plan.filter((i) => !i.skip && i.stamped);
+      if (stamped.length) {
+        // the stamp now lives in the record's frontmatter; moved records leave the sidecar
+        // (copied ones stay read in place, stamped there too, until their folder leaves sources:)
+        const file = stampsPath(repo.config.dir);
+        io().out(`${o.dryRun ? 'would carry' : 'carried'} the stamp${stamped.length === 1 ? '' : 's'} of ${stamped.map((i) => i.id).join(', ')} from ${file} into the record${stamped.length === 1 ? '' : 's'}${o.copy ? '' : `, removing ${stamped.length === 1 ? 'its line' : 'their lines'} there`}\n`);
+        if (moved.size) await updateSidecarStamps(root, repo.config.dir, new Map(), { remove: moved });
       }
       if (done) {
         // the import map: where each record was read, for `git ctx export --format original`

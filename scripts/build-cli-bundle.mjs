@@ -7,7 +7,7 @@
 // function that runs on first import). `import.meta.url` of each module becomes the URL of its
 // own file in dist/, so paths relative to a module (data/, hooks/, workers) resolve as before.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,11 @@ const result = await build({
       "  const host = globalThis[Symbol.for('git-ctx.import')];",
       '  return host ? host(target) : import(target);',
       '};',
+      // builtins loaded on first use (LAZY below): a property read on the object loads the module
+      'const __gitCtxLazy = (id) => {',
+      '  let m;',
+      '  return new Proxy({}, { get: (_t, k) => (m ??= require(id))[k] });',
+      '};',
     ].join('\n'),
   },
   // readable stack traces in bug reports: names and layout kept
@@ -97,8 +102,23 @@ if (missing.length || inlined < INLINE.length) {
   console.error(`dist/cli.cjs: ${missing.join(', ') || 'a package'} not bundled (src/cli/commander.ts or src/util/picomatch.ts changed?); update scripts/build-cli-bundle.mjs`);
   process.exit(1);
 }
+// Builtins that most runs never use, required at module load by the modules that spawn git
+// (and by commander, for executable subcommands): child_process brings net, dgram and the
+// stream machinery, ~4 ms of a start-up that spawns nothing (the warm agent-read hook, DEC-038).
+// Each is only ever used as `x.name`, which the lazy object serves.
+const LAZY = ['node:child_process'];
+let text = await readFile(path.join(dist, 'cli.cjs'), 'utf8');
+for (const id of LAZY) {
+  const direct = new RegExp(`(=\\s*)require\\("${id}"\\);`, 'g');
+  const before = text;
+  text = text.replace(direct, (_m, eq) => `${eq}__gitCtxLazy("${id}");`);
+  if (text === before || text.includes(`require("${id}")`)) {
+    console.error(`dist/cli.cjs: ${id} is not required as \`x = require("${id}");\` only; update LAZY in scripts/build-cli-bundle.mjs`);
+    process.exit(1);
+  }
+}
+await writeFile(path.join(dist, 'cli.cjs'), text);
 // every import() left must be the helper's own (a bundled module's import() would throw)
-const text = await readFile(path.join(dist, 'cli.cjs'), 'utf8');
 const stray = text.split('\n').filter((l) => /(^|[^\w$.])import\(/.test(l) && !l.includes('host ? host(target) : import(target)'));
 if (stray.length) {
   console.error(`dist/cli.cjs: import() left outside __gitCtxImport:\n  ${stray.join('\n  ')}`);

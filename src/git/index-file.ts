@@ -83,16 +83,16 @@ export class GitIndexFile {
    * nothing). The executable bit is the caller's to compare (core.fileMode).
    */
   statMatches(e: GitIndexEntry, st: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint }): boolean {
-    const [cs, cn, ms, mn, , ino, , , , size] = this.stat(e);
-    const sec = 1_000_000_000n;
-    const u32 = (n: bigint) => Number(n & 0xffffffffn);
+    const b = this.buf;
+    const o = e.off;
+    // the recorded times rebuilt as nanoseconds (a multiplication, not a BigInt division per
+    // field: this runs once per record file, before the JIT has warmed up). Seconds past 2106 or
+    // before 1970, which git keeps modulo 2^32, never match: the file is then read, as changed.
     return (
-      u32(st.size) === size &&
-      u32(st.mtimeNs / sec) === ms &&
-      Number(st.mtimeNs % sec) === mn &&
-      u32(st.ctimeNs / sec) === cs &&
-      Number(st.ctimeNs % sec) === cn &&
-      u32(st.ino) === ino &&
+      Number(st.size & 0xffffffffn) === be32(b, o + 36) &&
+      Number(st.ino & 0xffffffffn) === be32(b, o + 20) &&
+      st.mtimeNs === BigInt(be32(b, o + 8)) * NS_PER_S + BigInt(be32(b, o + 12)) &&
+      st.ctimeNs === BigInt(be32(b, o)) * NS_PER_S + BigInt(be32(b, o + 4)) &&
       st.mtimeNs < this.mtimeNs
     );
   }
@@ -100,11 +100,6 @@ export class GitIndexFile {
   private cmp(i: number, key: Buffer): number {
     if (this.decoded) return Buffer.compare(Buffer.from(this.decoded[i]!, 'utf8'), key);
     return this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + this.lens[i]!);
-  }
-  /** whether entry i's name starts with `key` */
-  private startsWith(i: number, key: Buffer): boolean {
-    if (this.decoded) return Buffer.from(this.decoded[i]!, 'utf8').subarray(0, key.length).equals(key);
-    return this.lens[i]! >= key.length && this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + key.length) === 0;
   }
   /** The first entry whose name is not below `key` in byte order. */
   private lowerBound(key: Buffer): number {
@@ -127,20 +122,20 @@ export class GitIndexFile {
     for (let i = at; i < this.size && this.cmp(i, exact) === 0; i++) same++;
     return inDir + same;
   }
-  /** The entries at `p` or below the directory `p` (never a pattern). */
+  /** The entries at `p` or below the directory `p` (never a pattern), in index order. */
   under(p: string): GitIndexEntry[] {
-    const key = Buffer.from(p, 'utf8');
+    const exact = Buffer.from(p, 'utf8');
     const out: GitIndexEntry[] = [];
-    // the first name >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
-    const lo = this.lowerBound(key);
-    const dir = p + '/';
-    for (let i = lo; i < this.size && this.startsWith(i, key); i++) {
-      const e = this.entry(i);
-      if (e.path === p || e.path.startsWith(dir)) out.push(e);
-    }
+    // `p` itself (several stages in a conflict), then `p/…`: the names from `p/` up to `p0`
+    // ('0' follows '/'); `p.x` and `p-y` sort between the two and are not below `p`
+    for (let i = this.lowerBound(exact); i < this.size && this.cmp(i, exact) === 0; i++) out.push(this.entry(i));
+    const end = this.lowerBound(Buffer.from(p + '0', 'utf8'));
+    for (let i = this.lowerBound(Buffer.from(p + '/', 'utf8')); i < end; i++) out.push(this.entry(i));
     return out;
   }
 }
+
+const NS_PER_S = 1_000_000_000n;
 
 // plain byte arithmetic: this runs once per process, before the JIT has warmed up to Buffer's readers
 const be16 = (b: Buffer, o: number): number => (b[o]! << 8) | b[o + 1]!;

@@ -74,7 +74,8 @@ function requireWithCodeCache(fs, path, file, st, variant) {
   const os = require('node:os');
   const vm = require('node:vm');
   const { createHash } = require('node:crypto');
-  const source = fs.readFileSync(file, 'utf8');
+  // the build keeps the bundle ASCII (scripts/build-cli-bundle.mjs): latin1 skips UTF-8 decoding
+  const source = fs.readFileSync(file, 'latin1');
   const base =
     process.env.GIT_CTX_NO_CACHE === '1' ? undefined : process.env.XDG_CACHE_HOME || (process.platform === 'win32' ? process.env.LOCALAPPDATA : undefined) || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
   const dir = base ? path.join(base, 'git-ctx', 'v8') : undefined;

@@ -6,7 +6,7 @@
 // before); commands loaded with import() stay lazy (esbuild wraps each module in an init
 // function that runs on first import). `import.meta.url` of each module becomes the URL of its
 // own file in dist/, so paths relative to a module (data/, hooks/, workers) resolve as before.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -116,6 +116,23 @@ for (const id of LAZY) {
     console.error(`dist/cli.cjs: ${id} is not required as \`x = require("${id}");\` only; update LAZY in scripts/build-cli-bundle.mjs`);
     process.exit(1);
   }
+}
+// ASCII only, so that bin/git-ctx.js reads it as latin1 (a one-byte string without UTF-8
+// decoding: ~2.5 ms less per run, DEC-038). esbuild escapes non-ASCII characters in strings and
+// templates but leaves them in comments and regular expressions: each becomes a \uXXXX escape,
+// which means the same character there (a surrogate pair, in a /u expression, one code point).
+// Proof that the code is unchanged: minified (comments dropped), the original with the same
+// escapes applied afterwards equals the escaped text minified.
+const escapeNonAscii = (s) => s.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const ascii = escapeNonAscii(text);
+if (ascii !== text) {
+  const strip = async (code) => (await transform(code, { minifyWhitespace: true, format: 'cjs', platform: 'node', target: 'node20' })).code;
+  // (a backslash before the character would turn the escape into a literal `\u…`: refused)
+  if (/\\[^\x00-\x7f]/.test(text) || escapeNonAscii(await strip(text)) !== (await strip(ascii))) {
+    console.error('dist/cli.cjs: escaping its non-ASCII characters changed the code; bin/git-ctx.js reads the bundle as latin1');
+    process.exit(1);
+  }
+  text = ascii;
 }
 await writeFile(path.join(dist, 'cli.cjs'), text);
 // every import() left must be the helper's own (a bundled module's import() would throw)

@@ -99,7 +99,16 @@ export class GitIndexFile {
   /** compare entry i's name with `key` in byte order (git's order) */
   private cmp(i: number, key: Buffer): number {
     if (this.decoded) return Buffer.compare(Buffer.from(this.decoded[i]!, 'utf8'), key);
-    return this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + this.lens[i]!);
+    // byte by byte: Buffer#compare's argument checks cost more than the few bytes compared
+    const b = this.buf;
+    const at = this.names[i]!;
+    const len = this.lens[i]!;
+    const n = len < key.length ? len : key.length;
+    for (let j = 0; j < n; j++) {
+      const d = b[at + j]! - key[j]!;
+      if (d !== 0) return d;
+    }
+    return len - key.length;
   }
   /** The first entry whose name is not below `key` in byte order. */
   private lowerBound(key: Buffer): number {
@@ -112,25 +121,34 @@ export class GitIndexFile {
     }
     return lo;
   }
-  /** How many entries `under(p)` gives, without decoding their paths (two binary searches). */
-  countUnder(p: string): number {
+  private lastSpan: { p: string; span: readonly [number, number, number, number] } | undefined;
+  /**
+   * Where `p` and the directory `p` are in the index: the entries named `p` (several stages in a
+   * conflict) from [0] to [1], then those below `p/` from [2] to [3] — the names from `p/` up to
+   * `p0` ('0' follows '/'); `p.x` and `p-y` sort between the two and are not below `p`. The last
+   * one is remembered: countUnder(p) then under(p) search once.
+   */
+  private span(p: string): readonly [number, number, number, number] {
+    if (this.lastSpan?.p === p) return this.lastSpan.span;
     const exact = Buffer.from(p, 'utf8');
     const at = this.lowerBound(exact);
-    // below the directory: names from `p/` up to (not including) `p0` ('0' follows '/')
-    const inDir = this.lowerBound(Buffer.from(p + '0', 'utf8')) - this.lowerBound(Buffer.from(p + '/', 'utf8'));
-    let same = 0;
-    for (let i = at; i < this.size && this.cmp(i, exact) === 0; i++) same++;
-    return inDir + same;
+    let end = at;
+    while (end < this.size && this.cmp(end, exact) === 0) end++;
+    const span = [at, end, this.lowerBound(Buffer.from(p + '/', 'utf8')), this.lowerBound(Buffer.from(p + '0', 'utf8'))] as const;
+    this.lastSpan = { p, span };
+    return span;
+  }
+  /** How many entries `under(p)` gives, without decoding their paths (binary searches). */
+  countUnder(p: string): number {
+    const [a, b, c, d] = this.span(p);
+    return b - a + (d - c);
   }
   /** The entries at `p` or below the directory `p` (never a pattern), in index order. */
   under(p: string): GitIndexEntry[] {
-    const exact = Buffer.from(p, 'utf8');
+    const [a, b, c, d] = this.span(p);
     const out: GitIndexEntry[] = [];
-    // `p` itself (several stages in a conflict), then `p/…`: the names from `p/` up to `p0`
-    // ('0' follows '/'); `p.x` and `p-y` sort between the two and are not below `p`
-    for (let i = this.lowerBound(exact); i < this.size && this.cmp(i, exact) === 0; i++) out.push(this.entry(i));
-    const end = this.lowerBound(Buffer.from(p + '0', 'utf8'));
-    for (let i = this.lowerBound(Buffer.from(p + '/', 'utf8')); i < end; i++) out.push(this.entry(i));
+    for (let i = a; i < b; i++) out.push(this.entry(i));
+    for (let i = c; i < d; i++) out.push(this.entry(i));
     return out;
   }
 }

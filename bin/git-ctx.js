@@ -4,11 +4,33 @@
 'use strict';
 
 // Piping into a reader that stops early (`git ctx list | head`) closes stdout: end quietly,
-// as other Unix tools do, instead of printing a stack for EPIPE.
-for (const stream of [process.stdout, process.stderr]) {
+// as other Unix tools do, instead of printing a stack for EPIPE. Attached when a stream is
+// first used, not here: creating process.stdout on a pipe loads net and the streams, which a
+// run writing through its descriptor (src/util/stdio.ts) never needs (DEC-038).
+const quietOnEpipe = (stream) => {
   stream.on('error', (e) => {
     if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
+  });
+};
+for (const name of ['stdout', 'stderr']) {
+  const d = Object.getOwnPropertyDescriptor(process, name);
+  if (!d || !d.get || !d.configurable) {
+    quietOnEpipe(process[name]);
+    continue;
+  }
+  let guarded = false;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: d.enumerable,
+    get() {
+      const stream = d.get.call(process);
+      if (!guarded) {
+        guarded = true;
+        quietOnEpipe(stream);
+      }
+      return stream;
+    },
   });
 }
 

@@ -123,12 +123,12 @@ for (const id of LAZY) {
 // which means the same character there (a surrogate pair, in a /u expression, one code point).
 // Proof that the code is unchanged: minified (comments dropped), the original with the same
 // escapes applied afterwards equals the escaped text minified.
-const escapeNonAscii = (s) => s.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeNonAscii = (s) => s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const ascii = escapeNonAscii(text);
 if (ascii !== text) {
   const strip = async (code) => (await transform(code, { minifyWhitespace: true, format: 'cjs', platform: 'node', target: 'node20' })).code;
   // (a backslash before the character would turn the escape into a literal `\u…`: refused)
-  if (/\\[^\x00-\x7f]/.test(text) || escapeNonAscii(await strip(text)) !== (await strip(ascii))) {
+  if (/\\[\u0080-\uffff]/.test(text) || escapeNonAscii(await strip(text)) !== (await strip(ascii))) {
     console.error('dist/cli.cjs: escaping its non-ASCII characters changed the code; bin/git-ctx.js reads the bundle as latin1');
     process.exit(1);
   }

@@ -106,7 +106,7 @@ if (missing.length || inlined < INLINE.length) {
 // (and by commander, for executable subcommands): child_process brings net, dgram and the
 // stream machinery, ~4 ms of a start-up that spawns nothing (the warm agent-read hook, DEC-038).
 // Each is only ever used as `x.name`, which the lazy object serves.
-const LAZY = ['node:child_process'];
+const LAZY = ['node:child_process', 'node:fs/promises'];
 let text = await readFile(path.join(dist, 'cli.cjs'), 'utf8');
 for (const id of LAZY) {
   const direct = new RegExp(`(=\\s*)require\\("${id}"\\);`, 'g');
@@ -115,6 +115,15 @@ for (const id of LAZY) {
   if (text === before || text.includes(`require("${id}")`)) {
     console.error(`dist/cli.cjs: ${id} is not required as \`x = require("${id}");\` only; update LAZY in scripts/build-cli-bundle.mjs`);
     process.exit(1);
+  }
+  // and each binding is only read as `x.name` (a spread, `in` or passing it on would see the empty target)
+  for (const [, name] of text.matchAll(new RegExp(`([\\w$]+) = __gitCtxLazy\\("${id}"\\)`, 'g'))) {
+    for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])(?!\\.)`, 'g'))) {
+      const line = text.slice(text.lastIndexOf('\n', m.index) + 1, text.indexOf('\n', m.index));
+      if (/^\s*var /.test(line) || line.includes(`${name} = __gitCtxLazy(`)) continue;
+      console.error(`dist/cli.cjs: ${name} (${id}) is used other than as ${name}.x: ${line.trim()}; remove ${id} from LAZY`);
+      process.exit(1);
+    }
   }
 }
 // ASCII only, so that bin/git-ctx.js reads it as latin1 (a one-byte string without UTF-8

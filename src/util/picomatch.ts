@@ -10,6 +10,8 @@ export const picomatch = createRequire(import.meta.url)('picomatch') as typeof P
 
 /** Characters without which picomatch.scan sees no glob (a plain path is its own base). */
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+/** Globs whose only special characters are `*` and `?`, not starting with `.` or `/` (no prefix for scan to strip). */
+const STARS_ONLY = /^(?![./])[^[\]{}()!+@\\]*$/;
 const scans = new Map<string, { isGlob: boolean; base: string }>();
 
 /**
@@ -20,10 +22,17 @@ const scans = new Map<string, { isGlob: boolean; base: string }>();
 export function scanGlob(pattern: string): { readonly isGlob: boolean; readonly base: string } {
   let s = scans.get(pattern);
   if (!s) {
-    if (GLOB_CHARS.test(pattern)) {
+    if (!GLOB_CHARS.test(pattern)) s = { isGlob: false, base: pattern };
+    else if (STARS_ONLY.test(pattern)) {
+      // `*` and `?` only (`packages/x/src/**`, `src/*.ts`): the base is what precedes the
+      // last '/' before the first of them, as picomatch.scan says (test/util/scan-glob.test.ts)
+      const first = pattern.search(/[*?]/);
+      const slash = pattern.lastIndexOf('/', first);
+      s = { isGlob: true, base: slash > 0 ? pattern.slice(0, slash) : '' };
+    } else {
       const r = picomatch.scan(pattern);
       s = { isGlob: r.isGlob, base: r.base };
-    } else s = { isGlob: false, base: pattern };
+    }
     if (scans.size > 10_000) scans.clear();
     scans.set(pattern, s);
   }

@@ -82,6 +82,13 @@ const result = await build({
       '  let m;',
       '  return new Proxy({}, { get: (_t, k) => (m ??= require(id))[k] });',
       '};',
+      // one default-import view per builtin, not one per importing module (77 of node:path)
+      'const __gitCtxEsmViews = new Map();',
+      'const __gitCtxEsm = (id) => {',
+      '  let v = __gitCtxEsmViews.get(id);',
+      '  if (!v) __gitCtxEsmViews.set(id, (v = __toESM(require(id), 1)));',
+      '  return v;',
+      '};',
     ].join('\n'),
   },
   // readable stack traces in bug reports: names and layout kept
@@ -126,6 +133,10 @@ for (const id of LAZY) {
     }
   }
 }
+// `import path from 'node:path'` is `__toESM(require("node:path"), 1)` in each of ~80 modules:
+// a fresh object with a getter per export each time. Builtins are never mutated through these
+// views, so one view per builtin serves every module (__toESM is defined before any module runs).
+text = text.replace(/__toESM\(require\("(node:[\w/]+)"\), 1\)/g, (_m, id) => `__gitCtxEsm("${id}")`);
 // ASCII only, so that bin/git-ctx.js reads it as latin1 (a one-byte string without UTF-8
 // decoding: ~2.5 ms less per run, DEC-038). esbuild escapes non-ASCII characters in strings and
 // templates but leaves them in comments and regular expressions: each becomes a \uXXXX escape,

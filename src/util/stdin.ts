@@ -1,4 +1,4 @@
-// @spec SPEC-RETRIEVE-001
+// @spec SPEC-CLI-001
 
 import { readSync } from 'node:fs';
 

@@ -37,7 +37,14 @@ for (const name of ['stdout', 'stderr']) {
 // `git ctx --version` alone needs no command table: answer before loading the CLI (DEC-025)
 const only = process.argv.length === 3 ? process.argv[2] : undefined;
 if (only === '--version' || only === '-V') {
-  import('../dist/version.js').then(({ VERSION }) => process.stdout.write(`${VERSION}\n`));
+  // package.json as dist/version.js reads it, without the ES module loader that importing it would set up
+  let version = '0.0.0';
+  try {
+    version = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version;
+  } catch {
+    /* as dist/version.js: an unreadable package.json reads as 0.0.0 */
+  }
+  process.stdout.write(`${version}\n`);
 } else {
   loadCli().then(({ main }) =>
     main(process.argv).then((code) => {

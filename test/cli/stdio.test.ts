@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,27 @@ process.stdout.write(b);`;
     expect(Buffer.compare(viaFile.stdout, big)).toBe(0);
     // nothing on stdin (closed at once): empty, no error
     expect(node(script, { input: '' }).stdout.length).toBe(0);
+  });
+
+  it('a non-blocking stdin with nothing to read yet (EAGAIN) hands over to process.stdin, keeping what was read', async () => {
+    // creating process.stdin on a pipe puts the descriptor in non-blocking mode; the second half comes later
+    const script = `import { readAllStdin } from ${lib('stdin.js')};
+process.stdin.pause();
+const b = await readAllStdin();
+process.stdout.write(b);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const first = 'a'.repeat(50_000);
+    const second = 'b'.repeat(50_000);
+    child.stdin.write(first);
+    setTimeout(() => child.stdin.end(second), 400);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toBe(first + second);
   });
 
   it('writes through fd 1 and 2 in order, whole, without creating process.stdout or loading net', () => {

@@ -18,4 +18,10 @@ export default tseslint.config(
     files: ['bench/**', 'bin/**', 'test/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // CommonJS (bin/package.json): no ES module loader at start-up (DEC-038)
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -1,23 +1,56 @@
 #!/usr/bin/env node
+// CommonJS (bin/package.json): an ES module entry point makes Node set up its ES module loader
+// and import each builtin through it before any work is done, ~5-10 ms of every run (DEC-038).
+'use strict';
+
 // Piping into a reader that stops early (`git ctx list | head`) closes stdout: end quietly,
-// as other Unix tools do, instead of printing a stack for EPIPE.
-for (const stream of [process.stdout, process.stderr]) {
+// as other Unix tools do, instead of printing a stack for EPIPE. Attached when a stream is
+// first used, not here: creating process.stdout on a pipe loads net and the streams, which a
+// run writing through its descriptor (src/util/stdio.ts) never needs (DEC-038).
+const quietOnEpipe = (stream) => {
   stream.on('error', (e) => {
     if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
+  });
+};
+for (const name of ['stdout', 'stderr']) {
+  const d = Object.getOwnPropertyDescriptor(process, name);
+  if (!d || !d.get || !d.configurable) {
+    quietOnEpipe(process[name]);
+    continue;
+  }
+  let guarded = false;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: d.enumerable,
+    get() {
+      const stream = d.get.call(process);
+      if (!guarded) {
+        guarded = true;
+        quietOnEpipe(stream);
+      }
+      return stream;
+    },
   });
 }
 
 // `git ctx --version` alone needs no command table: answer before loading the CLI (DEC-025)
 const only = process.argv.length === 3 ? process.argv[2] : undefined;
 if (only === '--version' || only === '-V') {
-  const { VERSION } = await import('../dist/version.js');
-  process.stdout.write(`${VERSION}\n`);
+  // package.json as dist/version.js reads it, without the ES module loader that importing it would set up
+  let version = '0.0.0';
+  try {
+    version = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version;
+  } catch {
+    /* as dist/version.js: an unreadable package.json reads as 0.0.0 */
+  }
+  process.stdout.write(`${version}\n`);
 } else {
-  const { main } = await loadCli();
-  main(process.argv).then((code) => {
-    process.exitCode = code;
-  });
+  loadCli().then(({ main }) =>
+    main(process.argv).then((code) => {
+      process.exitCode = code;
+    }),
+  );
 }
 
 /**
@@ -29,12 +62,13 @@ if (only === '--version' || only === '-V') {
  */
 async function loadCli() {
   if (process.env.GIT_CTX_BUNDLE !== '0') {
-    const fs = await import('node:fs');
-    const bundle = new URL('../dist/cli.cjs', import.meta.url);
+    const fs = require('node:fs');
+    const path = require('node:path');
+    const bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
     let st;
     try {
       st = fs.statSync(bundle);
-      if (st.mtimeMs < fs.statSync(new URL('../dist/cli/main.js', import.meta.url)).mtimeMs) st = undefined;
+      if (st.mtimeMs < fs.statSync(path.join(__dirname, '..', 'dist', 'cli', 'main.js')).mtimeMs) st = undefined;
     } catch {
       /* no bundle: the ES modules */
     }
@@ -42,7 +76,7 @@ async function loadCli() {
       // code compiled through vm.Script has no import() of its own in Node 20: lend it ours
       // (the bundle's import() of packages and builtins goes through this)
       globalThis[Symbol.for('git-ctx.import')] = (specifier) => import(specifier);
-      return requireWithCodeCache(fs, bundle, st, commandOf(process.argv));
+      return requireWithCodeCache(fs, path, bundle, st, commandOf(process.argv));
     }
   }
   return import('../dist/cli/main.js');
@@ -64,10 +98,13 @@ function commandOf(argv) {
  * rest of this loader. Same directory, key, file names (`cli.cjs-<variant>.<key>.bin`) and
  * pruning (two per variant); test/cli/bundle.test.ts checks both agree.
  */
-async function requireWithCodeCache(fs, url, st, variant) {
-  const [{ createRequire, Module }, path, os, vm, { createHash }, { fileURLToPath }] = await Promise.all([import('node:module'), import('node:path'), import('node:os'), import('node:vm'), import('node:crypto'), import('node:url')]);
-  const file = fileURLToPath(url);
-  const source = fs.readFileSync(file, 'utf8');
+function requireWithCodeCache(fs, path, file, st, variant) {
+  const { createRequire, Module } = require('node:module');
+  const os = require('node:os');
+  const vm = require('node:vm');
+  const { createHash } = require('node:crypto');
+  // the build keeps the bundle ASCII (scripts/build-cli-bundle.mjs): latin1 skips UTF-8 decoding
+  const source = fs.readFileSync(file, 'latin1');
   const base =
     process.env.GIT_CTX_NO_CACHE === '1' ? undefined : process.env.XDG_CACHE_HOME || (process.platform === 'win32' ? process.env.LOCALAPPDATA : undefined) || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
   const dir = base ? path.join(base, 'git-ctx', 'v8') : undefined;

@@ -6,8 +6,8 @@
 // before); commands loaded with import() stay lazy (esbuild wraps each module in an init
 // function that runs on first import). `import.meta.url` of each module becomes the URL of its
 // own file in dist/, so paths relative to a module (data/, hooks/, workers) resolve as before.
-import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { build, transform } from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,18 @@ const result = await build({
       "  const host = globalThis[Symbol.for('git-ctx.import')];",
       '  return host ? host(target) : import(target);',
       '};',
+      // builtins loaded on first use (LAZY below): a property read on the object loads the module
+      'const __gitCtxLazy = (id) => {',
+      '  let m;',
+      '  return new Proxy({}, { get: (_t, k) => (m ??= require(id))[k] });',
+      '};',
+      // one default-import view per builtin, not one per importing module (77 of node:path)
+      'const __gitCtxEsmViews = new Map();',
+      'const __gitCtxEsm = (id) => {',
+      '  let v = __gitCtxEsmViews.get(id);',
+      '  if (!v) __gitCtxEsmViews.set(id, (v = __toESM(require(id), 1)));',
+      '  return v;',
+      '};',
     ].join('\n'),
   },
   // readable stack traces in bug reports: names and layout kept
@@ -97,8 +109,53 @@ if (missing.length || inlined < INLINE.length) {
   console.error(`dist/cli.cjs: ${missing.join(', ') || 'a package'} not bundled (src/cli/commander.ts or src/util/picomatch.ts changed?); update scripts/build-cli-bundle.mjs`);
   process.exit(1);
 }
+// Builtins that most runs never use, required at module load by the modules that spawn git
+// (and by commander, for executable subcommands): child_process brings net, dgram and the
+// stream machinery, ~4 ms of a start-up that spawns nothing (the warm agent-read hook, DEC-038).
+// Each is only ever used as `x.name`, which the lazy object serves.
+const LAZY = ['node:child_process', 'node:fs/promises'];
+let text = await readFile(path.join(dist, 'cli.cjs'), 'utf8');
+for (const id of LAZY) {
+  const direct = new RegExp(`(=\\s*)require\\("${id}"\\);`, 'g');
+  const before = text;
+  text = text.replace(direct, (_m, eq) => `${eq}__gitCtxLazy("${id}");`);
+  if (text === before || text.includes(`require("${id}")`)) {
+    console.error(`dist/cli.cjs: ${id} is not required as \`x = require("${id}");\` only; update LAZY in scripts/build-cli-bundle.mjs`);
+    process.exit(1);
+  }
+  // and each binding is only read as `x.name` (a spread, `in` or passing it on would see the empty target)
+  for (const [, name] of text.matchAll(new RegExp(`([\\w$]+) = __gitCtxLazy\\("${id}"\\)`, 'g'))) {
+    for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])(?!\\.)`, 'g'))) {
+      const line = text.slice(text.lastIndexOf('\n', m.index) + 1, text.indexOf('\n', m.index));
+      if (/^\s*var /.test(line) || line.includes(`${name} = __gitCtxLazy(`)) continue;
+      console.error(`dist/cli.cjs: ${name} (${id}) is used other than as ${name}.x: ${line.trim()}; remove ${id} from LAZY`);
+      process.exit(1);
+    }
+  }
+}
+// `import path from 'node:path'` is `__toESM(require("node:path"), 1)` in each of ~80 modules:
+// a fresh object with a getter per export each time. Builtins are never mutated through these
+// views, so one view per builtin serves every module (__toESM is defined before any module runs).
+text = text.replace(/__toESM\(require\("(node:[\w/]+)"\), 1\)/g, (_m, id) => `__gitCtxEsm("${id}")`);
+// ASCII only, so that bin/git-ctx.js reads it as latin1 (a one-byte string without UTF-8
+// decoding: ~2.5 ms less per run, DEC-038). esbuild escapes non-ASCII characters in strings and
+// templates but leaves them in comments and regular expressions: each becomes a \uXXXX escape,
+// which means the same character there (a surrogate pair, in a /u expression, one code point).
+// Proof that the code is unchanged: minified (comments dropped), the original with the same
+// escapes applied afterwards equals the escaped text minified.
+const escapeNonAscii = (s) => s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const ascii = escapeNonAscii(text);
+if (ascii !== text) {
+  const strip = async (code) => (await transform(code, { minifyWhitespace: true, format: 'cjs', platform: 'node', target: 'node20' })).code;
+  // (a backslash before the character would turn the escape into a literal `\u…`: refused)
+  if (/\\[\u0080-\uffff]/.test(text) || escapeNonAscii(await strip(text)) !== (await strip(ascii))) {
+    console.error('dist/cli.cjs: escaping its non-ASCII characters changed the code; bin/git-ctx.js reads the bundle as latin1');
+    process.exit(1);
+  }
+  text = ascii;
+}
+await writeFile(path.join(dist, 'cli.cjs'), text);
 // every import() left must be the helper's own (a bundled module's import() would throw)
-const text = await readFile(path.join(dist, 'cli.cjs'), 'utf8');
 const stray = text.split('\n').filter((l) => /(^|[^\w$.])import\(/.test(l) && !l.includes('host ? host(target) : import(target)'));
 if (stray.length) {
   console.error(`dist/cli.cjs: import() left outside __gitCtxImport:\n  ${stray.join('\n  ')}`);

@@ -1,6 +1,7 @@
 // @spec SPEC-CLI-001
 
 import { paint, useColor, type Paint } from '../util/color.js';
+import { fdIsTTY, writeStd } from '../util/stdio.js';
 
 /** I/O handles, injectable so tests can run commands in-process. */
 export interface Io {
@@ -13,9 +14,10 @@ export interface Io {
 
 let currentIo: Io = {
   cwd: process.cwd(),
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  color: useColor(process.stdout),
+  // fd writes: process.stdout on a pipe would load net and the streams (src/util/stdio.ts)
+  out: (s) => writeStd(1, s),
+  err: (s) => writeStd(2, s),
+  color: useColor({ isTTY: fdIsTTY(1) }),
   env: process.env,
 };
 export function io(): Io {

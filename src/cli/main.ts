@@ -8,6 +8,7 @@ import { mark, phase, renderTimings, timingSteps, timingsEnabled } from '../util
 import { addExamples } from './examples.js';
 import { progressLine } from './progress.js';
 import { setProgressSink } from '../util/progress.js';
+import { fdIsTTY } from '../util/stdio.js';
 
 type CommandModule = { register(program: Command): void };
 
@@ -74,7 +75,7 @@ export async function buildProgram(only?: string): Promise<Command> {
 export async function main(argv: string[]): Promise<number> {
   if (timingsEnabled(process.env)) reportTimingsAtExit();
   // a progress line for long whole-repository work, on a terminal only (never in CI logs or pipes)
-  const line = process.stderr.isTTY && !process.env.CI ? progressLine({ write: (s) => process.stderr.write(s) }) : undefined;
+  const line = !process.env.CI && fdIsTTY(2) ? progressLine({ write: (s) => process.stderr.write(s) }) : undefined;
   if (line) setProgressSink(line);
   try {
     mark('main');

@@ -83,28 +83,32 @@ export class GitIndexFile {
    * nothing). The executable bit is the caller's to compare (core.fileMode).
    */
   statMatches(e: GitIndexEntry, st: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint }): boolean {
-    const [cs, cn, ms, mn, , ino, , , , size] = this.stat(e);
-    const sec = 1_000_000_000n;
-    const u32 = (n: bigint) => Number(n & 0xffffffffn);
+    const b = this.buf;
+    const o = e.off;
+    // the recorded times rebuilt as nanoseconds (a multiplication, not a BigInt division per
+    // field: this runs once per record file, before the JIT has warmed up). Seconds past 2106 or
+    // before 1970, which git keeps modulo 2^32, never match: the file is then read, as changed.
     return (
-      u32(st.size) === size &&
-      u32(st.mtimeNs / sec) === ms &&
-      Number(st.mtimeNs % sec) === mn &&
-      u32(st.ctimeNs / sec) === cs &&
-      Number(st.ctimeNs % sec) === cn &&
-      u32(st.ino) === ino &&
+      Number(st.size & 0xffffffffn) === be32(b, o + 36) &&
+      Number(st.ino & 0xffffffffn) === be32(b, o + 20) &&
+      st.mtimeNs === BigInt(be32(b, o + 8)) * NS_PER_S + BigInt(be32(b, o + 12)) &&
+      st.ctimeNs === BigInt(be32(b, o)) * NS_PER_S + BigInt(be32(b, o + 4)) &&
       st.mtimeNs < this.mtimeNs
     );
   }
   /** compare entry i's name with `key` in byte order (git's order) */
   private cmp(i: number, key: Buffer): number {
     if (this.decoded) return Buffer.compare(Buffer.from(this.decoded[i]!, 'utf8'), key);
-    return this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + this.lens[i]!);
-  }
-  /** whether entry i's name starts with `key` */
-  private startsWith(i: number, key: Buffer): boolean {
-    if (this.decoded) return Buffer.from(this.decoded[i]!, 'utf8').subarray(0, key.length).equals(key);
-    return this.lens[i]! >= key.length && this.buf.compare(key, 0, key.length, this.names[i]!, this.names[i]! + key.length) === 0;
+    // byte by byte: Buffer#compare's argument checks cost more than the few bytes compared
+    const b = this.buf;
+    const at = this.names[i]!;
+    const len = this.lens[i]!;
+    const n = len < key.length ? len : key.length;
+    for (let j = 0; j < n; j++) {
+      const d = b[at + j]! - key[j]!;
+      if (d !== 0) return d;
+    }
+    return len - key.length;
   }
   /** The first entry whose name is not below `key` in byte order. */
   private lowerBound(key: Buffer): number {
@@ -117,30 +121,39 @@ export class GitIndexFile {
     }
     return lo;
   }
-  /** How many entries `under(p)` gives, without decoding their paths (two binary searches). */
-  countUnder(p: string): number {
+  private lastSpan: { p: string; span: readonly [number, number, number, number] } | undefined;
+  /**
+   * Where `p` and the directory `p` are in the index: the entries named `p` (several stages in a
+   * conflict) from [0] to [1], then those below `p/` from [2] to [3] — the names from `p/` up to
+   * `p0` ('0' follows '/'); `p.x` and `p-y` sort between the two and are not below `p`. The last
+   * one is remembered: countUnder(p) then under(p) search once.
+   */
+  private span(p: string): readonly [number, number, number, number] {
+    if (this.lastSpan?.p === p) return this.lastSpan.span;
     const exact = Buffer.from(p, 'utf8');
     const at = this.lowerBound(exact);
-    // below the directory: names from `p/` up to (not including) `p0` ('0' follows '/')
-    const inDir = this.lowerBound(Buffer.from(p + '0', 'utf8')) - this.lowerBound(Buffer.from(p + '/', 'utf8'));
-    let same = 0;
-    for (let i = at; i < this.size && this.cmp(i, exact) === 0; i++) same++;
-    return inDir + same;
+    let end = at;
+    while (end < this.size && this.cmp(end, exact) === 0) end++;
+    const span = [at, end, this.lowerBound(Buffer.from(p + '/', 'utf8')), this.lowerBound(Buffer.from(p + '0', 'utf8'))] as const;
+    this.lastSpan = { p, span };
+    return span;
   }
-  /** The entries at `p` or below the directory `p` (never a pattern). */
+  /** How many entries `under(p)` gives, without decoding their paths (binary searches). */
+  countUnder(p: string): number {
+    const [a, b, c, d] = this.span(p);
+    return b - a + (d - c);
+  }
+  /** The entries at `p` or below the directory `p` (never a pattern), in index order. */
   under(p: string): GitIndexEntry[] {
-    const key = Buffer.from(p, 'utf8');
+    const [a, b, c, d] = this.span(p);
     const out: GitIndexEntry[] = [];
-    // the first name >= p; `p` itself and `p/…` follow (with `p.x`, `p-y` between)
-    const lo = this.lowerBound(key);
-    const dir = p + '/';
-    for (let i = lo; i < this.size && this.startsWith(i, key); i++) {
-      const e = this.entry(i);
-      if (e.path === p || e.path.startsWith(dir)) out.push(e);
-    }
+    for (let i = a; i < b; i++) out.push(this.entry(i));
+    for (let i = c; i < d; i++) out.push(this.entry(i));
     return out;
   }
 }
+
+const NS_PER_S = 1_000_000_000n;
 
 // plain byte arithmetic: this runs once per process, before the JIT has warmed up to Buffer's readers
 const be16 = (b: Buffer, o: number): number => (b[o]! << 8) | b[o + 1]!;

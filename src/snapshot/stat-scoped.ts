@@ -57,11 +57,14 @@ function entryOf(root: string, index: GitIndexFile, e: GitIndexEntry): SnapshotE
   if (mode === '120000' || index.stage(e) !== 0 || index.special(e)) return 'git';
   let st;
   try {
-    st = lstatSync(path.join(root, e.path), { bigint: true });
+    // index paths are relative, '/'-separated and never hold `.` or `..` (git refuses them):
+    // no path.join, whose normalisation of every name cost more than the lstat calls
+    st = lstatSync(`${root}/${e.path}`, { bigint: true, throwIfNoEntry: false });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'git';
+    return code === 'ENOTDIR' ? null : 'git';
   }
+  if (!st) return null; // deleted
   if (!st.isFile()) return 'git';
   const same = ((Number(st.mode) & 0o100) !== 0) === (mode === '100755') && index.statMatches(e, st);
   return same ? { path: e.path, mode, blob: index.blob(e) } : { path: e.path, mode };

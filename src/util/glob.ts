@@ -1,4 +1,4 @@
-import { picomatch } from './picomatch.js';
+import { picomatch, scanGlob } from './picomatch.js';
 
 /**
  * What resolving mentions needs of a file listing: the files a path or glob matches, in
@@ -52,9 +52,9 @@ export class GlobIndex {
     let p = pattern.replace(/^\.\//, '');
     if (p.endsWith('/')) p += '**';
     // plain paths (most entries) need no scan: without these characters picomatch sees no glob
-    const scan = /[*?[\]{}()!+@\\]/.test(p) ? picomatch.scan(p) : undefined;
+    const scan = scanGlob(p);
     let res: string[];
-    if (!scan?.isGlob) {
+    if (!scan.isGlob) {
       // a plain path: the file itself, or everything below it when it is a directory
       const i = this.lowerBound(p);
       res = this.files[i] === p ? [p] : this.under(p);
@@ -83,13 +83,14 @@ export function pathMatches(pattern: string, file: string): boolean {
   if (!m) {
     let p = pattern.replace(/^\.\//, '');
     if (p.endsWith('/')) p += '**';
-    if (!picomatch.scan(p).isGlob) {
+    const scan = scanGlob(p);
+    if (!scan.isGlob) {
       const dir = p.replace(/\/+$/, '') + '/';
       m = (f) => f === p || f.startsWith(dir);
     } else {
       // a glob matches only below its literal base (as GlobIndex.match assumes): most files
       // are rejected by a prefix test, and the pattern is compiled only when one is not
-      const base = picomatch.scan(p).base;
+      const base = scan.base;
       let full: ((f: string) => boolean) | undefined;
       const test = (f: string) => (full ??= picomatch(p, { dot: true }))(f);
       m = base && !p.startsWith('!') ? (f) => (f === base || f.startsWith(base + '/')) && test(f) : test;

@@ -1,5 +1,5 @@
 import { pathMatches } from './glob.js';
-import { picomatch } from './picomatch.js';
+import { scanGlob } from './picomatch.js';
 import { normalizeRepoPath } from './paths.js';
 
 /**
@@ -29,7 +29,7 @@ export function entryCovers(entry: string, file: string): boolean {
 /** The literal directory an entry starts from (`src/billing/**` → `src/billing`; a plain path is its own). */
 export function entryBase(entry: string): string {
   const pattern = normalizeRepoPath(entry);
-  const scan = picomatch.scan(pattern);
+  const scan = scanGlob(pattern);
   return scan.isGlob ? scan.base : pattern;
 }
 
@@ -55,7 +55,7 @@ export interface EntryRelation {
 export function relateEntry(entry: string, path: string): EntryRelation | undefined {
   const pattern = normalizeRepoPath(entry);
   const p = normalizeRepoPath(path);
-  const scan = picomatch.scan(pattern);
+  const scan = scanGlob(pattern);
   const base = scan.isGlob ? scan.base : pattern;
   if (p !== '' && pattern !== '' && pattern !== '.' && !scan.isGlob && p !== pattern && !p.startsWith(pattern + '/') && !pattern.startsWith(p + '/')) return undefined; // fast path: unrelated literal
   const literal = pattern.slice(base.length).replace(/[*?[\]{}()!+@]/g, '').length;

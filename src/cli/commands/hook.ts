@@ -106,12 +106,10 @@ export function register(program: Command): void {
       ].join('\n'),
     )
     .action(async () => {
-      const { agentRead } = await import('../../hooks/agent-read.js');
-      const chunks: Buffer[] = [];
-      for await (const c of process.stdin) chunks.push(c as Buffer);
+      const [{ agentRead }, { readAllStdin }] = await Promise.all([import('../../hooks/agent-read.js'), import('../../util/stdin.js')]);
       let payload;
       try {
-        payload = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+        payload = JSON.parse((await readAllStdin()).toString('utf8') || '{}');
       } catch (e) {
         io().err(`git-ctx hook agent-read: stdin is not JSON (${(e as Error).message}); nothing added\n`);
         return;

@@ -4,7 +4,6 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import { CtxError } from '../errors.js';
-import { defaultNeighbours } from '../retrieve/default-neighbours.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { closeMatches } from '../util/close-match.js';
 import { normalizeRepoPath } from '../util/paths.js';
@@ -13,7 +12,7 @@ import { openEdgeCache, type EdgeStore } from './edge-store.js';
 import { refreshEdges } from './edges.js';
 import { journalMarkers } from './store-backend.js';
 import type { ImpactNode, ImpactResult, ImpactStale } from './types.js';
-import { withImporterProjection } from './importers.js';
+import { projectedNeighbours } from './graph-projection.js';
 import { walkImpact } from './walk.js';
 
 export type * from './types.js';
@@ -105,8 +104,8 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   store.flush();
   mark(`impact: edges (${refresh.recomputed} of ${refresh.origins} origins recomputed)`);
   const reverse = target.kind !== 'artifact' || !!opts.reverse;
-  // the repository's graph: importers through their projection (a few hundred KB, not every shard)
-  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? withImporterProjection(index.snapshot, defaultNeighbours(index)));
+  // the repository's graph: importers and callers through their projections (a few hundred KB, not every shard)
+  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? projectedNeighbours(index.snapshot, index));
   if (target.kind === 'symbol') await requireSymbol(target.id, index, neighbours);
   const markers = opts.markers ?? journalMarkers(snapshot.root);
   const walk = await walkImpact({

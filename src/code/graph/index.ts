@@ -73,6 +73,8 @@ export interface CodeGraphIndex extends CodeNeighbours {
   files(): Promise<string[]>;
   /** declarations of a file: `[name, line, endLine]` */
   declarations(path: string): Promise<[string, number, number][]>;
+  /** every symbol of a file that something calls, with its call sites as `callers` gives them (projections enumerate the graph with it) */
+  callersIn(path: string): Promise<[string, CallSite[]][]>;
 }
 
 /** A call site as stored: `[path, symbol, line]`. */
@@ -583,6 +585,11 @@ class Neighbours implements CodeGraphIndex {
   async callers(path: string, symbol: string): Promise<CallSite[]> {
     const e = await this.entry(path);
     return sortSites(e && Object.hasOwn(e.c, symbol) ? e.c[symbol]! : []);
+  }
+
+  async callersIn(path: string): Promise<[string, CallSite[]][]> {
+    const e = await this.entry(path);
+    return e ? Object.keys(e.c).map((s) => [s, sortSites(e.c[s]!)]) : [];
   }
 
   async callees(path: string, symbol: string): Promise<CallSite[]> {

@@ -4,169 +4,167 @@ import { createHash } from 'node:crypto';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeGraphIndex } from '../code/graph/index.js';
+import { CODE_GRAPH_VERSION } from '../code/graph/version.js';
 import type { CallSite, CodeNeighbours } from '../code/neighbours.js';
 import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark } from '../util/timing.js';
+import { listingDigest } from './code-origins.js';
 
-/** Bump when what the projections hold changes. */
-const PROJECTION_VERSION = 2;
-const IMPORTERS_CACHE = 'impact-importers.json';
-const CALLERS_CACHE = 'impact-callers.json';
+/** Bump when what the projection holds changes. */
+const PROJECTION_VERSION = 1;
+const PROJECTION_CACHE = 'impact-graph.json';
 
-/** On disk: the code files, and per file the indexes of the files importing it. */
-interface ImportersFile {
+/**
+ * On disk: flat tables of numbers, which JSON parses without an object or array per entry.
+ * `files` are the graph's code files, sorted (found by binary search); `syms` the symbol
+ * names. The importers of `files[i]` are `imp[io[i]]..imp[io[i+1]-1]` (indexes into
+ * `files`). The callers of the symbols of `files[i]` are the rows `cal[co[i]]..cal[co[i+1]-1]`,
+ * each row `sym, n` then `n` call sites `file, sym, line`, in the order the graph answers.
+ */
+interface ProjectionFile {
   files: string[];
-  r: number[][];
+  syms: string[];
+  io: number[];
+  imp: number[];
+  co: number[];
+  cal: number[];
 }
 
-/** On disk: the files named, and per called symbol `[file, symbol, sites]`, a site being `[file, symbol, line]` (file as an index). */
-interface CallersFile {
-  files: string[];
-  c: [number, string, [number, string, number][]][];
-}
-
-type Part<T> = Promise<T | undefined> | undefined;
-/** Answers decoded on demand from the file's rows (a walk asks for a few hundred of 10,000); each answer is a fresh array. */
-interface Lookup<T> {
-  get(k: string): T | undefined;
-}
+/** Paths as the graph looks them up (src/code/graph: `norm`). */
+const norm = (p: string) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
 
 /**
  * The code graph as impact walks it (DEC-032, DEC-036): importers of files and callers of
- * symbols from two small projection files, the rest from the graph. A walk asks for the
+ * symbols from one small projection file, the rest from the graph. A walk asks for the
  * importers or callers of hundreds of files spread over every shard of the graph's index
- * (~3.6 MB of JSON on 10,000 files, with imports, callees and declarations a forward walk
- * does not read); the projections hold only what the walk follows.
+ * (~3.6 MB of JSON on 10,000 files, with imports, callees and declarations a walk that
+ * follows change does not read); the projection holds only what the walk follows.
  *
- * Both are keyed by every (path, mode, blob) of the snapshot and the graph's version — a
+ * It is keyed by every (path, mode, blob) of the snapshot and the graph's version — a
  * superset of what the graph is built from (its code and configuration files), so any
- * change that can change an importer or a caller makes them miss — and built on a miss from
- * the graph itself, every code file the graph indexed asked in turn, so they never answer
- * otherwise than the graph (the graph holds entries for its code files only: import and call
- * targets are resolved among them).
+ * change that can change an importer or a caller makes it miss — and built on a miss from
+ * the graph itself, every code file the graph indexed asked in turn, so it never answers
+ * otherwise than the graph (the graph holds entries for its code files only: import and
+ * call targets are resolved among them).
  */
-export function projectedNeighbours(snapshot: Snapshot, index: CodeIndex, opts: { graph?: () => Promise<CodeGraphIndex> } = {}): CodeNeighbours {
+export function projectedNeighbours(snapshot: Snapshot, index: () => Promise<CodeIndex>, opts: { graph?: () => Promise<CodeGraphIndex> } = {}): CodeNeighbours {
   let graph: Promise<CodeGraphIndex> | undefined;
   const open = () => (graph ??= opts.graph ? opts.graph() : import('../code/graph/index.js').then((m) => m.openCodeNeighbours(snapshot)));
-  const importersFile = cacheFile(snapshot.root, IMPORTERS_CACHE);
-  const callersFile = cacheFile(snapshot.root, CALLERS_CACHE);
-  let key: Promise<string> | undefined;
-  const keyOf = () => (key ??= projectionKey(snapshot));
-  let importers: Part<Lookup<string[]>>;
-  let callers: Part<Lookup<CallSite[]>>;
-  const loadImporters = () => (importers ??= importersFile ? importerProjection(importersFile, keyOf, open).catch(() => undefined) : Promise.resolve(undefined));
-  const loadCallers = () => (callers ??= callersFile ? callerProjection(callersFile, keyOf, open).catch(() => undefined) : Promise.resolve(undefined));
+  const file = cacheFile(snapshot.root, PROJECTION_CACHE);
+  let loaded: Promise<Projection | undefined> | undefined;
+  const load = () => (loaded ??= file ? projection(snapshot, file, open).catch(() => undefined) : Promise.resolve(undefined));
   return {
     languages: ['typescript', 'javascript', 'python', 'go', 'java'],
     imports: async (p) => (await open()).imports(p),
     importers: async (p) => {
-      const m = await loadImporters();
-      return m ? (m.get(p) ?? []) : (await open()).importers(p);
+      const m = await load();
+      return m ? m.importers(norm(p)) : (await open()).importers(p);
     },
     callers: async (p, s) => {
-      const m = await loadCallers();
-      return m ? (m.get(`${p}\0${s}`) ?? []) : (await open()).callers(p, s);
+      const m = await load();
+      return m ? m.callers(norm(p), s) : (await open()).callers(p, s);
     },
     callees: async (p, s) => (await open()).callees(p, s),
     declarations: async (p) => (await open()).declarations(p),
-    symbolAt: async (p, line) => (await (await open()).symbolAt(p, line)) ?? (await index.symbolAt(p, line))?.name,
+    symbolAt: async (p, line) => (await (await open()).symbolAt(p, line)) ?? (await (await index()).symbolAt(p, line))?.name,
   };
 }
 
-/** The projections' key: every (path, mode, blob) of the snapshot and the graph's version. */
-async function projectionKey(snapshot: Snapshot): Promise<string> {
-  const { CODE_GRAPH_VERSION } = await import('../code/graph/index.js');
-  const entries = await snapshot.list();
-  const hash = createHash('sha1').update(`git-ctx/impact-graph ${PROJECTION_VERSION} ${CODE_GRAPH_VERSION}\n`);
-  for (const e of entries) {
-    const blob = e.blob ?? (await snapshot.blobOf(e.path)) ?? '-';
-    hash.update(`${e.path}\0${e.mode}\0${blob}\n`);
-  }
-  return hash.digest('hex');
-}
+/** Lookups into the flat tables, decoding only what is asked (a walk asks for a few hundred of 10,000 files). */
+class Projection {
+  constructor(private readonly t: ProjectionFile) {}
 
-/** Interns paths as indexes into one table. */
-function pathTable() {
-  const index = new Map<string, number>();
-  const files: string[] = [];
-  return {
-    files,
-    id: (p: string) => {
-      let i = index.get(p);
-      if (i === undefined) {
-        index.set(p, (i = files.length));
-        files.push(p);
-      }
-      return i;
-    },
-  };
-}
-
-async function importerProjection(file: string, keyOf: () => Promise<string>, open: () => Promise<CodeGraphIndex>): Promise<Lookup<string[]>> {
-  const key = await keyOf();
-  const hit = readKeyedCache(file, key) as ImportersFile | undefined;
-  if (hit && Array.isArray(hit.files) && Array.isArray(hit.r) && hit.r.length === hit.files.length) {
-    const { files, r } = hit;
-    const at = new Map<string, number>();
-    for (let i = 0; i < files.length; i++) if (r[i]!.length) at.set(files[i]!, i);
-    mark('impact: importers from the projection');
-    return {
-      get: (p) => {
-        const i = at.get(p);
-        return i === undefined ? undefined : r[i]!.map((j) => files[j]!);
-      },
-    };
-  }
-  // a miss: every code file's importers from the graph (its whole index, once), then kept
-  const g = await open();
-  const code = await g.files();
-  const lists = await Promise.all(code.map((p) => g.importers(p)));
-  const t = pathTable();
-  const out = new Map<string, string[]>();
-  const rows: [number, string[]][] = code.map((p, i) => {
-    const l = lists[i]!;
-    if (l.length) out.set(p, l);
-    return [t.id(p), l];
-  });
-  const r: number[][] = [];
-  for (const [i, l] of rows) r[i] = l.map(t.id);
-  for (let i = 0; i < t.files.length; i++) r[i] ??= [];
-  writeKeyedCache(file, key, { files: t.files, r } satisfies ImportersFile);
-  mark('impact: importers projection written');
-  return { get: (p) => (out.has(p) ? [...out.get(p)!] : undefined) };
-}
-
-async function callerProjection(file: string, keyOf: () => Promise<string>, open: () => Promise<CodeGraphIndex>): Promise<Lookup<CallSite[]>> {
-  const key = await keyOf();
-  const hit = readKeyedCache(file, key) as CallersFile | undefined;
-  if (hit && Array.isArray(hit.files) && Array.isArray(hit.c)) {
-    const { files, c } = hit;
-    const at = new Map<string, number>();
-    for (let i = 0; i < c.length; i++) at.set(`${files[c[i]![0]]}\0${c[i]![1]}`, i);
-    mark('impact: callers from the projection');
-    return {
-      get: (k) => {
-        const i = at.get(k);
-        return i === undefined ? undefined : c[i]![2].map(([p, s, line]) => ({ path: files[p]!, symbol: s, line }));
-      },
-    };
-  }
-  // a miss: every called symbol of every code file, in the order the graph answers `callers`
-  const g = await open();
-  const code = await g.files();
-  const lists = await Promise.all(code.map((p) => g.callersIn(p)));
-  const t = pathTable();
-  const out = new Map<string, CallSite[]>();
-  const c: CallersFile['c'] = [];
-  code.forEach((p, i) => {
-    for (const [sym, sites] of lists[i]!) {
-      if (!sites.length) continue;
-      out.set(`${p}\0${sym}`, sites);
-      c.push([t.id(p), sym, sites.map((s) => [t.id(s.path), s.symbol, s.line])]);
+  private at(p: string): number {
+    const f = this.t.files;
+    let lo = 0;
+    let hi = f.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (f[mid]! < p) lo = mid + 1;
+      else hi = mid;
     }
+    return lo < f.length && f[lo] === p ? lo : -1;
+  }
+
+  importers(p: string): string[] {
+    const { files, io, imp } = this.t;
+    const i = this.at(p);
+    const out: string[] = [];
+    if (i >= 0) for (let k = io[i]!; k < io[i + 1]!; k++) out.push(files[imp[k]!]!);
+    return out;
+  }
+
+  callers(p: string, symbol: string): CallSite[] {
+    const { files, syms, co, cal } = this.t;
+    const i = this.at(p);
+    if (i < 0) return [];
+    for (let k = co[i]!; k < co[i + 1]!; ) {
+      const n = cal[k + 1]!;
+      if (syms[cal[k]!] === symbol) {
+        const out: CallSite[] = [];
+        for (let j = k + 2; j < k + 2 + 3 * n; j += 3) out.push({ path: files[cal[j]!]!, symbol: syms[cal[j + 1]!]!, line: cal[j + 2]! });
+        return out;
+      }
+      k += 2 + 3 * n;
+    }
+    return [];
+  }
+}
+
+/** Whether a parsed file has the shape written (its tables' lengths agree). */
+function valid(v: unknown): v is ProjectionFile {
+  const t = v as ProjectionFile | undefined;
+  return !!t && typeof t === 'object' && [t.files, t.syms, t.io, t.imp, t.co, t.cal].every(Array.isArray) && t.io.length === t.files.length + 1 && t.co.length === t.files.length + 1 && t.io[t.files.length] === t.imp.length && t.co[t.files.length] === t.cal.length;
+}
+
+async function projection(snapshot: Snapshot, file: string, open: () => Promise<CodeGraphIndex>): Promise<Projection> {
+  const key = createHash('sha1').update(`git-ctx/impact-graph ${PROJECTION_VERSION} ${CODE_GRAPH_VERSION}\n${await listingDigest(snapshot)}`).digest('hex');
+  const hit = readKeyedCache(file, key);
+  if (valid(hit)) {
+    mark('impact: importers and callers from the projection');
+    return new Projection(hit);
+  }
+  const t = await build(await open());
+  writeKeyedCache(file, key, t);
+  mark('impact: importers and callers projection written');
+  return new Projection(t);
+}
+
+/** The tables from the graph: every code file's importers and called symbols (its whole index, once). */
+async function build(g: CodeGraphIndex): Promise<ProjectionFile> {
+  const code = [...(await g.files())].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const [importers, callers] = await Promise.all([Promise.all(code.map((p) => g.importers(p))), Promise.all(code.map((p) => g.callersIn(p)))]);
+  const fileAt = new Map(code.map((p, i) => [p, i]));
+  const fileId = (p: string) => {
+    const i = fileAt.get(p);
+    // every importer and caller is a code file of the graph; kept exact all the same
+    if (i === undefined) throw new Error(`code graph: ${p} is not one of its files`);
+    return i;
+  };
+  const symAt = new Map<string, number>();
+  const syms: string[] = [];
+  const symId = (s: string) => {
+    let i = symAt.get(s);
+    if (i === undefined) {
+      symAt.set(s, (i = syms.length));
+      syms.push(s);
+    }
+    return i;
+  };
+  const io: number[] = [0];
+  const imp: number[] = [];
+  const co: number[] = [0];
+  const cal: number[] = [];
+  code.forEach((_, i) => {
+    for (const q of importers[i]!) imp.push(fileId(q));
+    io.push(imp.length);
+    for (const [sym, sites] of callers[i]!) {
+      if (!sites.length) continue;
+      cal.push(symId(sym), sites.length);
+      for (const s of sites) cal.push(fileId(s.path), symId(s.symbol), s.line);
+    }
+    co.push(cal.length);
   });
-  writeKeyedCache(file, key, { files: t.files, c } satisfies CallersFile);
-  mark('impact: callers projection written');
-  return { get: (k) => out.get(k)?.map((x) => ({ ...x })) };
+  return { files: code, syms, io, imp, co, cal };
 }

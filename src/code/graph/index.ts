@@ -11,13 +11,13 @@ import { extractTsFacts } from './extract-ts.js';
 import { Linker } from './link.js';
 import { isPackageJsonPath, isTsConfigPath, TsResolver } from './resolve-ts.js';
 import type { FileFacts, GraphLanguage } from './types.js';
+import { CODE_GRAPH_VERSION } from './version.js';
 
 export type { FileFacts, GraphLanguage, GraphDecl, GraphImport, GraphCall } from './types.js';
 export { extractTsFacts } from './extract-ts.js';
 export { extractTreeSitterFacts } from './extract-tree-sitter.js';
 
-/** Bump when extraction or linking changes what they produce: old caches are then ignored. */
-export const CODE_GRAPH_VERSION = 1;
+export { CODE_GRAPH_VERSION };
 
 const FACTS_CACHE = 'code-graph-files.json';
 const INDEX_CACHE = 'code-graph-index.json';

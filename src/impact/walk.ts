@@ -64,7 +64,6 @@ function pathOf(r: Reached, memo: Map<Reached, ImpactStep>): ImpactStep[] {
 
 /** An entry with a `*` is a glob, never a file's name (one with `[`, `?` or `{` may be: `app/[id]/page.tsx`). */
 const STAR = /\*/;
-const keyOf = (n: ImpactNode) => `${n.kind}:${n.id}`;
 const fileOfSymbol = (id: string) => id.slice(0, id.indexOf('#'));
 const literalPrefix = (entry: string) => {
   const i = entry.search(/[*?[\]{}!]/);
@@ -240,25 +239,39 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
     });
   };
 
-  const visited = new Map<string, Reached>();
-  for (const s of opts.start) visited.set(keyOf(s), { node: s, from: undefined, step: undefined, distance: 0, weak: false });
-  let frontier = [...visited.values()];
-  for (let d = 0; d < opts.depth && frontier.length && visited.size < MAX_VISITED; d++) {
-    const layer = new Map<string, Reached>();
+  // nodes by kind then id (no joined keys: a walk weighs thousands of candidates), and in the order first reached
+  const byKind = () => ({ artifact: new Map<string, number>(), file: new Map<string, number>(), symbol: new Map<string, number>() });
+  const visited = byKind();
+  const reached: Reached[] = [];
+  let frontier: Reached[] = [];
+  for (const s of opts.start) {
+    if (visited[s.kind].has(s.id)) continue;
+    visited[s.kind].set(s.id, -1);
+    frontier.push({ node: s, from: undefined, step: undefined, distance: 0, weak: false });
+  }
+  let count = frontier.length;
+  for (let d = 0; d < opts.depth && frontier.length && count < MAX_VISITED; d++) {
+    const layer: Reached[] = [];
+    const inLayer = byKind();
     for (const r of frontier) {
       for (const [node, s, weak] of await next(r.node)) {
-        const k = keyOf(node);
-        if (visited.has(k)) continue;
-        const had = layer.get(k);
-        if (!had || (had.weak && !(r.weak || weak))) layer.set(k, { node, from: r, step: s, distance: d + 1, weak: r.weak || weak });
+        if (visited[node.kind].has(node.id)) continue;
+        const w = r.weak || weak;
+        const at = inLayer[node.kind].get(node.id);
+        if (at === undefined) {
+          inLayer[node.kind].set(node.id, layer.length);
+          layer.push({ node, from: r, step: s, distance: d + 1, weak: w });
+        } else if (layer[at]!.weak && !w) layer[at] = { node, from: r, step: s, distance: d + 1, weak: w };
       }
     }
-    for (const [k, r] of layer) visited.set(k, r);
-    frontier = [...layer.values()];
+    for (const r of layer) {
+      visited[r.node.kind].set(r.node.id, 0);
+      reached.push(r);
+    }
+    count += layer.length;
+    frontier = layer;
   }
 
-  const startKeys = new Set(opts.start.map(keyOf));
-  const reached = [...visited.entries()].filter(([k]) => !startKeys.has(k)).map(([, r]) => r);
   const order = (a: Reached, b: Reached) => a.distance - b.distance || Number(a.weak) - Number(b.weak) || (a.node.id < b.node.id ? -1 : a.node.id > b.node.id ? 1 : 0);
   const arts = reached.filter((r) => r.node.kind === 'artifact').sort(order);
   const code = reached.filter((r) => r.node.kind !== 'artifact').sort(order);

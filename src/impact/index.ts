@@ -117,7 +117,7 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   const reverse = target.kind !== 'artifact' || !!opts.reverse;
   // the repository's graph: importers and callers through their projection (a few hundred KB, not every shard)
   const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? projectedNeighbours(opts.index?.snapshot ?? snapshot, codeIndex));
-  if (target.kind === 'symbol') await requireSymbol(target.id, codeIndex, neighbours);
+  if (target.kind === 'symbol') await requireSymbol(target.id, codeIndex, neighbours, !opts.neighbours);
   const markers = opts.markers ?? journalMarkers(snapshot.root);
   const walk = await walkImpact({
     snapshot,
@@ -164,12 +164,12 @@ async function refreshCode(store: EdgeStore, set: ArtifactSet, snapshot: Snapsho
 }
 
 /** A symbol the code graph or the code index declares; else a usage error listing some that exist. */
-async function requireSymbol(id: string, codeIndex: () => Promise<CodeIndex>, neighbours: CodeNeighbours | undefined): Promise<void> {
+async function requireSymbol(id: string, codeIndex: () => Promise<CodeIndex>, neighbours: CodeNeighbours | undefined, ourGraph: boolean): Promise<void> {
   const hash = id.indexOf('#');
   const file = id.slice(0, hash);
   const name = id.slice(hash + 1);
-  // a symbol something calls is one the graph declares (call targets resolve to declarations)
-  if (neighbours && (await neighbours.callers(file, name).catch(() => [])).length) return;
+  // a symbol the repository's graph lists callers of is one it declares (call targets resolve to declarations)
+  if (ourGraph && neighbours && (await neighbours.callers(file, name).catch(() => [])).length) return;
   const known = (await (await codeIndex()).symbolsOf(file)).map((s) => s.name);
   if (known.includes(name)) return;
   const graph = ((await neighbours?.declarations?.(file).catch(() => [])) ?? []).map((d) => d[0]);

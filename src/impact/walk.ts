@@ -98,6 +98,11 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
   // each (entry, file) and (list, file) is matched once
   const entryMemo = new Map<string, Map<string, boolean>>();
   const setOf = new Map<string, PathSet>();
+  const setOfRecord = (id: string) => {
+    let ps = setOf.get(id);
+    if (!ps) setOf.set(id, (ps = compilePaths(set.byId.get(id)!.paths)));
+    return ps;
+  };
   const setMemo = new Map<PathSet, Map<string, boolean>>();
   const covers = (e: ImpactEdge, file: string) => {
     let byFile = entryMemo.get(e.dst);
@@ -107,8 +112,7 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
     if (!hit) return false;
     // a `paths:` entry counts only where the artifact's whole set (exclusions too) covers the file
     if (e.kind !== 'paths') return true;
-    let ps = setOf.get(e.src);
-    if (!ps) setOf.set(e.src, (ps = compilePaths(set.byId.get(e.src)!.paths)));
+    const ps = setOfRecord(e.src);
     let m = setMemo.get(ps);
     if (!m) setMemo.set(ps, (m = new Map()));
     let c = m.get(file);
@@ -121,6 +125,27 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
     let l = listed.get(prefix);
     if (!l) listed.set(prefix, (l = snapshot.listUnder(prefix)));
     return l;
+  };
+  // the files an entry covers (through the record's whole `paths:` set for a `paths` entry), once per entry and set
+  const expanded = new Map<string, Map<PathSet | undefined, Promise<string[]>>>();
+  const expand = (e: ImpactEdge): Promise<string[]> => {
+    const ps = e.kind === 'paths' ? setOfRecord(e.src) : undefined;
+    let bySet = expanded.get(e.dst);
+    if (!bySet) expanded.set(e.dst, (bySet = new Map()));
+    let files = bySet.get(ps);
+    if (!files) {
+      files = listUnder(literalPrefix(e.dst)).then((listed) => {
+        const out: string[] = [];
+        for (const f of listed) {
+          if (!covers(e, f.path)) continue;
+          if (out.length >= MAX_FILES_PER_ENTRY) break;
+          out.push(f.path);
+        }
+        return out;
+      });
+      bySet.set(ps, files);
+    }
+    return files;
   };
   const blobs = new Map<string, Promise<string | undefined>>();
   const blobOf = (p: string) => {
@@ -183,13 +208,7 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
         out.push([{ kind: 'file', id: e.dst }, () => step(e, false), weak]);
         continue;
       }
-      const prefix = literalPrefix(e.dst);
-      let n = 0;
-      for (const f of await listUnder(prefix)) {
-        if (!covers(e, f.path)) continue;
-        if (++n > MAX_FILES_PER_ENTRY) break;
-        out.push([{ kind: 'file', id: f.path }, () => ({ ...step(e, false), to: f.path, ...(e.dst !== f.path ? { via: e.dst } : {}) }), weak]);
-      }
+      for (const f of await expand(e)) out.push([{ kind: 'file', id: f }, () => ({ ...step(e, false), to: f, ...(e.dst !== f ? { via: e.dst } : {}) }), weak]);
     }
     return out;
   };

@@ -5,12 +5,14 @@
 // same run, with and without NODE_EXTRA_CA_CERTS (which this VM sets). Run after `npm run build`:
 //   node bench/impact.mjs [--files 10000] [--records 2000] [--runs 7] [--keep]
 // Cold = no .git/ctx (code index, code graph, edges computed); warm = median of --runs.
+// Each row gives wall time and CPU time (user + system, git children included): on a busy
+// machine the wall measures the neighbours too.
 // Backends: the evidence store (SQLite, the default) and the file fallback (SQLite not loaded).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, KEEP, arg, requireBuild, seeded } from './lib/common.mjs';
+import { BIN, KEEP, arg, childCpuMs, requireBuild, seeded } from './lib/common.mjs';
 
 requireBuild();
 const FILES = arg('--files', 10000);
@@ -60,14 +62,18 @@ git('commit', '-q', '-m', 'bench');
 const noCerts = { ...process.env };
 delete noCerts.NODE_EXTRA_CA_CERTS;
 function time(args, env = process.env) {
+  const c0 = childCpuMs();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', env: { ...env, NO_COLOR: '1' } });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  return { ms, cpu: childCpuMs() - c0 };
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const warm = (args, env) => median(Array.from({ length: RUNS }, () => time(args, env)));
+const warm = (args, env) => {
+  const runs = Array.from({ length: RUNS }, () => time(args, env));
+  return { ms: median(runs.map((r) => r.ms)), cpu: median(runs.map((r) => r.cpu)) };
+};
 const noSqlite = { ...process.env, GIT_CTX_SQLITE_MODULE: 'git-ctx-bench-no-sqlite' };
 
 const forward = [BIN, 'impact', id(30), '--json'];
@@ -81,15 +87,18 @@ rows.push([`warm git ctx impact <id> (forward, depth 3)`, warm(forward), base]);
 rows.push([`warm git ctx impact <file> (reverse, depth 3, first walk builds the code graph)`, time(reverseFile), base]);
 rows.push([`warm git ctx impact <file> (reverse, depth 3)`, warm(reverseFile), base]);
 rows.push([`warm git ctx impact <file#symbol> (reverse, depth 3)`, warm(reverseSymbol), base]);
-rows.push([`warm git ctx impact <id>, file backend (no SQLite)`, time(forward, noSqlite) && warm(forward, noSqlite), base]);
+time(forward, noSqlite);
+rows.push([`warm git ctx impact <id>, file backend (no SQLite)`, warm(forward, noSqlite), base]);
 const baseNoCerts = warm(['-e', '0'], noCerts);
 rows.push(['node -e 0 without NODE_EXTRA_CA_CERTS', baseNoCerts, baseNoCerts]);
 rows.push(['warm git ctx impact <id> without NODE_EXTRA_CA_CERTS', warm(forward, noCerts), baseNoCerts]);
 rows.push(['warm git ctx impact <file> without NODE_EXTRA_CA_CERTS', warm(reverseFile, noCerts), baseNoCerts]);
+rows.push(['warm git ctx impact <file#symbol> without NODE_EXTRA_CA_CERTS', warm(reverseSymbol, noCerts), baseNoCerts]);
 
 const out = JSON.parse(spawnSync(process.execPath, reverseFile, { cwd: dir, encoding: 'utf8' }).stdout);
 console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; median of ${RUNS} warm runs; target under 300 ms warm`);
 console.log(`reverse <file> reached ${out.artifacts.length} records and ${out.code.length} code places; ${out.edges.count} edges from ${out.edges.origins} origins (${out.edges.backend})`);
-for (const [name, ms, b] of rows) console.log(`${ms.toFixed(0).padStart(7)} ms  ${name}${name.startsWith('node') ? '' : `  (${(ms / b).toFixed(1)}× node -e 0; ${(ms - b).toFixed(0)} ms after start-up)`}`);
+console.log('   wall    cpu');
+for (const [name, t, b] of rows) console.log(`${t.ms.toFixed(0).padStart(7)} ${t.cpu.toFixed(0).padStart(6)} ms  ${name}${name.startsWith('node') ? '' : `  (${(t.ms / b.ms).toFixed(1)}× node -e 0; ${(t.ms - b.ms).toFixed(0)} ms after start-up)`}`);
 if (KEEP) console.log(`kept: ${dir}`);
 else rmSync(dir, { recursive: true, force: true });

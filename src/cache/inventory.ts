@@ -24,7 +24,7 @@ const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] =
   { kind: 'place', what: 'the git index listing and mention answers, by index stamp', test: (n) => n.startsWith('place-') },
   { kind: 'worktree', what: 'a private copy of the git index for git status (its stat data, untracked cache)', test: (n) => n.startsWith('worktree-index') },
   { kind: 'check', what: "findings of check rules that depend only on the records, by the records' blob ids", test: (n) => n.startsWith('check-rule-') },
-  { kind: 'impact', what: 'impact edges per origin (record and annotated code files, by blob) and the code graph importers projection', test: (n) => n.startsWith('impact-') },
+  { kind: 'impact', what: 'impact edges per origin (record and annotated code files, by blob), the code graph importers and callers projection, and the code origins memo', test: (n) => n.startsWith('impact-') },
   { kind: 'evidence', what: 'paths staged against HEAD (the episode dirty flag), by commit and index checksum', test: (n) => n.startsWith('record-') },
   { kind: 'hook', what: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)", test: (n) => n.startsWith('hook-') },
 ];

@@ -29,29 +29,56 @@ export interface EdgeStore {
   flush(): void;
 }
 
-/** Bump when what an origin yields changes: old files are then ignored. */
-const EDGE_CACHE_VERSION = 1;
+/** Bump when what an origin yields, or the file's shape, changes: old files are then ignored. */
+const EDGE_CACHE_VERSION = 2;
 const EDGE_CACHE = 'impact-edges.json';
 
-/** Compact on-disk edge: [srcKind, src, dstKind, dst, kind]; the origin is the key it is stored under. */
-type Row = [ImpactNodeKind, string, ImpactNodeKind, string, ImpactEdge['kind']];
+/**
+ * On disk, as columns (JSON parses a flat array of strings several times faster than an
+ * object per origin and an array per edge): the origins, their hashes, how many edges each
+ * has, then every edge as five strings `srcKind, src, dstKind, dst, kind`, origin by origin.
+ */
 interface FileShape {
   v: number;
-  origins: Record<string, { hash: string; edges: Row[] }>;
+  o: string[];
+  h: string[];
+  n: number[];
+  e: string[];
 }
+
+function validShape(raw: FileShape | undefined): raw is FileShape {
+  if (!raw || raw.v !== EDGE_CACHE_VERSION || ![raw.o, raw.h, raw.n, raw.e].every(Array.isArray)) return false;
+  if (raw.h.length !== raw.o.length || raw.n.length !== raw.o.length) return false;
+  let total = 0;
+  for (const k of raw.n) total += k;
+  return raw.e.length === 5 * total;
+}
+
+type Index = Map<ImpactNodeKind, Map<string, ImpactEdge[]>>;
+const push = (m: Index, kind: ImpactNodeKind, id: string, e: ImpactEdge) => {
+  let byId = m.get(kind);
+  if (!byId) m.set(kind, (byId = new Map()));
+  const l = byId.get(id);
+  if (l) l.push(e);
+  else byId.set(id, [e]);
+};
 
 /** Edges in memory, indexed both ways; saved to `<git-dir>/ctx/cache/impact-edges.json` by `flush`. */
 class EdgeCache implements EdgeStore {
   private readonly byOrigin = new Map<string, { hash: string; edges: ImpactEdge[] }>();
-  private index: { from: Map<string, ImpactEdge[]>; to: Map<string, ImpactEdge[]>; toKind: Map<ImpactNodeKind, ImpactEdge[]> } | undefined;
+  private index: { from: Index; to: Index; toKind: Map<ImpactNodeKind, ImpactEdge[]> } | undefined;
   private dirty = false;
 
   constructor(private readonly file: string | undefined) {
     const raw = file ? (readCacheJson(file) as FileShape | undefined) : undefined;
-    if (!raw || raw.v !== EDGE_CACHE_VERSION || !raw.origins || typeof raw.origins !== 'object') return;
-    for (const [origin, o] of Object.entries(raw.origins)) {
-      if (!o || typeof o.hash !== 'string' || !Array.isArray(o.edges)) continue;
-      this.byOrigin.set(origin, { hash: o.hash, edges: o.edges.map(([srcKind, src, dstKind, dst, kind]) => ({ srcKind, src, dstKind, dst, kind, origin })) });
+    if (!validShape(raw)) return;
+    const { o, h, n, e } = raw;
+    let at = 0;
+    for (let i = 0; i < o.length; i++) {
+      const origin = o[i]!;
+      const edges: ImpactEdge[] = [];
+      for (let j = 0; j < n[i]!; j++, at += 5) edges.push({ srcKind: e[at] as ImpactNodeKind, src: e[at + 1]!, dstKind: e[at + 2] as ImpactNodeKind, dst: e[at + 3]!, kind: e[at + 4] as ImpactEdge['kind'], origin });
+      this.byOrigin.set(origin, { hash: h[i]!, edges });
     }
   }
 
@@ -77,11 +104,11 @@ class EdgeCache implements EdgeStore {
   }
 
   edgesFrom(kind: ImpactNodeKind, id: string): ImpactEdge[] {
-    return this.built().from.get(`${kind}\0${id}`) ?? [];
+    return this.built().from.get(kind)?.get(id) ?? [];
   }
 
   edgesTo(kind: ImpactNodeKind, id: string): ImpactEdge[] {
-    return this.built().to.get(`${kind}\0${id}`) ?? [];
+    return this.built().to.get(kind)?.get(id) ?? [];
   }
 
   edgesToKind(kind: ImpactNodeKind): ImpactEdge[] {
@@ -90,9 +117,12 @@ class EdgeCache implements EdgeStore {
 
   flush(): void {
     if (!this.dirty || !this.file) return;
-    const out: FileShape = { v: EDGE_CACHE_VERSION, origins: {} };
+    const out: FileShape = { v: EDGE_CACHE_VERSION, o: [], h: [], n: [], e: [] };
     for (const [origin, o] of [...this.byOrigin].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-      out.origins[origin] = { hash: o.hash, edges: o.edges.map((e) => [e.srcKind, e.src, e.dstKind, e.dst, e.kind]) };
+      out.o.push(origin);
+      out.h.push(o.hash);
+      out.n.push(o.edges.length);
+      for (const e of o.edges) out.e.push(e.srcKind, e.src, e.dstKind, e.dst, e.kind);
     }
     writeCacheFile(this.file, JSON.stringify(out));
     this.dirty = false;
@@ -105,19 +135,16 @@ class EdgeCache implements EdgeStore {
 
   private built() {
     if (this.index) return this.index;
-    const from = new Map<string, ImpactEdge[]>();
-    const to = new Map<string, ImpactEdge[]>();
+    const from: Index = new Map();
+    const to: Index = new Map();
     const toKind = new Map<ImpactNodeKind, ImpactEdge[]>();
-    const push = <K>(m: Map<K, ImpactEdge[]>, k: K, e: ImpactEdge) => {
-      const l = m.get(k);
-      if (l) l.push(e);
-      else m.set(k, [e]);
-    };
     for (const o of this.byOrigin.values()) {
       for (const e of o.edges) {
-        push(from, `${e.srcKind}\0${e.src}`, e);
-        push(to, `${e.dstKind}\0${e.dst}`, e);
-        push(toKind, e.dstKind, e);
+        push(from, e.srcKind, e.src, e);
+        push(to, e.dstKind, e.dst, e);
+        const l = toKind.get(e.dstKind);
+        if (l) l.push(e);
+        else toKind.set(e.dstKind, [e]);
       }
     }
     return (this.index = { from, to, toKind });

@@ -72,12 +72,45 @@ export function annotationEdges(file: string, annotations: readonly Annotation[]
   return out;
 }
 
+/** A code file with annotations: an origin of edges, with the hash its edges are computed from. */
+export interface CodeOrigin {
+  file: string;
+  hash: string;
+  /** its edges; absent when only the hash is known (see refreshFromOrigins) */
+  edges?: () => ImpactEdge[];
+}
+
+/** The code origins of an index: every file with annotations, with its hash and edges. */
+export async function codeOriginsOf(index: CodeIndex): Promise<CodeOrigin[]> {
+  const byFile = new Map<string, Annotation[]>();
+  for (const an of index.annotations) {
+    const l = byFile.get(an.file);
+    if (l) l.push(an);
+    else byFile.set(an.file, [an]);
+  }
+  const out: CodeOrigin[] = [];
+  for (const [file, list] of byFile) {
+    const blob = index.file(file)?.blob ?? (await index.snapshot.blobOf(file));
+    out.push({ file, hash: `c1:${blob ?? 'absent'}`, edges: () => annotationEdges(file, list) });
+  }
+  return out;
+}
+
 /**
  * Bring the store up to date with a snapshot: each artifact file and each code file with
  * annotations is an origin; an origin whose content hash is unchanged keeps its stored
  * edges, a changed or new one is recomputed, and a vanished one is forgotten.
  */
 export async function refreshEdges(store: EdgeStore, set: ArtifactSet, index: CodeIndex): Promise<RefreshStats> {
+  return refreshFromOrigins(store, set, await codeOriginsOf(index))!;
+}
+
+/**
+ * refreshEdges from the code origins alone. undefined, with nothing changed, when a code
+ * origin given without its edges has to be recomputed (the caller then asks the code index).
+ */
+export function refreshFromOrigins(store: EdgeStore, set: ArtifactSet, code: CodeOrigin[]): RefreshStats | undefined {
+  if (code.some((c) => !c.edges && store.edgeSourceHash(c.file) !== c.hash)) return undefined;
   const stats: RefreshStats = { origins: 0, recomputed: 0, removed: 0 };
   const live = new Set<string>();
   for (const a of set.artifacts) {
@@ -91,19 +124,11 @@ export async function refreshEdges(store: EdgeStore, set: ArtifactSet, index: Co
     store.replaceEdges(origin, hash, artifactEdges(a));
     stats.recomputed++;
   }
-  const byFile = new Map<string, Annotation[]>();
-  for (const an of index.annotations) {
-    const l = byFile.get(an.file);
-    if (l) l.push(an);
-    else byFile.set(an.file, [an]);
-  }
-  for (const [file, list] of byFile) {
-    live.add(file);
+  for (const c of code) {
+    live.add(c.file);
     stats.origins++;
-    const blob = index.file(file)?.blob ?? (await index.snapshot.blobOf(file));
-    const hash = `c1:${blob ?? 'absent'}`;
-    if (store.edgeSourceHash(file) === hash) continue;
-    store.replaceEdges(file, hash, annotationEdges(file, list));
+    if (store.edgeSourceHash(c.file) === c.hash) continue;
+    store.replaceEdges(c.file, c.hash, c.edges!());
     stats.recomputed++;
   }
   for (const origin of store.origins()) {

@@ -4,16 +4,16 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import { CtxError } from '../errors.js';
-import { defaultNeighbours } from '../retrieve/default-neighbours.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { closeMatches } from '../util/close-match.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { mark } from '../util/timing.js';
 import { openEdgeCache, type EdgeStore } from './edge-store.js';
-import { refreshEdges } from './edges.js';
+import { codeOriginsOf, refreshFromOrigins, type RefreshStats } from './edges.js';
+import { readCodeOrigins, writeCodeOrigins } from './code-origins.js';
 import { journalMarkers } from './store-backend.js';
 import type { ImpactNode, ImpactResult, ImpactStale } from './types.js';
-import { withImporterProjection } from './importers.js';
+import { projectedNeighbours } from './graph-projection.js';
 import { walkImpact } from './walk.js';
 
 export type * from './types.js';
@@ -23,6 +23,8 @@ export { artifactEdges, annotationEdges, refreshEdges, type RefreshStats } from 
 
 export const DEFAULT_IMPACT_DEPTH = 3;
 export const DEFAULT_IMPACT_LIMIT = 200;
+/** `path:line`: the innermost symbol there. */
+const LINE_TARGET = /^(.*):(\d+)$/;
 /** Files of a directory taken as the start of a reverse walk, at most. */
 const MAX_START_FILES = 2000;
 
@@ -52,7 +54,7 @@ export async function resolveImpactTarget(snapshot: Snapshot, set: ArtifactSet, 
   const t = target.trim();
   if (set.byId.has(t)) return { kind: 'artifact', id: t, start: [{ kind: 'artifact', id: t }] };
   // path:line is the innermost symbol there (the file when the line is outside every symbol)
-  const at = /^(.*):(\d+)$/.exec(t);
+  const at = LINE_TARGET.exec(t);
   if (at && !t.includes('#') && (await snapshot.blobOf(normalizeRepoPath(at[1]!))) !== undefined) {
     const file = normalizeRepoPath(at[1]!);
     const sym = index ? (await index.symbolAt(file, Number(at[2])))?.name : undefined;
@@ -97,17 +99,25 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   const { snapshot, set } = opts;
   const depth = opts.depth ?? DEFAULT_IMPACT_DEPTH;
   if (!Number.isInteger(depth) || depth < 1 || depth > 20) throw new CtxError('USAGE', `--depth must be an integer from 1 to 20 (got ${depth})`);
-  const index = opts.index ?? (await buildCodeIndex(snapshot, set.config));
-  mark('impact: code index');
-  const target = await resolveImpactTarget(snapshot, set, opts.target, index);
+  // the code index only when something needs it: a warm run whose stored edges match the
+  // code origins remembered for this listing (code-origins.ts) walks without it
+  let built: Promise<CodeIndex> | undefined;
+  const codeIndex = () =>
+    (built ??= opts.index
+      ? Promise.resolve(opts.index)
+      : buildCodeIndex(snapshot, set.config).then((ix) => {
+          mark('impact: code index');
+          return ix;
+        }));
+  const target = await resolveImpactTarget(snapshot, set, opts.target, LINE_TARGET.test(opts.target.trim()) ? await codeIndex() : undefined);
   const store = opts.store ?? openEdgeCache(snapshot.root);
-  const refresh = await refreshEdges(store, set, index);
+  const refresh = await refreshCode(store, set, snapshot, opts.index, codeIndex);
   store.flush();
   mark(`impact: edges (${refresh.recomputed} of ${refresh.origins} origins recomputed)`);
   const reverse = target.kind !== 'artifact' || !!opts.reverse;
-  // the repository's graph: importers through their projection (a few hundred KB, not every shard)
-  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? withImporterProjection(index.snapshot, defaultNeighbours(index)));
-  if (target.kind === 'symbol') await requireSymbol(target.id, index, neighbours);
+  // the repository's graph: importers and callers through their projection (a few hundred KB, not every shard)
+  const neighbours = opts.neighbours === false ? undefined : (opts.neighbours ?? projectedNeighbours(opts.index?.snapshot ?? snapshot, codeIndex));
+  if (target.kind === 'symbol') await requireSymbol(target.id, codeIndex, neighbours, !opts.neighbours);
   const markers = opts.markers ?? journalMarkers(snapshot.root);
   const walk = await walkImpact({
     snapshot,
@@ -121,7 +131,7 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
     markers,
   });
   mark('impact: walked');
-  if (!opts.index) await index.flush();
+  if (!opts.index && built) await (await built).flush();
   return {
     query: { kind: target.kind, id: target.id, direction: reverse ? 'reverse' : 'forward', depth },
     artifacts: walk.artifacts,
@@ -131,12 +141,36 @@ export async function analyzeImpact(opts: ImpactOptions): Promise<ImpactResult> 
   };
 }
 
-/** A symbol the code index or the code graph declares; else a usage error listing some that exist. */
-async function requireSymbol(id: string, index: CodeIndex, neighbours: CodeNeighbours | undefined): Promise<void> {
+/**
+ * The edges brought up to date. The code side (files with annotations) comes from the code
+ * origins remembered for this listing when the store holds every one of them as it is;
+ * otherwise from the code index, whose origins are then remembered. A given index is used as it is.
+ */
+async function refreshCode(store: EdgeStore, set: ArtifactSet, snapshot: Snapshot, given: CodeIndex | undefined, codeIndex: () => Promise<CodeIndex>): Promise<RefreshStats> {
+  if (!given) {
+    const known = await readCodeOrigins(snapshot, set.config).catch(() => undefined);
+    const done = known && refreshFromOrigins(store, set, known);
+    if (done) {
+      mark('impact: code origins from the memo');
+      return done;
+    }
+  }
+  const index = await codeIndex();
+  const origins = await codeOriginsOf(index);
+  const stats = refreshFromOrigins(store, set, origins)!;
+  // a file that could not be read is not remembered as carrying nothing
+  if (!given && !index.problems.some((p) => p.kind === 'unreadable')) await writeCodeOrigins(snapshot, set.config, origins).catch(() => undefined);
+  return stats;
+}
+
+/** A symbol the code graph or the code index declares; else a usage error listing some that exist. */
+async function requireSymbol(id: string, codeIndex: () => Promise<CodeIndex>, neighbours: CodeNeighbours | undefined, ourGraph: boolean): Promise<void> {
   const hash = id.indexOf('#');
   const file = id.slice(0, hash);
   const name = id.slice(hash + 1);
-  const known = (await index.symbolsOf(file)).map((s) => s.name);
+  // a symbol the repository's graph lists callers of is one it declares (call targets resolve to declarations)
+  if (ourGraph && neighbours && (await neighbours.callers(file, name).catch(() => [])).length) return;
+  const known = (await (await codeIndex()).symbolsOf(file)).map((s) => s.name);
   if (known.includes(name)) return;
   const graph = ((await neighbours?.declarations?.(file).catch(() => [])) ?? []).map((d) => d[0]);
   if (graph.includes(name)) return;

@@ -105,7 +105,7 @@ describe('impact opens the evidence store only when it has something to write (D
   });
 });
 
-describe("impact's importers projection (DEC-032)", () => {
+describe("impact's importers projection (DEC-032, DEC-036)", () => {
   it('answers as the code graph does, with and without the cache, and follows an import added or removed', () => {
     const r = makeRepo(IMPACT_FILES);
     r.commit('fixture');
@@ -113,9 +113,9 @@ describe("impact's importers projection (DEC-032)", () => {
       const out = runCli(['impact', 'src/util/money.ts', '--depth', '3', '--json'], { cwd: r.dir, env: { GIT_CTX_TIMINGS: '1', ...env } });
       expect(out.code).toBe(0);
       const j = JSON.parse(out.stdout) as Out;
-      return { ids: [...j.artifacts.map((a) => a.node.id), ...j.code.map((c) => c.node.id)], fromProjection: out.stderr.includes('importers from the projection'), body: { ...j, edges: undefined } };
+      return { ids: [...j.artifacts.map((a) => a.node.id), ...j.code.map((c) => c.node.id)], fromProjection: out.stderr.includes('importers and callers from the projection'), body: { ...j, edges: undefined } };
     };
-    const projection = path.join(r.dir, '.git/ctx/cache/impact-importers.json');
+    const projection = path.join(r.dir, '.git/ctx/cache/impact-graph.json');
     const first = run();
     expect(first.fromProjection).toBe(false);
     expect(existsSync(projection)).toBe(true);

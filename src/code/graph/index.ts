@@ -11,13 +11,13 @@ import { extractTsFacts } from './extract-ts.js';
 import { Linker } from './link.js';
 import { isPackageJsonPath, isTsConfigPath, TsResolver } from './resolve-ts.js';
 import type { FileFacts, GraphLanguage } from './types.js';
+import { CODE_GRAPH_VERSION } from './version.js';
 
 export type { FileFacts, GraphLanguage, GraphDecl, GraphImport, GraphCall } from './types.js';
 export { extractTsFacts } from './extract-ts.js';
 export { extractTreeSitterFacts } from './extract-tree-sitter.js';
 
-/** Bump when extraction or linking changes what they produce: old caches are then ignored. */
-export const CODE_GRAPH_VERSION = 1;
+export { CODE_GRAPH_VERSION };
 
 const FACTS_CACHE = 'code-graph-files.json';
 const INDEX_CACHE = 'code-graph-index.json';
@@ -73,6 +73,8 @@ export interface CodeGraphIndex extends CodeNeighbours {
   files(): Promise<string[]>;
   /** declarations of a file: `[name, line, endLine]` */
   declarations(path: string): Promise<[string, number, number][]>;
+  /** every symbol of a file that something calls, with its call sites as `callers` gives them (projections enumerate the graph with it) */
+  callersIn(path: string): Promise<[string, CallSite[]][]>;
 }
 
 /** A call site as stored: `[path, symbol, line]`. */
@@ -583,6 +585,11 @@ class Neighbours implements CodeGraphIndex {
   async callers(path: string, symbol: string): Promise<CallSite[]> {
     const e = await this.entry(path);
     return sortSites(e && Object.hasOwn(e.c, symbol) ? e.c[symbol]! : []);
+  }
+
+  async callersIn(path: string): Promise<[string, CallSite[]][]> {
+    const e = await this.entry(path);
+    return e ? Object.keys(e.c).map((s) => [s, sortSites(e.c[s]!)]) : [];
   }
 
   async callees(path: string, symbol: string): Promise<CallSite[]> {

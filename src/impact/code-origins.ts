@@ -1,0 +1,65 @@
+// @spec SPEC-IMPACT-001
+
+import { createHash } from 'node:crypto';
+import type { Config } from '../config.js';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { CODE_CACHE_VERSION } from '../cache/code-index.js';
+import { cacheFile } from '../git/git-dir.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { VERSION } from '../version.js';
+import type { CodeOrigin } from './edges.js';
+
+/** Bump when what the memo holds changes. */
+const ORIGINS_VERSION = 1;
+const ORIGINS_CACHE = 'impact-code-origins.json';
+
+const digests = new WeakMap<Snapshot, Promise<string>>();
+
+/**
+ * A digest of every (path, mode, blob) of a snapshot (blob ids hashed from the work tree
+ * where the index's stat data does not vouch for them): what impact's caches derived from
+ * the code are keyed by. Computed once per snapshot.
+ */
+export function listingDigest(snapshot: Snapshot): Promise<string> {
+  let d = digests.get(snapshot);
+  if (!d) {
+    d = (async () => {
+      const hash = createHash('sha1');
+      for (const e of await snapshot.list()) hash.update(`${e.path}\0${e.mode}\0${e.blob ?? (await snapshot.blobOf(e.path)) ?? '-'}\n`);
+      return hash.digest('hex');
+    })();
+    digests.set(snapshot, d);
+  }
+  return d;
+}
+
+/**
+ * The memo's key: the snapshot's listing and everything a file's classification by the code
+ * index depends on besides its content (the settings the pre-commit hook's carriers memo
+ * names, DEC-033), the code cache's version and the package's.
+ */
+async function originsKey(snapshot: Snapshot, config: Config): Promise<string> {
+  const settings = [config.tags, config.anchors.include, config.anchors.exclude, config.dir, config.limits?.max_file_bytes ?? null];
+  return createHash('sha1')
+    .update(`git-ctx/impact-code-origins ${ORIGINS_VERSION} ${VERSION} ${CODE_CACHE_VERSION}\n${JSON.stringify(settings)}\n${await listingDigest(snapshot)}`)
+    .digest('hex');
+}
+
+/**
+ * The code origins of edges (files with annotations, with the hash of their content) that
+ * the code index gave for this very listing and configuration, without their edges (DEC-036):
+ * a warm impact whose stored edges match them needs no code index. undefined on a miss.
+ */
+export async function readCodeOrigins(snapshot: Snapshot, config: Config): Promise<CodeOrigin[] | undefined> {
+  const file = cacheFile(snapshot.root, ORIGINS_CACHE);
+  if (!file) return undefined;
+  const v = readKeyedCache(file, await originsKey(snapshot, config));
+  if (!Array.isArray(v) || !v.every((x) => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'string')) return undefined;
+  return (v as [string, string][]).map(([f, hash]) => ({ file: f, hash }));
+}
+
+/** Remember the code origins the code index gave for this listing and configuration. */
+export async function writeCodeOrigins(snapshot: Snapshot, config: Config, origins: CodeOrigin[]): Promise<void> {
+  const file = cacheFile(snapshot.root, ORIGINS_CACHE);
+  if (file) writeKeyedCache(file, await originsKey(snapshot, config), origins.map((o) => [o.file, o.hash]));
+}

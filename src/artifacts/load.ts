@@ -28,6 +28,12 @@ export interface ArtifactSet {
   duplicates: Map<string, string[]>;
   /** content hashes of global artifacts (outside the commit), by file */
   globalHashes: Record<string, string>;
+  /**
+   * The finished set's key (setKeyOf) when it has one: two sets of one key have the same
+   * artifacts in the same order with the same fields, mentions of code and sidecar stamps
+   * apart. Caches derived from the records' content key on it (DEC-037).
+   */
+  key?: string;
 }
 
 export interface LoadOptions {
@@ -277,5 +283,5 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     byId.set(a.id, a);
   }
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
-  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes };
+  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes, ...(setKey ? { key: setKey } : {}) };
 }

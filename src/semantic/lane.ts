@@ -1,6 +1,9 @@
 // @spec SPEC-SEMANTIC-001
 
+import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
+import { readVectorPlan, vectorDir, vectorFileName } from '../cache/vectors.js';
+import { mark } from '../util/timing.js';
 import { CtxError } from '../errors.js';
 import type { SemanticLane } from '../retrieve/types.js';
 import { DefaultEmbedder, type Embedder } from './embedder.js';
@@ -124,15 +127,7 @@ export class EmbeddingLane implements SemanticLane {
 
   async similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]> {
     const [qv] = await this.model.embed([text]);
-    const { byId, space } = await recordVectors(this.root, this.set, this.model, { dims: qv!.length });
-    const q = space.project(qv!);
-    const out: { id: string; score: number }[] = [];
-    for (const id of ids) {
-      const v = byId.get(id);
-      if (!v) continue;
-      const s = space.cosine(q, v);
-      if (s >= this.threshold) out.push({ id, score: Math.min(1, s) });
-    }
+    const out = this.planned(qv!, ids) ?? (await this.scored(qv!, ids));
     out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     if (this.relative && out.length) {
       // spread over [0, 1] like the keyword lane (best hit 1): raw cosines of averaged word
@@ -142,6 +137,55 @@ export class EmbeddingLane implements SemanticLane {
       for (const o of out) o.score = Math.max(0, (o.score - this.threshold) / span);
     }
     return out.slice(0, limit);
+  }
+
+  /** Every record's cosine at or above the threshold, from the record vectors (embedded when missing). */
+  private async scored(qv: Float32Array, ids: readonly string[]): Promise<{ id: string; score: number }[]> {
+    const { byId, space } = await recordVectors(this.root, this.set, this.model, { dims: qv.length });
+    const q = space.project(qv);
+    const out: { id: string; score: number }[] = [];
+    for (const id of ids) {
+      const v = byId.get(id);
+      if (!v) continue;
+      const s = space.cosine(q, v);
+      if (s >= this.threshold) out.push({ id, score: Math.min(1, s) });
+    }
+    return out;
+  }
+
+  /**
+   * The same scores from the vector file's plan for this set (DEC-037): one read, each
+   * record's row and divisor stored, one dot product per record; undefined (the caller
+   * scores as above) when the set has no key, the file holds no plan for it, the query's
+   * length is not the file's, or `ids` are not the set's records in order.
+   */
+  private planned(qv: Float32Array, ids: readonly string[]): { id: string; score: number }[] | undefined {
+    const arts = this.set.artifacts;
+    const dir = this.set.key && vectorDir(this.root);
+    if (!dir || ids.length !== arts.length) return undefined;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== arts[i]!.id) return undefined;
+    const p = readVectorPlan(path.join(dir, vectorFileName(this.model.provider, this.model.model)), this.set.key!);
+    if (!p || p.provider !== this.model.provider || p.model !== this.model.model || p.dims !== qv.length || p.plan.rows.length !== arts.length) return undefined;
+    const space = this.model.space([], p.state);
+    if (!space.norm) return undefined;
+    const q = space.project(qv);
+    const { rows, norms } = p.plan;
+    const vectors = p.vectors;
+    const dims = p.dims;
+    const out: { id: string; score: number }[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const n = norms[i]!;
+      // cosine(q, v) = n > 0 ? dot(q, v) / n : 0 (VectorSpace.norm): the same sum in the same order
+      let dq = 0;
+      if (n > 0) {
+        const base = rows[i]! * dims;
+        for (let d = 0; d < dims; d++) dq += q[d]! * vectors[base + d]!;
+      }
+      const s = n > 0 ? dq / n : 0;
+      if (s >= this.threshold) out.push({ id: ids[i]!, score: Math.min(1, s) });
+    }
+    mark('semantic scores from the plan');
+    return out;
   }
 }
 

@@ -107,8 +107,8 @@ export class DefaultEmbedder implements Embedder {
       if (r === undefined) continue;
       const p = 1 / (t.rank[r]! * this.zipf);
       const k = (this.a / (this.a + p)) * t.scale[r]!;
-      const base = r * dims;
-      for (let d = 0; d < dims; d++) out[d]! += k * t.vectors[base + d]!;
+      const vec = t.rowVector(r);
+      for (let d = 0; d < dims; d++) out[d]! += k * vec[d]!;
       n++;
     }
     if (n) for (let d = 0; d < dims; d++) out[d]! /= n;

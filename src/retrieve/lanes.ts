@@ -34,7 +34,7 @@ export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q) : queryOf(q.text);
-    return searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool).map((h) => ({
+    return searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key).map((h) => ({
       ref: artifact(h.id),
       score: h.score,
       why: [{ kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) } satisfies Why],

@@ -20,6 +20,26 @@ describe('warm-query shortcuts of the default embedder', () => {
     for (let i = 0; i < 100; i++) fresh.row(words[i * 7]!);
     expect(picks.map((i) => fresh.index.get(words[i]!))).toEqual(picks);
     expect(picks.map((i) => fresh.row(words[i]!))).toEqual(picks);
+    // lookups far down the list first, then near the top (counted from remembered positions)
+    const other = loadWordTable(`${path.dirname(wordTablePath())}/././${path.basename(wordTablePath())}`);
+    const back = [words.length - 1, 30_000, 20_001, 1_024, 1_023, 512, 511, 0, 25_600, 3];
+    expect(back.map((i) => other.row(words[i]!))).toEqual(back);
+  });
+
+  it('a row read alone is the row of the whole vector section', () => {
+    const buf = readFileSync(wordTablePath());
+    const count = buf.readUInt32LE(8);
+    const dims = buf.readUInt32LE(12);
+    const wordBytes = buf.readUInt32LE(16);
+    const at = 20 + wordBytes + ((4 - ((20 + wordBytes) % 4)) % 4) + count * 8;
+    const want = (r: number) => Array.from(new Int8Array(buf.buffer, buf.byteOffset + at + r * dims, dims));
+    const fresh = loadWordTable(`${path.dirname(wordTablePath())}/.//${path.basename(wordTablePath())}`);
+    // read one by one, then (past the limit) from the whole section, then the section itself
+    const rows = Array.from({ length: 100 }, (_, i) => (i * 7919) % count);
+    for (const r of rows) expect(Array.from(fresh.rowVector(r))).toEqual(want(r));
+    expect(Array.from(fresh.vectors.subarray(5 * dims, 6 * dims))).toEqual(want(5));
+    expect(fresh.vectors.length).toBe(count * dims);
+    expect(Array.from(fresh.rank.subarray(0, 5))).toEqual(Array.from(new Uint32Array(buf.buffer.slice(buf.byteOffset + at - count * 8, buf.byteOffset + at - count * 8 + 20))));
   });
 
   it('a space rebuilt from its saved state scores exactly as the estimated one', async () => {

@@ -127,7 +127,8 @@ export class EmbeddingLane implements SemanticLane {
 
   async similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]> {
     const [qv] = await this.model.embed([text]);
-    const out = this.planned(qv!, ids) ?? (await this.scored(qv!, ids));
+    mark('semantic: query embedded');
+    const out = this.planned(qv!, ids, limit) ?? (await this.scored(qv!, ids));
     out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     if (this.relative && out.length) {
       // spread over [0, 1] like the keyword lane (best hit 1): raw cosines of averaged word
@@ -159,7 +160,7 @@ export class EmbeddingLane implements SemanticLane {
    * scores as above) when the set has no key, the file holds no plan for it, the query's
    * length is not the file's, or `ids` are not the set's records in order.
    */
-  private planned(qv: Float32Array, ids: readonly string[]): { id: string; score: number }[] | undefined {
+  private planned(qv: Float32Array, ids: readonly string[], limit: number): { id: string; score: number }[] | undefined {
     const arts = this.set.artifacts;
     const dir = this.set.key && vectorDir(this.root);
     if (!dir || ids.length !== arts.length) return undefined;
@@ -172,7 +173,9 @@ export class EmbeddingLane implements SemanticLane {
     const { rows, norms } = p.plan;
     const vectors = p.vectors;
     const dims = p.dims;
-    const out: { id: string; score: number }[] = [];
+    // every record's score (NaN: below the threshold), then objects for the best only
+    const scores = new Float64Array(rows.length);
+    let passing = 0;
     for (let i = 0; i < rows.length; i++) {
       const n = norms[i]!;
       // cosine(q, v) = n > 0 ? dot(q, v) / n : 0 (VectorSpace.norm): the same sum in the same order
@@ -182,8 +185,23 @@ export class EmbeddingLane implements SemanticLane {
         for (let d = 0; d < dims; d++) dq += q[d]! * vectors[base + d]!;
       }
       const s = n > 0 ? dq / n : 0;
-      if (s >= this.threshold) out.push({ id: ids[i]!, score: Math.min(1, s) });
+      if (s >= this.threshold) {
+        scores[i] = Math.min(1, s);
+        passing++;
+      } else scores[i] = NaN;
     }
+    // only records at or above the limit-th best score (ties included) can be among the
+    // first `limit` of the sort in similar(): the same answer as sorting all of them
+    let bar = -Infinity;
+    if (limit > 0 && passing > limit * 4) {
+      const all = new Float64Array(passing);
+      let k = 0;
+      for (let i = 0; i < scores.length; i++) if (scores[i] === scores[i]) all[k++] = scores[i]!;
+      all.sort();
+      bar = all[passing - limit]!;
+    }
+    const out: { id: string; score: number }[] = [];
+    for (let i = 0; i < scores.length; i++) if (scores[i]! >= bar) out.push({ id: ids[i]!, score: scores[i]! });
     mark('semantic scores from the plan');
     return out;
   }

@@ -90,6 +90,10 @@ describe('the vector plan of a set (warm semantic scores)', () => {
       const byId = (xs: { id: string; score: number }[]) => new Map(xs.map((x) => [x.id, x.score]));
       const want = byId(got[0]!);
       for (const [id, s] of byId(halved[0]!)) expect(s).toBeCloseTo(want.get(id)! / 2, 12);
+      // the best few: those a sort of every score gives first (only they are kept)
+      const lane = new EmbeddingLane(r.dir, again, new DefaultEmbedder(), -1);
+      const all = again.artifacts.map((a) => a.id);
+      for (const q of QUESTIONS) for (const k of [1, 2, 3]) expect(await lane.similar(q, all, k)).toEqual((await lane.similar(q, all, 1000)).slice(0, k));
       // ids other than the set's, in its order: scored from the vectors (no plan), as before
       writeFileSync(FILE(r), buf);
       const ids = again.artifacts.map((a) => a.id).reverse();

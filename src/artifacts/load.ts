@@ -181,6 +181,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // the finished set is kept for the records as listed (see setKeyOf); global records, an
   // empty or unreadable folder (what it is depends on more than the listing) are never kept
   const setKey = global || listed.some((l) => !l.length) || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf);
+  mark('set key');
   const finished = setKey ? cache.finishedSet(setKey) : undefined;
   if (finished) {
     // the listing's problems (symbolic links) are part of the stored ones

@@ -137,6 +137,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const sidecar = sources.some((s) => s.format === 'adr') ? readSidecarStamps(snapshot, config.dir) : undefined;
   sidecar?.catch(() => undefined); // awaited below; never left unhandled
   const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
+  mark('records folders listed');
   // an empty source folder may be a link, a file or missing: say which instead of reading nothing
   for (const [i, s] of sources.entries()) if (!listed[i]!.length) problems.push(...(await checkArtifactDir(snapshot, s.dir)));
   // a file under two sources (a records folder inside another) is read by the innermost only

@@ -1,9 +1,11 @@
 // @spec SPEC-SEMANTIC-001
 
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CtxError } from '../errors.js';
+import { WORD_MARKS } from './word-marks.js';
 
 /**
  * The default embedder's word table: ~31k GloVe 6B 100d word vectors, int8 with a scale per
@@ -33,6 +35,8 @@ const SCANS_BEFORE_INDEX = 64;
 const ROWS_BEFORE_ALL = 64;
 /** Newlines between the remembered positions of the word list (see row). */
 const CHECKPOINT_EVERY = 512;
+/** A walk longer than this (characters) from the nearest remembered position first checks the shipped ones (WORD_MARKS). */
+const LONG_WALK = 16_000;
 
 /** data/word-vectors.bin beside the package (src/semantic or dist/semantic → ../../data). */
 export function wordTablePath(): string {
@@ -122,8 +126,16 @@ export function loadWordTable(file = wordTablePath()): WordTable {
   };
   // the row of a word found at `pos` of the list: newlines before it, counted from the
   // nearest remembered position (every CHECKPOINT_EVERY-th newline, noted while counting)
-  const marks: number[] = [0];
+  let marks: number[] = [0];
+  // the shipped positions (word-marks.ts), used only for the very word list they were computed from
+  let shippedChecked = false;
+  const shipped = () => {
+    shippedChecked = true;
+    if (WORD_MARKS.every !== CHECKPOINT_EVERY || WORD_MARKS.marks.length <= marks.length) return;
+    if (createHash('sha256').update(head.subarray(20, 20 + wordBytes)).digest('hex') === WORD_MARKS.sha256) marks = [...WORD_MARKS.marks];
+  };
   const rowAt = (pos: number): number => {
+    if (!shippedChecked && pos - marks[marks.length - 1]! > LONG_WALK) shipped();
     let lo = 0;
     let hi = marks.length - 1;
     while (lo < hi) {

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DefaultEmbedder } from '../../src/semantic/embedder.js';
 import { loadWordTable, wordTablePath } from '../../src/semantic/word-table.js';
+import { WORD_MARKS } from '../../src/semantic/word-marks.js';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 
 describe('warm-query shortcuts of the default embedder', () => {
   it('a word looked up in the word list (before the index exists) has the row the index gives', () => {
@@ -24,6 +28,31 @@ describe('warm-query shortcuts of the default embedder', () => {
     const other = loadWordTable(`${path.dirname(wordTablePath())}/././${path.basename(wordTablePath())}`);
     const back = [words.length - 1, 30_000, 20_001, 1_024, 1_023, 512, 511, 0, 25_600, 3];
     expect(back.map((i) => other.row(words[i]!))).toEqual(back);
+  });
+
+  it('the shipped positions are those of the shipped word list; another list counts its own', () => {
+    const buf = readFileSync(wordTablePath());
+    const wordBytes = buf.readUInt32LE(16);
+    const blob = '\n' + buf.toString('utf8', 20, 20 + wordBytes) + '\n';
+    const marks = [0];
+    let r = 0;
+    for (let i = blob.indexOf('\n', 1); i !== -1; i = blob.indexOf('\n', i + 1)) if (++r % WORD_MARKS.every === 0) marks.push(i);
+    const sha256 = createHash('sha256').update(buf.subarray(20, 20 + wordBytes)).digest('hex');
+    // when the table is derived again, put these in src/semantic/word-marks.ts
+    expect({ sha256, marks }, JSON.stringify({ sha256, marks })).toEqual({ sha256: WORD_MARKS.sha256, marks: [...WORD_MARKS.marks] });
+    // a table whose 512th newline sits one place later (the 512th word one letter shorter, the
+    // 511th one longer): the shipped positions do not hold for it, and its rows count its own
+    const words = blob.slice(1, -1).split('\n');
+    const other = Buffer.from(buf);
+    const nl = 20 + WORD_MARKS.marks[1]! - 1; // blob position → byte (ASCII word list)
+    expect(other[nl]).toBe(0x0a);
+    [other[nl], other[nl + 1]] = [other[nl + 1]!, other[nl]!];
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'git-ctx-words-')), 'word-vectors.bin');
+    writeFileSync(file, other);
+    const t = loadWordTable(file);
+    // a deep word first (the shipped positions would be considered), then one the moved line would miscount
+    const picks = [30_000, 700, words.length - 1, 12_345, 3];
+    expect(picks.map((i) => t.row(words[i]!))).toEqual(picks);
   });
 
   it('a row read alone is the row of the whole vector section', () => {

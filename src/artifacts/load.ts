@@ -28,6 +28,12 @@ export interface ArtifactSet {
   duplicates: Map<string, string[]>;
   /** content hashes of global artifacts (outside the commit), by file */
   globalHashes: Record<string, string>;
+  /**
+   * The finished set's key (setKeyOf) when it has one: two sets of one key have the same
+   * artifacts in the same order with the same fields, mentions of code and sidecar stamps
+   * apart. Caches derived from the records' content key on it (DEC-037).
+   */
+  key?: string;
 }
 
 export interface LoadOptions {
@@ -103,13 +109,17 @@ const SET_VERSION = 1;
  * The key of a finished artifact set: everything the set before mentions and sidecar stamps
  * is computed from. The parsers' output version, the config (types, status vocabularies,
  * sources), and per source folder its settings and every listed entry's path, mode and blob
- * id (blob ids from the git index, or hashed from the work tree).
+ * id (blob ids from the git index, or hashed from the work tree), or for a folder that lists
+ * nothing the problems checkArtifactDir found for it (DEC-037).
  */
-function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined): string {
+function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined, emptyVerdicts: Map<number, string>): string {
   // plain data from YAML; numbers JSON cannot carry (.inf, .nan) spelled out rather than as null
   const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
   sources.forEach((s, i) => {
     parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}`);
+    // an empty folder: its problems as judged on disk (a listed path never starts with "!")
+    const verdict = emptyVerdicts.get(i);
+    if (verdict !== undefined) parts.push(`!empty\0${verdict}`);
     for (const e of listed[i]!) parts.push(`${e.path}\0${e.mode}\0${blobOf(e) ?? ''}`);
   });
   return sha256(parts.join('\n'));
@@ -131,8 +141,16 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const sidecar = sources.some((s) => s.format === 'adr') ? readSidecarStamps(snapshot, config.dir) : undefined;
   sidecar?.catch(() => undefined); // awaited below; never left unhandled
   const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
+  mark('records folders listed');
   // an empty source folder may be a link, a file or missing: say which instead of reading nothing
-  for (const [i, s] of sources.entries()) if (!listed[i]!.length) problems.push(...(await checkArtifactDir(snapshot, s.dir)));
+  // (what the disk says of each empty folder is part of the finished set's key)
+  const emptyVerdicts = new Map<number, string>();
+  for (const [i, s] of sources.entries()) {
+    if (listed[i]!.length) continue;
+    const found = await checkArtifactDir(snapshot, s.dir);
+    problems.push(...found);
+    emptyVerdicts.set(i, JSON.stringify(found));
+  }
   // a file under two sources (a records folder inside another) is read by the innermost only
   const taken = new Set<string>();
   const regular: { e: SnapshotEntry; src: SourceSpec; key?: string }[] = [];
@@ -172,9 +190,11 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     });
   }
   const blobOf = (e: SnapshotEntry): string | undefined => e.blob ?? read.get(e)?.blob;
-  // the finished set is kept for the records as listed (see setKeyOf); global records, an
-  // empty or unreadable folder (what it is depends on more than the listing) are never kept
-  const setKey = global || listed.some((l) => !l.length) || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf);
+  // the finished set is kept for the records as listed (see setKeyOf), an empty folder with
+  // what the disk says of it (nothing, or a link: checkArtifactDir); global records and an
+  // unreadable record (what it is depends on more than the listing) are never kept
+  const setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts);
+  mark('set key');
   const finished = setKey ? cache.finishedSet(setKey) : undefined;
   if (finished) {
     // the listing's problems (symbolic links) are part of the stored ones
@@ -277,5 +297,5 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     byId.set(a.id, a);
   }
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
-  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes };
+  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes, ...(setKey ? { key: setKey } : {}) };
 }

@@ -291,17 +291,18 @@ export class ParseCache {
       const room = this.size - this.heavyBase;
       const str = (k: number): string | null => (k < 0 ? null : s[k]!);
       const extra = new Map(x.map((e) => [e[0], e]));
+      const src: HeavySource = { heavyAt: (o, len) => this.heavyAt(o, len) };
       const artifacts: Artifact[] = [];
       for (let i = 0; i < n; i++) {
         const o = h[2 * i]!;
         const len = h[2 * i + 1]!;
         if (!(o >= 0 && len >= 0 && o + len <= room)) return undefined;
         const e = extra.get(i);
-        // fresh arrays and objects per record, as a JSON parse gives them
-        const l: Light = [id[i]!, s[t[i]!]!, str(st[i]!), str(sc[i]!) as Artifact['scope'], str(dm[i]!), e ? e[1] : [], e ? e[2] : {}, e ? e[3] : [], e ? e[4] : null];
-        let heavy: Heavy | undefined;
-        const a = new CachedArtifact(l, b.slice(i * bw, (i + 1) * bw), d[fd[i]!]! + fb[i]!, 'repo', () => (heavy ??= this.heavyAt(o, len)));
-        setExtra(a as Artifact, l[8] ?? undefined);
+        // fresh arrays and objects per record, as a JSON parse gives them; the heavy fields
+        // at their range of this file, read when first asked for
+        const x8 = e ? e[4] : null;
+        const a = new CachedArtifact(id[i]!, s[t[i]!]!, str(st[i]!), str(sc[i]!) as Artifact['scope'], str(dm[i]!), e ? e[1] : [], e ? e[2] : {}, e ? e[3] : [], x8, b.slice(i * bw, (i + 1) * bw), d[fd[i]!]! + fb[i]!, 'repo', src, o, len);
+        setExtra(a as Artifact, x8 ?? undefined);
         if (e?.[5] != null) a.statusText = e[5];
         const kl = e?.[6];
         if (kl) for (const k in kl) a.defaultKeyLine(k, kl[k]!);
@@ -333,7 +334,7 @@ export class ParseCache {
     let artifact: Artifact | undefined;
     if (e.s.a) {
       const colon = key.indexOf(':');
-      artifact = new CachedArtifact(e.s.a, colon < 0 ? key : key.slice(0, colon), file, origin, () => this.heavyOf(e)) as Artifact;
+      artifact = CachedArtifact.of(e.s.a, colon < 0 ? key : key.slice(0, colon), file, origin, { heavyAt: () => this.heavyOf(e) }) as Artifact;
       setExtra(artifact, e.s.a[8] ?? undefined);
     }
     return { artifact, problems: e.s.p.length ? e.s.p.map((p) => ({ ...p, file })) : [] };
@@ -462,6 +463,11 @@ const lightOf = (x: Artifact): Light => [x.id, x.type, n(x.status), x.scope, n(x
  * of 40 artifacts out of 2,000 decodes 40. Consequence: `{ ...artifact }` copies only the
  * own fields; `toJSON` (and so JSON.stringify) includes everything.
  */
+/** What holds a cached artifact's heavy fields: a byte range of the file, or its parse entry (range unused). */
+interface HeavySource {
+  heavyAt(at: number, len: number): Heavy;
+}
+
 class CachedArtifact {
   id: string;
   type: string;
@@ -477,27 +483,52 @@ class CachedArtifact {
   format: Artifact['format'];
   mentions: Artifact['mentions'];
   statusText: Artifact['statusText'];
-  #load: () => Heavy;
+  /** where the heavy fields are: a loader and a byte range (no closure per record: a set has thousands) */
+  #src: HeavySource;
+  #at: number;
+  #len: number;
   #heavy: Heavy | undefined;
   /** keyLines entries to add where absent, applied on first read (see defaultKeyLine) */
   #keyLineDefaults: Record<string, number> | undefined;
-  constructor(l: Light, blob: string, file: string, origin: Artifact['origin'], load: () => Heavy) {
-    this.id = l[0];
-    this.type = l[1];
-    this.status = l[2] ?? undefined;
-    this.scope = l[3];
-    this.domain = l[4] ?? undefined;
-    this.links = l[5];
-    this.relations = l[6];
-    this.requires = l[7];
+  constructor(
+    id: string,
+    type: string,
+    status: string | null,
+    scope: Artifact['scope'],
+    domain: string | null,
+    links: Artifact['links'],
+    relations: Artifact['relations'],
+    requires: string[],
+    extra: SourceExtra | null,
+    blob: string,
+    file: string,
+    origin: Artifact['origin'],
+    src: HeavySource,
+    at: number,
+    len: number,
+  ) {
+    this.id = id;
+    this.type = type;
+    this.status = status ?? undefined;
+    this.scope = scope;
+    this.domain = domain ?? undefined;
+    this.links = links;
+    this.relations = relations;
+    this.requires = requires;
     this.file = file;
     this.origin = origin;
     this.blob = blob;
-    if (l[8]?.f) this.format = l[8].f;
-    this.#load = load;
+    if (extra?.f) this.format = extra.f;
+    this.#src = src;
+    this.#at = at;
+    this.#len = len;
+  }
+  /** From a parse entry's light fields. */
+  static of(l: Light, blob: string, file: string, origin: Artifact['origin'], src: HeavySource): CachedArtifact {
+    return new CachedArtifact(l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], blob, file, origin, src, 0, 0);
   }
   get #h(): Heavy {
-    return (this.#heavy ??= [...this.#load()] as Heavy);
+    return (this.#heavy ??= [...this.#src.heavyAt(this.#at, this.#len)] as Heavy);
   }
   get title(): string { return this.#h[0]; }
   set title(v: string) { this.#h[0] = v; }

@@ -1,9 +1,10 @@
 // @spec SPEC-RETRIEVE-001
 
-import { rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import type { Artifact } from '../artifacts/types.js';
 import { cacheFile } from '../git/git-dir.js';
-import { readCacheBytes, writeCacheFile } from '../cache/file.js';
+import { MAX_CACHE_READ_BYTES, writeCacheFile } from '../cache/file.js';
+import { mark } from '../util/timing.js';
 import { sha256 } from '../util/hash.js';
 import { terms } from './text.js';
 
@@ -230,6 +231,130 @@ export function decodeKeywordIndex(bytes: Buffer, key: string): KeywordSource | 
   }
 }
 
+/** Fill `into` from `at` of an open file, all of it or throw. */
+function readInto(fd: number, into: ArrayBufferView, at: number): void {
+  const bytes = new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+  let got = 0;
+  while (got < bytes.length) {
+    const k = readSync(fd, bytes, got, bytes.length - got, at + got);
+    if (k <= 0) throw new Error('short read');
+    got += k;
+  }
+}
+
+/** An index read from its file section by section, postings when a term is looked up; `close` ends the reading. */
+export interface OpenKeywordIndex {
+  source: KeywordSource;
+  close(): void;
+}
+
+const closer = new FinalizationRegistry<{ fd?: number }>((h) => {
+  if (h.fd === undefined) return;
+  try {
+    closeSync(h.fd);
+  } catch {
+    /* already closed */
+  }
+});
+
+/**
+ * The index in the cache file under `key`, as decodeKeywordIndex gives it from the whole
+ * file, but reading only the header, the per-document lengths, the term dictionary and the
+ * ids, and a term's postings when it is looked up (a question names a few terms of
+ * thousands: most of the file is postings). Undefined when the file is absent, of another
+ * format, key or length, or does not hold together; a posting out of range is caught while
+ * scoring (KeywordCacheDamaged), as from a whole read.
+ */
+export function openKeywordIndex(file: string | undefined, key: string): OpenKeywordIndex | undefined {
+  if (!file) return undefined;
+  const t0 = performance.now();
+  const h0: { fd?: number } = {};
+  const close = () => {
+    if (h0.fd === undefined) return;
+    const fd = h0.fd;
+    h0.fd = undefined;
+    closer.unregister(h0);
+    try {
+      closeSync(fd);
+    } catch {
+      /* already closed */
+    }
+  };
+  try {
+    h0.fd = openSync(file, 'r');
+    const fd = h0.fd;
+    const size = fstatSync(fd).size;
+    if (size < 16 || size > MAX_CACHE_READ_BYTES) throw new Error('size');
+    const first = Buffer.alloc(16);
+    readInto(fd, first, 0);
+    if (first.toString('latin1', 0, 4) !== MAGIC || first.readUInt32LE(4) !== FORMAT) throw new Error('format');
+    const headerBytes = first.readUInt32LE(8);
+    if (16 + headerBytes > size) throw new Error('header');
+    const hb = Buffer.alloc(headerBytes);
+    readInto(fd, hb, 16);
+    const h = JSON.parse(hb.toString('utf8')) as { key?: unknown; docs?: unknown; terms?: unknown; pairs?: unknown; idBytes?: unknown; termBytes?: unknown; avgLen?: unknown };
+    if (h.key !== key) throw new Error('key');
+    const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    if (!whole(h.docs) || !whole(h.terms) || !whole(h.pairs) || !whole(h.idBytes) || !whole(h.termBytes) || typeof h.avgLen !== 'number') throw new Error('header');
+    const L = layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes });
+    if (size !== L.end) throw new Error('length');
+    const lens = new Float64Array(L.docs);
+    const dens = new Float64Array(L.docs);
+    const termAt = new Uint32Array(L.terms + 1);
+    const postAt = new Uint32Array(L.terms + 1);
+    readInto(fd, lens, L.lens);
+    readInto(fd, dens, L.dens);
+    readInto(fd, termAt, L.termAt);
+    readInto(fd, postAt, L.postAt);
+    if (termAt[L.terms] !== L.termBytes || postAt[L.terms] !== L.pairs) throw new Error('offsets');
+    // the ids and the term bytes: the file's last two sections, one read
+    const tail = Buffer.alloc(L.end - L.ids);
+    readInto(fd, tail, L.ids);
+    const ids = JSON.parse(tail.toString('utf8', 0, L.idBytes)) as unknown;
+    if (!Array.isArray(ids) || ids.length !== L.docs || !ids.every((x) => typeof x === 'string')) throw new Error('ids');
+    const termBytes = tail.subarray(L.termBytesAt - L.ids);
+    const termOf = (i: number) => termBytes.subarray(termAt[i]!, termAt[i + 1]!);
+    mark(`cache read ${CACHE_NAME}: ${((16 + headerBytes + 16 * L.docs + 8 * (L.terms + 1) + tail.length) / 1024).toFixed(0)} KB of ${(size / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+    const source: KeywordSource = {
+      ids: ids as string[],
+      lens,
+      dens,
+      avgLen: h.avgLen,
+      postingsOf(term) {
+        const want = Buffer.from(term, 'utf8');
+        let lo = 0;
+        let hi = L.terms;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          const c = Buffer.compare(termOf(mid), want);
+          if (c === 0) {
+            const from = postAt[mid]!;
+            const to = postAt[mid + 1]!;
+            // a posting naming no document is caught where it is read (searchKeywords)
+            if (!(from <= to && to <= L.pairs) || h0.fd === undefined) throw new KeywordCacheDamaged();
+            const p = new Uint32Array((to - from) * 2);
+            try {
+              readInto(h0.fd, p, L.postings + from * 8);
+            } catch {
+              throw new KeywordCacheDamaged();
+            }
+            return p;
+          }
+          if (c < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        return undefined;
+      },
+    };
+    // the file closes when the source is collected, if no one closed it
+    closer.register(source, h0, h0);
+    return { source, close };
+  } catch {
+    close();
+    return undefined;
+  }
+}
+
 /** A cached index whose numbers do not hold together: searched again from a fresh build. */
 export class KeywordCacheDamaged extends Error {}
 
@@ -240,13 +365,24 @@ export function keywordIndexKey(artifacts: readonly Artifact[]): string {
   return sha256(s);
 }
 
-/** The index of a set's records, from the cache when their content is unchanged. */
-export function keywordIndexFor(root: string | undefined, artifacts: readonly Artifact[]): { index: KeywordSource; cached: boolean } {
-  const key = keywordIndexKey(artifacts);
+/**
+ * The key of a set's keyword index: the finished artifact set's key when it has one (it
+ * determines every record's id and text: DEC-037), else the records' ids, blob ids and origins.
+ */
+export function keywordKeyOf(artifacts: readonly Artifact[], setKey?: string): string {
+  return setKey ? sha256(`${CACHE_VERSION}\nset ${setKey}`) : keywordIndexKey(artifacts);
+}
+
+/**
+ * The index of a set's records, from the cache when their content is unchanged (`setKey`:
+ * the set's key, see keywordKeyOf). A cached index reads its postings from the file when
+ * searched: `close` when done (also closed when collected).
+ */
+export function keywordIndexFor(root: string | undefined, artifacts: readonly Artifact[], setKey?: string): { index: KeywordSource; cached: boolean; close(): void } {
+  const key = keywordKeyOf(artifacts, setKey);
   const file = root ? cacheFile(root, CACHE_NAME) : undefined;
-  const bytes = readCacheBytes(file);
-  const hit = bytes ? decodeKeywordIndex(bytes, key) : undefined;
-  if (hit) return { index: hit, cached: true };
+  const hit = openKeywordIndex(file, key);
+  if (hit) return { index: hit.source, cached: true, close: hit.close };
   const index = buildKeywordIndex(artifacts);
   if (file && writeCacheFile(file, encodeKeywordIndex(index, key))) {
     try {
@@ -255,23 +391,25 @@ export function keywordIndexFor(root: string | undefined, artifacts: readonly Ar
       /* best effort */
     }
   }
-  return { index: sourceOf(index), cached: false };
+  return { index: sourceOf(index), cached: false, close: () => undefined };
 }
 
 /**
  * Search a set's records: from the cached index, or (when the cache turns out damaged while
  * searching) from a fresh build, which replaces it.
  */
-export function searchRecords(root: string | undefined, artifacts: readonly Artifact[], query: Map<string, number>, limit = 50): KeywordHit[] {
-  const { index, cached } = keywordIndexFor(root, artifacts);
+export function searchRecords(root: string | undefined, artifacts: readonly Artifact[], query: Map<string, number>, limit = 50, setKey?: string): KeywordHit[] {
+  const { index, cached, close } = keywordIndexFor(root, artifacts, setKey);
   try {
     return searchKeywords(index, query, limit);
   } catch (e) {
     if (!(cached && e instanceof KeywordCacheDamaged)) throw e;
     const fresh = buildKeywordIndex(artifacts);
     const file = root ? cacheFile(root, CACHE_NAME) : undefined;
-    writeCacheFile(file, encodeKeywordIndex(fresh, keywordIndexKey(artifacts)));
+    writeCacheFile(file, encodeKeywordIndex(fresh, keywordKeyOf(artifacts, setKey)));
     return searchKeywords(fresh, query, limit);
+  } finally {
+    close();
   }
 }
 

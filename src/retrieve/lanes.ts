@@ -2,6 +2,7 @@
 
 import { queryOf, searchRecords } from './bm25.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
+import { mark } from '../util/timing.js';
 import type { LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
 
 /** Score given to declared hits: always above the fused band (whose scores stay below 3). */
@@ -34,7 +35,9 @@ export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q) : queryOf(q.text);
-    return searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool).map((h) => ({
+    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key);
+    mark('keywords: searched');
+    return found.map((h) => ({
       ref: artifact(h.id),
       score: h.score,
       why: [{ kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) } satisfies Why],

@@ -25,6 +25,12 @@ export interface VectorSpace {
   project(v: Float32Array): Float32Array;
   /** cosine of a projected query with a raw record vector (projected on the fly, no allocation) */
   cosine(projectedQuery: Float32Array, v: Float32Array): number;
+  /**
+   * A record vector's part of `cosine`, computed once for many queries: `cosine(q, v)` is
+   * exactly `n > 0 ? dot(q, v) / n : 0` with `n = norm(v)` (the same operations in the same
+   * order, so the same number), for a projected query as long as v. Absent: no such split.
+   */
+  norm?(v: Float32Array): number;
   /** what was estimated from the records (the default embedder: its common component), to save */
   readonly state?: number[];
 }
@@ -101,8 +107,8 @@ export class DefaultEmbedder implements Embedder {
       if (r === undefined) continue;
       const p = 1 / (t.rank[r]! * this.zipf);
       const k = (this.a / (this.a + p)) * t.scale[r]!;
-      const base = r * dims;
-      for (let d = 0; d < dims; d++) out[d]! += k * t.vectors[base + d]!;
+      const vec = t.rowVector(r);
+      for (let d = 0; d < dims; d++) out[d]! += k * vec[d]!;
       n++;
     }
     if (n) for (let d = 0; d < dims; d++) out[d]! /= n;
@@ -145,6 +151,24 @@ export class DefaultEmbedder implements Embedder {
         const n2 = vv - vu * vu;
         // q is orthogonal to u, so q·(v − (v·u)u) = q·v
         return n2 > 1e-12 ? qv / Math.sqrt(n2) : 0;
+      },
+      norm(v) {
+        // vu and vv as cosine sums them (each its own sum in index order, whichever branch)
+        let vu = 0;
+        let vv: number;
+        if (u && v.length === u.length) {
+          vv = 0;
+          for (let i = 0; i < v.length; i++) {
+            const x = v[i]!;
+            vu += x * u[i]!;
+            vv += x * x;
+          }
+        } else {
+          vu = u ? dot(v, u) : 0;
+          vv = dot(v, v);
+        }
+        const n2 = vv - vu * vu;
+        return n2 > 1e-12 ? Math.sqrt(n2) : 0;
       },
       project(v) {
         const out = Float32Array.from(v);
@@ -199,6 +223,10 @@ export function plainSpace(): VectorSpace {
     cosine(q, v) {
       const n2 = dot(v, v);
       return n2 > 1e-12 ? dot(q, v) / Math.sqrt(n2) : 0;
+    },
+    norm(v) {
+      const n2 = dot(v, v);
+      return n2 > 1e-12 ? Math.sqrt(n2) : 0;
     },
     project(v) {
       return normalise(Float32Array.from(v));

@@ -1,6 +1,9 @@
 // @spec SPEC-SEMANTIC-001
 
+import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
+import { readVectorPlan, vectorDir, vectorFileName } from '../cache/vectors.js';
+import { mark } from '../util/timing.js';
 import { CtxError } from '../errors.js';
 import type { SemanticLane } from '../retrieve/types.js';
 import { DefaultEmbedder, type Embedder } from './embedder.js';
@@ -124,15 +127,8 @@ export class EmbeddingLane implements SemanticLane {
 
   async similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]> {
     const [qv] = await this.model.embed([text]);
-    const { byId, space } = await recordVectors(this.root, this.set, this.model, { dims: qv!.length });
-    const q = space.project(qv!);
-    const out: { id: string; score: number }[] = [];
-    for (const id of ids) {
-      const v = byId.get(id);
-      if (!v) continue;
-      const s = space.cosine(q, v);
-      if (s >= this.threshold) out.push({ id, score: Math.min(1, s) });
-    }
+    mark('semantic: query embedded');
+    const out = this.planned(qv!, ids, limit) ?? (await this.scored(qv!, ids));
     out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     if (this.relative && out.length) {
       // spread over [0, 1] like the keyword lane (best hit 1): raw cosines of averaged word
@@ -143,6 +139,79 @@ export class EmbeddingLane implements SemanticLane {
     }
     return out.slice(0, limit);
   }
+
+  /** Every record's cosine at or above the threshold, from the record vectors (embedded when missing). */
+  private async scored(qv: Float32Array, ids: readonly string[]): Promise<{ id: string; score: number }[]> {
+    const { byId, space } = await recordVectors(this.root, this.set, this.model, { dims: qv.length });
+    const q = space.project(qv);
+    const out: { id: string; score: number }[] = [];
+    for (const id of ids) {
+      const v = byId.get(id);
+      if (!v) continue;
+      const s = space.cosine(q, v);
+      if (s >= this.threshold) out.push({ id, score: Math.min(1, s) });
+    }
+    return out;
+  }
+
+  /**
+   * The same scores from the vector file's plan for this set (DEC-037): one read, each
+   * record's row and divisor stored, one dot product per record; undefined (the caller
+   * scores as above) when the set has no key, the file holds no plan for it, the query's
+   * length is not the file's, or `ids` are not the set's records in order.
+   */
+  private planned(qv: Float32Array, ids: readonly string[], limit: number): { id: string; score: number }[] | undefined {
+    const arts = this.set.artifacts;
+    const dir = this.set.key && vectorDir(this.root);
+    if (!dir || ids.length !== arts.length) return undefined;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== arts[i]!.id) return undefined;
+    const p = readVectorPlan(path.join(dir, vectorFileName(this.model.provider, this.model.model)), this.set.key!);
+    if (!p || p.provider !== this.model.provider || p.model !== this.model.model || p.dims !== qv.length || p.plan.rows.length !== arts.length) return undefined;
+    const space = this.model.space([], p.state);
+    if (!space.norm) return undefined;
+    const q = space.project(qv);
+    const { rows, norms } = p.plan;
+    const vectors = p.vectors;
+    const dims = p.dims;
+    // every record's score (NaN: below the threshold), then objects for the best only
+    const scores = new Float64Array(rows.length);
+    let passing = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const n = norms[i]!;
+      // cosine(q, v) = n > 0 ? dot(q, v) / n : 0 (VectorSpace.norm): the same sum in the same order
+      const s = n > 0 ? dotAt(q, vectors, rows[i]! * dims) / n : 0;
+      if (s >= this.threshold) {
+        scores[i] = Math.min(1, s);
+        passing++;
+      } else scores[i] = NaN;
+    }
+    // only records at or above the limit-th best score (ties included) can be among the
+    // first `limit` of the sort in similar(): the same answer as sorting all of them
+    let bar = -Infinity;
+    if (limit > 0 && passing > limit * 4) {
+      const all = new Float64Array(passing);
+      let k = 0;
+      for (let i = 0; i < scores.length; i++) if (scores[i] === scores[i]) all[k++] = scores[i]!;
+      all.sort();
+      bar = all[passing - limit]!;
+    }
+    const out: { id: string; score: number }[] = [];
+    for (let i = 0; i < scores.length; i++) if (scores[i]! >= bar) out.push({ id: ids[i]!, score: scores[i]! });
+    mark('semantic scores from the plan');
+    return out;
+  }
+}
+
+/**
+ * `q · vectors[base … base + q.length)`, summed in index order (as `dot` and the spaces'
+ * cosine sum it). A function of its own: called once per record, it is optimised after a
+ * few hundred calls, where the same loop inline waits for on-stack replacement (measured
+ * ~35% faster over 5,000 records in a fresh process).
+ */
+function dotAt(q: Float32Array, vectors: Float32Array, base: number): number {
+  let s = 0;
+  for (let d = 0; d < q.length; d++) s += q[d]! * vectors[base + d]!;
+  return s;
 }
 
 /**

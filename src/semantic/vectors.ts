@@ -140,8 +140,23 @@ export async function recordVectors(
       dirty = true;
     }
   }
-  if ((todo.length || dirty) && write && cache.entries.size) writeVectorFile(file, cache);
+  // the set's records as rows of the file, for a warm search (readVectorPlan): kept while
+  // the set's key and this space stay; written only when every record has its vector
+  const setPlan = set.key && space.norm && keyOf.size === byId.size ? planOf(set, keyOf, byId, space) : undefined;
+  const planStale = setPlan !== undefined && stored?.plan !== set.key;
+  if ((todo.length || dirty || planStale) && write && cache.entries.size) writeVectorFile(file, cache, setPlan);
   return { byId, embedded: todo.length, space, ...(file ? { file } : {}) };
+}
+
+/** Per record of the set, in its order: its content key and its divisor under `space`. */
+function planOf(set: ArtifactSet, keyOf: Map<string, string>, byId: Map<string, Float32Array>, space: VectorSpace): { key: string; keys: string[]; norms: number[] } {
+  const keys: string[] = [];
+  const norms: number[] = [];
+  for (const a of set.artifacts) {
+    keys.push(keyOf.get(a.id)!);
+    norms.push(space.norm!(byId.get(a.id)!));
+  }
+  return { key: set.key!, keys, norms };
 }
 
 export interface ProviderStatus {

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
@@ -100,6 +100,35 @@ describe('finished artifact set cache', () => {
     expect(warm.stdout).toBe(first.stdout);
     expect(warm.stderr).toContain('finished set read');
     expect(warm.stderr).not.toContain('artifact parser loaded');
+  });
+
+  it('a records folder that lists nothing is part of the key with what the disk says of it (missing, empty, a link)', async () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n',
+      '.contextia/decisions/DEC-001.md': '---\nid: DEC-001\ntype: decision\nstatus: accepted\ntitle: Pool size\n---\n# Pool size\n',
+    });
+    repo.commit('records');
+    const warmRun = () => runCli(['list', '--json'], { cwd: repo.dir, env: { GIT_CTX_TIMINGS: '1' } });
+    // docs/adr missing: the stored set is used
+    expect((await expectSameAsUncached(repo.dir)).ids).toEqual(['DEC-001']);
+    runCli(['list', '--json'], { cwd: repo.dir });
+    expect(warmRun().stderr).toContain('finished set read');
+    // an empty directory reads as missing (git lists no directories): the same problems
+    mkdirSync(path.join(repo.dir, 'docs/adr'), { recursive: true });
+    expect((await expectSameAsUncached(repo.dir)).problems).toEqual([]);
+    // a link where the folder should be: a problem, so another key; then back
+    rmSync(path.join(repo.dir, 'docs/adr'), { recursive: true });
+    mkdirSync(path.join(repo.dir, 'elsewhere'));
+    symlinkSync('../elsewhere', path.join(repo.dir, 'docs/adr'));
+    const linked = await expectSameAsUncached(repo.dir);
+    expect(linked.problems.map((p) => p.rule)).toContain('symlink-skipped');
+    rmSync(path.join(repo.dir, 'docs/adr'));
+    expect((await expectSameAsUncached(repo.dir)).problems).toEqual([]);
+    // records in it: read, then removed again
+    repo.commit('adr', { 'docs/adr/0001-use-postgres.md': '# 1. Use Postgres\n\nStatus: Accepted\n\nWe use Postgres.\n' });
+    expect((await expectSameAsUncached(repo.dir)).ids).toContain('ADR-0001');
+    rmSync(path.join(repo.dir, 'docs/adr'), { recursive: true });
+    expect((await expectSameAsUncached(repo.dir)).ids).toEqual(['DEC-001']);
   });
 
   it('sees a record edited (committed or only on disk), added, removed, renamed', async () => {

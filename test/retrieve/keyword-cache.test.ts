@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
-import { buildKeywordIndex, decodeKeywordIndex, encodeKeywordIndex, keywordIndexFor, keywordIndexKey, queryOf, searchKeywords, searchRecords } from '../../src/retrieve/bm25.js';
+import { buildKeywordIndex, decodeKeywordIndex, encodeKeywordIndex, keywordIndexFor, keywordIndexKey, keywordKeyOf, openKeywordIndex, queryOf, searchKeywords, searchRecords } from '../../src/retrieve/bm25.js';
 import { retrieveForText } from '../../src/retrieve/engine.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -126,5 +126,64 @@ describe('keyword index cache', () => {
     rmSync(path.join(repo.dir, '.contextia/system/rationale/DEC-0100.md'));
     expect((await search('chargebacks disputed')).ids).toEqual([]);
     expect((await search('ledger')).ids).toEqual(['DEC-LEDGER']);
+  });
+
+  it('read by section (postings of the asked terms only) answers as the whole file does', async () => {
+    const repo = makeRepo(RECORDS);
+    repo.commit('records');
+    const { snapshot, set } = await load(repo.dir);
+    try {
+      const built = buildKeywordIndex(set.artifacts);
+      const bytes = encodeKeywordIndex(built, 'k');
+      const file = path.join(repo.dir, 'index.bin');
+      writeFileSync(file, bytes);
+      const whole = decodeKeywordIndex(bytes, 'k')!;
+      const open = openKeywordIndex(file, 'k')!;
+      expect(open).toBeDefined();
+      expect(open.source.ids).toEqual(whole.ids);
+      expect(Array.from(open.source.dens!)).toEqual(Array.from(whole.dens!));
+      expect(Array.from(open.source.lens)).toEqual(Array.from(whole.lens));
+      for (const t of [...Object.keys(built.postings), 'constructor', 'zzz', '']) expect(open.source.postingsOf(t) && Array.from(open.source.postingsOf(t)!)).toEqual(whole.postingsOf(t) && Array.from(whole.postingsOf(t)!));
+      for (const q of ['webhook deliveries', 'ledger rounding invoice', 'constructor']) expect(searchKeywords(open.source, queryOf(q))).toEqual(searchKeywords(built, queryOf(q)));
+      open.close();
+      expect(openKeywordIndex(file, 'other key')).toBeUndefined();
+      truncateSync(file, bytes.length - 1);
+      expect(openKeywordIndex(file, 'k')).toBeUndefined();
+      expect(openKeywordIndex(path.join(repo.dir, 'missing.bin'), 'k')).toBeUndefined();
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('keyed by the set key when the set has one: the same answers, a new key when the records change', async () => {
+    const repo = makeRepo(RECORDS);
+    repo.commit('records');
+    const run = async (text: string) => {
+      const { snapshot, set } = await load(repo.dir);
+      try {
+        expect(set.key).toBeDefined();
+        const first = searchRecords(repo.dir, set.artifacts, queryOf(text), 50, set.key);
+        expect(keywordIndexFor(repo.dir, set.artifacts, set.key).cached).toBe(true);
+        expect(searchRecords(repo.dir, set.artifacts, queryOf(text), 50, set.key)).toEqual(first);
+        expect(first).toEqual(searchKeywords(buildKeywordIndex(set.artifacts), queryOf(text)));
+        expect(keywordKeyOf(set.artifacts, set.key)).not.toBe(keywordIndexKey(set.artifacts));
+        return { ids: ids(first), key: keywordKeyOf(set.artifacts, set.key) };
+      } finally {
+        snapshot.close();
+      }
+    };
+    const before = await run('refunds ledger');
+    expect(before.ids).toEqual(['DEC-LEDGER']);
+    repo.write({ '.contextia/system/rationale/DEC-0100.md': rec('DEC-0100', 'Refund policy', 'Refunds go back to the original payment method.') });
+    const added = await run('refunds ledger');
+    expect([...added.ids].sort()).toEqual(['DEC-0100', 'DEC-LEDGER']);
+    expect(added.key).not.toBe(before.key);
+    repo.write({ '.contextia/system/rationale/DEC-0100.md': rec('DEC-0100', 'Chargebacks are disputed', 'Disputes are answered within seven days.') });
+    expect((await run('refunds ledger')).ids).toEqual(['DEC-LEDGER']);
+    rmSync(path.join(repo.dir, '.contextia/system/rationale/DEC-0100.md'));
+    expect(await run('refunds ledger')).toEqual(before);
+    // the config is part of the set key
+    repo.write({ '.contextia/config.yaml': 'retrieval:\n  link_depth: 2\n' });
+    expect((await run('refunds ledger')).key).not.toBe(before.key);
   });
 });

@@ -206,29 +206,34 @@ export function decodeKeywordIndex(bytes: Buffer, key: string): KeywordSource | 
       dens,
       avgLen: h.avgLen,
       postingsOf(term) {
-        const want = Buffer.from(term, 'utf8');
-        let lo = 0;
-        let hi = L.terms;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          const c = Buffer.compare(termOf(mid), want);
-          if (c === 0) {
-            const from = postAt[mid]!;
-            const to = postAt[mid + 1]!;
-            // a posting naming no document is caught where it is read (searchKeywords)
-            if (!(from <= to && to <= L.pairs)) throw new KeywordCacheDamaged();
-            return postings.subarray(from * 2, to * 2);
-          }
-          if (c < 0) lo = mid + 1;
-          else hi = mid;
-        }
-        return undefined;
+        const at = termIndex(termOf, L.terms, term);
+        if (at < 0) return undefined;
+        const from = postAt[at]!;
+        const to = postAt[at + 1]!;
+        // a posting naming no document is caught where it is read (searchKeywords)
+        if (!(from <= to && to <= L.pairs)) throw new KeywordCacheDamaged();
+        return postings.subarray(from * 2, to * 2);
       },
     };
   } catch (e) {
     if (e instanceof KeywordCacheDamaged) throw e;
     return undefined;
   }
+}
+
+/** The index of `term` among the index's sorted terms (byte order), or -1. */
+function termIndex(termOf: (i: number) => Buffer, terms: number, term: string): number {
+  const want = Buffer.from(term, 'utf8');
+  let lo = 0;
+  let hi = terms;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = Buffer.compare(termOf(mid), want);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
 }
 
 /** Fill `into` from `at` of an open file, all of it or throw. */
@@ -321,29 +326,19 @@ export function openKeywordIndex(file: string | undefined, key: string): OpenKey
       dens,
       avgLen: h.avgLen,
       postingsOf(term) {
-        const want = Buffer.from(term, 'utf8');
-        let lo = 0;
-        let hi = L.terms;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          const c = Buffer.compare(termOf(mid), want);
-          if (c === 0) {
-            const from = postAt[mid]!;
-            const to = postAt[mid + 1]!;
-            // a posting naming no document is caught where it is read (searchKeywords)
-            if (!(from <= to && to <= L.pairs) || h0.fd === undefined) throw new KeywordCacheDamaged();
-            const p = new Uint32Array((to - from) * 2);
-            try {
-              readInto(h0.fd, p, L.postings + from * 8);
-            } catch {
-              throw new KeywordCacheDamaged();
-            }
-            return p;
-          }
-          if (c < 0) lo = mid + 1;
-          else hi = mid;
+        const at = termIndex(termOf, L.terms, term);
+        if (at < 0) return undefined;
+        const from = postAt[at]!;
+        const to = postAt[at + 1]!;
+        // a posting naming no document is caught where it is read (searchKeywords)
+        if (!(from <= to && to <= L.pairs) || h0.fd === undefined) throw new KeywordCacheDamaged();
+        const p = new Uint32Array((to - from) * 2);
+        try {
+          readInto(h0.fd, p, L.postings + from * 8);
+        } catch {
+          throw new KeywordCacheDamaged();
         }
-        return undefined;
+        return p;
       },
     };
     // the file closes when the source is collected, if no one closed it

@@ -123,6 +123,15 @@ interface Layout {
   end: number;
 }
 
+/** The header's layout and average length, when it parses, is for `key` and holds whole counts. */
+function headerOf(text: string, headerBytes: number, key: string): { layout: Layout; avgLen: number } | undefined {
+  const h = JSON.parse(text) as { key?: unknown; docs?: unknown; terms?: unknown; pairs?: unknown; idBytes?: unknown; termBytes?: unknown; avgLen?: unknown };
+  if (h.key !== key) return undefined;
+  const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  if (!whole(h.docs) || !whole(h.terms) || !whole(h.pairs) || !whole(h.idBytes) || !whole(h.termBytes) || typeof h.avgLen !== 'number') return undefined;
+  return { layout: layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes }), avgLen: h.avgLen };
+}
+
 function layoutOf(headerBytes: number, h: { docs: number; terms: number; pairs: number; idBytes: number; termBytes: number }): Layout {
   const lens = align8(16 + headerBytes);
   const dens = lens + h.docs * 8;
@@ -180,11 +189,9 @@ export function decodeKeywordIndex(bytes: Buffer, key: string): KeywordSource | 
   try {
     if (bytes.length < 16 || bytes.toString('latin1', 0, 4) !== MAGIC || bytes.readUInt32LE(4) !== FORMAT) return undefined;
     const headerBytes = bytes.readUInt32LE(8);
-    const h = JSON.parse(bytes.toString('utf8', 16, 16 + headerBytes)) as { key?: unknown; docs?: unknown; terms?: unknown; pairs?: unknown; idBytes?: unknown; termBytes?: unknown; avgLen?: unknown };
-    if (h.key !== key) return undefined;
-    const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-    if (!whole(h.docs) || !whole(h.terms) || !whole(h.pairs) || !whole(h.idBytes) || !whole(h.termBytes) || typeof h.avgLen !== 'number') return undefined;
-    const L = layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes });
+    const h = headerOf(bytes.toString('utf8', 16, 16 + headerBytes), headerBytes, key);
+    if (!h) return undefined;
+    const L = h.layout;
     if (bytes.length !== L.end) return undefined;
     // typed views need aligned offsets: a buffer from a shared pool may start anywhere
     const buf = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
@@ -297,11 +304,9 @@ export function openKeywordIndex(file: string | undefined, key: string): OpenKey
     if (16 + headerBytes > size) throw new Error('header');
     const hb = Buffer.alloc(headerBytes);
     readInto(fd, hb, 16);
-    const h = JSON.parse(hb.toString('utf8')) as { key?: unknown; docs?: unknown; terms?: unknown; pairs?: unknown; idBytes?: unknown; termBytes?: unknown; avgLen?: unknown };
-    if (h.key !== key) throw new Error('key');
-    const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-    if (!whole(h.docs) || !whole(h.terms) || !whole(h.pairs) || !whole(h.idBytes) || !whole(h.termBytes) || typeof h.avgLen !== 'number') throw new Error('header');
-    const L = layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes });
+    const h = headerOf(hb.toString('utf8'), headerBytes, key);
+    if (!h) throw new Error('header');
+    const L = h.layout;
     if (size !== L.end) throw new Error('length');
     const lens = new Float64Array(L.docs);
     const dens = new Float64Array(L.docs);

@@ -111,11 +111,25 @@ function requireWithCodeCache(fs, path, file, st, variant) {
   const prefix = `${path.basename(file, '.js')}-${variant}.`;
   let cacheFile;
   let cachedData;
+  // V8 trusts the bytes it is given: a directory another user could write (XDG_CACHE_HOME
+  // pointed somewhere shared) is never read nor written; one not there yet is created at exit
+  // (as trustedCacheDir in src/cache/compile-cache.ts)
+  let exists = false;
+  let trusted = true;
   if (dir) {
+    try {
+      const d = fs.statSync(dir);
+      exists = true;
+      trusted = process.platform === 'win32' || (d.isDirectory() && d.uid === process.getuid() && (d.mode & 0o002) === 0);
+    } catch {
+      /* not there yet */
+    }
+  }
+  if (dir && trusted) {
     const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
     cacheFile = path.join(dir, `${prefix}${key}.bin`);
     try {
-      cachedData = fs.readFileSync(cacheFile);
+      if (exists) cachedData = fs.readFileSync(cacheFile);
     } catch {
       /* first run of this command with this bundle: compiled from source, cache written at exit */
     }

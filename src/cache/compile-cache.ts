@@ -1,7 +1,7 @@
 // @spec SPEC-CACHE-001
 
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,22 @@ export function codeCacheDir(): string | undefined {
   const base =
     process.env.XDG_CACHE_HOME || (process.platform === 'win32' ? process.env.LOCALAPPDATA : undefined) || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
   return base ? path.join(base, 'git-ctx', 'v8') : undefined;
+}
+
+/**
+ * Whether compiled code may be read from `dir`: it is the current user's and no one else may
+ * write it (not world-writable). V8 trusts the bytes it is given, so a cache directory placed
+ * (by XDG_CACHE_HOME, say) where another user could write is never read. bin/git-ctx.js makes
+ * the same check for the CLI bundle's own cache. Windows: per-user by location.
+ */
+export function trustedCacheDir(dir: string): boolean {
+  if (process.platform === 'win32') return true;
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o002) === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -43,12 +59,13 @@ export function requireWithCodeCache(file: string, variant?: string): unknown {
   const dir = codeCacheDir();
   let cacheFile: string | undefined;
   let cachedData: Buffer | undefined;
-  if (dir) {
+  // a directory not there yet is created by the first write; one another user could write is left alone
+  if (dir && (!existsSync(dir) || trustedCacheDir(dir))) {
     const st = statSync(file);
     const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
     cacheFile = path.join(dir, `${prefixOf(file, variant)}${key}.bin`);
     try {
-      cachedData = readFileSync(cacheFile);
+      if (existsSync(dir)) cachedData = readFileSync(cacheFile);
     } catch {
       /* first run with this file: compiled from source, cache written at exit */
     }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { trustedCacheDir } from '../../src/cache/compile-cache.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
@@ -103,5 +104,29 @@ console.log(typeof m.main);`;
     const none = tempDir('git-ctx-v8none-');
     expect(runCli(['for', 'src/a.ts'], { cwd: r.dir, env: { ...env, XDG_CACHE_HOME: none, GIT_CTX_NO_CACHE: '1' } }).code).toBe(0);
     expect(readdirSync(none)).toEqual([]);
+  });
+  it.skipIf(process.platform === 'win32')('never reads nor writes compiled code in a directory other users can write', () => {
+    const cacheHome = tempDir('git-ctx-v8trust-');
+    const r = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+    r.commit('fixture');
+    const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '', GIT_CTX_NO_RECORD: '1' };
+    const dir = path.join(cacheHome, 'git-ctx', 'v8');
+    expect(runCli(['list'], { cwd: r.dir, env }).code).toBe(0);
+    const file = path.join(dir, readdirSync(dir).find((f) => f.startsWith('cli.cjs-list.'))!);
+    const junk = Buffer.from('not compiled code');
+    // the user's own directory: bytes V8 rejects are read, rejected and replaced at exit
+    writeFileSync(file, junk);
+    expect(runCli(['list'], { cwd: r.dir, env }).code).toBe(0);
+    expect(readFileSync(file).equals(junk)).toBe(false);
+    // world-writable: the same bytes are neither read (nor rewritten), and the run is the same
+    writeFileSync(file, junk);
+    chmodSync(dir, 0o777);
+    const out = runCli(['list'], { cwd: r.dir, env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe(runCli(['list'], { cwd: r.dir, env: { ...env, GIT_CTX_NO_CACHE: '1' } }).stdout);
+    expect(readFileSync(file).equals(junk)).toBe(true);
+    expect(trustedCacheDir(dir)).toBe(false);
+    chmodSync(dir, 0o755);
+    expect(trustedCacheDir(dir)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // @spec SPEC-HOSTILE-001
 
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -22,7 +22,9 @@ export async function checkArtifactDir(snapshot: Snapshot, dir: string): Promise
       if (hit) kind = hit.mode === '120000' ? 'link' : 'file';
     } else {
       // the work tree (and what the index will become) as it is on disk, links not followed
-      const st = await lstat(path.join(snapshot.root, ...segs.slice(0, i))).catch(() => undefined);
+      // one lstat per segment, synchronously: a thread-pool round trip (and node:fs/promises,
+      // which a warm run otherwise never loads) costs more than the call itself
+      const st = lstatSync(path.join(snapshot.root, ...segs.slice(0, i)), { throwIfNoEntry: false });
       if (st?.isSymbolicLink()) kind = 'link';
       else if (st && !st.isDirectory()) kind = 'file';
     }

@@ -133,7 +133,7 @@ export function monorepoContent(opts = {}) {
     if (i % 3 === 0) extra.paths = `[${pkgs[(i * 7) % nPkg]}/src/${AREAS[i % AREAS.length]}/${SUBS[i % SUBS.length]}/**]`;
     out.set(
       `.contextia/system/rationale/${decId(i)}.md`,
-      `---\n${fm({ id: decId(i), type: 'decision', title: words(5), status: 'accepted', summary: words(14), keywords: `[${words(3).split(' ').join(', ')}]`, ...extra, links: `\n  specs: [${specId(i % nSpec)}]` })}\n---\n# ${cap(words(5))}\n\n${words(80)}\n`,
+      `---\n${fm({ id: decId(i), type: 'decision', title: words(5), status: 'accepted', summary: words(14), keywords: `[${words(3).split(' ').join(', ')}]`, ...extra, ...(nSpec ? { links: `\n  specs: [${specId(i % nSpec)}]` } : {}) })}\n---\n# ${cap(words(5))}\n\n${words(80)}\n`,
     );
   }
   for (let i = 0; i < nAdr; i++) {

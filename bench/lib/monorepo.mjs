@@ -14,21 +14,12 @@ import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seeded } from './common.mjs';
 
 const WORDS = 'invoice currency rate ledger payment refund customer order tax rounding retry queue event schema migration cache index audit report export import webhook token session account balance settlement dispute fee discount coupon subscription plan trial usage meter quota limit region locale'.split(' ');
 const AREAS = ['api', 'core', 'domain', 'adapters', 'jobs', 'ui', 'util', 'storage'];
 const SUBS = ['handlers', 'models', 'services', 'mappers', 'validators', 'clients', 'hooks', 'views'];
 
-function prng(seed) {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pad = (n, w) => String(n).padStart(w, '0');
 const cap = (w) => w.replace(/^./, (c) => c.toUpperCase());
@@ -44,7 +35,7 @@ export function monorepoContent(opts = {}) {
   const nDec = opts.decisions ?? 300;
   const nSpec = opts.specs ?? 60;
   const nAdr = opts.adrs ?? 60;
-  const rand = prng(opts.seed ?? 19);
+  const { rand } = seeded(opts.seed ?? 19);
   const pick = (xs) => xs[Math.floor(rand() * xs.length)];
   const words = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
   const camel = () => pick(WORDS) + cap(pick(WORDS));

@@ -1,7 +1,7 @@
 // @spec SPEC-CACHE-001
 
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,13 +28,15 @@ export function codeCacheDir(): string | undefined {
  * the same check for the CLI bundle's own cache. Windows: per-user by location.
  */
 export function trustedCacheDir(dir: string): boolean {
-  if (process.platform === 'win32') return true;
-  try {
-    const st = statSync(dir);
-    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o002) === 0;
-  } catch {
-    return false;
-  }
+  return cacheDirState(dir) === 'trusted';
+}
+
+/** `trustedCacheDir` with a third answer, missing (created by the first write), in one stat. */
+function cacheDirState(dir: string): 'trusted' | 'missing' | 'refused' {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (!st) return 'missing';
+  if (process.platform === 'win32') return 'trusted';
+  return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o002) === 0 ? 'trusted' : 'refused';
 }
 
 /**
@@ -60,12 +62,13 @@ export function requireWithCodeCache(file: string, variant?: string): unknown {
   let cacheFile: string | undefined;
   let cachedData: Buffer | undefined;
   // a directory not there yet is created by the first write; one another user could write is left alone
-  if (dir && (!existsSync(dir) || trustedCacheDir(dir))) {
+  const state = dir ? cacheDirState(dir) : 'refused';
+  if (dir && state !== 'refused') {
     const st = statSync(file);
     const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
     cacheFile = path.join(dir, `${prefixOf(file, variant)}${key}.bin`);
     try {
-      if (existsSync(dir)) cachedData = readFileSync(cacheFile);
+      if (state === 'trusted') cachedData = readFileSync(cacheFile);
     } catch {
       /* first run with this file: compiled from source, cache written at exit */
     }

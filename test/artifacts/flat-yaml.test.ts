@@ -11,6 +11,7 @@ import { parseFlatYaml } from '../../src/artifacts/flat-yaml.js';
 import { loadYamlStrings, splitFrontmatter, topLevelKeyLines } from '../../src/artifacts/parse.js';
 import { loadJsYaml } from '../../src/util/js-yaml.js';
 import { YAML_LIMITS } from '../../src/util/yaml-bounds.js';
+import { seeded } from '../helpers/seeded.js';
 // @ts-expect-error a plain .mjs script without types
 import { writeSyntheticRepo } from '../../scripts/synthetic-artifacts.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -195,14 +196,7 @@ describe('flat frontmatter reader', () => {
   });
 
   it('agrees with js-yaml on seeded random documents made of awkward pieces', () => {
-    let seed = 20261123;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = seed;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const rand = seeded(20261123);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const keys = ['id', 'type', 'title', 'status', 'paths', 'links', 'specs', 'a', 'b_c', 'x-y', 'True', 'null', 'NULL', 'yes', '__proto__', 'constructor', 'toString', '1a', 'k'];
     const atoms = ['word', 'two words', 'DEC-001', 'src/**/*.ts', '!src/x', '~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'yes', 'no', 'on', '0', '1.5', '0x1F', '2026-11-22', '-', '- x', '-x', '?', '? x', ':', ': x', 'a:b', 'a: b', '#', ' #c', 'C#', '"', "'", '""', "''", '"q"', "'q'", "'it''s'", '"a\\nb"', '\\', '[', ']', '[]', '[a]', '[a, b]', '{', '}', '{}', ',', '&a', '*a', '!t', '|', '>', '%', '@', '`', ' ', '  ', '\t', '\r', '\u00A0', '\u2028', '\u2019', 'é', '\u2014', '\uFEFF', '\u0085', '\uD83D\uDE00', '<<', '=', '...', '---'];

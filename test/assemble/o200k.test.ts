@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastCountable, fastEncoderFrom, fastO200k, type FastEncoder } from '../../src/assemble/o200k.js';
 import { ROOT } from '../helpers/cli.js';
+import { seeded } from '../helpers/seeded.js';
 
 // The JavaScript o200k counter must give tiktoken's own tokens for every text it accepts:
 // here it is compared with @dqbd/tiktoken (WASM) on every code point of its range in
@@ -26,16 +27,6 @@ const same = (text: string) => {
   if (fast.count(text) !== want.length) return { text, want: want.length, got: fast.count(text) };
   return undefined;
 };
-
-/** Seeded PRNG (mulberry32), so a failure reproduces. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RANGE: number[] = [];
 for (let c = 0; c <= 0x7ff; c++) RANGE.push(c);
@@ -66,7 +57,7 @@ describe('o200k token counts in JavaScript', () => {
   });
 
   it('seeded random strings over the range, weighted towards characters that change the split', { timeout: 120_000 }, () => {
-    const rand = rng(20261122);
+    const rand = seeded(20261122);
     const common = [...' \n\r\t\u00a0\u2009\u200b\u2028\u0085\'sStTlLdD\u017f0123456789aAzZ/._-#*`()[]{}<>:;,!?"\u2019\u201c\u201d\u2014\u2026\u00e9\u00c9\u0301\u03a9\u03c9\u0416\u0436\u05d0\u0627\u0660\u06f0\u0966'];
     const bad = [];
     for (let n = 0; n < 3000 && bad.length < 5; n++) {

@@ -3,6 +3,7 @@ import { feedbackScores, rankWithFeedback, type FeedbackProfile } from '../../sr
 import type { RetrievedRecord } from '../../src/retrieve/types.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { seeded } from '../helpers/seeded.js';
 import { connect } from '../mcp/helpers.js';
 
 const env = { GIT_CTX_NO_RECORD: '' };
@@ -35,18 +36,6 @@ const lastEpisode = (dir: string) => (JSON.parse(runCli(['episodes', '--limit', 
 
 function rec(id: string, slot: RetrievedRecord['slot']): RetrievedRecord {
   return { id, type: 'decision', title: id, file: `${id}.md`, slot, score: 1, why: [] };
-}
-
-/** A seeded generator (mulberry32): the same votes every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('feedback ranking within a slot (retrieval.feedback_ranking)', () => {

@@ -1,9 +1,19 @@
 import { COMMENT_SYNTAX, scanComments } from './languages.js';
 import { findTags } from './tags.js';
+import type { Config } from '../config.js';
 import type { CodeLanguage, FileRecord } from './types.js';
 
 /** Files above this size are skipped (generated bundles, data dumps), and reported. */
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Everything the code index's classification of a file depends on besides its content (and
+ * CODE_CACHE_VERSION): the tags looked for, the anchor globs, the artifact directory and the
+ * size limit, as one string for the keys of memos derived from the index (DEC-033, DEC-036).
+ */
+export function classificationSettings(config: Pick<Config, 'tags' | 'anchors' | 'dir' | 'limits'>): string {
+  return JSON.stringify([config.tags, config.anchors.include, config.anchors.exclude, config.dir, config.limits?.max_file_bytes ?? MAX_FILE_BYTES]);
+}
 
 function countLines(text: string): number {
   let n = 1;

@@ -3,7 +3,7 @@
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { CODE_CACHE_VERSION } from '../cache/code-index.js';
 import { CodeIndex } from '../code/code-index.js';
-import { MAX_FILE_BYTES } from '../code/extract.js';
+import { classificationSettings } from '../code/extract.js';
 import type { Config } from '../config.js';
 import { cacheFile } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
@@ -115,8 +115,7 @@ export class StagedDelta {
 
 /** Everything a file's classification depends on besides its content: the memo's key. */
 function carriersKey(config: Config): string {
-  const settings = [config.tags, config.anchors.include, config.anchors.exclude, config.dir, config.limits?.max_file_bytes ?? MAX_FILE_BYTES];
-  return sha256(`git-ctx/code-carriers ${CARRIERS_VERSION} ${VERSION} ${CODE_CACHE_VERSION}\n${JSON.stringify(settings)}`);
+  return sha256(`git-ctx/code-carriers ${CARRIERS_VERSION} ${VERSION} ${CODE_CACHE_VERSION}\n${classificationSettings(config)}`);
 }
 
 interface Carriers {

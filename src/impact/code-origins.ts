@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { CODE_CACHE_VERSION } from '../cache/code-index.js';
+import { classificationSettings } from '../code/extract.js';
 import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { VERSION } from '../version.js';
@@ -39,9 +40,8 @@ export function listingDigest(snapshot: Snapshot): Promise<string> {
  * names, DEC-033), the code cache's version and the package's.
  */
 async function originsKey(snapshot: Snapshot, config: Config): Promise<string> {
-  const settings = [config.tags, config.anchors.include, config.anchors.exclude, config.dir, config.limits?.max_file_bytes ?? null];
   return createHash('sha1')
-    .update(`git-ctx/impact-code-origins ${ORIGINS_VERSION} ${VERSION} ${CODE_CACHE_VERSION}\n${JSON.stringify(settings)}\n${await listingDigest(snapshot)}`)
+    .update(`git-ctx/impact-code-origins ${ORIGINS_VERSION} ${VERSION} ${CODE_CACHE_VERSION}\n${classificationSettings(config)}\n${await listingDigest(snapshot)}`)
     .digest('hex');
 }
 

@@ -64,14 +64,22 @@ async function loadCli() {
   if (process.env.GIT_CTX_BUNDLE !== '0') {
     const fs = require('node:fs');
     const path = require('node:path');
-    const bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
-    let st;
-    try {
-      st = fs.statSync(bundle);
-      if (st.mtimeMs < fs.statSync(path.join(__dirname, '..', 'dist', 'cli', 'main.js')).mtimeMs) st = undefined;
-    } catch {
-      /* no bundle: the ES modules */
-    }
+    const built = (name) => {
+      try {
+        const st = fs.statSync(path.join(__dirname, '..', 'dist', name));
+        return st.mtimeMs < fs.statSync(path.join(__dirname, '..', 'dist', 'cli', 'main.js')).mtimeMs ? undefined : st;
+      } catch {
+        return undefined;
+      }
+    };
+    // exactly `git ctx hook agent-read` (run on every file an agent reads): the hook's own
+    // bundle, without the command table and the other commands (DEC-041); its main takes the
+    // same argv. Anything more (--help, other arguments) is the full CLI's.
+    const hookOnly = process.argv.length === 4 && process.argv[2] === 'hook' && process.argv[3] === 'agent-read';
+    let bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
+    let st = hookOnly ? built('hook-agent-read.cjs') : undefined;
+    if (st) bundle = path.join(__dirname, '..', 'dist', 'hook-agent-read.cjs');
+    else st = built('cli.cjs');
     if (st) {
       // code compiled through vm.Script has no import() of its own in Node 20: lend it ours
       // (the bundle's import() of packages and builtins goes through this)
@@ -100,13 +108,11 @@ function commandOf(argv) {
  */
 function requireWithCodeCache(fs, path, file, st, variant) {
   const { createRequire, Module } = require('node:module');
-  const os = require('node:os');
   const vm = require('node:vm');
-  const { createHash } = require('node:crypto');
   // the build keeps the bundle ASCII (scripts/build-cli-bundle.mjs): latin1 skips UTF-8 decoding
   const source = fs.readFileSync(file, 'latin1');
   const base =
-    process.env.GIT_CTX_NO_CACHE === '1' ? undefined : process.env.XDG_CACHE_HOME || (process.platform === 'win32' ? process.env.LOCALAPPDATA : undefined) || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
+    process.env.GIT_CTX_NO_CACHE === '1' ? undefined : process.env.XDG_CACHE_HOME || (process.platform === 'win32' ? process.env.LOCALAPPDATA : undefined) || (homeDir() ? path.join(homeDir(), '.cache') : undefined);
   const dir = base ? path.join(base, 'git-ctx', 'v8') : undefined;
   const prefix = `${path.basename(file, '.js')}-${variant}.`;
   let cacheFile;
@@ -126,7 +132,7 @@ function requireWithCodeCache(fs, path, file, st, variant) {
     }
   }
   if (dir && trusted) {
-    const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
+    const key = codeCacheKey(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`);
     cacheFile = path.join(dir, `${prefix}${key}.bin`);
     try {
       if (exists) cachedData = fs.readFileSync(cacheFile);
@@ -160,4 +166,25 @@ function requireWithCodeCache(fs, path, file, st, variant) {
     });
   }
   return mod.exports;
+}
+
+/** codeCacheKey of src/cache/compile-cache.ts (no node:crypto at start-up, DEC-041). */
+function codeCacheKey(s) {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  let c = 0x85ebca6b;
+  for (let i = 0; i < s.length; i++) {
+    const k = s.charCodeAt(i);
+    a = Math.imul(a ^ k, 0x01000193);
+    b = Math.imul(b ^ k, 0x5bd1e995);
+    b ^= b >>> 15;
+    c = Math.imul(c + k, 0xc2b2ae35);
+    c ^= c >>> 13;
+  }
+  return [a, b, c].map((x) => (x >>> 0).toString(16).padStart(8, '0')).join('');
+}
+
+/** os.homedir(), which on POSIX is $HOME when set, without loading node:os for it. */
+function homeDir() {
+  return (process.platform !== 'win32' && process.env.HOME) || require('node:os').homedir();
 }

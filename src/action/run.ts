@@ -14,6 +14,7 @@ import { upsertStickyComment, type StickyCommentResult } from './comment.js';
 import { ensureHistory } from './fetch.js';
 import { artifactUrl, mapSummary, uploadWithActionsArtifact, writeActionMap, type ArtifactUploader } from './map.js';
 import { resolveLogin, resolveTarget } from './github.js';
+import { now } from '../util/timing.js';
 
 /** The Action's inputs, parsed (see action.yml). */
 export interface ActionInputs {
@@ -136,9 +137,9 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
     core.info(`git-ctx: ${pr ? `pull request #${pr.number}` : target.kind === 'range' ? target.label : ''}, base ${base.slice(0, 12)}, head ${head.slice(0, 12)}`);
 
     const notes = await ensureHistory({ root, base, head, log: (m) => core.debug(m) });
-    const t0 = performance.now();
+    const t0 = now();
     const result = await analyzePullRequest({ cwd: root, base, head, includeStale: inputs.includeStale, allowMissingMergeBase: true });
-    await recordPrAnalysis(root, result, { kind: 'action', command: 'pr' }, { ms: performance.now() - t0 });
+    await recordPrAnalysis(root, result, { kind: 'action', command: 'pr' }, { ms: now() - t0 });
     result.limitations.unshift(...notes);
 
     const command = reproduceCommand(result);

@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
-import { gitBlobHash, sha256 } from '../util/hash.js';
+import { gitBlobHash } from '../util/hash.js';
+import { memoSha256 } from '../cache/digest-memo.js';
+import { cacheFile } from '../git/git-dir.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
@@ -112,7 +114,7 @@ const SET_VERSION = 1;
  * id (blob ids from the git index, or hashed from the work tree), or for a folder that lists
  * nothing the problems checkArtifactDir found for it (DEC-037).
  */
-function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined, emptyVerdicts: Map<number, string>): string {
+function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined, emptyVerdicts: Map<number, string>, memo: string | undefined): string {
   // plain data from YAML; numbers JSON cannot carry (.inf, .nan) spelled out rather than as null
   const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
   sources.forEach((s, i) => {
@@ -122,7 +124,8 @@ function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[]
     if (verdict !== undefined) parts.push(`!empty\0${verdict}`);
     for (const e of listed[i]!) parts.push(`${e.path}\0${e.mode}\0${blobOf(e) ?? ''}`);
   });
-  return sha256(parts.join('\n'));
+  // ~100 bytes a record: remembered with its digest, so a warm run compares instead of hashing (DEC-041)
+  return memoSha256(memo, parts.join('\n'));
 }
 
 /** Load and parse every artifact in the snapshot (plus global ones when opted in). */
@@ -193,7 +196,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // the finished set is kept for the records as listed (see setKeyOf), an empty folder with
   // what the disk says of it (nothing, or a link: checkArtifactDir); global records and an
   // unreadable record (what it is depends on more than the listing) are never kept
-  const setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts);
+  const setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts, cacheFile(snapshot.root, 'artifacts.keys'));
   mark('set key');
   const finished = setKey ? cache.finishedSet(setKey) : undefined;
   if (finished) {

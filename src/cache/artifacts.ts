@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CtxError } from '../errors.js';
 import { cacheFile } from '../git/git-dir.js';
 import { MAX_CACHE_READ_BYTES, writeCacheFile } from './file.js';
-import { mark } from '../util/timing.js';
+import { mark, now } from '../util/timing.js';
 import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
 import type { Artifact, LoadProblem } from '../artifacts/types.js';
 
@@ -181,7 +181,7 @@ export class ParseCache {
     const file = cacheFile(root, 'artifacts.bin');
     const c = new ParseCache(file);
     if (!file) return c;
-    const t0 = performance.now();
+    const t0 = now();
     let fd: number | undefined;
     try {
       fd = openSync(file, 'r');
@@ -210,7 +210,7 @@ export class ParseCache {
       fd = undefined; // kept open: closed when the entries are read, or with the instance
       closer.register(c, c.fd, c);
       // the same step as readCacheBytes reports, for the bytes read so far (header and finished set)
-      mark(`cache read artifacts.bin: ${((HEADER + (c.setKey ? setLen : 0)) / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+      mark(`cache read artifacts.bin: ${((HEADER + (c.setKey ? setLen : 0)) / 1024).toFixed(0)} KB in ${(now() - t0).toFixed(1)} ms`);
     } catch {
       /* absent or unreadable: start empty */
     } finally {
@@ -231,7 +231,7 @@ export class ParseCache {
     const fd = this.fd!;
     this.fd = undefined;
     closer.unregister(this);
-    const t0 = performance.now();
+    const t0 = now();
     try {
       const buf = readAt(fd, 0, this.size);
       const data = JSON.parse(buf.toString('utf8', HEADER + this.setLen, HEADER + this.setLen + this.indexLen)) as { tool?: string; entries?: Record<string, Stored> };
@@ -246,7 +246,7 @@ export class ParseCache {
         this.buf = buf;
         this.entries = entries;
       }
-      mark(`cache read artifacts.bin: ${(this.size / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+      mark(`cache read artifacts.bin: ${(this.size / 1024).toFixed(0)} KB in ${(now() - t0).toFixed(1)} ms`);
     } catch {
       /* unreadable or damaged: start empty */
     } finally {

@@ -1,6 +1,5 @@
 // @spec SPEC-CACHE-001
 
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import os from 'node:os';
@@ -40,6 +39,27 @@ function cacheDirState(dir: string): 'trusted' | 'missing' | 'refused' {
 }
 
 /**
+ * The cache file's key: 96 bits of three multiply-xor lanes over what identifies the file and
+ * the Node that compiled it. Not a digest: bin/git-ctx.js restates it (test/cli/bundle.test.ts
+ * checks both agree), and a sha256 there would load node:crypto on every run (DEC-041). A
+ * collision is harmless beyond the time lost: the key spells the file's inode, size and times.
+ */
+export function codeCacheKey(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  let c = 0x85ebca6b;
+  for (let i = 0; i < s.length; i++) {
+    const k = s.charCodeAt(i);
+    a = Math.imul(a ^ k, 0x01000193);
+    b = Math.imul(b ^ k, 0x5bd1e995);
+    b ^= b >>> 15;
+    c = Math.imul(c + k, 0xc2b2ae35);
+    c ^= c >>> 13;
+  }
+  return [a, b, c].map((x) => (x >>> 0).toString(16).padStart(8, '0')).join('');
+}
+
+/**
  * `require(file)` for a large CommonJS module, with V8's code cache kept on disk between runs.
  * Node 20 has no built-in compile cache (`module.enableCompileCache` arrived in Node 22), and
  * compiling the 9 MB TypeScript compiler costs ~0.3 s of every cold run; with the cache it
@@ -65,7 +85,7 @@ export function requireWithCodeCache(file: string, variant?: string): unknown {
   const state = dir ? cacheDirState(dir) : 'refused';
   if (dir && state !== 'refused') {
     const st = statSync(file);
-    const key = createHash('sha256').update(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24);
+    const key = codeCacheKey(`${file}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${process.version}\0${process.arch}`);
     cacheFile = path.join(dir, `${prefixOf(file, variant)}${key}.bin`);
     try {
       if (state === 'trusted') cachedData = readFileSync(cacheFile);

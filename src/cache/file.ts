@@ -2,7 +2,7 @@
 
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { mark } from '../util/timing.js';
+import { mark, now } from '../util/timing.js';
 import { pruneCachesSometimes } from './prune.js';
 
 /**
@@ -17,7 +17,7 @@ export const MAX_CACHE_READ_BYTES = 256 * 1024 * 1024;
  */
 export function readCacheBytes(file: string | undefined, maxBytes = MAX_CACHE_READ_BYTES): Buffer | undefined {
   if (!file) return undefined;
-  const t0 = performance.now();
+  const t0 = now();
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -30,7 +30,7 @@ export function readCacheBytes(file: string | undefined, maxBytes = MAX_CACHE_RE
       if (n <= 0) break;
       at += n;
     }
-    mark(`cache read ${path.basename(file)}: ${(at / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+    mark(`cache read ${path.basename(file)}: ${(at / 1024).toFixed(0)} KB in ${(now() - t0).toFixed(1)} ms`);
     return at === size ? buf : buf.subarray(0, at);
   } catch {
     return undefined;

@@ -12,7 +12,7 @@ export { cacheLimitBytes, DEFAULT_CACHE_LIMIT_BYTES, SESSION_MAX_AGE_MS, type Pr
  * still listed (as "other") and still pruned: a cache from another git-ctx version.
  */
 const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] = [
-  { kind: 'artifacts', what: "parsed artifacts by blob id, and the finished set by the records' listing and config", test: (n) => n.startsWith('artifacts.') },
+  { kind: 'artifacts', what: "parsed artifacts by blob id, the finished set by the records' listing and config, and that key's digest", test: (n) => n.startsWith('artifacts.') },
   { kind: 'code-index', what: 'annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook)', test: (n) => n.startsWith('code-index.') },
   { kind: 'code-graph', what: 'code graph facts and shards, by blob id', test: (n) => n.startsWith('code-graph') },
   { kind: 'staleness', what: 'staleness judgements and anchor symbols', test: (n) => n.startsWith('stale-') || n.startsWith('staleness-') },

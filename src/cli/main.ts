@@ -4,7 +4,8 @@ import { Command, CommanderError } from './commander.js';
 import { isCtxError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ExitCode, io } from './io.js';
-import { mark, phase, renderTimings, timingSteps, timingsEnabled } from '../util/timing.js';
+import { mark, phase } from '../util/timing.js';
+import { reportTimingsAtExit } from './timings.js';
 import { addExamples } from './examples.js';
 import { progressLine } from './progress.js';
 import { setProgressSink } from '../util/progress.js';
@@ -73,7 +74,7 @@ export async function buildProgram(only?: string): Promise<Command> {
 
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
 export async function main(argv: string[]): Promise<number> {
-  if (timingsEnabled(process.env)) reportTimingsAtExit();
+  reportTimingsAtExit();
   // a progress line for long whole-repository work, on a terminal only (never in CI logs or pipes)
   const line = !process.env.CI && fdIsTTY(2) ? progressLine({ write: (s) => process.stderr.write(s) }) : undefined;
   if (line) setProgressSink(line);
@@ -91,16 +92,6 @@ export async function main(argv: string[]): Promise<number> {
     // what is left after the answer: cache writes, closing handles, Node's own exit
     phase('exit');
   }
-}
-
-let timingsHooked = false;
-/** GIT_CTX_TIMINGS=1: every phase of the run on stderr, printed as the process exits. */
-function reportTimingsAtExit(): void {
-  if (timingsHooked) return;
-  timingsHooked = true;
-  process.on('exit', () => {
-    process.stderr.write(renderTimings(timingSteps(), performance.now()).join('\n') + '\n');
-  });
 }
 
 /**

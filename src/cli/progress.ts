@@ -1,6 +1,7 @@
 // @spec SPEC-CLI-001
 
 import type { ProgressSink } from '../util/progress.js';
+import { now as processNow } from '../util/timing.js';
 
 export interface ProgressLineOptions {
   write: (s: string) => void;
@@ -18,7 +19,7 @@ export interface ProgressLineOptions {
  * erased when the step ends, so the output that follows is never interleaved with it.
  */
 export function progressLine(o: ProgressLineOptions): ProgressSink & { clear(): void } {
-  const now = o.now ?? (() => performance.now());
+  const now = o.now ?? processNow;
   const delay = o.delay ?? 1000;
   const every = o.every ?? 100;
   let step: { label: string; start: number; drawn: number; shown: boolean } | undefined;

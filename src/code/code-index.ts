@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { globSetMatcher } from '../util/glob.js';
 import { gitBlobHash } from '../util/hash.js';
-import { mark } from '../util/timing.js';
+import { mark, now } from '../util/timing.js';
 import { reportProgress } from '../util/progress.js';
 import { CodeCache, type CacheValue } from '../cache/code-index.js';
 import { extractFile, MAX_FILE_BYTES } from './extract.js';
@@ -117,7 +117,7 @@ export class CodeIndex {
 
   /** Build the index for a snapshot; reads the cache, extracts what changed, saves the cache. */
   static async build(snapshot: Snapshot, config: Config, opts: CodeIndexOptions = {}): Promise<CodeIndex> {
-    const t0 = performance.now();
+    const t0 = now();
     const shared = opts.sharedWith && opts.sharedWith.config.tags.join(',') === config.tags.join(',') ? opts.sharedWith.cache : undefined;
     const cache = shared ?? (opts.cache === false ? await CodeCache.open(undefined, config.tags) : opts.cache ? await CodeCache.open(opts.cache, config.tags) : await CodeCache.forRepo(snapshot.root, config.tags));
     mark('code index: cache read');
@@ -126,7 +126,7 @@ export class CodeIndex {
     await index.load(opts.known);
     mark('code index: built');
     await cache.save();
-    index.stats.ms = performance.now() - t0;
+    index.stats.ms = now() - t0;
     return index;
   }
 

@@ -11,6 +11,7 @@ import { openSnapshot } from '../snapshot/open.js';
 import { readCacheJson, writeCacheFile } from '../cache/file.js';
 import { sha256 } from '../util/hash.js';
 import { finishRetrieval, startEpisode } from '../store/record.js';
+import { mark } from '../util/timing.js';
 
 /**
  * A coding agent's file-read hook (Claude Code PreToolUse/PostToolUse on Read, Gemini CLI
@@ -65,10 +66,12 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
   } catch {
     return none('not inside a git repository');
   }
+  mark('snapshot opened');
   try {
     const rel = path.relative(snapshot.root, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || path.isAbsolute(rel)) return none('outside the repository');
     const config = await loadConfig(snapshot);
+    mark('config loaded');
     if (rel.startsWith(config.dir + '/')) return none('a record itself');
     // one file asked about: the place index answers without listing the working tree
     snapshot = openPlace(snapshot, rel);
@@ -76,7 +79,9 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     const rec = startEpisode(snapshot.root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: snapshot.commit, record: config.record, dirtyWaitMs: 50, ...(typeof payload.tool_use_id === 'string' ? { context: { tool_call: payload.tool_use_id } } : {}) });
     const set = await loadArtifactSet(snapshot, config);
     const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
+    mark('retrieved');
     await finishRetrieval(rec, r);
+    mark('episode recorded');
     if (!r.results.length) return none('nothing found');
 
     // session memory: which records this agent session has been shown

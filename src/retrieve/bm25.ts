@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import type { Artifact } from '../artifacts/types.js';
 import { cacheFile } from '../git/git-dir.js';
 import { MAX_CACHE_READ_BYTES, writeCacheFile } from '../cache/file.js';
-import { mark } from '../util/timing.js';
+import { mark, now } from '../util/timing.js';
 import { sha256 } from '../util/hash.js';
 import { terms } from './text.js';
 
@@ -279,7 +279,7 @@ const closer = new FinalizationRegistry<{ fd?: number }>((h) => {
  */
 export function openKeywordIndex(file: string | undefined, key: string): OpenKeywordIndex | undefined {
   if (!file) return undefined;
-  const t0 = performance.now();
+  const t0 = now();
   const h0: { fd?: number } = {};
   const close = () => {
     if (h0.fd === undefined) return;
@@ -324,7 +324,7 @@ export function openKeywordIndex(file: string | undefined, key: string): OpenKey
     if (!Array.isArray(ids) || ids.length !== L.docs || !ids.every((x) => typeof x === 'string')) throw new Error('ids');
     const termBytes = tail.subarray(L.termBytesAt - L.ids);
     const termOf = (i: number) => termBytes.subarray(termAt[i]!, termAt[i + 1]!);
-    mark(`cache read ${CACHE_NAME}: ${((16 + headerBytes + 16 * L.docs + 8 * (L.terms + 1) + tail.length) / 1024).toFixed(0)} KB of ${(size / 1024).toFixed(0)} KB in ${(performance.now() - t0).toFixed(1)} ms`);
+    mark(`cache read ${CACHE_NAME}: ${((16 + headerBytes + 16 * L.docs + 8 * (L.terms + 1) + tail.length) / 1024).toFixed(0)} KB of ${(size / 1024).toFixed(0)} KB in ${(now() - t0).toFixed(1)} ms`);
     const source: KeywordSource = {
       ids: ids as string[],
       lens,

@@ -27,6 +27,7 @@ import {
   type RetrieveOptions,
   type Why,
 } from './types.js';
+import { now } from '../util/timing.js';
 
 export { mentionSignals, nearnessSignals, type Signal } from './signals.js';
 export { BUILTIN_LANES } from './lanes.js';
@@ -48,7 +49,7 @@ const MAX_PLACE_BYTES = 200_000;
  */
 async function runLane(reports: Record<LaneName, LaneReport>, lane: RetrievalLane, query: LaneQuery, ctx: LaneContext, timeoutMs: number): Promise<LaneHit[] | undefined> {
   const name = lane.name;
-  const t0 = performance.now();
+  const t0 = now();
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<'timeout'>((resolve) => {
@@ -71,7 +72,7 @@ async function runLane(reports: Record<LaneName, LaneReport>, lane: RetrievalLan
     return undefined;
   } finally {
     if (timer) clearTimeout(timer);
-    reports[name].ms = Math.round((performance.now() - t0) * 10) / 10;
+    reports[name].ms = Math.round((now() - t0) * 10) / 10;
   }
 }
 
@@ -120,7 +121,7 @@ type Lanes = Partial<Record<ReplaceableLane, LaneHit[]>>;
 async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number): Promise<RetrievedRecord[]> {
   const { set } = opts;
   const filters = opts.filters ?? {};
-  const t0 = performance.now();
+  const t0 = now();
   let hidden = 0;
   const ok = (id: string) => {
     const a = set.byId.get(id);
@@ -188,7 +189,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   }
 
   // slot 3: successors of what was found but is out of force, then relations of the hits
-  const t1 = performance.now();
+  const t1 = now();
   let links = 0;
   for (const old of superseded) {
     for (const id of successorsOf(set, old)) {
@@ -205,7 +206,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     taken.add(h.id);
     links++;
   }
-  reports.links = { ...reports.links, status: 'ok', count: links, ms: round(performance.now() - t1) };
+  reports.links = { ...reports.links, status: 'ok', count: links, ms: round(now() - t1) };
 
   // slot 4: stale marks on what is shown (only stamped records can be judged: the judge
   // and its git history load only when one is shown)
@@ -218,7 +219,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
       if (m) r.stale = `${m.state}${m.summary ? `: ${m.summary}` : ''}`;
     }
   }
-  reports.metadata = { status: 'ok', count: hidden, ms: round(performance.now() - t0), ...(hidden ? { message: `${hidden} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
+  reports.metadata = { status: 'ok', count: hidden, ms: round(now() - t0), ...(hidden ? { message: `${hidden} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
   return results;
 }
 

@@ -6,6 +6,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Embedder, VectorSpace } from './embedder.js';
 import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from '../cache/vectors.js';
+import { now } from '../util/timing.js';
 
 /** What is embedded for a record: title twice (it names the decision), summary, keywords, body. */
 export function recordText(a: Artifact): string {
@@ -92,7 +93,7 @@ export async function recordVectors(
   };
   plan();
   const step = Math.max(1, embedder.batchSize ?? BATCH);
-  let saved = performance.now();
+  let saved = now();
   for (let i = 0; i < todo.length; i += step) {
     const batch = todo.slice(i, i + step);
     const vecs = await embedder.embed(batch.map((t) => t.text));
@@ -112,9 +113,9 @@ export async function recordVectors(
       cache.dims = v.length;
     });
     opts.onProgress?.(Math.min(i + step, todo.length), todo.length);
-    if (write && i + step < todo.length && performance.now() - saved > CHECKPOINT_MS) {
+    if (write && i + step < todo.length && now() - saved > CHECKPOINT_MS) {
       writeVectorFile(file, cache);
-      saved = performance.now();
+      saved = now();
     }
   }
   // the space (the default embedder's common component) over these records, in this order:

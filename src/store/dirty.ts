@@ -1,11 +1,11 @@
 // @spec SPEC-STORE-001
 
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { cacheFile } from '../git/git-dir.js';
+import { gitBlobHash, sha1 } from '../util/hash.js';
 import { indexFileOf, readGitIndex, type GitIndexFile } from '../git/index-file.js';
 
 /**
@@ -119,7 +119,7 @@ export function fileState(root: string, index: GitIndexFile, p: string): FileSta
   return blobId(readFileSync(abs)) === index.blob(e) ? 'clean' : 'dirty';
 }
 
-const blobId = (b: Buffer) => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex');
+const blobId = (b: Buffer) => gitBlobHash(b);
 
 /** The identity of the index file's content: its trailing checksum (git's own) and its stat stamp. */
 function indexIdentity(root: string): string | undefined {
@@ -160,7 +160,7 @@ export function stagedPaths(root: string, commit: string): Promise<Set<string> |
   const before = indexIdentity(root);
   const trailer = before ? trailerOf(root) : undefined;
   if (!before || !trailer) return Promise.resolve(undefined);
-  const key = createHash('sha1').update(`git-ctx/record-staged 1\n${commit}\n${before}\n${trailer}`).digest('hex');
+  const key = sha1(`git-ctx/record-staged 1\n${commit}\n${before}\n${trailer}`);
   const file = cacheFile(root, STAGED_CACHE);
   const hit = readKeyedCache(file, key);
   if (Array.isArray(hit) && hit.every((x) => typeof x === 'string')) return Promise.resolve(new Set(hit as string[]));

@@ -1,9 +1,9 @@
 // @spec SPEC-STORE-001
 
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
+import { randomHex } from '../util/hash.js';
 import type { Episode } from './types.js';
 
 /**
@@ -32,7 +32,7 @@ export function recordingEnabled(env: NodeJS.ProcessEnv, cfg?: { record?: boolea
 
 /** A new episode id: time-ordered, unique across processes (ms time in base 36 + 6 random hex). */
 export function newEpisodeId(at: number): string {
-  return `${Math.max(0, Math.floor(at)).toString(36).padStart(9, '0')}${randomBytes(3).toString('hex')}`;
+  return `${Math.max(0, Math.floor(at)).toString(36).padStart(9, '0')}${randomHex(3)}`;
 }
 
 export type EpisodeDraft = Omit<Episode, 'id' | 'at'> & { id?: string; at?: number };

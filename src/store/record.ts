@@ -6,6 +6,7 @@ import type { RetrievalResult, RetrievedRecord } from '../retrieve/types.js';
 import { startDirtyProbe, type DirtyProbe } from './dirty.js';
 import { appendEpisode, recordingEnabled } from './journal.js';
 import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord, SupportRef } from './types.js';
+import { now } from '../util/timing.js';
 
 /**
  * Recording for front ends: `startEpisode` at the start of a retrieval (it starts the
@@ -51,7 +52,7 @@ export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRe
   const env = opts.env ?? process.env;
   if (!recordingEnabled(env, { record: opts.record })) return OFF;
   const clock = opts.clock ?? Date.now;
-  const t0 = performance.now();
+  const t0 = now();
   const at = clock();
   let commit = opts.commit;
   let probe: DirtyProbe | undefined;
@@ -66,7 +67,7 @@ export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRe
   return {
     async finish(parts) {
       try {
-        const ms = parts.ms ?? Math.round((performance.now() - t0) * 10) / 10;
+        const ms = parts.ms ?? Math.round((now() - t0) * 10) / 10;
         const files = parts.files ?? (parts.query.kind === 'place' && parts.query.place ? [parts.query.place] : []);
         const dirty = parts.dirty ?? (probe && files.length ? await probe.judge(files, opts.dirtyWaitMs ?? 50) : undefined);
         const c = parts.commit ?? commit;

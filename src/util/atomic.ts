@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, constants, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
+import { randomHex } from './hash.js';
 
 export interface AtomicWriteOptions {
   /**
@@ -19,7 +19,7 @@ export interface AtomicWriteOptions {
 
 /** A unique temp name in the target's own directory, so that rename(2) stays on one file system. */
 function tempNameFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomHex(6)}.tmp`);
 }
 
 /** Is a process with this id running (on this machine)? EPERM means it exists but is not ours. */
@@ -148,7 +148,7 @@ export async function writeFilesAtomic(files: BatchFile[]): Promise<void> {
   // Each file with blocking calls, one after another: thousands of small files through the
   // thread pool cost ~3x the CPU (a promise and a pool round trip per call, five calls a
   // file), and the pool's four threads gain nothing on one disk. One random draw names all temps.
-  const rand = randomBytes(6 * files.length).toString('hex');
+  const rand = randomHex(6 * files.length);
   files.forEach((f, i) => {
     const target = path.resolve(f.file);
     if (f.data === null) {

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveGitDir } from '../git/git-dir.js';
 import { CtxError } from '../errors.js';
+import { randomHex, sha256 } from './hash.js';
 
 /** What a lock file records about its holder; shown in LOCKED errors. */
 export interface LockHolder {
@@ -71,7 +71,7 @@ export function lockPathFor(file: string, lockDir?: string): string {
     return gitDir ? path.join(gitDir, 'ctx', 'locks') : undefined;
   })();
   if (!dir) return `${abs}.lock`;
-  const name = `${path.basename(abs).replace(/[^A-Za-z0-9._-]/g, '_')}.${createHash('sha256').update(abs).digest('hex').slice(0, 16)}.lock`;
+  const name = `${path.basename(abs).replace(/[^A-Za-z0-9._-]/g, '_')}.${sha256(abs).slice(0, 16)}.lock`;
   return path.join(dir, name);
 }
 
@@ -163,7 +163,7 @@ export async function acquireLock(file: string, opts: LockOptions = {}): Promise
       since: new Date().toISOString(),
       file: abs,
       command: process.argv.slice(1).map((a) => path.basename(a)).join(' ').slice(0, 200),
-      token: randomBytes(12).toString('hex'),
+      token: randomHex(12),
     };
     try {
       const fh = await open(lockPath, 'wx');

@@ -81,6 +81,50 @@ describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
     expect(run().stdout).toContain('Usage: git-ctx list');
   });
 
+  it('runs exactly `hook agent-read` from its own bundle (dist/hook-agent-read.cjs), and anything more from the CLI', () => {
+    expect(statSync(path.join(ROOT, 'dist/hook-agent-read.cjs')).mtimeMs).toBeGreaterThanOrEqual(statSync(path.join(ROOT, 'dist/cli/main.js')).mtimeMs);
+    const dir = copyOfCli();
+    const bin = path.join(dir, 'bin/git-ctx.js');
+    const hookBundle = path.join(dir, 'dist/hook-agent-read.cjs');
+    writeFileSync(hookBundle, "exports.main = async () => { process.stdout.write('from the hook bundle\\n'); return 0; };\n");
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', input: '', env: { ...process.env, GIT_CTX_NO_CACHE: '1', ...env } });
+    expect(run(['hook', 'agent-read']).stdout).toBe('from the hook bundle\n');
+    expect(run(['hook', 'agent-read', '--help']).stdout).toContain('Usage: git-ctx hook agent-read');
+    expect(run(['hook', 'agent-read'], { GIT_CTX_BUNDLE: '0' }).stdout).toBe('');
+    // built before the last tsc run: stale, the CLI answers (an empty payload: nothing to add)
+    const older = new Date(statSync(path.join(dir, 'dist/cli/main.js')).mtimeMs - 60_000);
+    utimesSync(hookBundle, older, older);
+    const stale = run(['hook', 'agent-read']);
+    expect(stale.status).toBe(0);
+    expect(stale.stdout).toBe('');
+  });
+
+  it('loads neither node:crypto nor perf_hooks in a warm agent-read hook, for or trace (DEC-041)', () => {
+    const r = makeRepo({
+      'src/a.ts': '// @spec SPEC-A\nexport function a() {\n  return 1;\n}\n',
+      '.contextia/system/specs/SPEC-A.md': rec('SPEC-A', 'spec', 'status: active\nkeywords: [alpha]\n', 'The a function.'),
+    });
+    r.commit('fixture');
+    const out = path.join(tempDir('git-ctx-modules-'), 'modules.txt');
+    const preload = path.join(path.dirname(out), 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`);
+    const payload = (s: string) => JSON.stringify({ session_id: s, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(r.dir, 'src/a.ts') } });
+    const cases: { args: string[]; input?: (i: number) => string }[] = [
+      { args: ['hook', 'agent-read'], input: (i) => payload(`modules-${i}`) },
+      { args: ['for', 'src/a.ts'] },
+      { args: ['trace', 'src/a.ts'] },
+    ];
+    for (const c of cases) {
+      // cold, warm (caches written by the first run), then the run that is measured
+      for (let i = 0; i < 3; i++) expect(runCli(c.args, { cwd: r.dir, input: c.input?.(i) }).code, c.args.join(' ')).toBe(0);
+      const last = runCli(c.args, { cwd: r.dir, input: c.input?.(3), env: { NODE_OPTIONS: `--require ${preload}` } });
+      expect(last.code, c.args.join(' ')).toBe(0);
+      expect(last.stdout, c.args.join(' ')).toContain('SPEC-A');
+      const loaded = readFileSync(out, 'utf8').split('\n');
+      expect(loaded.filter((m) => /^NativeModule (crypto|perf_hooks)$/.test(m)), c.args.join(' ')).toEqual([]);
+    }
+  });
+
   it('keeps one code cache per frequent command, and one for the rest', () => {
     const cacheHome = tempDir('git-ctx-v8home-');
     const r = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });

@@ -6,7 +6,7 @@ import type { Depth } from '../../artifacts/types.js';
 import type { Bundle } from '../../assemble/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { CtxError, isCtxError } from '../../errors.js';
-import { phase } from '../../util/timing.js';
+import { now, phase } from '../../util/timing.js';
 import { ExitCode, addRepoOptions, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
 
 interface ContextOptions extends RepoOptions {
@@ -38,7 +38,7 @@ export function register(program: Command): void {
     .option('--record', 'record the bundle manifest as a git note (refs/notes/ctx) on its commit')
     .option('--verify', 'compare with the bundle recorded on the commit for the same id and options; exit 1 when it differs');
   addRepoOptions(cmd).action(async (id: string, o: ContextOptions) => {
-    const t0 = performance.now();
+    const t0 = now();
     const { findRepoRoot, openSnapshot } = await import('../../snapshot/open.js');
     const { warmUp } = await import('../../artifacts/load.js');
     const { default: path } = await import('node:path');
@@ -82,7 +82,7 @@ export function register(program: Command): void {
     }
     phase('render');
     io().out(renderBundle(bundle, o.json ? 'json' : o.format));
-    await recordBundleEpisode(await snapshot, bundle, performance.now() - t0);
+    await recordBundleEpisode(await snapshot, bundle, now() - t0);
     if (code) throw new ExitCode(code);
   });
 }

@@ -106,20 +106,7 @@ export function register(program: Command): void {
       ].join('\n'),
     )
     .action(async () => {
-      const [{ agentRead }, { readAllStdin }] = await Promise.all([import('../../hooks/agent-read.js'), import('../../util/stdin.js')]);
-      let payload;
-      try {
-        payload = JSON.parse((await readAllStdin()).toString('utf8') || '{}');
-      } catch (e) {
-        io().err(`git-ctx hook agent-read: stdin is not JSON (${(e as Error).message}); nothing added\n`);
-        return;
-      }
-      try {
-        const r = await agentRead(payload, io().cwd);
-        if (r.stdout) io().out(r.stdout);
-      } catch (e) {
-        // an agent's read must never fail because of us
-        io().err(`git-ctx hook agent-read: ${(e as Error).message}; nothing added\n`);
-      }
+      const { runAgentReadHook } = await import('../agent-read-hook.js');
+      await runAgentReadHook();
     });
 }

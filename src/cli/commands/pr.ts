@@ -8,6 +8,7 @@ import { recordConfiguredAt, recordPrAnalysis } from '../../store/record.js';
 import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
 import type { FailOn, PrResult } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
+import { now } from '../../util/timing.js';
 
 /** Options of `git ctx pr`. */
 interface PrCliOptions {
@@ -53,11 +54,11 @@ export function register(program: Command): void {
         base = d.rev;
         io().err(`git-ctx: comparing with ${d.rev} (${d.source}); pass --base to choose\n`);
       }
-      const t0 = performance.now();
+      const t0 = now();
       const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check });
       // like the analysis, recording follows the configuration committed at the PR head
       const record = recordingEnabled(io().env) ? ((await recordConfiguredAt(cwd, result.head.commit)) ?? true) : false;
-      await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: performance.now() - t0, record });
+      await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: now() - t0, record });
       recordPrMarkers(cwd, result, record);
       const format: PrFormat = o.json ? 'json' : o.format;
       io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));

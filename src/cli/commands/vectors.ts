@@ -5,6 +5,7 @@ import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
 import { plural } from '../../util/plural.js';
 import { addRepoOptions, formatOption, io, loadRepo, type RepoContext, type RepoOptions } from '../shared.js';
+import { now } from '../../util/timing.js';
 
 interface VectorsCliOptions extends RepoOptions {
   format: 'human' | 'json';
@@ -93,7 +94,7 @@ GEMINI_API_KEY). Vectors are also embedded on demand by git ctx search and git c
         const { vectorDir } = await import('../../cache/vectors.js');
         if (!vectorDir(repo.snapshot.root)) throw new CtxError('USAGE', 'vectors cannot be cached here (outside a git directory, or GIT_CTX_NO_CACHE=1)');
         const tty = o.progress !== false && !!process.stderr.isTTY;
-        const t0 = performance.now();
+        const t0 = now();
         const r = await recordVectors(repo.snapshot.root, repo.set, embedder, {
           onProgress: tty
             ? (done, total) => {
@@ -103,7 +104,7 @@ GEMINI_API_KEY). Vectors are also embedded on demand by git ctx search and git c
               }
             : undefined,
         });
-        const ms = Math.round(performance.now() - t0);
+        const ms = Math.round(now() - t0);
         const out = { provider: embedder.provider, model: embedder.model, embedder: `${embedder.provider}:${embedder.model}`, embedded: r.embedded, records: r.byId.size, ms, ...(r.file ? { file: r.file } : {}) };
         io().out(o.json || o.format === 'json' ? JSON.stringify(out, null, 2) + '\n' : `${embedder.provider}/${embedder.model}: ${r.embedded ? `embedded ${plural(r.embedded, 'record')} in ${ms} ms` : 'every record already embedded'} (${plural(r.byId.size, 'record')})\n`);
       } finally {

@@ -2,6 +2,7 @@
 
 import { createHash } from 'node:crypto';
 import { cacheFile } from '../../git/git-dir.js';
+import { sha1 } from '../../util/hash.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { readCacheJson, readKeyedCache, writeCacheFile, writeKeyedCache } from '../../cache/file.js';
 import type { CallSite, CodeNeighbours } from '../neighbours.js';
@@ -195,7 +196,7 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
   // and hashing every (path, blob) of it; anything else computes the key from the listing
   const identityOf = (snapshot as { listIdentity?: (listed?: boolean) => Promise<string | undefined> }).listIdentity?.bind(snapshot);
   const identity = useCache && identityOf ? await identityOf() : undefined;
-  const memoKey = identity ? createHash('sha1').update(`git-ctx/code-graph-memo ${CODE_GRAPH_VERSION} ${maxBytes}\n${identity}`).digest('hex') : undefined;
+  const memoKey = identity ? sha1(`git-ctx/code-graph-memo ${CODE_GRAPH_VERSION} ${maxBytes}\n${identity}`) : undefined;
   if (memoKey) {
     const memo = readKeyedCache(cacheFile(root, MEMO_CACHE), memoKey) as Partial<KeyMemo> | undefined;
     const meta = memo && typeof memo.key === 'string' && Number.isInteger(memo.files) ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), memo.key)) : undefined;

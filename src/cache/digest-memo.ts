@@ -1,0 +1,49 @@
+// @spec SPEC-CACHE-001
+
+import { readCacheBytes, writeCacheFile } from './file.js';
+import { sha256 } from '../util/hash.js';
+
+/**
+ * sha256 of a long key, remembered beside the key itself: a warm run compares the bytes
+ * (one memcmp) instead of hashing them, and so never loads node:crypto for it (~5 ms of a
+ * start-up, DEC-041). The memo holds the last few keys, most recent first, so alternating
+ * between two snapshots (the work tree and `--staged`) keeps both. A digest is only ever
+ * taken from an entry whose key is byte for byte the one asked about, so the memo can make
+ * a run slower, never its answer different.
+ *
+ * File: "GCDM1\n", then per entry a 4-byte big-endian key length, the 64 hex digits, the key
+ * in UTF-8.
+ */
+const MAGIC = Buffer.from('GCDM1\n', 'latin1');
+const KEEP = 4;
+/** Keys larger than this are hashed, not remembered (no memo file of many megabytes). */
+const MAX_KEY_BYTES = 8 * 1024 * 1024;
+
+export function memoSha256(file: string | undefined, key: string): string {
+  const bytes = Buffer.from(key, 'utf8');
+  if (!file || bytes.length > MAX_KEY_BYTES) return sha256(bytes);
+  const entries: { digest: Buffer; key: Buffer }[] = [];
+  const buf = readCacheBytes(file);
+  if (buf && buf.length >= MAGIC.length && buf.subarray(0, MAGIC.length).equals(MAGIC)) {
+    let at = MAGIC.length;
+    while (at + 68 <= buf.length) {
+      const n = buf.readUInt32BE(at);
+      if (at + 68 + n > buf.length) break; // cut short: the rest is ignored
+      const digest = buf.subarray(at + 4, at + 68);
+      const k = buf.subarray(at + 68, at + 68 + n);
+      if (k.equals(bytes) && /^[0-9a-f]{64}$/.test(digest.toString('latin1'))) return digest.toString('latin1');
+      entries.push({ digest, key: k });
+      at += 68 + n;
+    }
+  }
+  const digest = sha256(bytes);
+  const kept = [{ digest: Buffer.from(digest, 'latin1'), key: bytes }, ...entries.slice(0, KEEP - 1)];
+  const parts: Buffer[] = [MAGIC];
+  for (const e of kept) {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(e.key.length);
+    parts.push(len, e.digest, e.key);
+  }
+  writeCacheFile(file, Buffer.concat(parts));
+  return digest;
+}

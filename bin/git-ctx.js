@@ -75,10 +75,13 @@ async function loadCli() {
     // exactly `git ctx hook agent-read` (run on every file an agent reads): the hook's own
     // bundle, without the command table and the other commands (DEC-041); its main takes the
     // same argv. Anything more (--help, other arguments) is the full CLI's.
+    // The same for `for`, `trace` and `search` as the first argument (src/cli/only/*.ts: the
+    // full CLI registers only the command it runs too, so the two answer alike).
     const hookOnly = process.argv.length === 4 && process.argv[2] === 'hook' && process.argv[3] === 'agent-read';
+    const own = hookOnly ? 'hook-agent-read.cjs' : ['for', 'trace', 'search'].includes(process.argv[2]) ? `cli-${process.argv[2]}.cjs` : undefined;
     let bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
-    let st = hookOnly ? built('hook-agent-read.cjs') : undefined;
-    if (st) bundle = path.join(__dirname, '..', 'dist', 'hook-agent-read.cjs');
+    let st = own ? built(own) : undefined;
+    if (st) bundle = path.join(__dirname, '..', 'dist', own);
     else st = built('cli.cjs');
     if (st) {
       // code compiled through vm.Script has no import() of its own in Node 20: lend it ours

@@ -173,7 +173,11 @@ async function bundle(entry, out, inlineNames) {
   console.error(`dist/${out}: ${(built.bytes / 1024).toFixed(0)} KiB from ${Object.keys(result.metafile.inputs).length} modules (${rewritten - rewrittenBefore} import.meta.url and computed import() rewritten)`);
 }
 
+/** Commands with a bundle of their own (src/cli/only/<name>.ts; bin/git-ctx.js knows them too). */
+const ONLY = ['for', 'trace', 'search'];
 await bundle('dist/cli/main.js', 'cli.cjs', INLINE);
 // exactly `git ctx hook agent-read`, run on every file an agent reads: its own bundle, a third
 // of the CLI's code to load (bin/git-ctx.js picks it; DEC-041)
 await bundle('dist/cli/agent-read-hook.js', 'hook-agent-read.cjs', []);
+// the one-place and search commands agents run most: each alone (with commander), same reason
+for (const name of ONLY) await bundle(`dist/cli/only/${name}.js`, `cli-${name}.cjs`, INLINE);

@@ -1,24 +1,16 @@
 // @spec SPEC-CLI-001
 
-import { Command, CommanderError } from './commander.js';
-import { isCtxError } from '../errors.js';
-import { VERSION } from '../version.js';
-import { ExitCode, io } from './io.js';
-import { mark, phase } from '../util/timing.js';
-import { reportTimingsAtExit } from './timings.js';
-import { addExamples } from './examples.js';
-import { progressLine } from './progress.js';
-import { setProgressSink } from '../util/progress.js';
-import { fdIsTTY } from '../util/stdio.js';
+import type { Command } from './commander.js';
+import { buildProgramFrom, runProgram, type CommandTable } from './program.js';
 
-type CommandModule = { register(program: Command): void };
+export { handleError, rewriteIdShorthand } from './program.js';
 
 /**
  * Command modules, loaded on demand: `git ctx check` imports the check code only, not the
  * MCP SDK, ts-morph or tiktoken. Start-up time is most of a hook's budget. The order here is
  * the order in --help.
  */
-const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+const COMMANDS: CommandTable = {
   context: () => import('./commands/context.js'),
   check: () => import('./commands/check.js'),
   list: () => import('./commands/list.js'),
@@ -57,90 +49,11 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 /** The program with every command, or only `only` when the command to run is known. */
-export async function buildProgram(only?: string): Promise<Command> {
-  const program = new Command('git-ctx')
-    .description('Git-native project context for coding agents and reviewers.\nRun "git ctx <TASK-ID>" to assemble the context bundle of a task.')
-    .version(VERSION, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    .showSuggestionAfterError(true)
-    .configureOutput({ writeOut: (s) => io().out(s), writeErr: (s) => io().err(s) })
-    .exitOverride();
-  const names = only === '-V' || only === '--version' ? [] : only && COMMANDS[only] ? [only] : COMMAND_NAMES;
-  const mods = await Promise.all(names.map((n) => COMMANDS[n]!()));
-  for (const m of mods) m.register(program);
-  addExamples(program);
-  return program;
+export function buildProgram(only?: string): Promise<Command> {
+  return buildProgramFrom(COMMANDS, only);
 }
 
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
-export async function main(argv: string[]): Promise<number> {
-  reportTimingsAtExit();
-  // a progress line for long whole-repository work, on a terminal only (never in CI logs or pipes)
-  const line = !process.env.CI && fdIsTTY(2) ? progressLine({ write: (s) => process.stderr.write(s) }) : undefined;
-  if (line) setProgressSink(line);
-  try {
-    mark('main');
-    const args = rewriteIdShorthand(COMMAND_NAMES, argv);
-    const program = await buildProgram(args[2]);
-    mark('command loaded');
-    await program.parseAsync(args);
-    return 0;
-  } catch (e) {
-    return handleError(e);
-  } finally {
-    line?.clear();
-    // what is left after the answer: cache writes, closing handles, Node's own exit
-    phase('exit');
-  }
-}
-
-/**
- * `git ctx TASK-042` is short for `git ctx context TASK-042`: when the first argument is not a
- * command or an option but looks like an artifact id (has an upper-case letter, a digit, a
- * dash or a slash), "context" is inserted. A lower-case word is left to commander, so a
- * mistyped command still gets "did you mean …?".
- */
-export function rewriteIdShorthand(commands: Command | Iterable<string>, argv: string[]): string[] {
-  const first = argv[2];
-  if (first === undefined || first.startsWith('-')) return argv;
-  const names = commands instanceof Command ? commands.commands.flatMap((c) => [c.name(), ...c.aliases()]) : [...commands];
-  const known = new Set(['help', ...names]);
-  if (known.has(first)) return argv;
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/.test(first) || !/[A-Z0-9/-]/.test(first)) return argv;
-  return [argv[0]!, argv[1]!, 'context', ...argv.slice(2)];
-}
-
-/** File-system failures caused by the environment (SPEC-HOSTILE-001): one line naming the path, exit 2. */
-const ENVIRONMENT_ERRNOS = new Map([
-  ['ENOTDIR', 'a file is where a directory was expected'],
-  ['EEXIST', 'already exists and is not what was expected (a file where a directory belongs?)'],
-  ['EISDIR', 'is a directory where a file was expected'],
-  ['EACCES', 'permission denied'],
-  ['EPERM', 'operation not permitted'],
-  ['EROFS', 'read-only file system'],
-  ['ENOSPC', 'no space left on the device'],
-  ['ELOOP', 'too many levels of symbolic links'],
-  ['ENAMETOOLONG', 'file name too long'],
-]);
-
-export function handleError(e: unknown): number {
-  if (e instanceof ExitCode) return e.code;
-  if (e instanceof CommanderError) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
-    return 2;
-  }
-  if (isCtxError(e)) {
-    io().err(`git-ctx: ${e.located}\n`);
-    if (e.hint) io().err(`  hint: ${e.hint}\n`);
-    return 2;
-  }
-  const err = e as Error;
-  // the environment, not a bug: a path that is a file where a directory belongs, no permission, a full disk
-  const sys = e as NodeJS.ErrnoException;
-  if (sys?.path && sys.code && ENVIRONMENT_ERRNOS.has(sys.code)) {
-    io().err(`git-ctx: ${sys.path}: ${ENVIRONMENT_ERRNOS.get(sys.code)} (${sys.code} in ${sys.syscall ?? 'a file operation'})\n`);
-    return 2;
-  }
-  io().err(`git-ctx: unexpected error: ${err?.stack ?? String(e)}\nThis is a bug in git-ctx; please report it with the command you ran.\n`);
-  return 2;
+export function main(argv: string[]): Promise<number> {
+  return runProgram(argv, COMMANDS);
 }

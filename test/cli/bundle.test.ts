@@ -91,6 +91,15 @@ describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
     expect(run(['hook', 'agent-read']).stdout).toBe('from the hook bundle\n');
     expect(run(['hook', 'agent-read', '--help']).stdout).toContain('Usage: git-ctx hook agent-read');
     expect(run(['hook', 'agent-read'], { GIT_CTX_BUNDLE: '0' }).stdout).toBe('');
+    // for, trace and search as the first argument: their own bundles too
+    for (const name of ['for', 'trace', 'search']) {
+      const own = path.join(dir, `dist/cli-${name}.cjs`);
+      expect(statSync(path.join(ROOT, `dist/cli-${name}.cjs`)).mtimeMs).toBeGreaterThanOrEqual(statSync(path.join(ROOT, 'dist/cli/main.js')).mtimeMs);
+      writeFileSync(own, `exports.main = async (argv) => { process.stdout.write('from cli-${name}: ' + argv.slice(2).join(' ') + '\\n'); return 0; };\n`);
+      expect(run([name, 'x', '--json']).stdout).toBe(`from cli-${name}: ${name} x --json\n`);
+    }
+    expect(run(['list', '--help']).stdout).toContain('Usage: git-ctx list');
+    expect(run(['--json', 'for', 'x']).stdout).not.toContain('from cli-for');
     // built before the last tsc run: stale, the CLI answers (an empty payload: nothing to add)
     const older = new Date(statSync(path.join(dir, 'dist/cli/main.js')).mtimeMs - 60_000);
     utimesSync(hookBundle, older, older);
@@ -131,15 +140,16 @@ describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
     r.commit('fixture');
     const env = { XDG_CACHE_HOME: cacheHome, GIT_CTX_NO_CACHE: '', GIT_CTX_NO_RECORD: '1' };
     for (const args of [['for', 'src/a.ts'], ['trace', 'src/a.ts'], ['list'], ['graph', '--help'], ['bundles', '--help']]) expect(runCli(args, { cwd: r.dir, env }).code).toBe(0);
-    const files = readdirSync(path.join(cacheHome, 'git-ctx', 'v8')).filter((f) => f.startsWith('cli.cjs-'));
-    expect(files.map((f) => f.split('.').slice(0, 2).join('.')).sort()).toEqual(['cli.cjs-for', 'cli.cjs-list', 'cli.cjs-other', 'cli.cjs-trace']);
+    // for and trace from their own bundles (DEC-041), list and the rest from the CLI's
+    const files = readdirSync(path.join(cacheHome, 'git-ctx', 'v8')).filter((f) => f.startsWith('cli'));
+    expect(files.map((f) => f.split('.').slice(0, 2).join('.')).sort()).toEqual(['cli-for.cjs-for', 'cli-trace.cjs-trace', 'cli.cjs-list', 'cli.cjs-other']);
     // the bin's loader and src/cache/compile-cache.ts name and key the cache alike: loading the
     // bundle through the latter finds the bin's cache, accepts it and writes nothing
     const dir = path.join(cacheHome, 'git-ctx', 'v8');
     const before = readdirSync(dir).sort();
     const lib = pathToFileURL(path.join(ROOT, 'dist/cache/compile-cache.js')).href;
     const script = `import { requireWithCodeCache } from ${JSON.stringify(lib)};
-const m = requireWithCodeCache(${JSON.stringify(path.join(ROOT, 'dist/cli.cjs'))}, 'for');
+const m = requireWithCodeCache(${JSON.stringify(path.join(ROOT, 'dist/cli-for.cjs'))}, 'for');
 console.log(typeof m.main);`;
     const r2 = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
     expect(r2.stdout).toBe('function\n');

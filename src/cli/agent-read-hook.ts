@@ -45,3 +45,6 @@ export async function main(): Promise<number> {
   }
   return 0;
 }
+
+/** Everything is awaited before main resolves: bin/git-ctx.js may end the process then (DEC-041). */
+export const exitWhenDone = true;

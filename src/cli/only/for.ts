@@ -11,3 +11,6 @@ import { runProgram } from '../program.js';
 export function main(argv: string[]): Promise<number> {
   return runProgram(argv, { for: () => import('../commands/for.js') });
 }
+
+/** Everything is awaited before main resolves: bin/git-ctx.js may end the process then (DEC-041). */
+export const exitWhenDone = true;

@@ -218,4 +218,70 @@ describe('finished artifact set cache', () => {
       expect(readFileSync(cache).equals(whole)).toBe(true);
     }
   });
+  it('the binary set section (DEC-040): a column pointing outside its table or a length that does not add up is a miss, and is rewritten', async () => {
+    const repo = repoWithRecords();
+    const want = await expectSameAsUncached(repo.dir);
+    const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
+    const whole = readFileSync(cache);
+    const setLen = whole.readUInt32LE(12);
+    const headLen = whole.readUInt32LE(88);
+    const head = JSON.parse(whole.toString('utf8', 92, 92 + headLen)) as { n: number; s: string[]; d: string[] };
+    expect(head.n).toBe(want.artifacts.length);
+    const colsAt = 88 + 4 + headLen + ((4 - ((4 + headLen) % 4)) % 4);
+    // per record: type, status, scope, domain, folder, heavy offset, heavy length (i32 LE)
+    const damages: [number, number][] = [
+      [colsAt, head.s.length], // a type past the string table
+      [colsAt + 4, -2], // a status before it
+      [colsAt + 16, head.d.length], // a folder past the folders
+      [colsAt + 7 * 4 + 20, 0x7fffff00], // a heavy range past the file
+      [colsAt + 7 * 4 + 24, -1], // a negative length
+    ];
+    for (const [at, v] of damages) {
+      const bad = Buffer.from(whole);
+      bad.writeInt32LE(v, at);
+      writeFileSync(cache, bad);
+      expect((await load(repo.dir)).artifacts, `${at}`).toEqual(want.artifacts);
+      expect(readFileSync(cache).equals(whole)).toBe(true);
+    }
+    // a head whose byte counts do not add up to the section
+    const bad = Buffer.from(whole);
+    const text = bad.toString('latin1', 92, 92 + headLen);
+    const m = /"ib":(\d)/.exec(text)!;
+    bad.write(String((Number(m[1]) + 1) % 10), 92 + m.index + 5, 'latin1');
+    writeFileSync(cache, bad);
+    expect((await load(repo.dir)).artifacts).toEqual(want.artifacts);
+    expect(readFileSync(cache).equals(whole)).toBe(true);
+    expect(setLen).toBeGreaterThan(0);
+  });
+
+  it('a set whose ids or files cannot be stored exactly (a NUL in an id) is not stored; loads stay equal to uncached ones', async () => {
+    const repo = repoWithRecords();
+    repo.commit('nul id', { '.contextia/decisions/DEC-NUL.md': '---\nid: "DEC-N\\0UL"\ntype: decision\nstatus: accepted\ntitle: Nul\n---\n# Nul\n' });
+    const want = await expectSameAsUncached(repo.dir);
+    expect(want.ids).toContain('DEC-N\0UL');
+    const whole = readFileSync(path.join(repo.dir, '.git/ctx/cache/artifacts.bin'));
+    expect(whole.toString('latin1', 24, 88).trim()).toBe(''); // no set key: no set
+    expect(whole.readUInt32LE(12)).toBe(0);
+  });
+
+  it('records without links, relations or requires share frozen empties: reading them is as before, changing one in place throws', async () => {
+    const repo = repoWithRecords();
+    repo.commit('plain', { '.contextia/decisions/DEC-003.md': '---\nid: DEC-003\ntype: decision\nstatus: accepted\ntitle: Plain\n---\n# Plain\n' });
+    await expectSameAsUncached(repo.dir);
+    const snap = await openSnapshot({ cwd: repo.dir });
+    try {
+      const set = await loadArtifactSet(snap, await loadConfig(snap));
+      const a = set.byId.get('DEC-003')!;
+      expect(a.links).toEqual([]);
+      expect(a.requires).toEqual([]);
+      expect(a.relations).toEqual({});
+      expect(() => a.links.push({ kind: 'specs', id: 'SPEC-1' } as never)).toThrow();
+      // replacing them (as finishing does) works
+      a.links = [{ kind: 'specs', id: 'SPEC-1' } as never];
+      expect(a.links).toHaveLength(1);
+      expect(set.byId.get('DEC-001')!.links.length).toBeGreaterThan(0);
+    } finally {
+      snap.close();
+    }
+  });
 });

@@ -538,20 +538,22 @@ interface HeavySource {
 }
 
 class CachedArtifact {
-  id: string;
-  type: string;
-  status: string | undefined;
-  scope: Artifact['scope'];
-  domain: string | undefined;
-  links: Artifact['links'];
-  relations: Artifact['relations'];
-  requires: string[];
-  file: string;
-  origin: Artifact['origin'];
-  blob: string;
-  format: Artifact['format'];
-  mentions: Artifact['mentions'];
-  statusText: Artifact['statusText'];
+  // declared only (no field initialisers): the constructor sets every one, in this order, so
+  // each record gets one store per field instead of a definition and then a store (DEC-040)
+  declare id: string;
+  declare type: string;
+  declare status: string | undefined;
+  declare scope: Artifact['scope'];
+  declare domain: string | undefined;
+  declare links: Artifact['links'];
+  declare relations: Artifact['relations'];
+  declare requires: string[];
+  declare file: string;
+  declare origin: Artifact['origin'];
+  declare blob: string;
+  declare format: Artifact['format'];
+  declare mentions: Artifact['mentions'];
+  declare statusText: Artifact['statusText'];
   /** where the heavy fields are: a loader and a byte range (no closure per record: a set has thousands) */
   #src: HeavySource;
   #at: number;
@@ -587,7 +589,9 @@ class CachedArtifact {
     this.file = file;
     this.origin = origin;
     this.blob = blob;
-    if (extra?.f) this.format = extra.f;
+    this.format = extra?.f ? extra.f : undefined;
+    this.mentions = undefined;
+    this.statusText = undefined;
     this.#src = src;
     this.#at = at;
     this.#len = len;

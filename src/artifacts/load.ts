@@ -74,8 +74,11 @@ async function walkGlobal(dir: string): Promise<string[]> {
 /** A markdown file that is not a README, a baseline list, or a `_`-prefixed partial. */
 function isArtifactFile(p: string): boolean {
   if (!p.endsWith('.md')) return false;
-  const base = p.slice(p.lastIndexOf('/') + 1);
-  return base !== 'README.md' && base !== 'baseline.md' && base[0] !== '_';
+  // the base name compared in place (no string per listed file: a folder lists thousands)
+  const at = p.lastIndexOf('/') + 1;
+  if (p.charCodeAt(at) === 0x5f /* _ */) return false;
+  const len = p.length - at;
+  return !(len === 9 && p.startsWith('README.md', at)) && !(len === 11 && p.startsWith('baseline.md', at));
 }
 
 /**
@@ -86,6 +89,19 @@ function isArtifactFile(p: string): boolean {
 export function warmUp(snapshot: Snapshot, dir = '.contextia'): void {
   snapshot.listUnder(dir).catch(() => undefined); // the real call reports errors
   ParseCache.preload(snapshot.root);
+  const work = whileListing;
+  whileListing = undefined;
+  work?.(snapshot.root);
+}
+
+let whileListing: ((root: string) => void) | undefined;
+
+/**
+ * Work the next warmUp starts once git is listing the records (a search's, see
+ * src/retrieve/ahead.ts): given the repository's root, it must only schedule, never block.
+ */
+export function doWhileListing(work: ((root: string) => void) | undefined): void {
+  whileListing = work;
 }
 
 /** One folder of records to read: `.contextia/` (always) and every configured source. */
@@ -203,7 +219,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     // the listing's problems (symbolic links) are part of the stored ones
     problems.length = 0;
     problems.push(...finished.problems);
-    artifacts.push(...finished.artifacts);
+    for (const a of finished.artifacts) artifacts.push(a);
     mark('finished set read');
   } else {
     const keys = new Map<Artifact, string>();

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, write
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
+import { ParseCache } from '../../src/cache/artifacts.js';
 import type { Artifact } from '../../src/artifacts/types.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
@@ -217,5 +218,115 @@ describe('finished artifact set cache', () => {
       expect((await load(repo.dir)).artifacts).toEqual(want.artifacts);
       expect(readFileSync(cache).equals(whole)).toBe(true);
     }
+  });
+  it('the binary set section (DEC-040): a column pointing outside its table or a length that does not add up is a miss, and is rewritten', async () => {
+    const repo = repoWithRecords();
+    const want = await expectSameAsUncached(repo.dir);
+    const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
+    const whole = readFileSync(cache);
+    const setLen = whole.readUInt32LE(12);
+    const headLen = whole.readUInt32LE(88);
+    const head = JSON.parse(whole.toString('utf8', 92, 92 + headLen)) as { n: number; s: string[]; d: string[] };
+    expect(head.n).toBe(want.artifacts.length);
+    const colsAt = 88 + 4 + headLen + ((4 - ((4 + headLen) % 4)) % 4);
+    // per record: type, status, scope, domain, folder, heavy offset, heavy length (i32 LE)
+    const damages: [number, number][] = [
+      [colsAt, head.s.length], // a type past the string table
+      [colsAt + 4, -2], // a status before it
+      [colsAt + 16, head.d.length], // a folder past the folders
+      [colsAt + 7 * 4 + 20, 0x7fffff00], // a heavy range past the file
+      [colsAt + 7 * 4 + 24, -1], // a negative length
+    ];
+    for (const [at, v] of damages) {
+      const bad = Buffer.from(whole);
+      bad.writeInt32LE(v, at);
+      writeFileSync(cache, bad);
+      expect((await load(repo.dir)).artifacts, `${at}`).toEqual(want.artifacts);
+      expect(readFileSync(cache).equals(whole)).toBe(true);
+    }
+    // a head whose byte counts do not add up to the section
+    const bad = Buffer.from(whole);
+    const text = bad.toString('latin1', 92, 92 + headLen);
+    const m = /"ib":(\d)/.exec(text)!;
+    bad.write(String((Number(m[1]) + 1) % 10), 92 + m.index + 5, 'latin1');
+    writeFileSync(cache, bad);
+    expect((await load(repo.dir)).artifacts).toEqual(want.artifacts);
+    expect(readFileSync(cache).equals(whole)).toBe(true);
+    expect(setLen).toBeGreaterThan(0);
+  });
+
+  it('a set whose ids or files cannot be stored exactly (a NUL in an id) is not stored; loads stay equal to uncached ones', async () => {
+    const repo = repoWithRecords();
+    repo.commit('nul id', { '.contextia/decisions/DEC-NUL.md': '---\nid: "DEC-N\\0UL"\ntype: decision\nstatus: accepted\ntitle: Nul\n---\n# Nul\n' });
+    const want = await expectSameAsUncached(repo.dir);
+    expect(want.ids).toContain('DEC-N\0UL');
+    const whole = readFileSync(path.join(repo.dir, '.git/ctx/cache/artifacts.bin'));
+    expect(whole.toString('latin1', 24, 88).trim()).toBe(''); // no set key: no set
+    expect(whole.readUInt32LE(12)).toBe(0);
+  });
+
+  it('records without links, relations or requires share frozen empties: reading them is as before, changing one in place throws', async () => {
+    const repo = repoWithRecords();
+    repo.commit('plain', { '.contextia/decisions/DEC-003.md': '---\nid: DEC-003\ntype: decision\nstatus: accepted\ntitle: Plain\n---\n# Plain\n' });
+    await expectSameAsUncached(repo.dir);
+    const snap = await openSnapshot({ cwd: repo.dir });
+    try {
+      const set = await loadArtifactSet(snap, await loadConfig(snap));
+      const a = set.byId.get('DEC-003')!;
+      expect(a.links).toEqual([]);
+      expect(a.requires).toEqual([]);
+      expect(a.relations).toEqual({});
+      expect(() => a.links.push({ kind: 'specs', id: 'SPEC-1' } as never)).toThrow();
+      // replacing them (as finishing does) works
+      a.links = [{ kind: 'specs', id: 'SPEC-1' } as never];
+      expect(a.links).toHaveLength(1);
+      expect(set.byId.get('DEC-001')!.links.length).toBeGreaterThan(0);
+    } finally {
+      snap.close();
+    }
+  });
+  it('README.md, baseline.md and _-prefixed partials are not records, at any depth; names merely containing them are', async () => {
+    const repo = makeRepo();
+    const r = (id: string) => `---\nid: ${id}\ntype: decision\nstatus: accepted\ntitle: ${id}\n---\n# ${id}\n`;
+    repo.write({
+      '.contextia/README.md': r('NOT-1'),
+      '.contextia/baseline.md': '---\nids: []\n---\n',
+      '.contextia/_partial.md': r('NOT-2'),
+      '.contextia/decisions/README.md': r('NOT-3'),
+      '.contextia/decisions/_draft.md': r('NOT-4'),
+      '.contextia/decisions/xREADME.md': r('DEC-R1'),
+      '.contextia/decisions/README.md.md': r('DEC-R2'),
+      '.contextia/decisions/baseline.mdx.md': r('DEC-R3'),
+      '.contextia/decisions/a_b.md': r('DEC-R4'),
+      '.contextia/decisions_x/c.md': r('DEC-R5'),
+    });
+    repo.commit('names');
+    const want = await expectSameAsUncached(repo.dir);
+    expect(want.ids.sort()).toEqual(['DEC-R1', 'DEC-R2', 'DEC-R3', 'DEC-R4', 'DEC-R5']);
+  });
+  it('records built ahead (ParseCache.prebuild, while git lists) are handed out only under the stored key, once', async () => {
+    const repo = repoWithRecords();
+    const want = await expectSameAsUncached(repo.dir);
+    const key = readFileSync(path.join(repo.dir, '.git/ctx/cache/artifacts.bin')).toString('latin1', 24, 88).trimEnd();
+    ParseCache.preload(repo.dir);
+    ParseCache.prebuild(repo.dir);
+    const c = await ParseCache.open(repo.dir);
+    expect(c.finishedSet('another key')).toBeUndefined();
+    const first = c.finishedSet(key)!;
+    const second = c.finishedSet(key)!;
+    expect(first.artifacts.map(plain)).toEqual(second.artifacts.map(plain));
+    expect(first.problems).toStrictEqual(second.problems);
+    // once: the second call builds fresh objects
+    expect(second.artifacts[0]).not.toBe(first.artifacts[0]);
+    expect(second.problems[0]).not.toBe(first.problems[0]);
+    // built ahead, then the records change (another key): the load reads them afresh
+    ParseCache.preload(repo.dir);
+    ParseCache.prebuild(repo.dir);
+    const dec = path.join(repo.dir, '.contextia/decisions/DEC-001.md');
+    writeFileSync(dec, readFileSync(dec, 'utf8').replace('Pool size', 'Pool sizes'));
+    const got = await load(repo.dir);
+    expect(got.artifacts.find((a) => a.id === 'DEC-001')!.title).toBe('Pool sizes');
+    expect(got.artifacts).toEqual((await uncached(repo.dir)).artifacts);
+    expect(want.artifacts.length).toBe(got.artifacts.length);
   });
 });

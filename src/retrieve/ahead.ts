@@ -40,9 +40,6 @@ export interface SemanticAhead {
 
 let current: Ahead | undefined;
 
-/** What each step does, as GIT_CTX_TIMINGS shows it. */
-const STEPS = ['set built', 'keywords searched', 'question embedded', 'plan scored'];
-
 /**
  * Start a search's work for `text` (keyword limit `limit`) in steps the event loop runs
  * between git's output (setImmediate, never keeping the process alive); any earlier one is
@@ -86,7 +83,6 @@ export function searchAhead(root: string, text: string, limit: number): void {
     if (current !== a) return;
     try {
       steps.shift()!();
-      mark(`search ahead: ${STEPS[3 - steps.length]}`);
     } catch {
       /* optional work: the lane does it */
     }

@@ -74,11 +74,8 @@ async function walkGlobal(dir: string): Promise<string[]> {
 /** A markdown file that is not a README, a baseline list, or a `_`-prefixed partial. */
 function isArtifactFile(p: string): boolean {
   if (!p.endsWith('.md')) return false;
-  // the base name compared in place (no string per listed file: a folder lists thousands)
-  const at = p.lastIndexOf('/') + 1;
-  if (p.charCodeAt(at) === 0x5f /* _ */) return false;
-  const len = p.length - at;
-  return !(len === 9 && p.startsWith('README.md', at)) && !(len === 11 && p.startsWith('baseline.md', at));
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  return base !== 'README.md' && base !== 'baseline.md' && base[0] !== '_';
 }
 
 /**
@@ -219,7 +216,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     // the listing's problems (symbolic links) are part of the stored ones
     problems.length = 0;
     problems.push(...finished.problems);
-    for (const a of finished.artifacts) artifacts.push(a);
+    artifacts.push(...finished.artifacts);
     mark('finished set read');
   } else {
     const keys = new Map<Artifact, string>();

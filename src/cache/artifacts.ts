@@ -161,8 +161,6 @@ export class ParseCache {
   private size = 0;
   private setKey = '';
   private setData: StoredSet | undefined;
-  /** the set's records built ahead (prebuild), handed out once by finishedSet */
-  private prebuilt: { artifacts: Artifact[]; problems: LoadProblem[] } | undefined;
   private indexLoaded = true;
   private setServed = false;
   private finished: { key: string; records: FinishedRecord[]; problems: LoadProblem[] } | undefined;
@@ -288,27 +286,8 @@ export class ParseCache {
    * artifacts in order and its problems; undefined for another key or a damaged set.
    */
   finishedSet(key: string): { artifacts: Artifact[]; problems: LoadProblem[] } | undefined {
-    if (!this.setData || this.setKey !== key || this.fd === undefined) return undefined;
-    const built = this.prebuilt ?? this.buildSet();
-    this.prebuilt = undefined;
-    if (built) this.setServed = true;
-    return built;
-  }
-
-  /**
-   * Build the stored set's records now, before its key is known to hold: a search does it
-   * while git lists the records (src/retrieve/ahead.ts). finishedSet hands them out once,
-   * under the key; otherwise they are dropped.
-   */
-  static prebuild(root: string): void {
-    const c = preloaded?.root === root ? preloaded.cache : undefined;
-    if (c?.setData && c.fd !== undefined && !c.prebuilt) c.prebuilt = c.buildSet();
-  }
-
-  /** The stored set's records and problems (fresh objects each call); undefined for a damaged set. */
-  private buildSet(): { artifacts: Artifact[]; problems: LoadProblem[] } | undefined {
     const data = this.setData;
-    if (!data) return undefined;
+    if (!data || this.setKey !== key || this.fd === undefined) return undefined;
     try {
       const { head, cols, ids, names, blobs } = data;
       const { n, s, d, bw, x } = head;
@@ -342,12 +321,11 @@ export class ParseCache {
         }
         artifacts[i] = a as Artifact;
       }
-      // fresh objects: a set built ahead and dropped leaves the stored problems untouched
-      const problems = head.p.map(([q, u]) => {
-        const p = { ...q };
+      const problems = head.p.map(([p, u]) => {
         if (u) for (const k of u) (p as unknown as Record<string, unknown>)[k] = undefined;
         return p;
       });
+      this.setServed = true;
       return { artifacts, problems };
     } catch {
       return undefined;

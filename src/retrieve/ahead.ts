@@ -1,7 +1,6 @@
 // @spec SPEC-RETRIEVE-001
 
 import path from 'node:path';
-import { ParseCache } from '../cache/artifacts.js';
 import { readVectorPlan, vectorDir, vectorFileName } from '../cache/vectors.js';
 import { DefaultEmbedder } from '../semantic/embedder.js';
 import { planScores } from '../semantic/plan-scores.js';
@@ -11,10 +10,9 @@ import { keywordCacheFile, openStoredKeywordIndex, queryOf, searchKeywords, type
 /**
  * A search's work that needs only its words and the caches, done while git lists the records
  * (DEC-040): a warm `git ctx search` waits tens of milliseconds for that listing, with the
- * main thread idle, before it can compute the set's key. The stored set's records are built,
- * and the keyword index and the vector plan stored last are read and searched then, each
- * under the key it was stored with; the set and the lanes take an answer only when that key
- * is the one they would have read (the set's), so
+ * main thread idle, before it can compute the set's key. The keyword index and the vector
+ * plan stored last are read and searched then, each under the key it was stored with; the
+ * lanes take an answer only when that key is the one they would have read (the set's), so
  * they get exactly what reading the cache then would have given, and otherwise do the work
  * as before. Nothing is written, nothing is trusted beyond what the cache itself is.
  */
@@ -50,8 +48,6 @@ export function searchAhead(root: string, text: string, limit: number): void {
   current = a;
   let embedder: DefaultEmbedder | undefined;
   const steps: (() => void)[] = [
-    // the stored set's records (handed out only under the set's key: ParseCache.finishedSet)
-    () => ParseCache.prebuild(root),
     () => {
       if (a.askedKeywords) return;
       const o = openStoredKeywordIndex(keywordCacheFile(root));

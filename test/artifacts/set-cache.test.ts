@@ -2,7 +2,6 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, write
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
-import { ParseCache } from '../../src/cache/artifacts.js';
 import type { Artifact } from '../../src/artifacts/types.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
@@ -284,49 +283,5 @@ describe('finished artifact set cache', () => {
     } finally {
       snap.close();
     }
-  });
-  it('README.md, baseline.md and _-prefixed partials are not records, at any depth; names merely containing them are', async () => {
-    const repo = makeRepo();
-    const r = (id: string) => `---\nid: ${id}\ntype: decision\nstatus: accepted\ntitle: ${id}\n---\n# ${id}\n`;
-    repo.write({
-      '.contextia/README.md': r('NOT-1'),
-      '.contextia/baseline.md': '---\nids: []\n---\n',
-      '.contextia/_partial.md': r('NOT-2'),
-      '.contextia/decisions/README.md': r('NOT-3'),
-      '.contextia/decisions/_draft.md': r('NOT-4'),
-      '.contextia/decisions/xREADME.md': r('DEC-R1'),
-      '.contextia/decisions/README.md.md': r('DEC-R2'),
-      '.contextia/decisions/baseline.mdx.md': r('DEC-R3'),
-      '.contextia/decisions/a_b.md': r('DEC-R4'),
-      '.contextia/decisions_x/c.md': r('DEC-R5'),
-    });
-    repo.commit('names');
-    const want = await expectSameAsUncached(repo.dir);
-    expect(want.ids.sort()).toEqual(['DEC-R1', 'DEC-R2', 'DEC-R3', 'DEC-R4', 'DEC-R5']);
-  });
-  it('records built ahead (ParseCache.prebuild, while git lists) are handed out only under the stored key, once', async () => {
-    const repo = repoWithRecords();
-    const want = await expectSameAsUncached(repo.dir);
-    const key = readFileSync(path.join(repo.dir, '.git/ctx/cache/artifacts.bin')).toString('latin1', 24, 88).trimEnd();
-    ParseCache.preload(repo.dir);
-    ParseCache.prebuild(repo.dir);
-    const c = await ParseCache.open(repo.dir);
-    expect(c.finishedSet('another key')).toBeUndefined();
-    const first = c.finishedSet(key)!;
-    const second = c.finishedSet(key)!;
-    expect(first.artifacts.map(plain)).toEqual(second.artifacts.map(plain));
-    expect(first.problems).toStrictEqual(second.problems);
-    // once: the second call builds fresh objects
-    expect(second.artifacts[0]).not.toBe(first.artifacts[0]);
-    expect(second.problems[0]).not.toBe(first.problems[0]);
-    // built ahead, then the records change (another key): the load reads them afresh
-    ParseCache.preload(repo.dir);
-    ParseCache.prebuild(repo.dir);
-    const dec = path.join(repo.dir, '.contextia/decisions/DEC-001.md');
-    writeFileSync(dec, readFileSync(dec, 'utf8').replace('Pool size', 'Pool sizes'));
-    const got = await load(repo.dir);
-    expect(got.artifacts.find((a) => a.id === 'DEC-001')!.title).toBe('Pool sizes');
-    expect(got.artifacts).toEqual((await uncached(repo.dir)).artifacts);
-    expect(want.artifacts.length).toBe(got.artifacts.length);
   });
 });

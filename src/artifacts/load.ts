@@ -86,19 +86,6 @@ function isArtifactFile(p: string): boolean {
 export function warmUp(snapshot: Snapshot, dir = '.contextia'): void {
   snapshot.listUnder(dir).catch(() => undefined); // the real call reports errors
   ParseCache.preload(snapshot.root);
-  const work = whileListing;
-  whileListing = undefined;
-  work?.(snapshot.root);
-}
-
-let whileListing: ((root: string) => void) | undefined;
-
-/**
- * Work the next warmUp starts once git is listing the records (a search's, see
- * src/retrieve/ahead.ts): given the repository's root, it must only schedule, never block.
- */
-export function doWhileListing(work: ((root: string) => void) | undefined): void {
-  whileListing = work;
 }
 
 /** One folder of records to read: `.contextia/` (always) and every configured source. */

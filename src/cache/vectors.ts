@@ -113,7 +113,7 @@ function planLayout(end: number, records: number): { rows: number; norms: number
  * The vector file's rows and the plan of the set keyed `key`, viewed in place (no map of
  * entries); undefined when the file is absent, damaged, or holds no plan for that key.
  */
-export function readVectorPlan(file: string, key: string | null): PlannedVectors | undefined {
+export function readVectorPlan(file: string, key: string): PlannedVectors | undefined {
   const bytes = readCacheBytes(file);
   if (!bytes) return undefined;
   try {
@@ -123,8 +123,7 @@ export function readVectorPlan(file: string, key: string | null): PlannedVectors
     const headerBytes = bytes.readUInt32LE(16);
     const header = JSON.parse(bytes.toString('utf8', 20, 20 + headerBytes)) as { provider?: unknown; model?: unknown; space?: { state?: unknown }; plan?: { key?: unknown; records?: unknown } };
     const plan = header.plan;
-    // key null: the plan whatever set it was made for (src/retrieve/ahead.ts checks its key later)
-    if (!plan || typeof plan.key !== 'string' || (key !== null && plan.key !== key) || typeof header.provider !== 'string' || typeof header.model !== 'string') return undefined;
+    if (!plan || plan.key !== key || typeof header.provider !== 'string' || typeof header.model !== 'string') return undefined;
     const state = header.space?.state;
     if (!Array.isArray(state) || !state.every((x) => typeof x === 'number')) return undefined;
     const at = 20 + headerBytes + ((4 - ((20 + headerBytes) % 4)) % 4);
@@ -144,7 +143,7 @@ export function readVectorPlan(file: string, key: string | null): PlannedVectors
       dims,
       vectors: new Float32Array(ab, o + at + count * KEY_BYTES, count * dims),
       state: state as number[],
-      plan: { key: plan.key, rows, norms: new Float64Array(ab, o + L.norms, plan.records as number) },
+      plan: { key, rows, norms: new Float64Array(ab, o + L.norms, plan.records as number) },
     };
   } catch {
     return undefined;

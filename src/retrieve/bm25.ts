@@ -52,8 +52,6 @@ const MAX_BODY = 20_000;
 const CACHE_NAME = 'retrieve-keywords.bin';
 /** The JSON cache of earlier versions, removed when the binary one is written. */
 const OLD_CACHE_NAME = 'retrieve-keywords.json';
-/** Where a repository's keyword index is kept (undefined: no cache). */
-export const keywordCacheFile = (root: string): string | undefined => cacheFile(root, CACHE_NAME);
 
 export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex {
   const ids: string[] = [];
@@ -126,16 +124,13 @@ interface Layout {
 }
 
 /** The header's layout and average length, when it parses, is for `key` and holds whole counts. */
-function headerOf(text: string, headerBytes: number, key: string | typeof ANY_KEY): { layout: Layout; avgLen: number; key: string } | undefined {
+function headerOf(text: string, headerBytes: number, key: string): { layout: Layout; avgLen: number } | undefined {
   const h = JSON.parse(text) as { key?: unknown; docs?: unknown; terms?: unknown; pairs?: unknown; idBytes?: unknown; termBytes?: unknown; avgLen?: unknown };
-  if (typeof h.key !== 'string' || (key !== ANY_KEY && h.key !== key)) return undefined;
+  if (h.key !== key) return undefined;
   const whole = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   if (!whole(h.docs) || !whole(h.terms) || !whole(h.pairs) || !whole(h.idBytes) || !whole(h.termBytes) || typeof h.avgLen !== 'number') return undefined;
-  return { layout: layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes }), avgLen: h.avgLen, key: h.key };
+  return { layout: layoutOf(headerBytes, { docs: h.docs, terms: h.terms, pairs: h.pairs, idBytes: h.idBytes, termBytes: h.termBytes }), avgLen: h.avgLen };
 }
-
-/** openKeywordIndex's key that accepts the index stored whatever its key (searchAhead: the key is checked when the set's is known). */
-const ANY_KEY = Symbol('any key');
 
 function layoutOf(headerBytes: number, h: { docs: number; terms: number; pairs: number; idBytes: number; termBytes: number }): Layout {
   const lens = align8(16 + headerBytes);
@@ -283,15 +278,6 @@ const closer = new FinalizationRegistry<{ fd?: number }>((h) => {
  * scoring (KeywordCacheDamaged), as from a whole read.
  */
 export function openKeywordIndex(file: string | undefined, key: string): OpenKeywordIndex | undefined {
-  return openIndexFile(file, key);
-}
-
-/** The index in the cache file whatever its key, and that key (searched ahead of the set's key: src/retrieve/ahead.ts). */
-export function openStoredKeywordIndex(file: string | undefined): (OpenKeywordIndex & { key: string }) | undefined {
-  return openIndexFile(file, ANY_KEY);
-}
-
-function openIndexFile(file: string | undefined, key: string | typeof ANY_KEY): (OpenKeywordIndex & { key: string }) | undefined {
   if (!file) return undefined;
   const t0 = now();
   const h0: { fd?: number } = {};
@@ -362,7 +348,7 @@ function openIndexFile(file: string | undefined, key: string | typeof ANY_KEY): 
     };
     // the file closes when the source is collected, if no one closed it
     closer.register(source, h0, h0);
-    return { source, close, key: h.key };
+    return { source, close };
   } catch {
     close();
     return undefined;

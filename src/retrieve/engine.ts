@@ -248,7 +248,7 @@ function capsOf(opts: RetrieveOptions): RetrievalCaps {
 const linkDepthOf = (opts: RetrieveOptions) => opts.linkDepth ?? opts.set.config.retrieval?.link_depth ?? 1;
 
 /** Candidates for the fused band, before caps and filters. */
-export const FUSED_POOL = 50;
+const FUSED_POOL = 50;
 
 /**
  * What governs or concerns a place in the code (`path`, `path:line`, `path#Symbol`): slot 1

@@ -1,7 +1,6 @@
 // @spec SPEC-RETRIEVE-001
 
-import { keywordKeyOf, queryOf, searchRecords } from './bm25.js';
-import { keywordsAhead } from './ahead.js';
+import { queryOf, searchRecords } from './bm25.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
@@ -36,8 +35,7 @@ export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q) : queryOf(q.text);
-    // searched while git listed the records, in the index stored under the key read here (DEC-040)
-    const found = (q.kind === 'text' ? keywordsAhead(ctx.snapshot.root, keywordKeyOf(ctx.set.artifacts, ctx.set.key), terms, ctx.pool) : undefined) ?? searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key);
+    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key);
     mark('keywords: searched');
     return found.map((h) => ({
       ref: artifact(h.id),

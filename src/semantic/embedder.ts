@@ -67,13 +67,9 @@ export class DefaultEmbedder implements Embedder {
   private readonly a: number;
   private readonly minRecords: number;
 
-  /** built with the default settings: what a search embeds its question with ahead (src/retrieve/ahead.ts) */
-  readonly standard: boolean;
-
   constructor(opts: { a?: number; minRecordsForComponent?: number } = {}) {
     this.a = opts.a ?? SIF_A;
     this.minRecords = opts.minRecordsForComponent ?? MIN_RECORDS_FOR_COMPONENT;
-    this.standard = opts.a === undefined && opts.minRecordsForComponent === undefined;
   }
 
   get dims(): number {

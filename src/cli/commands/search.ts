@@ -1,8 +1,6 @@
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
-import { FUSED_POOL, namedPlaces, retrieveForText } from '../../retrieve/engine.js';
-import { endSearchAhead, searchAhead } from '../../retrieve/ahead.js';
-import { doWhileListing } from '../../artifacts/load.js';
+import { namedPlaces, retrieveForText } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
 import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
@@ -32,17 +30,14 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
   addRepoOptions(cmd).action(async (words: string[], o: SearchOptions) => {
     const text = words.join(' ').trim();
     if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
-    // the keyword and semantic lanes' reading of their caches, while git lists the records (DEC-040)
-    doWhileListing((root) => searchAhead(root, text, FUSED_POOL));
     // read through the place index: no listing of the working tree, the files the words name fresh
-    const repo = await loadRepo(o, () => namedPlaces(text).map((t) => t.path)).finally(() => doWhileListing(undefined));
+    const repo = await loadRepo(o, () => namedPlaces(text).map((t) => t.path));
     try {
       const rec = recordCli(repo, 'search');
       const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
       io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
       await finishRetrieval(rec, result);
     } finally {
-      endSearchAhead();
       repo.close();
     }
   });

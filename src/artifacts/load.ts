@@ -74,8 +74,11 @@ async function walkGlobal(dir: string): Promise<string[]> {
 /** A markdown file that is not a README, a baseline list, or a `_`-prefixed partial. */
 function isArtifactFile(p: string): boolean {
   if (!p.endsWith('.md')) return false;
-  const base = p.slice(p.lastIndexOf('/') + 1);
-  return base !== 'README.md' && base !== 'baseline.md' && base[0] !== '_';
+  // the base name compared in place (no string per listed file: a folder lists thousands)
+  const at = p.lastIndexOf('/') + 1;
+  if (p.charCodeAt(at) === 0x5f /* _ */) return false;
+  const len = p.length - at;
+  return !(len === 9 && p.startsWith('README.md', at)) && !(len === 11 && p.startsWith('baseline.md', at));
 }
 
 /**

@@ -1,12 +1,12 @@
 // @spec SPEC-SEMANTIC-001
 
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Embedder, VectorSpace } from './embedder.js';
 import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from '../cache/vectors.js';
 import { now } from '../util/timing.js';
+import { sha256 } from '../util/hash.js';
 
 /** What is embedded for a record: title twice (it names the decision), summary, keywords, body. */
 export function recordText(a: Artifact): string {
@@ -15,7 +15,7 @@ export function recordText(a: Artifact): string {
 
 /** The cache key of a text under an embedder: provider, model and content, hashed. */
 export function contentKey(e: Pick<Embedder, 'provider' | 'model'>, text: string): string {
-  return createHash('sha256').update(`${e.provider}\0${e.model}\0${text}`).digest('hex').slice(0, 32);
+  return sha256(`${e.provider}\0${e.model}\0${text}`).slice(0, 32);
 }
 
 /**
@@ -130,7 +130,7 @@ export async function recordVectors(
     records.push(v);
   }
   // the hash of the keys back to back (one update: thousands of small ones cost more)
-  const digest = createHash('sha256').update(keys.join('')).digest('hex').slice(0, 32);
+  const digest = sha256(keys.join('')).slice(0, 32);
   let space: VectorSpace;
   let dirty = false;
   if (cache.space?.digest === digest) space = embedder.space(records, cache.space.state);

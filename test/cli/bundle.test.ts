@@ -108,7 +108,7 @@ describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
     expect(stale.stdout).toBe('');
   });
 
-  it('loads neither node:crypto nor perf_hooks in a warm agent-read hook, for or trace (DEC-041)', () => {
+  it('loads neither node:crypto nor perf_hooks in a warm agent-read hook, for, trace or search (DEC-041)', () => {
     const r = makeRepo({
       'src/a.ts': '// @spec SPEC-A\nexport function a() {\n  return 1;\n}\n',
       '.contextia/system/specs/SPEC-A.md': rec('SPEC-A', 'spec', 'status: active\nkeywords: [alpha]\n', 'The a function.'),
@@ -122,6 +122,7 @@ describe('the CommonJS bundle of the CLI (dist/cli.cjs, DEC-031)', () => {
       { args: ['hook', 'agent-read'], input: (i) => payload(`modules-${i}`) },
       { args: ['for', 'src/a.ts'] },
       { args: ['trace', 'src/a.ts'] },
+      { args: ['search', 'alpha', 'function'] },
     ];
     for (const c of cases) {
       // cold, warm (caches written by the first run), then the run that is measured

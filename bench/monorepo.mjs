@@ -152,6 +152,10 @@ if (!ONLY || ONLY === 'search') {
   cleanup.push(repo.dir);
   nodeBaseline('(search run)', repo.dir);
   row('warm git ctx search (5,000 records)', warm([BIN, 'search', 'invoice', 'retry', 'webhook', '--json'], repo.dir), '< 100 ms after start-up');
+  if (CA) {
+    const without = rows.find((r) => r.name === 'node -e 0 (search run)' && r.note === 'without NODE_EXTRA_CA_CERTS').ms;
+    row('warm git ctx search (5,000 records, without NODE_EXTRA_CA_CERTS)', warm([BIN, 'search', 'invoice', 'retry', 'webhook', '--json'], repo.dir, { env: envWith(undefined) }), '< 100 ms after start-up', without);
+  }
 }
 
 console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; median of ${RUNS} warm runs; NODE_EXTRA_CA_CERTS ${CA ? 'set' : 'not set'} for git-ctx runs`);

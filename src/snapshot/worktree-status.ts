@@ -119,6 +119,27 @@ function nthField(line: string, n: number): string {
 }
 
 /**
+ * `git status --porcelain=v2 -z --untracked-files=all` limited to `spec` (`--` and paths), run
+ * on the private copy of the index: git keeps the stat data it refreshed there, so files it
+ * had to re-read (racily clean after a checkout, touched without a change) are re-read once,
+ * not on every run, while the user's index is never written (DEC-041). undefined when the
+ * private index does not apply or the index changed meanwhile: the caller runs the plain
+ * `git status`.
+ */
+export async function scopedStatus(root: string, spec: string[]): Promise<string | undefined> {
+  if (process.env.GIT_CTX_PRIVATE_INDEX === '0') return undefined;
+  const stamp = gitIndexStamp(root);
+  if (!stamp) return undefined;
+  const priv = await privateIndex(root, stamp);
+  if (!priv) return undefined;
+  const out = await runGit(
+    ['-c', `core.untrackedCache=${priv.untrackedCache}`, '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec],
+    { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } },
+  );
+  return gitIndexStamp(root) === stamp ? out : undefined;
+}
+
+/**
  * The whole working tree's state against the git index with one `git status` on a private
  * copy of the index (see privateIndex) beside the remembered index listing (trackedListing).
  * undefined when this path does not apply (no index yet, caches disabled, the index changed

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseGitIndex, readGitIndex } from '../../src/git/index-file.js';
@@ -193,4 +194,43 @@ describe('listings limited to a few paths from the index stat data (no git proce
     repo.rm('src/billing/round.ts');
     same(['for', place, '--json']);
   });
+
+  it("keeps git's refreshed stat data in the private index copy on the git path, never in the user's index (DEC-041)", async () => {
+    const repo = seed();
+    // touched without a change: the user's index now holds stale stat data for it
+    const rec = path.join(repo.dir, '.contextia/system/rationale/DEC-001.md');
+    const later = new Date(statSync(rec).mtimeMs + 5000);
+    utimesSync(rec, later, later);
+    expect(repo.git('diff-files', '--name-only')).toContain('DEC-001.md');
+    const userIndex = readFileSync(path.join(repo.dir, '.git/index'));
+    const plain = await (async () => {
+      process.env.GIT_CTX_PRIVATE_INDEX = '0';
+      try {
+        return await view(repo.dir, false);
+      } finally {
+        delete process.env.GIT_CTX_PRIVATE_INDEX;
+      }
+    })();
+    for (let i = 0; i < 2; i++) expect(await view(repo.dir, false)).toEqual(plain);
+    expect(await view(repo.dir, true)).toEqual(plain);
+    // the user's index is untouched; the private copy was refreshed by git (the file is clean there)
+    expect(readFileSync(path.join(repo.dir, '.git/index')).equals(userIndex)).toBe(true);
+    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const priv = readdirSync(cache).find((f) => f.startsWith('worktree-index-') && !f.endsWith('.json'));
+    expect(priv).toBeDefined();
+    const stale = (index: string) => spawnSync('git', ['diff-files', '--name-only'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, GIT_INDEX_FILE: index } }).stdout;
+    expect(stale(path.join(cache, priv!))).toBe('');
+    expect(stale(path.join(repo.dir, '.git/index'))).toContain('DEC-001.md');
+    // an edit is still seen through the private copy
+    writeFileSync(rec, readFileSync(rec, 'utf8') + 'More.\n');
+    const edited = await view(repo.dir, false);
+    expect((edited['.contextia'] as { under: unknown[][] }).under.find((e) => String(e[0]).endsWith('DEC-001.md'))?.[2]).toBe(repo.git('hash-object', rec).trim());
+    process.env.GIT_CTX_PRIVATE_INDEX = '0';
+    try {
+      expect(await view(repo.dir, false)).toEqual(edited);
+    } finally {
+      delete process.env.GIT_CTX_PRIVATE_INDEX;
+    }
+  });
 });
+

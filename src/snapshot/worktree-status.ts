@@ -61,9 +61,9 @@ interface PrivateKey {
  * and directories but reads no directory that has not changed, without ever writing the
  * user's index. Copied afresh whenever the real index or git's configuration changes.
  */
-async function privateIndex(root: string, stamp: string): Promise<{ file: string; untrackedCache: boolean } | undefined> {
-  // one per work tree: linked worktrees of a clone share the cache folder, not their index
-  const tree = sha256(root).slice(0, 12);
+async function privateIndex(root: string, stamp: string, use = ''): Promise<{ file: string; untrackedCache: boolean } | undefined> {
+  // one per work tree (linked worktrees of a clone share the cache folder, not their index) and use
+  const tree = sha256(root).slice(0, 12) + use;
   const file = cacheFile(root, `${PRIVATE_INDEX}-${tree}`);
   const keyFile = cacheFile(root, `${PRIVATE_INDEX}-${tree}.json`);
   const gitDir = resolveGitDir(root);
@@ -130,10 +130,13 @@ export async function scopedStatus(root: string, spec: string[]): Promise<string
   if (process.env.GIT_CTX_PRIVATE_INDEX === '0') return undefined;
   const stamp = gitIndexStamp(root);
   if (!stamp) return undefined;
-  const priv = await privateIndex(root, stamp);
+  // a copy of its own, without git's untracked cache: whether a file was added to a records
+  // folder is read from the folder each time (a few directories), never from a cache that a
+  // file written in the same instant as the cache could slip past; check's copy keeps its cache
+  const priv = await privateIndex(root, stamp, '-scoped');
   if (!priv) return undefined;
   const out = await runGit(
-    ['-c', `core.untrackedCache=${priv.untrackedCache}`, '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec],
+    ['-c', 'core.untrackedCache=false', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec],
     { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } },
   );
   return gitIndexStamp(root) === stamp ? out : undefined;

@@ -73,10 +73,12 @@ async function loadCli() {
   if (process.env.GIT_CTX_BUNDLE !== '0') {
     const fs = require('node:fs');
     const path = require('node:path');
+    let tscAt;
     const built = (name) => {
       try {
         const st = fs.statSync(path.join(__dirname, '..', 'dist', name));
-        return st.mtimeMs < fs.statSync(path.join(__dirname, '..', 'dist', 'cli', 'main.js')).mtimeMs ? undefined : st;
+        tscAt ??= fs.statSync(path.join(__dirname, '..', 'dist', 'cli', 'main.js')).mtimeMs;
+        return st.mtimeMs < tscAt ? undefined : st;
       } catch {
         return undefined;
       }
@@ -84,10 +86,11 @@ async function loadCli() {
     // exactly `git ctx hook agent-read` (run on every file an agent reads): the hook's own
     // bundle, without the command table and the other commands (DEC-041); its main takes the
     // same argv. Anything more (--help, other arguments) is the full CLI's.
-    // The same for `for`, `trace` and `search` as the first argument (src/cli/only/*.ts: the
+    // A command with a bundle of its own as the first argument (dist/cli-<command>.cjs, built
+    // from src/cli/only/<command>.ts for the commands scripts/build-cli-bundle.mjs lists; the
     // full CLI registers only the command it runs too, so the two answer alike).
     const hookOnly = process.argv.length === 4 && process.argv[2] === 'hook' && process.argv[3] === 'agent-read';
-    const own = hookOnly ? 'hook-agent-read.cjs' : ['for', 'trace', 'search'].includes(process.argv[2]) ? `cli-${process.argv[2]}.cjs` : undefined;
+    const own = hookOnly ? 'hook-agent-read.cjs' : /^[a-z]+$/.test(process.argv[2] ?? '') ? `cli-${process.argv[2]}.cjs` : undefined;
     let bundle = path.join(__dirname, '..', 'dist', 'cli.cjs');
     let st = own ? built(own) : undefined;
     if (st) bundle = path.join(__dirname, '..', 'dist', own);

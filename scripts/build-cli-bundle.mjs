@@ -173,7 +173,7 @@ async function bundle(entry, out, inlineNames) {
   console.error(`dist/${out}: ${(built.bytes / 1024).toFixed(0)} KiB from ${Object.keys(result.metafile.inputs).length} modules (${rewritten - rewrittenBefore} import.meta.url and computed import() rewritten)`);
 }
 
-/** Commands with a bundle of their own (src/cli/only/<name>.ts; bin/git-ctx.js knows them too). */
+/** Commands with a bundle of their own (src/cli/only/<name>.ts); bin/git-ctx.js runs dist/cli-<name>.cjs when it exists. */
 const ONLY = ['for', 'trace', 'search'];
 await bundle('dist/cli/main.js', 'cli.cjs', INLINE);
 // exactly `git ctx hook agent-read`, run on every file an agent reads: its own bundle, a third

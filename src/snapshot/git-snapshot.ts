@@ -7,7 +7,7 @@ import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
 import { gitBlobHash } from '../util/hash.js';
 import { statScopedListing } from './stat-scoped.js';
 import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
-import { scopedStatus, worktreeState } from './worktree-status.js';
+import { statusUnder, worktreeState } from './worktree-status.js';
 
 /** undefined where the platform has no such flag (Windows) */
 const O_NOFOLLOW: number | undefined = (fsConstants as Record<string, number | undefined>).O_NOFOLLOW;
@@ -235,8 +235,7 @@ export class WorktreeSnapshot extends GitBacked {
     if (fast) return fast;
     const [staged, status] = await Promise.all([
       runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...spec], { cwd: this.root }),
-      // on the private index copy when it applies, so that git's refreshed stat data is kept
-      scopedStatus(this.root, spec).then((out) => out ?? runGit(['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec], { cwd: this.root })),
+      statusUnder(this.root, spec),
     ]);
     const gone = new Set<string>();
     const changed = new Set<string>();

@@ -120,26 +120,24 @@ function nthField(line: string, n: number): string {
 
 /**
  * `git status --porcelain=v2 -z --untracked-files=all` limited to `spec` (`--` and paths), run
- * on the private copy of the index: git keeps the stat data it refreshed there, so files it
- * had to re-read (racily clean after a checkout, touched without a change) are re-read once,
- * not on every run, while the user's index is never written (DEC-041). undefined when the
- * private index does not apply or the index changed meanwhile: the caller runs the plain
- * `git status`.
+ * when it can on a private copy of the index: git keeps the stat data it refreshed there, so
+ * files it had to re-read (racily clean after a checkout, touched without a change) are
+ * re-read once, not on every run, while the user's index is never written (DEC-041). Run on
+ * the user's index, read-only, when the private copy does not apply (GIT_CTX_PRIVATE_INDEX=0,
+ * caches off, a split index) or the index changed meanwhile.
  */
-export async function scopedStatus(root: string, spec: string[]): Promise<string | undefined> {
-  if (process.env.GIT_CTX_PRIVATE_INDEX === '0') return undefined;
-  const stamp = gitIndexStamp(root);
-  if (!stamp) return undefined;
+export async function statusUnder(root: string, spec: string[]): Promise<string> {
+  const args = ['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec];
+  const stamp = process.env.GIT_CTX_PRIVATE_INDEX === '0' ? undefined : gitIndexStamp(root);
   // a copy of its own, without git's untracked cache: whether a file was added to a records
   // folder is read from the folder each time (a few directories), never from a cache that a
   // file written in the same instant as the cache could slip past; check's copy keeps its cache
-  const priv = await privateIndex(root, stamp, '-scoped');
-  if (!priv) return undefined;
-  const out = await runGit(
-    ['-c', 'core.untrackedCache=false', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec],
-    { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } },
-  );
-  return gitIndexStamp(root) === stamp ? out : undefined;
+  const priv = stamp ? await privateIndex(root, stamp, '-scoped') : undefined;
+  if (priv) {
+    const out = await runGit(['-c', 'core.untrackedCache=false', ...args], { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } });
+    if (gitIndexStamp(root) === stamp) return out;
+  }
+  return runGit(args, { cwd: root });
 }
 
 /**

@@ -109,17 +109,16 @@ export function fileState(root: string, index: GitIndexFile, p: string): FileSta
   if (mode === '160000') return 'clean'; // a submodule: its own repository
   if (mode === '120000') {
     if (!st.isSymbolicLink()) return 'dirty';
-    return blobId(Buffer.from(readlinkSync(abs, 'buffer'))) === index.blob(e) ? 'clean' : 'dirty';
+    return gitBlobHash(Buffer.from(readlinkSync(abs, 'buffer'))) === index.blob(e) ? 'clean' : 'dirty';
   }
   if (!st.isFile()) return 'dirty';
   if (((Number(st.mode) & 0o100) !== 0) !== (mode === '100755')) return 'git'; // core.fileMode decides
   if (index.statMatches(e, st)) return 'clean';
   if (st.size > BigInt(MAX_HASH_BYTES)) return 'git';
   // stat changed (a touch, a checkout): the content decides, as for git
-  return blobId(readFileSync(abs)) === index.blob(e) ? 'clean' : 'dirty';
+  return gitBlobHash(readFileSync(abs)) === index.blob(e) ? 'clean' : 'dirty';
 }
 
-const blobId = (b: Buffer) => gitBlobHash(b);
 
 /** The identity of the index file's content: its trailing checksum (git's own) and its stat stamp. */
 function indexIdentity(root: string): string | undefined {

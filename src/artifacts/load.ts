@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
-import { memoSha256 } from '../cache/digest-memo.js';
+import { memoLookup, memoRemember, memoSha256 } from '../cache/digest-memo.js';
 import { cacheFile } from '../git/git-dir.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
@@ -87,7 +87,8 @@ function isArtifactFile(p: string): boolean {
  * default directory is assumed (a config naming another one just lists that one later).
  */
 export function warmUp(snapshot: Snapshot, dir = '.contextia'): void {
-  snapshot.listUnder(dir).catch(() => undefined); // the real call reports errors
+  // the real calls report errors; a clean folder needs only its status, not its listing
+  (snapshot.cleanListing ? snapshot.cleanListing(dir) : snapshot.listUnder(dir)).catch(() => undefined);
   ParseCache.preload(snapshot.root);
 }
 
@@ -131,6 +132,22 @@ function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[]
   return memoSha256(memo, parts.join('\n'));
 }
 
+/**
+ * What a finished set's key is remembered by when every folder's listing is the git index's
+ * own (Snapshot.cleanListing): the same versions and config as setKeyOf, and per folder its
+ * settings and token (the index file, its stamp, the folder: which fixes the listing, every
+ * blob id from the index), or for a folder that lists nothing what the disk says of it.
+ */
+function tokenKeyOf(config: Config, sources: SourceSpec[], tokens: string[], verdicts: Map<number, string>): string {
+  const parts: string[] = [`git-ctx/artifact-set-tokens ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
+  sources.forEach((s, i) => {
+    parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}\0${tokens[i]}`);
+    const verdict = verdicts.get(i);
+    if (verdict !== undefined) parts.push(`!empty\0${verdict}`);
+  });
+  return parts.join('\n');
+}
+
 /** Load and parse every artifact in the snapshot (plus global ones when opted in). */
 export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: LoadOptions = {}): Promise<ArtifactSet> {
   const problems: LoadProblem[] = [];
@@ -146,130 +163,162 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // records read in place keep their stamps in a sidecar (never in their own file)
   const sidecar = sources.some((s) => s.format === 'adr') ? readSidecarStamps(snapshot, config.dir) : undefined;
   sidecar?.catch(() => undefined); // awaited below; never left unhandled
-  const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
-  mark('records folders listed');
-  // an empty source folder may be a link, a file or missing: say which instead of reading nothing
-  // (what the disk says of each empty folder is part of the finished set's key)
-  const emptyVerdicts = new Map<number, string>();
-  for (const [i, s] of sources.entries()) {
-    if (listed[i]!.length) continue;
-    const found = await checkArtifactDir(snapshot, s.dir);
-    problems.push(...found);
-    emptyVerdicts.set(i, JSON.stringify(found));
-  }
-  // a file under two sources (a records folder inside another) is read by the innermost only
-  const taken = new Set<string>();
-  const regular: { e: SnapshotEntry; src: SourceSpec; key?: string }[] = [];
-  const order = sources.map((_, i) => i).sort((a, b) => sources[b]!.dir.length - sources[a]!.dir.length || a - b);
-  // one folder lists each path once: only several can overlap
-  const overlap = sources.length > 1;
-  order.forEach((i) => {
-    const src = sources[i]!;
-    for (const e of listed[i]!) {
-      if (overlap && taken.has(e.path)) continue;
-      // symlinks are reported whatever their name (a linked directory is one entry); never followed
-      if (e.mode === '120000') {
-        if (overlap) taken.add(e.path);
-        problems.push({ file: e.path, rule: 'symlink-skipped', message: `symbolic link under ${src.dir}/ is never followed; commit the file itself` });
-        continue;
-      }
-      if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) continue;
-      if (overlap) taken.add(e.path);
-      regular.push({ e, src });
-    }
-  });
-  // an adr record's parse depends on its source's settings and its path (ids, relative links)
-  const keyOf = (blob: string, r: { e: SnapshotEntry; src: SourceSpec }): string => (r.src.format === 'contextia' ? blob : `${blob}:adr:${r.src.prefix}:${r.src.type}:${r.e.path}`);
-  mark('artifact files listed');
-  phase('parse');
-  const cache = await ParseCache.open(snapshot.root);
-  mark('parse cache read');
   const global = opts.global ?? config.global;
-  // a file edited in the work tree has no blob id from the index: read and hash it (such files are few)
-  const unhashed = regular.filter((r) => !r.e.blob);
-  const read = new Map<SnapshotEntry, { buf: Buffer; blob: string }>();
-  if (unhashed.length) {
-    const bufs = await snapshot.readMany(unhashed.map((r) => r.e.path));
-    unhashed.forEach((r, i) => {
-      const buf = bufs[i];
-      if (buf) read.set(r.e, { buf, blob: gitBlobHash(buf) });
-    });
+  // each folder whose listing is the git index's own names it by a token: the finished set's
+  // key is remembered by the tokens, so a warm run over unchanged folders of thousands of
+  // records neither lists nor keys them (DEC-042)
+  const clean = global || !snapshot.cleanListing ? undefined : await Promise.all(sources.map((s) => snapshot.cleanListing!(s.dir)));
+  const tokensFile = cacheFile(snapshot.root, 'artifacts.tokens');
+  let tokenKey: string | undefined;
+  let known: string | undefined;
+  if (clean && tokensFile && clean.every((c) => c !== undefined)) {
+    const verdicts = new Map<number, string>();
+    for (const [i, s] of sources.entries()) if (clean[i]!.empty) verdicts.set(i, JSON.stringify(await checkArtifactDir(snapshot, s.dir)));
+    tokenKey = tokenKeyOf(config, sources, clean.map((c) => c!.token), verdicts);
+    known = memoLookup(tokensFile, tokenKey);
+    mark('records folders clean');
   }
-  const blobOf = (e: SnapshotEntry): string | undefined => e.blob ?? read.get(e)?.blob;
-  // the finished set is kept for the records as listed (see setKeyOf), an empty folder with
-  // what the disk says of it (nothing, or a link: checkArtifactDir); global records and an
-  // unreadable record (what it is depends on more than the listing) are never kept
-  const setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts, cacheFile(snapshot.root, 'artifacts.keys'));
-  mark('set key');
-  const finished = setKey ? cache.finishedSet(setKey) : undefined;
-  if (finished) {
-    // the listing's problems (symbolic links) are part of the stored ones
-    problems.length = 0;
-    problems.push(...finished.problems);
-    artifacts.push(...finished.artifacts);
-    mark('finished set read');
-  } else {
-    const keys = new Map<Artifact, string>();
-    const take = (key: string, hit: { artifact?: Artifact; problems: LoadProblem[] } | undefined): boolean => {
-      if (!hit) return false;
-      problems.push(...hit.problems);
-      if (hit.artifact) {
-        artifacts.push(hit.artifact);
-        keys.set(hit.artifact, key);
+  let cache: ParseCache | undefined;
+  let setKey: string | undefined;
+  if (known) {
+    phase('parse');
+    cache = await ParseCache.open(snapshot.root);
+    mark('parse cache read');
+    const finished = cache.finishedSet(known);
+    if (finished) {
+      problems.push(...finished.problems);
+      artifacts.push(...finished.artifacts);
+      setKey = known;
+      mark('finished set read (by the clean listing)');
+    } else known = undefined;
+  }
+  if (!known) {
+    const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
+    mark('records folders listed');
+    // an empty source folder may be a link, a file or missing: say which instead of reading nothing
+    // (what the disk says of each empty folder is part of the finished set's key)
+    const emptyVerdicts = new Map<number, string>();
+    for (const [i, s] of sources.entries()) {
+      if (listed[i]!.length) continue;
+      const found = await checkArtifactDir(snapshot, s.dir);
+      problems.push(...found);
+      emptyVerdicts.set(i, JSON.stringify(found));
+    }
+    // a file under two sources (a records folder inside another) is read by the innermost only
+    const taken = new Set<string>();
+    const regular: { e: SnapshotEntry; src: SourceSpec; key?: string }[] = [];
+    const order = sources.map((_, i) => i).sort((a, b) => sources[b]!.dir.length - sources[a]!.dir.length || a - b);
+    // one folder lists each path once: only several can overlap
+    const overlap = sources.length > 1;
+    order.forEach((i) => {
+      const src = sources[i]!;
+      for (const e of listed[i]!) {
+        if (overlap && taken.has(e.path)) continue;
+        // symlinks are reported whatever their name (a linked directory is one entry); never followed
+        if (e.mode === '120000') {
+          if (overlap) taken.add(e.path);
+          problems.push({ file: e.path, rule: 'symlink-skipped', message: `symbolic link under ${src.dir}/ is never followed; commit the file itself` });
+          continue;
+        }
+        if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) continue;
+        if (overlap) taken.add(e.path);
+        regular.push({ e, src });
       }
-      return true;
-    };
-    const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec }[] = [];
-    const misses: typeof regular = [];
-    for (const r of regular) {
-      const blob = blobOf(r.e);
-      if (!take(blob ? keyOf(blob, r) : '', blob ? cache.get(keyOf(blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
+    });
+    // an adr record's parse depends on its source's settings and its path (ids, relative links)
+    const keyOf = (blob: string, r: { e: SnapshotEntry; src: SourceSpec }): string => (r.src.format === 'contextia' ? blob : `${blob}:adr:${r.src.prefix}:${r.src.type}:${r.e.path}`);
+    mark('artifact files listed');
+    phase('parse');
+    cache ??= await ParseCache.open(snapshot.root);
+    mark('parse cache read');
+    // a file edited in the work tree has no blob id from the index: read and hash it (such files are few)
+    const unhashed = regular.filter((r) => !r.e.blob);
+    const read = new Map<SnapshotEntry, { buf: Buffer; blob: string }>();
+    if (unhashed.length) {
+      const bufs = await snapshot.readMany(unhashed.map((r) => r.e.path));
+      unhashed.forEach((r, i) => {
+        const buf = bufs[i];
+        if (buf) read.set(r.e, { buf, blob: gitBlobHash(buf) });
+      });
     }
-    // the files not yet read (with a blob id from the index, not in the cache)
-    const bufs = await snapshot.readMany(misses.filter((r) => !read.has(r.e)).map((r) => r.e.path));
-    let next = 0;
-    for (const r of misses) {
-      const buf = read.get(r.e)?.buf ?? bufs[next++];
-      if (!buf) continue;
-      // the blob id is known (from the index or hashed above): the parsers need not hash again
-      const blob = blobOf(r.e) ?? gitBlobHash(buf);
-      toParse.push({ path: r.e.path, buf, key: keyOf(blob, r), blob, src: r.src });
-    }
-    // the parsers (and js-yaml) load only when something is not in the cache
-    const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
-    const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
-    mark('artifact parser loaded');
-    for (const t of toParse) {
-      const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);
-      problems.push(...r.problems);
-      if (r.artifact) {
-        artifacts.push(r.artifact);
-        keys.set(r.artifact, t.key);
+    const blobOf = (e: SnapshotEntry): string | undefined => e.blob ?? read.get(e)?.blob;
+    // the finished set is kept for the records as listed (see setKeyOf), an empty folder with
+    // what the disk says of it (nothing, or a link: checkArtifactDir); global records and an
+    // unreadable record (what it is depends on more than the listing) are never kept
+    setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts, cacheFile(snapshot.root, 'artifacts.keys'));
+    mark('set key');
+    // the tokens name this key from now on, if the index is still the one they name
+    if (setKey && tokenKey && clean!.every((c) => c!.current())) memoRemember(tokensFile, tokenKey, setKey);
+    const finished = setKey ? cache.finishedSet(setKey) : undefined;
+    if (finished) {
+      // the listing's problems (symbolic links) are part of the stored ones
+      problems.length = 0;
+      problems.push(...finished.problems);
+      artifacts.push(...finished.artifacts);
+      mark('finished set read');
+    } else {
+      const keys = new Map<Artifact, string>();
+      const take = (key: string, hit: { artifact?: Artifact; problems: LoadProblem[] } | undefined): boolean => {
+        if (!hit) return false;
+        problems.push(...hit.problems);
+        if (hit.artifact) {
+          artifacts.push(hit.artifact);
+          keys.set(hit.artifact, key);
+        }
+        return true;
+      };
+      const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec }[] = [];
+      const misses: typeof regular = [];
+      for (const r of regular) {
+        const blob = blobOf(r.e);
+        if (!take(blob ? keyOf(blob, r) : '', blob ? cache.get(keyOf(blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
       }
-      cache.set(t.key, r.artifact, r.problems);
-    }
-    mark('artifacts parsed');
-    if (global) {
-      const gdir = opts.globalDir ?? globalStoreDir();
-      for (const abs of await walkGlobal(gdir)) {
-        const st = await lstat(abs).catch(() => undefined);
-        if (!st || st.isSymbolicLink()) continue;
-        const rel = `~global/${path.relative(gdir, abs).split(path.sep).join('/')}`;
-        const r = parseArtifact!(rel, await readFile(abs), 'global');
+      // the files not yet read (with a blob id from the index, not in the cache)
+      const bufs = await snapshot.readMany(misses.filter((r) => !read.has(r.e)).map((r) => r.e.path));
+      let next = 0;
+      for (const r of misses) {
+        const buf = read.get(r.e)?.buf ?? bufs[next++];
+        if (!buf) continue;
+        // the blob id is known (from the index or hashed above): the parsers need not hash again
+        const blob = blobOf(r.e) ?? gitBlobHash(buf);
+        toParse.push({ path: r.e.path, buf, key: keyOf(blob, r), blob, src: r.src });
+      }
+      // the parsers (and js-yaml) load only when something is not in the cache
+      const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
+      const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
+      mark('artifact parser loaded');
+      for (const t of toParse) {
+        const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);
         problems.push(...r.problems);
         if (r.artifact) {
-          if (r.artifact.scope !== 'global') r.artifact.scope = 'global';
           artifacts.push(r.artifact);
-          globalHashes[rel] = r.artifact.blob;
+          keys.set(r.artifact, t.key);
+        }
+        cache.set(t.key, r.artifact, r.problems);
+      }
+      mark('artifacts parsed');
+      if (global) {
+        const gdir = opts.globalDir ?? globalStoreDir();
+        for (const abs of await walkGlobal(gdir)) {
+          const st = await lstat(abs).catch(() => undefined);
+          if (!st || st.isSymbolicLink()) continue;
+          const rel = `~global/${path.relative(gdir, abs).split(path.sep).join('/')}`;
+          const r = parseArtifact!(rel, await readFile(abs), 'global');
+          problems.push(...r.problems);
+          if (r.artifact) {
+            if (r.artifact.scope !== 'global') r.artifact.scope = 'global';
+            artifacts.push(r.artifact);
+            globalHashes[rel] = r.artifact.blob;
+          }
         }
       }
+      if (config.sources.length) disambiguateNumbers(artifacts, problems);
+      finishSources(artifacts, config, problems, undefined);
+      artifacts.sort(byIdThenFile);
+      if (setKey) cache.setFinished(setKey, artifacts.map((a) => ({ artifact: a, key: keys.get(a)!, keyLines: keyLinesAdded(a) })), [...problems]);
+      await cache.save();
+      mark('artifacts loaded');
     }
-    if (config.sources.length) disambiguateNumbers(artifacts, problems);
-    finishSources(artifacts, config, problems, undefined);
-    artifacts.sort(byIdThenFile);
-    if (setKey) cache.setFinished(setKey, artifacts.map((a) => ({ artifact: a, key: keys.get(a)!, keyLines: keyLinesAdded(a) })), [...problems]);
-    await cache.save();
-    mark('artifacts loaded');
   }
 
   // mentions of code and sidecar stamps depend on more than the records: never part of the finished set

@@ -22,7 +22,42 @@ const MAX_KEY_BYTES = 8 * 1024 * 1024;
 export function memoSha256(file: string | undefined, key: string): string {
   const bytes = Buffer.from(key, 'utf8');
   if (!file || bytes.length > MAX_KEY_BYTES) return sha256(bytes);
-  const entries: { digest: Buffer; key: Buffer }[] = [];
+  const known = lookup(file, bytes);
+  if (known.digest !== undefined) return known.digest;
+  const digest = sha256(bytes);
+  remember(file, bytes, digest, known.entries);
+  return digest;
+}
+
+/**
+ * A digest remembered for `key` with memoRemember (same file format and rules as
+ * memoSha256), or undefined. For keys that name a digest computed from something longer:
+ * a clean records listing's token names the finished set's key (DEC-042).
+ */
+export function memoLookup(file: string | undefined, key: string): string | undefined {
+  if (!file) return undefined;
+  return lookup(file, Buffer.from(key, 'utf8')).digest;
+}
+
+/** Remember `digest` (64 hex digits) for `key`, most recent first, the last few kept. */
+export function memoRemember(file: string | undefined, key: string, digest: string): void {
+  const bytes = Buffer.from(key, 'utf8');
+  if (!file || bytes.length > MAX_KEY_BYTES || !HEX64.test(digest)) return;
+  const known = lookup(file, bytes);
+  if (known.digest === digest) return;
+  remember(file, bytes, digest, known.entries.filter((e) => !e.key.equals(bytes)));
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+interface Entry {
+  digest: Buffer;
+  key: Buffer;
+}
+
+/** The digest the memo holds for `bytes` (if any) and every entry read before it. */
+function lookup(file: string, bytes: Buffer): { digest?: string; entries: Entry[] } {
+  const entries: Entry[] = [];
   const buf = readCacheBytes(file);
   if (buf && buf.length >= MAGIC.length && buf.subarray(0, MAGIC.length).equals(MAGIC)) {
     let at = MAGIC.length;
@@ -31,12 +66,15 @@ export function memoSha256(file: string | undefined, key: string): string {
       if (at + 68 + n > buf.length) break; // cut short: the rest is ignored
       const digest = buf.subarray(at + 4, at + 68);
       const k = buf.subarray(at + 68, at + 68 + n);
-      if (k.equals(bytes) && /^[0-9a-f]{64}$/.test(digest.toString('latin1'))) return digest.toString('latin1');
+      if (k.equals(bytes) && HEX64.test(digest.toString('latin1'))) return { digest: digest.toString('latin1'), entries };
       entries.push({ digest, key: k });
       at += 68 + n;
     }
   }
-  const digest = sha256(bytes);
+  return { entries };
+}
+
+function remember(file: string, bytes: Buffer, digest: string, entries: Entry[]): void {
   const kept = [{ digest: Buffer.from(digest, 'latin1'), key: bytes }, ...entries.slice(0, KEEP - 1)];
   const parts: Buffer[] = [MAGIC];
   for (const e of kept) {
@@ -45,5 +83,4 @@ export function memoSha256(file: string | undefined, key: string): string {
     parts.push(len, e.digest, e.key);
   }
   writeCacheFile(file, Buffer.concat(parts));
-  return digest;
 }

@@ -21,7 +21,7 @@ const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] =
   { kind: 'tokens', what: 'token counts per text hash', test: (n) => n.startsWith('tokens-') },
   { kind: 'config', what: 'parsed config, by content hash', test: (n) => n === 'config.json' },
   { kind: 'listing', what: "HEAD's artifact listing, by commit", test: (n) => n === 'head-listing.json' },
-  { kind: 'place', what: 'the git index listing and mention answers, by index stamp', test: (n) => n.startsWith('place-') },
+  { kind: 'place', what: 'the git index listing and mention answers, and which folders are too large for the stat listing, by index stamp', test: (n) => n.startsWith('place-') },
   { kind: 'worktree', what: 'a private copy of the git index for git status (its stat data, untracked cache)', test: (n) => n.startsWith('worktree-index') },
   { kind: 'check', what: "findings of check rules that depend only on the records, by the records' blob ids", test: (n) => n.startsWith('check-rule-') },
   { kind: 'impact', what: 'impact edges per origin (record and annotated code files, by blob), the code graph importers and callers projection, and the code origins memo', test: (n) => n.startsWith('impact-') },

@@ -1,6 +1,6 @@
 // @spec SPEC-SCALE-001
 
-import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import type { CleanListing, Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { GlobIndex as GlobIndexLike, type PathLookup } from '../util/glob.js';
 import { readGitIndex } from '../git/index-file.js';
 import { gitIndexStamp, type TrackedListing } from './listing.js';
@@ -167,6 +167,10 @@ export class PlaceSnapshot implements Snapshot {
   }
   listUnder(prefix: string): Promise<SnapshotEntry[]> {
     return this.inner.listUnder(prefix);
+  }
+  /** The working tree's: folder listings are its own (listUnder above). */
+  cleanListing(dir: string): Promise<CleanListing | undefined> {
+    return this.inner.cleanListing ? this.inner.cleanListing(dir) : Promise.resolve(undefined);
   }
   /** Look one file up on its own (one git process) while that stays cheaper than listing its folder. */
   private single(p: string): void {

@@ -5,8 +5,12 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { CatFileBatch, runGit, splitZ } from '../git/exec.js';
 import { gitBlobHash } from '../util/hash.js';
-import { statScopedListing } from './stat-scoped.js';
-import type { Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
+import { statScopedListing, type StatListingInfo } from './stat-scoped.js';
+import type { CleanListing, Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
+import { gitIndexStamp } from '../place/listing.js';
+import { indexFileOf } from '../git/index-file.js';
+import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { cacheFile } from '../git/git-dir.js';
 import { statusUnder, worktreeState } from './worktree-status.js';
 
 /** undefined where the platform has no such flag (Windows) */
@@ -23,6 +27,39 @@ function nthField(line: string, n: number): string {
   let i = -1;
   for (let k = 0; k < n; k++) i = line.indexOf(' ', i + 1);
   return line.slice(i + 1);
+}
+
+/** The work of one scoped listing: its entries from the stat listing, or git's two answers. */
+interface ScopedRun {
+  /** the git index's stamp when the listing started */
+  stamp: string | undefined;
+  /** the stat listing's entries, when it answered */
+  entries?: Promise<SnapshotEntry[]>;
+  /** the stat listing found every file as the index records it */
+  clean?: boolean;
+  /** the index holds more than the stat listing takes under the (one) path: never an empty folder */
+  large?: boolean;
+  /** `git status` limited to the paths (porcelain v2) */
+  status?: Promise<string>;
+  /** `git ls-files -s` limited to the paths, started on first call */
+  staged?: () => Promise<string>;
+}
+
+/** Folders found too large for the stat listing, by index stamp (see startScoped). */
+const LARGE_DIRS = 'place-large-dirs.json';
+const largeKey = (root: string, stamp: string) => `${indexFileOf(root) ?? ''}\0${stamp}`;
+
+/**
+ * Whether a scoped `git status --porcelain=v2` says its paths are as the index records them:
+ * nothing untracked, unmerged, deleted or changed in the work tree (a change staged against
+ * HEAD is fine: the listing is the index's).
+ */
+function statusClean(out: string): boolean {
+  for (const line of splitZ(out)) {
+    if (!line) continue;
+    if (!(line.startsWith('1 ') && line[3] === '.')) return false;
+  }
+  return true;
 }
 
 function sortedByPath(entries: SnapshotEntry[]): boolean {
@@ -108,6 +145,14 @@ abstract class GitBacked implements Snapshot {
     listed.catch(() => undefined); // each lookup below reports the failure
     for (const p of todo) this.exact.set(p, listed.then((m) => m.get(p)));
   }
+  /** whether a file is better looked up alone than by listing its top-level folder */
+  protected preferExact(_p: string): boolean {
+    return false;
+  }
+  /** whether the whole tree has been listed (folder listings are then taken from it) */
+  protected hasWholeListing(): boolean {
+    return this.entries !== undefined;
+  }
   list(): Promise<SnapshotEntry[]> {
     this.entries ??= this.load().then((e) => {
       this.loaded = e;
@@ -141,6 +186,13 @@ abstract class GitBacked implements Snapshot {
     if (known) return known;
     // a single lookup lists only the path's top-level directory (or the file itself)
     for (const [dir, m] of this.scoped) if (p.startsWith(dir + '/')) return (await m).get(p);
+    // a file in a large folder whose listing may never be needed (config.yaml in a records
+    // folder of thousands): the file alone
+    if (this.preferExact(p)) {
+      this.prefetch([p]);
+      const one = this.exact.get(p);
+      if (one) return one;
+    }
     return (await this.scope(p.split('/')[0]!)).get(p);
   }
   async read(p: string): Promise<Buffer | undefined> {
@@ -230,13 +282,9 @@ export class WorktreeSnapshot extends GitBacked {
    * the staged entries from the index, what differs on disk and what is untracked from status.
    */
   private async loadScoped(spec: string[]): Promise<SnapshotEntry[]> {
-    // nothing changed on disk since git indexed these paths: the index's stat data says so, no process
-    const fast = statScopedListing(this.root, spec.slice(1));
-    if (fast) return fast;
-    const [staged, status] = await Promise.all([
-      runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...spec], { cwd: this.root }),
-      statusUnder(this.root, spec),
-    ]);
+    const run = this.scopedRun(spec);
+    if (run.entries) return run.entries;
+    const [staged, status] = await Promise.all([run.staged!(), run.status!]);
     const gone = new Set<string>();
     const changed = new Set<string>();
     const untracked: string[] = [];
@@ -254,6 +302,85 @@ export class WorktreeSnapshot extends GitBacked {
       .filter((e) => !gone.has(e.path))
       .map((e) => (changed.has(e.path) ? { path: e.path, mode: e.mode } : e));
     return this.withUntracked(res, untracked);
+  }
+  /** per pathspec of a scoped listing, the work started for it (see startScoped) */
+  private runs = new Map<string, ScopedRun>();
+  private scopedRun(spec: string[]): ScopedRun {
+    const k = spec.join('\0');
+    let run = this.runs.get(k);
+    if (!run) this.runs.set(k, (run = this.startScoped(spec)));
+    return run;
+  }
+  /**
+   * Start a scoped listing: answered from the index's stat data when it can be (no git
+   * process), else `git status` at once and `git ls-files -s` when the entries are asked
+   * for. Whether the folder is clean (see cleanListing) needs status only, so a warm run
+   * over a large records folder, unchanged, runs one git process; when the index changed
+   * since the folder was last found large, both start at once (a change is likely).
+   */
+  private startScoped(spec: string[]): ScopedRun {
+    const paths = spec.slice(1);
+    const stamp = gitIndexStamp(this.root);
+    const large = stamp ? this.largeDirs(stamp) : undefined;
+    const known = large !== undefined && paths.length === 1 && large.includes(paths[0]!);
+    const info: StatListingInfo = {};
+    if (!known) {
+      // nothing changed on disk since git indexed these paths: the index's stat data says so, no process
+      const fast = statScopedListing(this.root, paths, info);
+      if (fast) return { stamp, entries: Promise.resolve(fast), clean: info.clean === true };
+      if (info.large && stamp && paths.length === 1) this.rememberLarge(stamp, paths[0]!);
+    }
+    let staged: Promise<string> | undefined;
+    const run: ScopedRun = {
+      stamp,
+      large: known || info.large === true,
+      status: statusUnder(this.root, spec),
+      staged: () => (staged ??= runGit(['--literal-pathspecs', 'ls-files', '-s', '-z', ...spec], { cwd: this.root })),
+    };
+    run.status!.catch(() => undefined); // awaited where used
+    if (!known) run.staged!().catch(() => undefined);
+    return run;
+  }
+  /** inside a folder of many files that git is asked about without listing it (cleanListing) */
+  protected override preferExact(p: string): boolean {
+    for (const [k, run] of this.runs) if (run.large && !run.entries && k.startsWith('--\0') && p.startsWith(k.slice(3) + '/')) return true;
+    return false;
+  }
+  private large: { stamp: string; dirs: string[] } | undefined;
+  /** The folders known to hold more files than the stat listing takes, for this index. */
+  private largeDirs(stamp: string): string[] | undefined {
+    if (this.large?.stamp === stamp) return this.large.dirs;
+    const dirs = readKeyedCache(cacheFile(this.root, LARGE_DIRS), largeKey(this.root, stamp));
+    if (!Array.isArray(dirs) || !dirs.every((d) => typeof d === 'string')) return undefined;
+    this.large = { stamp, dirs: dirs as string[] };
+    return this.large.dirs;
+  }
+  private rememberLarge(stamp: string, dir: string): void {
+    const dirs = [...new Set([...(this.largeDirs(stamp) ?? []), dir])].slice(-16);
+    this.large = { stamp, dirs };
+    writeKeyedCache(cacheFile(this.root, LARGE_DIRS), largeKey(this.root, stamp), dirs);
+  }
+  /**
+   * listUnder(dir)'s token when that listing is the git index's own (see
+   * Snapshot.cleanListing): from the stat listing, or from a `git status` of the folder that
+   * reports nothing changed, deleted or untracked there, the index unchanged around it.
+   */
+  async cleanListing(dir: string): Promise<CleanListing | undefined> {
+    dir = dir.replace(/\/+$/, '');
+    const indexFile = indexFileOf(this.root);
+    if (!dir || !indexFile || this.hasWholeListing()) return undefined;
+    const run = this.scopedRun(['--', dir]);
+    const stamp = run.stamp;
+    if (!stamp) return undefined;
+    let empty = false;
+    if (run.entries) {
+      if (!run.clean) return undefined;
+      // the entries of the folder itself (a listing of `dir` may name the path `dir` alone: a file)
+      empty = !(await run.entries).some((e) => e.path.startsWith(dir + '/'));
+    } else if (!run.large || !statusClean(await run.status!)) return undefined;
+    const current = () => gitIndexStamp(this.root) === stamp;
+    if (!current()) return undefined;
+    return { token: `${indexFile}\0${stamp}\0${dir}`, empty, current };
   }
   private async withUntracked(res: SnapshotEntry[], untracked: string[]): Promise<SnapshotEntry[]> {
     const extra = await Promise.all(

@@ -11,6 +11,14 @@ const MAX_ENTRIES = 2000;
 /** Files seen on disk when looking for untracked ones under a directory; past it, ask git. */
 const MAX_WALK = 4000;
 
+/** What statScopedListing found besides the listing. */
+export interface StatListingInfo {
+  /** every listed file is as the index records it (same stat data), none deleted: the listing is the index's */
+  clean?: boolean;
+  /** a path holds more tracked files than this shortcut takes: git lists it */
+  large?: boolean;
+}
+
 /** Whether a listing limited to some paths may be answered from the index's stat data (GIT_CTX_STAT_LISTING=0 or GIT_CTX_PLACE_INDEX=0 turn it off). */
 export function statListingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.GIT_CTX_STAT_LISTING !== '0' && env.GIT_CTX_PLACE_INDEX !== '0';
@@ -26,16 +34,20 @@ export function statListingEnabled(env: NodeJS.ProcessEnv = process.env): boolea
  * index this reader cannot parse, or more files than is worth it. The answer then comes
  * from `git ls-files` + `git status` as before, so this is a shortcut, never a second truth.
  */
-export function statScopedListing(root: string, paths: string[]): SnapshotEntry[] | undefined {
+export function statScopedListing(root: string, paths: string[], info?: StatListingInfo): SnapshotEntry[] | undefined {
   if (!statListingEnabled()) return undefined;
   const index = readGitIndex(root);
   mark('git index read');
   if (!index) return undefined;
   const seen = new Set<string>();
   const out: SnapshotEntry[] = [];
+  let clean = true;
   for (const p of paths) {
     // counted before any path is decoded: a folder of 5,000 records goes to git at once
-    if (index.countUnder(p) > MAX_ENTRIES) return undefined;
+    if (index.countUnder(p) > MAX_ENTRIES) {
+      if (info) info.large = true;
+      return undefined;
+    }
     const under = index.under(p);
     const tracked = new Set<string>();
     for (const e of under) {
@@ -45,11 +57,14 @@ export function statScopedListing(root: string, paths: string[]): SnapshotEntry[
       const r = entryOf(root, index, e);
       if (r === 'git') return undefined;
       if (r) out.push(r);
+      // a file changed or deleted on disk: the listing is no longer the index's own
+      if (r ? !r.blob : index.mode(e) !== '160000') clean = false;
     }
     if (!untrackedAbsent(root, p, tracked)) return undefined;
   }
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   mark(`${seen.size} files compared with the index`);
+  if (info) info.clean = clean;
   return out;
 }
 

@@ -12,6 +12,16 @@ export interface SnapshotEntry {
   mode: string;
 }
 
+/** See Snapshot.cleanListing. */
+export interface CleanListing {
+  /** the git index file, its stamp and the folder: equal tokens, equal listings */
+  token: string;
+  /** the folder lists nothing */
+  empty: boolean;
+  /** whether the index is still the one the token names (a listing taken since then is the token's) */
+  current(): boolean;
+}
+
 /**
  * The repository as seen at one point. Every analysis reads files only through a
  * Snapshot, which is what makes bundles reproducible and hook checks staged-only.
@@ -44,6 +54,13 @@ export interface Snapshot {
    * (the place index). Callers that need paths only use listPaths() (see pathsOf).
    */
   listPaths?(): Promise<string[]>;
+  /**
+   * Optional: a token naming listUnder(dir) exactly, when that listing is what the git index
+   * records (nothing under `dir` changed or deleted on disk, nothing untracked there), so a
+   * key computed from the listing can be remembered by the token instead of rebuilt from
+   * every entry (DEC-042). undefined when it is not known to be so; never required.
+   */
+  cleanListing?(dir: string): Promise<CleanListing | undefined>;
   /** Release processes held open (cat-file). Idempotent. */
   close(): void;
 }

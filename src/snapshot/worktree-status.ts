@@ -55,13 +55,18 @@ interface PrivateKey {
   untrackedCache: boolean;
 }
 
-/**
- * The private copy of the git index that `git status` may keep refreshed: its own stat data
- * and git's untracked cache (`core.untrackedCache`) live there, so a warm run stats files
- * and directories but reads no directory that has not changed, without ever writing the
- * user's index. Copied afresh whenever the real index or git's configuration changes.
- */
-async function privateIndex(root: string, stamp: string, use = ''): Promise<{ file: string; untrackedCache: boolean } | undefined> {
+interface PrivateIndexPlace {
+  /** the copy */
+  file: string;
+  /** what the copy was made for: the real index's stamp and git's configuration */
+  key: string;
+  keyFile: string;
+  gitDir: string;
+  real: string;
+}
+
+/** Where the private copy for this work tree and use lives, and the key it must have; undefined where it cannot apply. */
+function privateIndexPlace(root: string, stamp: string, use: string): PrivateIndexPlace | undefined {
   // one per work tree (linked worktrees of a clone share the cache folder, not their index) and use
   const tree = sha256(root).slice(0, 12) + use;
   const file = cacheFile(root, `${PRIVATE_INDEX}-${tree}`);
@@ -72,9 +77,27 @@ async function privateIndex(root: string, stamp: string, use = ''): Promise<{ fi
   // a split index names a shared index file in the git directory, which a write of the copy
   // could add to or expire: such repositories keep the plain listing
   if (hasSharedIndex(path.dirname(real)) || hasSharedIndex(gitDir)) return undefined;
-  const key = `${STATUS_VERSION} ${stamp} ${configStamp(gitDir)}`;
-  const known = readKeyedCache(keyFile, key) as PrivateKey | undefined;
-  if (known && typeof known.untrackedCache === 'boolean' && statStamp(file) !== '-') return { file, untrackedCache: known.untrackedCache };
+  return { file, keyFile, gitDir, real, key: `${STATUS_VERSION} ${stamp} ${configStamp(gitDir)}` };
+}
+
+/** The private copy when it is already there for this index and configuration (no process, no copy). */
+function knownPrivateIndex(place: PrivateIndexPlace): { file: string; untrackedCache: boolean } | undefined {
+  const known = readKeyedCache(place.keyFile, place.key) as PrivateKey | undefined;
+  return known && typeof known.untrackedCache === 'boolean' && statStamp(place.file) !== '-' ? { file: place.file, untrackedCache: known.untrackedCache } : undefined;
+}
+
+/**
+ * The private copy of the git index that `git status` may keep refreshed: its own stat data
+ * and git's untracked cache (`core.untrackedCache`) live there, so a warm run stats files
+ * and directories but reads no directory that has not changed, without ever writing the
+ * user's index. Copied afresh whenever the real index or git's configuration changes.
+ */
+async function privateIndex(root: string, stamp: string, use = ''): Promise<{ file: string; untrackedCache: boolean } | undefined> {
+  const place = privateIndexPlace(root, stamp, use);
+  if (!place) return undefined;
+  const known = knownPrivateIndex(place);
+  if (known) return known;
+  const { file, keyFile, key, real } = place;
   let bytes: Buffer;
   let mtimeSec: number;
   try {
@@ -126,18 +149,23 @@ function nthField(line: string, n: number): string {
  * the user's index, read-only, when the private copy does not apply (GIT_CTX_PRIVATE_INDEX=0,
  * caches off, a split index) or the index changed meanwhile.
  */
-export async function statusUnder(root: string, spec: string[]): Promise<string> {
+export function statusUnder(root: string, spec: string[]): Promise<string> {
   const args = ['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec];
   const stamp = process.env.GIT_CTX_PRIVATE_INDEX === '0' ? undefined : gitIndexStamp(root);
   // a copy of its own, without git's untracked cache: whether a file was added to a records
   // folder is read from the folder each time (a few directories), never from a cache that a
   // file written in the same instant as the cache could slip past; check's copy keeps its cache
-  const priv = stamp ? await privateIndex(root, stamp, '-scoped') : undefined;
-  if (priv) {
-    const out = await runGit(['-c', 'core.untrackedCache=false', ...args], { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } });
-    if (gitIndexStamp(root) === stamp) return out;
-  }
-  return runGit(args, { cwd: root });
+  const onCopy = (priv: { file: string } | undefined): Promise<string> => {
+    if (!priv) return runGit(args, { cwd: root });
+    return runGit(['-c', 'core.untrackedCache=false', ...args], { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } }).then((out) => (gitIndexStamp(root) === stamp ? out : runGit(args, { cwd: root })));
+  };
+  if (!stamp) return onCopy(undefined);
+  // a warm run starts git here and now, without a turn of the event loop: the earlier it
+  // starts (and the smaller this process still is, which a fork copies), the sooner it answers
+  const place = privateIndexPlace(root, stamp, '-scoped');
+  const known = place ? knownPrivateIndex(place) : undefined;
+  if (known || !place) return onCopy(known);
+  return privateIndex(root, stamp, '-scoped').then(onCopy);
 }
 
 /**

@@ -7,6 +7,7 @@ import { MAX_CACHE_READ_BYTES, writeCacheFile } from '../cache/file.js';
 import { mark, now } from '../util/timing.js';
 import { sha256 } from '../util/hash.js';
 import { terms } from './text.js';
+import { scoringKernels, type ScoringKernels } from './kernels.js';
 
 /**
  * BM25 over records, fields weighted (title and keywords count thrice, summary twice, body
@@ -427,29 +428,16 @@ export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<s
   // score += (qw × idf) × (tf × (K1 + 1) / (tf + lengthPart(doc)))
   const dens = src.dens ?? lengthParts(src.lens, src.avgLen);
   const k1 = K1 + 1;
-  const scores = new Float64Array(n);
-  const reached = new Uint8Array(n);
-  // documents in the order a term first reached them (the order ties keep)
-  const docs: number[] = [];
   const lists: { term: string; w: number; p: ArrayLike<number> }[] = [];
   for (const [term, qw] of query) {
     const p = src.postingsOf(term);
     if (!p) continue;
     const df = p.length / 2;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const w = qw * idf;
-    lists.push({ term, w, p });
-    for (let i = 0; i < p.length; i += 2) {
-      const doc = p[i]!;
-      if (!(doc < n)) throw new KeywordCacheDamaged();
-      const tf = p[i + 1]!;
-      scores[doc]! += w * ((tf * k1) / (tf + dens[doc]!));
-      if (!reached[doc]) {
-        reached[doc] = 1;
-        docs.push(doc);
-      }
-    }
+    lists.push({ term, w: qw * idf, p });
   }
+  // every document's score, and the documents in the order a term first reached them (the order ties keep)
+  const { scores, docs } = scoreLists(lists, dens, n, k1);
   const ids = src.ids;
   // only the best `limit` are ranked: the score of the limit-th best (a native sort of
   // numbers) bounds them, and every document at or above it (ties included) is sorted as
@@ -482,6 +470,57 @@ export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<s
     score: scores[doc]!,
     matched: matched[i]!.sort((a, b) => b[1] - a[1]).map(([t]) => t),
   }));
+}
+
+/**
+ * score[doc] += w × (tf × k1 / (tf + dens[doc])) over every list's postings, in order: in the
+ * WebAssembly kernel when it runs here (the same numbers, DEC-042), else in this loop.
+ */
+export function scoreLists(lists: readonly { w: number; p: ArrayLike<number> }[], dens: ArrayLike<number>, n: number, k1: number, kernels = scoringKernels()): { scores: Float64Array; docs: number[] } {
+  const fast = kernels && scoreListsWasm(kernels, lists, dens, n, k1);
+  if (fast) return fast;
+  const scores = new Float64Array(n);
+  const reached = new Uint8Array(n);
+  const docs: number[] = [];
+  for (const { w, p } of lists) {
+    for (let i = 0; i < p.length; i += 2) {
+      const doc = p[i]!;
+      if (!(doc < n)) throw new KeywordCacheDamaged();
+      const tf = p[i + 1]!;
+      scores[doc]! += w * ((tf * k1) / (tf + dens[doc]!));
+      if (!reached[doc]) {
+        reached[doc] = 1;
+        docs.push(doc);
+      }
+    }
+  }
+  return { scores, docs };
+}
+
+/** scoreLists in the kernel; undefined when its memory cannot hold the lists. */
+function scoreListsWasm(k: ScoringKernels, lists: readonly { w: number; p: ArrayLike<number> }[], dens: ArrayLike<number>, n: number, k1: number): { scores: Float64Array; docs: number[] } | undefined {
+  // layout, 8-byte aligned: dens f64 × n | scores f64 × n | docs u32 × n | reached u8 × n | the longest list's pairs
+  let longest = 0;
+  for (const l of lists) if (l.p.length > longest) longest = l.p.length;
+  const densAt = 0;
+  const scoresAt = n * 8;
+  const docsAt = scoresAt + n * 8;
+  const reachedAt = docsAt + n * 4;
+  const postAt = (reachedAt + n + 7) & ~7;
+  const buffer = k.reserve(postAt + longest * 4);
+  if (!buffer) return undefined;
+  new Float64Array(buffer, densAt, n).set(dens);
+  new Float64Array(buffer, scoresAt, n).fill(0);
+  new Uint8Array(buffer, reachedAt, n).fill(0);
+  const post = new Uint32Array(buffer, postAt, longest);
+  let count = 0;
+  for (const { w, p } of lists) {
+    post.set(p);
+    count = k.bm25(postAt, p.length / 2, w, k1, densAt, scoresAt, reachedAt, docsAt, count, n);
+    if (count < 0) throw new KeywordCacheDamaged();
+  }
+  // copied out: the next kernel call may reuse the memory
+  return { scores: new Float64Array(buffer.slice(scoresAt, scoresAt + n * 8)), docs: Array.from(new Uint32Array(buffer, docsAt, count)) };
 }
 
 /** Each document's length part of the BM25 denominator: K1 × (1 − B + B × len / avgLen). */

@@ -520,7 +520,10 @@ function scoreListsWasm(k: ScoringKernels, lists: readonly { w: number; p: Array
     if (count < 0) throw new KeywordCacheDamaged();
   }
   // copied out: the next kernel call may reuse the memory
-  return { scores: new Float64Array(buffer.slice(scoresAt, scoresAt + n * 8)), docs: Array.from(new Uint32Array(buffer, docsAt, count)) };
+  const reachedDocs = new Uint32Array(buffer, docsAt, count);
+  const docs: number[] = [];
+  for (let i = 0; i < count; i++) docs.push(reachedDocs[i]!);
+  return { scores: new Float64Array(buffer.slice(scoresAt, scoresAt + n * 8)), docs };
 }
 
 /** Each document's length part of the BM25 denominator: K1 × (1 − B + B × len / avgLen). */

@@ -94,14 +94,15 @@ function relationsOf(set: ArtifactSet): RelationIndex {
   let g = indexes.get(set);
   if (!g) {
     const inn = new Map<string, InEdge[]>();
-    for (const a of set.byId.values()) {
+    // forEach: a for-of over the map allocates a result object per record in the interpreter
+    set.byId.forEach((a) => {
       const rel = a.relations;
       let any = false;
       for (const _ in rel) {
         any = true;
         break;
       }
-      if (!any) continue;
+      if (!any) return;
       for (const kind of RELATION_KINDS) {
         for (const t of rel[kind] ?? []) {
           let list = inn.get(t);
@@ -109,7 +110,7 @@ function relationsOf(set: ArtifactSet): RelationIndex {
           list.push({ from: a.id, kind });
         }
       }
-    }
+    });
     indexes.set(set, (g = { in: inn }));
   }
   return g;

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { withEnv } from '../helpers/env.js';
 
 // The finished artifact set stored in the parse cache (src/cache/artifacts.ts): a load it
 // answers must give exactly what a load without any cache gives, and every change of what
@@ -29,14 +30,7 @@ async function load(dir: string) {
 
 /** The same load with every cache off (nothing read, nothing written). */
 async function uncached(dir: string) {
-  const before = process.env.GIT_CTX_NO_CACHE;
-  process.env.GIT_CTX_NO_CACHE = '1';
-  try {
-    return await load(dir);
-  } finally {
-    if (before === undefined) delete process.env.GIT_CTX_NO_CACHE;
-    else process.env.GIT_CTX_NO_CACHE = before;
-  }
+  return withEnv({ GIT_CTX_NO_CACHE: '1' }, () => load(dir));
 }
 
 /** ADR folders (duplicate numbers, statuses mapped, relations in the text, mentions of code) and contextia records. */

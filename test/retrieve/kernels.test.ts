@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KERNEL_MODULE, kernelModuleBytes, scoringKernels } from '../../src/retrieve/kernels.js';
 import { KeywordCacheDamaged, scoreLists } from '../../src/retrieve/bm25.js';
-
-/** A seeded generator (mulberry32): the same numbers on every run. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../helpers/seeded.js';
 
 describe('scoring kernels (WebAssembly, DEC-042)', () => {
   it('assemble into a module WebAssembly validates', () => {
@@ -26,7 +16,7 @@ describe('scoring kernels (WebAssembly, DEC-042)', () => {
   it('BM25 over postings: bit for bit the JavaScript loop, and the same first-reach order', () => {
     const k = scoringKernels()!;
     for (let seed = 1; seed <= 40; seed++) {
-      const r = rng(seed);
+      const r = seeded(seed);
       const n = 1 + Math.floor(r() * 3000);
       const dens = Float64Array.from({ length: n }, () => 1.2 * (0.25 + 0.75 * r() * 4));
       const lists = Array.from({ length: 1 + Math.floor(r() * 5) }, () => {
@@ -57,7 +47,7 @@ describe('scoring kernels (WebAssembly, DEC-042)', () => {
   it('cosines over a vector plan: bit for bit the JavaScript loop (zero and NaN norms give 0)', () => {
     const k = scoringKernels()!;
     for (let seed = 1; seed <= 20; seed++) {
-      const r = rng(seed * 7);
+      const r = seeded(seed * 7);
       const dims = 1 + Math.floor(r() * 120);
       const count = 1 + Math.floor(r() * 300);
       const n = 1 + Math.floor(r() * 400);

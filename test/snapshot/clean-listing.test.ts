@@ -9,6 +9,7 @@ import { openTreeView } from '../../src/place/index.js';
 import type { CleanListing } from '../../src/snapshot/types.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { withEnv } from '../helpers/env.js';
 
 // Snapshot.cleanListing and the finished set remembered by it (DEC-042): a folder whose
 // listing is the git index's own is named by a token (index file, stamp, folder), and a warm
@@ -64,14 +65,7 @@ async function load(dir: string) {
 }
 
 async function uncached(dir: string) {
-  const before = process.env.GIT_CTX_NO_CACHE;
-  process.env.GIT_CTX_NO_CACHE = '1';
-  try {
-    return await load(dir);
-  } finally {
-    if (before === undefined) delete process.env.GIT_CTX_NO_CACHE;
-    else process.env.GIT_CTX_NO_CACHE = before;
-  }
+  return withEnv({ GIT_CTX_NO_CACHE: '1' }, () => load(dir));
 }
 
 /** Warm twice: equal to a load without cache. */

@@ -125,6 +125,21 @@ describe('whole working tree from a private index and one git status', () => {
     expect(key.value.untrackedCache).toBe(false);
   });
 
+  it('a file written right after a run is in the next run, with git\'s untracked cache kept in the private copy', async () => {
+    // git trusts an untracked-cache entry while its directory's time is unchanged: a file
+    // written in the same clock tick as the cache was recorded must still be seen
+    const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n', 'docs/x.md': '# x\n' });
+    repo.commit('first');
+    for (let i = 0; i < 20; i++) {
+      const before = await listing(repo, true);
+      expect(before.some((e) => e.path === `src/n${i}.ts`)).toBe(false);
+      writeFileSync(path.join(repo.dir, `src/n${i}.ts`), `export const n${i} = ${i};\n`);
+      const after = await listing(repo, true);
+      expect(after.map((e) => e.path), `round ${i}`).toContain(`src/n${i}.ts`);
+      expect(after, `round ${i}`).toEqual(await listing(repo, false));
+    }
+  });
+
   it('warm check findings equal a from-scratch check (no .git/ctx) after every change', async () => {
     const repo = makeRepo({
       '.contextia/system/rationale/DEC-001.md': DEC('DEC-001', 'src/**'),

@@ -111,6 +111,11 @@ const byIdThenFile = (a: Artifact, b: Artifact): number => (a.id < b.id ? -1 : a
 /** Bump when what the finished set holds, or how it is computed from its key, changes. */
 const SET_VERSION = 1;
 
+/** The config as key material: plain data from YAML, numbers JSON cannot carry (.inf, .nan) spelled out rather than as null. */
+function configText(config: Config): string {
+  return JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v));
+}
+
 /**
  * The key of a finished artifact set: everything the set before mentions and sidecar stamps
  * is computed from. The parsers' output version, the config (types, status vocabularies,
@@ -119,8 +124,7 @@ const SET_VERSION = 1;
  * nothing the problems checkArtifactDir found for it (DEC-037).
  */
 function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined, emptyVerdicts: Map<number, string>, memo: string | undefined): string {
-  // plain data from YAML; numbers JSON cannot carry (.inf, .nan) spelled out rather than as null
-  const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
+  const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, configText(config)];
   sources.forEach((s, i) => {
     parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}`);
     // an empty folder: its problems as judged on disk (a listed path never starts with "!")
@@ -139,7 +143,7 @@ function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[]
  * blob id from the index), or for a folder that lists nothing what the disk says of it.
  */
 function tokenKeyOf(config: Config, sources: SourceSpec[], tokens: string[], verdicts: Map<number, string>): string {
-  const parts: string[] = [`git-ctx/artifact-set-tokens ${SET_VERSION} ${PARSE_CACHE_VERSION}`, JSON.stringify(config, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { '\0number': String(v) } : v))];
+  const parts: string[] = [`git-ctx/artifact-set-tokens ${SET_VERSION} ${PARSE_CACHE_VERSION}`, configText(config)];
   sources.forEach((s, i) => {
     parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}\0${tokens[i]}`);
     const verdict = verdicts.get(i);

@@ -95,8 +95,11 @@ function knownPrivateIndex(place: PrivateIndexPlace): { file: string; untrackedC
 async function privateIndex(root: string, stamp: string, use = ''): Promise<{ file: string; untrackedCache: boolean } | undefined> {
   const place = privateIndexPlace(root, stamp, use);
   if (!place) return undefined;
-  const known = knownPrivateIndex(place);
-  if (known) return known;
+  return knownPrivateIndex(place) ?? copyPrivateIndex(root, stamp, place);
+}
+
+/** Copy the real index to the private place (see privateIndex) and remember what for. */
+async function copyPrivateIndex(root: string, stamp: string, place: PrivateIndexPlace): Promise<{ file: string; untrackedCache: boolean } | undefined> {
   const { file, keyFile, key, real } = place;
   let bytes: Buffer;
   let mtimeSec: number;
@@ -165,7 +168,7 @@ export function statusUnder(root: string, spec: string[]): Promise<string> {
   const place = privateIndexPlace(root, stamp, '-scoped');
   const known = place ? knownPrivateIndex(place) : undefined;
   if (known || !place) return onCopy(known);
-  return privateIndex(root, stamp, '-scoped').then(onCopy);
+  return copyPrivateIndex(root, stamp, place).then(onCopy);
 }
 
 /**

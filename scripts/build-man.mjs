@@ -2,26 +2,10 @@
 // git turns into `man git-ctx`) shows the same thing as `git-ctx <command> --help`.
 // Runs after tsc in `npm run build` (and so in `prepare`, hence in every packed tarball).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { commandsOf, loadHelp, root } from './cli-help.mjs';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const { buildProgram } = await import(path.join(root, 'dist/cli/main.js'));
-const { setIo } = await import(path.join(root, 'dist/cli/shared.js'));
-const { VERSION } = await import(path.join(root, 'dist/version.js'));
-
-let captured = '';
-setIo({ out: (s) => (captured += s), err: () => {}, color: false });
-const program = await buildProgram();
-program.configureHelp({ helpWidth: 90 });
-
-/** The full --help text of a command, the after-help examples included. */
-function helpOf(cmd) {
-  captured = '';
-  cmd.configureHelp({ helpWidth: 90 });
-  cmd.outputHelp();
-  return captured;
-}
+const { program, helpOf, version: VERSION } = await loadHelp();
 
 /** roff-safe verbatim text: backslashes doubled, control characters at line start escaped. */
 function verbatim(text) {
@@ -32,12 +16,10 @@ function verbatim(text) {
     .join('\n');
 }
 
-function sections(cmd, prefix) {
+function sections(cmd) {
   const out = [];
-  for (const sub of cmd.commands) {
-    const name = `${prefix} ${sub.name()}`;
+  for (const { name, cmd: sub } of commandsOf(cmd)) {
     out.push(`.SS "${name}"`, '.nf', verbatim(helpOf(sub).trimEnd()), '.fi', '');
-    out.push(...sections(sub, name));
   }
   return out;
 }
@@ -64,7 +46,7 @@ const page = [
   verbatim(helpOf(program).trimEnd()),
   '.fi',
   '.SH COMMANDS',
-  ...sections(program, 'git ctx'),
+  ...sections(program),
   '.SH EXIT STATUS',
   '0 success, 1 findings (or action needed), 2 usage or environment error.',
   '.SH SEE ALSO',

@@ -1,4 +1,4 @@
-// Regenerates docs/map.png, the README's picture of the decision map: the bundled example
+// Regenerates docs/map.png, the picture of the decision map in docs/rules-and-map.md: the bundled example
 // copied into a temporary repository, every record stamped, then the invoice totals
 // changed in a later commit (so three records are stale), mapped, opened in headless
 // Chromium with DEC-BILLING-001 selected.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Try git-ctx on the Acme billing example without touching this checkout:
 # copy .contextia-example into a temporary directory, make it its own git repository,
-# put `git-ctx` on PATH (so `git ctx …` works) and run a few commands there.
+# put `git-ctx` on PATH (so `git ctx …` works) and run a few commands there. Builds git-ctx
+# first when this checkout has not been built (npm ci installs, it does not build).
 #
-#   scripts/try-example.sh            run check, list and TASK-042, then remove the copy
+#   scripts/try-example.sh            run check, list, for and TASK-042, then remove the copy
 #   scripts/try-example.sh --keep     keep the copy and print its path to explore further
 set -euo pipefail
 
@@ -11,7 +12,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 keep=0
 [[ "${1:-}" == "--keep" ]] && keep=1
 
-if [[ ! -f "$here/dist/cli/main.js" ]]; then
+# the man page is the last thing `npm run build` writes: without it the build is missing or partial
+if [[ ! -f "$here/dist/cli/main.js" || ! -f "$here/man/man1/git-ctx.1" ]]; then
   echo "building git-ctx (npm run build)…" >&2
   (cd "$here" && npm run build --silent)
 fi
@@ -43,9 +45,8 @@ run() {
 status=0
 run check || status=$?
 run list
-if ! run TASK-042; then
-  echo "(note: \`git ctx TASK-042\` — context assembly — is not available in this build yet)" >&2
-fi
+run for src/billing/invoice/totals.ts || status=$?
+run TASK-042 || status=$?
 
 echo
 if [[ $keep -eq 1 ]]; then

@@ -157,7 +157,7 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
       const body = renderPrComment(result, { maxItems: inputs.maxItems, maxChars: COMMENT_MAX_CHARS, summaryUrl: runUrl(), command });
       const login = await resolveLogin(octokit);
       comment = await upsertStickyComment(octokit, { ...ctx.repo, issueNumber: pr.number, login, body, create: !nothingApplies(result) });
-      if (comment.action === 'forbidden') core.warning(`git-ctx: ${comment.reason}. The report is in the job summary and annotations; see the README (GitHub Action, "Pull requests from forks") for the workflow_run recipe.`);
+      if (comment.action === 'forbidden') core.warning(`git-ctx: ${comment.reason}. The report is in the job summary and annotations; see docs/action.md ("Pull requests from forks") for the workflow_run recipe.`);
       else core.info(`git-ctx: comment ${comment.action}${comment.url ? ` (${comment.url})` : ''}${comment.removed ? `, ${comment.removed} duplicate(s) removed` : ''}`);
     }
 

@@ -190,7 +190,7 @@ async function editLefthook(cfg: ManagerConfig, uninstall: boolean, write: Write
     await write(cfg.file, `${orig}${sep}${block}`);
     return { status: 'added' };
   }
-  if (!isMap(hook)) throw new CtxError('PARSE', `${cfg.file}: pre-commit is not a mapping`, { file: cfg.file, hint: 'add the git-ctx command by hand (see the README, "lefthook")' });
+  if (!isMap(hook)) throw new CtxError('PARSE', `${cfg.file}: pre-commit is not a mapping`, { file: cfg.file, hint: 'add the git-ctx command by hand (see docs/hooks.md, "lefthook")' });
   const jobs = hook.get('jobs', true);
   const commands = hook.get('commands', true);
   const runs: { node: YAMLMap; run: unknown }[] = [];

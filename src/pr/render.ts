@@ -81,7 +81,7 @@ const SUMMARY_MAX = 200;
 
 function artifactRow(a: PrArtifact): string {
   const title = escapeText(truncate(a.title, TITLE_MAX));
-  // the one-line summary: what the README promises the comment shows
+  // the one-line summary: what docs/action.md promises the comment shows
   const summary = a.summary ? `<br>${escapeText(truncate(a.summary, SUMMARY_MAX))}` : '';
   return `| ${code(a.id)} ${title}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
 }

@@ -11,7 +11,7 @@ const BAND_LABEL: Record<RetrievedRecord['slot'], string> = {
   links: 'linked',
 };
 
-/** Stable JSON (documented in the README): query, ranked results, slot reports. */
+/** Stable JSON (documented in docs/retrieval.md): query, ranked results, slot reports. */
 export function renderRetrievalJson(r: RetrievalResult): string {
   return JSON.stringify({ version: 1, ...r }, null, 2) + '\n';
 }

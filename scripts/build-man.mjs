@@ -1,6 +1,6 @@
 // Generate man/man1/git-ctx.1 from the CLI's own --help texts, so `git ctx --help` (which
 // git turns into `man git-ctx`) shows the same thing as `git-ctx <command> --help`.
-// Runs after tsc in `npm run build` (and so in `prepare`, hence in every packed tarball).
+// Runs in `npm run build`, after tsc.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { commandsOf, loadHelp, root } from './cli-help.mjs';

@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
-import { queryOf, searchRecords } from './bm25.js';
+import { queryOf } from './bm25.js';
+import { searchRecords } from './keyword-cache.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';

@@ -1,6 +1,5 @@
 // @spec SPEC-SEMANTIC-001
 
-import { planCosines } from '../retrieve/kernels.js';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { readVectorPlan, vectorDir, vectorFileName } from '../cache/vectors.js';
@@ -177,12 +176,10 @@ export class EmbeddingLane implements SemanticLane {
     // every record's score (NaN: below the threshold), then objects for the best only
     const scores = new Float64Array(rows.length);
     let passing = 0;
-    // in the WebAssembly kernel when it runs here: the same numbers (DEC-042)
-    const cosines = planCosines(q, vectors, rows, norms, dims);
     for (let i = 0; i < rows.length; i++) {
       const n = norms[i]!;
       // cosine(q, v) = n > 0 ? dot(q, v) / n : 0 (VectorSpace.norm): the same sum in the same order
-      const s = cosines ? cosines[i]! : n > 0 ? dotAt(q, vectors, rows[i]! * dims) / n : 0;
+      const s = n > 0 ? dotAt(q, vectors, rows[i]! * dims) / n : 0;
       if (s >= this.threshold) {
         scores[i] = Math.min(1, s);
         passing++;

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
-import { buildKeywordIndex, decodeKeywordIndex, encodeKeywordIndex, keywordIndexFor, keywordIndexKey, keywordKeyOf, openKeywordIndex, queryOf, searchKeywords, searchRecords } from '../../src/retrieve/bm25.js';
+import { buildKeywordIndex, KeywordCacheDamaged, queryOf, scoreLists, searchKeywords } from '../../src/retrieve/bm25.js';
+import { keywordIndexFor, keywordIndexKey, keywordKeyOf, searchRecords } from '../../src/retrieve/keyword-cache.js';
+import { decodeKeywordIndex, encodeKeywordIndex, openKeywordIndex } from '../../src/retrieve/keyword-file.js';
 import { retrieveForText } from '../../src/retrieve/engine.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -61,6 +63,11 @@ describe('keyword index cache', () => {
     expect(all).toHaveLength(60);
     for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score > all[i]!.score || (all[i - 1]!.score === all[i]!.score && all[i - 1]!.id < all[i]!.id)).toBe(true);
     for (const limit of [1, 5, 10, 14, 15, 16]) expect(searchKeywords(src, queryOf('alpha gamma'), limit)).toEqual(all.slice(0, limit));
+  });
+
+  it('a posting naming no document is a damaged index', () => {
+    const lists = [{ w: 1, p: new Uint32Array([0, 1, 5, 1]) }];
+    expect(() => scoreLists(lists, [1, 1, 1], 3, 2.2)).toThrow(KeywordCacheDamaged);
   });
 
   it('rebuilds a truncated, overwritten or foreign cache instead of failing', async () => {

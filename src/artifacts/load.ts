@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
-import { gitBlobHash } from '../util/hash.js';
-import { memoLookup, memoRemember, memoSha256 } from '../cache/digest-memo.js';
+import { gitBlobHash, sha256 } from '../util/hash.js';
+import { memoLookup, memoRemember } from '../cache/digest-memo.js';
 import { cacheFile } from '../git/git-dir.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
@@ -123,7 +123,7 @@ function configText(config: Config): string {
  * id (blob ids from the git index, or hashed from the work tree), or for a folder that lists
  * nothing the problems checkArtifactDir found for it (DEC-037).
  */
-function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined, emptyVerdicts: Map<number, string>, memo: string | undefined): string {
+function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[][], blobOf: (e: SnapshotEntry) => string | undefined, emptyVerdicts: Map<number, string>): string {
   const parts: string[] = [`git-ctx/artifact-set ${SET_VERSION} ${PARSE_CACHE_VERSION}`, configText(config)];
   sources.forEach((s, i) => {
     parts.push(`#${s.dir}\0${s.format}\0${s.prefix}\0${s.type}`);
@@ -132,8 +132,7 @@ function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[]
     if (verdict !== undefined) parts.push(`!empty\0${verdict}`);
     for (const e of listed[i]!) parts.push(`${e.path}\0${e.mode}\0${blobOf(e) ?? ''}`);
   });
-  // ~100 bytes a record: remembered with its digest, so a warm run compares instead of hashing (DEC-041)
-  return memoSha256(memo, parts.join('\n'));
+  return sha256(parts.join('\n'));
 }
 
 /**
@@ -249,7 +248,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     // the finished set is kept for the records as listed (see setKeyOf), an empty folder with
     // what the disk says of it (nothing, or a link: checkArtifactDir); global records and an
     // unreadable record (what it is depends on more than the listing) are never kept
-    setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts, cacheFile(snapshot.root, 'artifacts.keys'));
+    setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts);
     mark('set key');
     // the tokens name this key from now on, if the index is still the one they name
     if (setKey && tokenKey && clean!.every((c) => c!.current())) memoRemember(tokensFile, tokenKey, setKey);

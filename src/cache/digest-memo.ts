@@ -1,39 +1,22 @@
 // @spec SPEC-CACHE-001
 
 import { readCacheBytes, writeCacheFile } from './file.js';
-import { sha256 } from '../util/hash.js';
 
 /**
- * sha256 of a long key, remembered beside the key itself: a warm run compares the bytes
- * (one memcmp) instead of hashing them, and so never loads node:crypto for it (~5 ms of a
- * start-up, DEC-041). The memo holds the last few keys, most recent first, so alternating
- * between two snapshots (the work tree and `--staged`) keeps both. A digest is only ever
- * taken from an entry whose key is byte for byte the one asked about, so the memo can make
- * a run slower, never its answer different.
+ * Digests remembered by a short key, most recent first, the last few kept: a clean records
+ * listing's token names the finished set's key (DEC-042), so alternating between two
+ * snapshots (the work tree and `--staged`) keeps both. A digest is only ever taken from an
+ * entry whose key is byte for byte the one asked about.
  *
  * File: "GCDM1\n", then per entry a 4-byte big-endian key length, the 64 hex digits, the key
  * in UTF-8.
  */
 const MAGIC = Buffer.from('GCDM1\n', 'latin1');
 const KEEP = 4;
-/** Keys larger than this are hashed, not remembered (no memo file of many megabytes). */
+/** Keys larger than this are not remembered (no memo file of many megabytes). */
 const MAX_KEY_BYTES = 8 * 1024 * 1024;
 
-export function memoSha256(file: string | undefined, key: string): string {
-  const bytes = Buffer.from(key, 'utf8');
-  if (!file || bytes.length > MAX_KEY_BYTES) return sha256(bytes);
-  const known = lookup(file, bytes);
-  if (known.digest !== undefined) return known.digest;
-  const digest = sha256(bytes);
-  remember(file, bytes, digest, known.entries);
-  return digest;
-}
-
-/**
- * A digest remembered for `key` with memoRemember (same file format and rules as
- * memoSha256), or undefined. For keys that name a digest computed from something longer:
- * a clean records listing's token names the finished set's key (DEC-042).
- */
+/** The digest remembered for `key` with memoRemember, or undefined. */
 export function memoLookup(file: string | undefined, key: string): string | undefined {
   if (!file) return undefined;
   return lookup(file, Buffer.from(key, 'utf8')).digest;

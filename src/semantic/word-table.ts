@@ -132,11 +132,8 @@ export function loadWordTable(file = wordTablePath()): WordTable {
   const shipped = () => {
     shippedChecked = true;
     if (WORD_MARKS.every !== CHECKPOINT_EVERY || WORD_MARKS.marks.length <= marks.length) return;
-    // The table shipped with this package, whose marks test/semantic/space-state.test.ts checks
-    // at build time, needs no hash of its 250 KB word list (and no node:crypto, ~5 ms of a warm
-    // search, DEC-041): each mark must still fall on a newline of it. Any other table is hashed.
-    const ours = file === wordTablePath() && WORD_MARKS.marks.every((m) => blob.charCodeAt(m) === 10);
-    if (ours || sha256(head.subarray(20, 20 + wordBytes)) === WORD_MARKS.sha256) marks = [...WORD_MARKS.marks];
+    // the marks are for the word list whose digest they carry (test/semantic/space-state.test.ts)
+    if (sha256(head.subarray(20, 20 + wordBytes)) === WORD_MARKS.sha256) marks = [...WORD_MARKS.marks];
   };
   const rowAt = (pos: number): number => {
     if (!shippedChecked && pos - marks[marks.length - 1]! > LONG_WALK) shipped();

@@ -2,9 +2,7 @@
 
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { fastCountable, fastO200k } from '../assemble/o200k.js';
 import { cachedCounter, checkEncoding, type TokenCounter } from '../assemble/tokens.js';
-import type { Artifact } from '../artifacts/types.js';
 import type { Config } from '../config.js';
 import { cacheFile } from '../git/git-dir.js';
 
@@ -12,10 +10,7 @@ type Encoder = { encode_ordinary(t: string): Uint32Array | number[]; free(): voi
 
 /**
  * The token counter rule files are budgeted with: the assembly's encoding, sharing its
- * count cache. o200k_base texts within the range the JavaScript counter is verified for
- * (src/assemble/o200k.ts: Latin, Greek, Cyrillic, Hebrew, Arabic, typographic punctuation)
- * are counted there, exactly and without tiktoken (DEC-030); other texts and encodings go
- * to tiktoken, whose encoder stays loaded between calls (building the o200k table costs
+ * count cache. tiktoken's encoder stays loaded between calls (building the o200k table costs
  * ~0.6 s, and a plan counts in several batches) until `free()`.
  */
 export function rulesCounter(root: string, config: Config, opts: { encoder?: EncoderThread } = {}): TokenCounter & { free(): void } {
@@ -25,20 +20,7 @@ export function rulesCounter(root: string, config: Config, opts: { encoder?: Enc
   let thread = opts.encoder?.encoding === encoding ? opts.encoder : undefined;
   const inner: TokenCounter = {
     encoding,
-    async count(all) {
-      if (!all.length) return [];
-      const fast = encoding === 'o200k_base' ? fastO200k() : undefined;
-      const out: number[] = new Array<number>(all.length);
-      const slow: number[] = [];
-      all.forEach((t, i) => {
-        if (fast && fastCountable(t)) out[i] = fast.count(t);
-        else slow.push(i);
-      });
-      if (!slow.length) return out;
-      const counted = await exact(slow.map((i) => all[i]!));
-      slow.forEach((i, j) => (out[i] = counted[j]!));
-      return out;
-    },
+    count: (all) => (all.length ? exact(all) : Promise.resolve([])),
   };
   /** tiktoken's counts: on the worker thread when one was started, else here */
   async function exact(texts: string[]): Promise<number[]> {
@@ -121,16 +103,6 @@ export function startEncoder(encoding: string): EncoderThread | undefined {
       void worker.terminate();
     },
   };
-}
-
-/**
- * Would counting these records' texts need tiktoken (so a cold export should start the
- * encoder thread)? No for o200k_base when every text is in the JavaScript counter's range.
- */
-export function needsEncoder(encoding: string, artifacts: readonly Artifact[]): boolean {
-  // (whether the rank table loads is not asked here: loading it is wasted when nothing needs counting)
-  if (encoding !== 'o200k_base') return true;
-  return artifacts.some((a) => !fastCountable(a.id) || !fastCountable(a.file) || !fastCountable(a.title ?? '') || !fastCountable(a.summary ?? '') || !fastCountable(a.body) || !a.paths.every(fastCountable));
 }
 
 /** Does the rules counter have counts cached for this repository (so a run may not need the encoder at all)? */

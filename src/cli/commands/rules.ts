@@ -62,19 +62,14 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addRepoOptions(exp, { at: false, staged: false }).action(async (o: RulesExportCliOptions) => {
-    const [{ planRuleFiles, exportedArtifacts }, { rulesCounter, startEncoder, hasCountCache, needsEncoder }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
+    const [{ planRuleFiles }, { rulesCounter, startEncoder, hasCountCache }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
     const { snapshot, config } = await openRepo(o);
     const encoding = config.assemble.encoding;
-    // no token counts cached yet (a first export) and an encoding only tiktoken counts: build
-    // its encoder on a worker while the records load
-    const cold = !hasCountCache(snapshot.root, encoding);
-    let encoder = cold && needsEncoder(encoding, []) ? startEncoder(encoding) : undefined;
+    // no token counts cached yet (a first export): build the encoder on a worker while the records load
+    const encoder = hasCountCache(snapshot.root, encoding) ? undefined : startEncoder(encoding);
     let set;
     try {
       set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
-      // o200k_base is counted in JavaScript within a range of characters (DEC-030); a record
-      // outside it needs tiktoken after all: start it now, while the plan is built
-      if (cold && !encoder && needsEncoder(encoding, exportedArtifacts(set, config))) encoder = startEncoder(encoding);
     } catch (e) {
       snapshot.close();
       encoder?.stop();

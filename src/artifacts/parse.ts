@@ -2,7 +2,6 @@
 
 import type JsYaml from 'js-yaml';
 import { loadJsYamlSync } from '../util/js-yaml.js';
-import { parseFlatYaml } from './flat-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
 import { setExtra } from '../sources/extra.js';
@@ -60,12 +59,11 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
 
 
 /**
- * The read path: js-yaml (about 10x faster than eemeli/yaml on 2,000 files) with a schema
- * that resolves only null and booleans, so ids, dates and versions stay exactly as written.
- * eemeli/yaml remains the write path, where comments and layout must survive.
+ * The read path: js-yaml (about 10x faster than eemeli/yaml on 5,000 records: DEC-044) with
+ * a schema that resolves only null and booleans, so ids, dates and versions stay exactly as
+ * written. eemeli/yaml remains the write path, where comments and layout must survive.
  */
-// loaded synchronously on first use (no top-level await: the CLI bundle is CommonJS, and a
-// warm run whose records all come from the parse cache never loads js-yaml at all)
+// loaded on first use: a warm run whose records all come from the parse cache never loads it
 let stringsYaml: { jsYaml: typeof JsYaml; schema: JsYaml.Schema } | undefined;
 function yamlReader(): { jsYaml: typeof JsYaml; schema: JsYaml.Schema } {
   if (stringsYaml) return stringsYaml;
@@ -75,26 +73,18 @@ function yamlReader(): { jsYaml: typeof JsYaml; schema: JsYaml.Schema } {
   return (stringsYaml = { jsYaml, schema: jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [builtin.null, builtin.bool] }) });
 }
 
-/** keyLines: the top-level keys' lines (as topLevelKeyLines gives them), when the reader found them on the way */
-export type YamlLoad = { ok: true; data: unknown; keyLines?: Record<string, number> } | { ok: false; line: number; message: string };
+export type YamlLoad = { ok: true; data: unknown } | { ok: false; line: number; message: string };
 
 /** Parse frontmatter YAML to plain data; `line` is 1-based within the YAML text. */
 export function loadYamlStrings(src: string): YamlLoad {
   // bounded: size before parsing, depth while parsing, alias expansion after (SPEC-HOSTILE-001)
   if (src.length > YAML_LIMITS.maxBytes) return { ok: false, line: 1, message: `frontmatter is ${Math.ceil(src.length / 1024)} KB; over the ${YAML_LIMITS.maxBytes / 1024} KB bound, not loaded` };
   try {
-    // the common flat shape is read directly, exactly as js-yaml reads it; anything else goes
-    // to js-yaml (DEC-035), loaded only then
-    const flatLines: Record<string, number> = {};
-    const flat = parseFlatYaml(src, flatLines);
-    let data: unknown = flat;
-    if (!flat) {
-      const { jsYaml, schema } = yamlReader();
-      data = jsYaml.load(src, { schema, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
-    }
+    const { jsYaml, schema } = yamlReader();
+    const data = jsYaml.load(src, { schema, json: false, maxDepth: YAML_LIMITS.maxDepth } as JsYaml.LoadOptions);
     const bound = checkYamlBounds(data);
     if (!bound.ok) return { ok: false, line: (bound.key !== undefined ? topLevelKeyLines(src)[bound.key] : undefined) ?? 1, message: bound.message };
-    return flat ? { ok: true, data, keyLines: flatLines } : { ok: true, data };
+    return { ok: true, data };
   } catch (e) {
     const err = e as { reason?: string; message: string; mark?: { line: number; position: number } };
     let line = (err.mark?.line ?? 0) + 1;
@@ -166,7 +156,7 @@ export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'glo
     return problem('frontmatter-malformed', 'frontmatter must be a YAML mapping (key: value lines)', split.yamlLine);
   }
   const keyLines: Record<string, number> = {};
-  for (const [k, l] of Object.entries(loaded.keyLines ?? topLevelKeyLines(split.yaml))) keyLines[k] = l + split.yamlLine - 1;
+  for (const [k, l] of Object.entries(topLevelKeyLines(split.yaml))) keyLines[k] = l + split.yamlLine - 1;
   const data = (loaded.data ?? {}) as Record<string, unknown>;
   const at = (k: string) => keyLines[k] ?? split.yamlLine;
   const rawId = data.id;

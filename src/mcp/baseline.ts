@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { splitFrontmatter } from '../artifacts/parse.js';
-import { parseYamlStrings } from '../artifacts/yaml-doc.js';
+import { loadYamlStrings, splitFrontmatter } from '../artifacts/parse.js';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';
 
@@ -28,10 +27,10 @@ export function parseBaselineManifest(text: string): { ids: string[]; problems: 
   const problems: string[] = [];
   const split = splitFrontmatter(text);
   if (split.hasFrontmatter) {
-    const { doc } = parseYamlStrings(split.yaml);
-    if (doc.errors.length) problems.push(`invalid YAML frontmatter: ${doc.errors[0]!.message.split('\n')[0]}`);
+    const loaded = loadYamlStrings(split.yaml);
+    if (!loaded.ok) problems.push(`invalid YAML frontmatter (line ${loaded.line + split.yamlLine - 1}): ${loaded.message}`);
     else {
-      const data = doc.toJS() as Record<string, unknown> | null;
+      const data = loaded.data as Record<string, unknown> | null;
       const list = data?.ids;
       if (Array.isArray(list)) ids.push(...list.filter((x) => x !== null && x !== undefined).map(String));
       else if (typeof list === 'string') ids.push(...list.split(',').map((s) => s.trim()).filter(Boolean));

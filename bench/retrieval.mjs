@@ -1,11 +1,18 @@
 #!/usr/bin/env node
 // Retrieval quality bench: recall@5 and MRR@10 of `git ctx for` / `git ctx search` on a labelled
-// dev set, per query kind, beside a plain BM25 baseline over the records' text.
+// dev set, per query kind, beside a plain BM25 baseline over the records' text; and, per kind, the
+// share of queries answered with nothing (right for off-topic questions, kind `offtopic`) and the
+// record most often in the first 3 of queries that do not label it.
+//
+// Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json.
+//   npm run build && node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json
+// The BM25 baseline is run twice: `baseline` always answers (every record sharing a word),
+// `baseline-floor` answers nothing when no record scores BM25_FLOOR (lib.mjs) or more.
 //
 // Usage: npm run build && node bench/retrieval.mjs [options]
 //   --data FILE       dev set (default bench/retrieval/dotcom-rendering.json)
-//   --repo PATH       git repository holding the dev set's pinned commit
-//                     (default /work/.mirror/guardian+dotcom-rendering/repo; $GIT_CTX_DEVSET_REPO)
+//   --repo PATH       git repository holding the dev set's pinned commit ($GIT_CTX_DEVSET_REPO; default
+//                     /work/.mirror/<owner>+<name>/repo from the set's "repository", as `fetch` leaves it)
 //   --work DIR        where the clone is cached between runs (default .bench-work/retrieval)
 //   --fixture         run on test/fixtures/retrieval-paraphrase instead (invented records, no clone)
 //   --baseline-only   skip git-ctx
@@ -26,7 +33,22 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
-import { Bm25, KINDS, MRR_DEPTH, RECALL_AT, formatTable, queryTokens, scoreRanking, summarise, validateDataset } from './retrieval/lib.mjs';
+import {
+  BM25_FLOOR,
+  Bm25,
+  KINDS,
+  MRR_DEPTH,
+  RECALL_AT,
+  TOP_SHOWN,
+  bm25Answer,
+  formatAnswerTable,
+  formatTable,
+  queryTokens,
+  scoreRanking,
+  summarise,
+  summariseAnswers,
+  validateDataset,
+} from './retrieval/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
@@ -40,10 +62,13 @@ const HELP = `Usage: node bench/retrieval.mjs [--data FILE] [--repo PATH] [--wor
 
 Recall@${RECALL_AT} and MRR@${MRR_DEPTH} per query kind for git-ctx (for/search) and a BM25 baseline; git-ctx runs
 twice, with the semantic slot (the embedder of the environment/config) and with it off
-(column "keywords-only"), so the slot's gain shows beside BM25 alone.
+(column "keywords-only"), so the slot's gain shows beside BM25 alone. A second table gives,
+per kind, the share answered with nothing and the record most often in the top ${TOP_SHOWN} of
+queries that do not label it; "baseline-floor" is BM25 answering nothing below ${BM25_FLOOR}.
 
 Examples:
   node bench/retrieval.mjs                       # dotcom-rendering dev set, mirror at its default path
+  node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json   # the second set (SmartBear/git-en-boite)
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
   GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text \\
@@ -324,7 +349,8 @@ async function main() {
   const problems = validateDataset(data);
   if (problems.length) fail(`${dataFile} is not a sound dev set:\n  ${problems.join('\n  ')}`);
 
-  const repo = path.resolve(opts.repo ?? process.env.GIT_CTX_DEVSET_REPO ?? DEFAULT_MIRROR);
+  const mirror = typeof data.repository === 'string' && /^[\w.-]+\/[\w.-]+$/.test(data.repository) ? `/work/.mirror/${data.repository.replace('/', '+')}/repo` : DEFAULT_MIRROR;
+  const repo = path.resolve(opts.repo ?? process.env.GIT_CTX_DEVSET_REPO ?? mirror);
   const work = path.resolve(opts.work ?? path.join(ROOT, '.bench-work/retrieval'));
   const cwd = opts.fixture ? prepareFixture() : prepareClone(data, repo, work);
   try {
@@ -336,9 +362,16 @@ async function main() {
     const bm25 = new Bm25(records);
     const baselineRank = {};
     const baseline = {};
+    const floorRank = {};
+    const floored = {};
+    const topScore = {};
     for (const q of data.queries) {
-      baselineRank[q.id] = bm25.search(queryTokens(q)).map((h) => h.id);
+      const hits = bm25.search(queryTokens(q));
+      topScore[q.id] = hits[0]?.score ?? 0;
+      baselineRank[q.id] = hits.map((h) => h.id);
       baseline[q.id] = scoreRanking(q, baselineRank[q.id]);
+      floorRank[q.id] = bm25Answer(hits);
+      floored[q.id] = scoreRanking(q, floorRank[q.id]);
     }
 
     const status = opts.baselineOnly ? { available: false, reason: 'skipped (--baseline-only)' } : detectGitCtx(cwd, opts.bin);
@@ -356,12 +389,19 @@ async function main() {
       kwOnly = {};
       for (const q of data.queries) kwOnly[q.id] = scoreRanking(q, kwRun.rankings[q.id]);
     }
-    const rows = summarise(data.queries, { baseline, ...(kwOnly ? { 'keywords-only': kwOnly } : {}), 'git-ctx': ctx });
+    const rows = summarise(data.queries, { baseline, 'baseline-floor': floored, ...(kwOnly ? { 'keywords-only': kwOnly } : {}), 'git-ctx': ctx });
+    const answers = summariseAnswers(data.queries, {
+      baseline: baselineRank,
+      'baseline-floor': floorRank,
+      ...(kwRun ? { 'keywords-only': kwRun.rankings } : {}),
+      'git-ctx': run ? run.rankings : null,
+    });
     const perQuery = data.queries.map((q) => ({
       id: q.id,
       kind: q.kind,
       relevant: q.relevant,
-      baseline: { ...baseline[q.id], top: baselineRank[q.id].slice(0, RECALL_AT) },
+      baseline: { ...baseline[q.id], top: baselineRank[q.id].slice(0, RECALL_AT), topScore: Math.round(topScore[q.id] * 1000) / 1000 },
+      'baseline-floor': { ...floored[q.id], top: floorRank[q.id].slice(0, RECALL_AT) },
       ...(kwOnly ? { 'keywords-only': { ...kwOnly[q.id], top: kwRun.rankings[q.id].slice(0, RECALL_AT) } } : {}),
       'git-ctx': ctx ? { ...ctx[q.id], top: run.rankings[q.id].slice(0, RECALL_AT) } : null,
     }));
@@ -375,10 +415,13 @@ async function main() {
             records: records.length,
             recallAt: RECALL_AT,
             mrrDepth: MRR_DEPTH,
+            topShown: TOP_SHOWN,
+            bm25Floor: BM25_FLOOR,
             gitCtx: status.available
               ? { available: true, bin: opts.bin, mode: run.mode, modeNote: run.note, queryErrors: run.errors, emptyAnswers: data.queries.filter((q) => run.rankings[q.id].length === 0).length, ms: run.ms, args: opts.ctxArgs }
               : { available: false, reason: status.reason },
             rows,
+            answers,
             queries: perQuery,
           },
           null,
@@ -388,9 +431,15 @@ async function main() {
       return;
     }
     console.log(`dev set ${data.name}${data.commit ? ` @ ${data.commit.slice(0, 12)}` : ''}: ${data.queries.length} queries over ${records.length} records (${KINDS.join(', ')})`);
-    console.log(`baseline: BM25 (k1 1.2, b 0.75) over each record's whole text; file/symbol queries use the path's words\n`);
+    console.log(`baseline: BM25 (k1 1.2, b 0.75) over each record's whole text; file/symbol queries use the path's words`);
+    console.log(`baseline-floor: the same, answering nothing when no record scores ${BM25_FLOOR} or more\n`);
     if (kwOnly) console.log(`keywords-only: git-ctx with the semantic slot off; git-ctx: with it (embedder: ${process.env.GIT_CTX_EMBED_PROVIDER || 'config, else default'})\n`);
-    console.log(formatTable(rows, status.available ? ['baseline', ...(kwOnly ? ['keywords-only'] : []), 'git-ctx'] : ['baseline']));
+    const systems = status.available ? ['baseline', 'baseline-floor', ...(kwOnly ? ['keywords-only'] : []), 'git-ctx'] : ['baseline', 'baseline-floor'];
+    console.log(formatTable(rows, systems));
+    // record ids are long paths: the table names a record by its file's stem
+    const short = (id) => id.split('/').pop().replace(/\.[^.]+$/, '').slice(0, 28);
+    console.log(`\nanswered with nothing (share) and the record most often in the top ${TOP_SHOWN} of queries that do not label it:\n`);
+    console.log(formatAnswerTable(answers, systems, short));
     if (!status.available) console.log(`\ngit-ctx: unavailable — ${status.reason}. No git-ctx figures are printed.`);
     else {
       const extra = opts.ctxArgs.length ? ` with ${opts.ctxArgs.join(' ')}` : '';
@@ -410,7 +459,7 @@ async function main() {
         const q = data.queries.find((x) => x.id === p.id);
         console.log(`${p.id} [${p.kind}] ${q.input}`);
         console.log(`  relevant: ${p.relevant.join(', ')}`);
-        console.log(`  baseline R@${RECALL_AT} ${p.baseline.recall.toFixed(2)} RR ${p.baseline.rr.toFixed(2)}: ${p.baseline.top.join(', ') || '(nothing)'}`);
+        console.log(`  baseline R@${RECALL_AT} ${p.baseline.recall.toFixed(2)} RR ${p.baseline.rr.toFixed(2)} (top score ${p.baseline.topScore}): ${p.baseline.top.join(', ') || '(nothing)'}`);
         if (p['keywords-only']) console.log(`  kw-only  R@${RECALL_AT} ${p['keywords-only'].recall.toFixed(2)} RR ${p['keywords-only'].rr.toFixed(2)}: ${p['keywords-only'].top.join(', ') || '(nothing)'}`);
         if (p['git-ctx']) console.log(`  git-ctx  R@${RECALL_AT} ${p['git-ctx'].recall.toFixed(2)} RR ${p['git-ctx'].rr.toFixed(2)}: ${p['git-ctx'].top.join(', ') || '(nothing)'}`);
       }

@@ -1,6 +1,6 @@
 // Types for bench/retrieval/lib.mjs, so the TypeScript tests can import it.
 
-export type QueryKind = 'file' | 'symbol' | 'question' | 'paraphrase' | 'keyword';
+export type QueryKind = 'file' | 'symbol' | 'question' | 'paraphrase' | 'keyword' | 'offtopic';
 
 export interface DevQuery {
   id: string;
@@ -32,7 +32,19 @@ export interface SummaryRow {
   [system: string]: { recall5: number; mrr: number } | null | string | number;
 }
 
+export interface AnswerRow {
+  kind: string;
+  n: number;
+  [system: string]: { empty: number; dominant: { id: string; count: number } | null } | null | string | number;
+}
+
 export const KINDS: QueryKind[];
+export const ON_TOPIC: QueryKind[];
+export const TOP_SHOWN: number;
+export const BM25_FLOOR: number;
+export function bm25Answer(hits: { id: string; score: number }[], floor?: number): string[];
+export function summariseAnswers(queries: DevQuery[], systems: Record<string, Record<string, string[]> | null>, top?: number): AnswerRow[];
+export function formatAnswerTable(rows: AnswerRow[], systems: string[], short?: (id: string) => string): string;
 export const RECALL_AT: number;
 export const MRR_DEPTH: number;
 export function tokenize(text: string): string[];

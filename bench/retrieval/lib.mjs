@@ -1,8 +1,25 @@
 // Shared parts of the retrieval quality bench (bench/retrieval.mjs) and its tests:
 // the dev-set shape, the BM25 baseline, and the metrics. Plain ESM, no dependencies.
 
-/** Query kinds, in the order the table prints them. */
-export const KINDS = ['file', 'symbol', 'question', 'paraphrase', 'keyword'];
+/**
+ * Query kinds, in the order the table prints them. `offtopic` questions have no right answer
+ * (`relevant: []`): the right behaviour is to answer nothing, so they have no recall or MRR and
+ * count only in the answer table (share answered with nothing).
+ */
+export const KINDS = ['file', 'symbol', 'question', 'paraphrase', 'keyword', 'offtopic'];
+
+/** Kinds with a right answer: the ones recall and MRR are measured on. */
+export const ON_TOPIC = KINDS.filter((k) => k !== 'offtopic');
+
+/** How deep "a record sits in the top" is looked for when counting unlabelled records. */
+export const TOP_SHOWN = 3;
+
+/**
+ * The BM25 baseline's "nothing" rule: it answers nothing when no record scores at least this
+ * (the raw Okapi score, see Bm25). One fixed number for every dev set, chosen once by looking at
+ * the off-topic and on-topic top scores of both sets, not tuned per set.
+ */
+export const BM25_FLOOR = 6;
 
 /** Depth of the recall cut-off and of the reciprocal-rank cut-off. */
 export const RECALL_AT = 5;
@@ -85,25 +102,41 @@ export function reciprocalRank(ranked, relevant, depth = MRR_DEPTH) {
   return i < 0 ? 0 : 1 / (i + 1);
 }
 
+/** The records a BM25 search answers when it must say nothing below `floor`: all hits, or none. */
+export function bm25Answer(hits, floor = BM25_FLOOR) {
+  return hits.length && hits[0].score >= floor ? hits.map((h) => h.id) : [];
+}
+
 /** Scores one ranking (a list of record paths) against one query. */
 export function scoreRanking(query, ranked) {
   return { recall: recallAt(ranked, query.relevant), rr: reciprocalRank(ranked, query.relevant) };
 }
 
 /**
- * Table rows: one per kind present, then `file (unnamed)` when some file queries are marked
- * unnamed, then `overall`. `scores` maps query id → { recall, rr } for one system; a system
- * with no scores for a row gets null there.
+ * The groups a table reports: one per kind present, then `file (unnamed)` when some file
+ * queries are marked unnamed, then `overall` (`kinds` limits which kinds count at all).
  */
-export function summarise(queries, systems) {
+function groupsOf(queries, kinds) {
+  const counted = queries.filter((q) => kinds.includes(q.kind));
   const groups = [];
-  for (const kind of KINDS) {
-    const qs = queries.filter((q) => q.kind === kind);
+  for (const kind of kinds) {
+    const qs = counted.filter((q) => q.kind === kind);
     if (qs.length) groups.push({ kind, queries: qs });
   }
-  const unnamed = queries.filter((q) => q.kind === 'file' && q.unnamed === true);
+  const unnamed = counted.filter((q) => q.kind === 'file' && q.unnamed === true);
   if (unnamed.length) groups.push({ kind: 'file (unnamed)', queries: unnamed });
-  groups.push({ kind: 'overall', queries });
+  groups.push({ kind: 'overall', queries: counted });
+  return groups;
+}
+
+/**
+ * Table rows: one per kind present, then `file (unnamed)` when some file queries are marked
+ * unnamed, then `overall`. `scores` maps query id → { recall, rr } for one system; a system
+ * with no scores for a row gets null there. Off-topic queries have no right answer and are
+ * left out (overall is over the on-topic queries); `summariseAnswers` reports them.
+ */
+export function summarise(queries, systems) {
+  const groups = groupsOf(queries, ON_TOPIC);
   return groups.map((g) => {
     const row = { kind: g.kind, n: g.queries.length };
     for (const [name, scores] of Object.entries(systems)) {
@@ -115,6 +148,46 @@ export function summarise(queries, systems) {
     }
     return row;
   });
+}
+
+/**
+ * What each system answered, per kind (off-topic included) and overall: `empty` the share of
+ * queries answered with nothing (right for off-topic ones, a miss for the others), and
+ * `dominant` the record found most often in the first `TOP_SHOWN` of queries that do not label
+ * it, with that count (null when every top record was labelled). `rankings` maps query id →
+ * ranked record paths for one system; a system without rankings gets null.
+ */
+export function summariseAnswers(queries, systems, top = TOP_SHOWN) {
+  return groupsOf(queries, KINDS).map((g) => {
+    const row = { kind: g.kind, n: g.queries.length };
+    for (const [name, rankings] of Object.entries(systems)) {
+      if (!rankings || !g.queries.every((q) => Array.isArray(rankings[q.id]))) {
+        row[name] = null;
+        continue;
+      }
+      const unlabelled = new Map();
+      for (const q of g.queries) {
+        for (const r of new Set(rankings[q.id].slice(0, top))) if (!q.relevant.includes(r)) unlabelled.set(r, (unlabelled.get(r) ?? 0) + 1);
+      }
+      const [id, count] = [...unlabelled].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))[0] ?? [];
+      row[name] = {
+        empty: mean(g.queries.map((q) => (rankings[q.id].length === 0 ? 1 : 0))),
+        dominant: id === undefined ? null : { id, count },
+      };
+    }
+    return row;
+  });
+}
+
+/** Fixed-width table of `summariseAnswers` rows: per system the share empty and the dominant unlabelled record. */
+export function formatAnswerTable(rows, systems, short = (id) => id) {
+  const head = ['kind', 'n', ...systems.flatMap((s) => [`${s} empty`, `${s} most unlabelled top-${TOP_SHOWN}`])];
+  const body = rows.map((r) => [
+    r.kind,
+    String(r.n),
+    ...systems.flatMap((s) => (r[s] ? [r[s].empty.toFixed(2), r[s].dominant ? `${short(r[s].dominant.id)} ×${r[s].dominant.count}` : '—'] : ['—', '—'])),
+  ]);
+  return fixedWidth(head, body);
 }
 
 function mean(xs) {
@@ -129,6 +202,10 @@ export function formatTable(rows, systems) {
     String(r.n),
     ...systems.flatMap((s) => (r[s] ? [r[s].recall5.toFixed(3), r[s].mrr.toFixed(3)] : ['—', '—'])),
   ]);
+  return fixedWidth(head, body);
+}
+
+function fixedWidth(head, body) {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
@@ -136,7 +213,8 @@ export function formatTable(rows, systems) {
 
 /**
  * Shape problems of a dev set (empty when sound): queries present, ids unique, known kinds,
- * non-empty input and note, `relevant` a non-empty list of distinct repository-relative paths.
+ * non-empty input and note, `relevant` a non-empty list of distinct repository-relative paths
+ * (an empty list for, and only for, off-topic queries).
  * `minimums` (optional) maps a kind, `unnamed` (file queries with unnamed: true) or `total`
  * to the least count required.
  */
@@ -160,7 +238,9 @@ export function validateDataset(data, minimums = {}) {
     if (q.unnamed !== undefined && (q.kind !== 'file' || typeof q.unnamed !== 'boolean')) {
       problems.push(`${where}: unnamed is a boolean on file queries only`);
     }
-    if (!Array.isArray(q.relevant) || q.relevant.length === 0) problems.push(`${where}: relevant must list at least one record`);
+    if (q.kind === 'offtopic') {
+      if (!Array.isArray(q.relevant) || q.relevant.length !== 0) problems.push(`${where}: an off-topic query has no right answer: relevant must be []`);
+    } else if (!Array.isArray(q.relevant) || q.relevant.length === 0) problems.push(`${where}: relevant must list at least one record`);
     else {
       if (new Set(q.relevant).size !== q.relevant.length) problems.push(`${where}: relevant lists a record twice`);
       for (const r of q.relevant) {

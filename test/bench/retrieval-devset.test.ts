@@ -23,7 +23,7 @@ const titleWords = (text: string): string[] => {
 
 describe('the dotcom-rendering dev set', () => {
   it('has the agreed shape and at least the agreed number of queries of each kind', () => {
-    expect(validateDataset(data, { total: 80, file: 20, unnamed: 10, symbol: 10, question: 20, paraphrase: 26, keyword: 10 })).toEqual([]);
+    expect(validateDataset(data, { total: 80, file: 20, unnamed: 10, symbol: 10, question: 20, paraphrase: 26, keyword: 10, offtopic: 8 })).toEqual([]);
   });
 
   it('pins a full commit and an ADR source config for git-ctx', () => {
@@ -36,6 +36,7 @@ describe('the dotcom-rendering dev set', () => {
   it('keyword queries are 2–4 words (one distinctive word allowed), questions end with a question mark', () => {
     for (const q of data.queries.filter((x) => x.kind === 'keyword')) expect(q.input.split(/\s+/).length, q.id).toBeLessThanOrEqual(4);
     for (const q of data.queries.filter((x) => x.kind === 'question' || x.kind === 'paraphrase')) expect(q.input, q.id).toMatch(/\?$/);
+    for (const q of data.queries.filter((x) => x.kind === 'offtopic')) expect(q.relevant, q.id).toEqual([]);
   });
 
   describe.skipIf(!haveMirror)(`against the pinned commit in ${MIRROR}`, () => {

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   Bm25,
   countKinds,
+  BM25_FLOOR,
+  bm25Answer,
+  formatAnswerTable,
   formatTable,
   namesFile,
   pathWords,
@@ -9,6 +12,7 @@ import {
   recallAt,
   reciprocalRank,
   summarise,
+  summariseAnswers,
   tokenize,
   validateDataset,
   type DevQuery,
@@ -109,6 +113,42 @@ describe('metrics', () => {
   });
 });
 
+describe('answers: nothing, and records in the top 3 of queries that do not label them', () => {
+  it('recall and MRR leave off-topic queries out; the answer table counts empty answers and the most frequent unlabelled top-3 record per kind', () => {
+    const queries = [q('f1', 'file', ['r1']), q('f2', 'file', ['r2']), q('f3', 'file', ['r3']), q('o1', 'offtopic', []), q('o2', 'offtopic', [])];
+    const rows = summarise(queries, { s: { f1: { recall: 1, rr: 1 }, f2: { recall: 0, rr: 0 }, f3: { recall: 1, rr: 0.5 }, o1: { recall: 0, rr: 0 }, o2: { recall: 0, rr: 0 } } });
+    expect(rows.map((r) => [r.kind, r.n])).toEqual([
+      ['file', 3],
+      ['overall', 3],
+    ]);
+    expect(rows[1]!.s).toEqual({ recall5: 2 / 3, mrr: 0.5 });
+    const answers = summariseAnswers(queries, {
+      // r9 sits in the top 3 of f1 and f2 (unlabelled there), r1 in f1's top (labelled) and f3's (not); r4 is fourth
+      s: { f1: ['r1', 'r9'], f2: ['r9', 'r1', 'r2', 'r4'], f3: ['r1', 'r3'], o1: [], o2: ['r9'] },
+      none: null,
+    });
+    expect(answers.map((r) => [r.kind, r.n])).toEqual([
+      ['file', 3],
+      ['offtopic', 2],
+      ['overall', 5],
+    ]);
+    expect(answers[0]!.s).toEqual({ empty: 0, dominant: { id: 'r1', count: 2 } });
+    expect(answers[1]!.s).toEqual({ empty: 0.5, dominant: { id: 'r9', count: 1 } });
+    expect(answers[2]!.s).toEqual({ empty: 0.2, dominant: { id: 'r9', count: 3 } });
+    expect(answers[0]!.none).toBeNull();
+    const table = formatAnswerTable(answers, ['s', 'none']);
+    expect(table.split('\n')[0]).toMatch(/^kind\s+n\s+s empty\s+s most unlabelled top-3\s+none empty/);
+    expect(table).toContain('r9 ×3');
+  });
+
+  it('the BM25 baseline says nothing when no record reaches the floor', () => {
+    expect(bm25Answer([{ id: 'a', score: BM25_FLOOR }, { id: 'b', score: 1 }])).toEqual(['a', 'b']);
+    expect(bm25Answer([{ id: 'a', score: BM25_FLOOR - 0.01 }])).toEqual([]);
+    expect(bm25Answer([])).toEqual([]);
+    expect(bm25Answer([{ id: 'a', score: 2 }], 1)).toEqual(['a']);
+  });
+});
+
 describe('dev-set validation', () => {
   it('accepts a sound set and counts its kinds', () => {
     const set = { queries: [q('a', 'file', ['docs/x.md'], { unnamed: true }), q('b', 'symbol', ['docs/y.md'], { input: 'src/a.ts#A' })] };
@@ -133,13 +173,18 @@ describe('dev-set validation', () => {
       'queries[0] (a): relevant path "/abs.md" is not repository-relative',
       'queries[1] (a): duplicate id',
       'queries[1] (a): relevant lists a record twice',
-      'queries[2] (c): kind "vibes" is not one of file, symbol, question, paraphrase, keyword',
+      'queries[2] (c): kind "vibes" is not one of file, symbol, question, paraphrase, keyword, offtopic',
       'queries[2] (c): relevant must list at least one record',
       'queries[3] (d): a symbol query is path#Symbol, got "no-hash-here"',
       'queries[4] (e): unnamed is a boolean on file queries only',
       'queries[4] (e): relevant path "../up.md" is not repository-relative',
       'paraphrase: 0 queries, at least 26 required',
     ]);
+  });
+
+  it('an off-topic query has no right answer, and only an off-topic query may have none', () => {
+    const problems = validateDataset({ queries: [q('o1', 'offtopic', []), q('o2', 'offtopic', ['docs/x.md']), q('k1', 'keyword', [])] }, { offtopic: 2 });
+    expect(problems).toEqual(['queries[1] (o2): an off-topic query has no right answer: relevant must be []', 'queries[2] (k1): relevant must list at least one record']);
   });
 
   it('a record names a file by its base name, or by an identifier-like stem as a whole word', () => {

@@ -12,8 +12,8 @@ export default function setup(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) process.stderr.write(`global-setup: tsc reported errors (dist was still emitted):\n${r.stdout}${r.stderr}`);
-  // bin/git-ctx.js runs the CommonJS bundle of dist/ when it is newer than the tsc output
-  // (DEC-031): rebuild it, so that CLI tests run what users run
+  // bin/git-ctx.js runs the CLI's bundle, dist/cli.cjs (DEC-043): rebuild it, so that CLI
+  // tests run what users run
   const b = spawnSync(process.execPath, [path.join(root, 'scripts/build-cli-bundle.mjs')], { cwd: root, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`global-setup: the CLI bundle did not build:\n${b.stdout}${b.stderr}`);
 }

@@ -1,8 +1,8 @@
 // @spec SPEC-CACHE-001
 
 import { existsSync, rmSync } from 'node:fs';
+import { getCompileCacheDir } from 'node:module';
 import { ctxDir } from '../git/git-dir.js';
-import { codeCacheDir } from './compile-cache.js';
 import { cacheLimitBytes, MARKER, pruneCacheDir, walk, type PruneResult } from './prune.js';
 
 export { cacheLimitBytes, DEFAULT_CACHE_LIMIT_BYTES, SESSION_MAX_AGE_MS, type PruneResult } from './prune.js';
@@ -47,7 +47,7 @@ export interface CacheStatus {
   kinds: { kind: string; what: string; files: number; bytes: number }[];
   /** agent-session memories under `<git-dir>/ctx/agent-sessions` */
   sessions: { dir: string | undefined; files: number; bytes: number };
-  /** the per-user V8 code cache (shared by every repository) */
+  /** Node's compile cache of git-ctx's code, per user (shared by every repository; bin/git-ctx.js, DEC-043) */
   compileCache: { dir: string | undefined; files: number; bytes: number };
   /** GIT_CTX_NO_CACHE=1: nothing is read or written */
   disabled: boolean;
@@ -56,6 +56,11 @@ export interface CacheStatus {
 function kindOf(name: string): { kind: string; what: string } {
   const k = KINDS.find((x) => x.test(name));
   return k ? { kind: k.kind, what: k.what } : { kind: 'other', what: 'not written by this version' };
+}
+
+/** The compile cache bin/git-ctx.js turned on for this process (none in-process, e.g. under the tests). */
+function compileCacheDir(): string | undefined {
+  return getCompileCacheDir?.();
 }
 
 /** Every cache of a repository with its size, and the limit. Reads only directory entries. */
@@ -75,7 +80,7 @@ export function cacheStatus(root: string, env: NodeJS.ProcessEnv = process.env):
   const sum = (xs: { bytes: number }[]) => xs.reduce((a, x) => a + x.bytes, 0);
   const sessionsDir = ctxDir(root, 'agent-sessions');
   const sessions = walk(sessionsDir);
-  const v8 = codeCacheDir();
+  const v8 = compileCacheDir();
   const compiled = walk(v8);
   return {
     dir,
@@ -101,12 +106,12 @@ export interface CleanResult {
 
 /**
  * Delete the caches of a repository (`<git-dir>/ctx/cache`); with `all`, also the
- * agent-session memories and the per-user V8 code cache. Never touches anything else under
+ * agent-session memories and the per-user compile cache. Never touches anything else under
  * `.git/ctx` (locks, the evidence store, a written map).
  */
 export function cleanCaches(root: string, opts: { all?: boolean } = {}): CleanResult {
   const dirs = [ctxDir(root, 'cache')];
-  if (opts.all) dirs.push(ctxDir(root, 'agent-sessions'), codeCacheDir());
+  if (opts.all) dirs.push(ctxDir(root, 'agent-sessions'), compileCacheDir());
   const removed: CleanResult['removed'] = [];
   for (const d of dirs) {
     if (!d || !existsSync(d)) continue;

@@ -4,7 +4,6 @@ import { agentRead } from '../hooks/agent-read.js';
 import { readAllStdin } from '../util/stdin.js';
 import { mark, phase } from '../util/timing.js';
 import { io } from './io.js';
-import { reportTimingsAtExit } from './timings.js';
 
 /**
  * `git ctx hook agent-read`: the payload on stdin, the records governing the file on stdout.
@@ -28,23 +27,3 @@ export async function runAgentReadHook(): Promise<void> {
     io().err(`git-ctx hook agent-read: ${(e as Error).message}; nothing added\n`);
   }
 }
-
-/**
- * The entry of dist/hook-agent-read.cjs, which bin/git-ctx.js loads for exactly
- * `git ctx hook agent-read`: the hook alone, without the command table, commander and the
- * other commands' code, is a third less code to load on every file an agent reads (DEC-041).
- * Everything else about the command (--help, other arguments) goes to the full CLI.
- */
-export async function main(): Promise<number> {
-  reportTimingsAtExit();
-  mark('main');
-  try {
-    await runAgentReadHook();
-  } finally {
-    phase('exit');
-  }
-  return 0;
-}
-
-/** Everything is awaited before main resolves: bin/git-ctx.js may end the process then (DEC-041). */
-export const exitWhenDone = true;

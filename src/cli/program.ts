@@ -2,7 +2,7 @@
 
 /**
  * The command-line program around a table of commands: src/cli/main.ts runs it with every
- * command; the bundles of single frequent commands (src/cli/only/*.ts, DEC-041) with one.
+ * command, and registers only the one it runs when that is known.
  */
 
 import { Command, CommanderError } from './commander.js';

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ts as TsNamespace } from 'ts-morph';
-import { requireWithCodeCache } from '../cache/compile-cache.js';
 import { sha256 } from '../util/hash.js';
 import { findTags } from './tags.js';
 import type { Annotation, CodeSymbol, FileRecord, SymbolKind } from './types.js';
@@ -23,20 +22,20 @@ export function loadTypeScript(): Promise<TS> {
 }
 
 /**
- * The compiler file that ts-morph ships (`@ts-morph/common/dist/typescript.js`), loaded
- * directly with a V8 code cache: ts-morph's own index would also compile its 3 MB project
- * layer, which parsing never uses. Undefined where that file is not on disk (the Action
- * bundle carries the compiler inside itself), and the plain require above serves.
+ * The compiler file that ts-morph ships (`@ts-morph/common/dist/typescript.js`), required
+ * directly: ts-morph's own index would also load its 3 MB project layer, which parsing never
+ * uses. Undefined where that file is not on disk (the Action bundle carries the compiler
+ * inside itself), and the plain require above serves.
  */
 function compilerFromDisk(): TS | undefined {
+  const req = createRequire(import.meta.url);
   let file: string;
   try {
-    const req = createRequire(import.meta.url);
     file = req.resolve('@ts-morph/common/dist/typescript.js', { paths: [path.dirname(req.resolve('ts-morph'))] });
   } catch {
     return undefined;
   }
-  return requireWithCodeCache(file) as TS;
+  return req(file) as TS;
 }
 
 function scriptKindFor(ts: TS, path: string): TsNamespace.ScriptKind {

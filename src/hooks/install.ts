@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-root.js';
 import { CtxError } from '../errors.js';
 import { runGit } from '../git/exec.js';
 import { detectManager, editManagerConfig, manualSnippet, RUNS_HOOK_RE, SHARED_COMMAND, SHARED_LINE, type HookManager, type ManagerConfig } from './managers.js';
@@ -92,11 +92,10 @@ export interface InstallResult {
 }
 
 /**
- * The packaged hook script. Read from `hooks/pre-commit` at the package root, which sits
- * two levels above both src/hooks/ and dist/hooks/, so there is a single source of truth.
+ * The packaged hook script, `hooks/pre-commit` at the package root: a single source of truth.
  */
 export function packagedHookScript(): string {
-  const file = fileURLToPath(new URL('../../hooks/pre-commit', import.meta.url));
+  const file = packageFile('hooks/pre-commit');
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-root.js';
 import { CtxError } from '../errors.js';
 
 /** MCP clients that `git ctx mcp config` writes configuration for. */
@@ -256,6 +256,6 @@ export async function writeClientConfig(cfg: ClientConfig): Promise<WriteResult>
 
 /** The default InstallInfo for this process, serving the repository at `top`. */
 export function installInfo(top: string, env: NodeJS.ProcessEnv = process.env): InstallInfo {
-  const bin = fileURLToPath(new URL('../../bin/git-ctx.js', import.meta.url));
+  const bin = packageFile('bin/git-ctx.js');
   return { top, devDependency: isProjectDependency(top), bin, node: process.execPath, home: absEnv(env.HOME) ?? homedir(), platform: process.platform, env };
 }

@@ -8,10 +8,10 @@ import { planRuleFiles } from './export.js';
 type CounterModule = typeof import('./counter.js');
 
 /**
- * The token counter, loaded on first use through a specifier a bundler does not follow:
- * the GitHub Action (one bundle, which must never load tiktoken's WASM) runs every check
- * rule, and only a rule file over budget in bytes needs counting. There the rule reports
- * an error instead of the Action failing.
+ * The token counter, loaded on first use: only a rule file over budget in bytes needs counting.
+ * The GitHub Action (one bundle, which must never load tiktoken's WASM) runs every check rule;
+ * its bundle leaves tiktoken out (scripts/build-action.mjs), so a count that needs it makes the
+ * rule report an error there instead of the Action failing.
  */
 function lazyCounter(root: string, config: Config): TokenCounter & { free(): void } {
   let real: ReturnType<CounterModule['rulesCounter']> | undefined;
@@ -19,8 +19,7 @@ function lazyCounter(root: string, config: Config): TokenCounter & { free(): voi
     encoding: config.assemble.encoding,
     async count(texts) {
       if (!texts.length) return [];
-      const specifier = './counter.js';
-      real ??= ((await import(specifier)) as CounterModule).rulesCounter(root, config);
+      real ??= (await import('./counter.js')).rulesCounter(root, config);
       return real.count(texts);
     },
     free: () => real?.free(),

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { cachedCounter, checkEncoding, type TokenCounter } from '../assemble/tokens.js';
 import type { Config } from '../config.js';
 import { cacheFile } from '../git/git-dir.js';
+import { packageFile } from '../package-root.js';
 
 type Encoder = { encode_ordinary(t: string): Uint32Array | number[]; free(): void };
 
@@ -68,7 +69,8 @@ export function startEncoder(encoding: string): EncoderThread | undefined {
   let worker: Worker;
   try {
     checkEncoding(encoding);
-    worker = new Worker(new URL('./count-worker.js', import.meta.url), { workerData: { encoding } });
+    // tsc's build of ./count-worker.ts: a thread starts from a file of its own, bundled CLI or not
+    worker = new Worker(packageFile('dist/rules/count-worker.js'), { workerData: { encoding } });
   } catch {
     return undefined;
   }

@@ -1,8 +1,7 @@
 // @spec SPEC-SEMANTIC-001
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-root.js';
 import { CtxError } from '../errors.js';
 import { WORD_MARKS } from './word-marks.js';
 import { sha256 } from '../util/hash.js';
@@ -38,9 +37,9 @@ const CHECKPOINT_EVERY = 512;
 /** A walk longer than this (characters) from the nearest remembered position first checks the shipped ones (WORD_MARKS). */
 const LONG_WALK = 16_000;
 
-/** data/word-vectors.bin beside the package (src/semantic or dist/semantic → ../../data). */
+/** data/word-vectors.bin of the package. */
 export function wordTablePath(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/word-vectors.bin');
+  return packageFile('data/word-vectors.bin');
 }
 
 let cached: WordTable | undefined;

@@ -20,18 +20,22 @@ export function fdIsTTY(fd: number): boolean {
 }
 
 const viaStream = new Set<number>();
+/** Descriptors whose reader is gone (EPIPE): what is still to say is dropped. */
+const closed = new Set<number>();
+const guarded = new Set<number>();
 
 /**
  * Write to fd 1 or 2 as `process.stdout/stderr.write` would (synchronous on pipes, files and
  * terminals on POSIX), with a direct write. A descriptor in non-blocking mode that is full
- * (EAGAIN) hands the rest, and everything after it, to the stream, so order is kept; a reader
- * gone (EPIPE) goes to the stream too, whose error handler (bin/git-ctx.js) ends quietly.
- * Windows consoles want the stream (UTF-16 console writes): always the stream there.
+ * (EAGAIN) hands the rest, and everything after it, to the stream, so order is kept. A reader
+ * gone (EPIPE: `git ctx list | head`) ends the output quietly, as other Unix tools do: the rest
+ * is dropped, without a stack. Windows consoles want the stream (UTF-16 console writes):
+ * always the stream there.
  */
 export function writeStd(fd: 1 | 2, s: string): void {
-  const stream = () => (fd === 1 ? process.stdout : process.stderr);
+  if (closed.has(fd)) return;
   if (process.platform === 'win32' || viaStream.has(fd)) {
-    stream().write(s);
+    streamOf(fd).write(s);
     return;
   }
   let buf = Buffer.from(s, 'utf8');
@@ -41,11 +45,28 @@ export function writeStd(fd: 1 | 2, s: string): void {
       n = writeSync(fd, buf);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN' && code !== 'EPIPE') throw e;
+      if (code === 'EPIPE') {
+        closed.add(fd);
+        return;
+      }
+      if (code !== 'EAGAIN') throw e;
       viaStream.add(fd);
-      stream().write(buf);
+      streamOf(fd).write(buf);
       return;
     }
     buf = buf.subarray(n);
   }
+}
+
+/** process.stdout or process.stderr, which a reader gone leaves quiet too (see writeStd). */
+function streamOf(fd: 1 | 2): NodeJS.WriteStream {
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  if (!guarded.has(fd)) {
+    guarded.add(fd);
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      closed.add(fd);
+    });
+  }
+  return stream;
 }

@@ -24,12 +24,13 @@ export GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.com GIT_COMMITTER_NAME=ci 
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 unset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_CTX_SKIP
 
-# 1. The tarball (prepare builds dist/ and the man page).
+# 1. The tarball (prepack builds dist/ and the man page: npm pack runs it; installing the
+#    tarball runs no script of the package).
 (cd "$src" && npm pack --silent --pack-destination "$work" >"$work/pack.out") || fail "npm pack failed"
 tarball="$work/$(tail -n 1 "$work/pack.out")"
 [ -f "$tarball" ] || fail "npm pack did not name a tarball: $(cat "$work/pack.out")"
 listing=$(tar -tzf "$tarball")
-for f in package/LICENSE package/bin/git-ctx.js package/dist/cli/main.js package/hooks/pre-commit package/man/man1/git-ctx.1 package/action.yml; do
+for f in package/LICENSE package/bin/git-ctx.js package/dist/cli.cjs package/dist/cli/main.js package/hooks/pre-commit package/man/man1/git-ctx.1 package/action.yml; do
   grep -qx "$f" <<<"$listing" || fail "the tarball lacks $f"
 done
 if grep -q '^package/src/\|^package/test/' <<<"$listing"; then fail "the tarball ships sources or tests"; fi
@@ -57,7 +58,7 @@ cat >"$proj/package.json" <<'JSON'
 JSON
 (cd "$proj" && npm install --save-dev "$tarball" >"$work/dev.log" 2>&1) || { cat "$work/dev.log" >&2; fail "npm install --save-dev of the tarball failed"; }
 printf 'node_modules/\n' >"$proj/.gitignore"
-# no installed package may exclude Node 20 (engines), the oldest Node git-ctx supports
+# no installed package may exclude Node 22.12 (engines), the oldest Node git-ctx supports
 node -e '
 const fs = require("fs"), path = require("path");
 const bad = [];
@@ -70,13 +71,13 @@ function walk(dir) {
     const pj = path.join(p, "package.json");
     if (!fs.existsSync(pj)) continue;
     const e = (JSON.parse(fs.readFileSync(pj, "utf8")).engines || {}).node;
-    if (e && !e.includes("||") && /^>=?\s*\d/.test(e.trim()) && major(e) > 20) bad.push(`${n}: engines.node ${e}`);
+    if (e && !e.includes("||") && /^>=?\s*\d/.test(e.trim()) && major(e) > 22) bad.push(`${n}: engines.node ${e}`);
     if (fs.existsSync(path.join(p, "node_modules"))) walk(path.join(p, "node_modules"));
   }
 }
 walk(process.argv[1]);
 if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
-' "$proj/node_modules" || fail "an installed dependency excludes Node 20 (engines)"
+' "$proj/node_modules" || fail "an installed dependency excludes Node 22 (engines)"
 nopath=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v node_modules | paste -sd: -)
 command -v git-ctx >/dev/null 2>&1 && nopath=$(printf '%s' "$nopath" | tr ':' '\n' | grep -vx "$(dirname "$(command -v git-ctx)")" | paste -sd: -)
 (cd "$proj" && PATH="$nopath" npx --no-install git-ctx check >"$work/check-dev.log") || { cat "$work/check-dev.log" >&2; fail "npx --no-install git-ctx check (devDependency) failed"; }

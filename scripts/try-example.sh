@@ -13,7 +13,7 @@ keep=0
 [[ "${1:-}" == "--keep" ]] && keep=1
 
 # the man page is the last thing `npm run build` writes: without it the build is missing or partial
-if [[ ! -f "$here/dist/cli/main.js" || ! -f "$here/man/man1/git-ctx.1" ]]; then
+if [[ ! -f "$here/dist/cli.cjs" || ! -f "$here/man/man1/git-ctx.1" ]]; then
   echo "building git-ctx (npm run build)…" >&2
   (cd "$here" && npm run build --silent)
 fi

@@ -19,8 +19,8 @@ let cli;
 try {
   cli = require(bundle);
 } catch (e) {
-  // a checkout that was never built (npm run build), or a broken install
-  process.stderr.write(`git-ctx: cannot load ${bundle}: ${e.message}\n`);
+  // a checkout (or a git dependency: npm runs no prepack for those) never built, or a broken install
+  process.stderr.write(`git-ctx: cannot load ${bundle} (build a checkout with npm run build): ${e.message.split('\n')[0]}\n`);
   process.exitCode = 2;
 }
 cli?.main(process.argv).then((code) => {

@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
-import { cacheFile as cachePath } from './git/git-dir.js';
-import { readKeyedCache, writeKeyedCache } from './cache/file.js';
+import { memo } from './cache/memo.js';
 import { sha256 } from './util/hash.js';
 import { loadJsYaml } from './util/js-yaml.js';
 import { checkYamlBounds, YAML_LIMITS } from './util/yaml-bounds.js';
@@ -283,14 +282,14 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
 }
 
 /**
- * The YAML of a config file, remembered by content under `<git-dir>/ctx/cache/config.json`:
+ * The YAML of a config file, remembered by content in the config memo:
  * a warm run then never loads the YAML parser (js-yaml, ~10 ms of start-up). A value that
  * JSON cannot carry exactly (.inf, .nan) is parsed every time instead.
  */
 async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise<unknown> {
-  const cacheFile = cachePath(root, 'config.json');
+  const parsed = memo<unknown>(root, 'config');
   const key = `${CONFIG_CACHE_VERSION}:${sha256(buf)}`;
-  const cached = readKeyedCache(cacheFile, key);
+  const cached = parsed.get(key);
   if (cached !== undefined) return cached;
   // js-yaml rather than eemeli/yaml: the hook's start-up budget cannot afford loading both
   const jsYaml = await loadJsYaml();
@@ -310,7 +309,7 @@ async function parseConfigYaml(root: string, buf: Buffer, file: string): Promise
     throw new CtxError('CONFIG', `invalid YAML: ${bound.message}`, { file, line: at >= 0 ? at + 1 : 1 });
   }
   // undefined (an empty file) is never remembered: it reads as a miss
-  if (raw !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(raw)), raw)) writeKeyedCache(cacheFile, key, raw);
+  if (raw !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(raw)), raw)) parsed.set(key, raw);
   return raw;
 }
 const CONFIG_CACHE_VERSION = 2;

@@ -6,8 +6,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { gitBlobHash, sha256 } from '../util/hash.js';
-import { memoLookup, memoRemember } from '../cache/digest-memo.js';
-import { cacheFile } from '../git/git-dir.js';
+import { memo } from '../cache/memo.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
@@ -171,14 +170,15 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // key is remembered by the tokens, so a warm run over unchanged folders of thousands of
   // records neither lists nor keys them (DEC-042)
   const clean = global || !snapshot.cleanListing ? undefined : await Promise.all(sources.map((s) => snapshot.cleanListing!(s.dir)));
-  const tokensFile = cacheFile(snapshot.root, 'artifacts.tokens');
+  const tokensMemo = memo<string>(snapshot.root, 'artifacts-tokens');
   let tokenKey: string | undefined;
   let known: string | undefined;
-  if (clean && tokensFile && clean.every((c) => c !== undefined)) {
+  if (clean && tokensMemo.on && clean.every((c) => c !== undefined)) {
     const verdicts = new Map<number, string>();
     for (const [i, s] of sources.entries()) if (clean[i]!.empty) verdicts.set(i, JSON.stringify(await checkArtifactDir(snapshot, s.dir)));
     tokenKey = tokenKeyOf(config, sources, clean.map((c) => c!.token), verdicts);
-    known = memoLookup(tokensFile, tokenKey);
+    const k = tokensMemo.get(tokenKey);
+    known = typeof k === 'string' && /^[0-9a-f]{64}$/.test(k) ? k : undefined;
     mark('records folders clean');
   }
   let cache: ParseCache | undefined;
@@ -251,7 +251,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     setKey = global || regular.some((r) => !blobOf(r.e)) ? undefined : setKeyOf(config, sources, listed, blobOf, emptyVerdicts);
     mark('set key');
     // the tokens name this key from now on, if the index is still the one they name
-    if (setKey && tokenKey && clean!.every((c) => c!.current())) memoRemember(tokensFile, tokenKey, setKey);
+    if (setKey && tokenKey && clean!.every((c) => c!.current()) && tokensMemo.get(tokenKey) !== setKey) tokensMemo.set(tokenKey, setKey);
     const finished = setKey ? cache.finishedSet(setKey) : undefined;
     if (finished) {
       // the listing's problems (symbolic links) are part of the stored ones

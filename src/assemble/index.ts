@@ -5,11 +5,11 @@ import { requireArtifact } from '../artifacts/lookup.js';
 import type { Artifact, Depth } from '../artifacts/types.js';
 import { CONFIG_FILE, loadConfig } from '../config.js';
 import { CtxError } from '../errors.js';
-import { cacheFile } from '../git/git-dir.js';
 import { CommitSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { memo } from '../cache/memo.js';
+import { tokenCountFile, tokenCounts } from '../cache/token-counts.js';
 import { sha256 } from '../util/hash.js';
 import { mark, phase } from '../util/timing.js';
 import { VERSION } from '../version.js';
@@ -82,9 +82,6 @@ function metaOf(a: Artifact): Record<string, unknown> {
 const DEPTH_LEVEL: Record<Depth, number> = { meta: 0, summary: 1, full: 2 };
 const DEPTHS_DOWN: Depth[] = ['full', 'summary', 'meta'];
 
-async function defaultTokenCache(root: string, encoding: string): Promise<string | undefined> {
-  return cacheFile(root, `tokens-${encoding}.json`);
-}
 
 /**
  * Which artifact files read for this bundle differ from HEAD: the included repo artifacts,
@@ -132,19 +129,19 @@ function headBlobsUnder(snapshot: Snapshot, dir: string): Promise<Map<string, st
 
 /**
  * One listing limited to the directory, remembered per commit in
- * `<git-dir>/ctx/cache/head-listing.json` (a commit's tree never changes): a warm bundle on
+ * the head-listing memo (a commit's tree never changes): a warm bundle on
  * an unchanged HEAD then spawns no process for its dirty check.
  */
 async function listHeadBlobs(snapshot: Snapshot, dir: string): Promise<Map<string, string>> {
-  const memo = snapshot.backend === 'git' ? cacheFile(snapshot.root, 'head-listing.json') : undefined;
+  const listings = memo<[string, string][]>(snapshot.backend === 'git' ? snapshot.root : undefined, 'head-listing');
   const key = `${HEAD_LISTING_VERSION}\0${snapshot.commit}\0${dir}`;
-  const cached = readKeyedCache(memo, key);
+  const cached = listings.get(key);
   if (Array.isArray(cached)) return new Map(cached as [string, string][]);
   // HEAD is already resolved: the git backend needs no rev-parse for it
   const head = snapshot.backend === 'git' ? new CommitSnapshot(snapshot.root, snapshot.commit!) : await openSnapshot({ cwd: snapshot.root, kind: 'commit', rev: snapshot.commit, backend: snapshot.backend });
   try {
     const m = new Map((await head.listUnder(dir)).map((e) => [e.path, e.blob!] as const));
-    if (m.size <= 100_000) writeKeyedCache(memo, key, [...m]);
+    if (m.size <= 100_000) listings.set(key, [...m]);
     return m;
   } finally {
     head.close();
@@ -242,7 +239,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
 
   let counter = o.tokenCounter ?? tiktokenCounter(options.encoding);
   if (!o.tokenCounter && o.tokenCache !== false) {
-    counter = cachedCounter(counter, o.tokenCache ?? (await defaultTokenCache(set.snapshot.root, options.encoding)));
+    counter = cachedCounter(counter, o.tokenCache ? tokenCountFile(o.tokenCache) : tokenCounts(set.snapshot.root, options.encoding));
   }
   phase('analyses');
   mark('traversed, sections rendered');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CtxError } from '../errors.js';
-import { readCacheJson, writeCacheFile } from '../cache/file.js';
+import type { TokenCountStore } from '../cache/token-counts.js';
 
 /** Counts tokens of many texts at once (so the encoder is loaded at most once per call). */
 export interface TokenCounter {
@@ -44,19 +44,17 @@ export function tiktokenCounter(encoding: string): TokenCounter {
 const CACHE_LIMIT = 200_000;
 
 /**
- * Token counts cached by (encoding, sha1 of the text) in a JSON file under `.git/ctx/`.
+ * Token counts cached by (encoding, sha1 of the text) in the `tokens` cache.
  * A count is a pure function of its key, so the cache can never change a bundle's bytes;
  * it only spares later runs the encoder load. A missing or corrupt cache is rebuilt.
  */
-export function cachedCounter(inner: TokenCounter, cacheFile: string | undefined): TokenCounter {
-  if (!cacheFile) return inner;
+export function cachedCounter(inner: TokenCounter, store: TokenCountStore | undefined): TokenCounter {
+  if (!store) return inner;
   return {
     encoding: inner.encoding,
     async count(texts) {
       const keys = texts.map((t) => createHash('sha1').update(inner.encoding).update('\0').update(t).digest('hex').slice(0, 24));
-      // absent or unreadable: start empty
-      const raw = readCacheJson(cacheFile);
-      let cache: Record<string, number> = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, number>) : {};
+      let cache = store.read();
       const missIdx: number[] = [];
       const seen = new Set<string>();
       keys.forEach((k, i) => {
@@ -69,8 +67,7 @@ export function cachedCounter(inner: TokenCounter, cacheFile: string | undefined
         const counted = await inner.count(missIdx.map((i) => texts[i]!));
         if (Object.keys(cache).length + counted.length > CACHE_LIMIT) cache = {};
         missIdx.forEach((i, j) => (cache[keys[i]!] = counted[j]!));
-        // a read-only .git is fine: the counts are still right, just not remembered
-        writeCacheFile(cacheFile, JSON.stringify(cache));
+        store.write(cache);
       }
       return keys.map((k) => cache[k]!);
     },

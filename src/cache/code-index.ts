@@ -1,16 +1,18 @@
 // @spec SPEC-CACHE-001
 
 import { appendFileSync } from 'node:fs';
-import { cacheFile } from '../git/git-dir.js';
 import { BlobIdSet } from './blob-set.js';
+import { decodeContainer, encodeContainer } from './container.js';
 import { readCacheBytes, writeCacheFile } from './file.js';
+import { cacheKind } from './kinds.js';
+import { kindFile } from './memo.js';
 import type { FileRecord } from '../code/types.js';
 
 /**
  * Bump when extraction changes what it produces (new fields, different fingerprints):
  * an old cache is then ignored and rebuilt, never half-trusted.
  */
-export const CODE_CACHE_VERSION = 6;
+export const CODE_CACHE_VERSION = cacheKind('code-index').version;
 
 /** A cached blob: 0 = the pre-filter found no tag (never parsed); otherwise its record. */
 export type CacheValue = 0 | FileRecord;
@@ -25,17 +27,20 @@ interface CacheFile {
 
 export { resolveGitDir } from '../git/git-dir.js';
 
-const CLEAN_MAGIC = 'git-ctx/clean-blobs/1\n';
 /** The journal is folded into the base files once it grows past this. */
 const JOURNAL_LIMIT = 1 << 20;
+
+/** The code index's files, or the anchor symbols' (the same shape, files of their own). */
+type Family = 'code-index' | 'staleness-symbols';
 
 const validValue = (v: unknown): v is CacheValue => v === 0 || (!!v && typeof v === 'object' && Array.isArray((v as FileRecord).annotations));
 
 /**
- * The blob-keyed extraction cache at `<git-dir>/ctx/cache/code-index.json`; beside it
- * `code-index.clean`, the ids of blobs known to carry no tag (20 raw bytes each), so that a
+ * The blob-keyed extraction cache (`code-index` kind, or `staleness-symbols` for the anchor
+ * symbols); beside it the `-clean` kind, the ids of blobs known to carry no tag (20 raw
+ * bytes each, in one container section keyed by the tag set), so that a
  * warm run can classify every file of a 100k-file tree without asking `git grep`; and
- * `code-index.log`, a journal of what later runs added. A commit adds a handful of blobs:
+ * the `-log` kind, a journal of what later runs added. A commit adds a handful of blobs:
  * appending them costs far less than rewriting the whole cache, which a pre-commit hook
  * would otherwise pay on every commit. The journal is folded into the base files when it
  * passes 1 MB. A torn or foreign journal line is skipped; everything is keyed by content,
@@ -61,12 +66,13 @@ export class CodeCache {
   private constructor(
     readonly file: string | undefined,
     private readonly tags: string,
+    private readonly family: Family,
   ) {}
 
   /** Open (and read) the cache; a missing, corrupt or old-version file gives an empty cache. */
-  static async open(file: string | undefined, tags: string[]): Promise<CodeCache> {
+  static async open(file: string | undefined, tags: string[], family: Family = 'code-index'): Promise<CodeCache> {
     const key = tags.join(',');
-    const cache = new CodeCache(file, key);
+    const cache = new CodeCache(file, key, family);
     if (!file) return cache;
     try {
       const data = JSON.parse(readCacheBytes(file)?.toString('utf8') ?? '') as Partial<CacheFile>;
@@ -81,9 +87,9 @@ export class CodeCache {
     return cache;
   }
 
-  /** Cache for a repository root: `<git-dir>/ctx/cache/code-index.json`, or none when there is no git dir. */
-  static async forRepo(root: string, tags: string[]): Promise<CodeCache> {
-    return CodeCache.open(cacheFile(root, 'code-index.json'), tags);
+  /** The cache of a repository (none outside one, or with caches off); the anchor symbols keep their own. */
+  static async forRepo(root: string, tags: string[], family: Family = 'code-index'): Promise<CodeCache> {
+    return CodeCache.open(kindFile(root, family), tags, family);
   }
 
   private sibling(ext: string): string | undefined {
@@ -137,18 +143,15 @@ export class CodeCache {
     this.freshClean.add(blob);
   }
 
-  private cleanHeader(): Buffer {
-    return Buffer.from(`${CLEAN_MAGIC}${CODE_CACHE_VERSION} ${this.tags}\n`);
-  }
-
   private readClean(): BlobIdSet {
     const file = this.sibling('.clean');
     const empty = new BlobIdSet(Buffer.alloc(0), 0);
     if (!file) return empty;
     const buf = readCacheBytes(file);
-    const head = this.cleanHeader();
-    if (!buf || buf.length < head.length || !buf.subarray(0, head.length).equals(head) || (buf.length - head.length) % 20 !== 0) return empty;
-    return new BlobIdSet(buf, head.length);
+    const c = buf && decodeContainer(buf, cacheKind(`${this.family}-clean`));
+    const ids = c?.sections[0];
+    if (!c || c.head.key !== this.tags || !ids || ids.length % 20 !== 0) return empty;
+    return new BlobIdSet(ids, 0);
   }
 
   /** blob ids with some entry (of any language): most files of a tree have none, and skip building a key */
@@ -236,7 +239,7 @@ export class CodeCache {
     for (const b of this.extraClean) if (!this.extraCleanUsed.has(b)) add(Buffer.from(b, 'hex'));
     for (let i = 0; i < clean.count; i++) if (!clean.used[i]) add(clean.record(i));
     const body = Buffer.concat(parts);
-    writeCacheFile(this.sibling('.clean'), Buffer.concat([this.cleanHeader(), body]));
+    writeCacheFile(this.sibling('.clean'), encodeContainer(cacheKind(`${this.family}-clean`), this.tags, [body], undefined, body.length / 20));
     // the base now holds everything: start an empty journal (header only)
     const header = this.journalHeader() + '\n';
     this.journalOk = writeCacheFile(this.sibling('.log'), header);

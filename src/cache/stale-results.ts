@@ -1,13 +1,14 @@
 // @spec SPEC-CACHE-001
 
-import { cacheFile } from '../git/git-dir.js';
 import { readCacheBytes, writeCacheFile } from './file.js';
+import { cacheKind } from './kinds.js';
+import { kindFile } from './memo.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
 import type { ArtifactJudgement } from '../staleness/types.js';
 
 /** Bumped whenever what a judgement depends on, or its shape, changes. */
-const FORMAT = 3;
+const FORMAT = cacheKind('stale-results').version;
 
 /**
  * A judgement as cached: everything but the lifecycle, which depends on other artifacts
@@ -32,7 +33,7 @@ interface CacheFile {
 }
 
 /**
- * Judgements of earlier runs under `<git-dir>/ctx/cache/stale-results.json`, one entry per
+ * Judgements of earlier runs in the `stale-results` cache, one entry per
  * artifact id, reused when the key still matches. The key (built by the judge) holds HEAD,
  * the artifact file's path and blob, and the current fingerprint of every anchor, so a warm
  * run at the same HEAD skips the history walk; anything else changing makes it miss.
@@ -47,7 +48,7 @@ export class ResultCache {
 
   /** Open the cache of a repository (`enabled: false` or no git dir: a cache that never hits). */
   static async open(root: string, enabled: boolean): Promise<ResultCache> {
-    const file = enabled ? cacheFile(root, 'stale-results.json') : undefined;
+    const file = enabled ? kindFile(root, 'stale-results') : undefined;
     const empty: CacheFile = { format: FORMAT, tool: VERSION, entries: {} };
     if (!file) return new ResultCache(undefined, empty);
     try {

@@ -2,17 +2,19 @@
 
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ctxDir } from '../git/git-dir.js';
+import { decodeContainer, encodeContainer } from './container.js';
 import { readCacheBytes, writeCacheFile } from './file.js';
+import { cacheKind } from './kinds.js';
+import { cacheDir, cachesOff, kindFile } from './memo.js';
 
 /**
  * Record vectors under `<git-dir>/ctx/cache/vectors/`, one flat binary file per (provider,
  * model): switching embedder never mixes vectors. Entries are keyed by a content hash of
  * what was embedded, so an edited record is embedded again and an unchanged one never is.
  *
- * Format (little-endian): "GCVC" | u32 version | u32 dims | u32 count | u32 headerBytes |
- *   header JSON {provider, model, space?, plan?} | pad to 4 | 16-byte key × count | f32 vector × count × dims
- *   [plan: u32 row × plan.records | pad to 8 | f64 norm × plan.records]
+ * Format: a container of the `vectors` kind (container.ts), keyed by the plan's set key (or
+ * ''), its meta {provider, model, dims, count, space?, plan?} and its sections
+ *   16-byte key × count | f32 vector × count × dims [| u32 row × plan.records | f64 norm × plan.records]
  * The optional plan (DEC-037) is a set of records' view of the file: for each record of one
  * artifact set (`plan.key`, the set's key), in the set's order, the row of its vector and
  * its divisor under the saved space (VectorSpace.norm), so a warm search scores the set
@@ -52,19 +54,35 @@ export interface PlannedVectors {
   plan: VectorPlan;
 }
 
-const MAGIC = 'GCVC';
-const VERSION = 1;
+const KIND = cacheKind('vectors');
 const KEY_BYTES = 16;
 
-/** The directory of vector files; undefined outside a repository or when caches are off. */
-export function vectorDir(root: string): string | undefined {
-  return process.env.GIT_CTX_NO_CACHE === '1' ? undefined : ctxDir(root, 'cache', 'vectors');
+/** The vector file of an embedder (`default--glove-6b-100d-sif-1.bin`); undefined outside a repository or when caches are off. */
+export function vectorFile(root: string, provider: string, model: string): string | undefined {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
+  return kindFile(root, 'vectors', `${safe(provider)}--${safe(model)}`);
 }
 
-/** `default--glove-6b-100d-sif-1.bin`: provider and model, made safe as a file name. */
-export function vectorFileName(provider: string, model: string): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
-  return `${safe(provider)}--${safe(model)}.bin`;
+/** Every vector file of a repository (any provider), by file name; none when caches are off. */
+export function vectorFiles(root: string): { file: string; content?: VectorFile }[] {
+  const dir = cacheDir(root);
+  return cachesOff() || !dir ? [] : listVectorFiles(path.join(dir, path.dirname(KIND.file)));
+}
+
+type Meta = { provider?: unknown; model?: unknown; dims?: unknown; count?: unknown; space?: { digest?: unknown; state?: unknown }; plan?: { key?: unknown; records?: unknown } };
+
+/** The container's parts when they hold together: `count` keys, `count × dims` floats, and a plan's rows and norms. */
+function partsOf(buf: Buffer): { meta: Meta; key: string; dims: number; count: number; keys: Buffer; vectors: Buffer; rows?: Buffer; norms?: Buffer } | undefined {
+  const c = decodeContainer(buf, KIND);
+  if (!c) return undefined;
+  const meta = (c.head.meta ?? {}) as Meta;
+  const { dims, count } = meta;
+  if (typeof dims !== 'number' || typeof count !== 'number' || !Number.isInteger(dims) || !Number.isInteger(count) || dims < 0 || count < 0) return undefined;
+  const [keys, vectors, rows, norms] = c.sections;
+  if (!keys || !vectors || keys.length !== count * KEY_BYTES || vectors.length !== count * dims * 4) return undefined;
+  const records = meta.plan?.records;
+  if (meta.plan !== undefined && !(typeof records === 'number' && Number.isInteger(records) && rows?.length === records * 4 && norms?.length === records * 8)) return undefined;
+  return { meta, key: c.head.key, dims, count, keys, vectors, rows, norms };
 }
 
 /** A vector file's content; undefined when absent, damaged or of another version (a miss). */
@@ -72,19 +90,14 @@ export function readVectorFile(file: string): VectorFile | undefined {
   const buf = readCacheBytes(file);
   if (!buf) return undefined;
   try {
-    if (buf.length < 20 || buf.toString('latin1', 0, 4) !== MAGIC || buf.readUInt32LE(4) !== VERSION) return undefined;
-    const dims = buf.readUInt32LE(8);
-    const count = buf.readUInt32LE(12);
-    const headerBytes = buf.readUInt32LE(16);
-    const header = JSON.parse(buf.toString('utf8', 20, 20 + headerBytes)) as { provider?: unknown; model?: unknown; space?: { digest?: unknown; state?: unknown }; plan?: { records?: unknown } };
-    const at = 20 + headerBytes + ((4 - ((20 + headerBytes) % 4)) % 4);
-    const end = at + count * KEY_BYTES + count * dims * 4;
-    if (typeof header.provider !== 'string' || typeof header.model !== 'string' || buf.length !== end + planBytes(end, header.plan)) return undefined;
-    const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
-    const all = new Float32Array(ab, at + count * KEY_BYTES, count * dims);
+    const p = partsOf(buf);
+    if (!p) return undefined;
+    const { meta: header, dims, count } = p;
+    if (typeof header.provider !== 'string' || typeof header.model !== 'string') return undefined;
+    const all = new Float32Array(p.vectors.buffer, p.vectors.byteOffset, count * dims);
     const entries = new Map<string, Float32Array>();
     // one hex conversion of every key at once: a call per key costs more than the rest of the read
-    const hex = buf.toString('hex', at, at + count * KEY_BYTES);
+    const hex = p.keys.toString('hex');
     const w = KEY_BYTES * 2;
     for (let i = 0; i < count; i++) entries.set(hex.slice(i * w, (i + 1) * w), all.subarray(i * dims, (i + 1) * dims));
     const sp = header.space;
@@ -96,54 +109,31 @@ export function readVectorFile(file: string): VectorFile | undefined {
   }
 }
 
-/** Bytes of the plan section after the vectors ending at `end`: 0 without a plan, -1 (never a length) when malformed. */
-function planBytes(end: number, plan: { records?: unknown } | undefined): number {
-  if (plan === undefined) return 0;
-  const n = plan.records;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return -1;
-  return planLayout(end, n).end - end;
-}
-
-function planLayout(end: number, records: number): { rows: number; norms: number; end: number } {
-  const norms = (end + records * 4 + 7) & ~7;
-  return { rows: end, norms, end: norms + records * 8 };
-}
-
 /**
  * The vector file's rows and the plan of the set keyed `key`, viewed in place (no map of
  * entries); undefined when the file is absent, damaged, or holds no plan for that key.
  */
-export function readVectorPlan(file: string, key: string): PlannedVectors | undefined {
+export function readVectorPlan(file: string | undefined, key: string): PlannedVectors | undefined {
   const bytes = readCacheBytes(file);
   if (!bytes) return undefined;
   try {
-    if (bytes.length < 20 || bytes.toString('latin1', 0, 4) !== MAGIC || bytes.readUInt32LE(4) !== VERSION) return undefined;
-    const dims = bytes.readUInt32LE(8);
-    const count = bytes.readUInt32LE(12);
-    const headerBytes = bytes.readUInt32LE(16);
-    const header = JSON.parse(bytes.toString('utf8', 20, 20 + headerBytes)) as { provider?: unknown; model?: unknown; space?: { state?: unknown }; plan?: { key?: unknown; records?: unknown } };
-    const plan = header.plan;
-    if (!plan || plan.key !== key || typeof header.provider !== 'string' || typeof header.model !== 'string') return undefined;
+    const p = partsOf(bytes);
+    if (!p || !p.rows || !p.norms || p.key !== key) return undefined;
+    const { meta: header, dims, count } = p;
+    if (header.plan?.key !== key || typeof header.provider !== 'string' || typeof header.model !== 'string') return undefined;
     const state = header.space?.state;
     if (!Array.isArray(state) || !state.every((x) => typeof x === 'number')) return undefined;
-    const at = 20 + headerBytes + ((4 - ((20 + headerBytes) % 4)) % 4);
-    const end = at + count * KEY_BYTES + count * dims * 4;
-    if (bytes.length !== end + planBytes(end, plan)) return undefined;
-    const L = planLayout(end, plan.records as number);
-    // typed views need aligned offsets: a large read owns its memory from offset 0
-    const buf = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(bytes);
-    const ab = buf.buffer;
-    const o = buf.byteOffset;
-    const rows = new Uint32Array(ab, o + L.rows, plan.records as number);
+    const records = header.plan.records as number;
+    const rows = new Uint32Array(p.rows.buffer, p.rows.byteOffset, records);
     // a row past the vectors is a damaged file, never an index out of range
     for (let i = 0; i < rows.length; i++) if (!(rows[i]! < count)) return undefined;
     return {
       provider: header.provider,
       model: header.model,
       dims,
-      vectors: new Float32Array(ab, o + at + count * KEY_BYTES, count * dims),
+      vectors: new Float32Array(p.vectors.buffer, p.vectors.byteOffset, count * dims),
       state: state as number[],
-      plan: { key, rows, norms: new Float64Array(ab, o + L.norms, plan.records as number) },
+      plan: { key, rows, norms: new Float64Array(p.norms.buffer, p.norms.byteOffset, records) },
     };
   } catch {
     return undefined;
@@ -155,35 +145,25 @@ export function readVectorPlan(file: string, key: string): PlannedVectors | unde
  * `plan`: a set's records (their content keys and divisors, in the set's order) to store as
  * rows, only with `v.space` estimated over those very records.
  */
-export function writeVectorFile(file: string, v: VectorFile, plan?: { key: string; keys: readonly string[]; norms: readonly number[] }): boolean {
+export function writeVectorFile(file: string | undefined, v: VectorFile, plan?: { key: string; keys: readonly string[]; norms: readonly number[] }): boolean {
   const keys = [...v.entries.keys()].sort();
   const rowOf = new Map(keys.map((k, i) => [k, i]));
   // a plan naming a vector the file lacks is not written (never a wrong row)
   const usable = plan && plan.keys.length === plan.norms.length && v.space && plan.keys.every((k) => rowOf.has(k)) ? plan : undefined;
-  const header = Buffer.from(JSON.stringify({ provider: v.provider, model: v.model, ...(v.space ? { space: v.space } : {}), ...(usable ? { plan: { key: usable.key, records: usable.keys.length } } : {}) }), 'utf8');
-  const at = 20 + header.length + ((4 - ((20 + header.length) % 4)) % 4);
-  const end = at + keys.length * KEY_BYTES + keys.length * v.dims * 4;
-  const L = planLayout(end, usable ? usable.keys.length : 0);
-  const buf = Buffer.alloc(usable ? L.end : end);
-  buf.write(MAGIC, 0, 'latin1');
-  buf.writeUInt32LE(VERSION, 4);
-  buf.writeUInt32LE(v.dims, 8);
-  buf.writeUInt32LE(keys.length, 12);
-  buf.writeUInt32LE(header.length, 16);
-  header.copy(buf, 20);
-  const vecAt = at + keys.length * KEY_BYTES;
+  const meta = { provider: v.provider, model: v.model, dims: v.dims, count: keys.length, ...(v.space ? { space: v.space } : {}), ...(usable ? { plan: { key: usable.key, records: usable.keys.length } } : {}) };
+  const keyBytes = Buffer.alloc(keys.length * KEY_BYTES);
+  const vectors = new Float32Array(keys.length * v.dims);
   keys.forEach((k, i) => {
-    buf.write(k, at + i * KEY_BYTES, 'hex');
-    const vec = v.entries.get(k)!;
-    Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength).copy(buf, vecAt + i * v.dims * 4);
+    keyBytes.write(k, i * KEY_BYTES, 'hex');
+    vectors.set(v.entries.get(k)!, i * v.dims);
   });
+  const sections: Uint8Array[] = [keyBytes, new Uint8Array(vectors.buffer)];
   if (usable) {
-    usable.keys.forEach((k, i) => {
-      buf.writeUInt32LE(rowOf.get(k)!, L.rows + i * 4);
-      buf.writeDoubleLE(usable.norms[i]!, L.norms + i * 8);
-    });
+    const rows = new Uint32Array(usable.keys.map((k) => rowOf.get(k)!));
+    const norms = new Float64Array(usable.norms);
+    sections.push(new Uint8Array(rows.buffer), new Uint8Array(norms.buffer));
   }
-  return writeCacheFile(file, buf);
+  return writeCacheFile(file, encodeContainer(KIND, usable?.key ?? '', sections, meta, keys.length));
 }
 
 /** Every vector file in the directory (any provider), by file name. */

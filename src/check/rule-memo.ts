@@ -1,7 +1,6 @@
 // @spec SPEC-CHECK-001
 
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
-import { cacheFile } from '../git/git-dir.js';
+import { memo } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
 import type { CheckContext, Finding, Rule } from './types.js';
@@ -22,9 +21,6 @@ export function artifactSetKey(ctx: CheckContext): string {
   return JSON.stringify([parts, globals, ctx.config]);
 }
 
-function memoFile(ctx: CheckContext, rule: Rule): string | undefined {
-  return cacheFile(ctx.snapshot.root, `check-rule-${rule.id}.json`);
-}
 
 /**
  * A rule's findings, remembered under everything they depend on (its memoKey, the tool's
@@ -35,10 +31,10 @@ export async function runMemoized(rule: Rule, ctx: CheckContext): Promise<Out[]>
   const raw = rule.memoKey?.(ctx);
   if (raw === undefined) return rule.run(ctx);
   const key = sha256(`git-ctx/check-rule ${MEMO_VERSION} ${VERSION} ${rule.id}\n${raw}`);
-  const file = memoFile(ctx, rule);
-  const hit = readKeyedCache(file, key);
+  const findings = memo<Out[]>(ctx.snapshot.root, 'check-rule', rule.id);
+  const hit = findings.get(key);
   if (Array.isArray(hit)) return hit as Out[];
   const out = await rule.run(ctx);
-  writeKeyedCache(file, key, out);
+  findings.set(key, out);
   return out;
 }

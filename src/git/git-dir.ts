@@ -20,14 +20,6 @@ export function resolveGitDir(root: string): string | undefined {
   }
 }
 
-/**
- * A cache file `<git-dir>/ctx/cache/<name>`; undefined outside a repository and when
- * `GIT_CTX_NO_CACHE=1` (every cache then starts empty and is never written).
- */
-export function cacheFile(root: string, name: string): string | undefined {
-  return process.env.GIT_CTX_NO_CACHE === '1' ? undefined : ctxDir(root, 'cache', name);
-}
-
 /** `<git-dir>/ctx/<sub...>`, or undefined outside a repository. */
 export function ctxDir(root: string, ...sub: string[]): string | undefined {
   const g = resolveGitDir(root);

@@ -3,12 +3,11 @@
 import path from 'node:path';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { loadConfig } from '../config.js';
-import { ctxDir } from '../git/git-dir.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
 import { openPlace } from '../place/index.js';
 import { openSnapshot } from '../snapshot/open.js';
-import { readCacheJson, writeCacheFile } from '../cache/file.js';
+import { cacheStore } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
 import { finishRetrieval, startEpisode } from '../store/record.js';
 import { mark } from '../util/timing.js';
@@ -85,8 +84,8 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     if (!r.results.length) return none('nothing found');
 
     // session memory: which records this agent session has been shown
-    const sessionFile = ctxDir(snapshot.root, 'agent-sessions', `${sha256(payload.session_id ?? 'no-session').slice(0, 32)}.json`);
-    const mem = (readCacheJson(sessionFile) as { shown?: Record<string, string>; at?: number } | undefined) ?? {};
+    const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(snapshot.root, 'agent-session', sha256(payload.session_id ?? 'no-session').slice(0, 32));
+    const mem = session.read() ?? {};
     const shown = mem.at && Date.now() - mem.at < SESSION_TTL_MS ? (mem.shown ?? {}) : {};
     // a record changed since it was shown is shown again
     const earlier = new Set(r.results.filter((x) => shown[x.id] === set.byId.get(x.id)?.blob).map((x) => x.id));
@@ -94,7 +93,7 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     if (text.length > MAX_INJECT_CHARS) text = text.slice(0, MAX_INJECT_CHARS - 80) + '\n… (cut to stay short: `git ctx for ' + rel + '` shows everything)\n';
     const fresh = r.results.filter((x) => !earlier.has(x.id)).map((x) => x.id);
     for (const id of fresh) shown[id] = set.byId.get(id)!.blob;
-    writeCacheFile(sessionFile, JSON.stringify({ at: Date.now(), shown }));
+    session.write({ at: Date.now(), shown });
     const event = payload.hook_event_name ?? 'PostToolUse';
     const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) + '\n';
     return { stdout, shown: fresh, repeated: [...earlier] };

@@ -1,11 +1,10 @@
 // @spec SPEC-HOOK-001
 
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { memo as cacheMemo } from '../cache/memo.js';
 import { CODE_CACHE_VERSION } from '../cache/code-index.js';
 import { CodeIndex } from '../code/code-index.js';
 import { classificationSettings } from '../code/extract.js';
 import type { Config } from '../config.js';
-import { cacheFile } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { sha256 } from '../util/hash.js';
@@ -26,7 +25,6 @@ import { VERSION } from '../version.js';
 
 /** Bump when what the memo holds changes: an old memo is then a miss. */
 const CARRIERS_VERSION = 1;
-const CARRIERS_FILE = 'code-index.carriers.json';
 /** Past this many changed paths since the remembered commit, a whole index is as cheap. */
 const MAX_CHANGES = 20_000;
 
@@ -125,7 +123,7 @@ interface Carriers {
 }
 
 function readCarriers(root: string, config: Config): Carriers | undefined {
-  const v = readKeyedCache(cacheFile(root, CARRIERS_FILE), carriersKey(config)) as Partial<Carriers> | undefined;
+  const v = cacheMemo<Partial<Carriers>>(root, 'code-index-carriers').get(carriersKey(config));
   if (!v || typeof v.commit !== 'string' || !Array.isArray(v.files)) return undefined;
   for (const f of v.files) if (!Array.isArray(f) || typeof f[0] !== 'string' || typeof f[1] !== 'string') return undefined;
   return v as Carriers;
@@ -179,9 +177,9 @@ export async function partialStagedIndex(opts: StagedIndexOptions): Promise<Code
 export function rememberCarriers(staged: Snapshot, config: Config, index: CodeIndex, headChanges: RawChange[]): void {
   if (process.env.GIT_CTX_STAGED_INDEX === '0' || staged.kind !== 'index' || staged.backend !== 'git' || !staged.commit) return;
   if (headChanges.some((c) => c.status === 'U')) return;
-  const file = cacheFile(staged.root, CARRIERS_FILE);
+  const carriersMemo = cacheMemo<Partial<Carriers>>(staged.root, 'code-index-carriers');
   const key = carriersKey(config);
-  const now = readKeyedCache(file, key) as Partial<Carriers> | undefined;
+  const now = carriersMemo.get(key);
   if (now?.commit === staged.commit) return;
   const carriers = index.carriers();
   if (!carriers) return;
@@ -193,6 +191,6 @@ export function rememberCarriers(staged: Snapshot, config: Config, index: CodeIn
     files.push([c.path, c.oldBlob]);
   }
   files.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  writeKeyedCache(file, key, { commit: staged.commit, files } satisfies Carriers);
+  carriersMemo.set(key, { commit: staged.commit, files } satisfies Carriers);
   mark(`staged index: carriers of ${staged.commit.slice(0, 12)} remembered (${files.length})`);
 }

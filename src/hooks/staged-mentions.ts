@@ -1,7 +1,6 @@
 // @spec SPEC-HOOK-001
 
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
-import { cacheFile } from '../git/git-dir.js';
+import { memo } from '../cache/memo.js';
 import { IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { GlobIndex, globIndexFor, type PathLookup } from '../util/glob.js';
 import { mark } from '../util/timing.js';
@@ -23,7 +22,6 @@ import type { RawChange, StagedDelta } from './staged-index.js';
  */
 
 const MEMO_VERSION = 1;
-const MEMO_FILE = 'hook-mentions.json';
 const KEY = `git-ctx/hook-mentions ${MEMO_VERSION}`;
 /** Patterns remembered at most (a bound on the file). */
 const MAX_PATTERNS = 20_000;
@@ -76,14 +74,14 @@ function firstTwo(a: string[], b: string[]): string[] {
 }
 
 function readMemo(root: string): Memo | undefined {
-  const v = readKeyedCache(cacheFile(root, MEMO_FILE), KEY) as Partial<Memo> | undefined;
+  const v = memo<Partial<Memo>>(root, 'hook-mentions').get(KEY);
   if (!v || typeof v.commit !== 'string' || !v.answers || typeof v.answers !== 'object') return undefined;
   return v as Memo;
 }
 
 function writeMemo(root: string, commit: string, answers: Map<string, string[]>): void {
   const entries = [...answers].slice(-MAX_PATTERNS);
-  writeKeyedCache(cacheFile(root, MEMO_FILE), KEY, { commit, answers: Object.fromEntries(entries) } satisfies Memo);
+  memo<Memo>(root, 'hook-mentions').set(KEY, { commit, answers: Object.fromEntries(entries) });
 }
 
 /**

@@ -2,17 +2,15 @@
 
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { memo } from '../cache/memo.js';
 import { CODE_CACHE_VERSION } from '../cache/code-index.js';
 import { classificationSettings } from '../code/extract.js';
-import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { VERSION } from '../version.js';
 import type { CodeOrigin } from './edges.js';
 
 /** Bump when what the memo holds changes. */
 const ORIGINS_VERSION = 1;
-const ORIGINS_CACHE = 'impact-code-origins.json';
 
 const digests = new WeakMap<Snapshot, Promise<string>>();
 
@@ -51,15 +49,15 @@ async function originsKey(snapshot: Snapshot, config: Config): Promise<string> {
  * a warm impact whose stored edges match them needs no code index. undefined on a miss.
  */
 export async function readCodeOrigins(snapshot: Snapshot, config: Config): Promise<CodeOrigin[] | undefined> {
-  const file = cacheFile(snapshot.root, ORIGINS_CACHE);
-  if (!file) return undefined;
-  const v = readKeyedCache(file, await originsKey(snapshot, config));
+  const origins = memo<unknown>(snapshot.root, 'impact-code-origins');
+  if (!origins.on) return undefined;
+  const v = origins.get(await originsKey(snapshot, config));
   if (!Array.isArray(v) || !v.every((x) => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'string')) return undefined;
   return (v as [string, string][]).map(([f, hash]) => ({ file: f, hash }));
 }
 
 /** Remember the code origins the code index gave for this listing and configuration. */
 export async function writeCodeOrigins(snapshot: Snapshot, config: Config, origins: CodeOrigin[]): Promise<void> {
-  const file = cacheFile(snapshot.root, ORIGINS_CACHE);
-  if (file) writeKeyedCache(file, await originsKey(snapshot, config), origins.map((o) => [o.file, o.hash]));
+  const m = memo<[string, string][]>(snapshot.root, 'impact-code-origins');
+  if (m.on) m.set(await originsKey(snapshot, config), origins.map((o) => [o.file, o.hash]));
 }

@@ -1,7 +1,6 @@
 // @spec SPEC-IMPACT-001
 
-import { cacheFile } from '../git/git-dir.js';
-import { readCacheJson, writeCacheFile } from '../cache/file.js';
+import { cacheStore, type CacheStore } from '../cache/memo.js';
 import type { ImpactEdge, ImpactNodeKind } from './types.js';
 
 /**
@@ -31,7 +30,6 @@ export interface EdgeStore {
 
 /** Bump when what an origin yields, or the file's shape, changes: old files are then ignored. */
 const EDGE_CACHE_VERSION = 2;
-const EDGE_CACHE = 'impact-edges.json';
 
 /**
  * On disk, as columns (JSON parses a flat array of strings several times faster than an
@@ -63,14 +61,14 @@ const push = (m: Index, kind: ImpactNodeKind, id: string, e: ImpactEdge) => {
   else byId.set(id, [e]);
 };
 
-/** Edges in memory, indexed both ways; saved to `<git-dir>/ctx/cache/impact-edges.json` by `flush`. */
+/** Edges in memory, indexed both ways; saved to the impact-edges cache by `flush`. */
 class EdgeCache implements EdgeStore {
   private readonly byOrigin = new Map<string, { hash: string; edges: ImpactEdge[] }>();
   private index: { from: Index; to: Index; toKind: Map<ImpactNodeKind, ImpactEdge[]> } | undefined;
   private dirty = false;
 
-  constructor(private readonly file: string | undefined) {
-    const raw = file ? (readCacheJson(file) as FileShape | undefined) : undefined;
+  constructor(private readonly file: CacheStore<FileShape> | undefined) {
+    const raw = file?.read();
     if (!validShape(raw)) return;
     const { o, h, n, e } = raw;
     let at = 0;
@@ -124,7 +122,7 @@ class EdgeCache implements EdgeStore {
       out.n.push(o.edges.length);
       for (const e of o.edges) out.e.push(e.srcKind, e.src, e.dstKind, e.dst, e.kind);
     }
-    writeCacheFile(this.file, JSON.stringify(out));
+    this.file.write(out);
     this.dirty = false;
   }
 
@@ -156,8 +154,8 @@ class EdgeCache implements EdgeStore {
  * foreign or corrupt file is an empty store: every origin is recomputed and the file rewritten.
  */
 export function openEdgeCache(root: string, opts: { cache?: boolean } = {}): EdgeStore {
-  return new EdgeCache(opts.cache === false ? undefined : edgeCacheFile(root));
+  return new EdgeCache(opts.cache === false ? undefined : edgeFile(root));
 }
 
-/** The edge file of a repository (undefined with GIT_CTX_NO_CACHE=1 or outside one). */
-export const edgeCacheFile = (root: string): string | undefined => cacheFile(root, EDGE_CACHE);
+/** The edge file of a repository (off with GIT_CTX_NO_CACHE=1 or outside one). */
+export const edgeFile = (root: string): CacheStore<FileShape> => cacheStore<FileShape>(root, 'impact-edges');

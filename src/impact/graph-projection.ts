@@ -1,19 +1,17 @@
 // @spec SPEC-IMPACT-001
 
 import { createHash } from 'node:crypto';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { memo, type Memo } from '../cache/memo.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeGraphIndex } from '../code/graph/index.js';
 import { CODE_GRAPH_VERSION } from '../code/graph/version.js';
 import type { CallSite, CodeNeighbours } from '../code/neighbours.js';
-import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark } from '../util/timing.js';
 import { listingDigest } from './code-origins.js';
 
 /** Bump when what the projection holds changes. */
 const PROJECTION_VERSION = 1;
-const PROJECTION_CACHE = 'impact-graph.json';
 
 /**
  * On disk: flat tables of numbers, which JSON parses without an object or array per entry.
@@ -51,9 +49,9 @@ const norm = (p: string) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/
 export function projectedNeighbours(snapshot: Snapshot, index: () => Promise<CodeIndex>, opts: { graph?: () => Promise<CodeGraphIndex> } = {}): CodeNeighbours {
   let graph: Promise<CodeGraphIndex> | undefined;
   const open = () => (graph ??= opts.graph ? opts.graph() : import('../code/graph/index.js').then((m) => m.openCodeNeighbours(snapshot)));
-  const file = cacheFile(snapshot.root, PROJECTION_CACHE);
+  const file = memo<unknown>(snapshot.root, 'impact-graph');
   let loaded: Promise<Projection | undefined> | undefined;
-  const load = () => (loaded ??= file ? projection(snapshot, file, open).catch(() => undefined) : Promise.resolve(undefined));
+  const load = () => (loaded ??= file.on ? projection(snapshot, file, open).catch(() => undefined) : Promise.resolve(undefined));
   return {
     languages: ['typescript', 'javascript', 'python', 'go', 'java'],
     imports: async (p) => (await open()).imports(p),
@@ -118,15 +116,15 @@ function valid(v: unknown): v is ProjectionFile {
   return !!t && typeof t === 'object' && [t.files, t.syms, t.io, t.imp, t.co, t.cal].every(Array.isArray) && t.io.length === t.files.length + 1 && t.co.length === t.files.length + 1 && t.io[t.files.length] === t.imp.length && t.co[t.files.length] === t.cal.length;
 }
 
-async function projection(snapshot: Snapshot, file: string, open: () => Promise<CodeGraphIndex>): Promise<Projection> {
+async function projection(snapshot: Snapshot, file: Memo<unknown>, open: () => Promise<CodeGraphIndex>): Promise<Projection> {
   const key = createHash('sha1').update(`git-ctx/impact-graph ${PROJECTION_VERSION} ${CODE_GRAPH_VERSION}\n${await listingDigest(snapshot)}`).digest('hex');
-  const hit = readKeyedCache(file, key);
+  const hit = file.get(key);
   if (valid(hit)) {
     mark('impact: importers and callers from the projection');
     return new Projection(hit);
   }
   const t = await build(await open());
-  writeKeyedCache(file, key, t);
+  file.set(key, t);
   mark('impact: importers and callers projection written');
   return new Projection(t);
 }

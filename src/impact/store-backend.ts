@@ -10,7 +10,7 @@ import { evidenceDir } from '../store/journal.js';
 import { ingestMarkerJournal, NOT_FRESH, readMarkerProjection } from '../store/marker-journal.js';
 import type { Store } from '../store/store.js';
 import { latestMarkers, MARKERS_JOURNAL } from '../staleness/markers.js';
-import { edgeCacheFile, openEdgeCache, type EdgeStore } from './edge-store.js';
+import { edgeFile, openEdgeCache, type EdgeStore } from './edge-store.js';
 import type { ImpactEdge, ImpactNodeKind, ImpactStale } from './types.js';
 
 
@@ -127,7 +127,7 @@ function syncStamp(root: string, dir: string, dbFile: string) {
   // the database by its inode (a file moved aside and rebuilt is another one), the edge file by its stat
   const now = () => {
     const db = stampOf(path.join(dir, dbFile))?.split(':').slice(0, 2).join(':');
-    const edges = stampOf(edgeCacheFile(root));
+    const edges = edgeFile(root).stamp();
     return db && edges ? `${db}\n${edges}` : undefined;
   };
   return {

@@ -1,11 +1,10 @@
 // @spec SPEC-SCALE-001
 
-import { readFileSync, statSync } from 'node:fs';
-import { cacheFile } from '../git/git-dir.js';
+import { statSync } from 'node:fs';
 import { runGit, splitZ } from '../git/exec.js';
 import { indexFileOf } from '../git/index-file.js';
 import type { SnapshotEntry } from '../snapshot/types.js';
-import { writeCacheFile } from '../cache/file.js';
+import { textMemo } from '../cache/container.js';
 import { mark } from '../util/timing.js';
 
 /** Bump when what is stored changes: an old listing is then ignored, never half-trusted. */
@@ -90,24 +89,17 @@ function linesOf(out: string): { lines: string[]; skipped: number } {
 /**
  * The tracked files of a work tree as the git index records them (path, mode, staged blob
  * id), without looking at the working tree: no stat of 100,000 files, no directory scan for
- * untracked ones. Remembered in `.git/ctx/cache/place-listing.txt` under the index file's
+ * untracked ones. Remembered in the place-listing cache under the index file's
  * stamp, so an unchanged index costs one file read and no process; a changed one (after
  * `git add`, a commit, a checkout) one `git ls-files -s`.
  */
 export async function trackedListing(root: string): Promise<TrackedListing> {
-  const file = cacheFile(root, 'place-listing.txt');
+  const memo = textMemo(root, 'place-listing');
   const stamp = gitIndexStamp(root);
   const header = stamp ? `${HEADER} ${LISTING_VERSION} ${stamp}` : undefined;
-  if (header && file) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      text = undefined;
-    }
-    const nl = text?.indexOf('\n') ?? -1;
-    if (text && nl >= 0 && text.slice(0, nl) === header) {
-      const body = text.slice(nl + 1);
+  if (header && memo.on) {
+    const body = memo.get(header);
+    if (body !== undefined) {
       const listing = new TrackedListing(body ? body.split('\n') : [], true, 0, stamp);
       mark(`place index: ${listing.size} tracked files from cache`);
       return listing;
@@ -116,7 +108,7 @@ export async function trackedListing(root: string): Promise<TrackedListing> {
   const { lines, skipped } = linesOf(await runGit(['ls-files', '-s', '-z'], { cwd: root }));
   // the index may have changed while git read it: remember only a listing whose stamp held
   const held = stamp !== undefined && gitIndexStamp(root) === stamp;
-  if (header && !skipped && held) writeCacheFile(file, `${header}\n${lines.join('\n')}`);
+  if (header && !skipped && held) memo.set(header, lines.join('\n'));
   mark(`place index: ${lines.length} tracked files listed by git`);
   return new TrackedListing(lines, false, skipped, held ? stamp : undefined);
 }

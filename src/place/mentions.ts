@@ -1,7 +1,6 @@
 // @spec SPEC-SCALE-001
 
-import { cacheFile } from '../git/git-dir.js';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
+import { memo as cacheMemo } from '../cache/memo.js';
 import { GlobIndex, type PathLookup } from '../util/glob.js';
 import { mark } from '../util/timing.js';
 
@@ -18,9 +17,9 @@ const MAX_PATTERNS = 20_000;
  * is missing, the full listing is read once (`listing`) and the memo is completed.
  */
 export async function mentionLookup(root: string, key: string, patterns: string[], listing: () => Promise<string[]>): Promise<PathLookup> {
-  const file = cacheFile(root, 'place-mentions.json');
+  const mentions = cacheMemo<Record<string, string[]>>(root, 'place-mentions');
   const k = `v${MEMO_VERSION}:${key}`;
-  const stored = readKeyedCache(file, k);
+  const stored = mentions.get(k);
   const memo = new Map<string, string[]>(stored && typeof stored === 'object' ? Object.entries(stored as Record<string, string[]>).filter(([, v]) => Array.isArray(v)) : []);
   const wanted = [...new Set(patterns)];
   if (wanted.every((p) => memo.has(p))) {
@@ -30,7 +29,7 @@ export async function mentionLookup(root: string, key: string, patterns: string[
   const index = new GlobIndex(await listing());
   for (const p of wanted) if (!memo.has(p)) memo.set(p, index.match(p).slice(0, 2));
   const entries = [...memo].slice(-MAX_PATTERNS);
-  writeKeyedCache(file, k, Object.fromEntries(entries));
+  mentions.set(k, Object.fromEntries(entries));
   mark(`place index: ${wanted.length} mentioned paths resolved from the listing`);
   return index;
 }

@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { Artifact } from '../artifacts/types.js';
+import { KeywordCacheDamaged } from '../cache/keyword-index.js';
 import { terms } from './text.js';
 
 /**
@@ -79,8 +80,8 @@ export function sourceOf(index: KeywordIndex): KeywordSource {
   return { ids: index.ids, lens: index.lens, avgLen: index.avgLen, postingsOf: (t) => (Object.hasOwn(index.postings, t) ? index.postings[t] : undefined) };
 }
 
-/** A cached index whose numbers do not hold together: searched again from a fresh build. */
-export class KeywordCacheDamaged extends Error {}
+/** A cached index whose numbers do not hold together (src/cache/keyword-index.ts): searched again from a fresh build. */
+export { KeywordCacheDamaged };
 
 /**
  * Score documents for weighted query terms (term → weight; a passage of code gives some

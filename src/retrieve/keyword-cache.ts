@@ -1,22 +1,18 @@
 // @spec SPEC-RETRIEVE-001
 
-import { rmSync } from 'node:fs';
 import type { Artifact } from '../artifacts/types.js';
-import { cacheFile } from '../git/git-dir.js';
-import { writeCacheFile } from '../cache/file.js';
+import { keywordFile, writeKeywords } from '../cache/keyword-index.js';
 import { sha256 } from '../util/hash.js';
 import { buildKeywordIndex, KeywordCacheDamaged, searchKeywords, sourceOf, type KeywordHit, type KeywordSource } from './bm25.js';
-import { encodeKeywordIndex, KEYWORD_CACHE_NAME as CACHE_NAME, openKeywordIndex } from './keyword-file.js';
+import { encodeKeywordIndex, openKeywordIndex } from './keyword-file.js';
 
 /**
- * The keyword index kept under `.git/ctx`, keyed by the records' content (ids + blob ids, or
+ * The keyword index kept in the `retrieve-keywords` cache, keyed by the records' content (ids + blob ids, or
  * the finished set's key): a warm search maps the file, finds the query's terms by binary
  * search in the term dictionary and decodes only their postings; it never decodes a
  * record's body.
  */
 const CACHE_VERSION = 'bm25-v1';
-/** The JSON cache of earlier versions, removed when the binary one is written. */
-const OLD_CACHE_NAME = 'retrieve-keywords.json';
 
 /** The cache key of a set's records: ids, blob ids and origins, in order. */
 export function keywordIndexKey(artifacts: readonly Artifact[]): string {
@@ -40,17 +36,11 @@ export function keywordKeyOf(artifacts: readonly Artifact[], setKey?: string): s
  */
 export function keywordIndexFor(root: string | undefined, artifacts: readonly Artifact[], setKey?: string): { index: KeywordSource; cached: boolean; close(): void } {
   const key = keywordKeyOf(artifacts, setKey);
-  const file = root ? cacheFile(root, CACHE_NAME) : undefined;
+  const file = keywordFile(root);
   const hit = openKeywordIndex(file, key);
   if (hit) return { index: hit.source, cached: true, close: hit.close };
   const index = buildKeywordIndex(artifacts);
-  if (file && writeCacheFile(file, encodeKeywordIndex(index, key))) {
-    try {
-      rmSync(file.slice(0, -CACHE_NAME.length) + OLD_CACHE_NAME, { force: true });
-    } catch {
-      /* best effort */
-    }
-  }
+  if (file) writeKeywords(file, encodeKeywordIndex(index, key));
   return { index: sourceOf(index), cached: false, close: () => undefined };
 }
 
@@ -65,8 +55,7 @@ export function searchRecords(root: string | undefined, artifacts: readonly Arti
   } catch (e) {
     if (!(cached && e instanceof KeywordCacheDamaged)) throw e;
     const fresh = buildKeywordIndex(artifacts);
-    const file = root ? cacheFile(root, CACHE_NAME) : undefined;
-    writeCacheFile(file, encodeKeywordIndex(fresh, keywordKeyOf(artifacts, setKey)));
+    writeKeywords(keywordFile(root), encodeKeywordIndex(fresh, keywordKeyOf(artifacts, setKey)));
     return searchKeywords(fresh, query, limit);
   } finally {
     close();

@@ -1,10 +1,9 @@
 // @spec SPEC-RULES-001
 
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { cachedCounter, checkEncoding, type TokenCounter } from '../assemble/tokens.js';
 import type { Config } from '../config.js';
-import { cacheFile } from '../git/git-dir.js';
+import { tokenCounts } from '../cache/token-counts.js';
 import { packageFile } from '../package-root.js';
 
 type Encoder = { encode_ordinary(t: string): Uint32Array | number[]; free(): void };
@@ -40,7 +39,7 @@ export function rulesCounter(root: string, config: Config, opts: { encoder?: Enc
     const e = enc;
     return texts.map((t) => e.encode_ordinary(t).length);
   }
-  const cached = cachedCounter(inner, cacheFile(root, `tokens-${encoding}.json`));
+  const cached = cachedCounter(inner, tokenCounts(root, encoding));
   return {
     encoding,
     count: (texts) => cached.count(texts),
@@ -109,6 +108,5 @@ export function startEncoder(encoding: string): EncoderThread | undefined {
 
 /** Does the rules counter have counts cached for this repository (so a run may not need the encoder at all)? */
 export function hasCountCache(root: string, encoding: string): boolean {
-  const f = cacheFile(root, `tokens-${encoding}.json`);
-  return !!f && existsSync(f);
+  return tokenCounts(root, encoding)?.exists() ?? false;
 }

@@ -1,8 +1,7 @@
 // @spec SPEC-SEMANTIC-001
 
-import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
-import { readVectorPlan, vectorDir, vectorFileName } from '../cache/vectors.js';
+import { readVectorPlan, vectorFile } from '../cache/vectors.js';
 import { mark } from '../util/timing.js';
 import { CtxError } from '../errors.js';
 import type { SemanticLane } from '../retrieve/types.js';
@@ -107,7 +106,7 @@ export const embedderName = (e: Pick<Embedder, 'provider' | 'model'>) => `${e.pr
 
 /**
  * Slot 5 of retrieval: records similar in meaning to a text, from the record vectors (cached
- * under .git/ctx/cache/vectors/, embedded on first use) and the query's vector, brute-force
+ * in the vectors cache, embedded on first use) and the query's vector, brute-force
  * cosine. Scores are cosines at or above the threshold.
  */
 export class EmbeddingLane implements SemanticLane {
@@ -162,10 +161,10 @@ export class EmbeddingLane implements SemanticLane {
    */
   private planned(qv: Float32Array, ids: readonly string[], limit: number): { id: string; score: number }[] | undefined {
     const arts = this.set.artifacts;
-    const dir = this.set.key && vectorDir(this.root);
-    if (!dir || ids.length !== arts.length) return undefined;
+    const file = this.set.key ? vectorFile(this.root, this.model.provider, this.model.model) : undefined;
+    if (!file || ids.length !== arts.length) return undefined;
     for (let i = 0; i < ids.length; i++) if (ids[i] !== arts[i]!.id) return undefined;
-    const p = readVectorPlan(path.join(dir, vectorFileName(this.model.provider, this.model.model)), this.set.key!);
+    const p = readVectorPlan(file, this.set.key!);
     if (!p || p.provider !== this.model.provider || p.model !== this.model.model || p.dims !== qv.length || p.plan.rows.length !== arts.length) return undefined;
     const space = this.model.space([], p.state);
     if (!space.norm) return undefined;

@@ -1,10 +1,9 @@
 // @spec SPEC-SEMANTIC-001
 
-import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Embedder, VectorSpace } from './embedder.js';
-import { listVectorFiles, readVectorFile, removeFile, vectorDir, vectorFileName, writeVectorFile, type VectorFile } from '../cache/vectors.js';
+import { readVectorFile, removeFile, vectorFile, vectorFiles, writeVectorFile, type VectorFile } from '../cache/vectors.js';
 import { now } from '../util/timing.js';
 import { sha256 } from '../util/hash.js';
 
@@ -58,8 +57,7 @@ export async function recordVectors(
   embedder: Embedder,
   opts: { onProgress?: (done: number, total: number) => void; write?: boolean; dims?: number } = {},
 ): Promise<RecordVectors> {
-  const dir = vectorDir(root);
-  const file = dir ? path.join(dir, vectorFileName(embedder.provider, embedder.model)) : undefined;
+  const file = vectorFile(root, embedder.provider, embedder.model);
   const stored = file ? readVectorFile(file) : undefined;
   const fresh = (): VectorFile => ({ provider: embedder.provider, model: embedder.model, dims: 0, entries: new Map() });
   const cache: VectorFile = stored && stored.provider === embedder.provider && stored.model === embedder.model ? stored : fresh();
@@ -186,8 +184,7 @@ export interface VectorStatus {
 
 /** Embedded vs missing vs orphaned records, for the current embedder and every cached one. */
 export function vectorStatus(root: string, set: ArtifactSet, embedder: Embedder): VectorStatus {
-  const dir = vectorDir(root);
-  const files = listVectorFiles(dir);
+  const files = vectorFiles(root);
   const records = [...new Map(set.artifacts.map((a) => [a.id, a])).values()];
   const statusOf = (provider: string, model: string, content: VectorFile | undefined, file?: string): ProviderStatus => {
     const wanted = new Set(records.map((a) => recordKey({ provider, model }, a)));
@@ -198,8 +195,8 @@ export function vectorStatus(root: string, set: ArtifactSet, embedder: Embedder)
     for (const k of have.keys()) if (!wanted.has(k)) orphaned++;
     return { provider, model, current: provider === embedder.provider && model === embedder.model, embedded, missing: wanted.size - embedded, orphaned, ...(file ? { file } : {}) };
   };
-  const currentName = vectorFileName(embedder.provider, embedder.model);
-  const current = files.find((f) => path.basename(f.file) === currentName);
+  const currentFile = vectorFile(root, embedder.provider, embedder.model);
+  const current = files.find((f) => f.file === currentFile);
   const mine = statusOf(embedder.provider, embedder.model, current?.content, current?.file);
   const others = files.filter((f) => f !== current && f.content).map((f) => statusOf(f.content!.provider, f.content!.model, f.content, f.file));
   return { provider: mine.provider, model: mine.model, embedded: mine.embedded, missing: mine.missing, orphaned: mine.orphaned, records: records.length, ...(mine.file ? { file: mine.file } : {}), providers: [mine, ...others] };
@@ -218,7 +215,7 @@ export interface CleanResult {
  */
 export function cleanVectors(root: string, set: ArtifactSet, opts: { all?: boolean } = {}): CleanResult {
   const result: CleanResult = { removedEntries: 0, removedFiles: [] };
-  for (const f of listVectorFiles(vectorDir(root))) {
+  for (const f of vectorFiles(root)) {
     if (opts.all || !f.content) {
       if (removeFile(f.file)) result.removedFiles.push(f.file);
       continue;

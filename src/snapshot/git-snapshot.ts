@@ -9,8 +9,7 @@ import { statScopedListing, type StatListingInfo } from './stat-scoped.js';
 import type { CleanListing, Snapshot, SnapshotEntry, SnapshotKind } from './types.js';
 import { gitIndexStamp } from '../place/listing.js';
 import { indexFileOf } from '../git/index-file.js';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
-import { cacheFile } from '../git/git-dir.js';
+import { memo } from '../cache/memo.js';
 import { statusUnder, worktreeState } from './worktree-status.js';
 
 /** undefined where the platform has no such flag (Windows) */
@@ -46,7 +45,6 @@ interface ScopedRun {
 }
 
 /** Folders found too large for the stat listing, by index stamp (see startScoped). */
-const LARGE_DIRS = 'place-large-dirs.json';
 const largeKey = (root: string, stamp: string) => `${indexFileOf(root) ?? ''}\0${stamp}`;
 
 /**
@@ -350,7 +348,7 @@ export class WorktreeSnapshot extends GitBacked {
   /** The folders known to hold more files than the stat listing takes, for this index. */
   private largeDirs(stamp: string): string[] | undefined {
     if (this.large?.stamp === stamp) return this.large.dirs;
-    const dirs = readKeyedCache(cacheFile(this.root, LARGE_DIRS), largeKey(this.root, stamp));
+    const dirs = memo<unknown>(this.root, 'place-large-dirs').get(largeKey(this.root, stamp));
     if (!Array.isArray(dirs) || !dirs.every((d) => typeof d === 'string')) return undefined;
     this.large = { stamp, dirs: dirs as string[] };
     return this.large.dirs;
@@ -358,7 +356,7 @@ export class WorktreeSnapshot extends GitBacked {
   private rememberLarge(stamp: string, dir: string): void {
     const dirs = [...new Set([...(this.largeDirs(stamp) ?? []), dir])].slice(-16);
     this.large = { stamp, dirs };
-    writeKeyedCache(cacheFile(this.root, LARGE_DIRS), largeKey(this.root, stamp), dirs);
+    memo<string[]>(this.root, 'place-large-dirs').set(largeKey(this.root, stamp), dirs);
   }
   /**
    * listUnder(dir)'s token when that listing is the git index's own (see

@@ -3,8 +3,9 @@
 import { lstatSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readKeyedCache, writeCacheFile, writeKeyedCache } from '../cache/file.js';
-import { cacheFile, resolveGitDir } from '../git/git-dir.js';
+import { writeCacheFile } from '../cache/file.js';
+import { kindFile, memo, type Memo } from '../cache/memo.js';
+import { resolveGitDir } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
 import { indexFileOf } from '../git/index-file.js';
 import { gitIndexStamp, trackedListing, type TrackedListing } from '../place/listing.js';
@@ -13,7 +14,6 @@ import { mark } from '../util/timing.js';
 
 /** Bump when what the key covers changes: an old private index is then copied afresh. */
 const STATUS_VERSION = 1;
-const PRIVATE_INDEX = 'worktree-index';
 
 /** How the working tree differs from the git index, as one `git status` saw it. */
 export interface WorktreeState {
@@ -60,7 +60,7 @@ interface PrivateIndexPlace {
   file: string;
   /** what the copy was made for: the real index's stamp and git's configuration */
   key: string;
-  keyFile: string;
+  keyMemo: Memo<PrivateKey>;
   gitDir: string;
   real: string;
 }
@@ -69,20 +69,21 @@ interface PrivateIndexPlace {
 function privateIndexPlace(root: string, stamp: string, use: string): PrivateIndexPlace | undefined {
   // one per work tree (linked worktrees of a clone share the cache folder, not their index) and use
   const tree = sha256(root).slice(0, 12) + use;
-  const file = cacheFile(root, `${PRIVATE_INDEX}-${tree}`);
-  const keyFile = cacheFile(root, `${PRIVATE_INDEX}-${tree}.json`);
+  // git writes the copy itself (GIT_INDEX_FILE): the one cache whose file a caller must name
+  const file = kindFile(root, 'worktree-index', tree);
+  const keyMemo = memo<PrivateKey>(root, 'worktree-index-key', tree);
   const gitDir = resolveGitDir(root);
   const real = indexFileOf(root);
-  if (!file || !keyFile || !gitDir || !real) return undefined;
+  if (!file || !keyMemo.on || !gitDir || !real) return undefined;
   // a split index names a shared index file in the git directory, which a write of the copy
   // could add to or expire: such repositories keep the plain listing
   if (hasSharedIndex(path.dirname(real)) || hasSharedIndex(gitDir)) return undefined;
-  return { file, keyFile, gitDir, real, key: `${STATUS_VERSION} ${stamp} ${configStamp(gitDir)}` };
+  return { file, keyMemo, gitDir, real, key: `${STATUS_VERSION} ${stamp} ${configStamp(gitDir)}` };
 }
 
 /** The private copy when it is already there for this index and configuration (no process, no copy). */
 function knownPrivateIndex(place: PrivateIndexPlace): { file: string; untrackedCache: boolean } | undefined {
-  const known = readKeyedCache(place.keyFile, place.key) as PrivateKey | undefined;
+  const known = place.keyMemo.get(place.key);
   return known && typeof known.untrackedCache === 'boolean' && statStamp(place.file) !== '-' ? { file: place.file, untrackedCache: known.untrackedCache } : undefined;
 }
 
@@ -100,7 +101,7 @@ async function privateIndex(root: string, stamp: string, use = ''): Promise<{ fi
 
 /** Copy the real index to the private place (see privateIndex) and remember what for. */
 async function copyPrivateIndex(root: string, stamp: string, place: PrivateIndexPlace): Promise<{ file: string; untrackedCache: boolean } | undefined> {
-  const { file, keyFile, key, real } = place;
+  const { file, keyMemo, key, real } = place;
   let bytes: Buffer;
   let mtimeSec: number;
   try {
@@ -124,7 +125,7 @@ async function copyPrivateIndex(root: string, stamp: string, place: PrivateIndex
     return undefined;
   }
   const value: PrivateKey = { untrackedCache: uc !== 'false' };
-  if (!writeKeyedCache(keyFile, key, value)) return undefined;
+  if (!keyMemo.set(key, value)) return undefined;
   mark('worktree status: private index copied');
   return { file, ...value };
 }

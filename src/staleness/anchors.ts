@@ -8,7 +8,6 @@ import type { CodeSymbol, FileRecord } from '../code/types.js';
 import { compilePaths } from '../util/path-set.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { Config } from '../config.js';
-import { cacheFile } from '../git/git-dir.js';
 import type { Snapshot } from '../snapshot/types.js';
 
 /**
@@ -86,10 +85,10 @@ export class SymbolReader {
   }
 
   static async open(root: string, config: Config, useCache = true): Promise<SymbolReader> {
-    // its own file: sharing code-index.json would let this cache's save() overwrite what the
+    // its own files: sharing the code index's would let this cache's save() overwrite what the
     // CodeIndex saved earlier in the same run (each holds the file as it was when opened)
     // found from the filesystem: a git process here would cost more than the lookup saves
-    const cache = await CodeCache.open(useCache ? cacheFile(root, 'staleness-symbols.json') : undefined, config.tags);
+    const cache = useCache ? await CodeCache.forRepo(root, config.tags, 'staleness-symbols') : await CodeCache.open(undefined, config.tags);
     return new SymbolReader(cache, config);
   }
 

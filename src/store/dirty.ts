@@ -3,8 +3,7 @@
 import { execFile } from 'node:child_process';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
-import { cacheFile } from '../git/git-dir.js';
+import { memo } from '../cache/memo.js';
 import { gitBlobHash, sha1 } from '../util/hash.js';
 import { indexFileOf, readGitIndex, type GitIndexFile } from '../git/index-file.js';
 
@@ -33,7 +32,6 @@ const MAX_FILES = 500;
 const MAX_HASH_BYTES = 32 * 1024 * 1024;
 /** Staged paths remembered at most; more (a mass `git add`) are not cached. */
 const MAX_STAGED_CACHED = 20_000;
-const STAGED_CACHE = 'record-staged.json';
 
 type FileState = 'clean' | 'dirty' | 'absent' | 'git';
 
@@ -160,14 +158,14 @@ export function stagedPaths(root: string, commit: string): Promise<Set<string> |
   const trailer = before ? trailerOf(root) : undefined;
   if (!before || !trailer) return Promise.resolve(undefined);
   const key = sha1(`git-ctx/record-staged 1\n${commit}\n${before}\n${trailer}`);
-  const file = cacheFile(root, STAGED_CACHE);
-  const hit = readKeyedCache(file, key);
+  const staged = memo<string[]>(root, 'record-staged');
+  const hit = staged.get(key);
   if (Array.isArray(hit) && hit.every((x) => typeof x === 'string')) return Promise.resolve(new Set(hit as string[]));
   return probeGit(root, ['diff-index', '--cached', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', commit, '--'], 64 << 20).then((stdout) => {
     if (stdout === undefined) return undefined;
     const paths = stdout.split('\0').filter(Boolean);
     // remembered only when the index did not change while git read it
-    if (paths.length <= MAX_STAGED_CACHED && indexIdentity(root) === before) writeKeyedCache(file, key, paths);
+    if (paths.length <= MAX_STAGED_CACHED && indexIdentity(root) === before) staged.set(key, paths);
     return new Set(paths);
   });
 }

@@ -13,6 +13,19 @@ import { withEnv } from '../helpers/env.js';
 // answers must give exactly what a load without any cache gives, and every change of what
 // the set is computed from must be seen.
 
+/** A cache container's header and where each section starts (the layout of src/cache/container.ts). */
+function containerOf(buf: Buffer): { head: { key: string; sections: number[] }; at: number[] } {
+  const align8 = (n: number) => (n + 7) & ~7;
+  const headerBytes = buf.readUInt32LE(8);
+  const head = JSON.parse(buf.toString('utf8', 16, 16 + headerBytes)) as { key: string; sections: number[] };
+  let o = align8(16 + headerBytes);
+  const at = head.sections.map((n) => {
+    const a = o;
+    o = align8(o + n);
+    return a;
+  });
+  return { head, at };
+}
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/adr-sources');
 
 /** A plain copy with every field, whatever the object's class (cached ones decode lazily). */
@@ -217,11 +230,14 @@ describe('finished artifact set cache', () => {
     const want = await expectSameAsUncached(repo.dir);
     const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
     const whole = readFileSync(cache);
-    const setLen = whole.readUInt32LE(12);
-    const headLen = whole.readUInt32LE(88);
-    const head = JSON.parse(whole.toString('utf8', 92, 92 + headLen)) as { n: number; s: string[]; d: string[] };
+    // the set is the container's first section (src/cache/container.ts, artifact-set.ts)
+    const { head: box, at } = containerOf(whole);
+    const setAt = at[0]!;
+    const setLen = box.sections[0]!;
+    const headLen = whole.readUInt32LE(setAt);
+    const head = JSON.parse(whole.toString('utf8', setAt + 4, setAt + 4 + headLen)) as { n: number; s: string[]; d: string[] };
     expect(head.n).toBe(want.artifacts.length);
-    const colsAt = 88 + 4 + headLen + ((4 - ((4 + headLen) % 4)) % 4);
+    const colsAt = setAt + 4 + headLen + ((4 - ((4 + headLen) % 4)) % 4);
     // per record: type, status, scope, domain, folder, heavy offset, heavy length (i32 LE)
     const damages: [number, number][] = [
       [colsAt, head.s.length], // a type past the string table
@@ -239,9 +255,9 @@ describe('finished artifact set cache', () => {
     }
     // a head whose byte counts do not add up to the section
     const bad = Buffer.from(whole);
-    const text = bad.toString('latin1', 92, 92 + headLen);
+    const text = bad.toString('latin1', setAt + 4, setAt + 4 + headLen);
     const m = /"ib":(\d)/.exec(text)!;
-    bad.write(String((Number(m[1]) + 1) % 10), 92 + m.index + 5, 'latin1');
+    bad.write(String((Number(m[1]) + 1) % 10), setAt + 4 + m.index + 5, 'latin1');
     writeFileSync(cache, bad);
     expect((await load(repo.dir)).artifacts).toEqual(want.artifacts);
     expect(readFileSync(cache).equals(whole)).toBe(true);
@@ -254,8 +270,9 @@ describe('finished artifact set cache', () => {
     const want = await expectSameAsUncached(repo.dir);
     expect(want.ids).toContain('DEC-N\0UL');
     const whole = readFileSync(path.join(repo.dir, '.git/ctx/cache/artifacts.bin'));
-    expect(whole.toString('latin1', 24, 88).trim()).toBe(''); // no set key: no set
-    expect(whole.readUInt32LE(12)).toBe(0);
+    const { head } = containerOf(whole);
+    expect(head.key).toBe(''); // no set key: no set
+    expect(head.sections[0]).toBe(0);
   });
 
   it('records without links, relations or requires share frozen empties: reading them is as before, changing one in place throws', async () => {

@@ -89,7 +89,8 @@ describe('keyword index cache', () => {
 
       // right length and key, postings naming documents that do not exist: found while searching
       const bad = Buffer.from(good);
-      const header = JSON.parse(bad.toString('utf8', 16, 16 + bad.readUInt32LE(8))) as { docs: number; pairs: number };
+      // (the container's header: its meta holds the counts, see src/cache/keyword-index.ts)
+      const header = (JSON.parse(bad.toString('utf8', 16, 16 + bad.readUInt32LE(8))) as { meta: { docs: number; pairs: number } }).meta;
       expect(header.docs).toBe(4);
       // overwrite the whole postings section (it ends where the ids begin, 8-aligned) with large numbers
       const postingsEnd = bad.indexOf(Buffer.from('["DEC-'));

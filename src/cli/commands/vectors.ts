@@ -59,9 +59,9 @@ GEMINI_API_KEY). Vectors are also embedded on demand by git ctx search and git c
         const { settings, embedder } = await embedderOf(repo);
         const { vectorStatus } = await import('../../semantic/vectors.js');
         const { displayUrl } = await import('../../semantic/providers/http.js');
-        const { listVectorFiles, vectorDir } = await import('../../cache/vectors.js');
+        const { vectorFiles } = await import('../../cache/vectors.js');
         if (!embedder) {
-          const files = listVectorFiles(vectorDir(repo.snapshot.root)).filter((f) => f.content);
+          const files = vectorFiles(repo.snapshot.root).filter((f) => f.content);
           const out = { provider: 'off', model: '', embedded: 0, missing: 0, orphaned: 0, records: repo.set.artifacts.length, providers: files.map((f) => ({ provider: f.content!.provider, model: f.content!.model, vectors: f.content!.entries.size, file: f.file })) };
           io().out(o.json || o.format === 'json' ? JSON.stringify(out, null, 2) + '\n' : `semantic slot is off (semantic.provider: off)${out.providers.length ? `; cached: ${out.providers.map((p) => `${p.provider}/${p.model} (${p.vectors} vectors)`).join(', ')}` : ''}\n`);
           return;
@@ -91,8 +91,8 @@ GEMINI_API_KEY). Vectors are also embedded on demand by git ctx search and git c
         const { embedder } = await embedderOf(repo);
         if (!embedder) throw new CtxError('USAGE', 'the semantic slot is off (semantic.provider: off or GIT_CTX_EMBED_PROVIDER=off): nothing to embed');
         const { recordVectors } = await import('../../semantic/vectors.js');
-        const { vectorDir } = await import('../../cache/vectors.js');
-        if (!vectorDir(repo.snapshot.root)) throw new CtxError('USAGE', 'vectors cannot be cached here (outside a git directory, or GIT_CTX_NO_CACHE=1)');
+        const { vectorFile } = await import('../../cache/vectors.js');
+        if (!vectorFile(repo.snapshot.root, embedder.provider, embedder.model)) throw new CtxError('USAGE', 'vectors cannot be cached here (outside a git directory, or GIT_CTX_NO_CACHE=1)');
         const tty = o.progress !== false && !!process.stderr.isTTY;
         const t0 = now();
         const r = await recordVectors(repo.snapshot.root, repo.set, embedder, {

@@ -1,10 +1,9 @@
 // @spec SPEC-CODEGRAPH-001
 
 import { createHash } from 'node:crypto';
-import { cacheFile } from '../../git/git-dir.js';
 import { sha1 } from '../../util/hash.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import { readCacheJson, readKeyedCache, writeCacheFile, writeKeyedCache } from '../../cache/file.js';
+import { cacheStore, memo as cacheMemo } from '../../cache/memo.js';
 import type { CallSite, CodeNeighbours } from '../neighbours.js';
 import { loadTypeScript } from '../ts-extract.js';
 import { extractTreeSitterFacts } from './extract-tree-sitter.js';
@@ -20,9 +19,6 @@ export { extractTreeSitterFacts } from './extract-tree-sitter.js';
 
 export { CODE_GRAPH_VERSION };
 
-const FACTS_CACHE = 'code-graph-files.json';
-const INDEX_CACHE = 'code-graph-index.json';
-const MEMO_CACHE = 'code-graph-memo.json';
 const DEFAULT_MAX_BYTES = 1_000_000;
 const READ_BATCH = 512;
 
@@ -117,7 +113,6 @@ interface IndexBlobs {
   env: string;
   blobs: Record<string, string>;
 }
-const BLOBS_CACHE = 'code-graph-blobs.json';
 
 /** A previous index that an update can start from; its shards are read as the update needs them. */
 interface Previous {
@@ -141,7 +136,7 @@ class ShardedEntries {
   shard(n: number): Map<string, FileEntry> {
     let part = this.parts.get(n);
     if (!part) {
-      const v = readKeyedCache(cacheFile(this.root, shardName(n)), this.meta.gens[n]!) as Record<string, FileEntry> | undefined;
+      const v = cacheMemo<Record<string, FileEntry>>(this.root, 'code-graph-shard', String(n)).get(this.meta.gens[n]!);
       if (!v || typeof v !== 'object') throw new StaleShard(`code graph shard ${n} changed`);
       part = new Map(Object.entries(v));
       this.parts.set(n, part);
@@ -170,8 +165,6 @@ function shardOf(path: string, shards: number): number {
   return (h >>> 0) % shards;
 }
 
-const shardName = (n: number) => INDEX_CACHE.replace(/\.json$/, `-${n}.json`);
-
 interface FactsCacheFile {
   tool: 'git-ctx/code-graph-files';
   version: number;
@@ -198,8 +191,8 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
   const identity = useCache && identityOf ? await identityOf() : undefined;
   const memoKey = identity ? sha1(`git-ctx/code-graph-memo ${CODE_GRAPH_VERSION} ${maxBytes}\n${identity}`) : undefined;
   if (memoKey) {
-    const memo = readKeyedCache(cacheFile(root, MEMO_CACHE), memoKey) as Partial<KeyMemo> | undefined;
-    const meta = memo && typeof memo.key === 'string' && Number.isInteger(memo.files) ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), memo.key)) : undefined;
+    const memo = cacheMemo<Partial<KeyMemo>>(root, 'code-graph-memo').get(memoKey);
+    const meta = memo && typeof memo.key === 'string' && Number.isInteger(memo.files) ? validMeta(cacheMemo(root, 'code-graph-index').get(memo.key)) : undefined;
     if (memo && meta) {
       const n = memo.files!;
       const stats: CodeGraphStats = { files: n, parsed: 0, cached: n, linked: 0, indexCached: true };
@@ -212,10 +205,10 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
   const c = await collectCode(snapshot, maxBytes);
   const stats: CodeGraphStats = { files: c.code.length, parsed: 0, cached: 0, linked: 0, indexCached: false };
   const paths = c.code.map((x) => x.path);
-  const meta = useCache ? validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), c.key)) : undefined;
+  const meta = useCache ? validMeta(cacheMemo(root, 'code-graph-index').get(c.key)) : undefined;
   // remembered only when the identity held while the tree was listed
   const remember = () => {
-    if (memoKey && identityOf) void identityOf(true).then((listed) => listed === identity && writeKeyedCache(cacheFile(root, MEMO_CACHE), memoKey, { key: c.key, files: c.code.length } satisfies KeyMemo), () => undefined);
+    if (memoKey && identityOf) void identityOf(true).then((listed) => listed === identity && cacheMemo<KeyMemo>(root, 'code-graph-memo').set(memoKey, { key: c.key, files: c.code.length }), () => undefined);
   };
   if (meta) {
     stats.indexCached = true;
@@ -281,9 +274,9 @@ function validMeta(v: unknown): IndexMeta | undefined {
 
 /** The last index written, when it was linked in the same environment (same paths, same configs). */
 function previous(root: string, env: string): Previous | undefined {
-  const raw = readCacheJson(cacheFile(root, BLOBS_CACHE)) as { key?: unknown; value?: IndexBlobs } | undefined;
-  if (!raw || typeof raw.key !== 'string' || raw.value?.env !== env || !raw.value.blobs || typeof raw.value.blobs !== 'object') return undefined;
-  const meta = validMeta(readKeyedCache(cacheFile(root, INDEX_CACHE), raw.key));
+  const raw = cacheMemo<Partial<IndexBlobs> | undefined>(root, 'code-graph-blobs').latest();
+  if (!raw || raw.value?.env !== env || !raw.value.blobs || typeof raw.value.blobs !== 'object') return undefined;
+  const meta = validMeta(cacheMemo(root, 'code-graph-index').get(raw.key));
   if (!meta) return undefined;
   return { files: new ShardedEntries(root, meta), blobs: raw.value.blobs, meta };
 }
@@ -304,14 +297,14 @@ function saveIndex(root: string, key: string, env: string, code: { path: string;
     for (const [p, e] of all) parts.get(shardOf(p, shards))![p] = e;
   }
   for (const [n, part] of parts) {
-    if (!writeKeyedCache(cacheFile(root, shardName(n)), key, part)) return;
+    if (!cacheMemo(root, 'code-graph-shard', String(n)).set(key, part)) return;
     gens[n] = key;
   }
   const blobs: Record<string, string> = {};
   for (const c of code) blobs[c.path] = c.blob;
-  writeKeyedCache(cacheFile(root, BLOBS_CACHE), key, { env, blobs } satisfies IndexBlobs);
+  cacheMemo<IndexBlobs>(root, 'code-graph-blobs').set(key, { env, blobs });
   // the meta file last: a reader that finds it finds its shards (or, racing another run, shards of another generation, which it rejects)
-  writeKeyedCache(cacheFile(root, INDEX_CACHE), key, { shards, problems: linked.problems, gens } satisfies IndexMeta);
+  cacheMemo<IndexMeta>(root, 'code-graph-index').set(key, { shards, problems: linked.problems, gens });
 }
 
 async function build(
@@ -323,8 +316,8 @@ async function build(
   stats: CodeGraphStats,
   prev?: Previous,
 ): Promise<{ linked: LinkedIndex; touched?: Set<string> }> {
-  const factsFile = useCache ? cacheFile(snapshot.root, FACTS_CACHE) : undefined;
-  const old = readCacheJson(factsFile) as Partial<FactsCacheFile> | undefined;
+  const factsFile = cacheStore<Partial<FactsCacheFile>>(useCache ? snapshot.root : undefined, 'code-graph-files');
+  const old = factsFile.read();
   const cached = new Map<string, FileFacts>(old?.tool === 'git-ctx/code-graph-files' && old.version === CODE_GRAPH_VERSION && old.entries && typeof old.entries === 'object' ? Object.entries(old.entries) : []);
   const facts = new Map<string, FileFacts>();
   const used = new Map<string, FileFacts>();
@@ -352,7 +345,7 @@ async function build(
     }
   }
 
-  if (todo.length && factsFile) {
+  if (todo.length && factsFile.on) {
     // entries used by this run, plus older ones (other branches) up to a bound
     const limit = Math.max(20_000, used.size * 2);
     const out: Record<string, FileFacts> = Object.fromEntries(used);
@@ -364,7 +357,7 @@ async function build(
         n++;
       }
     }
-    writeCacheFile(factsFile, JSON.stringify({ tool: 'git-ctx/code-graph-files', version: CODE_GRAPH_VERSION, entries: out } satisfies FactsCacheFile));
+    factsFile.write({ tool: 'git-ctx/code-graph-files', version: CODE_GRAPH_VERSION, entries: out } satisfies FactsCacheFile);
   }
 
   const texts = new Map<string, string>();
@@ -556,7 +549,7 @@ class Neighbours implements CodeGraphIndex {
     const n = shardOf(p, src.meta.shards);
     let part = this.loaded.get(n);
     if (!part) {
-      const v = readKeyedCache(cacheFile(src.root, shardName(n)), src.meta.gens[n]!);
+      const v = cacheMemo(src.root, 'code-graph-shard', String(n)).get(src.meta.gens[n]!);
       if (!v || typeof v !== 'object') {
         this.full = (await src.rebuild(false)).files;
         return this.full.get(p);

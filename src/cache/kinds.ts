@@ -1,0 +1,116 @@
+// @spec SPEC-CACHE-001
+
+/**
+ * Every cache of git-ctx, registered once: its name, its file under `<git-dir>/ctx/cache/`
+ * (`*` stands for a variant: an encoding, a rule id, a shard, an embedder), the version an
+ * entry must carry to be read, what its key is made of, and its codec. No module outside
+ * src/cache names a cache file: domain code asks for a kind by name (memo.ts), and
+ * `git ctx cache status`, pruning and cleaning list files by these entries.
+ *
+ * Codecs:
+ * - `json`: one value under one key, in the JSON envelope `{kind, version, key, value}` (memo.ts)
+ * - `container`: binary sections behind one header carrying kind, version and key (container.ts)
+ * - `journal`: lines appended to a header line naming kind, version and key (the code index)
+ * - `store`: a JSON file with its own shape, versioned inside (code-index entries, stale results, impact edges, token counts)
+ * - `git-index`: a file git itself writes (a private copy of the index for `git status`)
+ */
+export type CacheCodec = 'json' | 'container' | 'journal' | 'store' | 'git-index';
+
+export interface CacheKind {
+  readonly name: string;
+  /** the group `cache status` sums it under */
+  readonly area: string;
+  /** path under the cache folder; `*` is the variant */
+  readonly file: string;
+  readonly version: number;
+  readonly codec: CacheCodec;
+  /** what an entry is keyed by: the state of the repository it answers for */
+  readonly key: string;
+  /** json: how many keys one file keeps, most recent first (default 1: a new key replaces the old) */
+  readonly keep?: number;
+  /** outside the cache folder, under `<git-dir>/ctx/<home>/` (agent-session memories, pruned by age) */
+  readonly home?: string;
+}
+
+const kinds = [
+  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 11, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config" },
+  { name: 'artifacts-tokens', area: 'artifacts', file: 'artifacts.tokens', version: 1, codec: 'json', keep: 4, key: "the finished set's key by the records folders' index tokens" },
+  { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 6, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
+  { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 6, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
+  { name: 'code-index-log', area: 'code-index', file: 'code-index.log', version: 6, codec: 'journal', key: "entries added since the last fold, by tag set" },
+  { name: 'code-index-carriers', area: 'code-index', file: 'code-index.carriers.json', version: 1, codec: 'json', key: 'the files carrying tags at HEAD (pre-commit hook), by commit and config' },
+  { name: 'code-graph-files', area: 'code-graph', file: 'code-graph-files.json', version: 1, codec: 'store', key: 'code graph facts per file, by blob id' },
+  { name: 'code-graph-index', area: 'code-graph', file: 'code-graph-index.json', version: 1, codec: 'json', key: "the linked code graph's shard list, by every code file's blob id and the environment" },
+  { name: 'code-graph-shard', area: 'code-graph', file: 'code-graph-index-*.json', version: 1, codec: 'json', key: 'one shard of the linked code graph, by its generation' },
+  { name: 'code-graph-memo', area: 'code-graph', file: 'code-graph-memo.json', version: 1, codec: 'json', key: "the code graph's key, by the tree's identity" },
+  { name: 'code-graph-blobs', area: 'code-graph', file: 'code-graph-blobs.json', version: 1, codec: 'json', key: "the code graph's inputs (blob ids, environment), by its key" },
+  { name: 'stale-results', area: 'staleness', file: 'stale-results.json', version: 3, codec: 'store', key: 'staleness judgements per record, by HEAD, record blob and anchor fingerprints' },
+  { name: 'staleness-symbols', area: 'staleness', file: 'staleness-symbols.json', version: 6, codec: 'store', key: 'anchor symbols per source blob and tag set' },
+  { name: 'staleness-symbols-clean', area: 'staleness', file: 'staleness-symbols.clean', version: 6, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
+  { name: 'staleness-symbols-log', area: 'staleness', file: 'staleness-symbols.log', version: 6, codec: 'journal', key: 'entries added since the last fold, by tag set' },
+  { name: 'retrieve-keywords', area: 'retrieval', file: 'retrieve-keywords.bin', version: 1, codec: 'container', key: "keyword index of the records, by the set's key" },
+  { name: 'vectors', area: 'vectors', file: 'vectors/*.bin', version: 1, codec: 'container', key: "record vectors per embedder, by content hash; a set's plan by the set's key" },
+  { name: 'tokens', area: 'tokens', file: 'tokens-*.json', version: 1, codec: 'store', key: 'token counts per encoding, by text hash' },
+  { name: 'config', area: 'config', file: 'config.json', version: 1, codec: 'json', key: 'parsed config, by content hash' },
+  { name: 'head-listing', area: 'listing', file: 'head-listing.json', version: 1, codec: 'json', key: "HEAD's artifact listing, by commit" },
+  { name: 'place-listing', area: 'place', file: 'place-listing.txt', version: 1, codec: 'container', key: 'the git index listing, by index stamp' },
+  { name: 'place-mentions', area: 'place', file: 'place-mentions.json', version: 1, codec: 'json', key: 'which mentioned paths exist, by index stamp and work tree' },
+  { name: 'place-large-dirs', area: 'place', file: 'place-large-dirs.json', version: 1, codec: 'json', key: 'folders too large for the stat listing, by index stamp' },
+  { name: 'worktree-index-key', area: 'worktree', file: 'worktree-index-*.json', version: 1, codec: 'json', key: "what the private index copy was made for: the real index's stamp, git's configuration" },
+  { name: 'worktree-index', area: 'worktree', file: 'worktree-index-*', version: 1, codec: 'git-index', key: 'a private copy of the git index for git status (its stat data, untracked cache), per work tree' },
+  { name: 'check-rule', area: 'check', file: 'check-rule-*.json', version: 1, codec: 'json', key: "findings of a check rule that depends only on the records, by the records' blob ids" },
+  { name: 'impact-edges', area: 'impact', file: 'impact-edges.json', version: 1, codec: 'store', key: 'impact edges per origin (record and annotated code files), by blob' },
+  { name: 'impact-graph', area: 'impact', file: 'impact-graph.json', version: 1, codec: 'json', key: 'the code graph importers and callers projection, by the graph key' },
+  { name: 'impact-code-origins', area: 'impact', file: 'impact-code-origins.json', version: 1, codec: 'json', key: 'the code origins memo, by the code index' },
+  { name: 'record-staged', area: 'evidence', file: 'record-staged.json', version: 1, codec: 'json', key: 'paths staged against HEAD (the episode dirty flag), by commit and index checksum' },
+  { name: 'hook-mentions', area: 'hook', file: 'hook-mentions.json', version: 1, codec: 'json', key: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)" },
+  { name: 'agent-session', area: 'sessions', file: '*.json', home: 'agent-sessions', version: 1, codec: 'store', key: 'what the agent-read hook already showed a session, by session id' },
+] as const satisfies readonly CacheKind[];
+
+export type CacheKindName = (typeof kinds)[number]['name'];
+
+/** The registry, in the order files are matched (a specific pattern before a wider one of the same folder). */
+export const CACHE_KINDS: readonly CacheKind[] = kinds;
+
+const byName = new Map<string, CacheKind>(kinds.map((k) => [k.name, k]));
+
+/** The registered kind of this name (a name not registered is a programming error). */
+export function cacheKind(name: CacheKindName): CacheKind {
+  return byName.get(name)!;
+}
+
+/** What each area of `cache status` holds. */
+export const CACHE_AREAS: Record<string, string> = {
+  artifacts: "parsed artifacts by blob id, the finished set by the records' listing and config, and that key by the folders' index tokens",
+  'code-index': 'annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook)',
+  'code-graph': 'code graph facts and shards, by blob id',
+  staleness: 'staleness judgements and anchor symbols',
+  retrieval: 'keyword index of the records',
+  vectors: 'record vectors per embedder',
+  tokens: 'token counts per text hash',
+  config: 'parsed config, by content hash',
+  listing: "HEAD's artifact listing, by commit",
+  place: 'the git index listing and mention answers, and which folders are too large for the stat listing, by index stamp',
+  worktree: 'a private copy of the git index for git status (its stat data, untracked cache)',
+  check: "findings of check rules that depend only on the records, by the records' blob ids",
+  impact: 'impact edges per origin (record and annotated code files, by blob), the code graph importers and callers projection, and the code origins memo',
+  evidence: 'paths staged against HEAD (the episode dirty flag), by commit and index checksum',
+  hook: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)",
+  sessions: 'agent-session memories (what the read hook already showed)',
+};
+
+const patterns = new Map<CacheKind, RegExp>();
+/** Does a file name under the kind's folder (relative, with `/`) belong to the kind? */
+export function kindMatches(kind: CacheKind, name: string): boolean {
+  let re = patterns.get(kind);
+  if (!re) {
+    const src = kind.file.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+    patterns.set(kind, (re = new RegExp(`^${src}$`)));
+  }
+  return re.test(name);
+}
+
+/** The registered kind a file under the cache folder belongs to, or undefined (a leftover of another version). */
+export function kindOfFile(name: string): CacheKind | undefined {
+  return CACHE_KINDS.find((k) => !k.home && kindMatches(k, name));
+}

@@ -2,37 +2,21 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
-import { ctxDir } from '../git/git-dir.js';
+import { OpenContainer } from './container.js';
+import { readCacheJson } from './file.js';
+import { CACHE_AREAS, CACHE_KINDS, cacheKind, kindMatches, kindOfFile, type CacheKind } from './kinds.js';
+import { cacheDir, homeDir } from './memo.js';
 import { cacheLimitBytes, MARKER, pruneCacheDir, walk, type PruneResult } from './prune.js';
 
 export { cacheLimitBytes, DEFAULT_CACHE_LIMIT_BYTES, SESSION_MAX_AGE_MS, type PruneResult } from './prune.js';
 
-/**
- * What each file under `<git-dir>/ctx/cache/` holds, by name. A name no entry matches is
- * still listed (as "other") and still pruned: a cache from another git-ctx version.
- */
-const KINDS: { kind: string; what: string; test: (name: string) => boolean }[] = [
-  { kind: 'artifacts', what: "parsed artifacts by blob id, the finished set by the records' listing and config, and that key's digest", test: (n) => n.startsWith('artifacts.') },
-  { kind: 'code-index', what: 'annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook)', test: (n) => n.startsWith('code-index.') },
-  { kind: 'code-graph', what: 'code graph facts and shards, by blob id', test: (n) => n.startsWith('code-graph') },
-  { kind: 'staleness', what: 'staleness judgements and anchor symbols', test: (n) => n.startsWith('stale-') || n.startsWith('staleness-') },
-  { kind: 'retrieval', what: 'keyword index of the records', test: (n) => n.startsWith('retrieve-') },
-  { kind: 'vectors', what: 'record vectors per embedder', test: (n) => n === 'vectors' || n.startsWith('vectors/') },
-  { kind: 'tokens', what: 'token counts per text hash', test: (n) => n.startsWith('tokens-') },
-  { kind: 'config', what: 'parsed config, by content hash', test: (n) => n === 'config.json' },
-  { kind: 'listing', what: "HEAD's artifact listing, by commit", test: (n) => n === 'head-listing.json' },
-  { kind: 'place', what: 'the git index listing and mention answers, and which folders are too large for the stat listing, by index stamp', test: (n) => n.startsWith('place-') },
-  { kind: 'worktree', what: 'a private copy of the git index for git status (its stat data, untracked cache)', test: (n) => n.startsWith('worktree-index') },
-  { kind: 'check', what: "findings of check rules that depend only on the records, by the records' blob ids", test: (n) => n.startsWith('check-rule-') },
-  { kind: 'impact', what: 'impact edges per origin (record and annotated code files, by blob), the code graph importers and callers projection, and the code origins memo', test: (n) => n.startsWith('impact-') },
-  { kind: 'evidence', what: 'paths staged against HEAD (the episode dirty flag), by commit and index checksum', test: (n) => n.startsWith('record-') },
-  { kind: 'hook', what: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)", test: (n) => n.startsWith('hook-') },
-];
-
 export interface CacheFileInfo {
   /** path relative to the cache directory, with `/` */
   name: string;
+  /** the area it is summed under ('other': no registered kind, a leftover of another version) */
   kind: string;
+  /** the registered kind it belongs to */
+  cache?: string;
   bytes: number;
   /** last write, ms since the epoch */
   mtimeMs: number;
@@ -45,6 +29,8 @@ export interface CacheStatus {
   bytes: number;
   limitBytes: number;
   kinds: { kind: string; what: string; files: number; bytes: number }[];
+  /** every registered cache kind, with or without files */
+  caches: CacheKindStatus[];
   /** agent-session memories under `<git-dir>/ctx/agent-sessions` */
   sessions: { dir: string | undefined; files: number; bytes: number };
   /** Node's compile cache of git-ctx's code, per user (shared by every repository; bin/git-ctx.js, DEC-043) */
@@ -53,9 +39,19 @@ export interface CacheStatus {
   disabled: boolean;
 }
 
-function kindOf(name: string): { kind: string; what: string } {
-  const k = KINDS.find((x) => x.test(name));
-  return k ? { kind: k.kind, what: k.what } : { kind: 'other', what: 'not written by this version' };
+export interface CacheKindStatus {
+  name: string;
+  area: string;
+  /** its file under the cache folder (`*`: the variant) */
+  file: string;
+  version: number;
+  codec: string;
+  /** what an entry is keyed by */
+  key: string;
+  files: number;
+  bytes: number;
+  /** entries readable at this version (files of another version or damaged count none); undefined where the codec does not say */
+  entries?: number;
 }
 
 /** The compile cache bin/git-ctx.js turned on for this process (none in-process, e.g. under the tests). */
@@ -63,23 +59,54 @@ function compileCacheDir(): string | undefined {
   return getCompileCacheDir?.();
 }
 
-/** Every cache of a repository with its size, and the limit. Reads only directory entries. */
+const OTHER = { kind: 'other', what: 'not written by this version' };
+
+/**
+ * Entries of this version in one file of a kind: a JSON memo's keys, a container's count
+ * from its header; undefined for codecs with a shape of their own.
+ */
+function entriesIn(kind: CacheKind, abs: string): number | undefined {
+  if (kind.codec === 'json') {
+    const e = readCacheJson(abs) as { kind?: unknown; version?: unknown; older?: unknown } | undefined;
+    return e && e.kind === kind.name && e.version === kind.version ? 1 + (Array.isArray(e.older) ? e.older.length : 0) : 0;
+  }
+  if (kind.codec === 'container') {
+    const c = OpenContainer.open(abs, kind);
+    c?.close();
+    return c ? (c.head.entries ?? 1) : 0;
+  }
+  return undefined;
+}
+
+const sum = (xs: { bytes: number }[]) => xs.reduce((a, x) => a + x.bytes, 0);
+
+/**
+ * Every cache of a repository by registered kind, with its files, sizes and entries, and the
+ * limit. Reads directory entries, and the header (or the envelope) of each file to count
+ * its entries.
+ */
 export function cacheStatus(root: string, env: NodeJS.ProcessEnv = process.env): CacheStatus {
-  const dir = ctxDir(root, 'cache');
-  const files = walk(dir)
+  const dir = cacheDir(root);
+  const listed = walk(dir)
     .filter((f) => f.name !== MARKER)
-    .map((f) => ({ name: f.name, kind: kindOf(f.name).kind, bytes: f.bytes, mtimeMs: f.mtimeMs }))
+    .map((f) => ({ ...f, reg: kindOfFile(f.name) }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
+  const files: CacheFileInfo[] = listed.map((f) => ({ name: f.name, kind: f.reg?.area ?? OTHER.kind, ...(f.reg ? { cache: f.reg.name } : {}), bytes: f.bytes, mtimeMs: f.mtimeMs }));
   const kinds = new Map<string, { kind: string; what: string; files: number; bytes: number }>();
   for (const f of files) {
-    const k = kinds.get(f.kind) ?? { ...kindOf(f.name), files: 0, bytes: 0 };
+    const k = kinds.get(f.kind) ?? { kind: f.kind, what: CACHE_AREAS[f.kind] ?? OTHER.what, files: 0, bytes: 0 };
     k.files++;
     k.bytes += f.bytes;
     kinds.set(f.kind, k);
   }
-  const sum = (xs: { bytes: number }[]) => xs.reduce((a, x) => a + x.bytes, 0);
-  const sessionsDir = ctxDir(root, 'agent-sessions');
+  const sessionsDir = homeDir(root, cacheKind('agent-session'));
   const sessions = walk(sessionsDir);
+  const caches = CACHE_KINDS.map((k): CacheKindStatus => {
+    const mine = k.home ? sessions.filter((f) => kindMatches(k, f.name)) : listed.filter((f) => f.reg === k);
+    const counts = mine.map((f) => entriesIn(k, f.abs));
+    const entries = counts.every((c) => c !== undefined) ? counts.reduce((a: number, c) => a + c!, 0) : undefined;
+    return { name: k.name, area: k.area, file: k.home ? `../${k.home}/${k.file}` : k.file, version: k.version, codec: k.codec, key: k.key, files: mine.length, bytes: sum(mine), ...(entries === undefined ? {} : { entries }) };
+  });
   const v8 = compileCacheDir();
   const compiled = walk(v8);
   return {
@@ -88,6 +115,7 @@ export function cacheStatus(root: string, env: NodeJS.ProcessEnv = process.env):
     bytes: sum(files),
     limitBytes: cacheLimitBytes(env),
     kinds: [...kinds.values()].sort((a, b) => b.bytes - a.bytes),
+    caches,
     sessions: { dir: sessionsDir, files: sessions.length, bytes: sum(sessions) },
     compileCache: { dir: v8, files: compiled.length, bytes: sum(compiled) },
     disabled: env.GIT_CTX_NO_CACHE === '1',
@@ -96,7 +124,7 @@ export function cacheStatus(root: string, env: NodeJS.ProcessEnv = process.env):
 
 /** Prune the caches of a repository now (see pruneCacheDir). */
 export function pruneCaches(root: string, limitBytes = cacheLimitBytes(), now = Date.now()): PruneResult {
-  const dir = ctxDir(root, 'cache');
+  const dir = cacheDir(root);
   return dir ? pruneCacheDir(dir, limitBytes, now) : { removed: [], freedBytes: 0, bytes: 0 };
 }
 
@@ -110,8 +138,8 @@ export interface CleanResult {
  * `.git/ctx` (locks, the evidence store, a written map).
  */
 export function cleanCaches(root: string, opts: { all?: boolean } = {}): CleanResult {
-  const dirs = [ctxDir(root, 'cache')];
-  if (opts.all) dirs.push(ctxDir(root, 'agent-sessions'), compileCacheDir());
+  const dirs = [cacheDir(root)];
+  if (opts.all) dirs.push(homeDir(root, cacheKind('agent-session')), compileCacheDir());
   const removed: CleanResult['removed'] = [];
   for (const d of dirs) {
     if (!d || !existsSync(d)) continue;

@@ -35,7 +35,7 @@ function withCommon(cmd: Command): Command {
 export function register(program: Command): void {
   const cache = program.command('cache').description('The caches under .git/ctx/cache (derived data, safe to delete): status, clean');
 
-  withCommon(cache.command('status').description('List each cache with its size, the total against the size limit, and the per-user V8 code cache'))
+  withCommon(cache.command('status').description('List every registered cache kind with its files, size and entries, the total against the size limit, and the per-user V8 code cache'))
     .option('--prune', 'also prune now: delete the least recently written caches until the total is under the limit')
     .addHelpText('after', '\nThe limit is 512 MB per clone (GIT_CTX_CACHE_LIMIT_MB overrides it); runs that write a cache prune\nat most once an hour. GIT_CTX_NO_CACHE=1 turns every cache off.\n\nExit codes: 0 reported, 2 usage or environment error (not in a repository).')
     .action(async (o: CacheCliOptions) => {
@@ -55,7 +55,17 @@ export function register(program: Command): void {
       const lines: string[] = [];
       if (s.disabled) lines.push('caches are off (GIT_CTX_NO_CACHE=1): nothing is read or written');
       lines.push(`${rel(s.dir)}: ${size(s.bytes)} in ${plural(s.files.length, 'file')} (limit ${size(s.limitBytes)})`);
-      for (const k of s.kinds) lines.push(`  ${k.kind.padEnd(11)} ${size(k.bytes).padStart(9)}  ${plural(k.files, 'file').padEnd(9)} ${k.what}`);
+      // each area with files, then every registered kind of it (with its entries of this version)
+      const areas = [...s.kinds.map((k) => k.kind), ...new Set(s.caches.map((c) => c.area).filter((a) => !s.kinds.some((k) => k.kind === a)))];
+      for (const area of areas) {
+        const k = s.kinds.find((x) => x.kind === area);
+        if (k) lines.push(`  ${k.kind.padEnd(11)} ${size(k.bytes).padStart(9)}  ${plural(k.files, 'file').padEnd(9)} ${k.what}`);
+        else lines.push(`  ${area.padEnd(11)} ${'-'.padStart(9)}  no files`);
+        for (const c of s.caches.filter((x) => x.area === area)) {
+          const entries = c.entries === undefined ? '' : `, ${plural(c.entries, 'entry', 'entries')}`;
+          lines.push(`    ${c.name.padEnd(24)} ${size(c.bytes).padStart(9)}  ${plural(c.files, 'file')}${entries}  (${c.file}, v${c.version}, ${c.codec})`);
+        }
+      }
       lines.push(`agent sessions: ${size(s.sessions.bytes)} in ${plural(s.sessions.files, 'file')} (older than a week are dropped)`);
       lines.push(`V8 code cache (per user, every repository): ${rel(s.compileCache.dir)}: ${size(s.compileCache.bytes)} in ${plural(s.compileCache.files, 'file')}`);
       if (pruned) lines.push(pruned.removed.length ? `pruned ${plural(pruned.removed.length, 'file')}, ${size(pruned.freedBytes)} freed` : 'pruned nothing: under the limit');

@@ -57,7 +57,7 @@ export interface AssembleOptions {
   tokenCounter?: TokenCounter;
   /** add up to this many records retrieved for the root's paths and anchors, after the linked ones */
   related?: number;
-  /** token-count cache file; default `<git-dir>/ctx/cache/tokens-<encoding>.json`; false = none */
+  /** token-count cache file; default the repository's `tokens` cache for the encoding; false = none */
   tokenCache?: string | false;
   /**
    * Staleness marks for the included artifacts, filled into `BundleEntry.stale` before token

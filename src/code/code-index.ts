@@ -14,7 +14,7 @@ import type { Annotation, CodeLanguage, CodeSymbol, FileRecord, IndexedFile, Ind
 export interface CodeIndexOptions {
   /**
    * Where the extraction cache lives: a file path, `false` for no cache, or undefined
-   * for `<git-dir>/ctx/cache/code-index.json`.
+   * for the repository's `code-index` cache.
    */
   cache?: string | false;
   /** the extraction cache of another index of the same repository, already read (one read per run) */

@@ -29,7 +29,7 @@ export interface PreCommitOptions {
   baseline?: Baseline;
   /** current time for date-based rules (tests) */
   now?: Date;
-  /** code index cache location (tests pass false); default `<git-dir>/ctx/cache/` */
+  /** code index cache location (tests pass false); default the repository's `code-index` cache */
   cache?: string | false;
 }
 

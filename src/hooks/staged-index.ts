@@ -15,7 +15,7 @@ import { VERSION } from '../version.js';
  * The pre-commit hook's code index, proportional to what is staged (DEC-033).
  *
  * A commit's tree holds 100,000 files of which a few thousand carry a tag. Which ones, with
- * their blob ids ("carriers"), is remembered per commit in `code-index.carriers.json`. The
+ * their blob ids ("carriers"), is remembered per commit in the `code-index-carriers` cache. The
  * staged snapshot is that commit's tree plus what `git diff-index --cached <commit>` names,
  * so its carriers are among the remembered ones (unchanged since) and the changed files; a
  * partial CodeIndex classifies only those, through the blob-keyed extraction cache, and

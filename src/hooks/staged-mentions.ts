@@ -11,7 +11,7 @@ import type { RawChange, StagedDelta } from './staged-index.js';
  * Which paths and globs the records mention exist in the staged snapshot, without listing
  * its 100,000 files (DEC-033). Resolving a mention needs the first two files a pattern
  * matches (resolveMentions tells a file from a directory and a match from none by them).
- * Those are remembered per commit in `hook-mentions.json`; the staged answers follow from
+ * Those are remembered per commit in the `hook-mentions` cache; the staged answers follow from
  * what `git diff-index --cached <commit>` adds and deletes:
  *
  *   staged matches = (matches at the commit − deleted) ∪ (added that match)

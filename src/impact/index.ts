@@ -43,7 +43,7 @@ export interface ImpactOptions {
   index?: CodeIndex;
   /** the code graph; by default the repository's, opened only when a walk reaches code; false: none */
   neighbours?: CodeNeighbours | false;
-  /** where edges are kept; by default the file under `<git-dir>/ctx/cache` (front ends pass the evidence store's, see openImpactBackend) */
+  /** where edges are kept; by default the `impact-edges` cache (front ends pass the evidence store's, see openImpactBackend) */
   store?: EdgeStore;
   /** the latest staleness verdicts; by default the markers journal under `<git-dir>/ctx` */
   markers?: (ids: string[]) => Promise<Map<string, ImpactStale>> | Map<string, ImpactStale>;

@@ -39,7 +39,7 @@ export function graphLanguageOf(path: string): GraphLanguage | undefined {
 export interface CodeGraphOptions {
   /** files larger than this are skipped (reported, not read); default 1 MB */
   maxFileBytes?: number;
-  /** read and write the caches under `.git/ctx/cache` (default true; `GIT_CTX_NO_CACHE=1` also turns them off) */
+  /** read and write the code-graph caches (default true; `GIT_CTX_NO_CACHE=1` also turns them off) */
   cache?: boolean;
 }
 
@@ -93,8 +93,8 @@ interface LinkedIndex {
 }
 
 /**
- * How the linked index is cached: `code-graph-index.json` holds the shard count and the
- * problems; `code-graph-index-<n>.json` the entries of the files whose path hashes to n,
+ * How the linked index is cached: the `code-graph-index` kind holds the shard count and the
+ * problems; the `code-graph-shard` kind (variant n) the entries of the files whose path hashes to n,
  * each keyed like the index, so that a question reads one shard (a few hundred files).
  */
 interface IndexMeta {
@@ -105,7 +105,7 @@ interface IndexMeta {
 }
 
 /**
- * `code-graph-blobs.json`, keyed like the index: the blob of every code file and the
+ * the `code-graph-blobs` kind, keyed like the index: the blob of every code file and the
  * environment (path set and config files) it was linked in. After an edit in the same
  * environment, only the changed files and the files that can see them are linked again.
  */

@@ -4,12 +4,11 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
 import { isCtxError, type CtxError } from '../errors.js';
-import { ctxDir } from '../git/git-dir.js';
 import { driverResolvable } from '../store/driver.js';
 import { evidenceDir } from '../store/journal.js';
 import { ingestMarkerJournal, NOT_FRESH, readMarkerProjection } from '../store/marker-journal.js';
 import type { Store } from '../store/store.js';
-import { latestMarkers, MARKERS_JOURNAL } from '../staleness/markers.js';
+import { latestMarkers, markersJournalFile } from '../staleness/markers.js';
 import { edgeFile, openEdgeCache, type EdgeStore } from './edge-store.js';
 import type { ImpactEdge, ImpactNodeKind, ImpactStale } from './types.js';
 
@@ -155,7 +154,7 @@ const markersOf = (list: Iterable<{ artifact: string; anchor: string; verdict: s
 
 /** Whether staleness runs left markers in the journal for the store to take in. */
 function markersPending(root: string): boolean {
-  const file = ctxDir(root, MARKERS_JOURNAL);
+  const file = markersJournalFile(root);
   try {
     return !!file && statSync(file).size > 0;
   } catch {

@@ -26,6 +26,9 @@ export interface StaleMarker {
 
 /** The journal the evidence store ingests: one JSON marker a line, appended, under `<git-dir>/ctx/`. */
 export const MARKERS_JOURNAL = 'markers.jsonl';
+
+/** Where the markers journal of a repository is (its one place: the store ingests it, staleness appends to it); undefined outside one. */
+export const markersJournalFile = (root: string): string | undefined => ctxDir(root, MARKERS_JOURNAL);
 /** Past this size the journal is compacted to the latest markers per (artifact, anchor). */
 const MAX_JOURNAL_BYTES = 1_000_000;
 
@@ -49,7 +52,7 @@ export function markersOf(report: StaleReport, run: string, at: Date = new Date(
  */
 export function appendMarkers(root: string, markers: readonly StaleMarker[], config?: { record?: boolean }): boolean {
   if (!markers.length || !recordingEnabled(process.env, config)) return false;
-  const file = ctxDir(root, MARKERS_JOURNAL);
+  const file = markersJournalFile(root);
   if (!file) return false;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -63,7 +66,7 @@ export function appendMarkers(root: string, markers: readonly StaleMarker[], con
 
 /** Every marker in the journal, oldest first; lines that do not parse (a torn write) are skipped. */
 export function readMarkers(root: string): StaleMarker[] {
-  const file = ctxDir(root, MARKERS_JOURNAL);
+  const file = markersJournalFile(root);
   if (!file) return [];
   let text: string;
   try {

@@ -3,8 +3,7 @@
 import { readFileSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
-import { ctxDir } from '../git/git-dir.js';
-import { MARKERS_JOURNAL, parseMarkerLines, type StaleMarker } from '../staleness/markers.js';
+import { markersJournalFile, parseMarkerLines, type StaleMarker } from '../staleness/markers.js';
 import type { Marker } from './types.js';
 
 /** Verdicts that make a record worth a warning where it is shown (impact, episodes). */
@@ -18,7 +17,7 @@ export const NOT_FRESH: ReadonlySet<string> = new Set(['stale', 'moved', 'supers
  * `impact` see the same verdicts. Returns how many markers were moved.
  */
 export function ingestMarkerJournal(store: { recordMarkers(list: Marker[]): void }, root: string): number {
-  const file = ctxDir(root, MARKERS_JOURNAL);
+  const file = markersJournalFile(root);
   if (!file) return 0;
   const taken = `${file}.${process.pid}.ingest`;
   try {

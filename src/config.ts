@@ -60,8 +60,8 @@ export interface Config {
   check: { task_stale_days: number };
   /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
   limits: { max_file_bytes: number };
-  /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file */
-  rule_files: { formats: string[]; types: string[]; budget: number };
+  /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file, the decision-records meta-record (left out unless true), per-tool character limits of what loads (`rules verify`; defaults in src/rules/limits.ts) */
+  rule_files: { formats: string[]; types: string[]; budget: number; include_meta: boolean; limits: Record<string, number> };
   /** per-slot caps of retrieval (`git ctx for|search`), how many link hops slot 3 follows, and whether feedback reorders records within their slot (off by default) */
   retrieval: { declared: number; fused: number; links: number; link_depth: number; feedback_ranking: boolean };
   /** retrieval's semantic slot: embedder (`default` offline word vectors, `openai`, `gemini`, `onnx`, `off`), its endpoint and model, cosine threshold (default per embedder), batching and time bounds of model providers */
@@ -109,7 +109,7 @@ export function defaultConfig(): Config {
     hook: { drift: 'warn' },
     check: { task_stale_days: 30 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },
-    rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000 },
+    rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000, include_meta: false, limits: {} },
     retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1, feedback_ranking: false },
     semantic: { provider: 'default' },
     record: true,
@@ -235,6 +235,17 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
             if (!Number.isFinite(n)) throw bad(`${k}.${sk} must be a number`);
             target[sk] = n;
           } else if (typeof cur === 'boolean') target[sk] = bool(`${k}.${sk}`, sv);
+          else if (isRecord(cur)) {
+            // a name → number mapping (rule_files.limits)
+            if (!isRecord(sv)) throw bad(`${k}.${sk} must be a mapping`);
+            const m: Record<string, number> = {};
+            for (const [mk, mv] of Object.entries(sv)) {
+              const n = Number(mv);
+              if (!Number.isFinite(n) || n < 0) throw bad(`${k}.${sk}.${mk} must be a number`);
+              m[mk] = n;
+            }
+            target[sk] = m;
+          }
           else if (Array.isArray(cur)) {
             if (!Array.isArray(sv)) throw bad(`${k}.${sk} must be a list`);
             target[sk] = sv.map(String);

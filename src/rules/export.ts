@@ -4,14 +4,16 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { TokenCounter } from '../assemble/tokens.js';
 import type { Config } from '../config.js';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { compilePaths } from '../util/path-set.js';
 import { plural } from '../util/plural.js';
 import {
   BEGIN_MARKER,
-  CURSOR_DIR,
   END_MARKER,
+  FILE_FORMATS,
   GENERATED_PREFIX,
   INSTRUCTIONS_DIR,
   PRESENCE,
@@ -23,6 +25,7 @@ import {
   spliceSection,
   type RuleFormat,
 } from './formats.js';
+import { isMetaRecord, recordIndex, relinkText, ruleText, type RecordIndex, type RuleText } from './text.js';
 
 export interface RulesExportOptions {
   snapshot: Snapshot;
@@ -34,6 +37,8 @@ export interface RulesExportOptions {
   inUseOnly?: boolean;
   /** counts tokens for the per-file budget; needed only when a file's bytes exceed the budget */
   counter?: TokenCounter;
+  /** export the decision-records meta-record too (default: config `rule_files.include_meta`) */
+  includeMeta?: boolean;
 }
 
 /** One file export would write (or remove). */
@@ -49,6 +54,8 @@ export interface RuleFile {
   changed: boolean;
   /** 1-based line where the managed part starts in the current file (for messages) */
   line?: number;
+  /** the record a generated per-record file carries */
+  record?: string;
   /** records written in full, shortened to their summary, and left out for the budget */
   ids: string[];
   lowered: string[];
@@ -61,6 +68,8 @@ export interface RulesPlan {
   ids: string[];
   files: RuleFile[];
   budget: number;
+  /** records left out as the decision-records meta-record */
+  meta: string[];
 }
 
 /** The records that go into rule files: configured types, active statuses, ordered by type then id. */
@@ -73,12 +82,24 @@ export function exportedArtifacts(set: ArtifactSet, config: Config): Artifact[] 
     .sort((a, b) => rank.get(a.type)! - rank.get(b.type)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Which formats are present in a snapshot (their file or folder exists). */
+/** Whether a folder exists in the working tree: git tracks no empty folder, yet an empty `.cursor/rules/` says which agent the team uses. */
+async function folderOnDisk(root: string, dir: string): Promise<boolean> {
+  try {
+    return (await stat(path.join(root, dir))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Which formats are present in a snapshot (their file or folder exists; in the work tree, an empty folder counts). */
 export async function presentFormats(snapshot: Snapshot): Promise<RuleFormat[]> {
   const out: RuleFormat[] = [];
   for (const f of RULE_FORMATS) {
     for (const p of PRESENCE[f]) {
-      const hit = p.endsWith('/') ? (await snapshot.listUnder(p.slice(0, -1))).length > 0 : (await snapshot.read(p)) !== undefined;
+      const dir = p.endsWith('/') ? p.slice(0, -1) : undefined;
+      const hit = dir
+        ? (await snapshot.listUnder(dir)).length > 0 || (snapshot.kind === 'worktree' && (await folderOnDisk(snapshot.root, dir)))
+        : (await snapshot.read(p)) !== undefined;
       if (hit) {
         out.push(f);
         break;
@@ -100,39 +121,31 @@ export function globsFor(a: Artifact, dirs: Set<string>): { include: string[]; e
   return { include: set.includes.map(asGlob), exclude: set.excludes.map(asGlob) };
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-
 /**
- * The part of a record that says what to do: a section headed Decision, Decision Outcome,
- * Rule(s) or Norm when there is one, else the first section; the record's own title
- * heading is left out and inner headings become bold lines (they would break the
- * surrounding file's outline).
+ * A glob with brace alternatives as the plain globs it stands for (`src/*.{ts,tsx}` →
+ * `src/*.ts`, `src/*.tsx`): Cursor, Copilot and Windsurf read their globs as one
+ * comma-separated string, so a comma inside braces would split one glob into two broken ones.
  */
-export function decisionText(body: string): string {
-  const lines = body.split('\n');
-  const heads = lines.map((l, i) => ({ i, m: HEADING.exec(l) })).filter((h) => h.m);
-  const wanted = heads.find((h) => /^(decision( outcome)?|rules?|norm|the rule|what we do)\s*:?$/i.test(h.m![2]!));
-  let chunk: string[];
-  if (wanted) {
-    const level = wanted.m![1]!.length;
-    const next = heads.find((h) => h.i > wanted.i && h.m![1]!.length <= level);
-    chunk = lines.slice(wanted.i + 1, next ? next.i : lines.length);
-  } else {
-    // first section: skip a leading title heading, stop at the next heading
-    let i = 0;
-    while (i < lines.length && !lines[i]!.trim()) i++;
-    if (i < lines.length && HEADING.test(lines[i]!)) i++;
-    const next = heads.find((h) => h.i >= i);
-    chunk = lines.slice(i, next ? next.i : lines.length);
+export function expandBraces(glob: string, limit = 64): string[] {
+  const open = glob.indexOf('{');
+  if (open < 0) return [glob];
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = open; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      if (!commas.length) return [glob];
+      const head = glob.slice(0, open);
+      const tail = glob.slice(i + 1);
+      const cuts = [open, ...commas, i];
+      const out: string[] = [];
+      for (let k = 0; k + 1 < cuts.length && out.length < limit; k++) for (const x of expandBraces(head + glob.slice(cuts[k]! + 1, cuts[k + 1]) + tail, limit)) if (out.length < limit) out.push(x);
+      return out;
+    } else if (c === ',' && depth === 1) commas.push(i);
   }
-  return chunk
-    .map((l) => {
-      const m = HEADING.exec(l);
-      return m ? `**${m[2]}**` : l.replace(/\s+$/, '');
-    })
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return [glob];
 }
 
 interface Entry {
@@ -151,15 +164,15 @@ function oneLine(s: string | undefined): string {
   return (s ?? '').replace(/\s+/g, ' ').trim();
 }
 
-function entryFor(a: Artifact, dirs: Set<string>, level: string): Entry {
+/** One record as a rule-file entry, its links working from the rule file's folder. */
+function entryFor(a: Artifact, rt: RuleText, dirs: Set<string>, level: string, fromDir: string): Entry {
   const head = `${level} ${a.id}: ${oneLine(a.title) || a.id}`;
   const applies = appliesLine(globsFor(a, dirs));
   const summary = oneLine(a.summary);
-  const text = decisionText(a.body);
+  const text = relinkText(rt.text, fromDir);
   const pointer = `Full record: \`${a.file}\``;
   const short = [head, [summary, applies].filter(Boolean).join(' '), pointer].filter(Boolean).join('\n\n');
-  const useText = text && oneLine(text) !== summary ? text : '';
-  const full = [head, [summary, applies].filter(Boolean).join(' '), useText, pointer].filter(Boolean).join('\n\n');
+  const full = [head, [rt.summary, applies].filter(Boolean).join(' '), text, pointer].filter(Boolean).join('\n\n');
   return { a, full, short };
 }
 
@@ -263,7 +276,8 @@ function generatedLine(a: Artifact): string {
 }
 
 async function wholeFile(frontmatter: string[], e: Entry, budget: number, counts: Counts): Promise<{ text: string; fitted: Fitted }> {
-  const fm = `---\n${frontmatter.join('\n')}\n---\n${generatedLine(e.a)}\n`;
+  // no frontmatter at all where the format reads none (a Claude rule that always loads)
+  const fm = `${frontmatter.length ? `---\n${frontmatter.join('\n')}\n---\n` : ''}${generatedLine(e.a)}\n`;
   const body = { ...e, full: e.full.replace(/^#{1,6} /, '# '), short: e.short.replace(/^#{1,6} /, '# ') };
   const fitted = await fit([fm], [body], budget, counts);
   // a whole file always keeps its record: at worst its summary
@@ -305,15 +319,17 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     });
     return out;
   };
-  const sectionText = async (f: RuleFormat) => (await snapshot.read(SECTION_FILES[f]!))?.toString('utf8');
+  const sectionText = async (file: string) => (await snapshot.read(file))?.toString('utf8');
+
+  const generated = new Map<RuleFormat, Map<string, string>>();
+  for (const [f, spec] of Object.entries(FILE_FORMATS) as [RuleFormat, { dir: string; ext: string }][]) generated.set(f, await generatedIn(spec.dir, spec.ext));
 
   let formats: RuleFormat[];
-  const oldCursor = await generatedIn(CURSOR_DIR, '.mdc');
-  const oldInstr = await generatedIn(INSTRUCTIONS_DIR, '.instructions.md');
   if (opts.inUseOnly) {
     formats = [];
     for (const f of RULE_FORMATS) {
-      if (f === 'cursor' ? oldCursor.size > 0 : f === 'copilot' ? oldInstr.size > 0 || !!findManagedSection((await sectionText(f)) ?? '') : !!findManagedSection((await sectionText(f)) ?? '')) formats.push(f);
+      const section = SECTION_FILES[f];
+      if ((generated.get(f)?.size ?? 0) > 0 || (section && findManagedSection((await sectionText(section)) ?? ''))) formats.push(f);
     }
   } else if (opts.formats?.length) formats = [...new Set(opts.formats)];
   else if (config.rule_files.formats.length) {
@@ -323,56 +339,106 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
   } else formats = [...new Set<RuleFormat>(['agents', ...(await presentFormats(snapshot))])];
   formats = RULE_FORMATS.filter((f) => formats.includes(f));
 
-  const arts = exportedArtifacts(set, config);
-  const entries = new Map(arts.map((a) => [a.id, entryFor(a, dirs, '###')]));
-  const entryOf = (a: Artifact) => entries.get(a.id)!;
+  const index: RecordIndex = recordIndex(set.artifacts.filter((a) => a.origin === 'repo'));
+  const texts = new Map<string, RuleText>();
+  const textOf = (a: Artifact) => {
+    let t = texts.get(a.id);
+    if (!t) texts.set(a.id, (t = ruleText(a, index)));
+    return t;
+  };
+  const includeMeta = opts.includeMeta ?? config.rule_files.include_meta;
+  const meta: string[] = [];
+  const arts = exportedArtifacts(set, config).filter((a) => {
+    if (includeMeta || !isMetaRecord(a, textOf(a).text)) return true;
+    meta.push(a.id);
+    return false;
+  });
+  const entries = new Map<string, Entry>();
+  const entryOf = (a: Artifact, fromDir: string, level = '###') => {
+    const key = `${fromDir}\0${level}\0${a.id}`;
+    let e = entries.get(key);
+    if (!e) entries.set(key, (e = entryFor(a, textOf(a), dirs, level, fromDir)));
+    return e;
+  };
   const files: RuleFile[] = [];
-  const push = (path: string, format: RuleFormat, content: string | null, current: string | undefined, fitted?: Fitted) => {
+  const push = (path: string, format: RuleFormat, content: string | null, current: string | undefined, fitted?: Fitted, record?: string) => {
     const line = current === undefined ? undefined : (findManagedSection(current)?.line ?? 1);
-    files.push({ path, format, content, current, changed: content !== (current ?? null), line, ids: fitted?.ids ?? [], lowered: fitted?.lowered ?? [], dropped: fitted?.dropped ?? [] });
+    files.push({ path, format, content, current, changed: content !== (current ?? null), line, record, ids: fitted?.ids ?? [], lowered: fitted?.lowered ?? [], dropped: fitted?.dropped ?? [] });
   };
   const scoped = (a: Artifact) => compilePaths(a.paths).includes.length > 0;
+  const description = (a: Artifact) => yamlString(`${a.id}: ${oneLine(a.title) || a.id}${a.summary ? ' \u2014 ' + oneLine(a.summary) : ''}`);
+  /** globs for a format that reads one comma-separated string: brace alternatives spelled out */
+  const commaGlobs = (a: Artifact) => [...new Set(globsFor(a, dirs).include.flatMap((g) => expandBraces(g)))].join(',');
+
+  /** One generated file per record (and removal of generated files no record wants any more). */
+  const perRecord = async (f: RuleFormat, recs: Artifact[], frontmatter: (a: Artifact) => string[]) => {
+    const { dir, ext } = FILE_FORMATS[f]!;
+    const old = generated.get(f)!;
+    const want = new Set<string>();
+    for (const a of recs) {
+      const p = `${dir}/${fileNameForId(a.id)}${ext}`;
+      want.add(p);
+      const { text, fitted } = await wholeFile(frontmatter(a), entryOf(a, dir, '#'), budget, counts);
+      push(p, f, text, old.get(p) ?? (await snapshot.read(p))?.toString('utf8'), fitted, a.id);
+    }
+    for (const [p, t] of [...old].sort()) if (!want.has(p)) push(p, f, null, t);
+  };
+  /** A managed section holding the records a per-record format leaves to its always-read file. */
+  const restSection = async (f: RuleFormat, file: string, rest: Artifact[], dir: string) => {
+    const extra = rest.length < arts.length ? `Records that apply to particular paths are in \`${dir}/\`.` : '';
+    const cur = await sectionText(file);
+    const fromDir = path.posix.dirname(file);
+    const { text, fitted } = await sectionFor('Project norms and decisions', rest.map((a) => entryOf(a, fromDir)), budget, counts, extra);
+    push(file, f, spliceSection(cur, text), cur, fitted);
+  };
 
   let whole: { text: string; fitted: Fitted } | undefined;
   for (const f of formats) {
-    if (f === 'cursor') {
-      const want = new Set<string>();
-      for (const a of arts) {
-        const path = `${CURSOR_DIR}/${fileNameForId(a.id)}.mdc`;
-        want.add(path);
-        const g = globsFor(a, dirs);
-        const fm = [`description: ${yamlString(`${a.id}: ${oneLine(a.title) || a.id}${a.summary ? ' \u2014 ' + oneLine(a.summary) : ''}`)}`];
+    switch (f) {
+      case 'cursor':
         // Cursor reads globs as one comma-separated string, written unquoted as its own editor does
-        fm.push(`globs: ${g.include.join(',')}`);
-        fm.push(`alwaysApply: ${!g.include.length && a.type === 'norm'}`);
-        const { text, fitted } = await wholeFile(fm, entryOf(a), budget, counts);
-        push(path, f, text, oldCursor.get(path) ?? (await snapshot.read(path))?.toString('utf8'), fitted);
-      }
-      for (const [p, t] of [...oldCursor].sort()) if (!want.has(p)) push(p, f, null, t);
-      continue;
+        await perRecord(f, arts, (a) => {
+          const globs = commaGlobs(a);
+          return [`description: ${description(a)}`, `globs: ${globs}`, `alwaysApply: ${!globs && a.type === 'norm'}`];
+        });
+        continue;
+      case 'copilot':
+        await perRecord(f, arts.filter(scoped), (a) => [`applyTo: ${yamlString(commaGlobs(a))}`]);
+        await restSection(f, SECTION_FILES.copilot!, arts.filter((a) => !scoped(a)), INSTRUCTIONS_DIR);
+        continue;
+      case 'claude-rules':
+        // Claude Code loads a rule without `paths` on every request: those records go to CLAUDE.md's section instead, fitted to the budget
+        await perRecord(f, arts.filter(scoped), (a) => ['paths:', ...globsFor(a, dirs).include.map((g) => `  - ${yamlString(g)}`)]);
+        await restSection(f, SECTION_FILES.claude!, arts.filter((a) => !scoped(a)), FILE_FORMATS[f]!.dir);
+        continue;
+      case 'kiro':
+        // one pattern as a string, several as a list: Kiro matches a comma-separated string as one pattern (it never loads)
+        await perRecord(f, arts, (a) => {
+          const g = globsFor(a, dirs).include;
+          if (g.length) return ['inclusion: fileMatch', `fileMatchPattern: ${g.length === 1 ? yamlString(g[0]!) : `[${g.map(yamlString).join(', ')}]`}`];
+          return a.type === 'norm' ? ['inclusion: always'] : ['inclusion: manual'];
+        });
+        continue;
+      case 'windsurf':
+        await perRecord(f, arts, (a) => {
+          const globs = commaGlobs(a);
+          if (globs) return ['trigger: glob', `description: ${description(a)}`, `globs: ${globs}`];
+          return a.type === 'norm' ? ['trigger: always_on'] : ['trigger: model_decision', `description: ${description(a)}`];
+        });
+        continue;
+      case 'claude':
+        // with claude-rules, CLAUDE.md carries only the records without paths (written there)
+        if (formats.includes('claude-rules')) continue;
+        break;
+      default:
+        break;
     }
-    if (f === 'copilot') {
-      const want = new Set<string>();
-      for (const a of arts.filter(scoped)) {
-        const path = `${INSTRUCTIONS_DIR}/${fileNameForId(a.id)}.instructions.md`;
-        want.add(path);
-        const { text, fitted } = await wholeFile([`applyTo: ${yamlString(globsFor(a, dirs).include.join(','))}`], entryOf(a), budget, counts);
-        push(path, f, text, oldInstr.get(path) ?? (await snapshot.read(path))?.toString('utf8'), fitted);
-      }
-      for (const [p, t] of [...oldInstr].sort()) if (!want.has(p)) push(p, f, null, t);
-      const unscoped = arts.filter((a) => !scoped(a));
-      const extra = want.size ? `Records that apply to particular paths are in \`${INSTRUCTIONS_DIR}/\`.` : '';
-      const cur = await sectionText(f);
-      const { text, fitted } = await sectionFor('Project norms and decisions', unscoped.map(entryOf), budget, counts, extra);
-      push(SECTION_FILES[f]!, f, spliceSection(cur, text), cur, fitted);
-      continue;
-    }
-    const cur = await sectionText(f);
+    const file = SECTION_FILES[f]!;
+    const cur = await sectionText(file);
     // AGENTS.md, CLAUDE.md and GEMINI.md carry the same section: fitted once
-    whole ??= await sectionFor('Project norms and decisions', arts.map(entryOf), budget, counts);
+    whole ??= await sectionFor('Project norms and decisions', arts.map((a) => entryOf(a, '.')), budget, counts);
     const { text, fitted } = whole;
-    push(SECTION_FILES[f]!, f, spliceSection(cur, text), cur, fitted);
+    push(file, f, spliceSection(cur, text), cur, fitted);
   }
-  return { formats, ids: arts.map((a) => a.id), files, budget };
+  return { formats, ids: arts.map((a) => a.id), files, budget, meta };
 }
-

@@ -5,7 +5,7 @@
  * delimit what it owns. Everything outside a managed section belongs to the user and is
  * kept byte for byte.
  */
-export const RULE_FORMATS = ['agents', 'claude', 'gemini', 'cursor', 'copilot'] as const;
+export const RULE_FORMATS = ['agents', 'claude', 'gemini', 'cursor', 'copilot', 'claude-rules', 'kiro', 'windsurf'] as const;
 export type RuleFormat = (typeof RULE_FORMATS)[number];
 
 /** Formats written as one managed section of a single markdown file. */
@@ -18,6 +18,18 @@ export const SECTION_FILES: Partial<Record<RuleFormat, string>> = {
 
 export const CURSOR_DIR = '.cursor/rules';
 export const INSTRUCTIONS_DIR = '.github/instructions';
+export const CLAUDE_RULES_DIR = '.claude/rules';
+export const KIRO_DIR = '.kiro/steering';
+export const WINDSURF_DIR = '.windsurf/rules';
+
+/** Formats written as one generated file per record: its folder and file-name ending. */
+export const FILE_FORMATS: Partial<Record<RuleFormat, { dir: string; ext: string }>> = {
+  cursor: { dir: CURSOR_DIR, ext: '.mdc' },
+  copilot: { dir: INSTRUCTIONS_DIR, ext: '.instructions.md' },
+  'claude-rules': { dir: CLAUDE_RULES_DIR, ext: '.md' },
+  kiro: { dir: KIRO_DIR, ext: '.md' },
+  windsurf: { dir: WINDSURF_DIR, ext: '.md' },
+};
 
 /** What a format's presence in a repository looks like (for the default selection). */
 export const PRESENCE: Record<RuleFormat, string[]> = {
@@ -26,6 +38,9 @@ export const PRESENCE: Record<RuleFormat, string[]> = {
   gemini: ['GEMINI.md'],
   cursor: ['.cursorrules', `${CURSOR_DIR}/`],
   copilot: ['.github/copilot-instructions.md', `${INSTRUCTIONS_DIR}/`],
+  'claude-rules': [`${CLAUDE_RULES_DIR}/`],
+  kiro: [`${KIRO_DIR}/`],
+  windsurf: ['.windsurfrules', `${WINDSURF_DIR}/`],
 };
 
 export const BEGIN_MARKER = '<!-- git-ctx:rules:begin -->';

@@ -1,9 +1,10 @@
 // @spec SPEC-RULES-001
 
 import type { TokenCounter } from '../assemble/tokens.js';
-import type { Finding, Rule } from '../check/types.js';
+import type { CheckContext, Finding, Rule } from '../check/types.js';
 import type { Config } from '../config.js';
-import { planRuleFiles } from './export.js';
+import { planRuleFiles, type RulesPlan } from './export.js';
+import { verifyRuleFiles, type VerifyReport } from './verify.js';
 
 type CounterModule = typeof import('./counter.js');
 
@@ -26,19 +27,38 @@ function lazyCounter(root: string, config: Config): TokenCounter & { free(): voi
   };
 }
 
+/** One plan and one verification per check run, shared by the two rules below. */
+const runs = new WeakMap<object, Promise<{ plan: RulesPlan; report?: VerifyReport }>>();
+
+function planAndVerify(ctx: CheckContext): Promise<{ plan: RulesPlan; report?: VerifyReport }> {
+  let r = runs.get(ctx.snapshot);
+  if (!r) {
+    r = (async () => {
+      const counter = lazyCounter(ctx.snapshot.root, ctx.config);
+      const plan = await planRuleFiles({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, inUseOnly: true, counter }).finally(() => counter.free());
+      // the scoped formats in use, read as each tool reads them (git ctx rules verify)
+      const scoped = plan.formats.some((f) => f !== 'agents' && f !== 'claude' && f !== 'gemini');
+      return { plan, report: scoped ? await verifyRuleFiles({ snapshot: ctx.snapshot, set: ctx.set, plan }) : undefined };
+    })();
+    runs.set(ctx.snapshot, r);
+  }
+  return r;
+}
+
 /**
  * Drift between the records and the agents' rule files that already carry git-ctx content
  * (a managed section, or files it generated): a repository that never exported has nothing
- * to drift from, so it gets no finding.
+ * to drift from, so it gets no finding. A generated rule its tool would never load (its
+ * record's paths name no file) is drift too. Hand-written rule files in the same folders
+ * that their tool would never load or misreads are `rule-file-scope`.
  */
 export const RULE_FILE_RULES: Rule[] = [
   {
     id: 'rule-file-drift',
     severity: 'warning',
-    description: "an agent rule file's managed part differs from what git ctx rules export would write (run git ctx rules export)",
+    description: "an agent rule file's managed part differs from what git ctx rules export would write (run git ctx rules export), or a generated path-scoped rule would never load or is misread by its tool (git ctx rules verify)",
     run: async (ctx) => {
-      const counter = lazyCounter(ctx.snapshot.root, ctx.config);
-      const plan = await planRuleFiles({ snapshot: ctx.snapshot, config: ctx.config, set: ctx.set, inUseOnly: true, counter }).finally(() => counter.free());
+      const { plan, report } = await planAndVerify(ctx);
       const out: Omit<Finding, 'severity'>[] = [];
       for (const f of plan.files) {
         if (!f.changed) continue;
@@ -50,7 +70,19 @@ export const RULE_FILE_RULES: Rule[] = [
               : 'differs from the records';
         out.push({ rule: 'rule-file-drift', file: f.path, line: f.line, message: `${f.path} ${what}; run git ctx rules export` });
       }
+      const generated = new Set(report?.rules.filter((r) => r.generated).map((r) => r.file));
+      for (const f of report?.findings ?? []) if (f.severity === 'error' && f.file && generated.has(f.file)) out.push({ rule: 'rule-file-drift', file: f.file, line: 1, message: `${f.message}; fix the record's paths, then run git ctx rules export` });
       return out;
+    },
+  },
+  {
+    id: 'rule-file-scope',
+    severity: 'warning',
+    description: 'a hand-written path-scoped rule file (Cursor, Copilot, Claude Code, Kiro, Windsurf) that its tool would never load or misreads (git ctx rules verify)',
+    run: async (ctx) => {
+      const { report } = await planAndVerify(ctx);
+      const generated = new Set(report?.rules.filter((r) => r.generated).map((r) => r.file));
+      return (report?.findings ?? []).filter((f) => f.severity === 'error' && f.file && !generated.has(f.file)).map((f) => ({ rule: 'rule-file-scope', file: f.file, line: 1, message: `${f.message}; run git ctx rules verify` }));
     },
   },
 ];

@@ -16,6 +16,12 @@ interface RulesExportCliOptions extends RepoOptions {
   json?: boolean;
 }
 
+interface RulesVerifyCliOptions extends RepoOptions {
+  format?: RuleFormat[];
+  json?: boolean;
+  limit?: Record<string, number>;
+}
+
 interface RulesImportCliOptions extends RepoOptions {
   format?: RuleFormat[];
   dryRun?: boolean;
@@ -34,7 +40,7 @@ const formatOpt = () =>
 const inside = (root: string, rel: string): Promise<string> => containedPath(root, rel);
 
 export function register(program: Command): void {
-  const rules = program.command('rules').description("Keep agents' rule files (AGENTS.md, CLAUDE.md, GEMINI.md, Cursor, Copilot) in sync with the records");
+  const rules = program.command('rules').description("Keep agents' rule files (AGENTS.md, CLAUDE.md, GEMINI.md, Cursor, Copilot, Claude Code rules, Kiro, Windsurf) in sync with the records");
 
   const exp = rules
     .command('export')
@@ -47,9 +53,13 @@ export function register(program: Command): void {
       'after',
       [
         '',
-        'Formats: agents (AGENTS.md), claude (CLAUDE.md), gemini (GEMINI.md), cursor (.cursor/rules/<id>.mdc),',
-        'copilot (.github/instructions/<id>.instructions.md for records with paths, and a section of',
-        '.github/copilot-instructions.md for the rest).',
+        'Formats: agents (AGENTS.md), claude (CLAUDE.md), gemini (GEMINI.md), cursor (.cursor/rules/<id>.mdc: globs),',
+        'copilot (.github/instructions/<id>.instructions.md: applyTo, for records with paths; a section of',
+        '.github/copilot-instructions.md for the rest), claude-rules (.claude/rules/<id>.md: paths, for records',
+        'with paths; a section of CLAUDE.md for the rest), kiro (.kiro/steering/<id>.md: fileMatchPattern;',
+        'inclusion always for norms without paths) and windsurf (.windsurf/rules/<id>.md: trigger glob + globs;',
+        'always_on for norms without paths). A format counts as present when its folder exists, even empty.',
+        'The decision-records meta-record ("Record architecture decisions") is left out unless rule_files.include_meta.',
         'In AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md only the part between',
         '<!-- git-ctx:rules:begin --> and <!-- git-ctx:rules:end --> is written; the rest is kept byte for byte.',
         'Superseded, deprecated and other inactive records never appear; each file fits rule_files.budget tokens.',
@@ -111,6 +121,67 @@ export function register(program: Command): void {
         io().out(lines.join(''));
       }
       if (o.check && changed.length) throw new ExitCode(1);
+    } finally {
+      repo.close();
+    }
+  });
+
+  const ver = rules
+    .command('verify')
+    .description('Prove each path-scoped rule loads: read every rule file as its tool does, match it against the files, report what agents pay')
+    .addOption(formatOpt())
+    .option('--json', 'print the report as JSON')
+    .addOption(
+      new Option('--limit <tool=chars>', 'warn when a tool loads more characters than this on every request (repeatable; default: the tool\u2019s own limit, or rule_files.limits)').argParser((v: string, prev: Record<string, number> | undefined) => {
+        const m = /^([a-z-]+)=(\d+)$/.exec(v);
+        if (!m) throw new CtxError('USAGE', `--limit takes tool=characters, not ${JSON.stringify(v)}`, { hint: 'e.g. --limit claude=30000' });
+        return { ...(prev ?? {}), [m[1]!]: Number(m[2]) };
+      }),
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Rule files are checked as export would leave them (generated files as planned, hand-written ones as they are),',
+        "each read in its tool's dialect: Cursor globs (one comma-separated string, no quotes, no braces), Copilot",
+        'applyTo (comma-separated, case-insensitive), Claude Code paths (a list, braces), Kiro fileMatchPattern (one',
+        'pattern or a list), Windsurf globs (comma-separated). A leading ./ is taken literally. Reported: rules that',
+        'would never load, patterns a tool misreads (and what it would match instead), ! exclusions a format cannot',
+        'express, records scoped differently by two formats, and per tool the tokens loaded on every request and the',
+        'most loaded for any one file, with a warning above the tool\u2019s limit (Claude Code 40,000 characters, …).',
+        '',
+        'Examples:',
+        '  git ctx rules verify',
+        '  git ctx rules verify --format kiro --json',
+        '  git ctx rules verify --limit claude=20000',
+        'Exit codes: 0 every scoped rule loads as meant, 1 a rule would never load or is misread, 2 error.',
+      ].join('\n'),
+    );
+  addRepoOptions(ver, { at: false, staged: false }).action(async (o: RulesVerifyCliOptions) => {
+    const [{ planRuleFiles }, { verifyRuleFiles }, { rulesCounter }] = await Promise.all([import('../../rules/export.js'), import('../../rules/verify.js'), import('../../rules/counter.js')]);
+    const repo = await loadRepo(o);
+    try {
+      const counter = rulesCounter(repo.snapshot.root, repo.config);
+      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter });
+      const report = await verifyRuleFiles({ snapshot: repo.snapshot, set: repo.set, plan, counter, limits: { ...repo.config.rule_files.limits, ...(o.limit ?? {}) } });
+      const errors = report.findings.filter((f) => f.severity === 'error').length;
+      if (o.json) io().out(JSON.stringify({ version: 1, formats: plan.formats, files: report.files, rules: report.rules, findings: report.findings, costs: report.costs, errors }, null, 2) + '\n');
+      else {
+        const p = colors();
+        const lines: string[] = [];
+        for (const f of report.findings) lines.push(`${f.severity === 'error' ? p.red('error  ') : p.yellow('warning')} ${f.kind.padEnd(13)} ${f.message}\n`);
+        const num = (n: number) => n.toLocaleString('en-US');
+        if (report.costs.length) lines.push(p.dim('loaded by each tool (tokens; characters):\n'));
+        for (const c of report.costs) {
+          const always = `every request ${c.alwaysTokens !== undefined ? num(c.alwaysTokens) + ' tokens; ' : ''}${num(c.alwaysChars)} chars${c.alwaysFiles.length ? ` (${c.alwaysFiles.length} file${c.alwaysFiles.length === 1 ? '' : 's'})` : ''}`;
+          const most = c.heaviest ? `, at most +${c.heaviest.tokens !== undefined ? num(c.heaviest.tokens) + ' tokens; ' : ''}${num(c.heaviest.chars)} chars (${c.heaviest.rules} scoped rule${c.heaviest.rules === 1 ? '' : 's'}) for ${c.heaviest.path}` : '';
+          lines.push(`  ${c.tool.padEnd(9)} ${always}${most}${c.limit ? p.dim(`  [limit ${num(c.limit.chars)} chars ${c.limit.of === 'file' ? 'per file' : 'per request'}]`) : ''}\n`);
+        }
+        const warnings = report.findings.length - errors;
+        lines.push(p.dim(`${plural(report.rules.length, 'scoped rule')} in ${plan.formats.join(', ') || 'no format'} checked against ${plural(report.files, 'file')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`));
+        io().out(lines.join(''));
+      }
+      if (errors) throw new ExitCode(1);
     } finally {
       repo.close();
     }

@@ -39,6 +39,8 @@ export interface RulesExportOptions {
   counter?: TokenCounter;
   /** export the decision-records meta-record too (default: config `rule_files.include_meta`) */
   includeMeta?: boolean;
+  /** the intended content only: the files now are not read (`current` undefined, no removals); what rules verify needs */
+  intendedOnly?: boolean;
 }
 
 /** One file export would write (or remove). */
@@ -310,6 +312,7 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     }
   }
   const generatedIn = async (dir: string, ext: string) => {
+    if (opts.intendedOnly) return new Map<string, string>();
     const entries = listing.filter((e) => e.path.startsWith(dir + '/') && e.path.endsWith(ext) && !e.path.slice(dir.length + 1).includes('/'));
     const texts = await snapshot.readMany(entries.map((e) => e.path));
     const out = new Map<string, string>();
@@ -379,7 +382,7 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
       const p = `${dir}/${fileNameForId(a.id)}${ext}`;
       want.add(p);
       const { text, fitted } = await wholeFile(frontmatter(a), entryOf(a, dir, '#'), budget, counts);
-      push(p, f, text, old.get(p) ?? (await snapshot.read(p))?.toString('utf8'), fitted, a.id);
+      push(p, f, text, opts.intendedOnly ? undefined : (old.get(p) ?? (await snapshot.read(p))?.toString('utf8')), fitted, a.id);
     }
     for (const [p, t] of [...old].sort()) if (!want.has(p)) push(p, f, null, t);
   };

@@ -154,9 +154,25 @@ function splitTopLevel(s: string): string[] {
 /** Matching patterns against the repository's files, each (pattern, dialect options) once. */
 class Matcher {
   private readonly cache = new Map<string, string[]>();
-  private readonly lower: string[];
-  constructor(private readonly files: string[]) {
-    this.lower = files.map((f) => f.toLowerCase());
+  private readonly files: string[];
+  /** the files by their lower-case form, for tools that ignore case */
+  private readonly lowerKeys: string[];
+  private readonly lowerFiles: string[];
+  constructor(files: string[]) {
+    this.files = [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const lower = this.files.map((file) => ({ key: file.toLowerCase(), file })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.lowerKeys = lower.map((x) => x.key);
+    this.lowerFiles = lower.map((x) => x.file);
+  }
+  /** the files whose (lower-cased) path is the base or below it, found by binary search */
+  private under(base: string, nocase: boolean): string[] {
+    const keys = nocase ? this.lowerKeys : this.files;
+    const all = nocase ? this.lowerFiles : this.files;
+    if (!base) return all;
+    const from = lowerBound(keys, base);
+    const out: string[] = [];
+    for (let i = from; i < keys.length && keys[i]!.startsWith(base); i++) if (keys[i] === base || keys[i]![base.length] === '/') out.push(all[i]!);
+    return out;
   }
   match(pattern: string, o: { braces: boolean; nocase: boolean; literalDotSlash: boolean }): string[] {
     const key = `${+o.braces}${+o.nocase}${+o.literalDotSlash}\0${pattern}`;
@@ -168,15 +184,11 @@ class Matcher {
       const p = pattern.replace(/^\.\//, '');
       const scan = scanGlob(p);
       const base = scan.isGlob ? scan.base : p;
-      const isMatch = picomatch(p, { dot: true, nocase: o.nocase, nobrace: !o.braces });
-      const pre = o.nocase ? base.toLowerCase() : base;
-      const list = o.nocase ? this.lower : this.files;
-      hit = [];
-      for (let i = 0; i < list.length; i++) {
-        const f = list[i]!;
-        if (pre && f !== pre && !f.startsWith(pre + '/')) continue;
-        if (scan.isGlob ? isMatch(this.files[i]!) : true) hit.push(this.files[i]!);
-      }
+      const candidates = this.under(o.nocase ? base.toLowerCase() : base, o.nocase);
+      if (scan.isGlob) {
+        const isMatch = picomatch(p, { dot: true, nocase: o.nocase, nobrace: !o.braces });
+        hit = candidates.filter((f) => isMatch(f));
+      } else hit = candidates;
     }
     this.cache.set(key, hit);
     return hit;
@@ -186,6 +198,17 @@ class Matcher {
     for (const p of patterns) for (const f of this.match(p, o)) s.add(f);
     return s;
   }
+}
+
+function lowerBound(keys: string[], prefix: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export type VerifyKind = 'never-loads' | 'misread' | 'exclusion' | 'scope-differs' | 'over-limit';
@@ -279,11 +302,12 @@ export async function verifyRuleFiles(opts: VerifyOptions): Promise<VerifyReport
       const planned = byPath.get(SECTION_FILES.claude);
       if (planned?.content) contents.set(SECTION_FILES.claude, { text: planned.content, generated: false, format: 'claude', section: true });
     }
-    const present = listing.filter((p) => p.startsWith(spec.dir + '/') && p.endsWith(spec.ext) && !p.slice(spec.dir.length + 1).includes('/'));
+    // the files export does not write: hand-written ones (those it writes are in the plan)
+    const present = listing.filter((p) => p.startsWith(spec.dir + '/') && p.endsWith(spec.ext) && !p.slice(spec.dir.length + 1).includes('/') && !byPath.has(p));
     const texts = await snapshot.readMany(present);
     present.forEach((p, i) => {
       const t = texts[i]?.toString('utf8');
-      if (t !== undefined && !byPath.has(p) && !isGeneratedFile(t)) contents.set(p, { text: t, generated: false, format: f });
+      if (t !== undefined && !isGeneratedFile(t)) contents.set(p, { text: t, generated: false, format: f });
     });
     for (const pf of plan.files) if (pf.format === f && pf.content !== null && pf.path.startsWith(spec.dir + '/')) contents.set(pf.path, { text: pf.content, generated: true, record: pf.record, format: f });
   }

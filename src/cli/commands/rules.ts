@@ -158,11 +158,22 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addRepoOptions(ver, { at: false, staged: false }).action(async (o: RulesVerifyCliOptions) => {
-    const [{ planRuleFiles }, { verifyRuleFiles }, { rulesCounter }] = await Promise.all([import('../../rules/export.js'), import('../../rules/verify.js'), import('../../rules/counter.js')]);
-    const repo = await loadRepo(o);
+    const [{ planRuleFiles }, { verifyRuleFiles }, { rulesCounter, startEncoder, hasCountCache }] = await Promise.all([import('../../rules/export.js'), import('../../rules/verify.js'), import('../../rules/counter.js')]);
+    const { snapshot, config } = await openRepo(o);
+    // no token counts cached yet: build the encoder on a worker while the records load (as export does)
+    const encoder = hasCountCache(snapshot.root, config.assemble.encoding) ? undefined : startEncoder(config.assemble.encoding);
+    let set;
     try {
-      const counter = rulesCounter(repo.snapshot.root, repo.config);
-      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter });
+      set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+    } catch (e) {
+      snapshot.close();
+      encoder?.stop();
+      throw e;
+    }
+    const repo = { snapshot, config, set, close: () => (snapshot.close(), encoder?.stop()) };
+    try {
+      const counter = rulesCounter(repo.snapshot.root, repo.config, { encoder });
+      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter, intendedOnly: true });
       const report = await verifyRuleFiles({ snapshot: repo.snapshot, set: repo.set, plan, counter, limits: { ...repo.config.rule_files.limits, ...(o.limit ?? {}) } });
       const errors = report.findings.filter((f) => f.severity === 'error').length;
       if (o.json) io().out(JSON.stringify({ version: 1, formats: plan.formats, files: report.files, rules: report.rules, findings: report.findings, costs: report.costs, errors }, null, 2) + '\n');

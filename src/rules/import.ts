@@ -5,7 +5,8 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { editFrontmatterText, type FrontmatterEdit } from '../artifacts/write.js';
 import { CtxError } from '../errors.js';
 import { nextId } from '../init/new-artifact.js';
-import { CURSOR_DIR, INSTRUCTIONS_DIR, RULE_FORMATS, SECTION_FILES, findManagedSection, isGeneratedFile, type RuleFormat } from './formats.js';
+import { FILE_FORMATS, RULE_FORMATS, SECTION_FILES, findManagedSection, isGeneratedFile, type RuleFormat } from './formats.js';
+import { intendedPatterns, readFrontmatter } from './verify.js';
 
 /** One norm `git ctx rules import` would create. */
 export interface ImportedNorm {
@@ -100,6 +101,18 @@ const splitGlobs = (s: string | undefined) =>
     .map((g) => g.trim().replace(/^["']|["']$/g, ''))
     .filter((g) => g && g !== '**' && g !== '**/*');
 
+/** The paths of a Claude Code rule, Kiro steering file or Windsurf rule, as its author meant them (none when not scoped by paths). */
+function scopedPaths(f: RuleFormat, text: string): string[] {
+  const { fields } = readFrontmatter(text);
+  const scalar = (k: string) => {
+    const v = fields.get(k);
+    return v && 'scalar' in v ? v.scalar.trim().replace(/^["']|["']$/g, '') : undefined;
+  };
+  const field = f === 'claude-rules' ? 'paths' : f === 'kiro' ? (scalar('inclusion') === 'fileMatch' ? 'fileMatchPattern' : undefined) : scalar('trigger') === 'glob' ? 'globs' : undefined;
+  const raw = field ? fields.get(field) : undefined;
+  return raw ? intendedPatterns(raw).filter((g) => g !== '**' && g !== '**/*') : [];
+}
+
 function firstHeading(body: string): string | undefined {
   const m = /^#{1,6}\s+(.*?)\s*#*\s*$/m.exec(body);
   return m ? slugTitle(m[1]!) : undefined;
@@ -127,10 +140,10 @@ export async function planRulesImport(set: ArtifactSet, opts: { formats?: RuleFo
         chunks.push(...splitSections(sectionFile, t));
       }
     }
-    const dir = f === 'cursor' ? CURSOR_DIR : f === 'copilot' ? INSTRUCTIONS_DIR : undefined;
-    if (!dir) continue;
-    const ext = f === 'cursor' ? '.mdc' : '.instructions.md';
-    const entries = (await snapshot.listUnder(dir)).filter((e) => e.path.endsWith(ext));
+    const spec = FILE_FORMATS[f];
+    if (!spec) continue;
+    const { dir, ext } = spec;
+    const entries = (await snapshot.listUnder(dir)).filter((e) => e.path.endsWith(ext) && !e.path.slice(dir.length + 1).includes('/'));
     const texts = await snapshot.readMany(entries.map((e) => e.path));
     entries.forEach((e, i) => {
       const t = texts[i]?.toString('utf8');
@@ -140,13 +153,14 @@ export async function planRulesImport(set: ArtifactSet, opts: { formats?: RuleFo
       const name = path.posix.basename(e.path, ext);
       const title = firstHeading(body) ?? (fields.description ? slugTitle(fields.description) : name);
       if (!body.trim()) return;
-      chunks.push({ from: e.path, title, body: body.trim(), paths: splitGlobs(f === 'cursor' ? fields.globs : fields.applyTo) });
+      chunks.push({ from: e.path, title, body: body.trim(), paths: f === 'cursor' || f === 'copilot' ? splitGlobs(f === 'cursor' ? fields.globs : fields.applyTo) : scopedPaths(f, t) });
     });
-    if (f === 'cursor') {
-      const legacy = (await snapshot.read('.cursorrules'))?.toString('utf8');
+    const legacyFile = f === 'cursor' ? '.cursorrules' : f === 'windsurf' ? '.windsurfrules' : undefined;
+    if (legacyFile) {
+      const legacy = (await snapshot.read(legacyFile))?.toString('utf8');
       if (legacy !== undefined) {
-        read.push('.cursorrules');
-        chunks.push(...splitSections('.cursorrules', legacy));
+        read.push(legacyFile);
+        chunks.push(...splitSections(legacyFile, legacy));
       }
     }
   }

@@ -18,7 +18,7 @@ import { TOOLS, limitFor, type Tool, type ToolLimit } from './limits.js';
  */
 
 /** A frontmatter value as written: a scalar (raw text, quotes included) or a list. */
-type Raw = { scalar: string } | { list: string[] };
+export type Raw = { scalar: string } | { list: string[] };
 
 /** How one tool reads the field that scopes a rule file (DEC-051 has the sources). */
 export interface Dialect {
@@ -130,7 +130,7 @@ export function readFrontmatter(text: string): { fields: Map<string, Raw>; body:
 }
 
 /** What the author of a hand-written rule meant: list items, or a string split at commas outside braces, trimmed, `./` dropped. */
-function intendedPatterns(v: Raw): string[] {
+export function intendedPatterns(v: Raw): string[] {
   const items = 'list' in v ? v.list : splitTopLevel(unquote(v.scalar));
   return items.map((g) => g.trim().replace(/^\.\//, '')).filter(Boolean);
 }

@@ -155,3 +155,30 @@ describe('rules export: every agent\u2019s scoped format', () => {
     expect(runCli(['check', '--json'], { cwd: repo.dir }).stdout).toContain('.kiro/steering/NORM-ASYNC-001.md');
   });
 });
+
+describe('rules import: the new formats', () => {
+  it('turns hand-written Claude Code rules, Kiro steering and Windsurf rules into norms with their paths, then exports them back', () => {
+    const repo = makeRepo({
+      '.claude/rules/api.md': '---\npaths:\n  - "src/api/**"\n---\n# API\n\nValidate input with zod.\n',
+      '.kiro/steering/tests.md': '---\ninclusion: fileMatch\nfileMatchPattern: ["**/*.test.ts", "**/*.spec.ts"]\n---\n# Tests\n\nOne behaviour per test.\n',
+      '.kiro/steering/product.md': '---\ninclusion: always\n---\n# Product\n\nWe sell invoices.\n',
+      '.windsurf/rules/web.md': '---\ntrigger: glob\nglobs: web/**/*.tsx\n---\n# Web\n\nFunction components only.\n',
+      'src/api/x.ts': 'x\n',
+      'web/a.tsx': 'x\n',
+    });
+    repo.commit('init');
+    const plan = json(runCli(['rules', 'import', '--json'], { cwd: repo.dir }));
+    const byFrom = Object.fromEntries(plan.norms.map((n: { from: string; paths: string[] }) => [n.from, n.paths]));
+    expect(byFrom).toEqual({
+      '.claude/rules/api.md': ['src/api/**'],
+      '.kiro/steering/product.md': [],
+      '.kiro/steering/tests.md': ['**/*.test.ts', '**/*.spec.ts'],
+      '.windsurf/rules/web.md': ['web/**/*.tsx'],
+    });
+    expect(runCli(['rules', 'export'], { cwd: repo.dir }).code).toBe(0);
+    expect(read(repo.dir, '.claude/rules/api.md')).toContain('Validate input with zod.');
+    expect(json(runCli(['rules', 'import', '--json'], { cwd: repo.dir })).norms).toEqual([]);
+    const windsurfNorm = plan.norms.find((n: { from: string }) => n.from === '.windsurf/rules/web.md');
+    expect(read(repo.dir, `.windsurf/rules/${windsurfNorm.id}.md`)).toContain('trigger: glob\n');
+  });
+});

@@ -200,7 +200,7 @@ export function register(program: Command): void {
 
   const imp = rules
     .command('import')
-    .description('Turn hand-written rule files into norms, once (sections of AGENTS.md & co, .mdc and .instructions.md files)')
+    .description('Turn hand-written rule files into norms, once (sections of AGENTS.md & co, Cursor, Copilot, Claude Code, Kiro and Windsurf rule files)')
     .addOption(formatOpt())
     .option('--dry-run', 'write nothing; list the norms that would be created')
     .option('--json', 'print the plan as JSON')
@@ -209,9 +209,10 @@ export function register(program: Command): void {
       [
         '',
         'Each second-level section of AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md',
-        '(outside the git-ctx managed section) becomes a norm; so does each .cursor/rules/*.mdc and',
-        '.github/instructions/*.instructions.md file that git-ctx did not generate, with its globs/applyTo',
-        'as paths. Each norm records imported_from; a source imported before is skipped. The rule files',
+        '(outside the git-ctx managed section) becomes a norm; so does each .cursor/rules/*.mdc,',
+        '.github/instructions/*.instructions.md, .claude/rules/*.md, .kiro/steering/*.md and .windsurf/rules/*.md',
+        'file that git-ctx did not generate, with its globs/applyTo/paths/fileMatchPattern as paths (and',
+        '.cursorrules, .windsurfrules). Each norm records imported_from; a source imported before is skipped. The rule files',
         'themselves are not changed: run git ctx rules export afterwards, then remove the hand-written copies.',
         '',
         'Examples:',

@@ -27,11 +27,10 @@ function lazyCounter(root: string, config: Config): TokenCounter & { free(): voi
   };
 }
 
-/** One plan and one verification per check run, shared by the two rules below. */
-const runs = new WeakMap<object, Promise<{ plan: RulesPlan; report?: VerifyReport }>>();
-
+/** One plan and one verification per check run (ctx.cache lives for one run), shared by the two rules below. */
 function planAndVerify(ctx: CheckContext): Promise<{ plan: RulesPlan; report?: VerifyReport }> {
-  let r = runs.get(ctx.snapshot);
+  const key = 'rules:plan-and-verify';
+  let r = ctx.cache.get(key) as Promise<{ plan: RulesPlan; report?: VerifyReport }> | undefined;
   if (!r) {
     r = (async () => {
       const counter = lazyCounter(ctx.snapshot.root, ctx.config);
@@ -40,7 +39,7 @@ function planAndVerify(ctx: CheckContext): Promise<{ plan: RulesPlan; report?: V
       const scoped = plan.formats.some((f) => f !== 'agents' && f !== 'claude' && f !== 'gemini');
       return { plan, report: scoped ? await verifyRuleFiles({ snapshot: ctx.snapshot, set: ctx.set, plan }) : undefined };
     })();
-    runs.set(ctx.snapshot, r);
+    ctx.cache.set(key, r);
   }
   return r;
 }

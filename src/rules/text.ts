@@ -301,7 +301,8 @@ export function ruleText(a: Artifact, index: RecordIndex): RuleText {
   const heads = headingsOf(lines);
   // the record's own title: a first heading before any text
   const firstText = lines.findIndex((l) => l.trim());
-  const titleHead = heads[0] && heads[0].at === firstText && (heads[0].level === 1 || !heads.some((h) => h.level < heads[0]!.level)) ? heads[0] : undefined;
+  const h0 = heads[0];
+  const titleHead = h0 && h0.at === firstText && (h0.level === 1 || !heads.some((h) => h.level < h0.level)) && !DECIDES.test(norm(h0.title)) && !BOILERPLATE.test(norm(h0.title)) ? h0 : undefined;
 
   const keep = new Array<boolean>(lines.length).fill(false);
   const decides = heads.map((h, k) => ({ h, k })).filter(({ h }) => h !== titleHead && DECIDES.test(norm(h.title)));
@@ -339,9 +340,14 @@ export function ruleText(a: Artifact, index: RecordIndex): RuleText {
     keepPointers();
     text = collect(lines, heads, keep);
   }
+  // references outside code blocks only
+  let fence = false;
   text = text
     .split('\n')
-    .map((l) => resolveLine(l, a, index))
+    .map((l) => {
+      if (/^\s{0,3}(```|~~~)/.test(l)) fence = !fence;
+      return fence ? l : resolveLine(l, a, index);
+    })
     .join('\n');
   // a decision record's summary not written by its authors was taken from its decision (so repeated) or its context (boilerplate)
   const derived = a.format === 'adr' && typeof a.data.summary !== 'string' && typeof a.data.description !== 'string';

@@ -7,6 +7,7 @@ import { gitBlobHash } from '../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { mentionCandidates } from './mentions.js';
+import { derivedSummary } from './parts.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
 
@@ -23,6 +24,7 @@ function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs
     .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-–—:|]\s*)?(?=\S)/u, '')
+    .replace(/`([^`]+)`/g, '$1')
     .replace(/^[*_`]+|[*_`]+$/g, '')
     .trim();
   return t || title.trim();
@@ -304,7 +306,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     status: found.status?.value,
     scope: 'project',
     domain: str(data.domain),
-    summary: str(data.summary) ?? str(data.description) ?? summaryOf(lines, sections),
+    summary: str(data.summary) ?? str(data.description) ?? derivedSummary(startLine ? lines.slice(startLine).join('\n') : text, rst),
     keywords: list(data.keywords ?? data.tags),
     links: [],
     relations: {},
@@ -326,29 +328,4 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // n: only an id taken from the file name is renumbered or found by number
   setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
   return { artifact, problems };
-}
-
-/** The first paragraph of the Decision (or Decision Outcome) section, else of the Context section; one line, bounded. */
-function summaryOf(lines: string[], sections: Section[]): string | undefined {
-  const pick = (re: RegExp): string | undefined => {
-    const idx = sections.findIndex((s) => re.test(plain(s.title)));
-    if (idx < 0) return undefined;
-    const start = sections[idx]!.at + 1;
-    const end = sections[idx + 1]?.at ?? lines.length;
-    const para: string[] = [];
-    for (let i = start; i < end; i++) {
-      const l = lines[i]!.trim();
-      if (/^([=\-~^"'`#*+:.])\1{2,}$/.test(l)) continue;
-      if (!l) {
-        if (para.length) break;
-        continue;
-      }
-      if (/^#/.test(l)) break;
-      para.push(l);
-    }
-    // every run of white space becomes one space; a lone space (most of them) is left alone, not replaced by itself
-    const s = plain(para.join(' ')).replace(/\s{2,}|[^\S ]/g, ' ');
-    return s ? (s.length > 240 ? s.slice(0, 237).trimEnd() + '…' : s) : undefined;
-  };
-  return pick(/^(?:\d+\.\s*)?decision(?:\s+outcome)?$/i) ?? pick(/^(?:\d+\.\s*)?context(?:\s+and\s+problem\s+statement)?$/i);
 }

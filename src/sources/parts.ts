@@ -1,0 +1,204 @@
+// @spec SPEC-SOURCES-001
+
+/**
+ * A decision record read as a document (DEC-053): its text cut into parts by what each part
+ * says — what was decided, its consequences, the context that led there, the options weighed
+ * — and, inside any part, the material that is quoted rather than written (fenced or indented
+ * code, logs, data tables, quoted output, frontmatter). Retrieval weighs the parts (bm25.ts),
+ * and a record without a summary gets one from its decision part. Markdown (ATX and setext
+ * headings) and reStructuredText (underlined titles, `::` literal blocks) are read; anything
+ * unrecognised is an `other` part, never dropped.
+ */
+export type PartKind = 'heading' | 'decision' | 'consequences' | 'context' | 'options' | 'status' | 'other' | 'quoted';
+
+export interface RecordPart {
+  kind: PartKind;
+  text: string;
+}
+
+/** Section titles by the part they open; the first match wins, a subsection inherits its parent's kind. */
+const SECTION_KINDS: [RegExp, PartKind][] = [
+  [/^(?:status|state|date|deciders?|metadata|technical story|synopsis)\b/i, 'status'],
+  [/\b(?:considered options|options considered|alternatives?|pros and cons|options)\b/i, 'options'],
+  [/\b(?:consequences?|implications?|outcomes?|trade-?offs?|drawbacks?|risks?|positive|negative)\b/i, 'consequences'],
+  [/\b(?:decision(?:\s+outcome)?|decided|resolution|rules?|chosen option|we will|policy|proposal)\b/i, 'decision'],
+  [/\b(?:context|problem(?:\s+statement)?|background|motivation|forces|drivers|decision drivers|why)\b/i, 'context'],
+];
+
+/** The kind of part a section title opens, or undefined (not a known section: inherits). */
+export function sectionKind(title: string): PartKind | undefined {
+  const t = title
+    .replace(/^[#\s]*(?:\d+(?:\.\d+)*\.?\s*)?/, '')
+    .replace(/[*_`:]+/g, '')
+    .trim();
+  for (const [re, kind] of SECTION_KINDS) if (re.test(t)) return kind;
+  return undefined;
+}
+
+/** A line that is data or machine output rather than prose: JSON, log lines, stack frames, hex dumps. */
+const LOG_LINE = /^\s*(?:[{}[\]]|"[^"]*"\s*:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[\d{2}:\d{2}|at\s+[\w$.<>]+\s*\(|(?:[0-9a-f]{2}\s){6,}|(?:DEBUG|INFO|WARN|WARNING|ERROR|TRACE)\b|\$\s|>>>\s)/;
+
+/**
+ * The parts of a record's text, in order. `levelOne` headings after the first that are not
+ * known sections (a "Write up" appendix) are `other`; text before the first section is
+ * `other` too (the lead paragraph under the title).
+ */
+export function recordParts(text: string, rst = false): RecordPart[] {
+  const lines = text.split('\n');
+  const out: RecordPart[] = [];
+  let kind = 'other' as PartKind;
+  /** section kinds on the heading stack: [level, kind] */
+  const stack: [number, PartKind][] = [];
+  let buf: string[] = [];
+  let bufKind = kind as PartKind;
+  const flush = () => {
+    if (buf.length) out.push({ kind: bufKind, text: buf.join('\n') });
+    buf = [];
+  };
+  const push = (k: PartKind, line: string) => {
+    if (k !== bufKind) {
+      flush();
+      bufKind = k;
+    }
+    buf.push(line);
+  };
+  const heading = (level: number, title: string) => {
+    while (stack.length && stack[stack.length - 1]![0] >= level) stack.pop();
+    const own = sectionKind(title);
+    const parent = stack.length ? stack[stack.length - 1]![1] : 'other';
+    kind = own ?? parent;
+    stack.push([level, kind]);
+    push('heading', title);
+  };
+  let i = 0;
+  // frontmatter: metadata, not prose (its title and summary are counted as fields)
+  if (!rst && /^---\s*$/.test(lines[0] ?? '')) {
+    const end = lines.findIndex((l, j) => j > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+    if (end > 0) {
+      for (; i <= end; i++) push('status', lines[i]!);
+    }
+  }
+  let fence: string | undefined;
+  let literal = false;
+  let prevBlank = true;
+  const rstLevels: string[] = [];
+  for (; i < lines.length; i++) {
+    const l = lines[i]!;
+    const blank = !l.trim();
+    if (fence !== undefined) {
+      push('quoted', l);
+      if (l.trimStart().startsWith(fence)) fence = undefined;
+      prevBlank = blank;
+      continue;
+    }
+    const f = /^\s*(```+|~~~+)/.exec(l);
+    if (f) {
+      fence = f[1]!;
+      push('quoted', l);
+      prevBlank = false;
+      continue;
+    }
+    // rst literal block: an indented block after a paragraph ending in `::`
+    if (literal) {
+      if (blank || /^\s/.test(l)) {
+        push('quoted', l);
+        prevBlank = blank;
+        continue;
+      }
+      literal = false;
+    }
+    if (rst) {
+      const under = lines[i + 1] ?? '';
+      const m = under.length > 2 ? /^([=\-~^"'`#*+:.])\1{2,}\s*$/.exec(under) : null;
+      if (l.trim() && m && under.trim().length >= l.trim().length - 1 && !/^([=\-~^"'`#*+:.])\1+\s*$/.test(l)) {
+        const over = i > 0 && lines[i - 1]!.trim() === under.trim();
+        const key = (over ? 'o' : 'u') + m[1];
+        if (!rstLevels.includes(key)) rstLevels.push(key);
+        heading(rstLevels.indexOf(key) + 1, l.trim());
+        i++;
+        prevBlank = false;
+        continue;
+      }
+      if (/^([=\-~^"'`#*+:.])\1{2,}\s*$/.test(l)) continue;
+    } else {
+      const h = l[0] === '#' ? /^(#{1,6})[ \t\u00a0]+(.+?)[ \t#]*$/.exec(l) : null;
+      if (h) {
+        heading(h[1]!.length, h[2]!);
+        prevBlank = false;
+        continue;
+      }
+      const next = lines[i + 1] ?? '';
+      if (l.trim() && prevBlank && /^(=+|-+)\s*$/.test(next) && !/^\s*[-*+|>]/.test(l)) {
+        heading(next[0] === '=' ? 1 : 2, l.trim());
+        i++;
+        prevBlank = false;
+        continue;
+      }
+    }
+    if (blank) {
+      push(bufKind === 'quoted' ? 'quoted' : kind, l);
+      prevBlank = true;
+      continue;
+    }
+    // quoted material inside any section: indented code after a blank line, tables, block quotes, logs
+    const indented = /^(?: {4}|\t)/.test(l) && (prevBlank || bufKind === 'quoted') && !/^\s*(?:[-*+]|\d+[.)])\s/.test(l);
+    const table = /^\s*(?:\|.*\||\+[-=+]{3,})/.test(l);
+    const quote = /^\s*>/.test(l);
+    if (indented || table || quote || LOG_LINE.test(l)) push('quoted', l);
+    else push(kind, l);
+    if (rst && /::\s*$/.test(l)) literal = true;
+    prevBlank = false;
+  }
+  flush();
+  return out;
+}
+
+/**
+ * A short summary derived from a record's text when it has none (DEC-053): the first
+ * paragraph of prose of its decision part, else of its context, else the first prose under
+ * its title; list items joined, markup dropped, one line of at most `max` characters cut at a
+ * word. Deterministic; undefined when the record has no prose at all.
+ */
+export function derivedSummary(text: string, rst = false, max = 240): string | undefined {
+  const parts = recordParts(text, rst);
+  for (const want of ['decision', 'context', 'other'] as const) {
+    const s = firstParagraph(parts, want);
+    if (s) return s.length <= max ? s : cutAt(s, max);
+  }
+  return undefined;
+}
+
+/** The first paragraph of the first part of a kind that has prose (a heading or quoted material ends it). */
+function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined {
+  for (let k = 0; k < parts.length; k++) {
+    if (parts[k]!.kind !== kind) continue;
+    const para: string[] = [];
+    for (const raw of parts[k]!.text.split('\n')) {
+      const l = raw.trim();
+      if (!l) {
+        if (para.length) break;
+        continue;
+      }
+      // list items read as one sentence each
+      const item = /^(?:[-*+]|\d+[.)])\s+/.test(l);
+      if (item && para.length && !/[.;:!?]$/.test(para[para.length - 1]!)) para[para.length - 1] += ';';
+      para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));
+    }
+    const s = para
+      .join(' ')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
+      .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    // a status word alone ("Accepted") or a bare link is not a summary
+    if (s && /\s/.test(s)) return s;
+  }
+  return undefined;
+}
+
+function cutAt(s: string, max: number): string {
+  const cut = s.slice(0, max - 1);
+  const at = cut.lastIndexOf(' ');
+  return (at > max / 2 ? cut.slice(0, at) : cut).replace(/[,;:.\s]+$/, '') + '…';
+}

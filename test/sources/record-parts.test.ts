@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { parseAdr } from '../../src/sources/adr.js';
+import { derivedSummary, recordParts } from '../../src/sources/parts.js';
+import { buildKeywordIndex, queryOf, searchKeywords } from '../../src/retrieve/bm25.js';
+
+const opts = { prefix: 'ADR-', type: 'decision' };
+
+/** A payments record whose body is mostly a pasted webhook log (the shape issue 30 met). */
+const LOG_RECORD = `# 4. Record webhook payloads
+
+Date: 2021-03-02
+
+## Status
+
+Accepted
+
+## Context
+
+We debugged refunds from the provider's webhooks. Here is what the provider sent:
+
+\`\`\`json
+${Array.from({ length: 60 }, (_, i) => `{"event": "refund.updated", "transaction": {"id": "tx_${i}", "idempotency_key": "key_${i}", "amount": ${i * 100}, "currency": "EUR", "charge": "ch_${i}"}}`).join('\n')}
+\`\`\`
+
+    2021-03-01T10:00:00Z INFO refund retried transaction tx_1 idempotency key reused
+    2021-03-01T10:00:01Z WARN refund retried transaction tx_2 idempotency key reused
+
+## Decision
+
+We store every webhook payload in the audit table before handling it.
+
+## Consequences
+
+The audit table grows by a few megabytes a day.
+`;
+
+const KEY_RECORD = `# 7. Idempotent refunds
+
+## Status
+
+Accepted
+
+## Context
+
+A refund that is retried must not pay out twice.
+
+## Decision
+
+We picked \`transaction.id\` as the idempotency key of every refund request.
+
+## Consequences
+
+Retried refunds are safe.
+`;
+
+const CONTEXT_ONLY = `# 9. Currency rounding
+
+## Context
+
+Totals in EUR were off by a cent; transaction amounts and the idempotency of refunds were discussed at length.
+
+## Decision
+
+Round half to even, in minor units.
+`;
+
+const parse = (file: string, text: string) => parseAdr(file, Buffer.from(text), opts).artifact!;
+
+describe('records as documents (issue 30 item 1, DEC-053)', () => {
+  it('cuts a record into its decision, context, consequences and quoted parts', () => {
+    const parts = recordParts(LOG_RECORD);
+    const kinds = (k: string) => parts.filter((p) => p.kind === k).map((p) => p.text).join('\n');
+    expect(kinds('decision')).toContain('We store every webhook payload');
+    expect(kinds('context')).toContain('We debugged refunds');
+    expect(kinds('consequences')).toContain('grows by a few megabytes');
+    expect(kinds('quoted')).toContain('"idempotency_key": "key_7"');
+    expect(kinds('quoted')).toContain('INFO refund retried');
+    expect(kinds('context')).not.toContain('idempotency_key');
+    expect(kinds('status')).toContain('Accepted');
+  });
+
+  it('reads reStructuredText sections and literal blocks', () => {
+    const rst = 'Use Kafka\n=========\n\nContext\n-------\n\nWe need a queue. Example::\n\n    kafka-topics --create payments\n\nDecision\n--------\n\nWe use Kafka for payment events.\n';
+    const parts = recordParts(rst, true);
+    expect(parts.find((p) => p.kind === 'decision')?.text).toContain('We use Kafka for payment events.');
+    expect(parts.find((p) => p.kind === 'quoted')?.text).toContain('kafka-topics --create payments');
+  });
+
+  it('a record whose body is a log dump does not outrank the record whose decision says it', () => {
+    const records = [parse('doc/adr/0004-record-webhook-payloads.md', LOG_RECORD), parse('doc/adr/0007-idempotent-refunds.md', KEY_RECORD), parse('doc/adr/0009-currency-rounding.md', CONTEXT_ONLY)];
+    const index = buildKeywordIndex(records);
+    const hits = searchKeywords(index, queryOf('transaction id idempotency key refund'));
+    expect(hits[0]!.id).toBe('ADR-0007');
+    // the record that only discusses the words in its context ranks under the one that decided them
+    const ranks = hits.map((h) => h.id);
+    expect(ranks.indexOf('ADR-0007')).toBeLessThan(ranks.indexOf('ADR-0009'));
+  });
+
+  it('derives a deterministic summary from the decision part, else the context, else the lead', () => {
+    expect(parse('doc/adr/0007-idempotent-refunds.md', KEY_RECORD).summary).toBe('We picked transaction.id as the idempotency key of every refund request.');
+    expect(derivedSummary('# Notes\n\n## Context\n\nWe had no queue.\n')).toBe('We had no queue.');
+    const lead = '> **Warning**\n> no longer used\n\n# `.env` File\n\nAny values in the `.env` file should not be required to run locally.\n\n## Making Changes\n\nAsk first.\n';
+    expect(derivedSummary(lead)).toBe('Any values in the .env file should not be required to run locally.');
+    const long = `# T\n\n## Decision\n\n${'word '.repeat(80)}end\n`;
+    const s = derivedSummary(long)!;
+    expect(s.length).toBeLessThanOrEqual(240);
+    expect(s.endsWith('…')).toBe(true);
+    expect(derivedSummary(long)).toBe(s);
+  });
+});

@@ -509,6 +509,6 @@ async function addAlsoRelevant(files: PrFile[], snapshot: Snapshot, set: Artifac
     if (f.status === 'deleted' || f.binary || f.path.startsWith(set.config.dir + '/')) continue;
     const r = await retrieveForPlace({ snapshot, set, index, target: { path: f.path }, neighbours: false, staleness: false, caps: { declared: 0, fused: max + listed.size, links: 0 } });
     const extra = r.results.filter((x) => x.slot === 'fused' && !listed.has(x.id) && !f.governedBy.includes(x.id)).slice(0, max);
-    if (extra.length) f.alsoRelevant = extra.map((x) => ({ id: x.id, type: x.type, title: x.title, ...(x.status !== undefined ? { status: x.status } : {}), why: x.why.map((w) => w.text).join('; ') }));
+    if (extra.length) f.alsoRelevant = extra.map((x) => ({ id: x.id, type: x.type, title: x.title, ...(x.status != null ? { status: x.status } : {}), why: x.why.map((w) => w.text).join('; ') }));
   }
 }

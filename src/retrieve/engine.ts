@@ -131,7 +131,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     return false;
   };
   const record = (a: Artifact, slot: RetrievedRecord['slot'], score: number, why: Why[]): RetrievedRecord => {
-    const r: RetrievedRecord = { id: a.id, type: a.type, title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file, slot, score: round(score), why };
+    const r: RetrievedRecord = { id: a.id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, slot, score: round(score), why };
     if (a.summary) r.summary = a.summary;
     if (isInactive(a, set)) r.inactive = true;
     if (opts.depth === 'full') r.body = a.body;

@@ -2,6 +2,7 @@
 
 import { queryOf } from './bm25.js';
 import { searchRecords } from './keyword-cache.js';
+import { surfaceForms } from './text.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
@@ -38,11 +39,13 @@ export const keywordsLane: RetrievalLane = {
     const terms = q.kind === 'place' ? await placeTerms(q) : queryOf(q.text);
     const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key);
     mark('keywords: searched');
-    return found.map((h) => ({
-      ref: artifact(h.id),
-      score: h.score,
-      why: [{ kind: 'keywords', text: `matches ${h.matched.slice(0, 6).join(', ')}`, terms: h.matched.slice(0, 12) } satisfies Why],
-    }));
+    // matched terms are stems: shown as the words of the question or the code they came from
+    const forms = q.kind === 'place' ? surfaceForms(q.path, surfaceForms(await q.code())) : surfaceForms(q.text);
+    const shown = (t: string) => forms.get(t) ?? t;
+    return found.map((h) => {
+      const words = h.matched.slice(0, 12).map(shown);
+      return { ref: artifact(h.id), score: h.score, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: words } satisfies Why] };
+    });
   },
 };
 

@@ -77,3 +77,16 @@ export function terms(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * Each term of a text → the word as written there (its first occurrence, lower-cased as
+ * terms are), so an explanation shows "referencing", not the stem "referenc" (DEC-053).
+ */
+export function surfaceForms(text: string, into: Map<string, string> = new Map()): Map<string, string> {
+  for (const w of splitWords(text)) {
+    if (w.length < 2 || STOP.has(w) || w.length > 40) continue;
+    const t = stem(w);
+    if (!into.has(t)) into.set(t, w);
+  }
+  return into;
+}

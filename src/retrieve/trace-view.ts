@@ -33,7 +33,7 @@ export async function traceWithFallback(opts: { snapshot: Snapshot; set: Artifac
       id: x.id,
       type: x.type,
       title: x.title,
-      ...(x.status !== undefined ? { status: x.status } : {}),
+      ...(x.status != null ? { status: x.status } : {}),
       file: x.file,
       evidence: x.why.some((w) => w.kind === 'mention') ? 'mentioned in' : 'nearest by keywords',
       why: x.why,

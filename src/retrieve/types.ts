@@ -46,7 +46,8 @@ export interface RetrievedRecord {
   id: string;
   type: string;
   title: string;
-  status?: string;
+  /** the record's status as written; null when it has none (the key is always present) */
+  status: string | null;
   /** the record's file, relative to the repository root */
   file: string;
   slot: ResultSlot;

@@ -85,7 +85,7 @@ describe('retrieveForPlace', () => {
       const first = r.results.find((x) => x.slot === 'fused')!;
       expect(first.id).toBe('DEC-RATE');
       const kw = first.why.find((w) => w.kind === 'keywords')!;
-      expect(kw.terms).toEqual(expect.arrayContaining(['webhook', 'throttl', 'bucket']));
+      expect(kw.terms).toEqual(expect.arrayContaining(['webhook', 'throttle', 'bucket']));
       expect(kw.contribution).toBe(1);
       expect(r.slots.keywords).toMatchObject({ status: 'ok', cap: 5 });
       expect(r.slots.semantic.status).toBe('not-configured');

@@ -35,7 +35,7 @@ const forPlace = (dir: string, place: string) => {
 const lastEpisode = (dir: string) => (JSON.parse(runCli(['episodes', '--limit', '1', '--json'], { cwd: dir, env }).stdout) as { episodes: { id: string }[] }).episodes[0]!.id;
 
 function rec(id: string, slot: RetrievedRecord['slot']): RetrievedRecord {
-  return { id, type: 'decision', title: id, file: `${id}.md`, slot, score: 1, why: [] };
+  return { id, type: 'decision', title: id, status: null, file: `${id}.md`, slot, score: 1, why: [] };
 }
 
 describe('feedback ranking within a slot (retrieval.feedback_ranking)', () => {

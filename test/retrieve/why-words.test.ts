@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
+import { loadConfig } from '../../src/config.js';
+import { openSnapshot } from '../../src/snapshot/open.js';
+import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
+import { surfaceForms } from '../../src/retrieve/text.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+/** An ADR folder whose records have no status line, and a file of code (issue 30 item 6). */
+function fixture() {
+  const repo = makeRepo({
+    '.contextia/config.yaml': 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+    'docs/adr/0001-charging-courseware.md': '# 1. Charging for courseware\n\n## Context\n\nSchools asked how charges are referenced on invoices.\n\n## Decision\n\nEvery charge references the courseware it pays for.\n',
+    'src/billing/charges.ts': '// each charge references its courseware\nexport function chargeReference(courseware: string) {\n  return `charge:${courseware}`;\n}\n',
+  });
+  repo.commit('fixture');
+  return repo;
+}
+
+async function open(dir: string) {
+  const snapshot = await openSnapshot({ cwd: dir, kind: 'worktree' });
+  const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+  return { snapshot, set };
+}
+
+describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', () => {
+  it('maps each stem to the word as written', () => {
+    const f = surfaceForms('Charging referencing coursewares');
+    expect([...f.values()]).toEqual(['charging', 'referencing', 'coursewares']);
+  });
+
+  it('shows the words of the question and of the code, not stems; status is null when the record has none', async () => {
+    const repo = fixture();
+    const { snapshot, set } = await open(repo.dir);
+    try {
+      const text = await retrieveForText({ snapshot, set, text: 'referencing charges for coursewares', staleness: false });
+      const hit = text.results.find((r) => r.id === 'ADR-0001')!;
+      expect(hit).toBeDefined();
+      expect(Object.hasOwn(hit, 'status')).toBe(true);
+      expect(hit.status).toBeNull();
+      const kw = hit.why.find((w) => w.kind === 'keywords')!;
+      expect(kw.terms).toEqual(expect.arrayContaining(['referencing', 'charges', 'coursewares']));
+      expect(kw.terms).not.toContain('referenc');
+      expect(kw.text).not.toMatch(/\bcoursewar\b|\breferenc\b/);
+      expect(JSON.parse(JSON.stringify(text)).results[0]).toHaveProperty('status', null);
+
+      const place = await retrieveForPlace({ snapshot, set, target: { path: 'src/billing/charges.ts' }, neighbours: false, staleness: false });
+      const p = place.results.find((r) => r.id === 'ADR-0001')!;
+      expect(p.status).toBeNull();
+      const pk = p.why.find((w) => w.kind === 'keywords')!;
+      expect(pk.terms!.every((t) => !['referenc', 'coursewar', 'charg'].includes(t))).toBe(true);
+      expect(pk.terms).toEqual(expect.arrayContaining(['courseware']));
+    } finally {
+      snapshot.close();
+    }
+  });
+});

@@ -41,20 +41,43 @@ function prefixPattern(prefix: string): RegExp {
   return re;
 }
 
+/**
+ * Wordings of a relation, with the direction they give: 0 this record holds the edge
+ * ("Supersedes X": this supersedes X), 1 the other record does ("Superseded by X", "See X for
+ * updates": X supersedes / amends this). Each reference on a line takes the wording written
+ * nearest before it (else the first after it); a reference with no wording on its line is
+ * `relates_to`, never a supersession (DEC-053).
+ */
 const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
-  [/\b(?:superseded|replaced|obsoleted)\s+by\b/i, 'supersedes', 1],
-  [/\b(?:supersedes|replaces|obsoletes)\b/i, 'supersedes', 0],
-  [/\b(?:amended|refined|extended|modified)\s+by\b/i, 'amends', 1],
-  [/\b(?:amends|refines|extends|modifies)\b/i, 'amends', 0],
-  [/\bclarified\s+by\b/i, 'clarifies', 1],
-  [/\bclarifies\b/i, 'clarifies', 0],
-  [/\b(?:related\s+to|relates\s+to|see\s+also|related(?:\s+(?:adrs?|decisions?|records?))?\s*:)/i, 'relates_to', 0],
-  [/\bdepends\s+on\b/i, 'depends_on', 0],
-  [/\bconflicts\s+with\b/i, 'conflicts_with', 0],
+  [/\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
+  [/\b(?:supersedes|replaces|obsoletes)\b/gi, 'supersedes', 0],
+  [/\b(?:amended|refined|extended|modified|updated)\s+by\b/gi, 'amends', 1],
+  // "See [0009-…] for updates!", "Please refer to the [0011-…] for the latest change"
+  [/\b(?:see|refer\s+to)\b(?=.{0,200}?\bfor\s+(?:the\s+)?(?:updates?|latest|newer|current|changes|more\s+recent)\b)/gi, 'amends', 1],
+  [/\b(?:amends|refines|extends|modifies|updates)\b|\b(?:a\s+)?(?:refinement|amendment|update|extension)\s+(?:of|to)\b/gi, 'amends', 0],
+  [/\bclarified\s+by\b/gi, 'clarifies', 1],
+  [/\bclarifies\b/gi, 'clarifies', 0],
+  [/\b(?:related\s+to|relates\s+to|see\s+also|related(?:\s+(?:adrs?|decisions?|records?))?\s*:)/gi, 'relates_to', 0],
+  [/\b(?:depends\s+on|builds\s+on)\b/gi, 'depends_on', 0],
+  [/\bconflicts\s+with\b/gi, 'conflicts_with', 0],
 ];
 
 /** Any word a phrase above starts with: one test per line instead of one per phrase. */
-const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obsoletes|amend|refine|extend|modif|clarif|relate|see\s+also|depends\s+on|conflicts\s+with/i;
+const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obsoletes|deprecated|amend|refine|extend|modif|updat|clarif|relate|see\b|refer|depends\s+on|builds\s+on|conflicts\s+with/i;
+
+/** The wordings on a line, by where they end. */
+function phrasesIn(l: string): { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] {
+  const out: { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] = [];
+  for (const [re, kind, dir] of PHRASES) {
+    re.lastIndex = 0;
+    for (const m of l.matchAll(re)) {
+      // a wording inside a longer one already found ("see" of "see also") is that one
+      if (out.some((o) => m.index >= o.start && m.index < o.end)) continue;
+      out.push({ start: m.index, end: m.index + m[0].length, kind, dir });
+    }
+  }
+  return out.sort((a, b) => a.end - b.end);
+}
 
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
@@ -64,7 +87,12 @@ interface Section {
   /** 0-based index of the heading line */
   at: number;
   level: number;
+  /** rst: the title has an overline too (the document title style) */
+  over?: boolean;
 }
+
+/** Section names that are never a record's title ("Status", "Synopsis" as the first heading of a record without one). */
+const NOT_TITLE = /^(?:\d+\.\s*)?(?:status|synopsis|summary|context(?:\s+and\s+problem\s+statement)?|decision(?:\s+outcome)?|consequences|metadata|date|deciders|considered\s+options|technical\s+story|decision\s+drivers)\s*:?$/i;
 
 /** Metadata found in the text: value and 1-based line. */
 type Found = { value: string; line: number };
@@ -161,12 +189,13 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         const over = i > 0 && lines[i - 1]!.trim() === under.trim();
         const key = (over ? 'o' : 'u') + m[1];
         if (!rstLevels.includes(key)) rstLevels.push(key);
-        sections.push({ title: l.trim(), at: i, level: rstLevels.indexOf(key) + 1 });
+        sections.push({ title: l.trim(), at: i, level: rstLevels.indexOf(key) + 1, over });
         i++;
       }
     }
   }
-  const h1 = sections.find((s) => s.level === 1);
+  // the title: an rst overlined heading, else the first level-1 heading that is not a section's name
+  const h1 = sections.find((s) => s.over && !NOT_TITLE.test(plain(s.title))) ?? sections.find((s) => s.level === 1 && !NOT_TITLE.test(plain(s.title)));
   if (h1) title = { value: stripNumber(h1.title), line: h1.at + 1 };
 
   // metadata: frontmatter first, then a Status section, then metadata lines/fields/tables
@@ -268,28 +297,50 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const statusRange: [number, number] | undefined = statusIdx >= 0 ? [sections[statusIdx]!.at + 1, sectionEnd(statusIdx)] : undefined;
   const dir = path.posix.dirname(file);
   const prefixRe = prefixPattern(opts.prefix);
-  const refsIn = (l: string): string[] => {
-    const out: string[] = [];
+  // "ADR 7", "ADR-0007", "ADR #7"
+  const numbered = new RegExp(prefixRe.source.replace('[-_ ]?', '[-_ ]?#?\\s?'), 'gi');
+  /** References on a line and where each is written: record files linked, `ADR 7`/`ADR #7`, and (`~`, kept only when a record has the number) `#7`, `0007-…`. */
+  const refsIn = (l: string, phrased: boolean): { ref: string; at: number }[] => {
+    const out: { ref: string; at: number }[] = [];
+    const spans: [number, number][] = [];
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
       if (/^[a-z]+:/i.test(target)) continue;
       const p = target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(dir, decodeURI(target)));
-      out.push('@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p));
+      // a markdown link's text starts at its `[`: the wording before the link text counts
+      const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;
+      out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p), at: open < 0 ? m.index : open });
+      spans.push([open < 0 ? m.index : open, m.index + m[0].length]);
     }
-    if (!out.length) for (const m of l.matchAll(prefixRe)) out.push(opts.prefix + m[1]);
-    return out;
+    const free = (i: number) => !spans.some(([a, b]) => i >= a && i < b);
+    for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index });
+    if (phrased) {
+      for (const m of l.matchAll(/(?<![\w/&#])#(\d{1,5})\b|(?<![\w/.#-])(\d{3,5})-[A-Za-z][\w-]*/g)) if (free(m.index) && !out.some((o) => o.at === m.index)) out.push({ ref: '~' + opts.prefix + (m[1] ?? m[2]), at: m.index });
+    }
+    return out.sort((a, b) => a.at - b.at);
   };
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
-    let phrase = PHRASE_ANY.test(l) ? PHRASES.find(([re]) => re.test(l)) : undefined;
+    const phrases = PHRASE_ANY.test(l) ? phrasesIn(l) : [];
     const inRelated = relatedRanges.length > 0 && relatedRanges.some(([a, b]) => i >= a && i < b);
-    if (!phrase && !inRelated) continue;
-    const refs = refsIn(l);
+    const inStatus = !!statusRange && i >= statusRange[0] && i < statusRange[1];
+    const refs = refsIn(l, phrases.length > 0);
     if (!refs.length) continue;
-    // in a Status section, "Superseded by" is common without more: the phrase wins; elsewhere an item of a related section is relates_to
-    if (!phrase && inRelated) phrase = [/$/, 'relates_to', 0];
-    if (phrase && statusRange && i >= statusRange[0] && i < statusRange[1] && phrase[1] === 'relates_to' && !inRelated) continue;
-    for (const r of refs) rel.push([phrase![1], r, i + 1, phrase![2]]);
+    for (const r of refs) {
+      // the wording nearest before the reference, else the first after it
+      let ph = undefined as (typeof phrases)[number] | undefined;
+      for (const p of phrases) if (p.end <= r.at) ph = p;
+      ph ??= phrases.find((p) => p.start >= r.at);
+      if (!ph) {
+        // a reference without wording: related, in a Related section or anywhere (a Status section's bare link is left out)
+        if (inStatus && !inRelated) continue;
+        if (r.ref.startsWith('~')) continue;
+        rel.push(['relates_to', r.ref, i + 1, 0]);
+        continue;
+      }
+      // a Status section is where "Superseded by" is written without more; other wordings there are prose
+      rel.push([ph.kind, r.ref, i + 1, ph.dir]);
+    }
   }
   if (rel.length) keyLines.relations ??= rel[0]![2];
 

@@ -50,7 +50,12 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const k = `${prefix.toLowerCase()}${Number(n)}`;
     if (a.id.endsWith(n) && !byNumber.has(k)) byNumber.set(k, a);
   }
-  const resolve = (ref: string): string => {
+  const resolve = (ref: string): string | undefined => {
+    // a loose reference ("#7", "0007-…" beside a wording) counts only when a record has the number
+    if (ref.startsWith('~')) {
+      const m = /^~(.*?)(\d+)$/.exec(ref);
+      return m ? byNumber.get(`${m[1]!.toLowerCase()}${Number(m[2])}`)?.id : undefined;
+    }
     if (ref.startsWith('@')) {
       const hit = byFile.get(ref.slice(1));
       if (hit) return hit.id;
@@ -61,6 +66,21 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const hit = m ? byNumber.get(`${m[1]!.toLowerCase()}${Number(m[2])}`) : undefined;
     return hit?.id ?? ref;
   };
+  // a supersession is drawn when the records agree, or one states it and the other does not
+  // contradict it; two records that each claim to supersede the other get a relates_to and a finding
+  const claims = new Map<string, { file: string; line: number }>();
+  for (const [i, a] of artifacts.entries()) {
+    for (const t of a.relations.supersedes ?? []) claims.set(`${a.id}\0${t}`, { file: a.file, line: a.keyLines.relations ?? 1 });
+    for (const [kind, ref, line, dir] of extras[i]?.rel ?? []) {
+      if (kind !== 'supersedes') continue;
+      const to = resolve(ref);
+      if (to === undefined || to === a.id) continue;
+      const key = dir === 0 ? `${a.id}\0${to}` : `${to}\0${a.id}`;
+      if (!claims.has(key)) claims.set(key, { file: a.file, line });
+    }
+  }
+  const disputed = (newer: string, older: string): boolean => claims.has(`${older}\0${newer}`) && claims.has(`${newer}\0${older}`);
+  const reported = new Set<string>();
   const incoming = new Map<string, { kind: RelationKind; from: string }[]>();
   for (const [i, a] of artifacts.entries()) {
     const x = extras[i];
@@ -69,9 +89,24 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
     const links = [...a.links];
     let linkLine: number | undefined;
-    for (const [kind, ref, line, dir] of x.rel) {
+    for (const [written, ref, line, dir] of x.rel) {
       const to = resolve(ref);
-      if (to === a.id) continue;
+      if (to === undefined || to === a.id) continue;
+      let kind = written;
+      if (kind === 'supersedes' && (dir === 0 ? disputed(a.id, to) : disputed(to, a.id))) {
+        kind = 'relates_to';
+        const pair = [a.id, to].sort().join('\0');
+        if (!reported.has(pair)) {
+          reported.add(pair);
+          const other = claims.get(dir === 0 ? `${to}\0${a.id}` : `${a.id}\0${to}`);
+          problems.push({ file: a.file, line, rule: 'supersession-disagrees', message: `${a.id} and ${to} each say they supersede the other${other && other.file !== a.file ? ` (${other.file}:${other.line})` : ''}; no supersession is drawn until one of them is corrected` });
+        }
+        if (dir === 1) {
+          const list = (rel.relates_to ??= []);
+          if (!list.includes(to)) list.push(to);
+          continue;
+        }
+      }
       if (dir === 0) {
         const list = (rel[kind] ??= []);
         if (!list.includes(to)) list.push(to);

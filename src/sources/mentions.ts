@@ -112,6 +112,8 @@ function resolveOne(alt: string, index: PathLookup): string | null {
   // most mentions are plain paths: only text with glob characters needs picomatch's scanner
   const glob = MAYBE_GLOB.test(p) && picomatch.scan(p).isGlob;
   const hits = index.match(p);
+  // a bare folder at the repository's top level (`docs`, `src`) names half the code: not a mention (DEC-053)
+  if (!glob && !p.includes('/') && hits[0] !== p) return null;
   if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) return null;
   if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) return null;
   return hash < 0 ? p : p + alt.slice(hash);

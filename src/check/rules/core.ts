@@ -40,11 +40,12 @@ const loadProblems: Rule[] = [
   ['symlink-skipped', 'a symbolic link under the artifact directory (never followed)'],
   ['status-unmapped', "a decision record's status that maps onto nothing in its type's vocabulary (add a status_map entry)"],
   ['duplicate-number', 'two decision records with the same number in their file names (the later one gets a longer id)'],
+  ['supersession-disagrees', 'two decision records that each say they supersede the other (no supersession is drawn)'],
   ['stamps-malformed', 'a line of the stamps sidecar (stamps of records read in place) that does not parse, or stamps a record twice'],
   ['stamps-orphaned', 'a line of the stamps sidecar stamping an id no record read in place has (renumbered, renamed or removed)'],
 ].map(([id, description]) => ({
   id: id!,
-  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'stamps-malformed' || id === 'stamps-orphaned' ? 'warning' : 'error',
+  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'supersession-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' ? 'warning' : 'error',
   description: description!,
   run: (ctx: CheckContext) => ctx.set.problems.filter((p) => p.rule === id).map((p) => ({ rule: p.rule, message: p.message, file: p.file, line: p.line })),
 }));

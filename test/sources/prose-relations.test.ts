@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
+import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
+import { openSnapshot } from '../../src/snapshot/index.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+/**
+ * An adr-tools folder whose records point at each other in prose, the way real records do
+ * (issue 30 item 5, DEC-053), a reStructuredText and a MADR folder with title traps, and
+ * mentions of bare top-level folders.
+ */
+const adr = (n: string, title: string, status: string, body: string) => `# ${Number(n)}. ${title}\n\nDate: 2022-01-0${Number(n) % 9}\n\n## Status\n\n${status}\n\n## Context\n\n${body}\n\n## Decision\n\nWe decided.\n`;
+
+function fixture() {
+  const repo = makeRepo({
+    '.contextia/config.yaml': [
+      'sources:',
+      '  - { dir: doc/adr, format: adr, prefix: ADR-, type: decision }',
+      '  - { dir: doc/rst, format: adr, prefix: RST-, type: decision }',
+      '  - { dir: doc/madr, format: adr, prefix: MADR-, type: decision }',
+      '',
+    ].join('\n'),
+    'doc/adr/0001-use-rest.md': adr('0001', 'Use REST', 'Deprecated\n\n**See [0009-use-graphql](0009-use-graphql.md) for updates!**', 'Clients call us over HTTP.'),
+    'doc/adr/0002-store-events.md': adr('0002', 'Store events', 'Accepted\n\nPlease refer to the [0011-event-retention](0011-event-retention.md) for the latest change.', 'We keep every event.'),
+    'doc/adr/0003-event-schema.md': adr('0003', 'Event schema', 'Accepted', 'This updates some of the content in [ADR #2](0002-store-events.md).'),
+    'doc/adr/0004-schema-versions.md': adr('0004', 'Schema versions', 'Accepted', 'This is a refinement of 0003-event-schema: every event names its version.'),
+    'doc/adr/0005-consumers.md': adr('0005', 'Consumers', 'Accepted', 'This depends on ADR 4 for the versions it reads.'),
+    'doc/adr/0006-replay.md': adr('0006', 'Replay', 'Accepted', 'Replay relates to #5, the consumers.'),
+    'doc/adr/0007-one-api.md': adr('0007', 'One API', 'Accepted', 'This replaces ADR-0001 for new clients.'),
+    'doc/adr/0008-event-store.md': adr('0008', 'Event store', 'Accepted', 'We looked at [the event store](0002-store-events.md) again. Unlike ADR-0011, nothing here expires.'),
+    'doc/adr/0009-use-graphql.md': adr('0009', 'Use GraphQL', 'Accepted', 'One endpoint.'),
+    'doc/adr/0010-queues.md': adr('0010', 'Queues', 'Accepted\n\nSupersedes [ADR-12](0012-topics.md)', 'Queues.'),
+    'doc/adr/0011-event-retention.md': adr('0011', 'Event retention', 'Accepted', 'Events older than a year go to cold storage.'),
+    'doc/adr/0012-topics.md': adr('0012', 'Topics', 'Accepted\n\nSupersedes [ADR-10](0010-queues.md)', 'Topics.'),
+    'doc/adr/0013-old-auth.md': adr('0013', 'Old auth', 'Superseded by [14. New auth](0014-new-auth.md)', 'Sessions.'),
+    'doc/adr/0014-new-auth.md': adr('0014', 'New auth', 'Accepted\n\nSupersedes [13. Old auth](0013-old-auth.md)', 'Tokens. The code lives in `src/`, the notes in `docs/`, the handlers in `src/auth/`.'),
+    'doc/rst/0001-synopsis-first.rst': 'Synopsis\n========\n\nWe build docs with Sphinx.\n\nStatus\n======\n\nAccepted\n',
+    'doc/rst/0002-overlined.rst': 'Status\n------\n\nAccepted\n\n==================\nUse Sphinx themes\n==================\n\nContext\n-------\n\nThemes.\n',
+    'doc/madr/0001-use-vite.md': '---\ntitle: Use Vite for bundling\nstatus: accepted\n---\n\n## Context and Problem Statement\n\nBundling is slow.\n\n## Decision Outcome\n\nChosen option: Vite.\n',
+    'doc/madr/0002-status-heading.md': '# Status\n\nAccepted\n\n# Context\n\nSomething.\n',
+    'src/auth/tokens.ts': 'export const token = 1;\n',
+    'docs/readme.md': '# notes\n',
+  });
+  repo.commit('fixture');
+  return repo;
+}
+
+async function load(dir: string): Promise<ArtifactSet> {
+  const snapshot = await openSnapshot({ cwd: dir });
+  try {
+    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
+  } finally {
+    snapshot.close();
+  }
+}
+
+describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
+  it('turns each cross-reference wording into a typed relation with its direction', async () => {
+    const set = await load(fixture().dir);
+    const rel = (id: string) => set.byId.get(id)!.relations;
+    const g = buildGraph(set);
+    // "See [0009-…] for updates!" in a deprecated record: 0009 amends it (a successor to follow)
+    expect(rel('ADR-0009')).toMatchObject({ amends: ['ADR-0001'] });
+    expect(reverseEdges(g, 'ADR-0001')).toMatchObject({ amended_by: ['ADR-0009'] });
+    // "Please refer to the [0011-…] for the latest change"
+    expect(rel('ADR-0011')).toMatchObject({ amends: ['ADR-0002'] });
+    // "This updates some of the content in [ADR #2]"
+    expect(rel('ADR-0003')).toEqual({ amends: ['ADR-0002'] });
+    // "a refinement of 0003-…" (a numbered reference without a link)
+    expect(rel('ADR-0004')).toEqual({ amends: ['ADR-0003'] });
+    expect(rel('ADR-0005')).toEqual({ depends_on: ['ADR-0004'] });
+    expect(rel('ADR-0006')).toEqual({ relates_to: ['ADR-0005'] });
+    expect(rel('ADR-0007')).toEqual({ supersedes: ['ADR-0001'] });
+    // a plain link and an unclear mention of another record: relates_to, never a supersession
+    expect(rel('ADR-0008')).toEqual({ relates_to: ['ADR-0002', 'ADR-0011'] });
+    expect(reverseEdges(g, 'ADR-0002')).toMatchObject({ amended_by: expect.arrayContaining(['ADR-0003']) });
+  });
+
+  it('draws a supersession both records agree on, and reports one they dispute', async () => {
+    const set = await load(fixture().dir);
+    expect(set.byId.get('ADR-0014')!.relations).toEqual({ supersedes: ['ADR-0013'] });
+    expect(set.byId.get('ADR-0013')!.relations.supersedes).toBeUndefined();
+    expect(reverseEdges(buildGraph(set), 'ADR-0013')).toEqual({ superseded_by: ['ADR-0014'] });
+    // 0010 and 0012 each claim to supersede the other: no supersession, a finding
+    expect(set.byId.get('ADR-0010')!.relations).toEqual({ relates_to: ['ADR-0012'] });
+    expect(set.byId.get('ADR-0012')!.relations).toEqual({ relates_to: ['ADR-0010'] });
+    const found = set.problems.filter((p) => p.rule === 'supersession-disagrees');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.message).toMatch(/ADR-0010 and ADR-0012 each say they supersede the other|ADR-0012 and ADR-0010 each say/);
+  });
+
+  it('takes titles from the record title, never from a Status or Synopsis heading', async () => {
+    const set = await load(fixture().dir);
+    expect(set.byId.get('RST-0001')!.title).toBe('Synopsis first');
+    expect(set.byId.get('RST-0002')!.title).toBe('Use Sphinx themes');
+    expect(set.byId.get('MADR-0001')!.title).toBe('Use Vite for bundling');
+    expect(set.byId.get('MADR-0002')!.title).toBe('Status heading');
+    expect(set.byId.get('ADR-0014')!.title).toBe('New auth');
+  });
+
+  it('counts a mention only when it names a file or a folder below the top level', async () => {
+    const set = await load(fixture().dir);
+    expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);
+  });
+});

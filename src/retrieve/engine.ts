@@ -9,7 +9,7 @@ import type { TraceTarget } from '../code/trace.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { feedbackScores, rankWithFeedback } from './feedback-rank.js';
-import { followLinks, successorsOf } from './links.js';
+import { followLinks, successorEdges } from './links.js';
 import {
   DEFAULT_CAPS,
   LANE_NAMES,
@@ -192,9 +192,9 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const t1 = now();
   let links = 0;
   for (const old of superseded) {
-    for (const id of successorsOf(set, old)) {
+    for (const { id, kind } of successorEdges(set, old)) {
       if (links >= caps.links || taken.has(id) || !ok(id)) continue;
-      results.push(record(set.byId.get(id)!, 'links', 1 / (2 + links), [{ kind: 'successor', text: `supersedes ${old}, which was found but is no longer in force`, path: [id, 'supersedes', old] }]));
+      results.push(record(set.byId.get(id)!, 'links', 1 / (2 + links), [{ kind: 'successor', text: `${kind} ${old}, which was found but is no longer in force`, path: [id, kind, old] }]));
       taken.add(id);
       links++;
     }

@@ -68,25 +68,37 @@ export function followLinks(set: ArtifactSet, from: readonly string[], depth: nu
   return out;
 }
 
-/** The records that supersede one (newest last in the chain), following supersedes edges forward in time. */
+/**
+ * The records that supersede one (newest last in the chain), following supersedes edges
+ * forward in time; when none does, the records that amend it ("See 0009 for updates" in a
+ * deprecated record: DEC-053), so a record out of force still leads to what replaced it.
+ */
 export function successorsOf(set: ArtifactSet, id: string): string[] {
+  return successorEdges(set, id).map((e) => e.id);
+}
+
+/** successorsOf with the relation each was reached by (`supersedes`, else `amends`). */
+export function successorEdges(set: ArtifactSet, id: string): { id: string; kind: 'supersedes' | 'amends'; of: string }[] {
   const g = relationsOf(set);
-  const out: string[] = [];
-  const seen = new Set([id]);
-  let cur = [id];
-  while (cur.length) {
-    const next: string[] = [];
-    for (const c of cur) {
-      for (const e of g.in.get(c) ?? []) {
-        if (e.kind !== 'supersedes' || seen.has(e.from)) continue;
-        seen.add(e.from);
-        out.push(e.from);
-        next.push(e.from);
+  for (const kind of ['supersedes', 'amends'] as const) {
+    const out: { id: string; kind: 'supersedes' | 'amends'; of: string }[] = [];
+    const seen = new Set([id]);
+    let cur = [id];
+    while (cur.length) {
+      const next: string[] = [];
+      for (const c of cur) {
+        for (const e of g.in.get(c) ?? []) {
+          if (e.kind !== kind || seen.has(e.from)) continue;
+          seen.add(e.from);
+          out.push({ id: e.from, kind, of: c });
+          next.push(e.from);
+        }
       }
+      cur = next;
     }
-    cur = next;
+    if (out.length) return out;
   }
-  return out;
+  return [];
 }
 
 const indexes = new WeakMap<ArtifactSet, RelationIndex>();

@@ -12,7 +12,7 @@ import { makeRepo } from '../helpers/git-repo.js';
  */
 const adr = (n: string, title: string, status: string, body: string) => `# ${Number(n)}. ${title}\n\nDate: 2022-01-0${Number(n) % 9}\n\n## Status\n\n${status}\n\n## Context\n\n${body}\n\n## Decision\n\nWe decided.\n`;
 
-function fixture() {
+function fixture(extra: Record<string, string> = {}) {
   const repo = makeRepo({
     '.contextia/config.yaml': [
       'sources:',
@@ -41,6 +41,7 @@ function fixture() {
     'doc/madr/0002-status-heading.md': '# Status\n\nAccepted\n\n# Context\n\nSomething.\n',
     'src/auth/tokens.ts': 'export const token = 1;\n',
     'docs/readme.md': '# notes\n',
+    ...extra,
   });
   repo.commit('fixture');
   return repo;
@@ -102,5 +103,23 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
   it('counts a mention only when it names a file or a folder below the top level', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);
+  });
+});
+
+describe('successor following from prose (issue 30 item 5)', () => {
+  it('a deprecated record found by a search leads to the record that amends it ("See … for updates")', async () => {
+    const { retrieveForText } = await import('../../src/retrieve/engine.js');
+    const repo = fixture({ 'doc/adr/0015-soap.md': adr('0015', 'SOAP for partners', 'Deprecated\n\n**See [0009-use-graphql](0009-use-graphql.md) for updates!**', 'Partners integrate through SOAP envelopes.') });
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const r = await retrieveForText({ snapshot, set, text: 'partners send SOAP envelopes', staleness: false });
+      expect(r.results.some((x) => x.id === 'ADR-0015')).toBe(false);
+      const succ = r.results.find((x) => x.id === 'ADR-0009');
+      expect(succ?.slot).toBe('links');
+      expect(succ?.why[0]).toMatchObject({ kind: 'successor', path: ['ADR-0009', 'amends', 'ADR-0015'] });
+    } finally {
+      snapshot.close();
+    }
   });
 });

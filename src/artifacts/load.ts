@@ -87,7 +87,7 @@ function isArtifactFile(p: string): boolean {
  */
 export function warmUp(snapshot: Snapshot, dir = '.contextia'): void {
   // the real calls report errors; a clean folder needs only its status, not its listing
-  (snapshot.cleanListing ? snapshot.cleanListing(dir) : snapshot.listUnder(dir)).catch(() => undefined);
+  (snapshot.tree ? snapshot.tree.cleanListing(dir) : snapshot.listUnder(dir)).catch(() => undefined);
   ParseCache.preload(snapshot.root);
 }
 
@@ -136,7 +136,7 @@ function setKeyOf(config: Config, sources: SourceSpec[], listed: SnapshotEntry[]
 
 /**
  * What a finished set's key is remembered by when every folder's listing is the git index's
- * own (Snapshot.cleanListing): the same versions and config as setKeyOf, and per folder its
+ * own (WorktreeTree.cleanListing, src/tree): the same versions and config as setKeyOf, and per folder its
  * settings and token (the index file, its stamp, the folder: which fixes the listing, every
  * blob id from the index), or for a folder that lists nothing what the disk says of it.
  */
@@ -168,8 +168,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const global = opts.global ?? config.global;
   // each folder whose listing is the git index's own names it by a token: the finished set's
   // key is remembered by the tokens, so a warm run over unchanged folders of thousands of
-  // records neither lists nor keys them (DEC-042)
-  const clean = global || !snapshot.cleanListing ? undefined : await Promise.all(sources.map((s) => snapshot.cleanListing!(s.dir)));
+  // records neither lists nor keys them (DEC-045)
+  const tree = global ? undefined : snapshot.tree;
+  const clean = tree ? await Promise.all(sources.map((s) => tree.cleanListing(s.dir))) : undefined;
   const tokensMemo = memo<string>(snapshot.root, 'artifacts-tokens');
   let tokenKey: string | undefined;
   let known: string | undefined;

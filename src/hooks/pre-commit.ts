@@ -11,7 +11,8 @@ import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
 import { detectDrift, type DriftFinding } from './drift.js';
-import { partialStagedIndex, rememberCarriers, StagedDelta, type RawChange } from './staged-index.js';
+import { partialStagedIndex, rememberCarriers } from './staged-index.js';
+import { StagedDelta, treeShortcuts, type RawChange } from '../tree/index.js';
 import { StagedSnapshot } from './staged-mentions.js';
 
 /** Options of `runPreCommit` (`git ctx hook pre-commit`). */
@@ -116,7 +117,7 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
   // what this commit changes, with blob ids: the changed paths, and the delta the staged
   // code index and mentions are derived by (DEC-033)
   const delta = staged instanceof IndexSnapshot && staged.commit ? new StagedDelta(staged.root, staged.commit) : undefined;
-  if (delta && process.env.GIT_CTX_STAGED_INDEX !== '0') {
+  if (delta && treeShortcuts()) {
     staged.close();
     staged = new StagedSnapshot(delta.root, delta.head, delta);
   }

@@ -5,8 +5,8 @@ import { CODE_CACHE_VERSION } from '../cache/code-index.js';
 import { CodeIndex } from '../code/code-index.js';
 import { classificationSettings } from '../code/extract.js';
 import type { Config } from '../config.js';
-import { runGit, splitZ } from '../git/exec.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import { ABSENT_MODE, treeShortcuts, type RawChange, type StagedDelta } from '../tree/index.js';
 import { sha256 } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 import { VERSION } from '../version.js';
@@ -27,89 +27,6 @@ import { VERSION } from '../version.js';
 const CARRIERS_VERSION = 1;
 /** Past this many changed paths since the remembered commit, a whole index is as cheap. */
 const MAX_CHANGES = 20_000;
-
-/** One line of `git diff-index --raw`: a path's mode and blob on both sides (zeros: absent). */
-export interface RawChange {
-  path: string;
-  oldMode: string;
-  newMode: string;
-  oldBlob: string;
-  newBlob: string;
-  /** A, M, D, T; U for an unmerged path */
-  status: string;
-}
-
-const ABSENT_MODE = '000000';
-
-/** Parse `git diff-index --raw -z` output. */
-export function parseRawDiff(out: string): RawChange[] {
-  const parts = splitZ(out);
-  const res: RawChange[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const head = parts[i]!;
-    const path = parts[i + 1]!;
-    if (!head.startsWith(':')) throw new Error(`unexpected git diff-index output: ${head.slice(0, 80)}`);
-    const [oldMode, newMode, oldBlob, newBlob, status] = head.slice(1).split(' ');
-    res.push({ path, oldMode: oldMode!, newMode: newMode!, oldBlob: oldBlob!, newBlob: newBlob!, status: (status ?? '').slice(0, 1) });
-  }
-  return res;
-}
-
-/**
- * What differs between a commit's tree and the git index (`--cached`: never the work
- * tree; no renames: a rename is its old path deleted and its new path added).
- */
-export async function stagedChanges(root: string, rev: string): Promise<RawChange[]> {
-  const out = await runGit(['diff-index', '--cached', '--raw', '-z', '--no-renames', '--no-abbrev', rev, '--'], { cwd: root });
-  return parseRawDiff(out);
-}
-
-/**
- * What differs between commits and the git index, each asked of git once per run: HEAD's
- * (what this commit changes) at once, a remembered commit's when a memo needs it.
- */
-export class StagedDelta {
-  readonly headChanges: Promise<RawChange[]>;
-  private readonly bySince = new Map<string, Promise<RawChange[]>>();
-  constructor(
-    readonly root: string,
-    readonly head: string,
-  ) {
-    this.headChanges = this.since(head);
-  }
-  since(commit: string): Promise<RawChange[]> {
-    let p = this.bySince.get(commit);
-    if (!p) {
-      p = stagedChanges(this.root, commit).then((changes) => {
-        for (const c of changes) if (c.status !== 'U') this.staged.set(c.path, c);
-        return changes;
-      });
-      p.catch(() => undefined); // each caller handles the failure
-      this.bySince.set(commit, p);
-    }
-    return p;
-  }
-  /** the index side of every path some diff named so far (the same whichever commit it was against) */
-  private readonly staged = new Map<string, RawChange>();
-  /** Whether a diff resolved so far named this path with an index side it can answer for. */
-  named(path: string): boolean {
-    const c = this.staged.get(path);
-    return !!c && !(c.newMode !== ABSENT_MODE && /^0+$/.test(c.newBlob));
-  }
-  /**
-   * The git index's entry of a path some diff against it named: `null` when the index does not
-   * list it, undefined when no diff named it (ask the index).
-   */
-  async stagedEntry(path: string): Promise<SnapshotEntry | null | undefined> {
-    await this.headChanges.catch(() => undefined);
-    const c = this.staged.get(path);
-    if (!c) return undefined;
-    // git names no blob for some entries (zeros): the index answers those
-    if (c.newMode !== ABSENT_MODE && /^0+$/.test(c.newBlob)) return undefined;
-    // gitlinks are not listed by the index snapshot
-    return c.newMode === ABSENT_MODE || c.newMode === '160000' ? null : { path, mode: c.newMode, blob: c.newBlob };
-  }
-}
 
 /** Everything a file's classification depends on besides its content: the memo's key. */
 function carriersKey(config: Config): string {
@@ -141,11 +58,11 @@ export interface StagedIndexOptions {
  * A partial code index of the staged snapshot built from the carriers remembered for some
  * commit, or undefined when there is no usable memo (none yet, other settings, the commit
  * gone, a merge conflict, too many changes): the caller then builds a whole one.
- * `GIT_CTX_STAGED_INDEX=0` turns it off.
+ * `GIT_CTX_TREE=git` turns it off.
  */
 export async function partialStagedIndex(opts: StagedIndexOptions): Promise<CodeIndex | undefined> {
   const { staged, config } = opts;
-  if (process.env.GIT_CTX_STAGED_INDEX === '0' || staged.kind !== 'index' || staged.backend !== 'git' || !staged.commit) return undefined;
+  if (!treeShortcuts() || staged.kind !== 'index' || staged.backend !== 'git' || !staged.commit) return undefined;
   const memo = readCarriers(staged.root, config);
   mark(`staged index: carriers ${memo ? `of ${memo.commit.slice(0, 12)}: ${memo.files.length}` : 'not remembered'}`);
   if (!memo) return undefined;
@@ -175,7 +92,7 @@ export async function partialStagedIndex(opts: StagedIndexOptions): Promise<Code
  * merge conflict).
  */
 export function rememberCarriers(staged: Snapshot, config: Config, index: CodeIndex, headChanges: RawChange[]): void {
-  if (process.env.GIT_CTX_STAGED_INDEX === '0' || staged.kind !== 'index' || staged.backend !== 'git' || !staged.commit) return;
+  if (!treeShortcuts() || staged.kind !== 'index' || staged.backend !== 'git' || !staged.commit) return;
   if (headChanges.some((c) => c.status === 'U')) return;
   const carriersMemo = cacheMemo<Partial<Carriers>>(staged.root, 'code-index-carriers');
   const key = carriersKey(config);

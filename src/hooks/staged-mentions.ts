@@ -5,7 +5,7 @@ import { IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { GlobIndex, globIndexFor, type PathLookup } from '../util/glob.js';
 import { mark } from '../util/timing.js';
 import type { SnapshotEntry } from '../snapshot/types.js';
-import type { RawChange, StagedDelta } from './staged-index.js';
+import type { RawChange, StagedDelta } from '../tree/index.js';
 
 /**
  * Which paths and globs the records mention exist in the staged snapshot, without listing
@@ -87,7 +87,7 @@ function writeMemo(root: string, commit: string, answers: Map<string, string[]>)
 /**
  * The staged snapshot of the pre-commit hook: the git index as IndexSnapshot reads it,
  * answering the records' mentions from the per-commit memo above (pathLookup is what the
- * artifact loader asks a snapshot for). `GIT_CTX_STAGED_INDEX=0` turns it off.
+ * artifact loader asks a snapshot for). `GIT_CTX_TREE=git` turns it off.
  */
 export class StagedSnapshot extends IndexSnapshot {
   constructor(

@@ -5,8 +5,10 @@ import type { Artifact, LoadProblem } from '../artifacts/types.js';
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { hasGitBinary, runGit, splitZ } from '../git/exec.js';
+import { fastHead } from '../git/fast-head.js';
 import { findRepoRoot, openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { WorktreeTree } from '../tree/index.js';
 import { gitBlobHash, sha256 } from '../util/hash.js';
 import { loadBaseline, type Baseline } from './baseline.js';
 import { sortArtifacts } from './select.js';
@@ -54,17 +56,19 @@ interface StatMemo {
 interface KeyInfo {
   key: string;
   head: string | undefined;
-  dirty: boolean;
+  /** the artifact directories asked about (the dirty flag is git's status of them, on a load) */
+  dirs: string[];
 }
 
 /**
- * Reads the repository fresh for every tool call, but cheaply: a warm call asks git
- * for the status of the artifact directory (one process, which uses git's own stat
- * cache) and hashes only the files that differ from HEAD. Files that status reports
- * as clean have HEAD's blob ids, so (HEAD, dirty paths with their blob ids, global
- * store listing) names the artifact content exactly; the state loaded for that key is
- * reused. A full worktree Snapshot listing costs 50–100 ms at 2,000 files, which is
- * why it is only taken on a miss.
+ * Reads the repository fresh for every tool call, but cheaply: a warm call asks the tree
+ * module (src/tree) what the artifact directories hold, as every command does — a folder
+ * whose listing is the git index's own by its token (index file, stamp, folder), any other
+ * by its entries, with the blob ids of files changed on disk hashed (by stat signature,
+ * remembered across calls). With HEAD and the global store's listing that names the
+ * artifact content exactly; the state loaded for that key is reused. The tree module reads
+ * the git index again only when its stamp changed, so a warm call over a small records
+ * folder runs no git process. A full worktree Snapshot listing is only taken on a miss.
  */
 export class RepoReader {
   private rootP: Promise<{ root: string; gitDir: string; useGit: boolean }> | undefined;
@@ -96,7 +100,7 @@ export class RepoReader {
   async state(): Promise<RepoState> {
     const loc = await this.location();
     const global = this.options.global ?? this.lastGlobal ?? false;
-    const info = loc.useGit ? await this.keyFromStatus(loc.root, this.lastDir, global) : undefined;
+    const info = loc.useGit ? await this.keyFromTree(loc.root, this.lastDir, global) : undefined;
     if (info) {
       const hit = this.cache.get(info.key);
       if (hit) {
@@ -134,7 +138,7 @@ export class RepoReader {
       // the key assumed the previous artifact dir and global flag; when the config says
       // otherwise, recompute so the next call hits instead of reloading once more
       if (info && (config.dir !== this.lastDir || global !== (this.options.global ?? this.lastGlobal ?? false))) {
-        keyInfo = await this.keyFromStatus(root, config.dir, global);
+        keyInfo = await this.keyFromTree(root, config.dir, global);
       }
       this.lastDir = config.dir;
       this.lastGlobal = config.global;
@@ -143,7 +147,7 @@ export class RepoReader {
         key: keyInfo?.key ?? `uncached:${Date.now()}`,
         root,
         head: snapshot.commit,
-        dirty: keyInfo?.dirty ?? false,
+        dirty: keyInfo ? await dirtyUnder(root, keyInfo.dirs) : false,
         config,
         set,
         ordered: sortArtifacts([...set.byId.values()], config),
@@ -162,31 +166,27 @@ export class RepoReader {
     }
   }
 
-  /** Identify the artifact content via `git status` of the artifact directory. */
-  private async keyFromStatus(root: string, dir: string, global: boolean): Promise<KeyInfo> {
+  /** Identify the artifact content from the tree module: HEAD, each folder's token or entries, the global store. */
+  private async keyFromTree(root: string, dir: string, global: boolean): Promise<KeyInfo> {
     const dirs = [...new Set(['.contextia', dir])];
-    const out = await runGit(
-      ['-c', 'core.quotepath=off', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...dirs],
-      { cwd: root },
-    );
-    let head: string | undefined;
-    const changed: string[] = [];
-    for (const rec of splitZ(out)) {
-      if (rec.startsWith('# branch.oid ')) {
-        const oid = rec.slice('# branch.oid '.length);
-        head = oid === '(initial)' ? undefined : oid;
-      } else if (rec.startsWith('1 ')) changed.push(fieldsAfter(rec, 8));
-      else if (rec.startsWith('u ')) changed.push(fieldsAfter(rec, 10));
-      else if (rec.startsWith('? ')) changed.push(rec.slice(2));
-    }
-    changed.sort();
+    // a fresh view per call: the index is read again only when its stamp changed
+    const tree = new WorktreeTree(root);
+    const head = await headOf(root);
     const parts = [`head:${head ?? ''}`, `dirs:${dirs.join(',')}`, `global:${global}`];
-    for (const p of changed) parts.push(`${p}\0${await this.worktreeBlob(path.join(root, p))}`);
+    for (const d of dirs) {
+      const clean = await tree.cleanListing(d);
+      if (clean) {
+        parts.push(`#${d}\0${clean.token}`);
+        continue;
+      }
+      parts.push(`#${d}`);
+      for (const e of await tree.load(d)) parts.push(`${e.path}\0${e.mode}\0${e.blob ?? (await this.worktreeBlob(path.join(root, e.path)))}`);
+    }
     if (global) {
       const gdir = this.options.globalDir ?? globalStoreDir();
       for (const f of await walkMarkdown(gdir)) parts.push(`~global/${f}\0${await this.worktreeBlob(path.join(gdir, f))}`);
     }
-    return { key: sha256(parts.join('\n')), head, dirty: changed.length > 0 };
+    return { key: sha256(parts.join('\n')), head, dirs };
   }
 
   /** Blob id of a file on disk, re-hashed only when its stat signature changed. */
@@ -204,14 +204,18 @@ export class RepoReader {
   }
 }
 
-/** The path of a porcelain v2 record: everything after the first n space-separated fields. */
-function fieldsAfter(rec: string, n: number): string {
-  let i = 0;
-  for (let k = 0; k < n; k++) {
-    i = rec.indexOf(' ', i) + 1;
-    if (i === 0) return rec;
-  }
-  return rec.slice(i);
+/** HEAD from the filesystem (no process) where the layout is plain, else from git; undefined in a repository without commits. */
+async function headOf(root: string): Promise<string | undefined> {
+  const fast = fastHead(root);
+  if (fast) return fast.commit;
+  const out = await runGit(['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, okCodes: [1] }).catch(() => '');
+  return out.trim() || undefined;
+}
+
+/** Whether artifact files differ from HEAD (staged or not, or untracked): git's status of the folders, asked on a load only. */
+async function dirtyUnder(root: string, dirs: string[]): Promise<boolean> {
+  const out = await runGit(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...dirs], { cwd: root });
+  return splitZ(out).some((rec) => rec.startsWith('1 ') || rec.startsWith('u ') || rec.startsWith('? '));
 }
 
 async function walkMarkdown(dir: string): Promise<string[]> {

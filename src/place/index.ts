@@ -6,26 +6,25 @@ import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
 import { WorktreeSnapshot } from '../snapshot/git-snapshot.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { trackedListing, treeShortcuts } from '../tree/index.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { FocusSnapshot } from './focus.js';
-import { trackedListing } from './listing.js';
 import { PlaceSnapshot } from './snapshot.js';
 
 export { FocusSnapshot } from './focus.js';
-export { gitIndexStamp, trackedListing, TrackedListing } from './listing.js';
 export { PlaceSnapshot } from './snapshot.js';
 
 /**
  * The place index: how a question about one place (`trace <file>`, `for <file>`, the agent's
  * file-read hook) is answered on a large repository without listing, stat-ing or indexing
  * the whole working tree. The tree-wide view comes from the git index, remembered by its
- * stamp (trackedListing); the place itself, the package.json files above it and the files
+ * stamp (the tree module's trackedListing); the place itself, the package.json files above it and the files
  * the artifacts anchor to are read from the working tree, fresh; the code index covers
  * those files only, and the neighbours a walk reaches are added on demand. Off with
- * GIT_CTX_PLACE_INDEX=0 (every question then reads the whole tree, as `check` does).
+ * GIT_CTX_TREE=git (every question then reads the whole tree, as `check` does).
  */
 export function placeIndexEnabled(snapshot: Snapshot): boolean {
-  return process.env.GIT_CTX_PLACE_INDEX !== '0' && snapshot instanceof WorktreeSnapshot;
+  return treeShortcuts() && snapshot instanceof WorktreeSnapshot;
 }
 
 /** The place and the package.json files that could hold it (what trace reads to name the package). */
@@ -40,7 +39,7 @@ export function focusOf(place: string): string[] {
 /**
  * A snapshot answering one-place questions about `place` (a repository path) from the place
  * index, or the snapshot itself when the index does not apply (a commit or the staged view,
- * which git lists cheaply anyway; isomorphic-git; GIT_CTX_PLACE_INDEX=0).
+ * which git lists cheaply anyway; isomorphic-git; GIT_CTX_TREE=git).
  */
 export function openPlace(snapshot: Snapshot, place: string): Snapshot {
   if (!placeIndexEnabled(snapshot)) return snapshot;

@@ -1,9 +1,8 @@
 // @spec SPEC-SCALE-001
 
-import type { CleanListing, Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
+import { focusIdentity, type TrackedListing, type WorktreeTree } from '../tree/index.js';
 import { GlobIndex as GlobIndexLike, type PathLookup } from '../util/glob.js';
-import { readGitIndex } from '../git/index-file.js';
-import { gitIndexStamp, type TrackedListing } from './listing.js';
 import { mentionLookup } from './mentions.js';
 
 /**
@@ -97,36 +96,9 @@ export class PlaceSnapshot implements Snapshot {
     if (listed && (await this.base()).stamp !== state.stamp) return undefined;
     return `${state.stamp}|${state.sig}`;
   }
-  /**
-   * The git index's stamp now, and the focus files that make list() (`blob`) or listPaths()
-   * (`presence`) differ from the index at that stamp. A focus file the index records as a
-   * plain file with the blob it has on disk changes nothing, so it is left out: two
-   * questions about different unchanged files share one identity (DEC-031), and the memos
-   * keyed by it (the code graph's key, the mentioned paths) serve both. Anything else (not
-   * tracked but on disk, modified, deleted, a link, a conflict, an index that cannot be read
-   * here) is named with its blob or presence, as all focus files were before; a file neither
-   * tracked nor on disk changes nothing either.
-   */
+  /** The git index's stamp and the focus files that make list() (`blob`) or listPaths() (`presence`) differ from it (tree/identity.ts). */
   private async focusState(kind: 'blob' | 'presence'): Promise<{ stamp: string; sig: string } | undefined> {
-    const fresh = await this.fresh();
-    const stamp = gitIndexStamp(this.root);
-    if (!stamp) return undefined;
-    const index = readGitIndex(this.root);
-    // the index read is the one of `stamp` (git replaces the file, never rewrites it in place)
-    const same = index !== undefined && gitIndexStamp(this.root) === stamp;
-    const parts: string[] = [];
-    for (const [p, blob] of fresh) {
-      if (same) {
-        const at = index.under(p).filter((e) => e.path === p);
-        const mode = at.length === 1 && index.stage(at[0]!) === 0 ? index.mode(at[0]!) : undefined;
-        const plain = mode === '100644' || mode === '100755';
-        // neither tracked nor on disk (a package.json looked for above the place): nothing to overlay
-        if (!at.length && blob === undefined) continue;
-        if (plain && blob !== undefined && (kind === 'presence' || index.blob(at[0]!) === blob)) continue;
-      }
-      parts.push(kind === 'blob' ? `${p}=${blob ?? '-'}` : `${p}=${blob === undefined ? '-' : '+'}`);
-    }
-    return { stamp, sig: parts.sort().join(kind === 'blob' ? '\n' : ',') };
+    return focusIdentity(this.root, await this.fresh(), kind);
   }
   /**
    * Which of these paths and globs (mentioned in records) match files, from a memo kept per
@@ -168,9 +140,9 @@ export class PlaceSnapshot implements Snapshot {
   listUnder(prefix: string): Promise<SnapshotEntry[]> {
     return this.inner.listUnder(prefix);
   }
-  /** The working tree's: folder listings are its own (listUnder above). */
-  cleanListing(dir: string): Promise<CleanListing | undefined> {
-    return this.inner.cleanListing ? this.inner.cleanListing(dir) : Promise.resolve(undefined);
+  /** The working tree's: folder listings are its own (listUnder above), and so are their tokens. */
+  get tree(): WorktreeTree | undefined {
+    return this.inner.tree;
   }
   /** Look one file up on its own (one git process) while that stays cheaper than listing its folder. */
   private single(p: string): void {

@@ -1,30 +1,17 @@
 // @spec SPEC-SNAPSHOT-001
 
+import type { TreeEntry, WorktreeTree } from '../tree/index.js';
+
 /** What a Snapshot is a view of. */
 export type SnapshotKind = 'worktree' | 'index' | 'commit';
 
-export interface SnapshotEntry {
-  /** posix path relative to the repository root */
-  path: string;
-  /** git blob id; for the work tree it is computed from the content on demand */
-  blob?: string;
-  /** git file mode, e.g. 100644, 100755, 120000 (symlink) */
-  mode: string;
-}
-
-/** See Snapshot.cleanListing. */
-export interface CleanListing {
-  /** the git index file, its stamp and the folder: equal tokens, equal listings */
-  token: string;
-  /** the folder lists nothing */
-  empty: boolean;
-  /** whether the index is still the one the token names (a listing taken since then is the token's) */
-  current(): boolean;
-}
+/** One file of a snapshot (the tree module's entry: src/tree). */
+export type SnapshotEntry = TreeEntry;
 
 /**
  * The repository as seen at one point. Every analysis reads files only through a
- * Snapshot, which is what makes bundles reproducible and hook checks staged-only.
+ * Snapshot, which is what makes bundles reproducible and hook checks staged-only. A plain
+ * read interface: what is in the tree and whether it changed is the tree module's (src/tree).
  */
 export interface Snapshot {
   readonly kind: SnapshotKind;
@@ -55,12 +42,10 @@ export interface Snapshot {
    */
   listPaths?(): Promise<string[]>;
   /**
-   * Optional: a token naming listUnder(dir) exactly, when that listing is what the git index
-   * records (nothing under `dir` changed or deleted on disk, nothing untracked there), so a
-   * key computed from the listing can be remembered by the token instead of rebuilt from
-   * every entry (DEC-042). undefined when it is not known to be so; never required.
+   * The working tree's state this snapshot reads through (worktree snapshots of a git
+   * repository): where a question about what changed (a folder's token) is answered.
    */
-  cleanListing?(dir: string): Promise<CleanListing | undefined>;
+  readonly tree?: WorktreeTree;
   /** Release processes held open (cat-file). Idempotent. */
   close(): void;
 }

@@ -1,11 +1,11 @@
 // @spec SPEC-STORE-001
 
 import { execFile } from 'node:child_process';
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { memo } from '../cache/memo.js';
 import { gitBlobHash, sha1 } from '../util/hash.js';
-import { indexFileOf, readGitIndex, type GitIndexFile } from '../git/index-file.js';
+import { gitIndex, indexChecksum, indexFileOf, indexStamp, type GitIndexFile } from '../tree/index.js';
 
 /**
  * The dirty flag of an episode, scoped to what the answer read (DEC-032): `true` when one of
@@ -43,7 +43,7 @@ type FileState = 'clean' | 'dirty' | 'absent' | 'git';
 export function startDirtyProbe(root: string, commit: string | undefined, opts: { reads?: 'worktree' | 'index' | 'commit' } = {}): DirtyProbe {
   const reads = opts.reads ?? 'worktree';
   if (reads === 'commit') return { judge: async () => (commit ? false : undefined) };
-  const index = commit ? readGitIndex(root) : undefined;
+  const index = commit ? gitIndex(root) : undefined;
   // no commit (an unborn branch, or a layout the in-process readers do not handle), or an index
   // they cannot read: git judges the files themselves, scoped to them
   if (!commit || !index) return { judge: (files, waitMs) => scopedStatus(root, files, reads, waitMs) };
@@ -118,34 +118,11 @@ export function fileState(root: string, index: GitIndexFile, p: string): FileSta
 }
 
 
-/** The identity of the index file's content: its trailing checksum (git's own) and its stat stamp. */
+/** The index file and its stamp (src/tree): any write of the index gives it a new one. */
 function indexIdentity(root: string): string | undefined {
   const file = indexFileOf(root);
-  if (!file) return undefined;
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${file}\0${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The index file's trailing checksum (git's SHA-1 of its content; zeros with index.skipHash, then the stamp alone keys it). */
-function trailerOf(root: string): string | undefined {
-  const file = indexFileOf(root);
-  if (!file) return undefined;
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
-    if (size < 32) return undefined;
-    const buf = Buffer.alloc(20);
-    return readSync(fd, buf, 0, 20, size - 20) === 20 ? buf.toString('hex') : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const stamp = file ? indexStamp(root) : undefined;
+  return stamp ? `${file}\0${stamp}` : undefined;
 }
 
 /**
@@ -155,7 +132,7 @@ function trailerOf(root: string): string | undefined {
  */
 export function stagedPaths(root: string, commit: string): Promise<Set<string> | undefined> {
   const before = indexIdentity(root);
-  const trailer = before ? trailerOf(root) : undefined;
+  const trailer = before ? indexChecksum(root) : undefined;
   if (!before || !trailer) return Promise.resolve(undefined);
   const key = sha1(`git-ctx/record-staged 1\n${commit}\n${before}\n${trailer}`);
   const staged = memo<string[]>(root, 'record-staged');

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CodeIndex, PartialIndexError } from '../../src/code/code-index.js';
 import { loadConfig } from '../../src/config.js';
 import { runPreCommit, type PreCommitResult } from '../../src/hooks/pre-commit.js';
-import { partialStagedIndex, StagedDelta } from '../../src/hooks/staged-index.js';
+import { partialStagedIndex } from '../../src/hooks/staged-index.js';
+import { StagedDelta } from '../../src/tree/staged.js';
 import { StagedSnapshot } from '../../src/hooks/staged-mentions.js';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
@@ -54,11 +55,11 @@ async function compare(repo: TestRepo, partial: boolean): Promise<PreCommitResul
   } finally {
     staged.close();
   }
-  const whole = await withEnv('GIT_CTX_STAGED_INDEX', '0', () => runPreCommit({ cwd: repo.dir, now: NOW, cache: false }));
+  const whole = await withEnv('GIT_CTX_TREE', 'git', () => runPreCommit({ cwd: repo.dir, now: NOW, cache: false }));
   const fast = await runPreCommit({ cwd: repo.dir, now: NOW, cache: false });
   expect(decision(fast)).toEqual(decision(whole));
   // every rule (a whole index) agrees too, and leaves the memo usable
-  const all = await withEnv('GIT_CTX_STAGED_INDEX', '0', () => runPreCommit({ cwd: repo.dir, now: NOW, cache: false, allRules: true }));
+  const all = await withEnv('GIT_CTX_TREE', 'git', () => runPreCommit({ cwd: repo.dir, now: NOW, cache: false, allRules: true }));
   expect(decision(await runPreCommit({ cwd: repo.dir, now: NOW, cache: false, allRules: true }))).toEqual(decision(all));
   return fast;
 }

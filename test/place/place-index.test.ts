@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { buildCodeIndex } from '../../src/code/code-index.js';
 import { loadConfig } from '../../src/config.js';
-import { openPlace, placeCodeIndex, PlaceSnapshot, trackedListing } from '../../src/place/index.js';
+import { openPlace, placeCodeIndex, PlaceSnapshot } from '../../src/place/index.js';
+import { trackedListing } from '../../src/tree/listing.js';
 import { retrieveForPlace } from '../../src/retrieve/engine.js';
 import { traceWithFallback } from '../../src/retrieve/trace-view.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
@@ -198,16 +199,16 @@ describe('place index', () => {
     expect(c.entries().find((e) => e.path === 'pkg/new.ts')?.blob).toBe(staged);
   }, 60_000);
 
-  it('is off with GIT_CTX_PLACE_INDEX=0 and for commit or staged snapshots', async () => {
+  it('is off with GIT_CTX_TREE=git and for commit or staged snapshots', async () => {
     const repo = seed();
     const wt = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
     const idx = await openSnapshot({ cwd: repo.dir, kind: 'index' });
     try {
       expect(openPlace(idx, 'pkg/billing/src/round.ts')).toBe(idx);
-      process.env.GIT_CTX_PLACE_INDEX = '0';
+      process.env.GIT_CTX_TREE = 'git';
       expect(openPlace(wt, 'pkg/billing/src/round.ts')).toBe(wt);
     } finally {
-      delete process.env.GIT_CTX_PLACE_INDEX;
+      delete process.env.GIT_CTX_TREE;
       wt.close();
       idx.close();
     }

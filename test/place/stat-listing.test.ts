@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseGitIndex, readGitIndex } from '../../src/git/index-file.js';
+import { parseGitIndex } from '../../src/tree/index-file.js';
+import { gitIndex as readGitIndex } from '../../src/tree/state.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
-import { statScopedListing } from '../../src/snapshot/stat-scoped.js';
+import { statScopedListing } from '../../src/tree/stat-listing.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/git-repo.js';
 
@@ -27,10 +28,15 @@ function seed(): TestRepo {
   return repo;
 }
 
-/** What the working-tree snapshot says about SPECS, from git (stat listing off) or from the index's stat data. */
-async function view(dir: string, viaStat: boolean) {
-  const before = process.env.GIT_CTX_STAT_LISTING;
-  process.env.GIT_CTX_STAT_LISTING = viaStat ? '1' : '0';
+/**
+ * What the working-tree snapshot says about SPECS, from the index's stat data (`stat`), from
+ * git on the private index copy (`git`: GIT_CTX_TREE=git) or from git on the user's index
+ * (`plain`: GIT_CTX_TREE=plain).
+ */
+async function view(dir: string, how: 'stat' | 'git' | 'plain') {
+  const before = process.env.GIT_CTX_TREE;
+  if (how === 'stat') delete process.env.GIT_CTX_TREE;
+  else process.env.GIT_CTX_TREE = how;
   try {
     const out: Record<string, unknown> = {};
     for (const p of SPECS) {
@@ -52,19 +58,19 @@ async function view(dir: string, viaStat: boolean) {
     }
     return out;
   } finally {
-    if (before === undefined) delete process.env.GIT_CTX_STAT_LISTING;
-    else process.env.GIT_CTX_STAT_LISTING = before;
+    if (before === undefined) delete process.env.GIT_CTX_TREE;
+    else process.env.GIT_CTX_TREE = before;
   }
 }
 
 async function expectSame(repo: TestRepo) {
-  const git = await view(repo.dir, false);
-  const stat = await view(repo.dir, true);
+  const git = await view(repo.dir, 'git');
+  const stat = await view(repo.dir, 'stat');
   expect(stat).toEqual(git);
 }
 
 afterEach(() => {
-  delete process.env.GIT_CTX_STAT_LISTING;
+  delete process.env.GIT_CTX_TREE;
 });
 
 describe('listings limited to a few paths from the index stat data (no git process)', () => {
@@ -174,12 +180,12 @@ describe('listings limited to a few paths from the index stat data (no git proce
     expect(hook.stdout).toContain('SPEC-001');
     expect(count()).toBe(0);
     // the same runs with the shortcut off do spawn git: the count above measures something
-    runCli(['for', place, '--json'], { cwd: repo.dir, env: { ...env, GIT_TRACE: trace, GIT_CTX_STAT_LISTING: '0' } });
+    runCli(['for', place, '--json'], { cwd: repo.dir, env: { ...env, GIT_TRACE: trace, GIT_CTX_TREE: 'git' } });
     expect(count()).toBeGreaterThan(0);
 
     const same = (args: string[]) => {
       const fast = runCli(args, { cwd: repo.dir, env });
-      const slow = runCli(args, { cwd: repo.dir, env: { ...env, GIT_CTX_PLACE_INDEX: '0' } });
+      const slow = runCli(args, { cwd: repo.dir, env: { ...env, GIT_CTX_TREE: 'git' } });
       expect(fast.code).toBe(slow.code);
       const strip = (s: string) => s.replace(/"ms": [\d.]+/g, '"ms": 0');
       expect(strip(fast.stdout)).toBe(strip(slow.stdout));
@@ -203,16 +209,9 @@ describe('listings limited to a few paths from the index stat data (no git proce
     utimesSync(rec, later, later);
     expect(repo.git('diff-files', '--name-only')).toContain('DEC-001.md');
     const userIndex = readFileSync(path.join(repo.dir, '.git/index'));
-    const plain = await (async () => {
-      process.env.GIT_CTX_PRIVATE_INDEX = '0';
-      try {
-        return await view(repo.dir, false);
-      } finally {
-        delete process.env.GIT_CTX_PRIVATE_INDEX;
-      }
-    })();
-    for (let i = 0; i < 2; i++) expect(await view(repo.dir, false)).toEqual(plain);
-    expect(await view(repo.dir, true)).toEqual(plain);
+    const plain = await view(repo.dir, 'plain');
+    for (let i = 0; i < 2; i++) expect(await view(repo.dir, 'git')).toEqual(plain);
+    expect(await view(repo.dir, 'stat')).toEqual(plain);
     // the user's index is untouched; the private copy was refreshed by git (the file is clean there)
     expect(readFileSync(path.join(repo.dir, '.git/index')).equals(userIndex)).toBe(true);
     const cache = path.join(repo.dir, '.git/ctx/cache');
@@ -223,14 +222,9 @@ describe('listings limited to a few paths from the index stat data (no git proce
     expect(stale(path.join(repo.dir, '.git/index'))).toContain('DEC-001.md');
     // an edit is still seen through the private copy
     writeFileSync(rec, readFileSync(rec, 'utf8') + 'More.\n');
-    const edited = await view(repo.dir, false);
+    const edited = await view(repo.dir, 'git');
     expect((edited['.contextia'] as { under: unknown[][] }).under.find((e) => String(e[0]).endsWith('DEC-001.md'))?.[2]).toBe(repo.git('hash-object', rec).trim());
-    process.env.GIT_CTX_PRIVATE_INDEX = '0';
-    try {
-      expect(await view(repo.dir, false)).toEqual(edited);
-    } finally {
-      delete process.env.GIT_CTX_PRIVATE_INDEX;
-    }
+    expect(await view(repo.dir, 'plain')).toEqual(edited);
   });
 });
 

@@ -6,12 +6,12 @@ import type { Artifact } from '../../src/artifacts/types.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { openTreeView } from '../../src/place/index.js';
-import type { CleanListing } from '../../src/snapshot/types.js';
+import type { CleanListing } from '../../src/tree/worktree.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
 import { withEnv } from '../helpers/env.js';
 
-// Snapshot.cleanListing and the finished set remembered by it (DEC-042): a folder whose
+// WorktreeTree.cleanListing (src/tree) and the finished set remembered by it (DEC-042, DEC-045): a folder whose
 // listing is the git index's own is named by a token (index file, stamp, folder), and a warm
 // load over it neither lists nor keys its records. Every change on disk must end the token;
 // every load must equal one without any cache.
@@ -47,7 +47,7 @@ function settle(repo: TestRepo): void {
 async function clean(dir: string, folder = '.contextia'): Promise<CleanListing | undefined> {
   const snap = await openSnapshot({ cwd: dir });
   try {
-    return await snap.cleanListing!(folder);
+    return await snap.tree!.cleanListing(folder);
   } finally {
     snap.close();
   }

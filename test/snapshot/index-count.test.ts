@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readGitIndex } from '../../src/git/index-file.js';
+import { gitIndex as readGitIndex } from '../../src/tree/state.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
 describe('git index reader: counting the entries under a path', () => {

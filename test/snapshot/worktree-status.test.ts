@@ -4,18 +4,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/run.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import type { SnapshotEntry } from '../../src/snapshot/types.js';
-import { worktreeState } from '../../src/snapshot/worktree-status.js';
+import { worktreeState } from '../../src/tree/status.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 
-const saved = process.env.GIT_CTX_PRIVATE_INDEX;
+const saved = process.env.GIT_CTX_TREE;
 afterEach(() => {
-  if (saved === undefined) delete process.env.GIT_CTX_PRIVATE_INDEX;
-  else process.env.GIT_CTX_PRIVATE_INDEX = saved;
+  if (saved === undefined) delete process.env.GIT_CTX_TREE;
+  else process.env.GIT_CTX_TREE = saved;
 });
 
 /** The whole working tree listing with blob ids resolved (the work tree's, hashed where changed). */
 async function listing(repo: TestRepo, privateIndex: boolean): Promise<SnapshotEntry[]> {
-  process.env.GIT_CTX_PRIVATE_INDEX = privateIndex ? '1' : '0';
+  if (privateIndex) delete process.env.GIT_CTX_TREE;
+  else process.env.GIT_CTX_TREE = 'plain';
   const snap = await openSnapshot({ cwd: repo.dir });
   try {
     const entries = await snap.list();
@@ -26,7 +27,7 @@ async function listing(repo: TestRepo, privateIndex: boolean): Promise<SnapshotE
 }
 
 async function findings(repo: TestRepo): Promise<unknown> {
-  process.env.GIT_CTX_PRIVATE_INDEX = '1';
+  delete process.env.GIT_CTX_TREE;
   const snap = await openSnapshot({ cwd: repo.dir });
   try {
     const r = await runCheck({ snapshot: snap, now: new Date('2026-11-22T00:00:00Z') });
@@ -89,9 +90,9 @@ describe('whole working tree from a private index and one git status', () => {
     const state = await worktreeState(repo.dir);
     expect(state && [...state.changed]).toEqual(['a.txt']);
     expect(state?.untracked).toEqual(['u.txt']);
-    process.env.GIT_CTX_PRIVATE_INDEX = '0';
+    process.env.GIT_CTX_TREE = 'plain';
     expect(await worktreeState(repo.dir)).toBeUndefined();
-    delete process.env.GIT_CTX_PRIVATE_INDEX;
+    delete process.env.GIT_CTX_TREE;
     const noCache = process.env.GIT_CTX_NO_CACHE;
     process.env.GIT_CTX_NO_CACHE = '1';
     try {

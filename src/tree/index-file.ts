@@ -1,13 +1,9 @@
 // @spec SPEC-SCALE-001
 
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { resolveGitDir } from './git-dir.js';
-
 /**
  * The git index file (`.git/index`) read in-process: path, mode, staged blob id and the stat
  * data git recorded for each entry. A one-place question compares a few files' stat data
- * with it instead of spawning `git ls-files` and `git status` (DEC-025). Only what can be
+ * with it instead of spawning `git ls-files` and `git status` (DEC-025, DEC-045). Only what can be
  * read safely is read: versions 2 to 4, sha1 object ids, no split index (`link`), no
  * sparse index (`sdir`); anything else is `undefined` and git answers instead.
  */
@@ -43,6 +39,10 @@ export class GitIndexFile {
   }
   get size(): number {
     return this.starts.length;
+  }
+  /** the file's trailing checksum (git's SHA-1 of its content; zeros when git skipped it, index.skipHash) */
+  get checksum(): string {
+    return this.buf.toString('hex', this.buf.length - 20);
   }
   private entry(i: number): GitIndexEntry {
     return { path: this.decoded?.[i] ?? this.buf.toString('utf8', this.names[i]!, this.names[i]! + this.lens[i]!), off: this.starts[i]!, ext: this.exts[i]! };
@@ -159,19 +159,6 @@ const NS_PER_S = 1_000_000_000n;
 const be16 = (b: Buffer, o: number): number => (b[o]! << 8) | b[o + 1]!;
 const be32 = (b: Buffer, o: number): number => b[o]! * 0x1000000 + ((b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!);
 
-/** The index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
-export function indexFileOf(root: string): string | undefined {
-  if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
-  const dotgit = path.join(root, '.git');
-  try {
-    if (statSync(dotgit).isDirectory()) return path.join(dotgit, 'index');
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
-    return m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Parse an index file's bytes; undefined for anything this reader does not handle. */
 export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | undefined {
   if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return undefined;
@@ -232,35 +219,4 @@ export function parseGitIndex(buf: Buffer, mtimeNs: bigint): GitIndexFile | unde
     off += 8 + buf.readUInt32BE(off + 4);
   }
   return new GitIndexFile(buf, starts, names, lens, exts, mtimeNs, decoded);
-}
-
-let memo: { file: string; stamp: string; index: GitIndexFile | undefined } | undefined;
-
-/**
- * The parsed index of a work tree, read once per process and state of the file (size,
- * times, inode); undefined when it cannot be read safely (see GitIndexFile) or when the
- * repository stores sha256 object ids.
- */
-export function readGitIndex(root: string): GitIndexFile | undefined {
-  const file = indexFileOf(root);
-  if (!file) return undefined;
-  let st;
-  try {
-    st = statSync(file, { bigint: true });
-  } catch {
-    return undefined;
-  }
-  const stamp = `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
-  if (memo && memo.file === file && memo.stamp === stamp) return memo.index;
-  let index: GitIndexFile | undefined;
-  try {
-    const gitDir = resolveGitDir(root);
-    const config = gitDir ? readFileSync(path.join(gitDir, 'config'), 'utf8') : '';
-    if (/^\s*objectformat\s*=\s*sha256/im.test(config)) index = undefined;
-    else index = parseGitIndex(readFileSync(file), st.mtimeNs);
-  } catch {
-    index = undefined;
-  }
-  memo = { file, stamp, index };
-  return index;
 }

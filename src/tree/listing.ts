@@ -1,32 +1,14 @@
 // @spec SPEC-SCALE-001
 
-import { statSync } from 'node:fs';
 import { runGit, splitZ } from '../git/exec.js';
-import { indexFileOf } from '../git/index-file.js';
-import type { SnapshotEntry } from '../snapshot/types.js';
 import { textMemo } from '../cache/container.js';
 import { mark } from '../util/timing.js';
+import { indexStamp } from './state.js';
+import type { TreeEntry } from './types.js';
 
 /** Bump when what is stored changes: an old listing is then ignored, never half-trusted. */
 const LISTING_VERSION = 1;
 const HEADER = 'git-ctx/place-listing';
-
-/**
- * What the git index file is right now, to the nanosecond: size, modification and change
- * times, inode. git rewrites the file (a new inode through rename) whenever it changes, so
- * an equal stamp means the same staged paths and blob ids. undefined without an index (a
- * fresh repository): nothing is remembered then.
- */
-export function gitIndexStamp(root: string): string | undefined {
-  const f = indexFileOf(root);
-  if (!f) return undefined;
-  try {
-    const st = statSync(f, { bigint: true });
-    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The tracked files as the git index records them, one `<mode> <blob> <path>` line each in
@@ -35,7 +17,7 @@ export function gitIndexStamp(root: string): string | undefined {
  */
 export class TrackedListing {
   private pathList: string[] | undefined;
-  private entryList: SnapshotEntry[] | undefined;
+  private entryList: TreeEntry[] | undefined;
   constructor(
     private readonly lines: string[],
     /** whether it came from the cache (no git process) */
@@ -53,7 +35,7 @@ export class TrackedListing {
     this.pathList ??= this.lines.map((l) => l.slice(l.indexOf(' ', 7) + 1));
     return this.pathList;
   }
-  entries(): SnapshotEntry[] {
+  entries(): TreeEntry[] {
     this.entryList ??= this.lines.map((l) => {
       const sp = l.indexOf(' ', 7);
       return { path: l.slice(sp + 1), mode: l.slice(0, 6), blob: l.slice(7, sp) };
@@ -95,7 +77,7 @@ function linesOf(out: string): { lines: string[]; skipped: number } {
  */
 export async function trackedListing(root: string): Promise<TrackedListing> {
   const memo = textMemo(root, 'place-listing');
-  const stamp = gitIndexStamp(root);
+  const stamp = indexStamp(root);
   const header = stamp ? `${HEADER} ${LISTING_VERSION} ${stamp}` : undefined;
   if (header && memo.on) {
     const body = memo.get(header);
@@ -107,8 +89,38 @@ export async function trackedListing(root: string): Promise<TrackedListing> {
   }
   const { lines, skipped } = linesOf(await runGit(['ls-files', '-s', '-z'], { cwd: root }));
   // the index may have changed while git read it: remember only a listing whose stamp held
-  const held = stamp !== undefined && gitIndexStamp(root) === stamp;
+  const held = stamp !== undefined && indexStamp(root) === stamp;
   if (header && !skipped && held) memo.set(header, lines.join('\n'));
   mark(`place index: ${lines.length} tracked files listed by git`);
   return new TrackedListing(lines, false, skipped, held ? stamp : undefined);
+}
+
+/** Parse `git ls-tree -r -z` / `git ls-files -s -z` lines (a monorepo lists 100k: no split() per line). */
+export function parseStaged(out: string, kind: 'tree' | 'index'): TreeEntry[] {
+  const res: TreeEntry[] = [];
+  let sorted = true;
+  for (const line of splitZ(out)) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const sp1 = line.indexOf(' ');
+    const sp2 = line.indexOf(' ', sp1 + 1);
+    const mode = line.slice(0, sp1);
+    const p = line.slice(tab + 1);
+    let blob: string;
+    if (kind === 'tree') {
+      // <mode> SP <type> SP <object> TAB <file>
+      if (line.slice(sp1 + 1, sp2) !== 'blob') continue;
+      blob = line.slice(sp2 + 1, tab);
+    } else {
+      // <mode> SP <object> SP <stage> TAB <file>; keep stage 0 (or first conflict stage)
+      if (mode === '160000') continue;
+      blob = line.slice(sp1 + 1, sp2);
+    }
+    if (sorted && res.length && !(res[res.length - 1]!.path < p)) sorted = false;
+    res.push({ path: p, mode, blob });
+  }
+  // git lists in byte order, which is also UTF-16 order for ASCII paths; sort only when needed
+  if (!sorted) res.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // during a merge conflict the index holds several stages of one path; keep one
+  return sorted ? res : res.filter((e, i) => i === 0 || res[i - 1]!.path !== e.path);
 }

@@ -7,8 +7,8 @@ import { writeCacheFile } from '../cache/file.js';
 import { kindFile, memo, type Memo } from '../cache/memo.js';
 import { resolveGitDir } from '../git/git-dir.js';
 import { runGit, splitZ } from '../git/exec.js';
-import { indexFileOf } from '../git/index-file.js';
-import { gitIndexStamp, trackedListing, type TrackedListing } from '../place/listing.js';
+import { trackedListing, type TrackedListing } from './listing.js';
+import { indexFileOf, indexStamp, privateIndexCopies } from './state.js';
 import { sha256 } from '../util/hash.js';
 import { mark } from '../util/timing.js';
 
@@ -111,7 +111,7 @@ async function copyPrivateIndex(root: string, stamp: string, place: PrivateIndex
     return undefined;
   }
   // the index may have changed while it was read: copy only a stable one
-  if (gitIndexStamp(root) !== stamp) return undefined;
+  if (indexStamp(root) !== stamp) return undefined;
   // an explicit `core.untrackedCache=false` (a filesystem whose directory times cannot be
   // trusted) is honoured; unset or true lets git keep the cache in the private copy
   const uc = (await runGit(['config', '--type=bool', '--get', 'core.untrackedCache'], { cwd: root, okCodes: [1] }).catch(() => '')).trim();
@@ -150,18 +150,18 @@ function nthField(line: string, n: number): string {
  * when it can on a private copy of the index: git keeps the stat data it refreshed there, so
  * files it had to re-read (racily clean after a checkout, touched without a change) are
  * re-read once, not on every run, while the user's index is never written (DEC-041). Run on
- * the user's index, read-only, when the private copy does not apply (GIT_CTX_PRIVATE_INDEX=0,
+ * the user's index, read-only, when the private copy does not apply (GIT_CTX_TREE=plain,
  * caches off, a split index) or the index changed meanwhile.
  */
 export function statusUnder(root: string, spec: string[]): Promise<string> {
   const args = ['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', ...spec];
-  const stamp = process.env.GIT_CTX_PRIVATE_INDEX === '0' ? undefined : gitIndexStamp(root);
+  const stamp = privateIndexCopies() ? indexStamp(root) : undefined;
   // a copy of its own, without git's untracked cache: whether a file was added to a records
   // folder is read from the folder each time (a few directories), never from a cache that a
   // file written in the same instant as the cache could slip past; check's copy keeps its cache
   const onCopy = (priv: { file: string } | undefined): Promise<string> => {
     if (!priv) return runGit(args, { cwd: root });
-    return runGit(['-c', 'core.untrackedCache=false', ...args], { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } }).then((out) => (gitIndexStamp(root) === stamp ? out : runGit(args, { cwd: root })));
+    return runGit(['-c', 'core.untrackedCache=false', ...args], { cwd: root, env: { GIT_INDEX_FILE: priv.file, GIT_OPTIONAL_LOCKS: '1' } }).then((out) => (indexStamp(root) === stamp ? out : runGit(args, { cwd: root })));
   };
   if (!stamp) return onCopy(undefined);
   // a warm run starts git here and now, without a turn of the event loop: the earlier it
@@ -179,8 +179,8 @@ export function statusUnder(root: string, spec: string[]): Promise<string> {
  * while it was read): the caller then lists the tree the plain way.
  */
 export async function worktreeState(root: string): Promise<WorktreeState | undefined> {
-  if (process.env.GIT_CTX_PRIVATE_INDEX === '0') return undefined;
-  const stamp = gitIndexStamp(root);
+  if (!privateIndexCopies()) return undefined;
+  const stamp = indexStamp(root);
   if (!stamp) return undefined;
   const priv = await privateIndex(root, stamp);
   if (!priv) return undefined;
@@ -237,6 +237,6 @@ export async function worktreeState(root: string): Promise<WorktreeState | undef
     for (const p of splitZ(out)) if (p) untracked.push(p);
   }
   // everything above must describe one state of the index
-  if (gitIndexStamp(root) !== stamp) return undefined;
+  if (indexStamp(root) !== stamp) return undefined;
   return { listing, gone, changed, untracked };
 }

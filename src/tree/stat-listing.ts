@@ -2,8 +2,9 @@
 
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { readGitIndex, type GitIndexEntry, type GitIndexFile } from '../git/index-file.js';
-import type { SnapshotEntry } from './types.js';
+import type { GitIndexEntry, GitIndexFile } from './index-file.js';
+import { gitIndex, treeShortcuts } from './state.js';
+import type { TreeEntry } from './types.js';
 import { mark } from '../util/timing.js';
 
 /** Past this many tracked files under the paths asked for, git (fsmonitor, untracked cache) does better. */
@@ -19,11 +20,6 @@ export interface StatListingInfo {
   large?: boolean;
 }
 
-/** Whether a listing limited to some paths may be answered from the index's stat data (GIT_CTX_STAT_LISTING=0 or GIT_CTX_PLACE_INDEX=0 turn it off). */
-export function statListingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.GIT_CTX_STAT_LISTING !== '0' && env.GIT_CTX_PLACE_INDEX !== '0';
-}
-
 /**
  * The working-tree entries at or below `paths` (literal paths, never patterns) as git would
  * list them — staged blob id for a file whose stat data matches what the index recorded,
@@ -34,13 +30,12 @@ export function statListingEnabled(env: NodeJS.ProcessEnv = process.env): boolea
  * index this reader cannot parse, or more files than is worth it. The answer then comes
  * from `git ls-files` + `git status` as before, so this is a shortcut, never a second truth.
  */
-export function statScopedListing(root: string, paths: string[], info?: StatListingInfo): SnapshotEntry[] | undefined {
-  if (!statListingEnabled()) return undefined;
-  const index = readGitIndex(root);
-  mark('git index read');
+export function statScopedListing(root: string, paths: string[], info?: StatListingInfo): TreeEntry[] | undefined {
+  if (!treeShortcuts()) return undefined;
+  const index = gitIndex(root);
   if (!index) return undefined;
   const seen = new Set<string>();
-  const out: SnapshotEntry[] = [];
+  const out: TreeEntry[] = [];
   let clean = true;
   for (const p of paths) {
     // counted before any path is decoded: a folder of 5,000 records goes to git at once
@@ -69,7 +64,7 @@ export function statScopedListing(root: string, paths: string[], info?: StatList
 }
 
 /** One tracked entry compared with the disk: the entry, null when deleted, 'git' when git must judge. */
-function entryOf(root: string, index: GitIndexFile, e: GitIndexEntry): SnapshotEntry | null | 'git' {
+function entryOf(root: string, index: GitIndexFile, e: GitIndexEntry): TreeEntry | null | 'git' {
   const mode = index.mode(e);
   if (mode === '160000') return null; // submodules are not listed (as `git ls-files -s` parsing skips them)
   if (mode === '120000' || index.stage(e) !== 0 || index.special(e)) return 'git';

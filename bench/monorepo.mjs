@@ -119,7 +119,7 @@ if (!ONLY || ONLY === '100k') {
   row(`warm git ctx for <file> (100k)`, warm([BIN, 'for', t, '--json'], repo.dir), '< 250 ms wall');
   row(`warm git ctx trace <a different file each run> (100k)`, warmEach((f) => [BIN, 'trace', f], repo, () => ({})), '< 250 ms wall');
   row(`warm git ctx for <a different file each run> (100k)`, warmEach((f) => [BIN, 'for', f, '--json'], repo, () => ({})), '< 250 ms wall');
-  row(`warm git ctx trace <file> (100k, GIT_CTX_PLACE_INDEX=0)`, warm([BIN, 'trace', t], repo.dir, { env: { ...envWith(CA), GIT_CTX_PLACE_INDEX: '0' } }), 'before the place index');
+  row(`warm git ctx trace <file> (100k, GIT_CTX_TREE=git)`, warm([BIN, 'trace', t], repo.dir, { env: { ...envWith(CA), GIT_CTX_TREE: 'git' } }), 'before the place index');
   hookShim(repo.dir);
   stageTen(repo);
   row('pre-commit hook, 10 staged files (100k)', warm([BIN, 'hook', 'pre-commit'], repo.dir, { ok: [0, 1] }), '< 400 ms');

@@ -1,4 +1,4 @@
-// @spec SPEC-HOOK-001
+// @spec SPEC-SCALE-001
 
 import { runGit, splitZ } from '../git/exec.js';
 import type { TreeEntry } from './types.js';

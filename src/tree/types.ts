@@ -1,4 +1,4 @@
-// @spec SPEC-SNAPSHOT-001
+// @spec SPEC-SCALE-001
 
 /** One file of a tree: the working tree, the git index or a commit. */
 export interface TreeEntry {

@@ -1,4 +1,4 @@
-// @spec SPEC-SNAPSHOT-001
+// @spec SPEC-SCALE-001
 
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';

@@ -23,17 +23,29 @@ export function privateIndexCopies(env: NodeJS.ProcessEnv = process.env): boolea
   return env.GIT_CTX_TREE !== 'plain';
 }
 
-/** The index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). */
+let located: { root: string; file: string } | undefined;
+
+/**
+ * The index file of a work tree (its own for a linked worktree; GIT_INDEX_FILE wins). Where
+ * it is does not change while a process runs: found once per work tree, then every stamp
+ * costs one stat.
+ */
 export function indexFileOf(root: string): string | undefined {
   if (process.env.GIT_INDEX_FILE) return path.resolve(root, process.env.GIT_INDEX_FILE);
+  if (located?.root === root) return located.file;
   const dotgit = path.join(root, '.git');
+  let file: string | undefined;
   try {
-    if (statSync(dotgit).isDirectory()) return path.join(dotgit, 'index');
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
-    return m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
+    if (statSync(dotgit).isDirectory()) file = path.join(dotgit, 'index');
+    else {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotgit, 'utf8'));
+      file = m ? path.join(path.resolve(root, m[1]!.trim()), 'index') : undefined;
+    }
   } catch {
     return undefined;
   }
+  if (file) located = { root, file };
+  return file;
 }
 
 const stampOf = (st: BigIntStats): string => `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`;

@@ -1,11 +1,9 @@
 // @spec SPEC-STORE-001
 
 import { execFile } from 'node:child_process';
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import path from 'node:path';
 import { memo } from '../cache/memo.js';
-import { gitBlobHash, sha1 } from '../util/hash.js';
-import { gitIndex, indexChecksum, indexFileOf, indexStamp, type GitIndexFile } from '../tree/index.js';
+import { sha1 } from '../util/hash.js';
+import { entryAt, fileState, gitIndex, indexChecksum, indexFileOf, indexStamp } from '../tree/index.js';
 
 /**
  * The dirty flag of an episode, scoped to what the answer read (DEC-032): `true` when one of
@@ -28,12 +26,8 @@ export interface DirtyProbe {
 
 /** Files judged at most (an answer reads a few dozen). */
 const MAX_FILES = 500;
-/** A file whose stat changed is hashed up to this size; a larger one is left to git. */
-const MAX_HASH_BYTES = 32 * 1024 * 1024;
 /** Staged paths remembered at most; more (a mass `git add`) are not cached. */
 const MAX_STAGED_CACHED = 20_000;
-
-type FileState = 'clean' | 'dirty' | 'absent' | 'git';
 
 /**
  * Start judging against `commit` (the snapshot's HEAD): the staged set is looked up now and,
@@ -81,42 +75,6 @@ export function startDirtyProbe(root: string, commit: string | undefined, opts: 
     },
   };
 }
-
-/** The index entry at exactly `p` (stage 0 first). */
-function entryAt(index: GitIndexFile, p: string) {
-  const at = index.under(p).filter((e) => e.path === p);
-  return at.find((e) => index.stage(e) === 0) ?? at[0];
-}
-
-/** One file's work tree against the index: git's own comparison (stat data, then content) for the plain cases. */
-export function fileState(root: string, index: GitIndexFile, p: string): FileState {
-  const e = entryAt(index, p);
-  const abs = path.join(root, p);
-  let st;
-  try {
-    st = lstatSync(abs, { bigint: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return 'git';
-    return e ? 'dirty' : 'absent'; // deleted; or never a file (nothing read)
-  }
-  if (!e) return st.isFile() || st.isSymbolicLink() ? 'dirty' : 'absent'; // not in the index: not in the commit either
-  if (index.stage(e) !== 0) return 'dirty';
-  if (index.special(e)) return 'git';
-  const mode = index.mode(e);
-  if (mode === '160000') return 'clean'; // a submodule: its own repository
-  if (mode === '120000') {
-    if (!st.isSymbolicLink()) return 'dirty';
-    return gitBlobHash(Buffer.from(readlinkSync(abs, 'buffer'))) === index.blob(e) ? 'clean' : 'dirty';
-  }
-  if (!st.isFile()) return 'dirty';
-  if (((Number(st.mode) & 0o100) !== 0) !== (mode === '100755')) return 'git'; // core.fileMode decides
-  if (index.statMatches(e, st)) return 'clean';
-  if (st.size > BigInt(MAX_HASH_BYTES)) return 'git';
-  // stat changed (a touch, a checkout): the content decides, as for git
-  return gitBlobHash(readFileSync(abs)) === index.blob(e) ? 'clean' : 'dirty';
-}
-
 
 /** The index file and its stamp (src/tree): any write of the index gives it a new one. */
 function indexIdentity(root: string): string | undefined {

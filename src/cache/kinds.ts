@@ -55,7 +55,6 @@ const kinds = [
   { name: 'head-listing', area: 'listing', file: 'head-listing.json', version: 1, codec: 'json', key: "HEAD's artifact listing, by commit" },
   { name: 'place-listing', area: 'place', file: 'place-listing.txt', version: 1, codec: 'container', key: 'the git index listing, by index stamp' },
   { name: 'place-mentions', area: 'place', file: 'place-mentions.json', version: 1, codec: 'json', key: 'which mentioned paths exist, by index stamp and work tree' },
-  { name: 'place-large-dirs', area: 'place', file: 'place-large-dirs.json', version: 1, codec: 'json', key: 'folders too large for the stat listing, by index stamp' },
   { name: 'worktree-index-key', area: 'worktree', file: 'worktree-index-*.json', version: 1, codec: 'json', key: "what the private index copy was made for: the real index's stamp, git's configuration" },
   { name: 'worktree-index', area: 'worktree', file: 'worktree-index-*', version: 1, codec: 'git-index', key: 'a private copy of the git index for git status (its stat data, untracked cache), per work tree' },
   { name: 'check-rule', area: 'check', file: 'check-rule-*.json', version: 1, codec: 'json', key: "findings of a check rule that depends only on the records, by the records' blob ids" },

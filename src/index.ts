@@ -69,12 +69,12 @@ export { planRuleFiles, planRulesImport, RULE_FORMATS, type RuleFormat, type Rul
 export { buildMapData, renderMapHtml, type MapData } from './map/index.js';
 
 /** Sources: decision records read in place (ADR readers, status mapping, mentions, init detection, import/export). */
-export { parseAdr, isAdrFile, adrIdFor } from './sources/adr.js';
-export { mapStatus, normalizeStatus, DEFAULT_STATUS_MAP } from './sources/status.js';
-export { mentionedIn, type MentionHit } from './sources/mentions.js';
-export { detectRecordFolders, detectAgentRuleFiles, type DetectedSource } from './sources/detect.js';
-export { exportJson, exportCsv, exportAdr, planImport } from './sources/convert.js';
-export { createRecord } from './sources/new-record.js';
+export { parseAdr, isAdrFile, adrIdFor } from './artifacts/sources/adr.js';
+export { mapStatus, normalizeStatus, DEFAULT_STATUS_MAP } from './artifacts/sources/status.js';
+export { mentionedIn, type MentionHit } from './artifacts/sources/mentions.js';
+export { detectRecordFolders, detectAgentRuleFiles, type DetectedSource } from './artifacts/sources/detect.js';
+export { exportJson, exportCsv, exportAdr, planImport } from './artifacts/sources/convert.js';
+export { createRecord } from './artifacts/sources/new-record.js';
 export type { SourceConfig } from './config.js';
 
 /**

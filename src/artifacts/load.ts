@@ -10,9 +10,9 @@ import { memo } from '../cache/memo.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
-import { isAdrFile } from '../sources/files.js';
-import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from '../sources/finish.js';
-import { attachSidecarStamps, readSidecarStamps, stampsPath } from '../sources/stamps.js';
+import { isAdrFile } from './sources/files.js';
+import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from './sources/finish.js';
+import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/stamps.js';
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 
@@ -289,7 +289,7 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
       }
       // the parsers (and js-yaml) load only when something is not in the cache
       const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
-      const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('../sources/adr.js')).parseAdr : undefined;
+      const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('./sources/adr.js')).parseAdr : undefined;
       mark('artifact parser loaded');
       for (const t of toParse) {
         const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);

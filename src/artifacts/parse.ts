@@ -4,8 +4,8 @@ import type JsYaml from 'js-yaml';
 import { loadJsYamlSync } from '../util/js-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
-import { setExtra } from '../sources/extra.js';
-import { mentionCandidates } from '../sources/mentions.js';
+import { setExtra } from './sources/extra.js';
+import { mentionCandidates } from './sources/mentions.js';
 import { RELATION_KINDS, type Artifact, type LoadProblem, type RelationKind, type Scope } from './types.js';
 
 /** Files larger than this are reported and skipped rather than parsed. */

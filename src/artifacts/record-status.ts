@@ -2,13 +2,13 @@
 
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { Artifact } from '../artifacts/types.js';
-import { splitFrontmatter } from '../artifacts/parse.js';
-import { editFrontmatterText, readFrontmatterData, updateFrontmatter, type FrontmatterEdit } from '../artifacts/write.js';
+import type { Artifact } from './types.js';
+import { splitFrontmatter } from './parse.js';
+import { editFrontmatterText, readFrontmatterData, updateFrontmatter, type FrontmatterEdit } from './write.js';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath } from '../util/contained.js';
-import { withLock } from '../util/lock.js';
+import { withLock } from '../git/lock.js';
 
 /**
  * The status line of an ADR-format record (Nygard `## Status` section, `Status:` line, table

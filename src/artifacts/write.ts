@@ -6,7 +6,7 @@ import { Document, isMap, isScalar, isSeq, Scalar, visit, type Node, type Pair, 
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath, workTreeOf } from '../util/contained.js';
-import { withLock, type LockOptions } from '../util/lock.js';
+import { withLock, type LockOptions } from '../git/lock.js';
 import { splitFrontmatter } from './parse.js';
 import { parseYamlStrings } from './yaml-doc.js';
 

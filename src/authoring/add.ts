@@ -3,7 +3,7 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import { CtxError } from '../errors.js';
 import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../init/new-artifact.js';
-import { createRecord } from '../sources/new-record.js';
+import { createRecord } from '../artifacts/sources/new-record.js';
 import type { Embedder } from '../semantic/embedder.js';
 import { deriveTitle, findSimilarDecisions, type DecisionDraft, type SimilarRecord } from './similar.js';
 

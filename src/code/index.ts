@@ -28,9 +28,9 @@ export {
   type MovedSymbol,
   type RouteMatch,
 } from './anchors.js';
-export { traceLocation, parseTraceTarget, pathsEntryCovers, type TraceTarget, type TraceResult, type TraceEntry, type TraceMatch, type TraceLevel, type TraceOptions } from './trace.js';
+export { traceLocation, parseTraceTarget, pathsEntryCovers, type TraceTarget, type TraceResult, type TraceEntry, type TraceMatch, type TraceLevel, type TraceOptions } from '../retrieve/trace.js';
 export { languageOf } from './languages.js';
 export { parseIds, prefilterRegex, tagRegex } from './tags.js';
 export { extractTypeScript, loadTypeScript } from './ts-extract.js';
 export { extractByComments } from './extract.js';
-export { codeGraph, type CodeGraph, type CodeGraphOptions, type GraphNode, type GraphEdge } from './graph.js';
+export { codeGraph, type CodeGraph, type CodeGraphOptions, type GraphNode, type GraphEdge } from './graph/walk.js';

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveGitDir } from '../git/git-dir.js';
+import { resolveGitDir } from './git-dir.js';
 import { CtxError } from '../errors.js';
-import { randomHex, sha256 } from './hash.js';
+import { randomHex, sha256 } from '../util/hash.js';
 
 /** What a lock file records about its holder; shown in LOCKED errors. */
 export interface LockHolder {

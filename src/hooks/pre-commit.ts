@@ -10,7 +10,7 @@ import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
-import { detectDrift, type DriftFinding } from './drift.js';
+import { detectDrift, type DriftFinding } from '../staleness/drift.js';
 import { partialStagedIndex, rememberCarriers } from './staged-index.js';
 import { StagedDelta, treeShortcuts, type RawChange } from '../tree/index.js';
 import { StagedSnapshot } from './staged-mentions.js';

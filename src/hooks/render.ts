@@ -1,7 +1,7 @@
 import type { Finding } from '../check/types.js';
 import { paint, type Paint } from '../util/color.js';
 import { plural } from '../util/plural.js';
-import type { DriftFinding } from './drift.js';
+import type { DriftFinding } from '../staleness/drift.js';
 import type { InstallResult } from './install.js';
 import type { PreCommitResult } from './pre-commit.js';
 

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath, mkdirContained } from '../util/contained.js';
 import { renderConfigYaml } from './config-template.js';
 import { detectIdentity, repoFiles, type DetectedIdentity } from './detect.js';
-import { detectAgentRuleFiles, detectRecordFolders, type DetectedSource } from '../sources/detect.js';
+import { detectAgentRuleFiles, detectRecordFolders, type DetectedSource } from '../artifacts/sources/detect.js';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { loadConfig } from '../config.js';
 import { openSnapshot } from '../snapshot/open.js';

@@ -1,4 +1,4 @@
-import { mentionedIn } from '../sources/mentions.js';
+import { mentionedIn } from '../artifacts/sources/mentions.js';
 import { bodyAt } from '../artifacts/depth.js';
 import { metaText } from '../artifacts/meta-text.js';
 import { buildGraph, reverseEdges } from '../artifacts/graph.js';
@@ -9,7 +9,7 @@ import { assembleBundle, renderBundle, type BundleFormat, type TokenCounter } fr
 import { renderCheck } from '../check/render.js';
 import { runCheck } from '../check/run.js';
 import { buildCodeIndex } from '../code/code-index.js';
-import { parseTraceTarget, traceLocation, type TraceResult } from '../code/trace.js';
+import { parseTraceTarget, traceLocation, type TraceResult } from '../retrieve/trace.js';
 import { successorOf, successorText, type Successor } from '../staleness/lifecycle.js';
 import { isCtxError } from '../errors.js';
 import { renderRetrievalContext } from '../retrieve/render.js';

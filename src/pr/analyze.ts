@@ -10,7 +10,7 @@ import { findEndpoint, findSymbol, parseAnchor } from '../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Annotation } from '../code/types.js';
 import { loadConfig, type Config } from '../config.js';
-import { detectDrift } from '../hooks/drift.js';
+import { detectDrift } from '../staleness/drift.js';
 import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { compilePaths } from '../util/path-set.js';

@@ -4,7 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
-import { traceLocation, type TraceResult, type TraceTarget } from '../code/trace.js';
+import { traceLocation, type TraceResult, type TraceTarget } from './trace.js';
 import { widenIndex } from '../place/index.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';

@@ -5,7 +5,7 @@ import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
-import type { TraceTarget } from '../code/trace.js';
+import type { TraceTarget } from './trace.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { feedbackScores, rankWithFeedback } from './feedback-rank.js';

@@ -1,14 +1,14 @@
 // @spec SPEC-STORE-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
-import { parseTraceTarget } from '../code/trace.js';
-import { retrieveForPlace, retrieveForText } from '../retrieve/engine.js';
-import { feedbackScores, rankWithFeedback, type FeedbackMove, type FeedbackProfile } from '../retrieve/feedback-rank.js';
-import type { RetrievedRecord, SemanticLane } from '../retrieve/types.js';
-import { profileOf } from './feedback-profile.js';
+import { parseTraceTarget } from './trace.js';
+import { retrieveForPlace, retrieveForText } from './engine.js';
+import { feedbackScores, rankWithFeedback, type FeedbackMove, type FeedbackProfile } from './feedback-rank.js';
+import type { RetrievedRecord, SemanticLane } from './types.js';
+import { profileOf } from '../store/feedback-profile.js';
 import type { Snapshot } from '../snapshot/types.js';
-import type { Store } from './store.js';
-import type { Episode, FeedbackEntry } from './types.js';
+import type { Store } from '../store/store.js';
+import type { Episode, FeedbackEntry } from '../store/types.js';
 
 /**
  * `git ctx eval`: a regression test made from real use. Every episode that received

@@ -2,7 +2,7 @@
 
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { CodeIndex } from '../code/code-index.js';
-import { traceLocation, type TraceResult, type TraceTarget } from '../code/trace.js';
+import { traceLocation, type TraceResult, type TraceTarget } from './trace.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { retrieveForPlace } from './engine.js';
 import type { Why } from './types.js';

@@ -5,9 +5,9 @@ import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
-import { findSymbol, parseAnchor } from './anchors.js';
-import type { CodeIndex } from './code-index.js';
-import type { CodeSymbol } from './types.js';
+import { findSymbol, parseAnchor } from '../code/anchors.js';
+import type { CodeIndex } from '../code/code-index.js';
+import type { CodeSymbol } from '../code/types.js';
 
 /** A place in the code: a file, a line in it, or a symbol in it. */
 export interface TraceTarget {

@@ -3,7 +3,7 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
-import type { TraceTarget } from '../code/trace.js';
+import type { TraceTarget } from './trace.js';
 import type { Snapshot } from '../snapshot/types.js';
 
 /** The lanes of the engine. `declared` is slot 1, `keywords` 2, `links` 3, `metadata` 4, `semantic` 5. */

@@ -5,7 +5,7 @@ import { findSymbol, parseAnchor } from '../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { changedAnchors, type ChangedAnchor } from '../staleness/changed.js';
+import { changedAnchors, type ChangedAnchor } from './changed.js';
 
 /** One stamped anchor whose code this commit changes while its artifact's stamp stays behind. */
 export interface DriftFinding {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.js';
-import type { writeRecordStatus as WriteRecordStatus } from '../authoring/record-status.js';
+import type { writeRecordStatus as WriteRecordStatus } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -29,7 +29,7 @@ function repoOnly(a: Artifact): void {
  * the readers of this module (`trace`, `context`, the PR bot: successorOf), DEC-031.
  */
 const updateFrontmatter: typeof UpdateFrontmatter = async (...args) => (await import('../artifacts/write.js')).updateFrontmatter(...args);
-const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../authoring/record-status.js')).writeRecordStatus(...args);
+const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../artifacts/record-status.js')).writeRecordStatus(...args);
 
 /**
  * Mark an artifact deprecated (status from the type's vocabulary), with an optional reason

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact, Stamp } from '../artifacts/types.js';
-import { stampLine, stampsInSidecar, updateSidecarStamps } from '../sources/stamps.js';
+import { stampLine, stampsInSidecar, updateSidecarStamps } from '../artifacts/sources/stamps.js';
 import { readFile } from 'node:fs/promises';
 import { editFrontmatterText, updateFrontmatter, type FrontmatterEdit } from '../artifacts/write.js';
 import { CommitSnapshot } from '../snapshot/git-snapshot.js';

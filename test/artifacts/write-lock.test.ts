@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readFrontmatterData, updateFrontmatter } from '../../src/artifacts/write.js';
 import { CtxError } from '../../src/errors.js';
-import { acquireLock, lockPathFor, withLock } from '../../src/util/lock.js';
+import { acquireLock, lockPathFor, withLock } from '../../src/git/lock.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
 const WRITER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/write-lock/writer.mjs');

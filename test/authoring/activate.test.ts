@@ -2,7 +2,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { replaceAdrStatus } from '../../src/authoring/record-status.js';
+import { replaceAdrStatus } from '../../src/artifacts/record-status.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
 

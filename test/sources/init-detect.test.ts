@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectAgentRuleFiles, detectRecordFolders } from '../../src/sources/detect.js';
+import { detectAgentRuleFiles, detectRecordFolders } from '../../src/artifacts/sources/detect.js';
 import { firstParagraph } from '../../src/init/detect.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';

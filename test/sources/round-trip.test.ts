@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
 import { splitFrontmatter } from '../../src/artifacts/parse.js';
-import { fileNumber } from '../../src/sources/files.js';
+import { fileNumber } from '../../src/artifacts/sources/files.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';

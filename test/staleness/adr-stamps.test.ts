@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Stamp } from '../../src/artifacts/types.js';
-import { parseStamps, renderStamps } from '../../src/sources/stamps.js';
+import { parseStamps, renderStamps } from '../../src/artifacts/sources/stamps.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { judgeOne } from './helpers.js';

@@ -1,9 +1,9 @@
 // @spec SPEC-SOURCES-001
 
 import path from 'node:path';
-import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult } from '../artifacts/parse.js';
-import type { Artifact, LoadProblem, RelationKind } from '../artifacts/types.js';
-import { gitBlobHash } from '../util/hash.js';
+import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult } from '../parse.js';
+import type { Artifact, LoadProblem, RelationKind } from '../types.js';
+import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { mentionCandidates } from './mentions.js';

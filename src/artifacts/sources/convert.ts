@@ -1,10 +1,10 @@
 // @spec SPEC-SOURCES-001
 
 import path from 'node:path';
-import type { ArtifactSet } from '../artifacts/load.js';
-import { splitFrontmatter } from '../artifacts/parse.js';
-import { RELATION_KINDS, type Artifact } from '../artifacts/types.js';
-import { editFrontmatterText, type FrontmatterEdit } from '../artifacts/write.js';
+import type { ArtifactSet } from '../load.js';
+import { splitFrontmatter } from '../parse.js';
+import { RELATION_KINDS, type Artifact } from '../types.js';
+import { editFrontmatterText, type FrontmatterEdit } from '../write.js';
 import { fileNumber } from './files.js';
 
 /** A file a conversion would write: repository-relative path and its text. */

@@ -1,7 +1,7 @@
 // @spec SPEC-SOURCES-001
 
 import path from 'node:path';
-import type { SourceConfig } from '../config.js';
+import type { SourceConfig } from '../../config.js';
 import { fileNumber, isAdrFile } from './files.js';
 
 /** A decision-record folder found in a repository. */

@@ -1,6 +1,6 @@
 // @spec SPEC-SOURCES-001
 
-import type { Artifact, RelationKind } from '../artifacts/types.js';
+import type { Artifact, RelationKind } from '../types.js';
 
 /**
  * What a reader found in a file that needs the whole set (or the repository listing) to

@@ -1,8 +1,8 @@
 // @spec SPEC-SOURCES-001
 
-import type { Config } from '../config.js';
-import type { Artifact, LoadProblem, RelationKind } from '../artifacts/types.js';
-import type { PathLookup } from '../util/glob.js';
+import type { Config } from '../../config.js';
+import type { Artifact, LoadProblem, RelationKind } from '../types.js';
+import type { PathLookup } from '../../util/glob.js';
 import { extraOf } from './extra.js';
 import { mentionPattern, resolveMentions } from './mentions.js';
 import { mapStatus } from './status.js';

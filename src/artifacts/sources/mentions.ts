@@ -1,9 +1,9 @@
 // @spec SPEC-SOURCES-001
 
 import path from 'node:path';
-import type { Artifact, Mention } from '../artifacts/types.js';
-import type { PathLookup } from '../util/glob.js';
-import { picomatch } from '../util/picomatch.js';
+import type { Artifact, Mention } from '../types.js';
+import type { PathLookup } from '../../util/glob.js';
+import { picomatch } from '../../util/picomatch.js';
 
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#|@)/i;
 /** a plausible path: no spaces, a slash or a file extension, no markup */

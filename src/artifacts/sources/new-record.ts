@@ -1,12 +1,12 @@
 // @spec SPEC-SOURCES-001
 
 import path from 'node:path';
-import type { ArtifactSet } from '../artifacts/load.js';
-import { splitFrontmatter } from '../artifacts/parse.js';
-import { CtxError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic.js';
-import { containedPath, mkdirContained } from '../util/contained.js';
-import { normalizeRepoPath } from '../util/paths.js';
+import type { ArtifactSet } from '../load.js';
+import { splitFrontmatter } from '../parse.js';
+import { CtxError } from '../../errors.js';
+import { writeFileAtomic } from '../../util/atomic.js';
+import { containedPath, mkdirContained } from '../../util/contained.js';
+import { normalizeRepoPath } from '../../util/paths.js';
 import { adrIdFor, fileNumber } from './files.js';
 
 export interface NewRecordOptions {

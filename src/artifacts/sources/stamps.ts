@@ -2,11 +2,11 @@
 
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { Artifact, LoadProblem, Stamp } from '../artifacts/types.js';
-import { CtxError } from '../errors.js';
-import type { Snapshot } from '../snapshot/types.js';
-import { writeFileAtomic } from '../util/atomic.js';
-import { containedPath, mkdirContained } from '../util/contained.js';
+import type { Artifact, LoadProblem, Stamp } from '../types.js';
+import { CtxError } from '../../errors.js';
+import type { Snapshot } from '../../snapshot/types.js';
+import { writeFileAtomic } from '../../util/atomic.js';
+import { containedPath, mkdirContained } from '../../util/contained.js';
 
 /**
  * Stamps of records read in place (ADR folders), which git-ctx never rewrites: kept in

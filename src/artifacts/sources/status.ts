@@ -1,6 +1,6 @@
 // @spec SPEC-SOURCES-001
 
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 /**
  * Words real decision records use for their status, mapped onto the default vocabularies.

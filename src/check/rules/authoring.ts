@@ -1,7 +1,7 @@
 // @spec SPEC-AUTHORING-001
 
-import { artifactSetKey } from '../check/rule-memo.js';
-import type { Rule } from '../check/types.js';
+import { artifactSetKey } from '../rule-memo.js';
+import type { Rule } from '../types.js';
 
 type Out = Awaited<ReturnType<Rule['run']>>[number];
 
@@ -25,7 +25,7 @@ export const AUTHORING_RULES: Rule[] = [
       return `${artifactSetKey(ctx)}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
-      const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('./similar.js');
+      const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');
       const records = activeDecisions(ctx.set);
       if (records.length < 2) return [];
       const threshold = conflictThreshold(ctx.set);

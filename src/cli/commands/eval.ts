@@ -2,7 +2,7 @@
 
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
-import type { EvalReport } from '../../store/eval.js';
+import type { EvalReport } from '../../retrieve/eval.js';
 import { parseSince } from '../../store/time.js';
 import { plural } from '../../util/plural.js';
 import { openCliStore } from '../record.js';
@@ -44,7 +44,7 @@ export function register(program: Command): void {
     try {
       const repo = await loadRepo(o);
       try {
-        const { evaluateEpisodes } = await import('../../store/eval.js');
+        const { evaluateEpisodes } = await import('../../retrieve/eval.js');
         const { semanticLaneFor } = await import('../../semantic/lane.js');
         report = await evaluateEpisodes({ store, snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), since, learn: o.learn });
       } finally {

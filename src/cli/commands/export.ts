@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
-import { IMPORT_MAP_FILE, exportAdr, exportCsv, exportJson, exportOriginal, parseImportMap } from '../../sources/convert.js';
+import { IMPORT_MAP_FILE, exportAdr, exportCsv, exportJson, exportOriginal, parseImportMap } from '../../artifacts/sources/convert.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { toRepoPath } from '../../util/paths.js';

@@ -1,5 +1,5 @@
 import type { Command } from '../commander.js';
-import { parseTraceTarget } from '../../code/trace.js';
+import { parseTraceTarget } from '../../retrieve/trace.js';
 import { retrieveForPlace } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
 import { semanticLaneFor } from '../../semantic/lane.js';

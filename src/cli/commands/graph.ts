@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import { buildCodeIndex } from '../../code/code-index.js';
-import { codeGraph, type CodeGraph } from '../../code/graph.js';
-import { parseTraceTarget } from '../../code/trace.js';
+import { codeGraph, type CodeGraph } from '../../code/graph/walk.js';
+import { parseTraceTarget } from '../../retrieve/trace.js';
 import { CtxError } from '../../errors.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, parsePositiveInt, type RepoOptions } from '../shared.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from '../commander.js';
-import { parseTraceTarget } from '../../code/trace.js';
+import { parseTraceTarget } from '../../retrieve/trace.js';
 import { analyzeImpact, openImpactBackend, DEFAULT_IMPACT_DEPTH, DEFAULT_IMPACT_LIMIT, type ImpactHit, type ImpactResult, type ImpactStep } from '../../impact/index.js';
 import type { Paint } from '../../util/color.js';
 import { plural } from '../../util/plural.js';

@@ -1,6 +1,6 @@
 import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
-import { createRecord } from '../../sources/new-record.js';
+import { createRecord } from '../../artifacts/sources/new-record.js';
 import { CtxError } from '../../errors.js';
 import { toRepoPath } from '../../util/paths.js';
 import { colors, io, loadRepo } from '../shared.js';

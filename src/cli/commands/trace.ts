@@ -1,10 +1,10 @@
 import type { Command } from '../commander.js';
 import { placeCodeIndex } from '../../place/index.js';
-import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../code/trace.js';
+import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../retrieve/trace.js';
 import { traceWithFallback, type TraceFallback } from '../../retrieve/trace-view.js';
 import { successorOf, successorText, type Successor } from '../../staleness/lifecycle.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
-import { mentionedIn, type MentionHit } from '../../sources/mentions.js';
+import { mentionedIn, type MentionHit } from '../../artifacts/sources/mentions.js';
 import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
 import { recordCli } from '../record.js';
 import { placeQuery, recordsAsEvidence } from '../../store/record.js';

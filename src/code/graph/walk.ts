@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import type * as TsMorph from 'ts-morph';
-import { CtxError } from '../errors.js';
-import { findSymbol } from './anchors.js';
-import { innermostSymbol, type CodeIndex } from './code-index.js';
-import { gitGrepFiles } from './grep.js';
-import type { CodeSymbol } from './types.js';
+import { CtxError } from '../../errors.js';
+import { findSymbol } from '../anchors.js';
+import { innermostSymbol, type CodeIndex } from '../code-index.js';
+import { gitGrepFiles } from '../grep.js';
+import type { CodeSymbol } from '../types.js';
 
 /** A symbol in the call graph. `id` is `path#Symbol.name` (`path#<module>` for top-level code). */
 export interface GraphNode {
@@ -219,7 +219,7 @@ async function neighbourGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
   const depth = opts.depth ?? 1;
   const wantCallers = opts.callers ?? !opts.callees;
   const wantCallees = opts.callees ?? !opts.callers;
-  const { graphLanguageOf, openCodeNeighbours } = await import('./graph/index.js');
+  const { graphLanguageOf, openCodeNeighbours } = await import('./index.js');
   if (!graphLanguageOf(opts.path)) throw new CtxError('USAGE', `graph reads TypeScript/JavaScript, Python, Go and Java files, not ${opts.path}`);
   const g = await openCodeNeighbours(index.snapshot);
   const decl = (await g.declarations(opts.path)).find(([name]) => name === opts.symbol);

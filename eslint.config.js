@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import layers from './lint/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'action/dist/**', 'coverage/**', '.bench-work/**', 'test/fixtures/**'] },
@@ -13,6 +14,12 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
+  },
+  {
+    // the folders of src/ in one layer order: a lower layer never imports a higher one (DEC-047)
+    files: ['src/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/layer-order': 'error' },
   },
   {
     files: ['bench/**', 'bin/**', 'test/**', 'scripts/**'],

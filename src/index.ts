@@ -41,10 +41,11 @@ export type { CheckResult, Finding, FindingSeverity, Rule } from './check/types.
 export { assembleBundle, renderBundle, replayBundles, verifyBundle, recordBundle, listManifests, type AssembleOptions } from './assemble/index.js';
 export type { Bundle, BundleEntry } from './assemble/types.js';
 /** What governs a path through `paths:` globs. */
-export { traceByPaths } from './trace.js';
+export { traceByPaths } from './retrieve/trace.js';
 
 /** Code anchors: annotations, symbols, fingerprints, trace and the code graph. */
-export { buildCodeIndex, CodeIndex, traceLocation, parseTraceTarget, codeGraph } from './code/index.js';
+export { buildCodeIndex, CodeIndex, codeGraph } from './code/index.js';
+export { traceLocation, parseTraceTarget } from './retrieve/trace.js';
 /** The code graph: imports, importers, callers and callees across TS/JS, Python, Go and Java. */
 export { openCodeNeighbours, type CodeGraphIndex, type CodeGraphOptions as CodeNeighboursOptions, type CodeGraphProblem, type CodeGraphStats } from './code/graph/index.js';
 export type { CodeNeighbours, CallSite } from './code/neighbours.js';

@@ -6,7 +6,7 @@ import { CtxError } from '../errors.js';
 import { closeMatches } from '../util/close-match.js';
 import { plural } from '../util/plural.js';
 import { analyzePullRequest } from '../pr/analyze.js';
-import { recordPrAnalysis } from '../store/record.js';
+import { recordPrAnalysis } from '../pr/record.js';
 import { COMMENT_MAX_CHARS, SUMMARY_MAX_CHARS, nothingApplies, prFails, renderPrComment, reproduceCommand } from '../pr/render.js';
 import type { FailOn, PrResult } from '../pr/types.js';
 import { planAnnotations } from './annotations.js';

@@ -86,3 +86,6 @@ export interface LoadProblem {
   rule: string;
   message: string;
 }
+
+/** An id is DEC-BILLING-001-like (letters, digits, dashes, dots, underscores) or path-like (segments joined by /). */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;

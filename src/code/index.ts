@@ -1,6 +1,6 @@
 /**
  * Code anchors: annotations in comments resolved to symbols, fingerprints of anchored
- * code, moved-symbol detection, trace and the code graph.
+ * code, moved-symbol detection and the code graph (trace is src/retrieve/trace.ts).
  */
 export type {
   Annotation,
@@ -28,7 +28,6 @@ export {
   type MovedSymbol,
   type RouteMatch,
 } from './anchors.js';
-export { traceLocation, parseTraceTarget, pathsEntryCovers, type TraceTarget, type TraceResult, type TraceEntry, type TraceMatch, type TraceLevel, type TraceOptions } from '../retrieve/trace.js';
 export { languageOf } from './languages.js';
 export { parseIds, prefilterRegex, tagRegex } from './tags.js';
 export { extractTypeScript, loadTypeScript } from './ts-extract.js';

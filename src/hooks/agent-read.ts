@@ -9,7 +9,8 @@ import { openPlace } from '../place/index.js';
 import { openSnapshot } from '../snapshot/open.js';
 import { cacheStore } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
-import { finishRetrieval, startEpisode } from '../store/record.js';
+import { finishRetrieval } from '../retrieve/episode.js';
+import { startEpisode } from '../store/record.js';
 import { mark } from '../util/timing.js';
 
 /**

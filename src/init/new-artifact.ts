@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { editFrontmatterText, type FrontmatterEdit } from '../artifacts/write.js';
-import { closeMatches, ID_PATTERN } from '../check/rules/core.js';
+import { ID_PATTERN } from '../artifacts/types.js';
+import { closeMatches } from '../util/close-match.js';
 import { typeForId, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';

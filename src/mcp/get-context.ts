@@ -1,4 +1,5 @@
-import { ID_PATTERN, closeMatches } from '../check/rules/core.js';
+import { ID_PATTERN } from '../artifacts/types.js';
+import { closeMatches } from '../util/close-match.js';
 import { bodyAt } from '../artifacts/depth.js';
 import { metaText } from '../artifacts/meta-text.js';
 import type { Depth, Scope } from '../artifacts/types.js';

@@ -5,7 +5,7 @@ import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/typ
 import { z } from 'zod';
 import { bodyAt } from '../artifacts/depth.js';
 import { metaText } from '../artifacts/meta-text.js';
-import { ID_PATTERN } from '../check/rules/core.js';
+import { ID_PATTERN } from '../artifacts/types.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_BUDGET, getContext } from './get-context.js';
 import { RepoReader } from './repo.js';

@@ -22,7 +22,8 @@ import { DEFAULT_BUDGET } from './get-context.js';
 import type { RepoReader, RepoState } from './repo.js';
 import { failure, shortCommit, type ToolOutput } from './result.js';
 import { TokenMeter } from './tokens.js';
-import { finishRetrieval, startEpisode } from '../store/record.js';
+import { finishRetrieval } from '../retrieve/episode.js';
+import { startEpisode } from '../store/record.js';
 
 /** What the tool handlers share: the repository reader and long-lived token meters. */
 export interface ToolContext {

@@ -1,6 +1,9 @@
 // @spec SPEC-RETRIEVE-001
 
+import { questionTerms, type FeedbackProfile, type FeedbackVote, type VoteQuery } from '../store/feedback-votes.js';
 import type { RetrievedRecord, Why } from './types.js';
+
+export { questionTerms, type FeedbackProfile, type FeedbackVote, type VoteQuery };
 
 /**
  * Feedback ranking (`retrieval.feedback_ranking`, off by default; DEC-028): what agents and
@@ -9,22 +12,6 @@ import type { RetrievedRecord, Why } from './types.js';
  * band, the fused band above links) and never adds or removes one: the slots decide what
  * is shown, feedback only the order inside each.
  */
-
-/** The question an earlier episode asked, as far as similarity needs it. */
-export type VoteQuery = { kind: 'place'; path: string } | { kind: 'search'; terms: string[] };
-
-/** One judgement: +1 useful or missing (should be shown), −1 not useful; the latest per (episode, ref) wins. */
-export interface FeedbackVote {
-  episode: string;
-  query: VoteQuery;
-  ref: string;
-  vote: 1 | -1;
-}
-
-/** What feedback ranking learns from: every vote, built from the evidence store by src/store/feedback-profile.ts. */
-export interface FeedbackProfile {
-  votes: FeedbackVote[];
-}
 
 /** The weighted votes on one record for one query. */
 export interface FeedbackScore {
@@ -41,13 +28,6 @@ export interface FeedbackMove {
   from: number;
   to: number;
   score: number;
-}
-
-const STOP = new Set(['the', 'and', 'for', 'with', 'how', 'what', 'why', 'does', 'are', 'was', 'that', 'this', 'from', 'into', 'when', 'where', 'which', 'who', 'our', 'use', 'not', 'can', 'should', 'about']);
-
-/** The terms of a question compared for similarity: lower-case words of 2+ characters, common words left out, sorted and unique. */
-export function questionTerms(text: string): string[] {
-  return [...new Set((text.toLowerCase().match(/[a-z0-9_]{2,}/g) ?? []).filter((w) => !STOP.has(w)))].sort();
 }
 
 /** Episodes asked about the same file count fully, the same directory half, a question sharing at least half its terms by that share. */

@@ -1,5 +1,14 @@
+// @spec SPEC-RETRIEVE-001
+
+/*
+ * Trace: what governs a place. One module for the three ways it is asked: `traceLocation`
+ * (annotations, anchors and `paths` globs around a file, line or symbol, nearest first),
+ * `traceByPaths` (the records whose `paths` globs cover a path, for the library), and
+ * `traceWithFallback` (the `trace` command: declared hits, else retrieval's weaker ones).
+ */
+
 import path from 'node:path';
-import { compilePaths, entryBase, entryCovers, relateEntry } from '../util/path-set.js';
+import { compilePaths, entryBase, entryCovers, relateEntry, type EntryHow } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { CtxError } from '../errors.js';
@@ -8,6 +17,7 @@ import { normalizeRepoPath } from '../util/paths.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeSymbol } from '../code/types.js';
+import type { Why } from './types.js';
 
 /** A place in the code: a file, a line in it, or a symbol in it. */
 export interface TraceTarget {
@@ -240,4 +250,145 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const skipped = isFile ? await index.skippedReason(target.path) : undefined;
   if (skipped) result.skipped = skipped;
   return result;
+}
+
+/** How a `paths` entry reached the traced path, most specific first. */
+export type TraceHow = EntryHow;
+
+/** One artifact governing a path, with the pattern that matched best and how. */
+export interface PathsTraceMatch {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  file: string;
+  /** the `paths` entry that matched best */
+  pattern: string;
+  how: TraceHow;
+  /** literal directory part of the pattern (what "nearest" is measured by) */
+  base: string;
+  /** every pattern of this artifact that matched, best first */
+  patterns: { pattern: string; how: TraceHow }[];
+  /** one line for people: "glob src/billing/invoice/** (under src/billing/invoice)" */
+  explanation: string;
+}
+
+export interface PathsTraceOptions {
+  /** artifact types considered (default: every type but task and identity) */
+  types?: string[];
+}
+
+const HOW_RANK: Record<TraceHow, number> = { exact: 0, directory: 1, glob: 1, contains: 2 };
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const segments = (p: string) => (p ? p.split('/').length : 0);
+
+interface Scored {
+  pattern: string;
+  how: TraceHow;
+  base: string;
+  /** literal characters after the base (5 for "src/api/**" + "/*.ts"): more = narrower among equal bases */
+  literal: number;
+}
+
+/** How one pattern relates to a path (the shared matcher), or undefined when it does not. */
+function matchPattern(raw: string, p: string): Scored | undefined {
+  const r = relateEntry(raw, p);
+  return r && { pattern: raw, ...r };
+}
+
+function better(a: Scored, b: Scored): number {
+  return HOW_RANK[a.how] - HOW_RANK[b.how] || segments(b.base) - segments(a.base) || b.literal - a.literal || cmp(a.pattern, b.pattern);
+}
+
+function explain(s: Scored): string {
+  switch (s.how) {
+    case 'exact':
+      return `exact path ${s.pattern}`;
+    case 'directory':
+      return `directory ${s.pattern} contains it`;
+    case 'glob':
+      return `glob ${s.pattern}${s.base ? ` (under ${s.base})` : ''}`;
+    case 'contains':
+      return `governs ${s.pattern}, inside it`;
+  }
+}
+
+/**
+ * The artifacts whose `paths` govern a repository path, nearest and most specific first:
+ * exact file, then directory or glob by the depth of their literal base (deeper = nearer) and
+ * literal length, then patterns that name something inside the path (when it is a directory).
+ * Negated patterns (`!src/gen/**`) exclude. Ties: kind order from config, then id.
+ */
+export function traceByPaths(set: ArtifactSet, repoPath: string, opts: PathsTraceOptions = {}): PathsTraceMatch[] {
+  const p = normalizeRepoPath(repoPath);
+  const keep = (a: Artifact) => (opts.types ? opts.types.includes(a.type) : a.type !== 'task' && a.type !== 'identity');
+  const order = new Map(set.config.order.map((t, i) => [t, i] as const));
+  const found: { a: Artifact; best: Scored; all: Scored[] }[] = [];
+  for (const a of set.byId.values()) {
+    if (!keep(a) || !a.paths.length) continue;
+    const pathSet = compilePaths(a.paths);
+    if (pathSet.excludes.some((x) => entryCovers(x, p))) continue;
+    const all = pathSet.includes
+      .map((x) => matchPattern(x, p))
+      .filter((x): x is Scored => x !== undefined)
+      .sort(better);
+    if (all.length) found.push({ a, best: all[0]!, all });
+  }
+  const kind = (t: string) => order.get(t) ?? order.size;
+  found.sort(
+    (x, y) =>
+      HOW_RANK[x.best.how] - HOW_RANK[y.best.how] ||
+      segments(y.best.base) - segments(x.best.base) ||
+      y.best.literal - x.best.literal ||
+      kind(x.a.type) - kind(y.a.type) ||
+      cmp(x.a.id, y.a.id),
+  );
+  return found.map(({ a, best, all }) => ({
+    id: a.id,
+    type: a.type,
+    title: a.title,
+    ...(a.status !== undefined ? { status: a.status } : {}),
+    file: a.file,
+    pattern: best.pattern,
+    how: best.how,
+    base: best.base,
+    patterns: all.map((s) => ({ pattern: s.pattern, how: s.how })),
+    explanation: explain(best),
+  }));
+}
+
+/** A record found by weaker evidence when nothing is declared at a place. */
+export interface TraceFallback {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  file: string;
+  /** "mentioned in" when a record's text names the place, else "nearest by keywords" */
+  evidence: 'mentioned in' | 'nearest by keywords';
+  why: Why[];
+}
+
+/**
+ * `trace` as a view of retrieval: the declared hits as they are (slot 1 at the place), and
+ * only when none is known, the fused band as a clearly weaker fallback.
+ */
+export async function traceWithFallback(opts: { snapshot: Snapshot; set: ArtifactSet; index: CodeIndex; target: TraceTarget; fallback?: number }): Promise<TraceResult & { fallback?: TraceFallback[] }> {
+  const trace = await traceLocation(opts);
+  if (trace.entries.some((e) => e.known) || opts.fallback === 0) return trace;
+  // retrieval is loaded only when nothing is declared here (the engine itself imports this module's types)
+  const { retrieveForPlace } = await import('./engine.js');
+  const r = await retrieveForPlace({ snapshot: opts.snapshot, set: opts.set, index: opts.index, target: opts.target, neighbours: false, caps: { declared: 0, fused: opts.fallback ?? 5, links: 0 } });
+  const fallback: TraceFallback[] = r.results
+    .filter((x) => x.slot === 'fused')
+    .map((x) => ({
+      id: x.id,
+      type: x.type,
+      title: x.title,
+      ...(x.status != null ? { status: x.status } : {}),
+      file: x.file,
+      evidence: x.why.some((w) => w.kind === 'mention') ? 'mentioned in' : 'nearest by keywords',
+      why: x.why,
+    }));
+  return { ...trace, fallback };
 }

@@ -4,4 +4,3 @@ export { RULE_FORMATS, BEGIN_MARKER, END_MARKER, findManagedSection, spliceSecti
 export { planRuleFiles, exportedArtifacts, expandBraces, type RuleFile, type RulesPlan, type RulesExportOptions } from './export.js';
 export { planRulesImport, type ImportedNorm, type RulesImportPlan } from './import.js';
 export { rulesCounter } from './counter.js';
-export { RULE_FILE_RULES } from '../check/rules/rule-files.js';

@@ -2,8 +2,8 @@
 
 import path from 'node:path';
 import { readKeyedCache, writeKeyedCache } from '../cache/file.js';
-import { questionTerms, type FeedbackProfile, type FeedbackVote } from '../retrieve/feedback-rank.js';
 import { evidenceDir } from './journal.js';
+import { questionTerms, type FeedbackProfile, type FeedbackVote } from './feedback-votes.js';
 import type { Episode, Verdict } from './types.js';
 
 /**

@@ -1,8 +1,6 @@
 // @spec SPEC-STORE-001
 
 import { fastHead } from '../git/fast-head.js';
-import type { PrResult } from '../pr/types.js';
-import type { RetrievalResult, RetrievedRecord } from '../retrieve/types.js';
 import { startDirtyProbe, type DirtyProbe } from './dirty.js';
 import { appendEpisode, recordingEnabled } from './journal.js';
 import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord, SupportRef } from './types.js';
@@ -10,7 +8,8 @@ import { now } from '../util/timing.js';
 
 /**
  * Recording for front ends: `startEpisode` at the start of a retrieval (it starts the
- * dirty-flag probe beside the retrieval), `finish` with what was answered. Imports no SQLite
+ * dirty-flag probe beside the retrieval), `finish` with what was answered (a retrieval's
+ * result becomes an episode in src/retrieve/episode.ts, a PR analysis in src/pr/record.ts). Imports no SQLite
  * (DEC-017): safe in the hook, bundles and the Action.
  */
 export interface EpisodeRecorder {
@@ -96,72 +95,9 @@ function contextRefs(c: StartEpisodeOptions['context']): SupportRef[] {
   return out;
 }
 
-/**
- * The code each result was found through, beyond the place itself: the graph neighbours
- * (caller, callee, import, importer) whose annotations or anchors declared it. Inferred: the
- * record is declared there, not at the place.
- */
-export function viaRefs(r: RetrievalResult): SupportRef[] {
-  const out: SupportRef[] = [];
-  const here = new Set([r.query.kind === 'place' ? r.query.path : '', r.query.kind === 'place' && r.query.symbol ? `${r.query.path}#${r.query.symbol}` : '']);
-  r.results.forEach((x, i) => {
-    const seen = new Set<string>();
-    for (const w of x.why) {
-      if (w.kind !== 'graph' || !w.path) continue;
-      for (const node of w.path) {
-        if (here.has(node) || seen.has(node)) continue;
-        seen.add(node);
-        out.push({ role: 'via', kind: node.includes('#') ? 'symbol' : 'path', value: node, grounding: 'inferred', rank: i + 1, of: x.id });
-      }
-    }
-  });
-  return out;
-}
-
-/** The lanes of a retrieval result as recorded. */
-export function lanesOf(r: RetrievalResult): LaneRecord[] {
-  return Object.entries(r.slots).map(([name, s]) => ({ name, status: s.status, count: s.count, ms: Math.round(s.ms * 10) / 10, ...(s.message ? { message: s.message } : {}) }));
-}
-
-/** How firmly a retrieved record is grounded: declared ones were found in the code index, linked ones inferred, semantic-led ones by meaning. */
-export function groundingOf(x: RetrievedRecord): Grounding {
-  if (x.slot === 'declared') return 'indexed';
-  if (x.slot === 'links') return 'inferred';
-  const top = [...x.why].filter((w) => w.contribution !== undefined).sort((a, b) => (b.contribution ?? 0) - (a.contribution ?? 0))[0];
-  return top?.kind === 'semantic' ? 'semantic' : 'indexed';
-}
-
 /** An artifact id as a typed reference: tasks are `task`, every other record `artifact`. */
 export function artifactRef(id: string, type: string | undefined, rank: number, grounding: Grounding, slot?: string): EvidenceRef {
   return { kind: type === 'task' ? 'task' : 'artifact', value: id, grounding, rank, ...(slot ? { slot } : {}) };
-}
-
-/** The evidence of a retrieval result, in rank order. */
-export function evidenceOf(r: RetrievalResult): EvidenceRef[] {
-  return r.results.map((x, i) => artifactRef(x.id, x.type, i + 1, groundingOf(x), x.slot));
-}
-
-/** The query of a retrieval result. */
-export function queryOf(r: RetrievalResult): EpisodeQuery {
-  return r.query.kind === 'place' ? { kind: 'place', text: r.query.place, place: r.query.path } : { kind: 'search', text: r.query.text };
-}
-
-/** Record a retrieval result (for, search, context_for_code, search_decisions, agent-read). */
-export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult): Promise<string | undefined> {
-  const query = queryOf(r);
-  // a symbol found at a line is part of the place asked, though the text named only the line
-  const found: SupportRef[] = r.query.kind === 'place' && r.query.symbol && !query.text?.includes('#') ? [{ role: 'query', kind: 'symbol', value: `${r.query.path}#${r.query.symbol}`, grounding: 'indexed', rank: 0 }] : [];
-  const via = viaRefs(r);
-  return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...via], files: filesOf(r, via) });
-}
-
-/** The files a retrieval answer was computed from: the place, the records' files, the code they were found through. */
-export function filesOf(r: RetrievalResult, via: SupportRef[] = viaRefs(r)): string[] {
-  const out = new Set<string>();
-  if (r.query.kind === 'place') out.add(r.query.path);
-  for (const x of r.results) if (x.file) out.add(x.file);
-  for (const v of via) out.add(v.kind === 'symbol' ? v.value.slice(0, v.value.indexOf('#')) : v.value);
-  return [...out];
 }
 
 /** A list of records as evidence in rank order, each with its band and grounding (trace, bundles, the PR analysis, get_context). */
@@ -172,22 +108,6 @@ export function recordsAsEvidence(list: { id: string; type?: string; slot: strin
 /** The query of a place given as path, path:line or path#Symbol. */
 export function placeQuery(text: string, target: { path: string }): EpisodeQuery {
   return { kind: 'place', text, place: target.path };
-}
-
-/**
- * Record a pull request analysis (caller action in the GitHub Action, cli for `git ctx pr`):
- * commit to commit, so never dirty. Like the analysis, it follows the configuration committed
- * at the PR head: `record: false` there (or GIT_CTX_NO_RECORD=1) records nothing.
- */
-export async function recordPrAnalysis(root: string, r: PrResult, caller: Episode['caller'], opts: { env?: NodeJS.ProcessEnv; ms?: number; record?: boolean } = {}): Promise<string | undefined> {
-  const env = opts.env ?? process.env;
-  if (!recordingEnabled(env)) return undefined;
-  const record = opts.record ?? (await recordConfiguredAt(root, r.head.commit));
-  if (record === false) return undefined;
-  const evidence = recordsAsEvidence(r.artifacts.map((a) => ({ id: a.id, type: a.type, slot: a.inclusion, grounding: a.inclusion === 'direct' ? ('indexed' as const) : ('inferred' as const) })));
-  // in the GitHub Action, the workflow run (and its attempt) that analysed the PR
-  const run = caller.kind === 'action' && env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}${env.GITHUB_RUN_ATTEMPT ? `/${env.GITHUB_RUN_ATTEMPT}` : ''}` : undefined;
-  return startEpisode(root, { caller, env, probe: false, ...(run ? { context: { run } } : {}) }).finish({ query: { kind: 'pr', text: `${r.base.rev}...${r.head.rev}` }, commit: r.head.commit, dirty: false, evidence, ...(opts.ms === undefined ? {} : { ms: Math.round(opts.ms * 10) / 10 }) });
 }
 
 /** `record:` in the configuration committed at `commit` (undefined when it cannot be read: the default, record). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
-import { traceByPaths } from '../../src/trace.js';
+import { traceByPaths } from '../../src/retrieve/trace.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { art } from './helpers.js';
 

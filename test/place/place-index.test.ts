@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { openPlace, placeCodeIndex, PlaceSnapshot } from '../../src/place/index.js';
 import { trackedListing } from '../../src/tree/listing.js';
 import { retrieveForPlace } from '../../src/retrieve/engine.js';
-import { traceWithFallback } from '../../src/retrieve/trace-view.js';
+import { traceWithFallback } from '../../src/retrieve/trace.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 

@@ -1,16 +1,12 @@
 import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
-import type { Artifact } from '../../artifacts/types.js';
+import { ID_PATTERN, type Artifact } from '../../artifacts/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
 import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
 
-export { closeMatches };
-
 type Out = Omit<Finding, 'severity'>;
 
-/** An id is DEC-BILLING-001-like (letters, digits, dashes, dots, underscores) or path-like (segments joined by /). */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
 
 function graphOf(ctx: CheckContext): LinkGraph {
   let g = ctx.cache.get('graph') as LinkGraph | undefined;

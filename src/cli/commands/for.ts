@@ -6,7 +6,7 @@ import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
 import { recordCli } from '../record.js';
-import { finishRetrieval } from '../../store/record.js';
+import { finishRetrieval } from '../../retrieve/episode.js';
 
 type ForOptions = RepoOptions & RetrievalCliOptions;
 

@@ -5,7 +5,7 @@ import { renderRetrieval } from '../../retrieve/render.js';
 import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { recordCli } from '../record.js';
-import { finishRetrieval } from '../../store/record.js';
+import { finishRetrieval } from '../../retrieve/episode.js';
 import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;

@@ -1,7 +1,6 @@
 import type { Command } from '../commander.js';
 import { placeCodeIndex } from '../../place/index.js';
-import { parseTraceTarget, type TraceEntry, type TraceResult } from '../../retrieve/trace.js';
-import { traceWithFallback, type TraceFallback } from '../../retrieve/trace-view.js';
+import { parseTraceTarget, traceWithFallback, type TraceEntry, type TraceFallback, type TraceResult } from '../../retrieve/trace.js';
 import { successorOf, successorText, type Successor } from '../../staleness/lifecycle.js';
 import { staleMarks, type StaleMark } from '../../staleness/marks.js';
 import { mentionedIn, type MentionHit } from '../../artifacts/sources/mentions.js';

@@ -1,0 +1,292 @@
+// @spec SPEC-CODEGRAPH-001
+
+/*
+ * Building the code graph: the code and config files collected and keyed, each file's facts
+ * extracted (or taken from the blob-keyed cache), and imports and calls linked across files.
+ */
+
+import { createHash } from 'node:crypto';
+import type { Snapshot } from '../../snapshot/types.js';
+import { cacheStore } from '../../cache/memo.js';
+import { loadTypeScript } from '../ts-extract.js';
+import { extractTreeSitterFacts } from './extract-tree-sitter.js';
+import { extractTsFacts } from './extract-ts.js';
+import { Linker } from './link.js';
+import { isPackageJsonPath, isTsConfigPath, TsResolver } from './resolve-ts.js';
+import type { FileFacts, GraphLanguage } from './types.js';
+import { CODE_GRAPH_VERSION } from './version.js';
+import type { CodeGraphStats } from './index.js';
+import { previous, saveIndex, ShardedEntries, StaleShard, type FileEntry, type LinkedIndex, type Previous, type Site } from './index-store.js';
+
+const READ_BATCH = 512;
+
+const EXT_LANG = new Map<string, GraphLanguage>([
+  ['ts', 'typescript'], ['tsx', 'typescript'], ['mts', 'typescript'], ['cts', 'typescript'],
+  ['js', 'typescript'], ['jsx', 'typescript'], ['mjs', 'typescript'], ['cjs', 'typescript'],
+  ['py', 'python'], ['pyi', 'python'],
+  ['go', 'go'],
+  ['java', 'java'],
+]);
+
+/** The graph language of a repository path, from its extension. */
+export function graphLanguageOf(path: string): GraphLanguage | undefined {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? EXT_LANG.get(path.slice(dot + 1).toLowerCase()) : undefined;
+}
+
+interface FactsCacheFile {
+  tool: 'git-ctx/code-graph-files';
+  version: number;
+  entries: Record<string, FileFacts>;
+}
+
+export interface Collected {
+  code: { path: string; lang: GraphLanguage; blob: string }[];
+  configs: string[];
+  /** the linked index's key: every (path, blob) of code and config files */
+  key: string;
+  /** what linking depends on beyond the files' own facts: the paths, and the configs' blobs */
+  env: string;
+}
+
+/** The code and config files of the snapshot, and the keys they give. */
+export async function collectCode(snapshot: Snapshot, maxBytes: number): Promise<Collected> {
+  const entries = await snapshot.list();
+  const code: Collected['code'] = [];
+  const configs: string[] = [];
+  const hash = createHash('sha1').update(`git-ctx/code-graph ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
+  const envHash = createHash('sha1').update(`git-ctx/code-graph-env ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
+  for (const e of entries) {
+    if (e.mode === '120000' || e.mode === '160000') continue;
+    const lang = graphLanguageOf(e.path);
+    const isConfig = !lang && (isTsConfigPath(e.path) || isPackageJsonPath(e.path) || e.path === 'go.mod' || e.path.endsWith('/go.mod'));
+    if (!lang && !isConfig) continue;
+    const blob = e.blob ?? (await snapshot.blobOf(e.path));
+    if (!blob) continue;
+    hash.update(`${e.path}\0${blob}\n`);
+    envHash.update(lang ? `${e.path}\n` : `${e.path}\0${blob}\n`);
+    if (lang) code.push({ path: e.path, lang, blob });
+    else configs.push(e.path);
+  }
+  return { code, configs, key: hash.digest('hex'), env: envHash.digest('hex') };
+}
+
+/** Build (or update from the last index) and save the linked index. */
+export async function fresh(snapshot: Snapshot, c: Collected, maxBytes: number, useCache: boolean, stats: CodeGraphStats, update: boolean): Promise<LinkedIndex> {
+  const root = snapshot.root;
+  const prev = useCache && update ? previous(root, c.env) : undefined;
+  const { linked, touched } = await build(snapshot, c.code, c.configs, maxBytes, useCache, stats, prev);
+  if (useCache) saveIndex(root, c.key, c.env, c.code, linked, prev && touched ? { meta: prev.meta, touched } : undefined);
+  return linked;
+}
+
+async function build(
+  snapshot: Snapshot,
+  code: { path: string; lang: GraphLanguage; blob: string }[],
+  configs: string[],
+  maxBytes: number,
+  useCache: boolean,
+  stats: CodeGraphStats,
+  prev?: Previous,
+): Promise<{ linked: LinkedIndex; touched?: Set<string> }> {
+  const factsFile = cacheStore<Partial<FactsCacheFile>>(useCache ? snapshot.root : undefined, 'code-graph-files');
+  const old = factsFile.read();
+  const cached = new Map<string, FileFacts>(old?.tool === 'git-ctx/code-graph-files' && old.version === CODE_GRAPH_VERSION && old.entries && typeof old.entries === 'object' ? Object.entries(old.entries) : []);
+  const facts = new Map<string, FileFacts>();
+  const used = new Map<string, FileFacts>();
+  const todo: { path: string; lang: GraphLanguage; key: string }[] = [];
+  for (const c of code) {
+    const k = `${c.blob}:${c.path.slice(c.path.lastIndexOf('.') + 1)}`;
+    const f = cached.get(k);
+    if (f && f.lang === c.lang && Array.isArray(f.decls) && Array.isArray(f.imports) && Array.isArray(f.calls)) {
+      facts.set(c.path, f);
+      used.set(k, f);
+      stats.cached++;
+    } else todo.push({ path: c.path, lang: c.lang, key: k });
+  }
+
+  for (let i = 0; i < todo.length; i += READ_BATCH) {
+    const batch = todo.slice(i, i + READ_BATCH);
+    const bufs = await snapshot.readMany(batch.map((t) => t.path));
+    for (const [j, t] of batch.entries()) {
+      const buf = bufs[j];
+      if (!buf) continue;
+      const f = await extract(t.path, t.lang, buf, maxBytes);
+      stats.parsed++;
+      facts.set(t.path, f);
+      used.set(t.key, f);
+    }
+  }
+
+  if (todo.length && factsFile.on) {
+    // entries used by this run, plus older ones (other branches) up to a bound
+    const limit = Math.max(20_000, used.size * 2);
+    const out: Record<string, FileFacts> = Object.fromEntries(used);
+    let n = used.size;
+    for (const [k, v] of cached) {
+      if (n >= limit) break;
+      if (!(k in out)) {
+        out[k] = v;
+        n++;
+      }
+    }
+    factsFile.write({ tool: 'git-ctx/code-graph-files', version: CODE_GRAPH_VERSION, entries: out } satisfies FactsCacheFile);
+  }
+
+  const texts = new Map<string, string>();
+  const bufs = await snapshot.readMany(configs);
+  configs.forEach((p, i) => {
+    const b = bufs[i];
+    if (b && b.length <= maxBytes) texts.set(p, b.toString('utf8'));
+  });
+  const goMods = new Map([...texts].filter(([p]) => p === 'go.mod' || p.endsWith('/go.mod')));
+  const hasTs = code.some((c) => c.lang === 'typescript');
+  let tsResolver: TsResolver | undefined;
+  if (hasTs) {
+    const ts = await loadTypeScript();
+    tsResolver = new TsResolver(ts, snapshot.root, new Set(code.map((c) => c.path)), texts);
+  }
+  const memo = new Map<string, string | undefined>();
+  const linker = new Linker(
+    facts,
+    {
+      ts: (spec, from) => {
+        if (!tsResolver) return undefined;
+        const k = `${from}\0${spec}`;
+        if (memo.has(k)) return memo.get(k);
+        const r = tsResolver.resolve(spec, from);
+        memo.set(k, r);
+        return r;
+      },
+    },
+    goMods,
+  );
+
+  try {
+    return linkAll(code, facts, linker, stats, prev);
+  } catch (e) {
+    if (!(e instanceof StaleShard)) throw e;
+    stats.linked = 0;
+    return linkAll(code, facts, linker, stats, undefined);
+  }
+}
+
+function linkAll(
+  code: { path: string; lang: GraphLanguage; blob: string }[],
+  facts: Map<string, FileFacts>,
+  linker: Linker,
+  stats: CodeGraphStats,
+  previousIndex: Previous | undefined,
+): { linked: LinkedIndex; touched?: Set<string> } {
+  let prev = previousIndex;
+  const problems: [string, string][] = [];
+  // an update relinks the changed files and every file whose links can see them: their
+  // importers (through re-exporting files and packages), and their package siblings (Go, Java)
+  let relink: Set<string> | undefined;
+  // a Java file whose classes changed changes what other files' imports resolve to: relink all
+  const javaMoved = (p: Previous) => code.some((c) => c.lang === 'java' && p.blobs[c.path] !== c.blob && classNames(p.files.get(c.path)?.d.map((d) => d[0])) !== classNames(facts.get(c.path)?.decls.filter((d) => d.kind === 'class').map((d) => d.name)));
+  if (prev && javaMoved(prev)) prev = undefined;
+  if (prev) {
+    relink = new Set(code.filter((c) => prev.blobs[c.path] !== c.blob).map((c) => c.path));
+    const pkgOf = (p: string) => {
+      const f = facts.get(p);
+      return f?.lang === 'go' ? `go:${p.slice(0, p.lastIndexOf('/') + 1)}` : f?.lang === 'java' ? `java:${f.pkg ?? ''}` : undefined;
+    };
+    const pkgs = new Set([...relink].map(pkgOf).filter((k): k is string => !!k));
+    if (pkgs.size) for (const c of code) if (pkgs.has(pkgOf(c.path) ?? '')) relink.add(c.path);
+    // the changed files' importers, and theirs again through files that pass names on
+    const queue = code.filter((c) => prev.blobs[c.path] !== c.blob).map((c) => c.path);
+    while (queue.length) {
+      const p = queue.pop()!;
+      for (const q of prev.files.get(p)?.r ?? []) {
+        if (relink.has(q)) continue;
+        relink.add(q);
+        if (isReexporting(q, facts.get(q))) queue.push(q);
+      }
+    }
+  }
+  const files: Map<string, FileEntry> | ShardedEntries = prev ? prev.files : new Map<string, FileEntry>();
+  const touched = new Set<string>();
+  const entry = (p: string) => {
+    let e = files.get(p);
+    if (!e) {
+      e = { i: [], r: [], d: [], c: {}, e: {} };
+      files.set(p, e);
+    }
+    touched.add(p);
+    return e;
+  };
+  const addSite = (m: Record<string, Site[]>, sym: string, site: Site) => {
+    const list = Object.hasOwn(m, sym) ? m[sym]! : (m[sym] = []);
+    list.push(site);
+  };
+  // forget what the relinked files said (their imports and calls), then link them again
+  for (const p of relink ?? []) {
+    const old = files.get(p);
+    if (!old) continue;
+    for (const to of old.i) {
+      const t = entry(to);
+      t.r = t.r.filter((x) => x !== p);
+    }
+    for (const sites of Object.values(old.e)) {
+      for (const [toPath, toSym] of sites) {
+        const t = entry(toPath);
+        if (!Object.hasOwn(t.c, toSym)) continue;
+        const kept = t.c[toSym]!.filter((s) => s[0] !== p);
+        if (kept.length) t.c[toSym] = kept;
+        else delete t.c[toSym];
+      }
+    }
+    old.i = [];
+    old.e = {};
+  }
+  for (const c of code) {
+    const f = facts.get(c.path);
+    if (!f) continue;
+    if (f.skipped) problems.push([c.path, `skipped: ${f.skipped}`]);
+    else if (f.error) problems.push([c.path, `parse error at ${f.error} (partial results)`]);
+    if (relink && !relink.has(c.path)) continue;
+    const { imports, calls } = linker.link(c.path);
+    stats.linked++;
+    const e = entry(c.path);
+    e.i = imports;
+    e.d = f.decls.map((d) => [d.name, d.line, d.end]);
+    for (const to of imports) {
+      const t = entry(to);
+      t.r.push(c.path);
+      if (relink) t.r.sort();
+    }
+    for (const [fromPath, fromSym, line, toPath, toSym] of calls) {
+      addSite(e.e, fromSym, [toPath, toSym, line]);
+      addSite(entry(toPath).c, toSym, [fromPath, fromSym, line]);
+    }
+  }
+  if (files instanceof Map) for (const e of files.values()) e.r.sort();
+  return { linked: { files, problems }, touched: relink ? touched : undefined };
+}
+
+/** Top-level class names, comparable (stored declarations carry no kind: a Java file's top-level names are its classes). */
+function classNames(names: string[] | undefined): string {
+  return (names ?? []).filter((n) => !n.includes('.')).sort().join(',');
+}
+
+/** A file through which an importer sees the names of the files it imports (TS re-exports, Python `__init__`). */
+function isReexporting(path: string, f: FileFacts | undefined): boolean {
+  if (!f) return false;
+  if (f.lang === 'python') return /(?:^|\/)__init__\.pyi?$/.test(path);
+  return f.lang === 'typescript' && f.imports.some((i) => i.reexports);
+}
+
+async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes: number): Promise<FileFacts> {
+  const empty = (why: string): FileFacts => ({ lang, decls: [], imports: [], calls: [], skipped: why });
+  if (buf.length > maxBytes) return empty(`${buf.length} bytes, over the ${maxBytes}-byte limit`);
+  if (buf.subarray(0, 8000).includes(0)) return empty('binary content');
+  const text = buf.toString('utf8');
+  try {
+    if (lang === 'typescript') return extractTsFacts(await loadTypeScript(), path, text);
+    return await extractTreeSitterFacts(lang, text);
+  } catch (e) {
+    return { lang, decls: [], imports: [], calls: [], error: `line 1: the ${lang} reader failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+

@@ -47,6 +47,8 @@ export const LAYERS = [
 export const PENDING = [
   // cachereg (item 4): the cache kinds take their codecs' domain types from the domain side
   { file: 'src/cache/artifacts.ts', to: 'artifacts', by: 'cachereg' },
+  { file: 'src/cache/artifact-set.ts', to: 'artifacts', by: 'cachereg' },
+  { file: 'src/cache/cached-artifact.ts', to: 'artifacts', by: 'cachereg' },
   { file: 'src/cache/code-index.ts', to: 'code', by: 'cachereg' },
   { file: 'src/cache/stale-results.ts', to: 'staleness', by: 'cachereg' },
   // tree (item 3): the place listing moves into src/tree/

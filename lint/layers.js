@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
  * a circle, and each can be read knowing only what is below it.
  */
 export const LAYERS = [
+  ['package-root'], //      where git-ctx's own package (data/, hooks/, dist/) is
   ['errors', 'version'], // what every layer may throw or print as its version
   ['util'], //              small helpers with no domain knowledge
   ['git'], //               running git, the git directory, locks under it
@@ -54,8 +55,6 @@ export const PENDING = [
   // tree (item 3): the place listing moves into src/tree/
   { file: 'src/snapshot/git-snapshot.ts', to: 'place', by: 'tree' },
   { file: 'src/snapshot/worktree-status.ts', to: 'place', by: 'tree' },
-  // runtime (item 1): the require wrapper for the code cache is deleted
-  { file: 'src/util/js-yaml.ts', to: 'cache', by: 'runtime' },
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

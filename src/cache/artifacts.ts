@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CtxError } from '../errors.js';
-import { setExtra } from '../sources/extra.js';
+import { setExtra } from '../artifacts/sources/extra.js';
 import type { Artifact, LoadProblem } from '../artifacts/types.js';
 import { mark, now } from '../util/timing.js';
 import { decodeSet, encodeSet, setArtifacts, type FinishedRecord, type StoredSet } from './artifact-set.js';

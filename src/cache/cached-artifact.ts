@@ -1,6 +1,6 @@
 // @spec SPEC-CACHE-001
 
-import { extraOf, type SourceExtra } from '../sources/extra.js';
+import { extraOf, type SourceExtra } from '../artifacts/sources/extra.js';
 import type { Artifact, LoadProblem } from '../artifacts/types.js';
 
 /**

@@ -2,7 +2,7 @@
 
 import type { Artifact } from '../artifacts/types.js';
 import { KeywordCacheDamaged } from '../cache/keyword-index.js';
-import { recordParts, type PartKind } from '../sources/parts.js';
+import { recordParts, type PartKind } from '../artifacts/sources/parts.js';
 import { terms } from './text.js';
 
 /**
@@ -41,7 +41,7 @@ export interface KeywordHit {
 
 const FIELD_WEIGHTS = { title: 3, keywords: 3, summary: 2 } as const;
 /**
- * Weights of a record's body parts (src/sources/parts.ts). A pasted log or JSON dump adds
+ * Weights of a record's body parts (src/artifacts/sources/parts.ts). A pasted log or JSON dump adds
  * little to a record's terms and little to its length, so a long record cannot win by the
  * breadth of its vocabulary; what was decided outweighs the context that led there.
  */

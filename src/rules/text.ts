@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { Artifact } from '../artifacts/types.js';
-import { fileNumber } from '../sources/files.js';
+import { fileNumber } from '../artifacts/sources/files.js';
 
 /**
  * What a record tells an agent: the part of its text that decides something, as plain

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAdr } from '../../src/sources/adr.js';
+import { parseAdr } from '../../src/artifacts/sources/adr.js';
 import { expandBraces } from '../../src/rules/export.js';
 import { isMetaRecord, recordIndex, relinkText, rstToMarkdown, ruleText, summaryRepeats } from '../../src/rules/text.js';
 

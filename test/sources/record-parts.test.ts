@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAdr } from '../../src/sources/adr.js';
-import { derivedSummary, recordParts } from '../../src/sources/parts.js';
+import { parseAdr } from '../../src/artifacts/sources/adr.js';
+import { derivedSummary, recordParts } from '../../src/artifacts/sources/parts.js';
 import { buildKeywordIndex, queryOf, searchKeywords } from '../../src/retrieve/bm25.js';
 
 const opts = { prefix: 'ADR-', type: 'decision' };

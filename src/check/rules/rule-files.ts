@@ -1,12 +1,12 @@
 // @spec SPEC-RULES-001
 
-import type { TokenCounter } from '../assemble/tokens.js';
-import type { CheckContext, Finding, Rule } from '../check/types.js';
-import type { Config } from '../config.js';
-import { planRuleFiles, type RulesPlan } from './export.js';
-import { verifyRuleFiles, type VerifyReport } from './verify.js';
+import type { TokenCounter } from '../../assemble/tokens.js';
+import type { CheckContext, Finding, Rule } from '../types.js';
+import type { Config } from '../../config.js';
+import { planRuleFiles, type RulesPlan } from '../../rules/export.js';
+import { verifyRuleFiles, type VerifyReport } from '../../rules/verify.js';
 
-type CounterModule = typeof import('./counter.js');
+type CounterModule = typeof import('../../rules/counter.js');
 
 /**
  * The token counter, loaded on first use: only a rule file over budget in bytes needs counting.
@@ -20,7 +20,7 @@ function lazyCounter(root: string, config: Config): TokenCounter & { free(): voi
     encoding: config.assemble.encoding,
     async count(texts) {
       if (!texts.length) return [];
-      real ??= (await import('./counter.js')).rulesCounter(root, config);
+      real ??= (await import('../../rules/counter.js')).rulesCounter(root, config);
       return real.count(texts);
     },
     free: () => real?.free(),

@@ -52,9 +52,6 @@ export const PENDING = [
   { file: 'src/cache/cached-artifact.ts', to: 'artifacts', by: 'cachereg' },
   { file: 'src/cache/code-index.ts', to: 'code', by: 'cachereg' },
   { file: 'src/cache/stale-results.ts', to: 'staleness', by: 'cachereg' },
-  // tree (item 3): the place listing moves into src/tree/
-  { file: 'src/snapshot/git-snapshot.ts', to: 'place', by: 'tree' },
-  { file: 'src/snapshot/worktree-status.ts', to: 'place', by: 'tree' },
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

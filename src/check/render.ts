@@ -48,7 +48,7 @@ function sarif(r: CheckResult): string {
           level: level(f.severity),
           message: { text: f.message },
           locations: f.file && !f.file.startsWith('~global/')
-            ? [{ physicalLocation: { artifactLocation: { uri: f.file }, ...(f.line ? { region: { startLine: f.line } } : {}) } }]
+            ? [{ physicalLocation: { artifactLocation: { uri: f.file }, ...(f.line ? { region: { startLine: f.line, ...(f.column ? { startColumn: f.column } : {}) } } : {}) } }]
             : [],
         })),
       },

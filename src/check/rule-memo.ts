@@ -3,12 +3,12 @@
 import { memo } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
-import type { CheckContext, Finding, Rule } from './types.js';
+import type { CheckContext, Rule, RuleFinding } from './types.js';
 
 /** Bump when what a memo holds changes shape: old memos are then misses. */
 const MEMO_VERSION = 1;
 
-type Out = Omit<Finding, 'severity'>;
+type Out = RuleFinding;
 
 /**
  * The artifact set as a key: each record's id, file, origin and blob id, the global records'

@@ -47,7 +47,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     const sev = config.severities[rule.id] ?? rule.severity;
     if (sev === 'off') continue;
     try {
-      for (const f of await runMemoized(rule, ctx)) findings.push({ ...f, severity: sev });
+      for (const f of await runMemoized(rule, ctx)) findings.push({ ...f, severity: config.severities[rule.id] ? sev : (f.severity ?? sev) });
       mark(`rule ${rule.id}`);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -13,6 +13,8 @@ export interface Finding {
   message: string;
   file?: string;
   line?: number;
+  /** 1-based column, when the finding points into a line (SARIF startColumn) */
+  column?: number;
   /** the artifact the finding is about */
   id?: string;
 }
@@ -27,12 +29,19 @@ export interface CheckContext {
   now: Date;
 }
 
+/** What a rule returns: a finding whose severity the run decides, unless it names one. */
+export type RuleFinding = Omit<Finding, 'severity'> & { severity?: FindingSeverity };
+
 export interface Rule {
   id: string;
   /** default severity; config.severities overrides */
   severity: FindingSeverity;
   description: string;
-  run(ctx: CheckContext): Promise<Omit<Finding, 'severity'>[]> | Omit<Finding, 'severity'>[];
+  /**
+   * A finding may carry its own severity (a confirmation entry's `severity:`); a config
+   * override of the rule's severity still wins over it.
+   */
+  run(ctx: CheckContext): Promise<RuleFinding[]> | RuleFinding[];
   /**
    * Optional: everything the findings depend on, as a string (see artifactSetKey in
    * rule-memo.ts); a run with the same key reuses the remembered findings. Only for rules

@@ -1,0 +1,213 @@
+// @spec SPEC-CONFIRM-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
+import type { Config } from '../config.js';
+import { MAX_FILE_BYTES } from '../code/extract.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { gitBlobHash } from '../util/hash.js';
+import { compilePaths } from '../util/path-set.js';
+import { FactsCache } from './facts-cache.js';
+import { nameMatches } from './glob.js';
+import { readConfirmations } from './read.js';
+import { BoundedRegex, REGEX_BOUND_MS, type RegexAnswer } from './regex.js';
+import { extractStructure, structureLanguage, type StructureFacts } from './structure.js';
+import type { BoundedRun, ConfirmProblem, ConfirmResult, Confirmation, Violation } from './types.js';
+
+/** Which files to examine, and in each which lines count (undefined: every line). */
+export type ConfirmScope = Map<string, Set<number> | undefined>;
+
+export interface ConfirmOptions {
+  snapshot: Snapshot;
+  config: Config;
+  set: ArtifactSet;
+  /** only these files, and in them only violations on these lines (the hook: what a commit adds) */
+  scope?: ConfirmScope;
+  /** time bound of one file under regular expressions */
+  boundMs?: number;
+  /** facts cache file; false: none; undefined: the repository's */
+  cache?: string | false;
+}
+
+const READ_CHUNK = 256;
+
+/** NUL in the first 8000 bytes: git's own binary heuristic (as the code index). */
+const isBinary = (buf: Buffer) => buf.subarray(0, 8000).includes(0);
+
+function isInactive(config: Config, a: Artifact): boolean {
+  const t = config.types[a.type];
+  return !!a.status && !!t && t.inactive.includes(a.status);
+}
+
+/**
+ * Every confirmation of the set's active repository records (global records carry none:
+ * they name no code of this repository), and the entries that could not be read.
+ */
+export async function collectConfirmations(snapshot: Snapshot, config: Config, set: ArtifactSet): Promise<{ confirmations: Confirmation[]; problems: ConfirmProblem[] }> {
+  const confirmations: Confirmation[] = [];
+  const problems: ConfirmProblem[] = [];
+  for (const a of set.artifacts) {
+    if (a.origin !== 'repo' || isInactive(config, a)) continue;
+    const front = a.data.confirm !== undefined;
+    if (!front && !a.body.includes('git-ctx')) continue;
+    const text = front ? (await snapshot.read(a.file))?.toString('utf8') : undefined;
+    const r = readConfirmations(a, text);
+    confirmations.push(...r.confirmations);
+    problems.push(...r.problems);
+  }
+  return { confirmations, problems };
+}
+
+/** The default message of a violation. */
+export function describe(v: Violation): string {
+  const c = v.confirmation;
+  const what =
+    c.kind === 'forbid-call' ? `call of ${v.found}` : c.kind === 'forbid-import' ? `import of "${v.found}"` : c.kind === 'forbid-export-default' ? 'default export' : c.kind === 'forbid' ? `text matching /${c.pattern}/` : c.kind === 'require' ? `no text matching /${c.pattern}/` : `no import of "${c.pattern}"`;
+  const verb = c.kind === 'require' || c.kind === 'require-import' ? 'required by' : 'forbidden by';
+  return `${what}: ${verb} ${c.id}${c.message ? ` — ${c.message}` : ''}`;
+}
+
+/**
+ * Evaluate confirmations over a snapshot (every file their `in:` covers, or the scope's
+ * files). Reads only; runs nothing from the repository. Returns data, never throws for a
+ * file's content: unreadable, huge and binary files are skipped and listed.
+ */
+export async function runConfirmations(opts: ConfirmOptions & { confirmations?: Confirmation[]; problems?: ConfirmProblem[] }): Promise<ConfirmResult> {
+  const { snapshot, config, set } = opts;
+  const collected = opts.confirmations ? { confirmations: opts.confirmations, problems: opts.problems ?? [] } : await collectConfirmations(snapshot, config, set);
+  const result: ConfirmResult = { violations: [], bounded: [], problems: collected.problems, skipped: [], files: 0 };
+  const confs = collected.confirmations;
+  if (!confs.length) return result;
+
+  // records are not code: a decision that forbids a word mentions it
+  const recordFiles = new Set(set.artifacts.map((a) => a.file));
+  const dirPrefix = `${config.dir}/`;
+  // confirmations with the same `in:` share one path test per file
+  const groups = new Map<string, { covers: (f: string) => boolean; confs: Confirmation[] }>();
+  for (const c of confs) {
+    const key = c.in.join('\0');
+    let g = groups.get(key);
+    if (!g) {
+      const ps = compilePaths(c.in);
+      g = { covers: c.in.length ? ps.covers : () => true, confs: [] };
+      groups.set(key, g);
+    }
+    g.confs.push(c);
+  }
+  const entries = opts.scope
+    ? [...opts.scope.keys()].sort().map((path) => ({ path, blob: undefined as string | undefined, mode: '100644' }))
+    : await snapshot.list();
+  const work: { path: string; blob?: string; confs: Confirmation[] }[] = [];
+  for (const e of entries) {
+    if (e.mode === '120000' || e.mode === '160000') continue;
+    if (recordFiles.has(e.path) || e.path.startsWith(dirPrefix)) continue;
+    const mine: Confirmation[] = [];
+    for (const g of groups.values()) if (g.covers(e.path)) mine.push(...g.confs);
+    if (mine.length) work.push({ path: e.path, blob: e.blob, confs: mine });
+  }
+  if (!work.length) return result;
+
+  const maxBytes = config.limits?.max_file_bytes ?? MAX_FILE_BYTES;
+  const cache = FactsCache.open(snapshot.root, opts.cache);
+  const regex = new BoundedRegex(opts.boundMs ?? REGEX_BOUND_MS);
+  try {
+    for (let i = 0; i < work.length; i += READ_CHUNK) {
+      const chunk = work.slice(i, i + READ_CHUNK);
+      const bufs = await snapshot.readMany(chunk.map((w) => w.path));
+      for (const [j, w] of chunk.entries()) {
+        const buf = bufs[j];
+        if (!buf) continue; // deleted in this snapshot (a scope names it) or unreadable
+        if (buf.length > maxBytes) {
+          result.skipped.push({ file: w.path, reason: `larger than limits.max_file_bytes (${maxBytes} bytes)` });
+          continue;
+        }
+        if (isBinary(buf)) {
+          result.skipped.push({ file: w.path, reason: 'binary' });
+          continue;
+        }
+        result.files++;
+        const lines = opts.scope?.get(w.path);
+        const found = await evaluateFile(w.path, w.blob, buf, w.confs, cache, regex, result);
+        for (const v of found) if (!lines || lines.has(v.line)) result.violations.push(v);
+      }
+    }
+  } finally {
+    regex.close();
+    cache.save();
+  }
+  result.violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.confirmation.id.localeCompare(b.confirmation.id));
+  return result;
+}
+
+async function evaluateFile(path: string, blob: string | undefined, buf: Buffer, confs: Confirmation[], cache: FactsCache, regex: BoundedRegex, result: ConfirmResult): Promise<Violation[]> {
+  const out: Violation[] = [];
+  const text = buf.toString('utf8');
+  const structural = confs.filter((c) => c.kind !== 'forbid' && c.kind !== 'require');
+  const lang = structural.length ? structureLanguage(path) : undefined;
+  if (lang) {
+    const key = `${blob ?? gitBlobHash(buf)}:${lang}`;
+    let facts = cache.get(key);
+    if (!facts) {
+      try {
+        facts = await extractStructure(lang, path, text);
+      } catch (e) {
+        result.skipped.push({ file: path, reason: `could not be parsed: ${(e as Error).message}` });
+      }
+      if (facts) cache.set(key, facts);
+    }
+    if (facts) out.push(...structuralViolations(path, facts, structural));
+  }
+  const textual = confs.filter((c) => c.kind === 'forbid' || c.kind === 'require');
+  if (textual.length) out.push(...(await textualViolations(path, text, textual, regex, result.bounded)));
+  return out;
+}
+
+function structuralViolations(file: string, facts: StructureFacts, confs: Confirmation[]): Violation[] {
+  const out: Violation[] = [];
+  for (const c of confs) {
+    switch (c.kind) {
+      case 'forbid-call':
+        for (const [name, line, column] of facts.calls) if (nameMatches(c.pattern, name)) out.push({ file, line, column, confirmation: c, found: `${name}(…)` });
+        break;
+      case 'forbid-import':
+        for (const [spec, line, column] of facts.imports) if (nameMatches(c.pattern, spec)) out.push({ file, line, column, confirmation: c, found: spec });
+        break;
+      case 'forbid-export-default':
+        for (const [what, line, column] of facts.exportDefault) out.push({ file, line, column, confirmation: c, found: what });
+        break;
+      case 'require-import':
+        if (!facts.imports.some(([spec]) => nameMatches(c.pattern, spec))) out.push({ file, line: 1, column: 1, confirmation: c, found: c.pattern });
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+async function textualViolations(file: string, text: string, confs: Confirmation[], regex: BoundedRegex, bounded: BoundedRun[]): Promise<Violation[]> {
+  const forbid = confs.filter((c) => c.kind === 'forbid');
+  const require = confs.filter((c) => c.kind === 'require');
+  let answer: RegexAnswer | undefined = await regex.run({ text, forbid: forbid.map((c) => c.pattern), require: require.map((c) => c.pattern) });
+  const out: Violation[] = [];
+  const collect = (a: RegexAnswer, f: Confirmation[], r: Confirmation[]) => {
+    a.forbid.forEach((hits, k) => {
+      for (const [line, column] of hits) out.push({ file, line, column, confirmation: f[k]!, found: f[k]!.pattern });
+    });
+    a.require.forEach((ok, k) => {
+      if (!ok) out.push({ file, line: 1, column: 1, confirmation: r[k]!, found: r[k]!.pattern });
+    });
+  };
+  if (answer) {
+    collect(answer, forbid, require);
+    return out;
+  }
+  // one of them passed the bound: run each alone to name the one (the others still count)
+  for (const c of confs) {
+    const t0 = Date.now();
+    answer = await regex.run({ text, forbid: c.kind === 'forbid' ? [c.pattern] : [], require: c.kind === 'require' ? [c.pattern] : [] });
+    if (answer) collect(answer, c.kind === 'forbid' ? [c] : [], c.kind === 'require' ? [c] : []);
+    else bounded.push({ file, confirmation: c, ms: Date.now() - t0 });
+  }
+  return out;
+}

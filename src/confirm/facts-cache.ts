@@ -1,0 +1,56 @@
+// @spec SPEC-CONFIRM-001
+
+import { readCacheJson, writeCacheFile } from '../cache/file.js';
+import { cacheFile } from '../git/git-dir.js';
+import type { StructureFacts } from './structure.js';
+
+/** Bump when extraction changes what it produces: an old cache is then ignored. */
+const VERSION = 1;
+const TOOL = 'git-ctx/confirm-facts';
+/** Past this many entries, those this run did not use are dropped at the next save. */
+const MAX_ENTRIES = 200_000;
+
+/**
+ * What confirmations read from files' syntax trees, by `<blob>:<language>`, at
+ * `<git-dir>/ctx/cache/confirm-facts.json` (cache kind `confirm-facts`). Keyed by content,
+ * so an entry is never wrong, only missing; a missing or foreign file is an empty cache.
+ */
+export class FactsCache {
+  private readonly entries = new Map<string, StructureFacts>();
+  private readonly used = new Set<string>();
+  private dirty = false;
+
+  private constructor(private readonly file: string | undefined) {}
+
+  static open(root: string, file?: string | false): FactsCache {
+    const f = file === false ? undefined : (file ?? cacheFile(root, 'confirm-facts.json'));
+    const cache = new FactsCache(f);
+    const data = readCacheJson(f) as { tool?: string; version?: number; entries?: Record<string, StructureFacts> } | undefined;
+    if (data?.tool === TOOL && data.version === VERSION && data.entries && typeof data.entries === 'object') {
+      for (const [k, v] of Object.entries(data.entries)) if (v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault)) cache.entries.set(k, v);
+    }
+    return cache;
+  }
+
+  get(key: string): StructureFacts | undefined {
+    const v = this.entries.get(key);
+    if (v) this.used.add(key);
+    return v;
+  }
+
+  set(key: string, facts: StructureFacts): void {
+    this.entries.set(key, facts);
+    this.used.add(key);
+    this.dirty = true;
+  }
+
+  save(): void {
+    if (!this.dirty || !this.file) return;
+    let keys = [...this.entries.keys()];
+    if (keys.length > MAX_ENTRIES) keys = keys.filter((k) => this.used.has(k));
+    const entries: Record<string, StructureFacts> = {};
+    for (const k of keys) entries[k] = this.entries.get(k)!;
+    writeCacheFile(this.file, JSON.stringify({ tool: TOOL, version: VERSION, entries }));
+    this.dirty = false;
+  }
+}

@@ -1,0 +1,6 @@
+// @spec SPEC-CONFIRM-001
+
+export { CONFIRM_KINDS, STRUCTURAL_KINDS, type BoundedRun, type ConfirmKind, type ConfirmProblem, type ConfirmResult, type Confirmation, type Violation } from './types.js';
+export { readConfirmations, regexError } from './read.js';
+export { collectConfirmations, describe, runConfirmations, type ConfirmOptions, type ConfirmScope } from './evaluate.js';
+export { CONFIRM_BOUND_KEY, CONFIRM_RULES, CONFIRM_SCOPE_KEY, confirmResultFor } from './rules.js';

@@ -21,8 +21,11 @@ export interface ConfirmOptions {
   snapshot: Snapshot;
   config: Config;
   set: ArtifactSet;
-  /** only these files, and in them only violations on these lines (the hook: what a commit adds) */
-  scope?: ConfirmScope;
+  /**
+   * only these files, and in them only violations on these lines (the hook: what a commit
+   * adds); a function is asked only when some record carries confirmations
+   */
+  scope?: ConfirmScope | (() => Promise<ConfirmScope>);
   /** time bound of one file under regular expressions */
   boundMs?: number;
   /** facts cache file; false: none; undefined: the repository's */
@@ -78,6 +81,7 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
   const result: ConfirmResult = { violations: [], bounded: [], problems: collected.problems, skipped: [], files: 0 };
   const confs = collected.confirmations;
   if (!confs.length) return result;
+  const scope = typeof opts.scope === 'function' ? await opts.scope() : opts.scope;
 
   // records are not code: a decision that forbids a word mentions it
   const recordFiles = new Set(set.artifacts.map((a) => a.file));
@@ -94,8 +98,8 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
     }
     g.confs.push(c);
   }
-  const entries = opts.scope
-    ? [...opts.scope.keys()].sort().map((path) => ({ path, blob: undefined as string | undefined, mode: '100644' }))
+  const entries = scope
+    ? [...scope.keys()].sort().map((path) => ({ path, blob: undefined as string | undefined, mode: '100644' }))
     : await snapshot.list();
   const work: { path: string; blob?: string; confs: Confirmation[] }[] = [];
   for (const e of entries) {
@@ -126,7 +130,7 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
           continue;
         }
         result.files++;
-        const lines = opts.scope?.get(w.path);
+        const lines = scope?.get(w.path);
         const found = await evaluateFile(w.path, w.blob, buf, w.confs, cache, regex, result);
         for (const v of found) if (!lines || lines.has(v.line)) result.violations.push(v);
       }

@@ -7,7 +7,8 @@ import type { ConfirmResult } from './types.js';
 /**
  * Key of ctx.cache under which a caller limits confirmations to some files and lines (a
  * ConfirmScope): the pre-commit hook passes what the commit adds, so a legacy violation
- * elsewhere never blocks an unrelated commit. Without it every covered file is examined.
+ * elsewhere never blocks an unrelated commit. Without it every covered file is examined. A
+ * function is called only when some record carries confirmations (it may run git).
  */
 export const CONFIRM_SCOPE_KEY = 'confirm-scope';
 /** Key of ctx.cache for a time bound other than the default (tests). */
@@ -23,7 +24,7 @@ export function confirmResultFor(ctx: CheckContext): Promise<ConfirmResult> {
       snapshot: ctx.snapshot,
       config: ctx.config,
       set: ctx.set,
-      scope: ctx.cache.get(CONFIRM_SCOPE_KEY) as ConfirmScope | undefined,
+      scope: ctx.cache.get(CONFIRM_SCOPE_KEY) as ConfirmScope | (() => Promise<ConfirmScope>) | undefined,
       boundMs: ctx.cache.get(CONFIRM_BOUND_KEY) as number | undefined,
     });
     ctx.cache.set('confirm-result', p);

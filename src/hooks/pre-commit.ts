@@ -4,6 +4,8 @@ import { ruleCatalog, runCheck, severityAtLeast, type Baseline } from '../check/
 import type { CheckResult, Finding, FindingSeverity, Rule } from '../check/types.js';
 import { loadConfig, type Config } from '../config.js';
 import { CodeIndex, PartialIndexError } from '../code/code-index.js';
+import { CONFIRM_SCOPE_KEY } from '../confirm/rules.js';
+import { stagedScope } from '../confirm/scope.js';
 import { CtxError } from '../errors.js';
 import { runGit, splitZ } from '../git/exec.js';
 import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
@@ -149,6 +151,9 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
     // a skipped file is always reported: the commit's own oversized file must not pass unseen
     const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
     const ruleCache = new Map<string, unknown>();
+    // confirmations block only what this commit adds: a legacy violation never blocks (DEC-052)
+    const { root, commit } = staged;
+    ruleCache.set(CONFIRM_SCOPE_KEY, () => stagedScope(root, commit));
     // the annotation rules alone need only the index's annotations and problems: a partial
     // index of what is staged (DEC-033) answers them as the whole one would
     const partialOk = delta && headChanges && rules && !rules.some((r) => WHOLE_INDEX_RULES.has(r)) && rules.some((r) => INDEX_RULES.has(r));

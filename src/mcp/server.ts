@@ -14,6 +14,7 @@ import { SessionStore } from './sessions.js';
 import { TokenMeter } from './tokens.js';
 import { assembleTaskTool, checkTool, contextForCodeTool, forCall, guard, impactTool, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
 import { feedbackTool } from './feedback.js';
+import { checkChangeTool } from './check-change.js';
 import { recordsAsEvidence } from '../store/record.js';
 
 /** Options of `createServer`. */
@@ -233,6 +234,20 @@ export function createServer(options: CreateServerOptions): McpServer {
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('check', () => checkTool(ctx, args)),
+  );
+
+  server.registerTool(
+    'check_change',
+    {
+      title: 'Decisions a change violates',
+      description:
+        "Check a change against the decisions' confirmations (forbidden calls and imports, required text, …): only the lines the change adds count. Without diff: the working tree's changes against HEAD, untracked files whole. Call it before you say an edit is done; each violation names the file:line and the decision.",
+      inputSchema: {
+        diff: z.string().max(4_000_000).optional().describe('a unified diff already applied to the working tree (e.g. git diff main): check its added lines'),
+      },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args) => run('check_change', () => checkChangeTool(ctx, args)),
   );
 
   server.registerTool(

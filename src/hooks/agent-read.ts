@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { loadConfig } from '../config.js';
+import { violationNote } from '../confirm/note.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
 import { openPlace } from '../place/index.js';
@@ -80,9 +81,12 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     const set = await loadArtifactSet(snapshot, config);
     const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
     mark('retrieved');
+    // which lines of the file break a decision's confirmation (DEC-052)
+    const note = await violationNote(snapshot, config, set, rel);
+    mark('confirmations');
     await finishRetrieval(rec, r);
     mark('episode recorded');
-    if (!r.results.length) return none('nothing found');
+    if (!r.results.length && !note) return none('nothing found');
 
     // session memory: which records this agent session has been shown
     const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(snapshot.root, 'agent-session', sha256(payload.session_id ?? 'no-session').slice(0, 32));
@@ -90,8 +94,9 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
     const shown = mem.at && Date.now() - mem.at < SESSION_TTL_MS ? (mem.shown ?? {}) : {};
     // a record changed since it was shown is shown again
     const earlier = new Set(r.results.filter((x) => shown[x.id] === set.byId.get(x.id)?.blob).map((x) => x.id));
-    let text = renderRetrievalContext(r, { shownEarlier: earlier });
+    let text = r.results.length ? renderRetrievalContext(r, { shownEarlier: earlier }) : '';
     if (text.length > MAX_INJECT_CHARS) text = text.slice(0, MAX_INJECT_CHARS - 80) + '\n… (cut to stay short: `git ctx for ' + rel + '` shows everything)\n';
+    text = note + text;
     const fresh = r.results.filter((x) => !earlier.has(x.id)).map((x) => x.id);
     for (const id of fresh) shown[id] = set.byId.get(id)!.blob;
     session.write({ at: Date.now(), shown });

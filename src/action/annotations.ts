@@ -29,6 +29,11 @@ export function planAnnotations(r: PrResult, perLevel = ANNOTATIONS_PER_LEVEL): 
     out.push(a);
   };
   for (const f of r.coherence.introduced) {
+    // a decision's confirmation broken on a line the PR adds, at its severity (DEC-052)
+    if (f.rule === 'confirmation-violated' && f.file && f.line && f.severity !== 'info') {
+      push({ level: f.severity, message: annotationText(f.message), properties: { title: annotationText(`git-ctx: ${f.id ?? 'a decision'} violated`, 120), file: f.file, startLine: f.line, endLine: f.line, ...(f.column ? { startColumn: f.column } : {}) } });
+      continue;
+    }
     if (f.severity !== 'error' || !f.file || f.file.startsWith('~global/')) continue;
     push({ level: 'error', message: annotationText(`${f.message} (${f.rule})`), properties: { title: 'git-ctx: coherence error introduced', file: f.file, ...(f.line ? { startLine: f.line } : {}) } });
   }

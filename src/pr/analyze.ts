@@ -5,7 +5,9 @@ import type { Finding } from '../check/types.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import { loadConfig, type Config } from '../config.js';
 import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js';
-import { diffPullRequest, findMergeBase } from './diff.js';
+import { diffPullRequest, findMergeBase, type ChangedFile } from './diff.js';
+import { CONFIRM_SCOPE_KEY } from '../confirm/rules.js';
+import { scopeOfChanges } from '../confirm/scope.js';
 import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { judgeStaleness } from './stale.js';
@@ -113,7 +115,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const { listed, unknownIds } = listRecords(gov, sides, headSet, edited, toEntry);
     if (unknownIds.length) limitations.push(`Changed code is annotated with ids that no artifact declares: ${unknownIds.join(', ')}.`);
     await judgeListed(listed, toEntry, { headSnap, headConfig, headSet, includeStale: opts.includeStale, cache: opts.cache }, limitations);
-    const coherence = opts.check !== false ? await coherenceChange({ headSnap, baseSnap, headConfig, baseConfig, headSet, baseSet }) : { introduced: [], resolved: 0, ruleErrors: [] };
+    const coherence = opts.check !== false ? await coherenceChange({ headSnap, baseSnap, headConfig, baseConfig, headSet, baseSet, files: diff.files }) : { introduced: [], resolved: 0, ruleErrors: [] };
 
     // --- order and counts --------------------------------------------------------------
     const order: Record<Inclusion, number> = { direct: 0, edited: 1, required: 2, related: 3, mentioned: 4, 'stale-elsewhere': 5 };
@@ -216,12 +218,13 @@ async function judgeListed(
 }
 
 /** Phase: coherence, the check findings new at head (and how many the PR resolves). */
-async function coherenceChange(at: { headSnap: Snapshot; baseSnap: Snapshot; headConfig: Config; baseConfig: Config; headSet: ArtifactSet; baseSet: ArtifactSet }): Promise<PrResult['coherence']> {
+async function coherenceChange(at: { headSnap: Snapshot; baseSnap: Snapshot; headConfig: Config; baseConfig: Config; headSet: ArtifactSet; baseSet: ArtifactSet; files: ChangedFile[] }): Promise<PrResult['coherence']> {
   // staleness findings are reported above, from the head judgement: skip those rules here
   // (they would judge every artifact twice more) and reuse the sets already loaded
   const rules = ruleCatalog().map((r) => r.id).filter((id) => !STALENESS_RULE_IDS.has(id));
-  const h = await runCheck({ snapshot: at.headSnap, config: at.headConfig, set: at.headSet, global: false, rules });
-  const b = await runCheck({ snapshot: at.baseSnap, config: at.baseConfig, set: at.baseSet, global: false, rules });
+  // confirmations count only on the lines the PR adds (DEC-052): none at the base
+  const h = await runCheck({ snapshot: at.headSnap, config: at.headConfig, set: at.headSet, global: false, rules, cache: new Map([[CONFIRM_SCOPE_KEY, scopeOfChanges(at.files)]]) });
+  const b = await runCheck({ snapshot: at.baseSnap, config: at.baseConfig, set: at.baseSet, global: false, rules, cache: new Map([[CONFIRM_SCOPE_KEY, new Map()]]) });
   return { introduced: multisetMinus(h.findings, b.findings).filter((f) => !STALENESS_RULE_IDS.has(f.rule)), resolved: multisetMinus(b.findings, h.findings).length, ruleErrors: h.ruleErrors };
 }
 

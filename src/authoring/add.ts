@@ -1,6 +1,7 @@
 // @spec SPEC-AUTHORING-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import type { ConfirmEntry } from '../confirm/author.js';
 import { CtxError } from '../errors.js';
 import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../init/new-artifact.js';
 import { createRecord } from '../artifacts/sources/new-record.js';
@@ -16,6 +17,8 @@ export interface AddDecisionInput extends DecisionDraft {
   in?: string;
   /** status as written (default: accepted, the type's in-force status) */
   status?: string;
+  /** confirmations to write with it (DEC-052) */
+  confirm?: ConfirmEntry[];
 }
 
 export interface AddDecisionOptions {
@@ -76,6 +79,7 @@ function frontmatterContent(input: AddDecisionInput): NewArtifactContent {
     ...(input.paths?.length ? { paths: input.paths } : {}),
     ...(input.keywords?.length ? { keywords: input.keywords } : {}),
     ...(scope ? (SCOPES.has(scope) ? { scope } : { domain: scope }) : {}),
+    ...(input.confirm?.length ? { confirm: input.confirm as Record<string, string>[] } : {}),
     sections,
   };
 }
@@ -107,6 +111,7 @@ export async function addDecision(root: string, set: ArtifactSet, input: AddDeci
         decision: [input.decision.trim(), input.constraints?.trim() ? `Constraints: ${input.constraints.trim()}` : ''].filter(Boolean).join('\n\n'),
         paths: input.paths,
         keywords: input.keywords,
+        confirm: input.confirm,
       },
     });
     return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style };

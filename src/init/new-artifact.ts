@@ -34,6 +34,8 @@ export interface NewArtifactContent {
   domain?: string;
   /** body sections after the title, in order: heading → text */
   sections?: [string, string][];
+  /** confirmations (`confirm:` entries, DEC-052) */
+  confirm?: Record<string, string>[];
 }
 
 export interface NewArtifactResult {
@@ -120,6 +122,7 @@ export function renderNewArtifact(o: { id: string; type: string; title: string; 
   if (c?.keywords?.length) edits.push({ op: 'set', path: 'keywords', value: c.keywords });
   edits.push({ op: 'set', path: 'paths', value: c?.paths ?? [] }, { op: 'set', path: 'anchors', value: [] });
   edits.push({ op: 'set', path: 'created', value: o.created });
+  if (c?.confirm?.length) edits.push({ op: 'set', path: 'confirm', value: c.confirm });
   return editFrontmatterText(`---\n---\n${body}`, edits);
 }
 

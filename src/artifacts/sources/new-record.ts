@@ -7,6 +7,7 @@ import { CtxError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
+import { confirmationSection, type ConfirmEntry } from '../../confirm/author.js';
 import { adrIdFor, fileNumber } from './files.js';
 
 export interface NewRecordOptions {
@@ -18,7 +19,7 @@ export interface NewRecordOptions {
   /** YYYY-MM-DD (default today, UTC) */
   date: string;
   /** filled sections (git ctx add); MADR records also take paths and keywords in their frontmatter */
-  content?: { context?: string; decision?: string; consequences?: string; paths?: string[]; keywords?: string[] };
+  content?: { context?: string; decision?: string; consequences?: string; paths?: string[]; keywords?: string[]; confirm?: ConfirmEntry[] };
 }
 
 export interface NewRecordResult {
@@ -64,12 +65,14 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const text = madr
       ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
       : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
+    // the record's own style: MADR 4 keeps Confirmation under Decision Outcome (DEC-052)
+    const confirmation = c.confirm?.length ? `\n${confirmationSection(c.confirm, madr ? 3 : 2)}` : '';
     const abs = path.join(set.snapshot.root, ...file.split('/'));
     // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
     await containedPath(set.snapshot.root, abs);
     await mkdirContained(set.snapshot.root, path.dirname(abs));
     try {
-      await writeFileAtomic(abs, text, { createOnly: true });
+      await writeFileAtomic(abs, text + confirmation, { createOnly: true });
       return { id: adrIdFor(file, src.prefix), file, abs, style: madr ? 'madr' : 'nygard' };
     } catch (e) {
       if (!(e instanceof CtxError && e.code === 'EXISTS')) throw e;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from '../commander.js';
 import { addDecision, checkDecisionConflicts, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
+import { confirmEntries } from '../../confirm/author.js';
 import { CtxError } from '../../errors.js';
 import { plural } from '../../util/plural.js';
 import { toRepoPath } from '../../util/paths.js';
@@ -26,6 +27,10 @@ interface AddCliOptions {
   status?: string;
   force?: boolean;
   dryRun?: boolean;
+  forbidCall?: string[];
+  forbidImport?: string[];
+  forbid?: string[];
+  require?: string[];
   format: 'human' | 'json';
 }
 
@@ -146,6 +151,10 @@ export function register(program: Command): void {
     .option('--keywords <word...>', 'keywords, comma or space separated')
     .option('--in <folder>', 'write it into this records folder (a sources: entry of format adr), in its ADR style and numbering')
     .option('--status <status>', 'status (default: accepted)')
+    .option('--forbid-call <callee...>', 'confirmation: code must not call this (Math.round, console.*); see docs/confirmations.md')
+    .option('--forbid-import <module...>', 'confirmation: code must not import a module matching this glob (moment*)')
+    .option('--forbid <regex...>', 'confirmation: no line of code may match this regular expression')
+    .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
     .option('--force', 'add it even when similar active decisions exist')
     .option('--dry-run', 'check and show what would be added; write nothing')
     .addOption(formatOption(['human', 'json'], 'human'))
@@ -156,7 +165,8 @@ export function register(program: Command): void {
     .action(async (o: AddCliOptions) => {
       const interactive = !!process.stdin.isTTY && !!process.stderr.isTTY && o.format !== 'json';
       let input: AddDecisionInput;
-      const given = { title: o.title, rationale: o.rationale, constraints: o.constraints, scope: o.scope, status: o.status, paths: list(o.paths), keywords: list(o.keywords) };
+      const confirmations = confirmEntries({ forbidCall: o.forbidCall, forbidImport: o.forbidImport, forbid: o.forbid, require: o.require });
+      const given = { title: o.title, rationale: o.rationale, constraints: o.constraints, scope: o.scope, status: o.status, paths: list(o.paths), keywords: list(o.keywords), ...(confirmations.length ? { confirm: confirmations } : {}) };
       if (o.decision === undefined) {
         if (!interactive) throw new CtxError('USAGE', '--decision is required when not on a terminal', { hint: 'git ctx add --decision "Use ECB rates for currency conversion" --rationale "…"' });
         const edited = editDraft();

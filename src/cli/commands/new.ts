@@ -1,5 +1,6 @@
 import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
+import { confirmEntries } from '../../confirm/author.js';
 import { createRecord } from '../../artifacts/sources/new-record.js';
 import { CtxError } from '../../errors.js';
 import { toRepoPath } from '../../util/paths.js';
@@ -15,6 +16,10 @@ interface NewCliOptions {
   json?: boolean;
   in?: string;
   date?: string;
+  forbidCall?: string[];
+  forbidImport?: string[];
+  forbid?: string[];
+  require?: string[];
 }
 
 export function register(program: Command): void {
@@ -30,17 +35,22 @@ export function register(program: Command): void {
     .option('-l, --links <id...>', 'ids to link (grouped under links.specs, links.decisions, … by their type)')
     .option('--in <folder>', 'write a decision record into this records folder (a sources: entry of format adr), in its own ADR style, with its next number')
     .option('--date <YYYY-MM-DD>', 'date of the record (default: today, UTC)')
+    .option('--forbid-call <callee...>', 'confirmation: code must not call this (Math.round, console.*); see docs/confirmations.md')
+    .option('--forbid-import <module...>', 'confirmation: code must not import a module matching this glob (moment*)')
+    .option('--forbid <regex...>', 'confirmation: no line of code may match this regular expression')
+    .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
     .option('--json', 'print {id, type, file} as JSON')
     .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
     .action(async (type: string, o: NewCliOptions) => {
       if (o.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw new CtxError('USAGE', `--date must be YYYY-MM-DD (got ${JSON.stringify(o.date)})`);
       const now = o.date ? new Date(`${o.date}T00:00:00Z`) : new Date();
       if (Number.isNaN(now.getTime())) throw new CtxError('USAGE', `--date ${o.date} is not a calendar date`);
+      const confirm = confirmEntries({ forbidCall: o.forbidCall, forbidImport: o.forbidImport, forbid: o.forbid, require: o.require });
       const repo = await loadRepo({ root: o.root });
       try {
         if (o.in !== undefined) {
           if (type !== 'decision') throw new CtxError('USAGE', `--in writes decision records; got type ${type}`);
-          const rec = await createRecord(repo.set, { dir: toRepoPath(repo.snapshot.root, o.in, repo.cwd), title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10) });
+          const rec = await createRecord(repo.set, { dir: toRepoPath(repo.snapshot.root, o.in, repo.cwd), title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), ...(confirm.length ? { content: { confirm } } : {}) });
           if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style }, null, 2) + '\n');
           else {
             io().out(`${rec.file}\n`);
@@ -48,7 +58,7 @@ export function register(program: Command): void {
           }
           return;
         }
-        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now });
+        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now, ...(confirm.length ? { content: { confirm: confirm as Record<string, string>[] } } : {}) });
         if (o.json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file }, null, 2) + '\n');
         else {
           io().out(`${r.file}\n`);

@@ -1,6 +1,8 @@
 import { Option, type Command } from '../commander.js';
 import { bodyAt } from '../../artifacts/depth.js';
 import { metaText } from '../../artifacts/meta-text.js';
+import { confirmationLines } from '../../confirm/author.js';
+import { readConfirmations } from '../../confirm/read.js';
 import { buildGraph, reverseEdges } from '../../artifacts/graph.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import type { Depth } from '../../artifacts/types.js';
@@ -25,13 +27,17 @@ export function register(program: Command): void {
     try {
       const a = requireArtifact(repo.set, id);
       const reverse = reverseEdges(buildGraph(repo.set), a.id);
+      const confirms = readConfirmations(a, undefined);
       if (o.json || o.format === 'json') {
-        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, frontmatter: a.data, reverse, body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
+        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, frontmatter: a.data, reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
         return;
       }
       const p = colors();
       io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${metaText(a, { withStamp: o.depth === 'full' })}\n`);
       for (const [k, v] of Object.entries(reverse)) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);
+      // what `git ctx check` verifies of it (DEC-052)
+      for (const line of confirmationLines(confirms.confirmations)) io().out(`${p.dim('confirms:')} ${line}\n`);
+      for (const bad of confirms.problems) io().out(`${p.dim('confirms:')} ${p.red('malformed')} ${bad.message}\n`);
       const body = bodyAt(a, o.depth);
       if (body) io().out(`\n${body}\n`);
     } finally {

@@ -6,7 +6,9 @@ import type { Config } from '../config.js';
 import { MAX_FILE_BYTES } from '../code/extract.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { gitBlobHash } from '../util/hash.js';
-import { compilePaths } from '../util/path-set.js';
+import { compilePaths, entryBase } from '../util/path-set.js';
+import { normalizeRepoPath } from '../util/paths.js';
+import { mark } from '../util/timing.js';
 import { FactsCache } from './facts-cache.js';
 import { nameMatches } from './glob.js';
 import { readConfirmations } from './read.js';
@@ -81,19 +83,27 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
   const result: ConfirmResult = { violations: [], bounded: [], problems: collected.problems, skipped: [], files: 0 };
   const confs = collected.confirmations;
   if (!confs.length) return result;
+  mark(`confirmations: ${confs.length} read`);
   const scope = typeof opts.scope === 'function' ? await opts.scope() : opts.scope;
 
   // records are not code: a decision that forbids a word mentions it
   const recordFiles = new Set(set.artifacts.map((a) => a.file));
   const dirPrefix = `${config.dir}/`;
   // confirmations with the same `in:` share one path test per file
-  const groups = new Map<string, { covers: (f: string) => boolean; confs: Confirmation[] }>();
+  type Group = { covers: (f: string) => boolean; confs: Confirmation[]; bases: string[] };
+  const groups = new Map<string, Group>();
   for (const c of confs) {
     const key = c.in.join('\0');
     let g = groups.get(key);
     if (!g) {
       const ps = compilePaths(c.in);
-      g = { covers: c.in.length ? ps.covers : () => true, confs: [] };
+      // the literal folders the inclusions start from: most files fail this prefix test,
+      // and only the rest pay for the glob
+      const bases = ps.includes.map((e) => entryBase(e));
+      const under = (f: string) => bases.some((b) => !b || b === '.' || f === b || f.startsWith(`${b}/`));
+      // `dir/**` and plain folders are the prefix test itself: no glob to compile
+      const prefixOnly = !ps.excludes.length && ps.includes.every((e, k) => normalizeRepoPath(e).replace(/\/\*\*$/, '') === bases[k]);
+      g = { covers: c.in.length ? (prefixOnly ? under : (f) => under(f) && ps.covers(f)) : () => true, confs: [], bases: c.in.length ? bases : [''] };
       groups.set(key, g);
     }
     g.confs.push(c);
@@ -101,23 +111,58 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
   const entries = scope
     ? [...scope.keys()].sort().map((path) => ({ path, blob: undefined as string | undefined, mode: '100644' }))
     : await snapshot.list();
+  mark(`confirmations: ${entries.length} files listed`);
+  // groups by the folders they start from: a file is tested only against the groups of its
+  // ancestor folders (and those starting from the root), not against every confirmation
+  const always: Group[] = [];
+  const byBase = new Map<string, Group[]>();
+  for (const g of groups.values()) {
+    if (g.bases.some((b) => !b || b === '.')) always.push(g);
+    else for (const b of new Set(g.bases)) byBase.set(b, [...(byBase.get(b) ?? []), g]);
+  }
   const work: { path: string; blob?: string; confs: Confirmation[] }[] = [];
   for (const e of entries) {
     if (e.mode === '120000' || e.mode === '160000') continue;
     if (recordFiles.has(e.path) || e.path.startsWith(dirPrefix)) continue;
+    const candidates = new Set(always);
+    for (let at = e.path.indexOf('/'); ; at = e.path.indexOf('/', at + 1)) {
+      for (const g of byBase.get(at < 0 ? e.path : e.path.slice(0, at)) ?? []) candidates.add(g);
+      if (at < 0) break;
+    }
     const mine: Confirmation[] = [];
-    for (const g of groups.values()) if (g.covers(e.path)) mine.push(...g.confs);
+    for (const g of candidates) if (g.covers(e.path)) mine.push(...g.confs);
     if (mine.length) work.push({ path: e.path, blob: e.blob, confs: mine });
   }
+  mark(`confirmations: ${work.length} files covered`);
   if (!work.length) return result;
 
   const maxBytes = config.limits?.max_file_bytes ?? MAX_FILE_BYTES;
   const cache = FactsCache.open(snapshot.root, opts.cache);
   const regex = new BoundedRegex(opts.boundMs ?? REGEX_BOUND_MS);
   try {
-    for (let i = 0; i < work.length; i += READ_CHUNK) {
-      const chunk = work.slice(i, i + READ_CHUNK);
+    // a file only structural kinds examine, whose facts are cached by its blob, is not read
+    const toRead: typeof work = [];
+    for (const w of work) {
+      const textual = w.confs.some((c) => c.kind === 'forbid' || c.kind === 'require');
+      const lang = structureLanguage(w.path);
+      if (textual) toRead.push(w);
+      else if (!lang) continue; // no kind reads this file
+      else {
+        const facts = w.blob ? cache.get(`${w.blob}:${lang}`) : undefined;
+        if (!facts) toRead.push(w);
+        else {
+          result.files++;
+          const lines = scope?.get(w.path);
+          for (const v of structuralViolations(w.path, facts, w.confs)) if (!lines || lines.has(v.line)) result.violations.push(v);
+        }
+      }
+    }
+    mark(`confirmations: ${work.length - toRead.length} files from cached facts, ${toRead.length} to read`);
+    for (let i = 0; i < toRead.length; i += READ_CHUNK) {
+      const chunk = toRead.slice(i, i + READ_CHUNK);
       const bufs = await snapshot.readMany(chunk.map((w) => w.path));
+      // the chunk's regular expressions go to the worker in one message
+      const pending: { path: string; text: string; confs: Confirmation[]; lines: Set<number> | undefined }[] = [];
       for (const [j, w] of chunk.entries()) {
         const buf = bufs[j];
         if (!buf) continue; // deleted in this snapshot (a scope names it) or unreadable
@@ -131,8 +176,16 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
         }
         result.files++;
         const lines = scope?.get(w.path);
-        const found = await evaluateFile(w.path, w.blob, buf, w.confs, cache, regex, result);
+        const text = buf.toString('utf8');
+        const found = await structuralOfFile(w.path, w.blob, buf, text, w.confs, cache, result);
         for (const v of found) if (!lines || lines.has(v.line)) result.violations.push(v);
+        const textual = w.confs.filter((c) => c.kind === 'forbid' || c.kind === 'require');
+        if (textual.length) pending.push({ path: w.path, text, confs: textual, lines });
+      }
+      const answers = await regex.runAll(pending.map((p) => ({ text: p.text, forbid: p.confs.filter((c) => c.kind === 'forbid').map((c) => c.pattern), require: p.confs.filter((c) => c.kind === 'require').map((c) => c.pattern) })));
+      for (const [k, p] of pending.entries()) {
+        const found = await textualViolations(p.path, p.text, p.confs, answers[k], regex, result.bounded);
+        for (const v of found) if (!p.lines || p.lines.has(v.line)) result.violations.push(v);
       }
     }
   } finally {
@@ -143,9 +196,8 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
   return result;
 }
 
-async function evaluateFile(path: string, blob: string | undefined, buf: Buffer, confs: Confirmation[], cache: FactsCache, regex: BoundedRegex, result: ConfirmResult): Promise<Violation[]> {
+async function structuralOfFile(path: string, blob: string | undefined, buf: Buffer, text: string, confs: Confirmation[], cache: FactsCache, result: ConfirmResult): Promise<Violation[]> {
   const out: Violation[] = [];
-  const text = buf.toString('utf8');
   const structural = confs.filter((c) => c.kind !== 'forbid' && c.kind !== 'require');
   const lang = structural.length ? structureLanguage(path) : undefined;
   if (lang) {
@@ -161,8 +213,6 @@ async function evaluateFile(path: string, blob: string | undefined, buf: Buffer,
     }
     if (facts) out.push(...structuralViolations(path, facts, structural));
   }
-  const textual = confs.filter((c) => c.kind === 'forbid' || c.kind === 'require');
-  if (textual.length) out.push(...(await textualViolations(path, text, textual, regex, result.bounded)));
   return out;
 }
 
@@ -189,10 +239,11 @@ function structuralViolations(file: string, facts: StructureFacts, confs: Confir
   return out;
 }
 
-async function textualViolations(file: string, text: string, confs: Confirmation[], regex: BoundedRegex, bounded: BoundedRun[]): Promise<Violation[]> {
+/** The violations of one file's regular expressions, from the batch's answer (undefined: it passed the bound). */
+async function textualViolations(file: string, text: string, confs: Confirmation[], first: RegexAnswer | undefined, regex: BoundedRegex, bounded: BoundedRun[]): Promise<Violation[]> {
   const forbid = confs.filter((c) => c.kind === 'forbid');
   const require = confs.filter((c) => c.kind === 'require');
-  let answer: RegexAnswer | undefined = await regex.run({ text, forbid: forbid.map((c) => c.pattern), require: require.map((c) => c.pattern) });
+  let answer = first;
   const out: Violation[] = [];
   const collect = (a: RegexAnswer, f: Confirmation[], r: Confirmation[]) => {
     a.forbid.forEach((hits, k) => {

@@ -7,3 +7,4 @@ export { CONFIRM_BOUND_KEY, CONFIRM_RULES, CONFIRM_SCOPE_KEY, confirmResultFor }
 export { scopeOfChanges, scopeOfUnifiedDiff, stagedScope, worktreeScope } from './scope.js';
 export { checkChange, renderConfirmResult, violationLine, type CheckChangeOptions } from './change.js';
 export { violationNote } from './note.js';
+export { confirmEntries, confirmationLines, confirmationSection, type ConfirmEntry, type ConfirmFlags } from './author.js';

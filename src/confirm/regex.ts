@@ -27,7 +27,7 @@ export interface RegexAnswer {
 /** The worker's whole program: it receives jobs one at a time and answers each. */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-parentPort.on('message', (job) => {
+const answer = (job) => {
   const lines = job.text.split('\\n');
   const forbid = job.forbid.map((src) => {
     const re = new RegExp(src);
@@ -40,7 +40,11 @@ parentPort.on('message', (job) => {
     return hits;
   });
   const require = job.require.map((src) => new RegExp(src, 'm').test(job.text));
-  parentPort.postMessage({ forbid, require });
+  return { forbid, require };
+};
+// a batch: one answer per job, in order, each posted as soon as it is known
+parentPort.on('message', (jobs) => {
+  for (let i = 0; i < jobs.length; i++) parentPort.postMessage([i, answer(jobs[i])]);
 });
 `;
 
@@ -51,38 +55,81 @@ parentPort.on('message', (job) => {
  */
 export class BoundedRegex {
   private worker: Worker | undefined;
+  /** the current worker is running its program: its start-up is not counted against a bound */
+  private ready: Promise<void> | undefined;
 
   constructor(private readonly boundMs = REGEX_BOUND_MS) {}
 
   private start(): Worker {
     const w = new Worker(WORKER_SOURCE, { eval: true });
+    this.ready = new Promise((resolve) => {
+      w.once('online', () => resolve());
+      w.once('error', () => resolve());
+    });
     // an idle worker must not keep the process alive
     w.unref();
     return w;
   }
 
-  run(job: RegexJob): Promise<RegexAnswer | undefined> {
+  /** One job; undefined when it passed the bound. */
+  async run(job: RegexJob): Promise<RegexAnswer | undefined> {
+    return (await this.runAll([job]))[0];
+  }
+
+  /**
+   * Many jobs in one message (a round trip per file would cost more than most matches):
+   * the worker answers each in order, and the bound applies to each job from the moment
+   * the previous one was answered. A job past the bound answers undefined; the rest run on
+   * a fresh worker.
+   */
+  async runAll(jobs: RegexJob[]): Promise<(RegexAnswer | undefined)[]> {
+    const out: (RegexAnswer | undefined)[] = new Array<RegexAnswer | undefined>(jobs.length);
+    let from = 0;
+    while (from < jobs.length) {
+      const batch = jobs.slice(from);
+      const got = await this.batch(batch, (i, a) => (out[from + i] = a));
+      // got = answered jobs; the next one passed the bound
+      if (got < batch.length) out[from + got] = undefined;
+      from += got + 1;
+    }
+    return out;
+  }
+
+  /** Run a batch; resolves with how many were answered before one passed the bound (all: batch.length). */
+  private async batch(jobs: RegexJob[], onAnswer: (i: number, a: RegexAnswer) => void): Promise<number> {
     const w = (this.worker ??= this.start());
+    await this.ready;
     return new Promise((resolve, reject) => {
+      let answered = 0;
+      let timer: NodeJS.Timeout;
       const done = (fn: () => void) => {
         clearTimeout(timer);
         w.off('message', onMessage);
         w.off('error', onError);
         fn();
       };
-      const onMessage = (a: RegexAnswer) => done(() => resolve(a));
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          done(() => resolve(answered));
+          this.worker = undefined;
+          void w.terminate();
+        }, this.boundMs);
+      };
+      const onMessage = ([i, a]: [number, RegexAnswer]) => {
+        onAnswer(i, a);
+        answered = i + 1;
+        if (answered === jobs.length) done(() => resolve(answered));
+        else arm();
+      };
       const onError = (e: Error) => {
         this.worker = undefined;
         done(() => reject(e));
       };
-      const timer = setTimeout(() => {
-        done(() => resolve(undefined));
-        this.worker = undefined;
-        void w.terminate();
-      }, this.boundMs);
       w.on('message', onMessage);
       w.on('error', onError);
-      w.postMessage(job);
+      arm();
+      w.postMessage(jobs);
     });
   }
 

@@ -98,7 +98,17 @@ export class BoundedRegex {
   /** Run a batch; resolves with how many were answered before one passed the bound (all: batch.length). */
   private async batch(jobs: RegexJob[], onAnswer: (i: number, a: RegexAnswer) => void): Promise<number> {
     const w = (this.worker ??= this.start());
-    await this.ready;
+    // a batch in flight keeps the process alive (an idle worker does not)
+    w.ref();
+    try {
+      await this.ready;
+      return await this.answers(w, jobs, onAnswer);
+    } finally {
+      w.unref();
+    }
+  }
+
+  private answers(w: Worker, jobs: RegexJob[], onAnswer: (i: number, a: RegexAnswer) => void): Promise<number> {
     return new Promise((resolve, reject) => {
       let answered = 0;
       let timer: NodeJS.Timeout;

@@ -39,24 +39,27 @@ for (let k = 0; k < 10; k++) {
 git('add', '-A');
 git('commit', '-q', '-m', 'generated');
 
-function time(args, opts = {}) {
+function time(args, opts = {}, expect) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', ...opts });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  // a run that says nothing measured nothing: each must report what it found
+  if (expect && !expect.test(r.stdout + r.stderr)) throw new Error(`${args.join(' ')}: output lacks ${expect}: ${r.stdout}${r.stderr}`);
   return ms;
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const runs = (f) => median(Array.from({ length: RUNS }, f));
 
 const base = runs(() => time(['-e', '0']));
-const cold = time([BIN, 'check', '--rule', 'confirmation-violated']);
-const warm = runs(() => time([BIN, 'check', '--rule', 'confirmation-violated']));
-const fullWarm = runs(() => time([BIN, 'check']));
+const checked = /artifacts? checked/;
+const cold = time([BIN, 'check', '--rule', 'confirmation-violated'], {}, checked);
+const warm = runs(() => time([BIN, 'check', '--rule', 'confirmation-violated'], {}, checked));
+const fullWarm = runs(() => time([BIN, 'check'], {}, checked));
 // the hook: 10 staged files, one new call of Math.round among them
 for (let i = 0; i < 10; i++) w(`src/m000/f${i * DIRS}.ts`, `export const g${i} = (x: number) => Math.round(x) + ${i};\n`);
 git('add', '-A');
-const hook = runs(() => time([BIN, 'hook', 'pre-commit']));
+const hook = runs(() => time([BIN, 'hook', 'pre-commit'], {}, /forbidden by DEC-000/));
 
 console.log(`confirmations: ${N} files, 50 confirmations in 10 decisions (${RUNS} runs, median)`);
 console.log(`  node -e 0                                   ${base.toFixed(0)} ms`);

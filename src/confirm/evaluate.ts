@@ -5,7 +5,7 @@ import type { Artifact } from '../artifacts/types.js';
 import type { Config } from '../config.js';
 import { MAX_FILE_BYTES } from '../code/extract.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { gitBlobHash } from '../util/hash.js';
+import { gitBlobHash, sha256 } from '../util/hash.js';
 import { compilePaths, entryBase } from '../util/path-set.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { mark } from '../util/timing.js';
@@ -141,28 +141,30 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
   const regex = new BoundedRegex(opts.boundMs ?? REGEX_BOUND_MS);
   try {
     // a file only structural kinds examine, whose facts are cached by its blob, is not read
+    // (nor is one whose regular expressions' answer is cached under its blob and the patterns)
     const toRead: typeof work = [];
     for (const w of work) {
-      const textual = w.confs.some((c) => c.kind === 'forbid' || c.kind === 'require');
+      const textual = w.confs.filter((c) => c.kind === 'forbid' || c.kind === 'require');
       const lang = structureLanguage(w.path);
-      if (textual) toRead.push(w);
-      else if (!lang) continue; // no kind reads this file
-      else {
-        const facts = w.blob ? cache.get(`${w.blob}:${lang}`) : undefined;
-        if (!facts) toRead.push(w);
-        else {
-          result.files++;
-          const lines = scope?.get(w.path);
-          for (const v of structuralViolations(w.path, facts, w.confs)) if (!lines || lines.has(v.line)) result.violations.push(v);
-        }
+      const structural = lang && textual.length < w.confs.length;
+      if (!structural && !textual.length) continue; // no kind reads this file
+      const facts = structural && w.blob ? cache.get(`${w.blob}:${lang}`) : undefined;
+      const answer = textual.length && w.blob ? cache.answer(answerKey(w.blob, textual)) : undefined;
+      if ((structural && !facts) || (textual.length && !answer)) {
+        toRead.push(w);
+        continue;
       }
+      result.files++;
+      const lines = scope?.get(w.path);
+      const found = [...(facts ? structuralViolations(w.path, facts, w.confs) : []), ...(answer ? answerViolations(w.path, textual, answer) : [])];
+      for (const v of found) if (!lines || lines.has(v.line)) result.violations.push(v);
     }
     mark(`confirmations: ${work.length - toRead.length} files from cached facts, ${toRead.length} to read`);
     for (let i = 0; i < toRead.length; i += READ_CHUNK) {
       const chunk = toRead.slice(i, i + READ_CHUNK);
       const bufs = await snapshot.readMany(chunk.map((w) => w.path));
       // the chunk's regular expressions go to the worker in one message
-      const pending: { path: string; text: string; confs: Confirmation[]; lines: Set<number> | undefined }[] = [];
+      const pending: { path: string; text: string; confs: Confirmation[]; lines: Set<number> | undefined; key: string }[] = [];
       for (const [j, w] of chunk.entries()) {
         const buf = bufs[j];
         if (!buf) continue; // deleted in this snapshot (a scope names it) or unreadable
@@ -180,11 +182,14 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
         const found = await structuralOfFile(w.path, w.blob, buf, text, w.confs, cache, result);
         for (const v of found) if (!lines || lines.has(v.line)) result.violations.push(v);
         const textual = w.confs.filter((c) => c.kind === 'forbid' || c.kind === 'require');
-        if (textual.length) pending.push({ path: w.path, text, confs: textual, lines });
+        if (textual.length) pending.push({ path: w.path, text, confs: textual, lines, key: answerKey(w.blob ?? gitBlobHash(buf), textual) });
       }
       const answers = await regex.runAll(pending.map((p) => ({ text: p.text, forbid: p.confs.filter((c) => c.kind === 'forbid').map((c) => c.pattern), require: p.confs.filter((c) => c.kind === 'require').map((c) => c.pattern) })));
       for (const [k, p] of pending.entries()) {
-        const found = await textualViolations(p.path, p.text, p.confs, answers[k], regex, result.bounded);
+        const a = answers[k];
+        // an answer within the bound is a pure function of the bytes and the patterns
+        if (a) cache.setAnswer(p.key, a);
+        const found = await textualViolations(p.path, p.text, p.confs, a, regex, result.bounded);
         for (const v of found) if (!p.lines || p.lines.has(v.line)) result.violations.push(v);
       }
     }
@@ -236,6 +241,25 @@ function structuralViolations(file: string, facts: StructureFacts, confs: Confir
         break;
     }
   }
+  return out;
+}
+
+/** The cache key of a file's answer under some patterns: its blob and the patterns, in order. */
+function answerKey(blob: string, confs: Confirmation[]): string {
+  return `${blob}:re:${sha256(JSON.stringify(confs.map((c) => [c.kind, c.pattern])))}`;
+}
+
+/** The violations an answer (of `confs`' patterns, forbid first then require, in order) means. */
+function answerViolations(file: string, confs: Confirmation[], a: RegexAnswer): Violation[] {
+  const out: Violation[] = [];
+  const forbid = confs.filter((c) => c.kind === 'forbid');
+  const require = confs.filter((c) => c.kind === 'require');
+  a.forbid.forEach((hits, k) => {
+    for (const [line, column] of hits) out.push({ file, line, column, confirmation: forbid[k]!, found: forbid[k]!.pattern });
+  });
+  a.require.forEach((ok, k) => {
+    if (!ok) out.push({ file, line: 1, column: 1, confirmation: require[k]!, found: require[k]!.pattern });
+  });
   return out;
 }
 

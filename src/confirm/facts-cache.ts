@@ -2,10 +2,11 @@
 
 import { readCacheJson, writeCacheFile } from '../cache/file.js';
 import { cacheFile } from '../git/git-dir.js';
+import type { RegexAnswer } from './regex.js';
 import type { StructureFacts } from './structure.js';
 
 /** Bump when extraction changes what it produces: an old cache is then ignored. */
-const VERSION = 1;
+const VERSION = 2;
 const TOOL = 'git-ctx/confirm-facts';
 /** Past this many entries, those this run did not use are dropped at the next save. */
 const MAX_ENTRIES = 200_000;
@@ -17,6 +18,8 @@ const MAX_ENTRIES = 200_000;
  */
 export class FactsCache {
   private readonly entries = new Map<string, StructureFacts>();
+  /** answers of regular expressions, by `<blob>:<digest of the patterns>` */
+  private readonly answers = new Map<string, RegexAnswer>();
   private readonly used = new Set<string>();
   private dirty = false;
 
@@ -25,9 +28,10 @@ export class FactsCache {
   static open(root: string, file?: string | false): FactsCache {
     const f = file === false ? undefined : (file ?? cacheFile(root, 'confirm-facts.json'));
     const cache = new FactsCache(f);
-    const data = readCacheJson(f) as { tool?: string; version?: number; entries?: Record<string, StructureFacts> } | undefined;
+    const data = readCacheJson(f) as { tool?: string; version?: number; entries?: Record<string, StructureFacts>; answers?: Record<string, RegexAnswer> } | undefined;
     if (data?.tool === TOOL && data.version === VERSION && data.entries && typeof data.entries === 'object') {
       for (const [k, v] of Object.entries(data.entries)) if (v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault)) cache.entries.set(k, v);
+      for (const [k, v] of Object.entries(data.answers ?? {})) if (v && Array.isArray(v.forbid) && Array.isArray(v.require)) cache.answers.set(k, v);
     }
     return cache;
   }
@@ -44,13 +48,30 @@ export class FactsCache {
     this.dirty = true;
   }
 
+  /** A file's answer under a set of patterns (the key names both), remembered as facts are. */
+  answer(key: string): RegexAnswer | undefined {
+    const v = this.answers.get(key);
+    if (v) this.used.add(key);
+    return v;
+  }
+
+  setAnswer(key: string, a: RegexAnswer): void {
+    this.answers.set(key, a);
+    this.used.add(key);
+    this.dirty = true;
+  }
+
   save(): void {
     if (!this.dirty || !this.file) return;
     let keys = [...this.entries.keys()];
     if (keys.length > MAX_ENTRIES) keys = keys.filter((k) => this.used.has(k));
     const entries: Record<string, StructureFacts> = {};
     for (const k of keys) entries[k] = this.entries.get(k)!;
-    writeCacheFile(this.file, JSON.stringify({ tool: TOOL, version: VERSION, entries }));
+    let akeys = [...this.answers.keys()];
+    if (akeys.length > MAX_ENTRIES) akeys = akeys.filter((k) => this.used.has(k));
+    const answers: Record<string, RegexAnswer> = {};
+    for (const k of akeys) answers[k] = this.answers.get(k)!;
+    writeCacheFile(this.file, JSON.stringify({ tool: TOOL, version: VERSION, entries, answers }));
     this.dirty = false;
   }
 }

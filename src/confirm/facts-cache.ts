@@ -1,15 +1,22 @@
 // @spec SPEC-CONFIRM-001
 
-import { readCacheJson, writeCacheFile } from '../cache/file.js';
-import { cacheFile } from '../git/git-dir.js';
+import { cacheKind } from '../cache/kinds.js';
+import { cacheStore, storeAt, type CacheStore } from '../cache/memo.js';
 import type { RegexAnswer } from './regex.js';
 import type { StructureFacts } from './structure.js';
 
-/** Bump when extraction changes what it produces: an old cache is then ignored. */
-const VERSION = 2;
+/** Bump (in src/cache/kinds.ts) when extraction changes what it produces: an old cache is then ignored. */
+const VERSION = cacheKind('confirm-facts').version;
 const TOOL = 'git-ctx/confirm-facts';
 /** Past this many entries, those this run did not use are dropped at the next save. */
 const MAX_ENTRIES = 200_000;
+
+interface FactsFile {
+  tool?: string;
+  version?: number;
+  entries?: Record<string, StructureFacts>;
+  answers?: Record<string, RegexAnswer>;
+}
 
 /**
  * What confirmations read from files' syntax trees, by `<blob>:<language>`, at
@@ -23,12 +30,12 @@ export class FactsCache {
   private readonly used = new Set<string>();
   private dirty = false;
 
-  private constructor(private readonly file: string | undefined) {}
+  private constructor(private readonly store: CacheStore<FactsFile>) {}
 
   static open(root: string, file?: string | false): FactsCache {
-    const f = file === false ? undefined : (file ?? cacheFile(root, 'confirm-facts.json'));
-    const cache = new FactsCache(f);
-    const data = readCacheJson(f) as { tool?: string; version?: number; entries?: Record<string, StructureFacts>; answers?: Record<string, RegexAnswer> } | undefined;
+    const store = file === false ? storeAt<FactsFile>(undefined) : file ? storeAt<FactsFile>(file) : cacheStore<FactsFile>(root, 'confirm-facts');
+    const cache = new FactsCache(store);
+    const data = store.read();
     if (data?.tool === TOOL && data.version === VERSION && data.entries && typeof data.entries === 'object') {
       for (const [k, v] of Object.entries(data.entries)) if (v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault)) cache.entries.set(k, v);
       for (const [k, v] of Object.entries(data.answers ?? {})) if (v && Array.isArray(v.forbid) && Array.isArray(v.require)) cache.answers.set(k, v);
@@ -62,7 +69,7 @@ export class FactsCache {
   }
 
   save(): void {
-    if (!this.dirty || !this.file) return;
+    if (!this.dirty || !this.store.on) return;
     let keys = [...this.entries.keys()];
     if (keys.length > MAX_ENTRIES) keys = keys.filter((k) => this.used.has(k));
     const entries: Record<string, StructureFacts> = {};
@@ -71,7 +78,7 @@ export class FactsCache {
     if (akeys.length > MAX_ENTRIES) akeys = akeys.filter((k) => this.used.has(k));
     const answers: Record<string, RegexAnswer> = {};
     for (const k of akeys) answers[k] = this.answers.get(k)!;
-    writeCacheFile(this.file, JSON.stringify({ tool: TOOL, version: VERSION, entries, answers }));
+    this.store.write({ tool: TOOL, version: VERSION, entries, answers });
     this.dirty = false;
   }
 }

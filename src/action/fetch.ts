@@ -1,5 +1,5 @@
 import { runGit } from '../git/exec.js';
-import { findMergeBase } from '../pr/diff.js';
+import { findMergeBase } from '../git/diff.js';
 
 async function hasCommit(root: string, sha: string): Promise<boolean> {
   try {

@@ -1,7 +1,7 @@
 // @spec SPEC-AUTHORING-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
-import type { ConfirmEntry } from '../confirm/author.js';
+import type { ConfirmEntry } from '../artifacts/sources/confirm-block.js';
 import { CtxError } from '../errors.js';
 import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../init/new-artifact.js';
 import { createRecord } from '../artifacts/sources/new-record.js';

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { loadConfig } from '../config.js';
-import { violationNote } from '../confirm/note.js';
+import { violationNote } from '../check/confirm/note.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
 import { openPlace } from '../place/index.js';

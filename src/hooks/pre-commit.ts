@@ -4,8 +4,8 @@ import { ruleCatalog, runCheck, severityAtLeast, type Baseline } from '../check/
 import type { CheckResult, Finding, FindingSeverity, Rule } from '../check/types.js';
 import { loadConfig, type Config } from '../config.js';
 import { CodeIndex, PartialIndexError } from '../code/code-index.js';
-import { CONFIRM_SCOPE_KEY } from '../confirm/rules.js';
-import { stagedScope } from '../confirm/scope.js';
+import { CONFIRM_SCOPE_KEY } from '../check/confirm/rules.js';
+import { stagedScope } from '../check/confirm/scope.js';
 import { CtxError } from '../errors.js';
 import { runGit, splitZ } from '../git/exec.js';
 import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';

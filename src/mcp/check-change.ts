@@ -1,4 +1,4 @@
-import { checkChange, renderConfirmResult } from '../confirm/change.js';
+import { checkChange, renderConfirmResult } from '../check/confirm/change.js';
 import type { ToolOutput } from './result.js';
 import type { ToolContext } from './tools.js';
 

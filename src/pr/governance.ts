@@ -5,7 +5,7 @@ import type { CodeIndex } from '../code/code-index.js';
 import type { Annotation } from '../code/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { compilePaths } from '../util/path-set.js';
-import type { ChangedFile, Hunk } from './diff.js';
+import type { ChangedFile, Hunk } from '../git/diff.js';
 import type { GovernanceMatch } from './types.js';
 
 /*

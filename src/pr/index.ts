@@ -4,7 +4,7 @@
  * introduces — computed locally from git objects, rendered by front ends.
  */
 export { analyzePullRequest, innermostAnnotations, type AnalyzePullRequestOptions } from './analyze.js';
-export { diffPullRequest, findMergeBase, parseRawPatch, parseHunkHeader, unquoteGitPath, type ChangedFile, type ChangeStatus, type Hunk, type PrDiff, type DiffOptions } from './diff.js';
+export { diffPullRequest, findMergeBase, parseRawPatch, parseHunkHeader, unquoteGitPath, type ChangedFile, type ChangeStatus, type Hunk, type PrDiff, type DiffOptions } from '../git/diff.js';
 export { code, escapeText, truncate, annotationText } from './escape.js';
 export {
   COMMENT_MARKER,

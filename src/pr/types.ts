@@ -1,5 +1,5 @@
 import type { Finding } from '../check/types.js';
-import type { ChangeStatus } from './diff.js';
+import type { ChangeStatus } from '../git/diff.js';
 
 /** How an artifact came to be listed for a pull request. */
 export type Inclusion =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/check/run.js';
 import { renderCheck } from '../../src/check/render.js';
-import { CONFIRM_BOUND_KEY } from '../../src/confirm/rules.js';
+import { CONFIRM_BOUND_KEY } from '../../src/check/confirm/rules.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 

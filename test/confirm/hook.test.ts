@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PreCommitResult } from '../../src/hooks/pre-commit.js';
-import { scopeOfUnifiedDiff } from '../../src/confirm/scope.js';
+import { scopeOfUnifiedDiff } from '../../src/check/confirm/scope.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffPullRequest, findMergeBase, parseHunkHeader, unquoteGitPath } from '../../src/pr/diff.js';
+import { diffPullRequest, findMergeBase, parseHunkHeader, unquoteGitPath } from '../../src/git/diff.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
 describe('PR diff parsing', () => {

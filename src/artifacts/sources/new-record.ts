@@ -7,7 +7,7 @@ import { CtxError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
-import { confirmationSection, type ConfirmEntry } from '../../confirm/author.js';
+import { confirmationSection, type ConfirmEntry } from './confirm-block.js';
 import { adrIdFor, fileNumber } from './files.js';
 
 export interface NewRecordOptions {

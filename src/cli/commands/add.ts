@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from '../commander.js';
 import { addDecision, checkDecisionConflicts, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
-import { confirmEntries } from '../../confirm/author.js';
+import { confirmEntries } from '../../check/confirm/author.js';
 import { CtxError } from '../../errors.js';
 import { plural } from '../../util/plural.js';
 import { toRepoPath } from '../../util/paths.js';

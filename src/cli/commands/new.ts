@@ -1,6 +1,6 @@
 import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
-import { confirmEntries } from '../../confirm/author.js';
+import { confirmEntries } from '../../check/confirm/author.js';
 import { createRecord } from '../../artifacts/sources/new-record.js';
 import { CtxError } from '../../errors.js';
 import { toRepoPath } from '../../util/paths.js';

@@ -1,8 +1,8 @@
 import { Option, type Command } from '../commander.js';
 import { bodyAt } from '../../artifacts/depth.js';
 import { metaText } from '../../artifacts/meta-text.js';
-import { confirmationLines } from '../../confirm/author.js';
-import { readConfirmations } from '../../confirm/read.js';
+import { confirmationLines } from '../../check/confirm/author.js';
+import { readConfirmations } from '../../check/confirm/read.js';
 import { buildGraph, reverseEdges } from '../../artifacts/graph.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import type { Depth } from '../../artifacts/types.js';

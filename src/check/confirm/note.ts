@@ -1,8 +1,8 @@
 // @spec SPEC-CONFIRM-001
 
-import type { ArtifactSet } from '../artifacts/load.js';
-import type { Config } from '../config.js';
-import type { Snapshot } from '../snapshot/types.js';
+import type { ArtifactSet } from '../../artifacts/load.js';
+import type { Config } from '../../config.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import { describe, runConfirmations } from './evaluate.js';
 
 /** Most violations one note lists: the agent's context is not ours to fill. */

@@ -1,6 +1,6 @@
 // @spec SPEC-CONFIRM-001
 
-import { CtxError } from '../errors.js';
+import { CtxError } from '../../errors.js';
 import { regexError } from './read.js';
 import type { Confirmation, ConfirmKind } from './types.js';
 
@@ -14,6 +14,7 @@ export interface ConfirmFlags {
 
 /** One entry as written: `{ forbid-call: Math.round }`. */
 export type ConfirmEntry = Partial<Record<ConfirmKind, string>>;
+export { confirmationSection } from '../../artifacts/sources/confirm-block.js';
 
 /** The entries the flags ask for, in kind order; an invalid regular expression is a usage error. */
 export function confirmEntries(flags: ConfirmFlags): ConfirmEntry[] {
@@ -33,19 +34,6 @@ export function confirmEntries(flags: ConfirmFlags): ConfirmEntry[] {
   add('forbid', flags.forbid);
   add('require', flags.require);
   return out;
-}
-
-/**
- * An ADR's confirmation section: a heading at the record's own level (MADR 4 keeps
- * "Confirmation" under "Decision Outcome", an h3; Nygard records use h2) and the fenced
- * `git-ctx` block holding the entries.
- */
-export function confirmationSection(entries: ConfirmEntry[], level: 2 | 3): string {
-  const yaml = entries.map((e) => {
-    const [k, v] = Object.entries(e)[0]!;
-    return `  - ${k}: ${JSON.stringify(v)}`;
-  });
-  return `${'#'.repeat(level)} Confirmation\n\n\`\`\`git-ctx\nconfirm:\n${yaml.join('\n')}\n\`\`\`\n`;
 }
 
 /** One line per confirmation, for `git ctx show`. */

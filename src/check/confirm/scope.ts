@@ -1,7 +1,7 @@
 // @spec SPEC-CONFIRM-001
 
-import { runGit } from '../git/exec.js';
-import { parseHunkHeader, parseRawPatch, unquoteGitPath, type ChangedFile } from '../pr/diff.js';
+import { runGit } from '../../git/exec.js';
+import { parseHunkHeader, parseRawPatch, unquoteGitPath, type ChangedFile } from '../../git/diff.js';
 import type { ConfirmScope } from './evaluate.js';
 
 /** The lines each changed file gains (deleted and binary files gain none and are left out). */

@@ -1,7 +1,7 @@
 // @spec SPEC-CONFIRM-001
 
-import { cacheKind } from '../cache/kinds.js';
-import { cacheStore, storeAt, type CacheStore } from '../cache/memo.js';
+import { cacheKind } from '../../cache/kinds.js';
+import { cacheStore, storeAt, type CacheStore } from '../../cache/memo.js';
 import type { RegexAnswer } from './regex.js';
 import type { StructureFacts } from './structure.js';
 

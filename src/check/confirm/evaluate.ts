@@ -1,14 +1,14 @@
 // @spec SPEC-CONFIRM-001
 
-import type { ArtifactSet } from '../artifacts/load.js';
-import type { Artifact } from '../artifacts/types.js';
-import type { Config } from '../config.js';
-import { MAX_FILE_BYTES } from '../code/extract.js';
-import type { Snapshot } from '../snapshot/types.js';
-import { gitBlobHash, sha256 } from '../util/hash.js';
-import { compilePaths, entryBase } from '../util/path-set.js';
-import { normalizeRepoPath } from '../util/paths.js';
-import { mark } from '../util/timing.js';
+import type { ArtifactSet } from '../../artifacts/load.js';
+import type { Artifact } from '../../artifacts/types.js';
+import type { Config } from '../../config.js';
+import { MAX_FILE_BYTES } from '../../code/extract.js';
+import type { Snapshot } from '../../snapshot/types.js';
+import { gitBlobHash, sha256 } from '../../util/hash.js';
+import { compilePaths, entryBase } from '../../util/path-set.js';
+import { normalizeRepoPath } from '../../util/paths.js';
+import { mark } from '../../util/timing.js';
 import { FactsCache } from './facts-cache.js';
 import { nameMatches } from './glob.js';
 import { readConfirmations } from './read.js';

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { CtxError } from '../errors.js';
-import { runGit } from '../git/exec.js';
+import { runGit } from './exec.js';
 
 /** One `@@ -a,b +c,d @@` hunk. With -U0 the ranges are exactly the changed lines. */
 export interface Hunk {

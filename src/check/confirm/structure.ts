@@ -2,8 +2,8 @@
 
 import type { ts as TsNamespace } from 'ts-morph';
 // direct imports, not the code/ barrels: a hook run must not load the graph's linker
-import { extractTreeSitterFacts, type TreeSitterLanguage } from '../code/graph/extract-tree-sitter.js';
-import { loadTypeScript } from '../code/ts-extract.js';
+import { extractTreeSitterFacts, type TreeSitterLanguage } from '../../code/graph/extract-tree-sitter.js';
+import { loadTypeScript } from '../../code/ts-extract.js';
 
 type TS = typeof TsNamespace;
 type Node = TsNamespace.Node;

@@ -1,8 +1,8 @@
 // @spec SPEC-CONFIRM-001
 
-import type { Artifact } from '../artifacts/types.js';
-import type { FindingSeverity } from '../check/types.js';
-import { loadJsYamlSync } from '../util/js-yaml.js';
+import type { Artifact } from '../../artifacts/types.js';
+import type { FindingSeverity } from '../../check/types.js';
+import { loadJsYamlSync } from '../../util/js-yaml.js';
 import { CONFIRM_KINDS, type ConfirmKind, type ConfirmProblem, type Confirmation } from './types.js';
 
 const SEVERITIES: readonly FindingSeverity[] = ['error', 'warning', 'info'];

@@ -1,6 +1,6 @@
 // @spec SPEC-CONFIRM-001
 
-import type { FindingSeverity } from '../check/types.js';
+import type { FindingSeverity } from '../../check/types.js';
 
 /** The kinds of confirmation a record may carry (DEC-052). */
 export const CONFIRM_KINDS = ['forbid-call', 'forbid-import', 'forbid', 'require', 'forbid-export-default', 'require-import'] as const;

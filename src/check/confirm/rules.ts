@@ -1,6 +1,6 @@
 // @spec SPEC-CONFIRM-001
 
-import type { CheckContext, Finding, Rule } from '../check/types.js';
+import type { CheckContext, Finding, Rule } from '../../check/types.js';
 import { describe, runConfirmations, type ConfirmScope } from './evaluate.js';
 import type { ConfirmResult } from './types.js';
 

@@ -3,7 +3,8 @@
 //   node bench/hostile.mjs [--runs 3] [--chain 5000] [--big-mb 200] [--keep]
 // Prints wall times of the real CLI (node start-up included), each beside `node -e 0`
 // measured in the same run: `check` with a billion-laughs artifact, a bundle over a
-// 5,000-long requires chain, and the pre-commit hook with a 200 MB staged source file.
+// 5,000-long requires chain, the pre-commit hook with a 200 MB staged source file, a task
+// bundle over a 2,000-long requires cycle, and `pr` over 1,500 added decisions (70 KB of titles).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import os from 'node:os';
@@ -75,10 +76,37 @@ for (let n = 0; n < BIG_MB * 1024 * 1024; n += block.length) writeSync(fd, block
 closeSync(fd);
 execFileSync('git', ['add', 'src/big.ts'], { cwd: big, env });
 
+// 4. a requires cycle of 2,000 records under a task
+const cycle = repo('cycle');
+dirs.push(cycle);
+write(cycle, '.contextia/tasks/TASK-001.md', `---\nid: TASK-001\ntype: task\ntitle: t\nstatus: active\nlinks:\n  specs: [${id(0)}]\n---\nx\n`);
+for (let i = 0; i < 2000; i++) write(cycle, `.contextia/system/specs/${id(i)}.md`, `---\nid: ${id(i)}\ntype: spec\ntitle: Link ${i}\nstatus: active\nrequires: [${id((i + 1) % 2000)}]\n---\nPart ${i}.\n`);
+execFileSync('git', ['add', '-A'], { cwd: cycle, env });
+execFileSync('git', ['commit', '-qm', 'cycle'], { cwd: cycle, env });
+
+// 5. a pull request adding 1,500 decisions whose titles total 70 KB (words the embedder does not know)
+const pr = repo('pr');
+dirs.push(pr);
+write(pr, 'src/a.ts', 'export const a = 1;\n');
+execFileSync('git', ['add', '-A'], { cwd: pr, env });
+execFileSync('git', ['commit', '-qm', 'base'], { cwd: pr, env });
+execFileSync('git', ['checkout', '-qb', 'pr'], { cwd: pr, env });
+const SYL = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'be', 'do'];
+const word = (n) => `${SYL[n % 10]}${SYL[Math.floor(n / 10) % 10]}${SYL[Math.floor(n / 100) % 10]}r`;
+for (let i = 0; i < 1500; i++) {
+  const title = Array.from({ length: 7 }, (_, k) => word((i * 7 + k * 131) % 1000)).join(' ');
+  write(pr, `.contextia/system/rationale/DEC-T${i}.md`, `---\nid: DEC-T${i}\ntype: decision\ntitle: ${title}\nstatus: accepted\n---\n## Decision\n\n${title}.\n`);
+}
+write(pr, 'src/a.ts', 'export const a = 2;\n');
+execFileSync('git', ['add', '-A'], { cwd: pr, env });
+execFileSync('git', ['commit', '-qm', 'records'], { cwd: pr, env });
+
 const cases = [
   ['check, billion-laughs artifact', ['check'], bomb, true],
   [`bundle over a ${CHAIN}-long requires chain`, [id(0), '--depth', 'meta'], chain, false],
   [`pre-commit hook, ${BIG_MB} MB staged file (cold cache)`, ['hook', 'pre-commit'], big, true],
+  ['task bundle over a 2,000-long requires cycle', ['TASK-001'], cycle, false],
+  ['pr adding 1,500 decisions, 70 KB of titles (cold cache)', ['pr', '--base', 'main', '--head', 'pr'], pr, true],
 ];
 console.log(`git-ctx hostile-input bench (${RUNS} runs each; provisional on a shared machine)`);
 for (const [name, args, cwd, cold] of cases) {

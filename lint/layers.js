@@ -52,6 +52,10 @@ export const PENDING = [
   { file: 'src/cache/cached-artifact.ts', to: 'artifacts', by: 'cachereg' },
   { file: 'src/cache/code-index.ts', to: 'code', by: 'cachereg' },
   { file: 'src/cache/stale-results.ts', to: 'staleness', by: 'cachereg' },
+  // issue 36 item 5: with no config file, loadConfig reads the folders .adr-dir/.log4brains.yml
+  // name through artifacts/sources/pointers.ts; to cut, move zero-configuration source
+  // discovery above artifacts (issue 30 item 4 builds it there)
+  { file: 'src/config.ts', to: 'artifacts', by: 'issue 30 item 4' },
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
 import { memo } from './cache/memo.js';
@@ -284,6 +286,14 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
   if (!buf) {
     const c = defaultConfig();
     c.dir = dir;
+    // no configuration: the records folders the team's own tools point at (POINTER_FILES of
+    // src/sources/detect.ts) are read in place.
+    // Whether a pointer file is there at all is asked of the work tree first (no git process
+    // for the many repositories without one); its content is read from the snapshot.
+    if (['.adr-dir', '.log4brains.yml'].some((f) => existsSync(path.join(snapshot.root, f)))) {
+      const { pointedSources } = await import('./artifacts/sources/pointers.js');
+      c.sources = await pointedSources((f) => snapshot.read(f));
+    }
     return c;
   }
   const raw = await parseConfigYaml(snapshot.root, buf, file);

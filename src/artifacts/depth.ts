@@ -19,11 +19,36 @@ export function firstSection(body: string): string {
 }
 
 
-/** The body text at a depth: '' for meta, first section for summary, everything for full. */
+/** A Decision heading as records write it: `## Decision`, `## 3. Decision`, `## Decision Outcome`, setext ones too. */
+const DECISION_HEADING = /^(?:#{1,6}[ \t]+(?:\d+\.\s*)?decision(?:\s+outcome)?[ \t#:]*|(?:\d+\.\s*)?decision(?:\s+outcome)?:?[ \t]*\n(?:=+|-+))[ \t]*$/im;
+
+/**
+ * The Decision (or Decision Outcome) section of a body: its heading and its text up to the
+ * next heading, so a MADR record's "### Consequences" stays out. Undefined when there is none.
+ */
+export function decisionSection(body: string): string | undefined {
+  const m = DECISION_HEADING.exec(body);
+  if (!m) return undefined;
+  const rest = body.slice(m.index + m[0].length);
+  const end = rest.search(/^#{1,6}\s|^[^\n]+\n(?:=+|-+)[ \t]*$/m);
+  const text = (end < 0 ? rest : rest.slice(0, end)).trim();
+  return text ? `${m[0].trim()}\n\n${text}` : undefined;
+}
+
+/**
+ * The body text at a depth: '' for meta, everything for full; for summary the first section
+ * and, when the record has a Decision section the first one does not hold, that section: an
+ * ADR's first section is its title and date, and a summary must say what was decided.
+ */
 export function bodyAt(a: Artifact, depth: Depth): string {
   if (depth === 'meta') return '';
-  if (depth === 'summary') return firstSection(a.body);
-  return a.body.trim();
+  if (depth === 'full') return a.body.trim();
+  // a record read in place keeps its whole text as the body, MADR frontmatter included: the
+  // summary starts after it (the metadata is shown apart)
+  const body = a.body.replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '');
+  const first = firstSection(body);
+  const decision = decisionSection(body);
+  return decision && !first.includes(decision) ? `${first}\n\n${decision}` : first;
 }
 
 export function lowerDepth(d: Depth): Depth | undefined {

@@ -5,10 +5,48 @@ import { CtxError } from '../errors.js';
 import type { ArtifactSet } from './load.js';
 import type { Artifact } from './types.js';
 
-/** The artifact with this id, or UNKNOWN_ID with close-match suggestions. Case-insensitive fallback. */
+/** `10`, `0010`, `adr-10`, `ADR 10`, `ADR_0010`: an optional prefix and a number, as people type a record's id. */
+const TYPED_NUMBER = /^(?:([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)[-_ ]?)?0*(\d+)$/;
+/** A numbered id: its prefix (without the separator) and its number. */
+const ID_NUMBER = /^(.*?)[-_]?0*(\d+)$/;
+
+/**
+ * The records read from decision-record folders that a typed id names by number: same number
+ * (leading zeros aside) and, when a prefix was typed, the same prefix (any case). Only those
+ * records: their ids come from file numbers, which is how people refer to them ("ADR 10");
+ * a frontmatter id is written out in full and a near miss of it gets a suggestion instead.
+ */
+export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
+  const t = TYPED_NUMBER.exec(typed.trim());
+  if (!t) return [];
+  const prefix = t[1]?.toLowerCase();
+  const n = Number(t[2]);
+  const out: Artifact[] = [];
+  for (const a of set.byId.values()) {
+    if (a.format !== 'adr') continue;
+    const m = ID_NUMBER.exec(a.id);
+    if (!m || Number(m[2]) !== n) continue;
+    if (prefix !== undefined && m[1]!.toLowerCase() !== prefix) continue;
+    out.push(a);
+  }
+  return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+}
+
+/**
+ * The artifact with this id, or UNKNOWN_ID with close-match suggestions. Case-insensitive
+ * fallback; then, for records read from decision-record folders, by number as people type
+ * it (`10`, `0010`, `adr-10` for ADR-0010): one record with that number is the answer,
+ * several are listed so the reader can pick.
+ */
 export function requireArtifact(set: ArtifactSet, id: string): Artifact {
   const a = set.byId.get(id) ?? [...set.byId.values()].find((x) => x.id.toLowerCase() === id.toLowerCase());
   if (a) return a;
+  const numbered = recordsByNumber(set, id);
+  if (numbered.length === 1) return numbered[0]!;
+  if (numbered.length > 1) {
+    const shown = numbered.slice(0, 10).map((x) => `${x.id} (${x.file})`);
+    throw new CtxError('UNKNOWN_ID', `${id} names ${numbered.length} records: ${shown.join(', ')}${numbered.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${numbered[0]!.id}` });
+  }
   const near = closeMatches(id, [...set.byId.keys()]);
   throw new CtxError('UNKNOWN_ID', `unknown artifact id: ${id}`, { hint: near.length ? `did you mean ${near.join(', ')}?` : 'run git ctx list to see the ids' });
 }

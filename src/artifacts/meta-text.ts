@@ -1,9 +1,27 @@
 import { stringify } from 'yaml';
 import type { Artifact } from './types.js';
 
-/** Frontmatter as YAML text, without the stamp (an implementation detail at every depth but full). */
+/**
+ * A status for people: the mapped one, with the words the record wrote beside it when they
+ * differ in more than case (`accepted (written "[Approved]")`), so neither markup nor quoting
+ * stands in for it.
+ */
+export function statusText(a: Pick<Artifact, 'status' | 'statusText'>): string | undefined {
+  if (a.status === undefined) return undefined;
+  // "Accepted" for accepted is the same word: only a different one is worth showing
+  return a.statusText !== undefined && a.statusText.toLowerCase() !== a.status.toLowerCase() ? `${a.status} (written ${JSON.stringify(a.statusText)})` : a.status;
+}
+
+/**
+ * Frontmatter as YAML text, without the stamp (an implementation detail at every depth but
+ * full), with the status read as `statusText` says. A record that wrote no metadata (an ADR
+ * without a Status line) says so instead of printing an empty object.
+ */
 export function metaText(a: Artifact, opts: { withStamp?: boolean } = {}): string {
-  const data = { ...a.data };
+  const data: Record<string, unknown> = { ...a.data };
   if (!opts.withStamp) delete data.stamp;
+  const status = statusText(a);
+  if (status !== undefined && status !== data.status) data.status = status;
+  if (!Object.keys(data).length) return '(no metadata written in the record)';
   return stringify(data, { lineWidth: 0 }).trimEnd();
 }

@@ -254,18 +254,36 @@ export class DecisionSimilarity {
 
   /** Records similar to one of the records at or above a threshold (as `pairs` scores them), most similar first. */
   similarTo(id: string, threshold: number): SimilarRecord[] {
-    return this.pairs(threshold, id)
-      .map((p) => (p.a.id === id ? p.score : { ...p.score, id: p.a.id, title: p.a.title, file: p.a.file, origin: p.a.origin, ...(p.a.status !== undefined ? { status: p.a.status } : {}) }))
-      .sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1));
+    return this.similarToEach([id], threshold).get(id) ?? [];
   }
 
   /**
-   * Every pair of records at or above a threshold (each pair once, in record order). The
-   * records' own cached vectors are the queries (no embedding, no call out), projected once;
-   * between two records the term overlap is taken over the larger set, so a shared template
-   * or topic word between two long records does not read as a restatement.
+   * `similarTo` for several records in one pass over the pairs: a pull request adding a
+   * thousand records must not walk every pair once per record it adds.
    */
-  pairs(threshold: number, only?: string): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
+  similarToEach(ids: readonly string[], threshold: number): Map<string, SimilarRecord[]> {
+    const wanted = new Set(ids);
+    const out = new Map<string, SimilarRecord[]>(ids.map((id) => [id, []]));
+    const other = (a: Artifact, score: SimilarRecord): SimilarRecord => ({ ...score, id: a.id, title: a.title, file: a.file, origin: a.origin, ...(a.status !== undefined ? { status: a.status } : {}) });
+    for (const p of this.pairs(threshold, { only: wanted })) {
+      if (wanted.has(p.a.id)) out.get(p.a.id)!.push(p.score);
+      if (wanted.has(p.b.id)) out.get(p.b.id)!.push(other(p.a, p.score));
+    }
+    for (const list of out.values()) list.sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1));
+    return out;
+  }
+
+  /**
+   * Pairs of records at or above a threshold (each pair once, in record order), at most
+   * PAIRS_PER_RECORD per record: a pair is kept when it is among the nearest of either of its
+   * records. The records' own cached vectors are the queries (no embedding, no call out),
+   * projected once; between two records the term overlap is taken over the larger set, so a
+   * shared template or topic word between two long records does not read as a restatement.
+   * `only` keeps the pairs touching those ids; `skip` drops pairs before they are ranked
+   * (pairs the authors linked, so they do not crowd out the ones they did not).
+   */
+  pairs(threshold: number, opts: { only?: ReadonlySet<string>; skip?: (a: Artifact, b: Artifact) => boolean } = {}): { a: Artifact; b: Artifact; score: SimilarRecord }[] {
+    const { only, skip } = opts;
     const recs = this.records;
     const proj = recs.map((a) => {
       const v = this.vectors?.get(a.id);
@@ -274,11 +292,12 @@ export class DecisionSimilarity {
     // term sets as sorted ids: n² intersections by merging, no hashing
     const ids = new Map<string, number>();
     const sets = recs.map((a) => Uint32Array.from([...this.heads.get(a.id)!].map((t) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1))).sort());
-    const out: { a: Artifact; b: Artifact; score: SimilarRecord }[] = [];
+    // each record's nearest few, best first (ties: record order, so every run keeps the same)
+    const best: Near[][] = recs.map(() => []);
     for (let i = 0; i < recs.length; i++) {
       const qi = proj[i];
       for (let j = i + 1; j < recs.length; j++) {
-        if (only !== undefined && recs[i]!.id !== only && recs[j]!.id !== only) continue;
+        if (only !== undefined && !only.has(recs[i]!.id) && !only.has(recs[j]!.id)) continue;
         if (sets[i]!.length < MIN_PAIR_TERMS || sets[j]!.length < MIN_PAIR_TERMS) continue;
         const qj = proj[j];
         const cosine = qi && qj ? Math.max(0, dot(qi, qj)) : 0;
@@ -286,12 +305,47 @@ export class DecisionSimilarity {
         const raw = this.space ? COSINE_WEIGHT * cosine + (1 - COSINE_WEIGHT) * lexical : lexical;
         const similarity = Math.min(1, raw / RAW_AT_FULL);
         if (similarity < threshold) continue;
-        const b = recs[j]!;
-        out.push({ a: recs[i]!, b, score: { id: b.id, title: b.title, ...(b.status !== undefined ? { status: b.status } : {}), file: b.file, origin: b.origin, similarity: round(similarity), cosine: round(cosine), lexical: round(lexical) } });
+        if (skip?.(recs[i]!, recs[j]!)) continue;
+        const near: Near = { i, j, similarity, cosine, lexical };
+        keepNearest(best[i]!, near, i);
+        keepNearest(best[j]!, near, j);
       }
     }
-    return out;
+    const kept = new Set<Near>();
+    for (const list of best) for (const n of list) kept.add(n);
+    return [...kept]
+      .sort((x, y) => x.i - y.i || x.j - y.j)
+      .map(({ i, j, similarity, cosine, lexical }) => {
+        const b = recs[j]!;
+        return { a: recs[i]!, b, score: { id: b.id, title: b.title, ...(b.status !== undefined ? { status: b.status } : {}), file: b.file, origin: b.origin, similarity: round(similarity), cosine: round(cosine), lexical: round(lexical) } };
+      });
   }
+}
+
+/**
+ * Pairs kept per record. A record that resembles dozens of others is a template or a
+ * vocabulary the embedder does not know, not dozens of decisions to reconcile: its nearest
+ * few say so, and a thousand such records stay a thousand lines rather than half a million.
+ */
+export const PAIRS_PER_RECORD = 5;
+
+interface Near {
+  i: number;
+  j: number;
+  similarity: number;
+  cosine: number;
+  lexical: number;
+}
+
+/** Insert into record `owner`'s nearest list (best first, at most PAIRS_PER_RECORD). */
+function keepNearest(list: Near[], n: Near, owner: number): void {
+  const partner = (x: Near) => (x.i === owner ? x.j : x.i);
+  const better = (x: Near) => n.similarity > x.similarity || (n.similarity === x.similarity && partner(n) < partner(x));
+  if (list.length >= PAIRS_PER_RECORD && !better(list[list.length - 1]!)) return;
+  let at = list.length;
+  while (at > 0 && better(list[at - 1]!)) at--;
+  list.splice(at, 0, n);
+  if (list.length > PAIRS_PER_RECORD) list.pop();
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -289,9 +289,11 @@ export async function installHook(opts: InstallHookOptions): Promise<InstallResu
   if (!opts.force) {
     // husky owns the hooks when core.hooksPath points into .husky (or its v4 scripts are
     // installed); otherwise a manager with a configuration file wins over a bare .husky/
+    const cfg = detectManager(layout.top, currentText);
+    // husky v4 keeps its hooks in package.json: an entry there, as with the other managers
+    if (cfg?.manager === 'husky-v4') return installManager(cfg, layout, currentText, false);
     const husky = detectHusky(layout, currentText);
     if (husky && (isInside(layout.hooksDir, husky.dir) || husky.version === 'older')) return installHusky(husky, layout, false);
-    const cfg = detectManager(layout.top, currentText);
     if (cfg) return installManager(cfg, layout, currentText, false);
     if (husky) return installHusky(husky, layout, false);
   }

@@ -11,7 +11,7 @@ import { CtxError } from '../errors.js';
  * git-ctx is added as an entry in that configuration (never by renaming their hook, which
  * their next install would undo). See DEC-013.
  */
-export type HookManager = 'lefthook' | 'simple-git-hooks' | 'pre-commit';
+export type HookManager = 'lefthook' | 'simple-git-hooks' | 'pre-commit' | 'husky-v4';
 
 /** Marker present in every entry git-ctx writes into a shared (committed) hook configuration. */
 export const ENTRY_MARKER = 'git-ctx-managed-hook';
@@ -71,9 +71,17 @@ function readPackage(top: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The `husky.hooks` object of a package.json (husky v4's configuration), when there is one. */
+function huskyV4Hooks(pkg: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const h = pkg?.husky;
+  const hooks = h && typeof h === 'object' ? (h as { hooks?: unknown }).hooks : undefined;
+  return hooks && typeof hooks === 'object' && !Array.isArray(hooks) ? (hooks as Record<string, unknown>) : undefined;
+}
+
 /** The manager whose hook currently sits in the hooks directory, recognised by its content. */
 export function managerOfHook(hookText: string | undefined): HookManager | undefined {
   if (!hookText) return undefined;
+  if (/husky/i.test(hookText) && !/\.husky\//.test(hookText)) return 'husky-v4';
   if (/\blefthook\b/.test(hookText)) return 'lefthook';
   if (/pre-commit\.com|INSTALL_PYTHON|pre_commit/.test(hookText)) return 'pre-commit';
   return undefined;
@@ -104,6 +112,9 @@ export function detectManager(top: string, hookText: string | undefined): Manage
     else if (js) found.push({ manager: 'simple-git-hooks', file: js, manual: true });
     else if (pkg && hasDep(pkg, 'simple-git-hooks')) found.push({ manager: 'simple-git-hooks', file: path.join(top, 'package.json'), packageKey: true });
   }
+  // husky v4 reads `husky.hooks` from package.json at each commit: its block is the configuration
+  const hv4 = huskyV4Hooks(pkg);
+  if (hv4) found.unshift({ manager: 'husky-v4', file: path.join(top, 'package.json'), packageKey: true });
   if (!found.length) return undefined;
   const owner = managerOfHook(hookText);
   return found.find((f) => f.manager === owner) ?? found[0];
@@ -341,6 +352,106 @@ function pendingSimpleGitHooks(top: string): Pick<ManagerEdit, 'pending'> {
   return simpleGitHooksBin(top) ? {} : { pending: 'run `npx simple-git-hooks` to apply the configuration to .git/hooks' };
 }
 
+// ---- husky v4 ---------------------------------------------------------------------------------
+
+/** A JSON string literal: `"…"` with escapes. */
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/**
+ * husky v4: `"husky": { "hooks": { "pre-commit": "…" } }` in package.json. The file is edited
+ * as text, only the one value (or one inserted line), so its formatting, key order and the
+ * rest of the file stay byte for byte; the result is parsed back and compared with the
+ * intended object, and anything unexpected leaves the file alone and says what to add.
+ */
+async function editHuskyV4(cfg: ManagerConfig, uninstall: boolean, write: Writer): Promise<ManagerEdit> {
+  const orig = await readText(cfg.file);
+  let root: Record<string, unknown>;
+  try {
+    root = JSON.parse(orig) as Record<string, unknown>;
+  } catch (e) {
+    throw new CtxError('PARSE', `${cfg.file}: ${(e as Error).message}`, { file: cfg.file, cause: e });
+  }
+  const hooks = huskyV4Hooks(root);
+  if (!hooks) return { status: uninstall ? 'absent' : 'manual' };
+  const current = hooks['pre-commit'];
+  let next: string | undefined;
+  if (uninstall) {
+    if (!isOurs(current)) return { status: 'absent' };
+    next = stripOurs(current as string);
+  } else if (typeof current === 'string' && isOurs(current)) {
+    if (current.endsWith(SHARED_LINE)) return { status: 'present' };
+    const rest = stripOurs(current);
+    next = rest.trim() ? `${rest} && ${SHARED_LINE}` : SHARED_LINE;
+  } else if (runsHook(current)) return { status: 'present' };
+  else if (current !== undefined && typeof current !== 'string') return { status: 'manual' };
+  else next = typeof current === 'string' && current.trim() ? `${current} && ${SHARED_LINE}` : SHARED_LINE;
+
+  // where the husky block's hooks object is in the text
+  const block = new RegExp(String.raw`("husky"\s*:\s*\{[\s\S]*?"hooks"\s*:\s*\{)`).exec(orig);
+  if (!block) return { status: 'manual' };
+  const from = block.index + block[0].length;
+  let text: string | undefined;
+  if (current !== undefined) {
+    const m = new RegExp(String.raw`("pre-commit"\s*:\s*)(${JSON_STRING})`, 'y');
+    // the first "pre-commit" key after the opening brace of hooks
+    const at = orig.slice(from).search(/"pre-commit"\s*:/);
+    if (at >= 0) {
+      m.lastIndex = from + at;
+      const hit = m.exec(orig);
+      if (hit) {
+        const value = uninstall && !next!.trim() ? undefined : JSON.stringify(next);
+        if (value !== undefined) text = orig.slice(0, hit.index) + hit[1] + value + orig.slice(hit.index + hit[0].length);
+        else {
+          // drop the property with one comma: the one after it (and its line), else the one before
+          const after = /^\s*,[ \t]*(?:\r?\n)?/.exec(orig.slice(hit.index + hit[0].length));
+          const lineStart = orig.lastIndexOf('\n', hit.index - 1) + 1;
+          const ownLine = /^[ \t]*$/.test(orig.slice(lineStart, hit.index));
+          if (after) text = orig.slice(0, ownLine ? lineStart : hit.index) + orig.slice(hit.index + hit[0].length + after[0].length);
+          else {
+            const comma = orig.slice(0, hit.index).search(/,\s*$/);
+            // the only hook: `{ "pre-commit": "…" }` becomes `{}`
+            text = comma >= 0 ? orig.slice(0, comma) + orig.slice(hit.index + hit[0].length) : orig.slice(0, hit.index).trimEnd() + orig.slice(hit.index + hit[0].length).trimStart();
+          }
+        }
+      }
+    }
+  } else {
+    // insert `"pre-commit": "…",` as the first hook, indented like the next line (or one step in)
+    const rest = orig.slice(from);
+    const nl = /^[ \t]*\r?\n([ \t]*)(\S)/.exec(rest);
+    const indent = nl ? nl[1]! : '';
+    const empty = nl ? nl[2] === '}' : /^\s*\}/.test(rest);
+    const eol = orig.includes('\r\n') ? '\r\n' : '\n';
+    const inner = empty ? `${indent}${jsonIndentUnit(orig)}` : indent;
+    text = nl
+      ? `${orig.slice(0, from)}${eol}${inner}"pre-commit": ${JSON.stringify(next)}${empty ? '' : ','}${orig.slice(from)}`
+      : `${orig.slice(0, from)} "pre-commit": ${JSON.stringify(next)}${empty ? ' ' : ', '}${orig.slice(from).replace(/^\s*/, '')}`;
+  }
+  const expected = structuredClone(root) as { husky: { hooks: Record<string, unknown> } };
+  if (uninstall && !next!.trim()) delete expected.husky.hooks['pre-commit'];
+  else expected.husky.hooks['pre-commit'] = next;
+  let ok: boolean;
+  try {
+    ok = text !== undefined && canonical(JSON.parse(text)) === canonical(expected);
+  } catch {
+    ok = false;
+  }
+  if (!ok) return { status: uninstall ? 'absent' : 'manual' };
+  await write(cfg.file, text!);
+  return { status: uninstall ? 'removed' : current !== undefined && isOurs(current) ? 'updated' : 'added' };
+}
+
+/** JSON with keys sorted: the same text for the same value whatever the key order. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+}
+
+/** One level of a JSON file's indentation (two spaces when it cannot tell). */
+function jsonIndentUnit(text: string): string {
+  const i = jsonIndent(text);
+  return typeof i === 'number' ? ' '.repeat(i) : i;
+}
+
 /**
  * Add (or remove) git-ctx's entry in the manager's configuration. Writes through `write`
  * (atomic, inside the repository); returns what happened, never prints.
@@ -350,7 +461,12 @@ export async function editManagerConfig(cfg: ManagerConfig, top: string, hookTex
   let edit: ManagerEdit;
   if (cfg.manager === 'lefthook') edit = await editLefthook(cfg, uninstall, write);
   else if (cfg.manager === 'pre-commit') edit = await editPreCommit(cfg, uninstall, write);
-  else return editSimpleGitHooks(cfg, top, uninstall, write);
+  else if (cfg.manager === 'husky-v4') {
+    const e = await editHuskyV4(cfg, uninstall, write);
+    // husky v4 reads package.json at each commit, once its own hooks are in .git/hooks
+    if (!uninstall && e.status !== 'manual' && managerOfHook(hookText) !== 'husky-v4') e.pending = "husky v4's hooks are not installed in this clone yet: run `npm install` (husky installs them)";
+    return e;
+  } else return editSimpleGitHooks(cfg, top, uninstall, write);
   if (!uninstall && managerOfHook(hookText) !== cfg.manager) {
     edit.pending = cfg.manager === 'lefthook' ? "lefthook's hooks are not installed in this clone yet: run `npx lefthook install`" : "the framework's hook is not installed in this clone yet: run `pre-commit install`";
   }
@@ -360,5 +476,6 @@ export async function editManagerConfig(cfg: ManagerConfig, top: string, hookTex
 /** The snippet to add by hand where git-ctx cannot edit the configuration (JavaScript, TOML). */
 export function manualSnippet(cfg: ManagerConfig): string {
   if (cfg.manager === 'lefthook') return `pre-commit → commands → git-ctx → run: ${SHARED_LINE}`;
+  if (cfg.manager === 'husky-v4') return `in package.json, "husky" → "hooks" → "pre-commit": append \` && ${SHARED_LINE}\` to the command (or set it to ${JSON.stringify(SHARED_LINE)} when there is none)`;
   return `"pre-commit": ${JSON.stringify(SHARED_LINE)}`;
 }

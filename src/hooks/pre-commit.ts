@@ -12,6 +12,7 @@ import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
+import type { GoverningRecord } from '../retrieve/change.js';
 import { detectDrift, type DriftFinding } from '../staleness/drift.js';
 import { partialStagedIndex, rememberCarriers } from './staged-index.js';
 import { StagedDelta, treeShortcuts, type RawChange } from '../tree/index.js';
@@ -57,6 +58,8 @@ export interface PreCommitResult {
   failOn: FindingSeverity;
   /** why the commit is blocked; empty when it may proceed */
   blockedBy: ('findings' | 'rule-errors' | 'drift')[];
+  /** the strongest records governing the staged change, above the relevance floor (never blocks) */
+  governing: GoverningRecord[];
 }
 
 /** Paths that differ between HEAD and the index; every staged path when there is no HEAD yet. */
@@ -187,6 +190,9 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
     if (headChanges && usable) rememberCarriers(staged, config, usable, await headChanges);
 
     mark('hook: drift done');
+    // which decisions this commit touches: said, never blocking, and a failure is silence
+    const governing = set ? await import('../retrieve/change.js').then((m) => m.governingRecords({ snapshot: staged, set: set!, paths: changed, index: index ?? usable })).catch(() => []) : [];
+    mark('hook: governing records');
     const inCommitFiles = new Set(changed);
     const failOn = config.fail_on;
     const inCommit: Finding[] = [];
@@ -212,6 +218,7 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
       driftMode: config.hook.drift,
       failOn,
       blockedBy,
+      governing,
     };
   } finally {
     // a code index started ahead of the check may still be reading (the check failed early):

@@ -29,6 +29,21 @@ function driftLines(d: DriftFinding, p: Paint, block: boolean): string[] {
   ];
 }
 
+/** Characters of the governing line at most: one line of a terminal, whatever the titles. */
+const GOVERNING_MAX = 160;
+
+/**
+ * One line naming the strongest records governing the staged change (at most three, titles
+ * cut), or undefined when none reaches the relevance floor: a reminder, never a finding.
+ */
+export function governingLine(r: Pick<PreCommitResult, 'governing'>): string | undefined {
+  if (!r.governing?.length) return undefined;
+  const cut = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1).trimEnd()}…` : t);
+  const named = r.governing.map((g) => `${g.id} ${JSON.stringify(cut(g.title.replace(/\s+/g, ' '), 48))}`);
+  const line = `governs this change: ${named.join(', ')}`;
+  return cut(line, GOVERNING_MAX);
+}
+
 /** Human output of the pre-commit check: the commit's own findings first, then the rest. */
 export function renderPreCommit(r: PreCommitResult, p: Paint = paint(false)): string {
   const lines: string[] = [];
@@ -47,6 +62,8 @@ export function renderPreCommit(r: PreCommitResult, p: Paint = paint(false)): st
     lines.push(`Anchored code changed without a re-stamp (hook.drift: ${r.driftMode}):`);
     for (const d of r.drift) lines.push(...driftLines(d, p, r.driftMode === 'block'));
   }
+  const governs = governingLine(r);
+  if (governs) lines.push(governs);
   const errors = r.check.findings.filter((f) => f.severity === 'error').length;
   const summary = `git-ctx: ${plural(n, 'staged path')}, ${plural(r.check.artifacts, 'artifact')} checked (${r.rules === 'all' ? 'all rules' : 'blocking rules'}): ${plural(errors, 'error')}, ${plural(r.check.findings.length - errors, 'other finding')}, ${plural(r.drift.length, 'drifted anchor')}`;
   if (r.blockedBy.length) {

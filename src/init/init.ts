@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { editFrontmatterText } from '../artifacts/write.js';
 import { CONFIG_FILE, defaultConfig } from '../config.js';
@@ -7,6 +7,7 @@ import { containedPath, mkdirContained } from '../util/contained.js';
 import { renderConfigYaml } from './config-template.js';
 import { detectIdentity, repoFiles, type DetectedIdentity } from './detect.js';
 import { detectAgentRuleFiles, detectRecordFolders, type DetectedSource } from '../artifacts/sources/detect.js';
+import { readPointedFolders } from '../artifacts/sources/pointers.js';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { loadConfig } from '../config.js';
 import { openSnapshot } from '../snapshot/open.js';
@@ -79,11 +80,12 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
   }
   const identity = await detectIdentity(opts.root);
   const files = await repoFiles(opts.root);
-  const sources = detectRecordFolders(files);
+  const pointed = await readPointedFolders((f) => readFile(path.join(opts.root, f)));
+  const sources = detectRecordFolders(files, pointed);
   const agentRules = detectAgentRuleFiles(files);
   if (existing.length) return { created: [], folders, existing, identity, sources, unmapped: [], agentRules };
 
-  cfg.sources = sources.map(({ records: _n, ...src }) => src);
+  cfg.sources = sources.map(({ records: _n, from: _f, ...src }) => src);
   const created: string[] = [];
   // createOnly: a concurrent init (or a file that appeared meanwhile) is never clobbered
   await writeFileAtomic(await containedPath(opts.root, configRel), renderConfigYaml(cfg), { createOnly: true });

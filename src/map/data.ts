@@ -139,7 +139,9 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
   const nodes: MapNode[] = arts.map((a) => {
     const j = judged.get(a.id);
     const anchored = a.anchors.length > 0 || a.paths.length > 0;
-    const staleness: MapStaleness = j ? j.status : a.stamp?.commit ? 'not judged' : anchored ? 'unstamped' : 'unanchored';
+    // code named in the record's text anchors it too (weaker): the same state stale gives it
+    const mentionedOnly = !anchored && (a.mentions?.length ?? 0) > 0;
+    const staleness: MapStaleness = j ? j.status : a.stamp?.commit ? 'not judged' : anchored || mentionedOnly ? 'unstamped' : 'unanchored';
     const commits: MapCommit[] = [];
     const seen = new Set<string>();
     for (const v of j?.anchors ?? []) {

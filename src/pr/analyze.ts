@@ -76,8 +76,9 @@ async function addedLookAlikes(root: string, headSet: ArtifactSet, baseSet: Arti
   try {
     const sim = await DecisionSimilarity.open(root, headSet, active, configuredEmbedder(headSet));
     const threshold = conflictThreshold(headSet);
+    const byId = sim.similarToEach(added.map((a) => a.id), threshold);
     return added
-      .map((a) => ({ id: a.id, title: a.title, file: a.file, similar: sim.similarTo(a.id, threshold).map((s) => ({ id: s.id, title: s.title, similarity: s.similarity })) }))
+      .map((a) => ({ id: a.id, title: a.title, file: a.file, similar: byId.get(a.id)!.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity })) }))
       .filter((x) => x.similar.length);
   } catch (e) {
     limitations.push(`Added decisions were not compared with the active ones: ${(e as Error).message}`);

@@ -1,4 +1,5 @@
 import { code, escapeText, truncate } from './escape.js';
+import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';
 import type { FailOn, PrArtifact, PrResult } from './types.js';
 
@@ -126,7 +127,7 @@ function attention(r: PrResult, budget: Budget): string[] {
         return `${code(x.anchor)} ${escapeText(x.state)}${x.movedTo ? ` → ${code(x.movedTo)}` : ''}${x.commits ? ` (${x.commits} commit${x.commits === 1 ? '' : 's'}${last})` : ''}`;
       });
       if (a.staleness.anchors.length > MATCHES_SHOWN) d.push(`+${a.staleness.anchors.length - MATCHES_SHOWN} more`);
-      items.push(`- ${code(a.id)} is stale at head${a.staleness.mentioned ? ' (code it mentions; weaker than declared anchors)' : ''}${d.length ? `: ${d.join('; ')}` : ''}.`);
+      items.push(`- ${code(a.id)} is ${recordStateLabel('stale', a.staleness.mentioned)} at head${d.length ? `: ${d.join('; ')}` : ''}.`);
     }
   }
   const shown = items.slice(0, budget.rows);

@@ -6,6 +6,7 @@ import { CtxError } from '../errors.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from './trace.js';
+import { checkLineInFile } from '../code/place-line.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { feedbackScores, rankWithFeedback } from './feedback-rank.js';
@@ -264,6 +265,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const isFile = (await snapshot.blobOf(path)) !== undefined;
   if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${path || '.'}`);
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
+  if (isFile) await checkLineInFile(snapshot, path, opts.target.line);
   // over a place snapshot, a code index of the place and what anchors name (see src/place)
   const [{ placeCodeIndex }, { defaultNeighbours }, { findSymbol }] = await Promise.all([import('../place/index.js'), import('./default-neighbours.js'), import('../code/anchors.js')]);
   const index = opts.index ?? (await placeCodeIndex(snapshot, set));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { compilePaths, entryBase, entryCovers, relateEntry, type EntryHow } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
+import { checkLineInFile } from '../code/place-line.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
@@ -120,6 +121,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const isDir = !isFile && (target.path === '' || (await snapshot.listUnder(target.path)).length > 0);
   if (!isFile && !isDir) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${target.path || '.'}`);
   if (isDir && (target.line !== undefined || target.symbol !== undefined)) throw new CtxError('USAGE', `${target.path} is a directory; a line or symbol needs a file`);
+  if (isFile) await checkLineInFile(snapshot, target.path, target.line);
 
   const symbols: CodeSymbol[] = isFile ? await index.symbolsOf(target.path) : [];
   let focus: { start: number; end: number } | undefined;

@@ -60,6 +60,12 @@ async function badRevision(root: string, rev: string): Promise<CtxError> {
   let type = '';
   if (!rev.startsWith('-')) type = (await runGit(['cat-file', '-t', rev], { cwd: root, okCodes: [1, 128] }).catch(() => '')).trim();
   if (type === 'tree' || type === 'blob') return new CtxError('BAD_REVISION', `${rev} names a ${type} (${type === 'tree' ? 'a directory' : 'a file'}), not a commit`, { hint });
+  // `HEAD:../../etc/passwd` reaches for a path above the top level: git refuses it as a fatal
+  // error, which must read as a refused revision, not as a missing repository
+  const colon = rev.indexOf(':');
+  if (colon >= 0 && !rev.startsWith('-') && path.posix.normalize(`./${rev.slice(colon + 1)}`).startsWith('../')) {
+    return new CtxError('BAD_REVISION', `${rev} names a path outside the repository, not a commit`, { hint });
+  }
   return new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint });
 }
 
@@ -91,7 +97,13 @@ export async function openSnapshot(opts: OpenSnapshotOptions): Promise<Snapshot>
       out = await runGit(['rev-parse', '--show-toplevel', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { cwd: opts.cwd, okCodes: [1] });
     } catch (e) {
       // no git binary after all (ENOENT on the first spawn): serve the same view without it
-      if (!(e instanceof CtxError && e.code === 'GIT_MISSING')) throw new CtxError('NOT_A_REPO', `not inside a git repository: ${opts.cwd}`, { cause: e, hint: 'run git init first, or pass --root' });
+      if (!(e instanceof CtxError && e.code === 'GIT_MISSING')) {
+        // git exits 128 both outside a repository and on a revision it refuses outright
+        // (a path above the top level): a second look tells the two apart
+        const top = kind === 'commit' ? await findRepoRoot(opts.cwd, 'git').catch(() => undefined) : undefined;
+        if (top) throw await badRevision(top, rev);
+        throw new CtxError('NOT_A_REPO', `not inside a git repository: ${opts.cwd}`, { cause: e, hint: 'run git init first, or pass --root' });
+      }
       if (opts.backend) throw e;
       backend = 'isomorphic-git';
     }

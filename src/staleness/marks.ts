@@ -2,6 +2,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { judgeArtifacts } from './judge.js';
+import { MENTIONED_ONLY } from './vocabulary.js';
 import type { ArtifactJudgement } from './types.js';
 
 /** A mark for a bundle entry or a trace entry (same shape as assemble's StaleMark). */
@@ -18,7 +19,7 @@ export function summarize(j: ArtifactJudgement): string {
   const what = bad.slice(0, 3).map((v) => (v.state === 'moved' ? `${v.anchor} moved to ${v.movedTo}` : `${v.anchor} ${v.state}`));
   const life = j.lifecycle.supersededBy.length ? `superseded by ${j.lifecycle.supersededBy.join(', ')}` : '';
   const drift = what.length ? `${what.join('; ')}${bad.length > 3 ? `; +${bad.length - 3} more` : ''}${commits.size ? ` (${commits.size} commit${commits.size > 1 ? 's' : ''} since the stamp)` : ''}` : '';
-  return [life, drift && j.mentioned ? `mentioned code: ${drift}` : drift].filter(Boolean).join('; ');
+  return [life, drift && j.mentioned ? `${MENTIONED_ONLY}: ${drift}` : drift].filter(Boolean).join('; ');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { paint, type Paint } from '../util/color.js';
 import { plural } from '../util/plural.js';
 import type { ArtifactJudgement, StaleReport, StaleStatus } from './types.js';
+import { anchorStateText, recordStateLabel } from './vocabulary.js';
 
 export type StaleFormat = 'human' | 'json';
 
@@ -26,14 +27,14 @@ function artifactLines(j: ArtifactJudgement, p: Paint, color: Record<StaleStatus
   const out: string[] = [];
   const life = j.lifecycle.supersededBy.length ? p.yellow(` [superseded by ${j.lifecycle.supersededBy.join(', ')}]`) : j.lifecycle.inactive ? p.yellow(` [${j.lifecycle.status}]`) : '';
   const how = j.method === 'fingerprints' ? 'fingerprints' : j.method === 'history' ? `history since ${short(j.base!.commit)}` : '';
-  const weak = j.mentioned ? p.dim(' (mentioned code only: weaker than declared anchors)') : '';
-  out.push(`${color[j.status](j.status.padEnd(10))} ${p.bold(j.id)}${life}${weak}  ${p.dim(j.file)}${how ? p.dim(`  (${how})`) : ''}`);
+  // the state in the shared vocabulary (src/staleness/vocabulary.ts, docs/states.md)
+  const label = recordStateLabel(j.status, j.mentioned);
+  out.push(`${color[j.status](label.padEnd(10))} ${p.bold(j.id)}${life}  ${p.dim(j.file)}${how ? p.dim(`  (${how})`) : ''}`);
   for (const n of j.notes) if (!n.startsWith('superseded by')) out.push(`    ${p.dim(n)}`);
   for (const v of j.anchors) {
     if (v.state === 'ok') continue;
-    const arrow = v.movedTo ? ` → ${v.movedTo}` : '';
-    const mentioned = v.origins.length === 1 && v.origins[0] === 'mentioned' ? p.dim(' [mentioned]') : '';
-    out.push(`    ${v.state.padEnd(9)} ${v.anchor}${arrow}${mentioned}${v.note ? p.dim(`  (${v.note})`) : ''}`);
+    const mentioned = v.origins.length === 1 && v.origins[0] === 'mentioned';
+    out.push(`    ${anchorStateText(v.state, v.anchor, { record: j.id, mentioned, recordStamped: j.status !== 'unstamped', movedTo: v.movedTo })}${v.note ? p.dim(`  (${v.note})`) : ''}`);
     if (v.changedSymbols?.length && !(v.kind === 'symbol' && v.changedSymbols.length === 1)) out.push(`              symbols: ${v.changedSymbols.join(', ')}`);
     for (const c of v.commits ?? []) out.push(`              ${p.cyan(short(c.id))} ${day(c.date)} ${c.author}  ${c.subject}${p.dim(`  [${c.change}]`)}`);
     for (const u of v.uncommitted ?? []) out.push(`              ${p.yellow(u === 'staged' ? 'staged' : 'working tree (uncommitted)')}`);

@@ -93,3 +93,55 @@ describe('bounded work: a staged file over limits.max_file_bytes', () => {
     expect(r.stdout).toContain('SPEC-MISSING-001');
   });
 });
+
+/** A word of three syllables per number: distinct, stemmer-proof words for synthetic titles. */
+const SYL = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'be', 'do'];
+const word = (n: number) => `${SYL[n % 10]}${SYL[Math.floor(n / 10) % 10]}${SYL[Math.floor(n / 100) % 10]}r`;
+
+describe('bounded work: a pull request adding records whose titles total 70 KB', () => {
+  const ADDED = 1_500;
+  it('git ctx pr answers inside 20 s and still pairs the two restatements', { timeout: CASE_MS * 2 }, async () => {
+    const repo = hostileRepo({ [`.contextia/system/rationale/DEC-OK-001.md`]: artifact('id: DEC-OK-001\ntype: decision\ntitle: A sound decision\nstatus: accepted\npaths: [src/**]'), 'src/a.ts': 'export const a = 1;\n' });
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'pr');
+    const files: Record<string, string> = { 'src/a.ts': 'export const a = 2;\n' };
+    let titles = 0;
+    for (let i = 0; i < ADDED; i++) {
+      const title = Array.from({ length: 7 }, (_, k) => word((i * 7 + k * 131) % 1000)).join(' ');
+      titles += title.length;
+      const id = `DEC-T${String(i).padStart(4, '0')}`;
+      files[`.contextia/system/rationale/${id}.md`] = artifact(`id: ${id}\ntype: decision\ntitle: ${title}\nstatus: accepted`, `# ${title}\n\n## Decision\n\n${title}.\n`);
+    }
+    const same = 'Payment requests carry idempotency keys kept in Redis for a day so a retry never charges twice';
+    files['.contextia/system/rationale/DEC-DUP-001.md'] = artifact(`id: DEC-DUP-001\ntype: decision\ntitle: Idempotency keys in Redis\nstatus: accepted`, `# Idempotency keys in Redis\n\n## Decision\n\n${same}.\n`);
+    files['.contextia/system/rationale/DEC-DUP-002.md'] = artifact(`id: DEC-DUP-002\ntype: decision\ntitle: Deduplicate payment requests with Redis idempotency keys\nstatus: accepted`, `# Deduplicate\n\n## Decision\n\n${same}, stored in Redis.\n`);
+    expect(titles).toBeGreaterThan(70_000);
+    repo.write(files);
+    repo.commit('many records');
+    const r = await expectContained(repo, () => cli(['pr', '--base', 'main', '--head', 'pr', '--format', 'json'], repo.dir));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.ms).toBeLessThan(20_000);
+    const pr = JSON.parse(r.stdout) as { similarDecisions?: { id: string; similar: { id: string }[] }[] };
+    const dup = new Map((pr.similarDecisions ?? []).map((d) => [d.id, d.similar.map((s) => s.id)]));
+    expect(dup.get('DEC-DUP-001')).toContain('DEC-DUP-002');
+    expect(dup.get('DEC-DUP-002')).toContain('DEC-DUP-001');
+  });
+});
+
+describe('bounded work: a requires cycle of 2,000 records under a task', () => {
+  it('the task bundle answers inside 20 s with every link', { timeout: CASE_MS * 2 }, async () => {
+    const N = 2_000;
+    const files: Record<string, string> = {
+      '.contextia/tasks/TASK-001.md': artifact(`id: TASK-001\ntype: task\ntitle: Walk the cycle\nstatus: active\nlinks:\n  specs: [${id(0)}]`),
+    };
+    for (let i = 0; i < N; i++) files[`.contextia/system/specs/${id(i)}.md`] = artifact(`id: ${id(i)}\ntype: spec\ntitle: Link ${i}\nstatus: active\nrequires: [${id((i + 1) % N)}]`, `# Link ${i}\n\nPart ${i}, before ${id((i + 1) % N)}.\n`);
+    const repo = hostileRepo(files);
+    repo.commit('cycle');
+    for (const args of [['TASK-001'], ['TASK-001', '--format', 'json'], [id(N / 2), '--budget', '4000']]) {
+      const r = await expectContained(repo, () => cli(args, repo.dir));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.ms).toBeLessThan(20_000);
+      if (args.includes('json')) expect((JSON.parse(r.stdout) as { entries: unknown[] }).entries).toHaveLength(N + 1);
+    }
+  });
+});

@@ -58,6 +58,7 @@ describe('known errors: the environment', () => {
     { rev: 'HEAD:', what: /HEAD: names a tree/ },
     { rev: 'no-such-branch', what: /unknown revision: no-such-branch/ },
     { rev: '--output=/tmp/x', what: /unknown revision|not a commit|unknown option/ },
+    { rev: 'HEAD:../../../../etc/passwd', what: /HEAD:\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd names a path outside the repository/ },
   ];
   it.each(REVS)('--at $rev says what it names, exit 2', { timeout: CASE_MS }, async ({ rev, what }) => {
     const repo = hostileRepo({ '.contextia/system/rationale/DEC-OK-001.md': OK_DEC, 'src/a.ts': 'export const a = 1;\n' });
@@ -68,6 +69,19 @@ describe('known errors: the environment', () => {
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(what);
         expect(r.stderr).not.toMatch(/please report|not inside a git repository/);
+      }
+    });
+  });
+
+  it('a revision reaching above the top level is named by pr --base/--head and stale --since, exit 2', { timeout: CASE_MS }, async () => {
+    const repo = hostileRepo({ '.contextia/system/rationale/DEC-OK-001.md': OK_DEC, 'src/a.ts': 'export const a = 1;\n' });
+    repo.commit('base');
+    const rev = 'HEAD:../../../../etc/passwd';
+    await expectContained(repo, () => {
+      for (const args of [['pr', '--base', rev, '--head', 'HEAD'], ['pr', '--base', 'HEAD', '--head', rev], ['stale', '--since', rev]]) {
+        const r = cli(args, repo.dir);
+        expectKnownError(r, rev);
+        expect(r.stderr).not.toContain('not inside a git repository');
       }
     });
   });

@@ -104,8 +104,8 @@ describe('stamps of records read in place (.contextia/stamps.jsonl)', () => {
 
     const human = cli(repo, 'stale');
     expect(human.code).toBe(1);
-    expect(human.stdout).toMatch(/stale\s+ADR-0007 \(mentioned code only: weaker than declared anchors\)/);
-    expect(human.stdout).toMatch(/changed\s+src\/tax\.ts \[mentioned\]/);
+    expect(human.stdout).toMatch(/stale \(mentioned code only\) ADR-0007/);
+    expect(human.stdout).toContain("src/tax.ts (named in ADR-0007's text): changed since the stamp");
     expect(human.stdout).toContain(`${edit.slice(0, 10)} `);
 
     const check = cli(repo, 'check', '--format', 'json');
@@ -118,7 +118,7 @@ describe('stamps of records read in place (.contextia/stamps.jsonl)', () => {
     // trace of the mentioned file lists the record as mentioned, with its drift
     const trace = cli(repo, 'trace', 'src/tax.ts');
     expect(trace.stdout).toMatch(/mentioned\s+ADR-0007/);
-    expect(trace.stdout).toContain('stale: mentioned code: src/tax.ts changed (1 commit since the stamp)');
+    expect(trace.stdout).toContain('stale: mentioned code only: src/tax.ts changed (1 commit since the stamp)');
     expect(JSON.parse(cli(repo, 'trace', 'src/tax.ts', '--json').stdout).mentioned[0].stale).toMatchObject({ state: 'stale', detail: { mentioned: true } });
 
     // ack records the review in the sidecar; the record is still not rewritten
@@ -192,7 +192,7 @@ describe('stamps of records read in place (.contextia/stamps.jsonl)', () => {
     expect(a).toMatchObject({ inclusion: 'mentioned', staleness: { status: 'stale', mentioned: true } });
     expect(a.staleness.anchors[0]).toMatchObject({ anchor: 'src/tax.ts', state: 'changed', mentioned: true });
     const md = cli(repo, 'pr', '--base', 'main', '--format', 'markdown').stdout;
-    expect(md).toContain('is stale at head (code it mentions; weaker than declared anchors)');
+    expect(md).toContain('is stale (mentioned code only) at head');
   });
 });
 

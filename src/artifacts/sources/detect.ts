@@ -8,6 +8,64 @@ import { fileNumber, isAdrFile } from './files.js';
 export interface DetectedSource extends SourceConfig {
   /** records in it (nested folders included, minus those of a nested source) */
   records: number;
+  /** the team's own pointer that named the folder (`.adr-dir`, `.log4brains.yml`); absent when found by its name */
+  from?: string;
+}
+
+/** A records folder a team's tool points at. */
+export interface PointedFolder {
+  dir: string;
+  /** the file that says so */
+  from: string;
+  /** a log4brains package's name: its records get their own prefix */
+  name?: string;
+}
+
+/** The pointer files read, in this order, before folders are guessed by name. */
+export const POINTER_FILES = ['.adr-dir', '.log4brains.yml'] as const;
+
+/** A folder as a pointer writes it (`./doc/adr/`, `doc\\adr`), repository-relative; undefined when it leaves the repository. */
+function pointerDir(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const d = path.posix.normalize(v.trim().replace(/\\/g, '/')).replace(/^\.\/+/, '').replace(/\/+$/, '');
+  if (!d || d === '.' || d.startsWith('/') || d.split('/').includes('..')) return undefined;
+  return d;
+}
+
+/**
+ * The records folders named by the team's own tools: adr-tools keeps the folder's path in
+ * `.adr-dir` (one line), log4brains in `.log4brains.yml` (`project.adrFolder`, and one per
+ * entry of `project.packages`). They are the team's word, so they come before any guess by
+ * folder name; a folder with an unusual name is found only through them. `read` returns a
+ * file's text at the repository top level, or undefined; `parseYaml` reads the YAML one.
+ */
+export function pointedRecordFolders(read: (file: string) => string | undefined, parseYaml: (text: string) => unknown): PointedFolder[] {
+  const out: PointedFolder[] = [];
+  const add = (dir: string | undefined, from: string, name?: string) => {
+    if (dir && !out.some((o) => o.dir === dir)) out.push({ dir, from, ...(name ? { name } : {}) });
+  };
+  const adrDir = read('.adr-dir');
+  if (adrDir !== undefined) add(pointerDir(adrDir.split('\n').find((l) => l.trim())), '.adr-dir');
+  const l4b = read('.log4brains.yml');
+  if (l4b !== undefined) {
+    let doc: unknown;
+    try {
+      doc = parseYaml(l4b);
+    } catch {
+      doc = undefined;
+    }
+    const project = doc && typeof doc === 'object' ? (doc as { project?: unknown }).project : undefined;
+    if (project && typeof project === 'object') {
+      const p = project as { adrFolder?: unknown; packages?: unknown };
+      add(pointerDir(p.adrFolder), '.log4brains.yml');
+      if (Array.isArray(p.packages)) {
+        for (const pkg of p.packages) {
+          if (pkg && typeof pkg === 'object') add(pointerDir((pkg as { adrFolder?: unknown }).adrFolder), '.log4brains.yml', typeof (pkg as { name?: unknown }).name === 'string' ? (pkg as { name: string }).name : undefined);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** Folders never searched: dependencies, vendored and generated code. */
@@ -26,7 +84,8 @@ const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisio
  * folder keeps its own numbering and becomes a source of its own with its own prefix.
  * Skips dependencies, vendored and generated folders.
  */
-export function detectRecordFolders(files: string[]): DetectedSource[] {
+export function detectRecordFolders(files: string[], pointed: readonly PointedFolder[] = []): DetectedSource[] {
+  const pointedDirs = new Map(pointed.map((p) => [p.dir, p] as const));
   const numbered = new Map<string, number>();
   for (const f of files) {
     if (SKIP.test(f) || !isAdrFile(f) || fileNumber(f) === undefined) continue;
@@ -34,6 +93,7 @@ export function detectRecordFolders(files: string[]): DetectedSource[] {
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
   }
   const isRecordDir = (d: string): boolean => {
+    if (pointedDirs.has(d)) return true;
     const base = path.posix.basename(d);
     if (!RECORD_DIR.test(base)) return false;
     // "architecture" alone is too common a name: it needs a few numbered records of its own
@@ -63,11 +123,19 @@ export function detectRecordFolders(files: string[]): DetectedSource[] {
   for (const d of orphans) {
     if ((numbered.get(d) ?? 0) >= 2 && [...counts.keys()].some((r) => d.startsWith(r + '/'))) counts.set(d, (counts.get(d) ?? 0) + numbered.get(d)!);
   }
-  const dirs = [...counts.keys()].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
+  // the folders the team's tools point at come first (and take the plain prefix), even empty
+  for (const d of pointedDirs.keys()) if (!counts.has(d)) counts.set(d, 0);
+  const dirs = [...counts.keys()].sort((a, b) => Number(!pointedDirs.has(a)) - Number(!pointedDirs.has(b)) || a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
   const out: DetectedSource[] = [];
   const used = new Set<string>();
   for (const dir of dirs) {
     let prefix = 'ADR-';
+    const named = pointedDirs.get(dir)?.name;
+    if (named) {
+      const slug = named.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24);
+      if (slug) prefix = `${slug}-`;
+      for (let i = 2; used.has(prefix); i++) prefix = `${slug}${i}-`;
+    }
     if (used.has(prefix)) {
       const segs = dir.split('/').filter((s) => !GENERIC.has(s.toLowerCase()));
       const seg = segs[segs.length - 1] ?? dir.replace(/\//g, '-');
@@ -76,7 +144,8 @@ export function detectRecordFolders(files: string[]): DetectedSource[] {
       for (let i = 2; used.has(prefix); i++) prefix = `${slug}${i}-`;
     }
     used.add(prefix);
-    out.push({ dir, format: 'adr', prefix, type: 'decision', records: counts.get(dir)! });
+    const from = pointedDirs.get(dir)?.from;
+    out.push({ dir, format: 'adr', prefix, type: 'decision', records: counts.get(dir)!, ...(from ? { from } : {}) });
   }
   // every record file is counted (unnumbered ones too), by the innermost source holding it
   for (const o of out) o.records = 0;
@@ -86,7 +155,7 @@ export function detectRecordFolders(files: string[]): DetectedSource[] {
     const src = byDepth.find((o) => f.startsWith(o.dir + '/'));
     if (src) src.records++;
   }
-  return out.sort((a, b) => (a.dir < b.dir ? -1 : 1));
+  return out.sort((a, b) => Number(!a.from) - Number(!b.from) || (a.dir < b.dir ? -1 : 1));
 }
 
 /** Agents' rule files present in a repository (AGENTS.md, CLAUDE.md, Cursor rules, Copilot instructions, …). */

@@ -32,9 +32,8 @@ export const AUTHORING_RULES: Rule[] = [
       const sim = await DecisionSimilarity.open(ctx.snapshot.root, ctx.set, records, configuredEmbedder(ctx.set));
       const linked = (a: (typeof records)[number], id: string) => Object.values(a.relations).some((l) => l?.includes(id)) || a.links.some((l) => l.id === id) || a.requires.includes(id);
       const out: Out[] = [];
-      for (const { a, b, score } of sim.pairs(threshold)) {
-        // a pair that names each other is known to its authors (amends, clarifies, relates_to …)
-        if (linked(a, b.id) || linked(b, a.id)) continue;
+      // a pair that names each other is known to its authors (amends, clarifies, relates_to …)
+      for (const { a, b, score } of sim.pairs(threshold, { skip: (a, b) => linked(a, b.id) || linked(b, a.id) })) {
         // report on the repository record (a global one cannot be edited here), the newer id when both are
         const [on, other] = a.origin === 'repo' ? [a, b] : [b, a];
         if (on.origin !== 'repo') continue;

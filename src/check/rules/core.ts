@@ -19,6 +19,23 @@ function graphOf(ctx: CheckContext): LinkGraph {
 
 const line = (a: Artifact, key: string) => a.keyLines[key] ?? a.keyLines.id;
 
+/** Keys that hold a date: `date`, `created`, `updated`, `decided`, `last_reviewed`, `review-date` … */
+const DATE_KEY = /^(?:date|created|updated|decided|accepted|reviewed|last[-_ ]?(?:reviewed|updated)|review[-_ ]?date|decision[-_ ]?date)$/i;
+
+/**
+ * Why a value that starts like an ISO date (YYYY-MM-DD) is no day of the calendar, or
+ * undefined when it is one or is not written as such a date (free text is left alone).
+ */
+export function impossibleDate(v: string): string | undefined {
+  const m = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?![\d])/.exec(v);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12) return `month ${mo} does not exist`;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (d < 1 || d > days) return `${m[1]}-${String(mo).padStart(2, '0')} has ${days} days`;
+  return undefined;
+}
+
 function isInactive(ctx: CheckContext, a: Artifact): boolean {
   const t = ctx.config.types[a.type];
   return !!a.status && !!t && t.inactive.includes(a.status);
@@ -82,6 +99,28 @@ export const CORE_RULES: Rule[] = [
       ctx.set.artifacts
         .filter((a) => !ctx.config.types[a.type])
         .map((a) => ({ rule: 'unknown-type', id: a.id, file: a.file, line: line(a, 'type'), message: `unknown type "${a.type}" (configured: ${Object.keys(ctx.config.types).join(', ')})` })),
+  },
+  {
+    id: 'impossible-date',
+    severity: 'warning',
+    description: 'a date written in a record (created, date, updated, …) that is no day of the calendar, such as 2026-13-45',
+    run: (ctx) => {
+      const out: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.origin !== 'repo') continue;
+        // the frontmatter's date fields, and the date an ADR wrote in its text (read as `created`)
+        const seen = new Set<string>();
+        const fields = Object.entries(a.data).filter(([k, v]) => DATE_KEY.test(k) && typeof v === 'string');
+        if (a.created !== undefined && !fields.some(([, v]) => v === a.created)) fields.push([a.format === 'adr' ? 'date' : 'created', a.created]);
+        for (const [k, v] of fields) {
+          const bad = impossibleDate(String(v));
+          if (!bad || seen.has(k)) continue;
+          seen.add(k);
+          out.push({ rule: 'impossible-date', id: a.id, file: a.file, line: a.keyLines[k] ?? line(a, 'created'), message: `${k} ${JSON.stringify(v)} is no calendar day: ${bad}` });
+        }
+      }
+      return out;
+    },
   },
   {
     id: 'unknown-status',

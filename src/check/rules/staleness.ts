@@ -1,3 +1,4 @@
+import { recordStateLabel } from '../../staleness/vocabulary.js';
 import { fingerprintAnchor } from '../../code/anchors.js';
 import type { StaleReport } from '../../staleness/types.js';
 import type { CheckContext, Finding, Rule } from '../types.js';
@@ -49,7 +50,7 @@ export const STALENESS_RULES: Rule[] = [
         const bad = j.anchors.filter((v) => v.state !== 'ok' && v.state !== 'moved' && v.state !== 'unresolved');
         const parts = bad.slice(0, 3).map((v) => `${v.anchor} ${v.state}${v.commits?.length ? ` (${v.commits.length} commit${v.commits.length > 1 ? 's' : ''}, last ${v.commits[v.commits.length - 1]!.id.slice(0, 8)})` : ''}`);
         const more = bad.length > 3 ? `, and ${bad.length - 3} more` : '';
-        out.push({ rule: 'stale-artifact', id: j.id, file: j.file, line: line(ctx, j.id), message: `${j.id} is stale${j.mentioned ? ' (mentioned code only: weaker than declared anchors)' : ''}: ${parts.join('; ')}${more}` });
+        out.push({ rule: 'stale-artifact', id: j.id, file: j.file, line: line(ctx, j.id), message: `${j.id} is ${recordStateLabel('stale', j.mentioned)}: ${parts.join('; ')}${more}` });
       }
       return out;
     },

@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nDecision-record folders (adr, decisions, *decision-records, architecture/decisions, … at any depth, with historic*/proposed*/superseded folders) are configured as sources and read in place.\nExamples:\n  git ctx init\n  git ctx init --json\n\nNever overwrites: when config.yaml or identity.md exists, init only adds missing folders and exits 2 naming what exists.\nExit codes: 0 created, 2 already initialised or not a git repository.',
+      '\nDecision-record folders are configured as sources and read in place: first those named by .adr-dir (adr-tools) and .log4brains.yml (log4brains), then folders named adr, decisions, *decision-records, architecture/decisions, … at any depth, with historic*/proposed*/superseded folders.\nExamples:\n  git ctx init\n  git ctx init --json\n\nNever overwrites: when config.yaml or identity.md exists, init only adds missing folders and exits 2 naming what exists.\nExit codes: 0 created, 2 already initialised or not a git repository.',
     )
     .action(async (o: InitCliOptions) => {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
@@ -39,7 +39,7 @@ export function register(program: Command): void {
         io().out(`\n${p.bold(id.name)}: ${id.languages.join(', ') || 'no source languages found'}${id.frameworks.length ? `; ${id.frameworks.join(', ')}` : ''}\n`);
         if (r.sources.length) {
           io().out(`\nDecision records found, read in place (sources: in config.yaml):\n`);
-          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ids ${src.prefix}<number>\n`);
+          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ids ${src.prefix}<number>${src.from ? ` (named by ${src.from})` : ''}\n`);
         }
         for (const u of r.unmapped) io().out(`  ${p.yellow('unmapped status')} ${u.file}${u.line ? `:${u.line}` : ''}: ${u.message}\n`);
         if (r.agentRules.length) io().out(`\nAgent rule files found (kept as they are): ${r.agentRules.join(', ')}\n`);

@@ -29,7 +29,7 @@ export function register(program: Command): void {
       const reverse = reverseEdges(buildGraph(repo.set), a.id);
       const confirms = readConfirmations(a, undefined);
       if (o.json || o.format === 'json') {
-        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, frontmatter: a.data, reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
+        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, status: a.status ?? null, ...(a.statusText !== undefined && a.statusText.toLowerCase() !== a.status?.toLowerCase() ? { statusWritten: a.statusText } : {}), frontmatter: a.data, reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
         return;
       }
       const p = colors();

@@ -1,0 +1,34 @@
+// @spec SPEC-SOURCES-001
+
+import type { SourceConfig } from '../../config.js';
+import { loadJsYamlSync } from '../../util/js-yaml.js';
+import { detectRecordFolders, POINTER_FILES, pointedRecordFolders, type PointedFolder } from './detect.js';
+
+/** log4brains' YAML, read with the core schema (no custom tags, nothing executed). */
+function parsePointerYaml(text: string): unknown {
+  const y = loadJsYamlSync();
+  return y.load(text, { schema: y.CORE_SCHEMA });
+}
+
+/**
+ * The records folders named by `.adr-dir` and `.log4brains.yml` at the repository top level,
+ * read through `read` (a snapshot's, or the file system's for init).
+ */
+export async function readPointedFolders(read: (file: string) => Promise<Buffer | undefined>): Promise<PointedFolder[]> {
+  const texts = new Map<string, string>();
+  for (const f of POINTER_FILES) {
+    const b = await read(f).catch(() => undefined);
+    if (b && b.length <= 64 * 1024) texts.set(f, b.toString('utf8'));
+  }
+  if (!texts.size) return [];
+  return pointedRecordFolders((f) => texts.get(f), parsePointerYaml);
+}
+
+/**
+ * Sources for a repository without a config file: the folders its tools point at, so that
+ * reading with no configuration finds an adr-tools or log4brains folder whatever its name.
+ */
+export async function pointedSources(read: (file: string) => Promise<Buffer | undefined>): Promise<SourceConfig[]> {
+  const pointed = await readPointedFolders(read);
+  return pointed.length ? detectRecordFolders([], pointed).map(({ dir, format, prefix, type }) => ({ dir, format, prefix, type })) : [];
+}

@@ -59,7 +59,7 @@ export interface Config {
    */
   staleness: { proposed_shipped_days: number; glob_ignore: string[] };
   hook: { drift: 'warn' | 'block' };
-  check: { task_stale_days: number };
+  check: { task_stale_days: number; proposal_unconfirmed_days: number };
   /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
   limits: { max_file_bytes: number };
   /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file, the decision-records meta-record (left out unless true), per-tool character limits of what loads (`rules verify`; defaults in src/rules/limits.ts) */
@@ -109,7 +109,7 @@ export function defaultConfig(): Config {
     anchors: { strict_bidirectional: false, include: [], exclude: ['node_modules/**', 'dist/**', 'vendor/**'] },
     staleness: { proposed_shipped_days: 90, glob_ignore: [...DEFAULT_GLOB_IGNORE] },
     hook: { drift: 'warn' },
-    check: { task_stale_days: 30 },
+    check: { task_stale_days: 30, proposal_unconfirmed_days: 14 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },
     rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000, include_meta: false, limits: {} },
     retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1, feedback_ranking: false },

@@ -13,6 +13,7 @@ import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
 import { isAdrFile } from './sources/files.js';
 import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from './sources/finish.js';
 import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/stamps.js';
+import { attachSidecarProvenance, readSidecarProvenance } from './sources/provenance.js';
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 
@@ -165,6 +166,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // records read in place keep their stamps in a sidecar (never in their own file)
   const sidecar = sources.some((s) => s.format === 'adr') ? readSidecarStamps(snapshot, config.dir) : undefined;
   sidecar?.catch(() => undefined); // awaited below; never left unhandled
+  const provenance = sidecar ? readSidecarProvenance(snapshot, config.dir) : undefined;
+  provenance?.catch(() => undefined);
   const global = opts.global ?? config.global;
   // each folder whose listing is the git index's own names it by a token: the finished set's
   // key is remembered by the tokens, so a warm run over unchanged folders of thousands of
@@ -334,6 +337,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   if (sidecar) {
     const { stamps, problems: bad } = await sidecar;
     problems.push(...bad, ...attachSidecarStamps(artifacts, stamps, stampsPath(config.dir)));
+    const prov = await provenance!;
+    problems.push(...prov.problems);
+    attachSidecarProvenance(artifacts, prov.entries);
   }
   mark('sources finished');
 

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { agentVisible } from './sources/provenance.js';
 import type { Artifact } from './types.js';
 
 /**
@@ -14,11 +15,13 @@ export function statusText(a: Pick<Artifact, 'status' | 'statusText'>): string |
 
 /**
  * Frontmatter as YAML text, without the stamp (an implementation detail at every depth but
- * full), with the status read as `statusText` says. A record that wrote no metadata (an ADR
- * without a Status line) says so instead of printing an empty object.
+ * full), with the status read as `statusText` says, and without the internal confidence
+ * (DEC-054: agents treat every record alike) unless a person reads it (`withConfidence`). A
+ * record that wrote no metadata (an ADR without a Status line) says so instead of printing an
+ * empty object.
  */
-export function metaText(a: Artifact, opts: { withStamp?: boolean } = {}): string {
-  const data: Record<string, unknown> = { ...a.data };
+export function metaText(a: Artifact, opts: { withStamp?: boolean; withConfidence?: boolean } = {}): string {
+  const data: Record<string, unknown> = opts.withConfidence ? { ...a.data } : { ...agentVisible(a.data) };
   if (!opts.withStamp) delete data.stamp;
   const status = statusText(a);
   if (status !== undefined && status !== data.status) data.status = status;

@@ -19,6 +19,7 @@ import { contextSection, type SectionInput } from './render.js';
 import { cachedCounter, checkEncoding, tiktokenCounter, type TokenCounter } from './tokens.js';
 import { cmp, formatChain, kindRank, traverse, type Reached } from './traversal.js';
 import { BUNDLE_SCHEMA_VERSION, type Bundle, type BundleEntry, type BundleOptions, type StaleMark } from './types.js';
+import { agentVisible } from '../artifacts/sources/provenance.js';
 
 export * from './types.js';
 export { renderBundle, contextSection, RENDERERS } from './render.js';
@@ -74,7 +75,8 @@ export function stripTitleHeading(body: string, title: string): string {
 }
 
 function metaOf(a: Artifact): Record<string, unknown> {
-  const data = { ...a.data };
+  // confidence is internal (DEC-054): a bundle is read by agents
+  const data = { ...agentVisible(a.data) };
   delete data.stamp;
   return data;
 }

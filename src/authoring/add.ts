@@ -5,6 +5,7 @@ import type { ConfirmEntry } from '../artifacts/sources/confirm-block.js';
 import { CtxError } from '../errors.js';
 import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../init/new-artifact.js';
 import { createRecord } from '../artifacts/sources/new-record.js';
+import { updateSidecarProvenance, type Provenance } from '../artifacts/sources/provenance.js';
 import type { Embedder } from '../semantic/embedder.js';
 import { deriveTitle, findSimilarDecisions, type DecisionDraft, type SimilarRecord } from './similar.js';
 
@@ -19,6 +20,8 @@ export interface AddDecisionInput extends DecisionDraft {
   status?: string;
   /** confirmations to write with it (DEC-052) */
   confirm?: ConfirmEntry[];
+  /** who, where and how (DEC-054): frontmatter keys, or the provenance sidecar for an ADR folder */
+  provenance?: Provenance;
 }
 
 export interface AddDecisionOptions {
@@ -81,7 +84,21 @@ function frontmatterContent(input: AddDecisionInput): NewArtifactContent {
     ...(scope ? (SCOPES.has(scope) ? { scope } : { domain: scope }) : {}),
     ...(input.confirm?.length ? { confirm: input.confirm as Record<string, string>[] } : {}),
     sections,
+    ...(input.provenance ? { provenance: frontmatterProvenance(input.provenance) } : {}),
   };
+}
+
+/** Provenance keys for frontmatter, in a fixed order (the date is the record's `created`). */
+function frontmatterProvenance(p: Provenance): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['owner', 'source', 'session_id', 'commit', 'confidence'] as const) if (p[k]) out[k] = p[k]!;
+  return out;
+}
+
+/** Provenance for the sidecar of an ADR folder, dated (an ADR's own date line may be edited away). */
+function sidecarProvenance(p: Provenance | undefined, now: Date): Provenance | undefined {
+  if (!p || !Object.values(p).some(Boolean)) return undefined;
+  return { ...p, date: p.date ?? now.toISOString().slice(0, 10) };
 }
 
 /**
@@ -114,6 +131,8 @@ export async function addDecision(root: string, set: ArtifactSet, input: AddDeci
         confirm: input.confirm,
       },
     });
+    const prov = sidecarProvenance(input.provenance, now);
+    if (prov) await updateSidecarProvenance(root, set.config.dir, new Map([[rec.id, prov]]));
     return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style };
   }
   const content = frontmatterContent(input);

@@ -32,11 +32,11 @@ export function addRetrievalOptions(cmd: Command): Command {
     .option('-a, --all', 'include inactive records (superseded, deprecated, rejected, done), marked')
     .option('--status <list>', 'only records with these statuses (comma-separated, repeatable)', list)
     .option('--type <list>', 'only these types (decision, spec, norm, …)', list)
-    .option('--owner <list>', 'only records owned by these', list)
+    .option('--owner <list>', 'only records owned by these (owner: in frontmatter or the provenance sidecar)', list)
     .option('--since <date>', 'only records created on or after this date (YYYY-MM-DD)')
     .option('--domain <list>', 'only records of these domains', list)
     .option('--scope <list>', 'only records of these scopes (global, domain, project)', list)
-    .option('--source <list>', 'only records of these source formats (contextia, adr)', list)
+    .option('--source <list>', 'only records of these sources: file formats (contextia, adr) or how they were captured (ai_chat, meeting, manual)', list)
     .option('--cap <slot=n>', 'per-slot cap, e.g. --cap fused=10 (slots: declared, fused, links; repeatable)', list)
     .option('--link-depth <n>', 'relation hops followed from the hits (slot 3)', (v) => {
       const n = Number(v);

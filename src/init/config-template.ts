@@ -94,6 +94,8 @@ export function renderConfigYaml(cfg: Config = defaultConfig()): string {
     'check:',
     '  # an active task whose file has not changed for this many days is reported (info)',
     `  task_stale_days: ${cfg.check.task_stale_days}`,
+    '  # a record an agent wrote that no one confirmed (git ctx confirm) for this many days is reported (info)',
+    `  proposal_unconfirmed_days: ${cfg.check.proposal_unconfirmed_days}`,
     '',
     'limits:',
     '  # source files larger than this are not scanned for annotations (reported as code-file-skipped)',

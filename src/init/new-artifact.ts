@@ -36,6 +36,8 @@ export interface NewArtifactContent {
   sections?: [string, string][];
   /** confirmations (`confirm:` entries, DEC-052) */
   confirm?: Record<string, string>[];
+  /** provenance keys written after `created` (owner, source, session_id, commit, confidence) */
+  provenance?: Record<string, string>;
 }
 
 export interface NewArtifactResult {
@@ -123,6 +125,7 @@ export function renderNewArtifact(o: { id: string; type: string; title: string; 
   edits.push({ op: 'set', path: 'paths', value: c?.paths ?? [] }, { op: 'set', path: 'anchors', value: [] });
   edits.push({ op: 'set', path: 'created', value: o.created });
   if (c?.confirm?.length) edits.push({ op: 'set', path: 'confirm', value: c.confirm });
+  for (const [k, v] of Object.entries(c?.provenance ?? {})) if (v) edits.push({ op: 'set', path: k, value: v });
   return editFrontmatterText(`---\n---\n${body}`, edits);
 }
 

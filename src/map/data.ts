@@ -7,6 +7,7 @@ import type { CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { StaleReport, StaleStatus } from '../staleness/types.js';
+import { provenanceOf, type Provenance } from '../artifacts/sources/provenance.js';
 
 /** Staleness as the map shows it: the engine's verdict, or why there is none. */
 export type MapStaleness = StaleStatus | 'not judged';
@@ -41,6 +42,8 @@ export interface MapNode {
   /** the commits that made it stale, newest last */
   commits: MapCommit[];
   supersededBy: string[];
+  /** who, where and how it was captured, and its confidence (DEC-054: the map is read by people) */
+  provenance: Provenance;
   /** layout position, computed here so the page opens without running a layout */
   x: number;
   y: number;
@@ -170,6 +173,7 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
       drift: (j?.anchors ?? []).filter((v) => v.state !== 'ok').map((v) => ({ anchor: v.anchor, state: v.state, ...(v.note ? { note: v.note } : {}) })),
       commits,
       supersededBy: (supersededBy.get(a.id) ?? []).sort(),
+      provenance: provenanceOf(a),
       x: 0,
       y: 0,
     };

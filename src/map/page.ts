@@ -193,7 +193,11 @@ export const PAGE_JS = String.raw`
     b.appendChild(el('span', { class: 'badge' }, n.status || 'no status'));
     b.appendChild(el('span', { class: 'badge st-' + n.staleness.replace(' ', '-') }, n.staleness));
     if (n.inactive) b.appendChild(el('span', { class: 'badge' }, 'inactive'));
+    if (n.provenance && n.provenance.confidence) b.appendChild(el('span', { class: 'badge' }, n.provenance.confidence));
     panel.appendChild(b);
+    var pv = n.provenance || {};
+    var who = [pv.source, pv.owner, pv.session_id ? 'session ' + pv.session_id : '', pv.commit ? 'at ' + pv.commit.slice(0, 12) : ''].filter(Boolean).join(' \u00b7 ');
+    if (who) panel.appendChild(el('p', { class: 'summary' }, who));
     if (n.summary) panel.appendChild(el('p', { class: 'summary' }, n.summary));
     var f = el('p'); code(f, n.file); panel.appendChild(f);
     section('Superseded by', n.supersededBy, relLink);

@@ -1,6 +1,7 @@
 // @spec SPEC-AUTHORING-001
 
 import { addDecision, type AddDecisionInput } from '../authoring/add.js';
+import { CONFIDENCE } from '../artifacts/sources/provenance.js';
 import type { ToolContext } from './tools.js';
 import type { ToolOutput } from './result.js';
 
@@ -26,6 +27,8 @@ export async function addDecisionTool(ctx: ToolContext, args: AddDecisionArgs): 
   try {
     const set = { ...state.set, snapshot };
     const input: AddDecisionInput = { decision: args.decision, title: args.title, rationale: args.rationale, constraints: args.constraints, scope: args.scope, paths: args.paths, keywords: args.keywords };
+    // an agent wrote it: its provenance says so, and it waits for a person's confirmation (DEC-054)
+    input.provenance = { source: 'ai_chat', ...(ctx.session ? { session_id: ctx.session } : {}), ...(state.head ? { commit: state.head } : {}), confidence: CONFIDENCE.inferred };
     const r = await addDecision(snapshot.root, set, input, { force: args.force });
     const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}) }));
     const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}): ${s.title}`).join('\n');

@@ -286,6 +286,28 @@ export function createServer(options: CreateServerOptions): McpServer {
     (args) => run('add_decision', async () => (await import('./add-decision.js')).addDecisionTool(ctx, args)),
   );
 
+  server.registerTool(
+    'propose_decision',
+    {
+      title: 'Propose a decision',
+      description:
+        'Propose a decision you inferred while working (e.g. "verify webhook signatures before processing") for a person to confirm: written as a proposed record with your session and the current commit, in the team\'s decision folder and style, not committed. Compared with the active decisions first, as add_decision: when some are similar nothing is written and they are returned.',
+      inputSchema: {
+        decision: z.string().min(1).max(20_000).describe('what was decided, in one or two sentences'),
+        title: z.string().min(1).max(200).optional().describe('title (default: the first clause of the decision)'),
+        rationale: z.string().max(20_000).optional().describe('why, and where it came up'),
+        constraints: z.string().max(20_000).optional().describe('rules that follow from it'),
+        scope: z.string().min(1).max(100).optional().describe('global, domain or project, or an area such as billing'),
+        paths: z.array(z.string().min(1).max(4096)).optional().describe('code it governs (globs)'),
+        keywords: z.array(z.string().min(1).max(100)).optional(),
+        session_id: z.string().min(1).max(256).optional().describe('your agent session (default: this connection)'),
+        force: z.boolean().optional().describe('write even when similar active decisions exist'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) => run('propose_decision', async () => (await import('./propose-decision.js')).proposeDecisionTool(ctx, args)),
+  );
+
   const text = (uri: string, body: string, mimeType = 'text/markdown'): ReadResourceResult => ({ contents: [{ uri, mimeType, text: body }] });
 
   server.registerResource(

@@ -133,6 +133,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
 
     const similarDecisions = await addedLookAlikes(headSnap.root, headSet, baseSet, limitations);
     const { introduced } = coherence;
+    const proposals = (await import('../authoring/pr-proposals.js')).proposedInPullRequest(headSet, baseSet);
 
     return {
       version: 1,
@@ -154,6 +155,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       },
       limitations,
       ...(similarDecisions.length ? { similarDecisions } : {}),
+      ...(proposals.length ? { proposals } : {}),
     };
   } finally {
     headSnap.close();

@@ -28,7 +28,7 @@ export type PrFormat = 'markdown' | 'json' | 'sarif';
 
 /** True when nothing governs the change and the PR introduced no coherence finding. */
 export function nothingApplies(r: PrResult): boolean {
-  return r.artifacts.length === 0 && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0 && !r.similarDecisions?.length;
+  return r.artifacts.length === 0 && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0 && !r.similarDecisions?.length && !r.proposals?.length;
 }
 
 /** The local command that reproduces a report: exact commits, so it still holds after the branches move. */
@@ -172,6 +172,7 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   const edited = r.artifacts.filter((a) => a.inclusion === 'edited');
   if (edited.length) lines.push('#### Edited in this PR', '', ...table(ARTIFACT_HEAD, edited.map(artifactRow), budget), '');
   lines.push(...lookAlikes(r));
+  lines.push(...proposed(r));
   const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned');
   if (indirect.length) {
     const what = indirect.some((a) => a.inclusion === 'mentioned') ? 'required, related or mentioning' : 'required or related';
@@ -216,6 +217,18 @@ function lookAlikes(r: PrResult): string[] {
     (d) => `- ⚠️ **${escapeText(d.id)}** (added) resembles ${d.similar.slice(0, 5).map((s) => `**${escapeText(s.id)}** ${escapeText(truncate(s.title, 80))} (${s.similarity.toFixed(2)})`).join(', ')}: supersede, merge or link them if both stand.`,
   );
   return ['#### Resembles an active decision', '', ...lines, ''];
+}
+
+/** Records proposed in the PR, by whom, with the command that confirms each (DEC-054). */
+function proposed(r: PrResult): string[] {
+  if (!r.proposals?.length) return [];
+  const lines = r.proposals.slice(0, 20).map((p) => {
+    const by = p.source === 'ai_chat' ? `proposed by an agent${p.session_id ? ` in session ${code(p.session_id)}` : ''}` : `proposed${p.owner ? ` by ${escapeText(p.owner)}` : ''}`;
+    const at = p.commit ? ` at ${code(p.commit.slice(0, 12))}` : '';
+    return `- 📝 **${escapeText(p.id)}** ${escapeText(truncate(p.title, 120))} — ${by}${at}. Confirm: ${code(`git ctx confirm ${p.id}`)} (or ${code(`git ctx reject ${p.id}`)}), then commit.`;
+  });
+  if (r.proposals.length > lines.length) lines.push(`- …and ${r.proposals.length - lines.length} more: ${code('git ctx proposals')}`);
+  return ['#### Proposed decisions to confirm', '', ...lines, ''];
 }
 
 /** Per changed file, what retrieval found beyond the declared records: collapsed, after them. */

@@ -1,5 +1,8 @@
 import type { Finding } from '../check/types.js';
 import type { ChangeStatus } from '../git/diff.js';
+import type { PrProposal } from '../authoring/pr-proposals.js';
+
+export type { PrProposal };
 
 /** How an artifact came to be listed for a pull request. */
 export type Inclusion =
@@ -132,6 +135,8 @@ export interface PrResult {
   limitations: string[];
   /** decisions added by the PR that resemble an active decision (absent when none) */
   similarDecisions?: PrSimilarDecision[];
+  /** records proposed in the PR (e.g. by an agent through propose_decision), to confirm or reject (absent when none) */
+  proposals?: PrProposal[];
 }
 
 /** A decision the PR adds and the active decisions it resembles (similarity ≥ semantic.conflict_threshold). */

@@ -108,7 +108,8 @@ export function passesFilters(a: Artifact, set: ArtifactSet, f: RetrievalFilters
   if (!f.all && isInactive(a, set)) return false;
   const inList = (list: string[] | undefined, v: string | undefined) => !list?.length || (v !== undefined && list.some((x) => x.toLowerCase() === v.toLowerCase()));
   if (!inList(f.status, a.status) || !inList(f.type, a.type) || !inList(f.owner, a.owner) || !inList(f.domain, a.domain) || !inList(f.scope, a.scope)) return false;
-  if (f.source?.length && !f.source.includes(a.format ?? 'contextia')) return false;
+  // a source is the file format (contextia, adr) or how the record was captured (ai_chat, meeting, manual)
+  if (f.source?.length && !f.source.includes(a.format ?? 'contextia') && !(a.source !== undefined && f.source.includes(a.source))) return false;
   if (f.since && !(a.created && a.created.slice(0, 10) >= f.since)) return false;
   return true;
 }

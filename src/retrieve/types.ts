@@ -87,7 +87,7 @@ export interface RetrievalFilters {
   since?: string;
   domain?: string[];
   scope?: string[];
-  /** source format (contextia, adr) */
+  /** source format (contextia, adr) or provenance source (ai_chat, meeting, manual) */
   source?: string[];
 }
 

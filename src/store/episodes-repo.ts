@@ -6,6 +6,7 @@ import { CtxError } from '../errors.js';
 import { statOrUndefined, type StoreDb } from './db.js';
 import { feedbackFor } from './feedback-repo.js';
 import { JOURNAL_FILE } from './journal.js';
+import { cleanPayloads } from './payloads.js';
 import { staleWhenShown, type StaleWhenShown } from './markers-repo.js';
 import type { Episode, EvidenceRef, FeedbackEntry, LaneRecord, SupportRef } from './types.js';
 
@@ -121,8 +122,16 @@ export function ingest(s: StoreDb): IngestReport {
     rotateJournal(s);
     if (report.ingested > 0) report.pruned = pruneRows(s);
   });
-  if (report.pruned > 0) s.db.exec('PRAGMA incremental_vacuum');
+  if (report.pruned > 0) {
+    s.db.exec('PRAGMA incremental_vacuum');
+    cleanPayloads(s.dir, payloadRefs(s), undefined, s.clock());
+  }
   return report;
+}
+
+/** Hashes of the payloads (payloads.ts) stored episodes reference. */
+export function payloadRefs(s: StoreDb): Set<string> {
+  return new Set((s.db.prepare("SELECT DISTINCT value FROM refs WHERE kind = 'payload'").all() as { value: unknown }[]).map((r) => String(r.value)));
 }
 
 /** Under the write lock: rename a large, fully ingested active journal; delete old rotated ones. */

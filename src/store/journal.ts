@@ -1,5 +1,6 @@
 // @spec SPEC-STORE-001
 
+import { offloadPayloads } from './payloads.js';
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
@@ -48,7 +49,8 @@ export function appendEpisode(root: string, draft: EpisodeDraft, opts: { env?: N
     const dir = evidenceDir(root);
     if (!dir) return undefined;
     const at = draft.at ?? (opts.clock ?? Date.now)();
-    const ep: Episode = { ...draft, id: draft.id ?? newEpisodeId(at), at };
+    // a long query goes to the content-addressed payload folder, the row keeps its hash
+    const ep: Episode = { ...offloadPayloads(dir, draft), id: draft.id ?? newEpisodeId(at), at };
     const line = `${JSON.stringify({ v: 1, ...ep })}\n`;
     mkdirSync(dir, { recursive: true });
     const fd = openSync(path.join(dir, JOURNAL_FILE), 'a');

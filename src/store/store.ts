@@ -7,6 +7,7 @@ import { DEFAULT_RETENTION, statOrUndefined, type Retention, type StoreDb } from
 import { loadDriver, type SqlDatabase } from './driver.js';
 import * as edges from './edges-repo.js';
 import * as episodes from './episodes-repo.js';
+import { cleanPayloads as cleanPayloadFiles } from './payloads.js';
 import type { EpisodeDetail, EpisodeFilter, EpisodeSummary, IngestReport } from './episodes-repo.js';
 import * as feedback from './feedback-repo.js';
 import { feedbackProfileFile } from './feedback-profile.js';
@@ -237,7 +238,14 @@ export class Store {
   prune(): number {
     const n = this.write(() => episodes.pruneRows(this.conn));
     if (n > 0) this.db.exec('PRAGMA incremental_vacuum');
+    this.cleanPayloads();
     return n;
+  }
+
+  /** Delete stored payloads (payloads.ts) no episode references, after ingesting the journal so none is missed. */
+  cleanPayloads(graceMs?: number): string[] {
+    this.ingest();
+    return cleanPayloadFiles(this.dir, episodes.payloadRefs(this.conn), graceMs, this.clock());
   }
 
   listEpisodes(f: EpisodeFilter = {}): EpisodeSummary[] {

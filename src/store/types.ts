@@ -3,8 +3,8 @@
 /** Who ran the retrieval an episode records. */
 export type CallerKind = 'cli' | 'mcp' | 'hook' | 'action';
 /** What a piece of evidence is. */
-export type EvidenceKind = 'path' | 'symbol' | 'commit' | 'artifact' | 'task' | 'session' | 'run' | 'tool_call';
-export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['path', 'symbol', 'commit', 'artifact', 'task', 'session', 'run', 'tool_call'];
+export type EvidenceKind = 'path' | 'symbol' | 'commit' | 'artifact' | 'task' | 'session' | 'run' | 'tool_call' | 'payload';
+export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['path', 'symbol', 'commit', 'artifact', 'task', 'session', 'run', 'tool_call', 'payload'];
 /** How firmly it is grounded: read as text, found in an index, by meaning, by inference, checked. */
 export type Grounding = 'loaded' | 'indexed' | 'semantic' | 'inferred' | 'validated';
 export type Verdict = 'useful' | 'not-useful' | 'missing';

@@ -6,12 +6,12 @@ describe('tool catalogue', () => {
     const repo = fixtureRepo();
     const c = await connect({ cwd: repo.dir });
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['add_decision', 'assemble_task', 'check', 'check_change', 'context_for_code', 'feedback', 'get_context', 'impact', 'read_artifact', 'search_decisions', 'stale', 'trace']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['add_decision', 'assemble_task', 'check', 'check_change', 'context_for_code', 'feedback', 'get_context', 'impact', 'propose_decision', 'read_artifact', 'search_decisions', 'stale', 'trace']);
     for (const t of tools) {
       // feedback appends to the evidence store; it changes nothing the repository holds
       if (t.name === 'feedback') expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-      // add_decision is the one tool that writes (a new file; it never changes or deletes one)
-      else if (t.name === 'add_decision') expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      // add_decision and propose_decision write (a new file, and for an ADR folder the provenance sidecar; they never change or delete a record)
+      else if (t.name === 'add_decision' || t.name === 'propose_decision') expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
       else expect(t.annotations?.readOnlyHint).toBe(true);
       expect(t.description).toBeTruthy();
       expect(t.inputSchema.type).toBe('object');

@@ -2,6 +2,7 @@
 
 import { artifactSetKey } from '../rule-memo.js';
 import type { Rule } from '../types.js';
+import { ageDays, CONFIDENCE, provenanceOf } from '../../artifacts/sources/provenance.js';
 
 type Out = Awaited<ReturnType<Rule['run']>>[number];
 
@@ -43,6 +44,33 @@ export const AUTHORING_RULES: Rule[] = [
           file: on.file,
           line: on.keyLines.title ?? on.keyLines.id ?? 1,
           message: `${on.id} and ${other.id}${other.origin === 'global' ? ' (global)' : ''} are active and nearly the same decision (similarity ${score.similarity.toFixed(2)} ≥ ${threshold}): supersede one (git ctx supersede), deprecate one, or link them (relations.relates_to) if both stand`,
+        });
+      }
+      return out;
+    },
+  },
+  {
+    id: 'proposal-unconfirmed',
+    severity: 'info',
+    description: 'a record an agent wrote (propose_decision, add_decision) that no person has confirmed for longer than check.proposal_unconfirmed_days (default 14)',
+    run: (ctx): Out[] => {
+      const days = ctx.config.check.proposal_unconfirmed_days;
+      const out: Out[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.origin !== 'repo') continue;
+        const p = provenanceOf(a);
+        if (p.confidence !== CONFIDENCE.inferred) continue;
+        const inactive = !!a.status && (ctx.config.types[a.type]?.inactive ?? []).includes(a.status);
+        if (inactive) continue;
+        const age = ageDays(p.date, ctx.now);
+        if (age === undefined || age <= days) continue;
+        // the message is read by agents too (the check tool): it names no confidence level
+        out.push({
+          rule: 'proposal-unconfirmed',
+          id: a.id,
+          file: a.file,
+          line: a.keyLines.status ?? a.keyLines.id ?? 1,
+          message: `${a.id} was written by an agent${p.session_id ? ` (session ${p.session_id})` : ''} ${age} days ago and no one has confirmed it (more than ${days}): git ctx confirm ${a.id}, or git ctx reject ${a.id}`,
         });
       }
       return out;

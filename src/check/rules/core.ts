@@ -56,9 +56,10 @@ const loadProblems: Rule[] = [
   ['supersession-disagrees', 'two decision records that each say they supersede the other (no supersession is drawn)'],
   ['stamps-malformed', 'a line of the stamps sidecar (stamps of records read in place) that does not parse, or stamps a record twice'],
   ['stamps-orphaned', 'a line of the stamps sidecar stamping an id no record read in place has (renumbered, renamed or removed)'],
+  ['provenance-malformed', 'a line of the provenance sidecar (owner, session, commit, source of records read in place) that does not parse'],
 ].map(([id, description]) => ({
   id: id!,
-  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'supersession-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' ? 'warning' : 'error',
+  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'supersession-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
   description: description!,
   run: (ctx: CheckContext) => ctx.set.problems.filter((p) => p.rule === id).map((p) => ({ rule: p.rule, message: p.message, file: p.file, line: p.line })),
 }));

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from '../commander.js';
 import { addDecision, checkDecisionConflicts, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
 import { confirmEntries } from '../../check/confirm/author.js';
+import { manualProvenance, proposalInput } from '../../authoring/propose.js';
 import { CtxError } from '../../errors.js';
 import { plural } from '../../util/plural.js';
 import { toRepoPath } from '../../util/paths.js';
@@ -31,6 +32,8 @@ interface AddCliOptions {
   forbidImport?: string[];
   forbid?: string[];
   require?: string[];
+  propose?: boolean;
+  session?: string;
   format: 'human' | 'json';
 }
 
@@ -155,6 +158,8 @@ export function register(program: Command): void {
     .option('--forbid-import <module...>', 'confirmation: code must not import a module matching this glob (moment*)')
     .option('--forbid <regex...>', 'confirmation: no line of code may match this regular expression')
     .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
+    .option('--propose', "write it as a proposal for a person to confirm (status proposed, source ai_chat, the session and commit), into the team's decision folder")
+    .option('--session <id>', 'with --propose: the agent session that proposes it')
     .option('--force', 'add it even when similar active decisions exist')
     .option('--dry-run', 'check and show what would be added; write nothing')
     .addOption(formatOption(['human', 'json'], 'human'))
@@ -177,6 +182,12 @@ export function register(program: Command): void {
       try {
         if (o.in !== undefined) input.in = toRepoPath(repo.snapshot.root, o.in, repo.cwd);
         const root = repo.snapshot.root;
+        if (o.session !== undefined && !o.propose) throw new CtxError('USAGE', '--session goes with --propose');
+        if (o.propose) {
+          if (o.status !== undefined) throw new CtxError('USAGE', '--propose writes the proposed status; drop --status');
+          const { status: _status, ...draft } = input;
+          input = await proposalInput(root, repo.set, { ...draft, session: o.session });
+        } else input.provenance = await manualProvenance(root);
         const check = await checkDecisionConflicts(root, repo.set, input);
         let force = !!o.force;
         if (check.similar.length && !force && !o.dryRun) {

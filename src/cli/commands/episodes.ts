@@ -8,6 +8,7 @@ import { parseSince } from '../../store/time.js';
 import { plural } from '../../util/plural.js';
 import { openCliStore } from '../record.js';
 import { addRepoOptions, colors, formatOption, io, parsePositiveInt, type RepoOptions } from '../shared.js';
+import { withPayloads } from '../../store/payloads.js';
 
 interface EpisodesOptions extends RepoOptions {
   since?: string;
@@ -35,8 +36,10 @@ export function register(program: Command): void {
     try {
       const json = o.json || o.format === 'json';
       if (id) {
-        const ep = store.getEpisode(id);
-        if (!ep) throw new CtxError('UNKNOWN_ID', `no episode ${id} in the evidence store`, { hint: 'list episodes with `git ctx episodes`' });
+        const found = store.getEpisode(id);
+        if (!found) throw new CtxError('UNKNOWN_ID', `no episode ${id} in the evidence store`, { hint: 'list episodes with `git ctx episodes`' });
+        // a long query is kept in the content-addressed payload folder: read it back whole
+        const ep = withPayloads(store.dir, found);
         io().out(json ? `${JSON.stringify(ep, null, 2)}\n` : renderEpisode(ep));
         return;
       }

@@ -65,7 +65,9 @@ export function register(program: Command): void {
       const p = colors();
       const w = Math.max(2, ...items.map((i) => i.id.length));
       const tw = Math.max(4, ...items.map((i) => i.type.length));
-      for (const i of items) io().out(`${p.bold(i.id.padEnd(w))}  ${i.type.padEnd(tw)}  ${(i.status ?? '-').padEnd(10)}  ${i.title}\n`);
+      // a person reads this: an agent's record not yet confirmed says so (DEC-054)
+      const conf = (id: string) => String(repo.set.byId.get(id)?.data?.confidence ?? '');
+      for (const i of items) io().out(`${p.bold(i.id.padEnd(w))}  ${i.type.padEnd(tw)}  ${(i.status ?? '-').padEnd(10)}  ${i.title}${conf(i.id) ? p.dim(`  (${conf(i.id)})`) : ''}\n`);
       if (!items.length) io().err('no artifacts match\n');
       for (const pr of repo.set.problems) io().err(`${p.yellow('warning')} ${pr.file}${pr.line ? `:${pr.line}` : ''}: ${pr.message}\n`);
     } finally {

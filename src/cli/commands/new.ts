@@ -2,6 +2,8 @@ import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
 import { confirmEntries } from '../../check/confirm/author.js';
 import { createRecord } from '../../artifacts/sources/new-record.js';
+import { manualProvenance } from '../../authoring/propose.js';
+import { updateSidecarProvenance } from '../../artifacts/sources/provenance.js';
 import { CtxError } from '../../errors.js';
 import { toRepoPath } from '../../util/paths.js';
 import { colors, io, loadRepo } from '../shared.js';
@@ -48,9 +50,12 @@ export function register(program: Command): void {
       const confirm = confirmEntries({ forbidCall: o.forbidCall, forbidImport: o.forbidImport, forbid: o.forbid, require: o.require });
       const repo = await loadRepo({ root: o.root });
       try {
+        // who created it and at which commit (DEC-054)
+        const provenance = await manualProvenance(repo.snapshot.root);
         if (o.in !== undefined) {
           if (type !== 'decision') throw new CtxError('USAGE', `--in writes decision records; got type ${type}`);
           const rec = await createRecord(repo.set, { dir: toRepoPath(repo.snapshot.root, o.in, repo.cwd), title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), ...(confirm.length ? { content: { confirm } } : {}) });
+          await updateSidecarProvenance(repo.snapshot.root, repo.config.dir, new Map([[rec.id, { ...provenance, date: now.toISOString().slice(0, 10) }]]));
           if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style }, null, 2) + '\n');
           else {
             io().out(`${rec.file}\n`);
@@ -58,7 +63,7 @@ export function register(program: Command): void {
           }
           return;
         }
-        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now, ...(confirm.length ? { content: { confirm: confirm as Record<string, string>[] } } : {}) });
+        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now, content: { provenance: { ...provenance }, ...(confirm.length ? { confirm: confirm as Record<string, string>[] } : {}) } });
         if (o.json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file }, null, 2) + '\n');
         else {
           io().out(`${r.file}\n`);

@@ -33,7 +33,7 @@ export function register(program: Command): void {
         return;
       }
       const p = colors();
-      io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${metaText(a, { withStamp: o.depth === 'full' })}\n`);
+      io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${metaText(a, { withStamp: o.depth === 'full', withConfidence: true })}\n`);
       for (const [k, v] of Object.entries(reverse)) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);
       // what `git ctx check` verifies of it (DEC-052)
       for (const line of confirmationLines(confirms.confirmations)) io().out(`${p.dim('confirms:')} ${line}\n`);

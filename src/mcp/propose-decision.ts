@@ -1,0 +1,46 @@
+// @spec SPEC-AUTHORING-001
+
+import { proposeDecision } from '../authoring/propose.js';
+import type { AddDecisionArgs } from './add-decision.js';
+import type { ToolContext } from './tools.js';
+import type { ToolOutput } from './result.js';
+
+export interface ProposeDecisionArgs extends Omit<AddDecisionArgs, 'force'> {
+  session_id?: string;
+  force?: boolean;
+}
+
+/**
+ * propose_decision: write a decision the agent inferred as a proposal (status proposed, with
+ * the session and commit) for a person to confirm or reject; same near-duplicate check as
+ * add_decision. The answer says nothing of how sure anyone is of it (DEC-054).
+ */
+export async function proposeDecisionTool(ctx: ToolContext, args: ProposeDecisionArgs): Promise<ToolOutput> {
+  const state = await ctx.reader.state();
+  const snapshot = await ctx.reader.openSnapshot();
+  try {
+    const set = { ...state.set, snapshot };
+    const session = args.session_id ?? ctx.session;
+    const r = await proposeDecision(
+      snapshot.root,
+      set,
+      { decision: args.decision, title: args.title, rationale: args.rationale, constraints: args.constraints, scope: args.scope, paths: args.paths, keywords: args.keywords, session, commit: state.head },
+      { force: args.force },
+    );
+    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}) }));
+    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}): ${s.title}`).join('\n');
+    const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}) };
+    if (r.outcome === 'conflict') {
+      return {
+        text: `Not proposed: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, follow it; if yours is different, call propose_decision again with force: true.`,
+        data,
+      };
+    }
+    return {
+      text: `Proposed ${r.id} "${r.title}" in ${r.file} (status proposed). It is not committed: it travels with your branch and a person confirms it (git ctx confirm ${r.id}) or rejects it in review.${similar.length ? `\nProposed despite similar active decisions (force):\n${list}` : ''}`,
+      data,
+    };
+  } finally {
+    snapshot.close();
+  }
+}

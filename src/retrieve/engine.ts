@@ -34,7 +34,7 @@ export { mentionSignals, nearnessSignals, type Signal } from './signals.js';
 export { BUILTIN_LANES } from './lanes.js';
 
 /** Weights of the fused band's signals (keywords normalised to the best hit's score). */
-const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.25, semantic: 0.8 } as const;
+const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.1, semantic: 0.8 } as const;
 /**
  * For a place (code as the query) the semantic signal is a fallback only, used when the
  * keywords found nothing: word vectors of identifiers are noisy. Measured on the

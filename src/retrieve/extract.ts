@@ -34,7 +34,7 @@ const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
  * patterns are the C/JS/Python/shell family's), and the words of its path. No parser: it
  * must be cheap on any file, and a stray match only adds a weak term.
  */
-export function extractPlaceTerms(code: string, path: string): PlaceTerms {
+export function extractPlaceTerms(code: string, path: string, opts: { keepPathNoise?: boolean } = {}): PlaceTerms {
   const comments: string[] = [];
   const strings: string[] = [];
   const imports: string[] = [];
@@ -49,22 +49,45 @@ export function extractPlaceTerms(code: string, path: string): PlaceTerms {
   });
   const identifiers: string[] = [];
   for (const m of rest.matchAll(IDENT_RE)) identifiers.push(...terms(m[0]));
-  return { identifiers, comments, strings, imports, path: terms(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => !PATH_NOISE.has(w)) };
+  return { identifiers, comments, strings, imports, path: terms(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => opts.keepPathNoise || !PATH_NOISE.has(w)) };
 }
 
 /**
  * A weighted query from a place's terms: each source's terms weighted, repeated terms
- * dampened (log), capped at the heaviest MAX_QUERY_TERMS.
+ * dampened (log), capped at the heaviest MAX_QUERY_TERMS. `distinct` says how much a word says
+ * in this repository's code (code-words.ts): among the code's words and among the path's
+ * words, each side's weight is shared out by it (the side's total stays, so the path keeps
+ * its strength against the code, but a folder word every file has gives way to the file's
+ * own name, and `handler` to `idempotencyKey`).
  */
-export function placeQuery(t: PlaceTerms): Map<string, number> {
+export function placeQuery(t: PlaceTerms, distinct: DistinctWords = NOT_KNOWN): Map<string, number> {
   const raw = new Map<string, number>();
   for (const src of Object.keys(SOURCE_WEIGHT) as (keyof PlaceTerms)[]) {
     for (const term of t[src]) raw.set(term, (raw.get(term) ?? 0) + SOURCE_WEIGHT[src]);
   }
+  const code = shareOut([...raw.keys()], distinct.code);
   const q = new Map<string, number>();
-  for (const [term, w] of raw) q.set(term, 1 + Math.log(w));
+  for (const [term, w] of raw) q.set(term, (1 + Math.log(w)) * code(term));
   // the path names what the place is about: its words keep a strong weight however much code surrounds them
-  for (const term of t.path) q.set(term, (q.get(term) ?? 0) + PATH_BONUS);
+  const pathWords = [...new Set(t.path)];
+  const path = shareOut(pathWords, distinct.path);
+  for (const term of t.path) q.set(term, (q.get(term) ?? 0) + PATH_BONUS * path(term));
   if (q.size <= MAX_QUERY_TERMS) return q;
   return new Map([...q].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_QUERY_TERMS));
+}
+
+/** How much a word says in the repository's code, in (0, 1], for the code's words and the path's. */
+export interface DistinctWords {
+  code: (term: string) => number;
+  path: (term: string) => number;
+}
+const NOT_KNOWN: DistinctWords = { code: () => 1, path: () => 1 };
+
+/** Each word's factor relative to the mean over the words: the words' total weight is unchanged. */
+function shareOut(words: string[], f: (term: string) => number): (term: string) => number {
+  if (!words.length) return () => 1;
+  let sum = 0;
+  for (const w of words) sum += f(w);
+  const mean = sum / words.length;
+  return (term) => f(term) / mean;
 }

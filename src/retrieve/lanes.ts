@@ -5,7 +5,7 @@ import { searchRecords } from './keyword-cache.js';
 import { surfaceForms } from './text.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
 import { mark } from '../util/timing.js';
-import type { LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
+import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
 
 /** Score given to declared hits: always above the fused band (whose scores stay below 3). */
 export const DECLARED_BASE = 1000;
@@ -27,16 +27,18 @@ export const declaredLane: RetrievalLane = {
 };
 
 /** The weighted terms of the code at a place (passive extraction; its module loads only for places). */
-async function placeTerms(q: Extract<LaneQuery, { kind: 'place' }>): Promise<Map<string, number>> {
-  const { extractPlaceTerms, placeQuery } = await import('./extract.js');
-  return placeQuery(extractPlaceTerms(await q.code(), q.path));
+async function placeTerms(q: Extract<LaneQuery, { kind: 'place' }>, ctx: LaneContext): Promise<Map<string, number>> {
+  const [{ extractPlaceTerms, placeQuery }, { codeWordsOf, distinctWords }] = await Promise.all([import('./extract.js'), import('./code-words.js')]);
+  // how distinctive each word is in this repository's code; unknown (every word alike) when the tree cannot be read
+  const cw = await codeWordsOf(ctx.snapshot).catch(() => undefined);
+  return placeQuery(extractPlaceTerms(await q.code(), q.path), distinctWords(cw));
 }
 
 /** Slot 2: BM25 over the records, the query being the text or the code at the place. */
 export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
-    const terms = q.kind === 'place' ? await placeTerms(q) : queryOf(q.text);
+    const terms = q.kind === 'place' ? await placeTerms(q, ctx) : queryOf(q.text);
     const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key);
     mark('keywords: searched');
     // matched terms are stems: shown as the words of the question or the code they came from

@@ -46,7 +46,8 @@ export function nearnessSignals(set: ArtifactSet, path: string): Map<string, Sig
       const d = segs(dirOf(normalizeRepoPath(p).replace(/\/?\*.*$/, '/x')));
       let shared = 0;
       while (shared < d.length && shared < here.length && d[shared] === here[shared]) shared++;
-      if (!shared) continue;
+      // a shared top folder alone (`src/`, `packages/`) is what most files share: not near
+      if (shared < 2) continue;
       const c = shared / Math.max(here.length, d.length);
       if (c > best) {
         best = c;

@@ -1,0 +1,94 @@
+// @spec SPEC-RETRIEVE-001
+
+import { memo } from '../cache/memo.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { sha1 } from '../util/hash.js';
+import { extractPlaceTerms } from './extract.js';
+
+/**
+ * How many of this repository's code files use each word (document frequency), so a place
+ * query can tell what its code says that other code does not: `handler`, `util`, the package
+ * name and the words of a shared folder are in most files and say little; `idempotencyKey`, a
+ * literal or a domain term in a comment are in few and say much.
+ */
+export interface CodeWords {
+  /** code files read */
+  files: number;
+  /** words in 2 or more of them (a word not listed is in at most one) */
+  df: Record<string, number>;
+}
+
+/** Files read at most: a deterministic sample estimates the shares as well as the whole tree. */
+const MAX_FILES = 1500;
+/** Bytes read per file: the head of a file carries its imports, names and doc comments. */
+const MAX_BYTES = 16_000;
+const VERSION = 'code-words-v1';
+const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte)$/i;
+
+/** Whether a path is code these frequencies count (not data, docs or configuration). */
+export const isCodePath = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(node_modules|vendor|dist|build)\//.test(p) && !/\.min\.js$/.test(p);
+
+/**
+ * The code words of the snapshot's tree, remembered in the `code-words` cache by the tree's
+ * identity (the place snapshot's listing identity, else the commit): a warm question reads one
+ * small file. A tree without an identity is counted and not remembered.
+ */
+export async function codeWordsOf(snapshot: Snapshot): Promise<CodeWords | undefined> {
+  const identityOf = (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.bind(snapshot);
+  const identity = (await identityOf?.().catch(() => undefined)) ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
+  const key = identity ? sha1(`${VERSION}\n${identity}`) : undefined;
+  const cache = memo<CodeWords>(snapshot.root, 'code-words');
+  if (key) {
+    const hit = cache.get(key);
+    if (hit && typeof hit.files === 'number' && hit.df && typeof hit.df === 'object') return hit;
+  }
+  const paths = (await snapshot.list()).filter((e) => e.mode !== '120000' && e.mode !== '160000' && isCodePath(e.path)).map((e) => e.path);
+  if (!paths.length) return undefined;
+  const step = Math.max(1, paths.length / MAX_FILES);
+  const picked: string[] = [];
+  for (let i = 0; i < paths.length && picked.length < MAX_FILES; i += step) picked.push(paths[Math.floor(i)]!);
+  const counts = new Map<string, number>();
+  const bufs = await snapshot.readMany(picked);
+  let files = 0;
+  for (let i = 0; i < picked.length; i++) {
+    const buf = bufs[i];
+    if (!buf || buf.subarray(0, 8000).includes(0)) continue;
+    files++;
+    const t = extractPlaceTerms(buf.subarray(0, MAX_BYTES).toString('utf8'), picked[i]!, { keepPathNoise: true });
+    const seen = new Set([...t.identifiers, ...t.comments, ...t.strings, ...t.imports, ...t.path]);
+    for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const df: Record<string, number> = {};
+  for (const [w, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n >= 2) df[w] = n;
+  const out: CodeWords = { files, df };
+  if (key) cache.set(key, out);
+  return out;
+}
+
+/**
+ * Tuned on both development sets (bench/retrieval.mjs, DEC-055): a word's share of the files
+ * maps to a factor `floor + (1 - floor) * (idf / max idf) ^ power`. The path's words spread
+ * widely (a word only one file has outweighs a folder word all files share many times over); the
+ * code's words narrowly (0.6 to 1), as a common identifier can still be what a record is
+ * about, and a steeper code curve lost symbol queries.
+ */
+const PATH_CURVE = { floor: 0.05, power: 3 };
+const CODE_CURVE = { floor: 0.6, power: 3 };
+
+/**
+ * How much a word of the code at a place says, in (0, 1]: 1 for a word at most one code file
+ * uses, falling with the share of files that use it (a word in every file says least). The
+ * scale is the word's idf over the code divided by the largest idf possible.
+ */
+export function codeWordWeight(cw: CodeWords | undefined, curve: { floor: number; power: number }): (term: string) => number {
+  if (!cw || cw.files < 20) return () => 1;
+  const max = Math.log(cw.files + 1);
+  return (term) => {
+    const n = cw.df[term];
+    if (!n) return 1;
+    return curve.floor + (1 - curve.floor) * Math.pow(Math.log((cw.files + 1) / n) / max, curve.power);
+  };
+}
+
+/** The factors placeQuery takes, for the code's words and the path's. */
+export const distinctWords = (cw: CodeWords | undefined) => ({ code: codeWordWeight(cw, CODE_CURVE), path: codeWordWeight(cw, PATH_CURVE) });

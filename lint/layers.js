@@ -46,12 +46,6 @@ export const LAYERS = [
  * removes the import does not have to edit this list in the same step).
  */
 export const PENDING = [
-  // cachereg (item 4): the cache kinds take their codecs' domain types from the domain side
-  { file: 'src/cache/artifacts.ts', to: 'artifacts', by: 'cachereg' },
-  { file: 'src/cache/artifact-set.ts', to: 'artifacts', by: 'cachereg' },
-  { file: 'src/cache/cached-artifact.ts', to: 'artifacts', by: 'cachereg' },
-  { file: 'src/cache/code-index.ts', to: 'code', by: 'cachereg' },
-  { file: 'src/cache/stale-results.ts', to: 'staleness', by: 'cachereg' },
   // issue 36 item 5: with no config file, loadConfig reads the folders .adr-dir/.log4brains.yml
   // name through artifacts/sources/pointers.ts; to cut, move zero-configuration source
   // discovery above artifacts (issue 30 item 4 builds it there)

@@ -9,7 +9,7 @@ import { gitBlobHash, sha256 } from '../util/hash.js';
 import { memo } from '../cache/memo.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
-import { PARSE_CACHE_VERSION, ParseCache } from '../cache/artifacts.js';
+import { PARSE_CACHE_VERSION, ParseCache } from './cache/parse-cache.js';
 import { isAdrFile } from './sources/files.js';
 import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from './sources/finish.js';
 import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/stamps.js';

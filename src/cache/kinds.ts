@@ -30,10 +30,12 @@ export interface CacheKind {
   readonly keep?: number;
   /** outside the cache folder, under `<git-dir>/ctx/<home>/` (agent-session memories, pruned by age) */
   readonly home?: string;
+  /** files an earlier version kept the same data in, removed when the kind is written */
+  readonly formerly?: readonly string[];
 }
 
 const kinds = [
-  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 12, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config" },
+  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 12, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config", formerly: ['artifacts.json'] },
   { name: 'artifacts-tokens', area: 'artifacts', file: 'artifacts.tokens', version: 1, codec: 'json', keep: 4, key: "the finished set's key by the records folders' index tokens" },
   { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 6, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
   { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 6, codec: 'container', key: 'blobs mentioning no tag, by tag set' },

@@ -35,6 +35,11 @@ export function kindFile(root: string, name: CacheKindName, variant = ''): strin
   return dir ? path.join(dir, fileName(k, variant)) : undefined;
 }
 
+/** The files an earlier version kept a kind's data in, beside the kind's own file (to remove when it is written). */
+export function formerFiles(name: CacheKindName, file: string): string[] {
+  return (cacheKind(name).formerly ?? []).map((f) => path.join(path.dirname(file), f));
+}
+
 /** A variant made safe as part of a file name. */
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 200);
 

@@ -1,12 +1,13 @@
 // @spec SPEC-CACHE-001
 
 import { appendFileSync } from 'node:fs';
-import { BlobIdSet } from './blob-set.js';
-import { decodeContainer, encodeContainer } from './container.js';
-import { readCacheBytes, writeCacheFile } from './file.js';
-import { cacheKind } from './kinds.js';
-import { kindFile } from './memo.js';
-import type { FileRecord } from '../code/types.js';
+import path from 'node:path';
+import { BlobIdSet } from '../cache/blob-set.js';
+import { decodeContainer, encodeContainer } from '../cache/container.js';
+import { readCacheBytes, writeCacheFile } from '../cache/file.js';
+import { cacheKind } from '../cache/kinds.js';
+import { kindFile } from '../cache/memo.js';
+import type { FileRecord } from './types.js';
 
 /**
  * Bump when extraction changes what it produces (new fields, different fingerprints):
@@ -92,8 +93,9 @@ export class CodeCache {
     return CodeCache.open(kindFile(root, family), tags, family);
   }
 
-  private sibling(ext: string): string | undefined {
-    return this.file ? this.file.replace(/\.json$/, '') + ext : undefined;
+  /** The file of the `-clean` or `-log` kind beside the base file (its name from the registry). */
+  private sibling(part: 'clean' | 'log'): string | undefined {
+    return this.file ? path.join(path.dirname(this.file), cacheKind(`${this.family}-${part}`).file) : undefined;
   }
 
   private journalHeader(): string {
@@ -101,7 +103,7 @@ export class CodeCache {
   }
 
   private readJournal(): void {
-    const file = this.sibling('.log');
+    const file = this.sibling('log');
     if (!file) return;
     const bytes = readCacheBytes(file);
     if (!bytes) return;
@@ -144,7 +146,7 @@ export class CodeCache {
   }
 
   private readClean(): BlobIdSet {
-    const file = this.sibling('.clean');
+    const file = this.sibling('clean');
     const empty = new BlobIdSet(Buffer.alloc(0), 0);
     if (!file) return empty;
     const buf = readCacheBytes(file);
@@ -192,7 +194,7 @@ export class CodeCache {
     const text = lines.join('\n') + '\n';
     try {
       if (this.baseOk && this.journalOk && this.journalBytes + text.length <= JOURNAL_LIMIT) {
-        appendFileSync(this.sibling('.log')!, text);
+        appendFileSync(this.sibling('log')!, text);
         this.journalBytes += text.length;
       } else this.fold();
       this.fresh.clear();
@@ -239,10 +241,10 @@ export class CodeCache {
     for (const b of this.extraClean) if (!this.extraCleanUsed.has(b)) add(Buffer.from(b, 'hex'));
     for (let i = 0; i < clean.count; i++) if (!clean.used[i]) add(clean.record(i));
     const body = Buffer.concat(parts);
-    writeCacheFile(this.sibling('.clean'), encodeContainer(cacheKind(`${this.family}-clean`), this.tags, [body], undefined, body.length / 20));
+    writeCacheFile(this.sibling('clean'), encodeContainer(cacheKind(`${this.family}-clean`), this.tags, [body], undefined, body.length / 20));
     // the base now holds everything: start an empty journal (header only)
     const header = this.journalHeader() + '\n';
-    this.journalOk = writeCacheFile(this.sibling('.log'), header);
+    this.journalOk = writeCacheFile(this.sibling('log'), header);
     this.journalBytes = header.length;
     this.baseOk = true;
   }

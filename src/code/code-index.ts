@@ -4,7 +4,7 @@ import { globSetMatcher } from '../util/glob.js';
 import { gitBlobHash } from '../util/hash.js';
 import { mark, now } from '../util/timing.js';
 import { reportProgress } from '../util/progress.js';
-import { CodeCache, type CacheValue } from '../cache/code-index.js';
+import { CodeCache, type CacheValue } from './code-cache.js';
 import { extractFile, MAX_FILE_BYTES } from './extract.js';
 import { gitGrepFiles, tagEre } from './grep.js';
 import { languageOf } from './languages.js';

@@ -13,7 +13,7 @@ export type {
   SymbolKind,
 } from './types.js';
 export { CodeIndex, buildCodeIndex, innermostSymbol, type CodeIndexOptions, type CodeIndexStats } from './code-index.js';
-export { CODE_CACHE_VERSION, resolveGitDir } from '../cache/code-index.js';
+export { CODE_CACHE_VERSION, resolveGitDir } from './code-cache.js';
 export {
   fingerprintAnchor,
   findMovedSymbol,

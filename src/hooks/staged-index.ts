@@ -1,7 +1,7 @@
 // @spec SPEC-HOOK-001
 
 import { memo as cacheMemo } from '../cache/memo.js';
-import { CODE_CACHE_VERSION } from '../cache/code-index.js';
+import { CODE_CACHE_VERSION } from '../code/code-cache.js';
 import { CodeIndex } from '../code/code-index.js';
 import { classificationSettings } from '../code/extract.js';
 import type { Config } from '../config.js';

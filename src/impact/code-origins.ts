@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import { memo } from '../cache/memo.js';
-import { CODE_CACHE_VERSION } from '../cache/code-index.js';
+import { CODE_CACHE_VERSION } from '../code/code-cache.js';
 import { classificationSettings } from '../code/extract.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { VERSION } from '../version.js';

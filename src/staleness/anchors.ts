@@ -1,5 +1,5 @@
 import { fingerprintAnchor, findSymbol, parseAnchor, type AnchorFingerprint, type AnchorSpec, type ContentHasher } from '../code/anchors.js';
-import { CodeCache } from '../cache/code-index.js';
+import { CodeCache } from '../code/code-cache.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { extractFile, MAX_FILE_BYTES } from '../code/extract.js';
 import { languageOf } from '../code/languages.js';

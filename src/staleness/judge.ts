@@ -15,7 +15,7 @@ import { resolveRevision } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { anchorsOf, fingerprintAnchors, SymbolReader, type ArtifactAnchor } from './anchors.js';
 import { artifactBaselines } from './baseline.js';
-import { judgementKey, ResultCache, type CachedJudgement } from '../cache/stale-results.js';
+import { judgementKey, ResultCache, type CachedJudgement } from './result-cache.js';
 import { shallowFromGitDir, snapshotDigest } from './repo-state.js';
 import { fullCommitIds, isShallowRepository, reachableFrom, type CommitInfo } from './history.js';
 import { RangeHistory } from './range.js';

@@ -1,11 +1,11 @@
 // @spec SPEC-CACHE-001
 
-import { readCacheBytes, writeCacheFile } from './file.js';
-import { cacheKind } from './kinds.js';
-import { kindFile } from './memo.js';
+import { readCacheBytes, writeCacheFile } from '../cache/file.js';
+import { cacheKind } from '../cache/kinds.js';
+import { kindFile } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
-import type { ArtifactJudgement } from '../staleness/types.js';
+import type { ArtifactJudgement } from './types.js';
 
 /** Bumped whenever what a judgement depends on, or its shape, changes. */
 const FORMAT = cacheKind('stale-results').version;

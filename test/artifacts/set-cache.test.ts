@@ -9,7 +9,7 @@ import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
 import { withEnv } from '../helpers/env.js';
 
-// The finished artifact set stored in the parse cache (src/cache/artifacts.ts): a load it
+// The finished artifact set stored in the parse cache (src/artifacts/cache/parse-cache.ts): a load it
 // answers must give exactly what a load without any cache gives, and every change of what
 // the set is computed from must be seen.
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BlobIdSet, SCAN_LOOKUPS } from '../../src/cache/blob-set.js';
-import { CodeCache } from '../../src/cache/code-index.js';
+import { CodeCache } from '../../src/code/code-cache.js';
 import { tempDir } from '../helpers/git-repo.js';
 
 const id = (n: number) => createHash('sha1').update(String(n)).digest('hex');

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CodeCache } from '../../src/cache/code-index.js';
+import { CodeCache } from '../../src/code/code-cache.js';
 import type { FileRecord } from '../../src/code/types.js';
 import { tempDir } from '../helpers/git-repo.js';
 

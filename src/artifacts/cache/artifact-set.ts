@@ -1,7 +1,7 @@
 // @spec SPEC-CACHE-001
 
-import { extraOf, setExtra, type SourceExtra } from '../artifacts/sources/extra.js';
-import type { Artifact, LoadProblem } from '../artifacts/types.js';
+import { extraOf, setExtra, type SourceExtra } from '../sources/extra.js';
+import type { Artifact, LoadProblem } from '../types.js';
 import { CachedArtifact, n, type HeavySource, type Stored } from './cached-artifact.js';
 
 /**

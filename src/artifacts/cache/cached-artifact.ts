@@ -1,7 +1,7 @@
 // @spec SPEC-CACHE-001
 
-import { extraOf, type SourceExtra } from '../artifacts/sources/extra.js';
-import type { Artifact, LoadProblem } from '../artifacts/types.js';
+import { extraOf, type SourceExtra } from '../sources/extra.js';
+import type { Artifact, LoadProblem } from '../types.js';
 
 /**
  * What traversal, lookup and the link graph read of every artifact, as an array (arrays parse

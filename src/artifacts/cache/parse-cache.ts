@@ -1,16 +1,15 @@
 // @spec SPEC-CACHE-001
 
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { CtxError } from '../errors.js';
-import { setExtra } from '../artifacts/sources/extra.js';
-import type { Artifact, LoadProblem } from '../artifacts/types.js';
-import { mark, now } from '../util/timing.js';
+import { CtxError } from '../../errors.js';
+import { setExtra } from '../sources/extra.js';
+import type { Artifact, LoadProblem } from '../types.js';
+import { mark, now } from '../../util/timing.js';
 import { decodeSet, encodeSet, setArtifacts, type FinishedRecord, type StoredSet } from './artifact-set.js';
 import { CachedArtifact, lightOf, n, type Entry, type Heavy, type Light, type Stored } from './cached-artifact.js';
-import { OpenContainer, writeContainer } from './container.js';
-import { cacheKind } from './kinds.js';
-import { kindFile } from './memo.js';
+import { OpenContainer, writeContainer } from '../../cache/container.js';
+import { cacheKind } from '../../cache/kinds.js';
+import { formerFiles, kindFile } from '../../cache/memo.js';
 
 export type { FinishedRecord } from './artifact-set.js';
 
@@ -246,7 +245,7 @@ export class ParseCache {
     // a read-only checkout (CI, Action) skips the write: the cache is an optimisation only
     if (writeContainer(this.file, KIND, setKey, [setBytes, indexJson, Buffer.concat(parts)], undefined, Object.keys(index).length)) {
       // the JSON cache of earlier versions
-      await rm(path.join(path.dirname(this.file), 'artifacts.json'), { force: true }).catch(() => undefined);
+      for (const old of formerFiles('artifacts', this.file)) await rm(old, { force: true }).catch(() => undefined);
     }
   }
 }

@@ -159,7 +159,7 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
 /**
  * Mentions of code that exists (in `index`), for the records with mention candidates. The
  * only part of finishing that depends on the repository beyond the records: the finished
- * set cache (src/cache/artifacts.ts) stores the set before this step, never after.
+ * set cache (src/artifacts/cache/parse-cache.ts) stores the set before this step, never after.
  */
 export function resolveSetMentions(artifacts: Artifact[], index: PathLookup): void {
   let byFile: Set<string> | undefined;

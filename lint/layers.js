@@ -46,10 +46,6 @@ export const LAYERS = [
  * removes the import does not have to edit this list in the same step).
  */
 export const PENDING = [
-  // issue 36 item 5: with no config file, loadConfig reads the folders .adr-dir/.log4brains.yml
-  // name through artifacts/sources/pointers.ts; to cut, move zero-configuration source
-  // discovery above artifacts (issue 30 item 4 builds it there)
-  { file: 'src/config.ts', to: 'artifacts', by: 'zeroconfig' },
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

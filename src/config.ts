@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CtxError } from './errors.js';
 import { memo } from './cache/memo.js';
@@ -74,6 +72,18 @@ export interface Config {
   evidence: { max_episodes: number; max_age_days: number };
   /** keys written in config.yaml that we did not recognise (reported, kept) */
   unknownKeys: string[];
+  /** set by loadConfig when the repository has no config file: its sources are then detected (applyZeroConfig, src/artifacts/sources/zero-config.ts) */
+  noFile?: true;
+  /** with no config file: the records folders detected and read, and where they were found (the front ends say so in one line) */
+  zeroConfig?: ZeroConfig;
+}
+
+/** The records folders a repository without a config file is read from (what `git ctx init` would pin in `sources:`). */
+export interface ZeroConfig {
+  /** each folder as `sources:` would list it, its record count and what named it (`.adr-dir`, `.log4brains.yml`, `folder name`) */
+  sources: (SourceConfig & { records: number; from: string })[];
+  /** the distinct `from` of the sources, joined with "and" */
+  from: string;
 }
 
 const DECISION_STATUSES = ['proposed', 'accepted', 'deprecated', 'superseded', 'rejected'];
@@ -286,14 +296,9 @@ export async function loadConfig(snapshot: Snapshot, dir = '.contextia'): Promis
   if (!buf) {
     const c = defaultConfig();
     c.dir = dir;
-    // no configuration: the records folders the team's own tools point at (POINTER_FILES of
-    // src/sources/detect.ts) are read in place.
-    // Whether a pointer file is there at all is asked of the work tree first (no git process
-    // for the many repositories without one); its content is read from the snapshot.
-    if (['.adr-dir', '.log4brains.yml'].some((f) => existsSync(path.join(snapshot.root, f)))) {
-      const { pointedSources } = await import('./artifacts/sources/pointers.js');
-      c.sources = await pointedSources((f) => snapshot.read(f));
-    }
+    // no configuration: the defaults, marked so that loading the records detects the folders
+    // `git ctx init` would configure (src/artifacts/sources/zero-config.ts, a layer above)
+    c.noFile = true;
     return c;
   }
   const raw = await parseConfigYaml(snapshot.root, buf, file);

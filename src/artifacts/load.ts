@@ -16,6 +16,7 @@ import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/st
 import { attachSidecarProvenance, readSidecarProvenance } from './sources/provenance.js';
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
+import { applyZeroConfig } from './sources/zero-config.js';
 
 export interface ArtifactSet {
   /** every artifact that loaded, sorted by id (then file) */
@@ -156,6 +157,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const problems: LoadProblem[] = [];
   const artifacts: Artifact[] = [];
   const globalHashes: Record<string, string> = {};
+  // no config file: read the folders `git ctx init` would configure (and say so through config.zeroConfig)
+  await applyZeroConfig(snapshot, config);
   const sources = sourcesOf(config);
   phase('listing');
   // mentions are checked against the whole listing: git lists it while the sources load

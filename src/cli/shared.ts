@@ -4,6 +4,7 @@ import { Option, type Command } from './commander.js';
 import path from 'node:path';
 import { openPlace, openTreeView } from '../place/index.js';
 import { loadArtifactSet, warmUp, type ArtifactSet } from '../artifacts/load.js';
+import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
 import { loadConfig, type Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import { openSnapshot } from '../snapshot/open.js';
@@ -31,6 +32,27 @@ export function addRepoOptions(cmd: Command, opts: { at?: boolean; staged?: bool
 
 export function formatOption(formats: string[], def: string): Option {
   return new Option('-f, --format <format>', 'output format').choices(formats).default(def);
+}
+
+const noted = new WeakSet<object>();
+
+/**
+ * With no config file, the one line (stderr, once per run) that says which records folders
+ * were read and that `git ctx init` pins them: the answers then depend on a guess the team
+ * has not confirmed. Nothing when no folder was found (nothing was left unread either).
+ */
+export function noteZeroConfig(config: Config): void {
+  const z = config.zeroConfig;
+  const out = io();
+  if (!z?.sources.length || noted.has(out)) return;
+  noted.add(out);
+  out.err(`git-ctx: ${zeroConfigLine(z, config.dir)}\n`);
+}
+
+/** The zero-configuration fact as a JSON output's `zero_config` key (absent with a config file or no folder found). */
+export function zeroConfigJson(config: Config): { zero_config?: { sources: { dir: string; records: number; from: string }[]; from: string } } {
+  const z = config.zeroConfig;
+  return z?.sources.length ? { zero_config: { sources: z.sources.map(({ dir, records, from }) => ({ dir, records, from })), from: z.from } } : {};
 }
 
 export interface RepoContext {
@@ -76,6 +98,7 @@ export async function loadRepo(o: RepoOptions, place?: (root: string, cwd: strin
       snapshot = Array.isArray(p) ? openTreeView(snapshot, p) : openPlace(snapshot, p);
     }
     const set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+    noteZeroConfig(config);
     return { snapshot, config, set, cwd, close: () => snapshot.close() };
   } catch (e) {
     snapshot.close();

@@ -154,6 +154,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
         warnings: introduced.filter((f) => f.severity === 'warning').length,
       },
       limitations,
+      ...(headConfig.zeroConfig?.sources.length ? { zeroConfig: headConfig.zeroConfig } : {}),
       ...(similarDecisions.length ? { similarDecisions } : {}),
       ...(proposals.length ? { proposals } : {}),
     };

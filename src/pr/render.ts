@@ -1,6 +1,7 @@
 import { code, escapeText, truncate } from './escape.js';
 import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';
+import type { ZeroConfig } from '../config.js';
 import type { FailOn, PrArtifact, PrResult } from './types.js';
 
 /** The hidden marker that identifies the bot's sticky comment. */
@@ -203,6 +204,7 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
     }
     lines.push('');
   }
+  if (r.zeroConfig) lines.push(zeroConfigNote(r.zeroConfig), '');
   if (budget.cut) {
     lines.push(opts.summaryUrl ? `Some items were left out to keep this comment short: the full list is in the [job summary](${encodeURI(opts.summaryUrl)}).` : 'Some items were left out to keep this short: run the command below for the full list.', '');
   }
@@ -253,6 +255,11 @@ function alsoRelevant(r: PrResult, budget: Budget): string[] {
   return lines;
 }
 
+/** The head has no config file: which folders were read, in the comment's own words (zeroConfigLine for terminals). */
+function zeroConfigNote(z: ZeroConfig): string {
+  return `No ${code('.contextia/config.yaml')} at the head: decision records were read from ${z.sources.map((s) => code(`${s.dir}/`)).join(', ')} (found by ${escapeText(z.from)}); ${code('git ctx init')} pins them.`;
+}
+
 function renderNothing(r: PrResult, opts: RenderPrOptions): string {
   const maxChars = opts.maxChars ?? COMMENT_MAX_CHARS;
   for (let rows = Math.max(0, opts.maxItems ?? 50); ; rows = Math.floor(rows / 2)) {
@@ -260,6 +267,7 @@ function renderNothing(r: PrResult, opts: RenderPrOptions): string {
     if (opts.marker !== false) lines.push(COMMENT_MARKER);
     lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked), and it introduces no coherence finding.`);
     for (const l of r.limitations.slice(0, 5)) lines.push(`- ${escapeText(truncate(l, 500))}`);
+    if (r.zeroConfig) lines.push('', zeroConfigNote(r.zeroConfig));
     // nothing declared, yet retrieval may know records about these files: worth a look, collapsed
     const budget = { rows, cut: 0 };
     const extra = rows > 0 ? alsoRelevant(r, budget) : [];

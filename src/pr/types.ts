@@ -1,4 +1,5 @@
 import type { Finding } from '../check/types.js';
+import type { ZeroConfig } from '../config.js';
 import type { ChangeStatus } from '../git/diff.js';
 import type { PrProposal } from '../authoring/pr-proposals.js';
 
@@ -133,6 +134,8 @@ export interface PrResult {
   };
   /** what could not be judged, and why (shallow history, rename limit, unreadable files) */
   limitations: string[];
+  /** the head has no config file: the records folders read as `git ctx for` reads them without one (absent otherwise, or when none was found) */
+  zeroConfig?: ZeroConfig;
   /** decisions added by the PR that resemble an active decision (absent when none) */
   similarDecisions?: PrSimilarDecision[];
   /** records proposed in the PR (e.g. by an agent through propose_decision), to confirm or reject (absent when none) */

@@ -1,8 +1,7 @@
 // @spec SPEC-SOURCES-001
 
-import type { SourceConfig } from '../../config.js';
 import { loadJsYamlSync } from '../../util/js-yaml.js';
-import { detectRecordFolders, POINTER_FILES, pointedRecordFolders, type PointedFolder } from './detect.js';
+import { POINTER_FILES, pointedRecordFolders, type PointedFolder } from './detect.js';
 
 /** log4brains' YAML, read with the core schema (no custom tags, nothing executed). */
 function parsePointerYaml(text: string): unknown {
@@ -22,13 +21,4 @@ export async function readPointedFolders(read: (file: string) => Promise<Buffer 
   }
   if (!texts.size) return [];
   return pointedRecordFolders((f) => texts.get(f), parsePointerYaml);
-}
-
-/**
- * Sources for a repository without a config file: the folders its tools point at, so that
- * reading with no configuration finds an adr-tools or log4brains folder whatever its name.
- */
-export async function pointedSources(read: (file: string) => Promise<Buffer | undefined>): Promise<SourceConfig[]> {
-  const pointed = await readPointedFolders(read);
-  return pointed.length ? detectRecordFolders([], pointed).map(({ dir, format, prefix, type }) => ({ dir, format, prefix, type })) : [];
 }

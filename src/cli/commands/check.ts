@@ -5,7 +5,7 @@ import { checkExitCode, renderCheck, type CheckFormat } from '../../check/render
 import { baselineJson, readBaseline, ruleCatalog, runCheck } from '../../check/run.js';
 import { plural } from '../../util/plural.js';
 import { phase } from '../../util/timing.js';
-import { ExitCode, addRepoOptions, colors, io, openRepo, formatOption, type RepoOptions } from '../shared.js';
+import { ExitCode, addRepoOptions, colors, io, openRepo, formatOption, noteZeroConfig, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 interface CheckCliOptions extends RepoOptions {
   format: CheckFormat;
@@ -53,13 +53,14 @@ export function register(program: Command): void {
       // --rule a,b --rule c: comma-separated lists and repeats both work
       const rules = o.rule?.flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
       const result = await runCheck({ snapshot, config, baseline, rules, global: o.global || undefined });
+      noteZeroConfig(config);
       if (o.writeBaseline) {
         await writeFile(path.resolve(cwd, o.writeBaseline), baselineJson(result.findings));
         io().err(`wrote ${plural(result.findings.length, 'finding')} to ${o.writeBaseline}\n`);
         return;
       }
       phase('render');
-      io().out(renderCheck(result, o.json ? 'json' : o.format, colors()));
+      io().out(renderCheck({ ...result, ...zeroConfigJson(config) }, o.json ? 'json' : o.format, colors()));
       const code = checkExitCode(result, o.failOn ?? config.fail_on);
       if (code) throw new ExitCode(code);
     } finally {

@@ -4,7 +4,7 @@ import { retrieveForPlace } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
 import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
-import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
 import { recordCli } from '../record.js';
 import { finishRetrieval } from '../../retrieve/episode.js';
 
@@ -36,7 +36,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
       const rec = recordCli(repo, 'for');
       const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...retrievalSettings(o) });
-      io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
+      io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zeroConfigJson(repo.config) }, colors()));
       await finishRetrieval(rec, result);
     } finally {
       repo.close();

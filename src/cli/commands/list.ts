@@ -2,7 +2,7 @@ import type { Command } from '../commander.js';
 import type { Artifact } from '../../artifacts/types.js';
 import { CtxError } from '../../errors.js';
 import { closeMatches } from '../../util/close-match.js';
-import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, formatOption, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 interface ListOptions extends RepoOptions {
   type?: string[];
@@ -59,7 +59,7 @@ export function register(program: Command): void {
         .filter((a) => !o.scope || a.scope === o.scope)
         .map(listEntry);
       if (o.json || o.format === 'json') {
-        io().out(JSON.stringify({ version: 1, artifacts: items }, null, 2) + '\n');
+        io().out(JSON.stringify({ version: 1, ...zeroConfigJson(repo.config), artifacts: items }, null, 2) + '\n');
         return;
       }
       const p = colors();

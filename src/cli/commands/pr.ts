@@ -10,6 +10,7 @@ import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
 import type { FailOn, PrResult } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
 import { now } from '../../util/timing.js';
+import { zeroConfigLine } from '../../artifacts/sources/zero-config.js';
 
 /** Options of `git ctx pr`. */
 interface PrCliOptions {
@@ -61,6 +62,7 @@ export function register(program: Command): void {
       const record = recordingEnabled(io().env) ? ((await recordConfiguredAt(cwd, result.head.commit)) ?? true) : false;
       await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: now() - t0, record });
       recordPrMarkers(cwd, result, record);
+      if (result.zeroConfig) io().err(`git-ctx: ${zeroConfigLine(result.zeroConfig)} (at the head)\n`);
       const format: PrFormat = o.json ? 'json' : o.format;
       io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
       if (prFails(result, o.failOn)) throw new ExitCode(1);

@@ -6,7 +6,7 @@ import { RULE_FORMATS, SECTION_FILES, type RuleFormat } from '../../rules/format
 import { writeFileAtomic, writeFilesAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { loadArtifactSet } from '../../artifacts/load.js';
-import { addRepoOptions, colors, ExitCode, io, loadRepo, openRepo, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, ExitCode, io, loadRepo, noteZeroConfig, openRepo, type RepoOptions } from '../shared.js';
 import { plural } from '../../util/plural.js';
 
 interface RulesExportCliOptions extends RepoOptions {
@@ -80,6 +80,7 @@ export function register(program: Command): void {
     let set;
     try {
       set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+      noteZeroConfig(config);
     } catch (e) {
       snapshot.close();
       encoder?.stop();
@@ -165,6 +166,7 @@ export function register(program: Command): void {
     let set;
     try {
       set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+      noteZeroConfig(config);
     } catch (e) {
       snapshot.close();
       encoder?.stop();

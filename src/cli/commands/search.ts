@@ -6,7 +6,7 @@ import { semanticLaneFor } from '../../semantic/lane.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { recordCli } from '../record.js';
 import { finishRetrieval } from '../../retrieve/episode.js';
-import { addRepoOptions, colors, io, loadRepo, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;
 
@@ -35,7 +35,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     try {
       const rec = recordCli(repo, 'search');
       const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
-      io().out(renderRetrieval(o.json ? 'json' : o.format, result, colors()));
+      io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zeroConfigJson(repo.config) }, colors()));
       await finishRetrieval(rec, result);
     } finally {
       repo.close();

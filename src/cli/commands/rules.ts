@@ -28,6 +28,27 @@ interface RulesImportCliOptions extends RepoOptions {
   json?: boolean;
 }
 
+/**
+ * The repository with its records loaded, and the token counter of rule files. With no token
+ * counts cached yet (a first export) the encoder is built on a worker while the records load.
+ */
+async function openWithCounter(o: RepoOptions) {
+  const { rulesCounter, startEncoder, hasCountCache } = await import('../../rules/counter.js');
+  const { snapshot, config } = await openRepo(o);
+  const encoder = hasCountCache(snapshot.root, config.assemble.encoding) ? undefined : startEncoder(config.assemble.encoding);
+  let set;
+  try {
+    set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
+    noteZeroConfig(config);
+  } catch (e) {
+    snapshot.close();
+    encoder?.stop();
+    throw e;
+  }
+  const repo = { snapshot, config, set, close: () => (snapshot.close(), encoder?.stop()) };
+  return { repo, counter: rulesCounter(snapshot.root, config, { encoder }) };
+}
+
 const formatOpt = () =>
   new Option('--format <format>', 'a rule-file format (repeatable); default: config rule_files.formats, else AGENTS.md plus every format already present')
     .choices([...RULE_FORMATS])
@@ -72,23 +93,9 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addRepoOptions(exp, { at: false, staged: false }).action(async (o: RulesExportCliOptions) => {
-    const [{ planRuleFiles }, { rulesCounter, startEncoder, hasCountCache }] = await Promise.all([import('../../rules/export.js'), import('../../rules/counter.js')]);
-    const { snapshot, config } = await openRepo(o);
-    const encoding = config.assemble.encoding;
-    // no token counts cached yet (a first export): build the encoder on a worker while the records load
-    const encoder = hasCountCache(snapshot.root, encoding) ? undefined : startEncoder(encoding);
-    let set;
+    const { planRuleFiles } = await import('../../rules/export.js');
+    const { repo, counter } = await openWithCounter(o);
     try {
-      set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
-      noteZeroConfig(config);
-    } catch (e) {
-      snapshot.close();
-      encoder?.stop();
-      throw e;
-    }
-    const repo = { snapshot, config, set, close: () => (snapshot.close(), encoder?.stop()) };
-    try {
-      const counter = rulesCounter(repo.snapshot.root, repo.config, { encoder });
       // no counter.free(): the process exits next, and freeing the encoder's 200k-entry table costs 0.1-0.3 s
       const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter });
       const changed = plan.files.filter((f) => f.changed);
@@ -159,22 +166,9 @@ export function register(program: Command): void {
       ].join('\n'),
     );
   addRepoOptions(ver, { at: false, staged: false }).action(async (o: RulesVerifyCliOptions) => {
-    const [{ planRuleFiles }, { verifyRuleFiles }, { rulesCounter, startEncoder, hasCountCache }] = await Promise.all([import('../../rules/export.js'), import('../../rules/verify.js'), import('../../rules/counter.js')]);
-    const { snapshot, config } = await openRepo(o);
-    // no token counts cached yet: build the encoder on a worker while the records load (as export does)
-    const encoder = hasCountCache(snapshot.root, config.assemble.encoding) ? undefined : startEncoder(config.assemble.encoding);
-    let set;
+    const [{ planRuleFiles }, { verifyRuleFiles }] = await Promise.all([import('../../rules/export.js'), import('../../rules/verify.js')]);
+    const { repo, counter } = await openWithCounter(o);
     try {
-      set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
-      noteZeroConfig(config);
-    } catch (e) {
-      snapshot.close();
-      encoder?.stop();
-      throw e;
-    }
-    const repo = { snapshot, config, set, close: () => (snapshot.close(), encoder?.stop()) };
-    try {
-      const counter = rulesCounter(repo.snapshot.root, repo.config, { encoder });
       const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter, intendedOnly: true });
       const report = await verifyRuleFiles({ snapshot: repo.snapshot, set: repo.set, plan, counter, limits: { ...repo.config.rule_files.limits, ...(o.limit ?? {}) } });
       const errors = report.findings.filter((f) => f.severity === 'error').length;

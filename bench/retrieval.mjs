@@ -4,7 +4,8 @@
 // share of queries answered with nothing (right for off-topic questions, kind `offtopic`) and the
 // record most often in the first 3 of queries that do not label it.
 //
-// Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json.
+// Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json,
+// bench/retrieval/content-publisher.json (see bench/README-retrieval-devsets.md).
 //   npm run build && node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json
 // The BM25 baseline is run twice: `baseline` always answers (every record sharing a word),
 // `baseline-floor` answers nothing when no record scores BM25_FLOOR (lib.mjs) or more.
@@ -69,6 +70,7 @@ queries that do not label it; "baseline-floor" is BM25 answering nothing below $
 Examples:
   node bench/retrieval.mjs                       # dotcom-rendering dev set, mirror at its default path
   node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json   # the second set (SmartBear/git-en-boite)
+  node bench/retrieval.mjs --data bench/retrieval/content-publisher.json   # the third (alphagov/content-publisher, Ruby)
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
   GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text \\

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/retrieval/lib.mjs';
+
+// The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
+// SmartBear/git-en-boite (TypeScript) and alphagov/content-publisher (Ruby on Rails). The shape
+// is checked always; the labels against the pinned commit only where a mirror of the repository
+// is on this machine (no network).
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface AdrSet {
+  file: string;
+  repository: string;
+  /** environment variable naming another clone of the repository */
+  env: string;
+  records: string;
+  recordPath: RegExp;
+  /** how the repository's language declares a symbol named `name` */
+  declares: (name: string) => RegExp;
+  minimums: Record<string, number>;
+}
+
+const SETS: AdrSet[] = [
+  {
+    file: 'git-en-boite.json',
+    repository: 'SmartBear/git-en-boite',
+    env: 'GIT_CTX_DEVSET_GEB_REPO',
+    records: 'doc/adr/',
+    recordPath: /^doc\/adr\/\d{4}-[a-z0-9-]+\.md$/,
+    declares: (name) => new RegExp(`(const|function|class|type|interface)\\s+${name}\\b`),
+    minimums: { total: 40, file: 12, unnamed: 8, symbol: 6, question: 8, paraphrase: 10, keyword: 4, offtopic: 8 },
+  },
+  {
+    file: 'content-publisher.json',
+    repository: 'alphagov/content-publisher',
+    env: 'GIT_CTX_DEVSET_CP_REPO',
+    records: 'docs/adr/',
+    recordPath: /^docs\/adr\/\d{4}-[a-z0-9-]+\.md$/,
+    // Ruby: a class or module, or a method (instance or `self.`)
+    declares: (name) => new RegExp(`(class|module|def)\\s+(self\\.)?${name}\\b`),
+    minimums: { total: 60, file: 20, unnamed: 15, symbol: 8, question: 10, paraphrase: 10, keyword: 5, offtopic: 10 },
+  },
+];
+
+const GLUE = new Set(['with', 'from', 'that', 'this', 'their', 'into', 'only', 'over', 'when', 'what', 'have', 'using', 'about', 'does', 'more', 'instead']);
+/** adr-tools titles are "# 12. Title" (or "# 2: Title"): the words of the title a paraphrase must not use. */
+const titleWords = (text: string): string[] => tokenize(text.match(/^#\s+(.*)$/m)?.[1] ?? '').filter((t) => t.length >= 4 && !/^\d+$/.test(t) && !GLUE.has(t));
+
+for (const set of SETS) {
+  const data = JSON.parse(readFileSync(path.join(ROOT, 'bench/retrieval', set.file), 'utf8')) as DevSet;
+  const mirror = process.env[set.env] ?? `/work/.mirror/${set.repository.replace('/', '+')}/repo`;
+  const haveMirror = existsSync(mirror);
+  if (!haveMirror) console.warn(`${set.file}: ${mirror} not found (set ${set.env} to a clone); the checks against the pinned commit are skipped`);
+
+  describe(`the ${data.name} dev set`, () => {
+    it('has the agreed shape: every kind, files no record names, and off-topic questions', () => {
+      expect(validateDataset(data, set.minimums)).toEqual([]);
+    });
+
+    it('pins a full commit and an ADR source config; every label is a record of that folder', () => {
+      expect(data.repository).toBe(set.repository);
+      expect(data.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect((data.config as { sources: unknown[] }).sources).toEqual([expect.objectContaining({ dir: set.records.replace(/\/$/, ''), format: 'adr' })]);
+      for (const r of data.queries.flatMap((q) => q.relevant)) expect(r).toMatch(set.recordPath);
+    });
+
+    it('questions end with a question mark, keywords are at most 4 words, off-topic queries have no right answer', () => {
+      for (const q of data.queries.filter((x) => x.kind === 'question' || x.kind === 'paraphrase')) expect(q.input, q.id).toMatch(/\?$/);
+      for (const q of data.queries.filter((x) => x.kind === 'keyword')) expect(q.input.split(/\s+/).length, q.id).toBeLessThanOrEqual(4);
+      for (const q of data.queries.filter((x) => x.kind === 'offtopic')) expect(q.relevant, q.id).toEqual([]);
+    });
+
+    describe.skipIf(!haveMirror)(`against the pinned commit in ${mirror}`, () => {
+      const git = (...args: string[]) => execFileSync('git', ['--git-dir', mirror, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const tree = haveMirror ? new Set(git('ls-tree', '-r', '--name-only', '-z', data.commit!).split('\0').filter(Boolean)) : new Set<string>();
+      const show = (p: string) => git('show', `${data.commit}:${p}`);
+      const records = [...tree].filter((p) => p.startsWith(set.records) && p.endsWith('.md'));
+      const recordText = new Map(records.map((r) => [r, show(r)]));
+
+      it('every labelled record exists in the pinned commit', () => {
+        expect([...new Set(data.queries.flatMap((q) => q.relevant))].filter((r) => !tree.has(r))).toEqual([]);
+      });
+
+      it('every file and symbol query names a file of the commit, and each symbol is declared in its file', () => {
+        for (const q of data.queries.filter((x) => x.kind === 'file' || x.kind === 'symbol')) {
+          const [file, symbol] = q.input.split('#') as [string, string | undefined];
+          expect(tree.has(file), `${q.id}: ${file}`).toBe(true);
+          if (symbol) expect(show(file), `${q.id}: ${symbol}`).toMatch(set.declares(symbol));
+        }
+      });
+
+      it('unnamed: true exactly when no record names the file', () => {
+        for (const q of data.queries.filter((x) => x.kind === 'file')) {
+          const naming = records.filter((r) => namesFile(recordText.get(r)!, q.input));
+          if (q.unnamed) expect(naming, `${q.id} is marked unnamed`).toEqual([]);
+          else expect(naming.length, `${q.id} is marked named`).toBeGreaterThan(0);
+        }
+      });
+
+      it('no paraphrase uses a word of its target record’s title', () => {
+        for (const q of data.queries.filter((x) => x.kind === 'paraphrase')) {
+          const words = new Set(tokenize(q.input));
+          for (const r of q.relevant) expect(titleWords(recordText.get(r)!).filter((t) => words.has(t)), `${q.id} vs ${r}`).toEqual([]);
+        }
+      });
+
+      it('no query copies a sentence of a record: no run of 8 words in a row is shared', () => {
+        const runs = new Set<string>();
+        for (const text of recordText.values()) {
+          const t = tokenize(text);
+          for (let i = 0; i + 8 <= t.length; i++) runs.add(t.slice(i, i + 8).join(' '));
+        }
+        for (const q of data.queries) {
+          const t = tokenize(q.input);
+          for (let i = 0; i + 8 <= t.length; i++) expect(runs.has(t.slice(i, i + 8).join(' ')), q.id).toBe(false);
+        }
+      });
+    });
+  });
+}

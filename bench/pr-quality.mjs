@@ -38,18 +38,18 @@
 // Exit: 0 done (also when git-ctx is unavailable: the baseline is printed and the reason said),
 //       2 bad usage, bad data, or a repository that cannot be prepared.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { Bm25 } from './retrieval/lib.mjs';
+import { BenchError, RECORD_EXT, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
 import { BASELINE_SHOWN, HIT_AT, RR_DEPTH, diffQueryTokens, noiseKind, recordsForFile, shownRecords, summarisePr, validatePrDevset } from './pr-devset/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
 const SETS = path.join(ROOT, 'bench/pr-devset');
-const RECORD_EXT = /\.(md|markdown|rst|txt)$/i;
 const PR_TIMEOUT_MS = 300_000;
 const CONFIG_PATH = '.contextia/config.yaml';
 
@@ -100,23 +100,6 @@ function usage(msg) {
   process.exit(2);
 }
 
-class BenchError extends Error {}
-function fail(msg) {
-  throw new BenchError(msg);
-}
-
-// fixed identities and dates: the replayed commits get the same ids on every run
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-};
 const git = (cwd, args, opts = {}) =>
   execFileSync('git', args, { cwd, env: { ...gitEnv, ...opts.env }, encoding: 'utf8', input: opts.input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 }).trimEnd();
 
@@ -130,22 +113,6 @@ function readSet(file) {
   const problems = validatePrDevset(data);
   if (problems.length) fail(`${file} is not a sound PR dev set:\n  ${problems.join('\n  ')}`);
   return data;
-}
-
-/** A clone of the set's repository (made once, kept in the work dir). */
-function prepareClone(data, repo, work) {
-  if (!existsSync(repo)) fail(`repository ${repo} not found; pass --repo PATH to a clone of ${data.repository ?? 'the set repository'}`);
-  const dir = path.join(work, data.name);
-  if (!existsSync(path.join(dir, '.git'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    try {
-      execFileSync('git', ['clone', '--quiet', '--no-checkout', repo, dir], { env: gitEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    } catch (e) {
-      fail(`git clone ${repo} failed: ${e.stderr?.toString().trim() || e.message}`);
-    }
-  }
-  return dir;
 }
 
 /** The tree of `commit` with the config file added, written with a private index. */
@@ -247,8 +214,7 @@ function baselineAnswer(dir, c, pr, records) {
 async function runSet(file, opts) {
   const data = readSet(file);
   const cases = data.cases.filter((c) => !opts.only.length || opts.only.includes(c.id));
-  const mirror = /^[\w.-]+\/[\w.-]+$/.test(data.repository ?? '') ? `/work/.mirror/${data.repository.replace('/', '+')}/repo` : '';
-  const dir = prepareClone(data, opts.repo ?? mirror, opts.work ?? path.join(ROOT, '.bench-work/pr'));
+  const dir = cloneOnce(opts.repo ?? mirrorOf(data.repository), path.join(opts.work ?? path.join(ROOT, '.bench-work/pr'), data.name), data.repository ?? 'the set repository');
   const blob = git(dir, ['hash-object', '-w', '--stdin'], { input: `# written by bench/pr-quality.mjs from the PR dev set\n${yaml.dump(data.config, { lineWidth: 120 })}` });
   const status = opts.baselineOnly ? { available: false, reason: 'skipped (--baseline-only)' } : detectGitCtx(dir, opts.bin);
   const ctx = {};

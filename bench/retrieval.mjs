@@ -50,13 +50,13 @@ import {
   summariseAnswers,
   validateDataset,
 } from './retrieval/lib.mjs';
+import { BenchError, RECORD_EXT, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
 const DEFAULT_MIRROR = '/work/.mirror/guardian+dotcom-rendering/repo';
 const FIXTURE = path.join(ROOT, 'test/fixtures/retrieval-paraphrase');
 const QUERY_TIMEOUT_MS = 120_000;
-const RECORD_EXT = /\.(md|markdown|rst|txt)$/i;
 
 const HELP = `Usage: node bench/retrieval.mjs [--data FILE] [--repo PATH] [--work DIR] [--fixture] [--bin PATH]
                                 [--baseline-only] [--cli] [--ctx-arg ARG]... [--no-keywords-only] [--json] [--verbose]
@@ -112,23 +112,6 @@ function usage(msg) {
   process.exit(2);
 }
 
-/** A known failure: printed without a stack, exit 2 (after the fixture's temp dir is removed). */
-class BenchError extends Error {}
-function fail(msg) {
-  throw new BenchError(msg);
-}
-
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.com',
-  GIT_COMMITTER_NAME: 'bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.com',
-  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-};
 const git = (cwd, ...args) =>
   execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }).trim();
 
@@ -143,17 +126,7 @@ function readJson(file) {
 /** Clone (once) the repository into the work dir, check out the pinned commit, commit the config. */
 function prepareClone(data, repo, work) {
   if (!data.commit) fail('the dev set names no "commit" to pin');
-  if (!existsSync(repo)) fail(`repository ${repo} not found; pass --repo PATH to a clone of ${data.repository ?? 'the dev set repository'}`);
-  const dir = path.join(work, `${data.name}-${data.commit.slice(0, 12)}`);
-  if (!existsSync(path.join(dir, '.git'))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    try {
-      execFileSync('git', ['clone', '--quiet', '--no-checkout', repo, dir], { env: gitEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    } catch (e) {
-      fail(`git clone ${repo} failed: ${e.stderr?.toString().trim() || e.message}`);
-    }
-  }
+  const dir = cloneOnce(repo, path.join(work, `${data.name}-${data.commit.slice(0, 12)}`), data.repository ?? 'the dev set repository');
   try {
     git(dir, 'checkout', '--quiet', '--force', '--detach', data.commit);
   } catch (e) {
@@ -351,7 +324,7 @@ async function main() {
   const problems = validateDataset(data);
   if (problems.length) fail(`${dataFile} is not a sound dev set:\n  ${problems.join('\n  ')}`);
 
-  const mirror = typeof data.repository === 'string' && /^[\w.-]+\/[\w.-]+$/.test(data.repository) ? `/work/.mirror/${data.repository.replace('/', '+')}/repo` : DEFAULT_MIRROR;
+  const mirror = mirrorOf(data.repository) ?? DEFAULT_MIRROR;
   const repo = path.resolve(opts.repo ?? process.env.GIT_CTX_DEVSET_REPO ?? mirror);
   const work = path.resolve(opts.work ?? path.join(ROOT, '.bench-work/retrieval'));
   const cwd = opts.fixture ? prepareFixture() : prepareClone(data, repo, work);

@@ -26,11 +26,11 @@ const sets = readdirSync(DIR)
 const mirrorOf = (repo: string) => `/work/.mirror/${repo.replace('/', '+')}/repo`;
 
 describe('the PR dev sets', () => {
-  it('there are two, on two repositories, with enough positives and negatives between them', () => {
-    expect(sets.map((s) => s.data.repository).sort()).toEqual(['SmartBear/git-en-boite', 'guardian/dotcom-rendering']);
+  it('there are three, on three repositories, with enough positives and negatives between them', () => {
+    expect(sets.map((s) => s.data.repository).sort()).toEqual(['SmartBear/git-en-boite', 'alphagov/content-publisher', 'guardian/dotcom-rendering']);
     const cases = sets.flatMap((s) => s.data.cases);
-    expect(cases.filter((c) => c.kind === 'positive').length).toBeGreaterThanOrEqual(20);
-    expect(cases.filter((c) => c.kind === 'negative').length).toBeGreaterThanOrEqual(4);
+    expect(cases.filter((c) => c.kind === 'positive').length).toBeGreaterThanOrEqual(40);
+    expect(cases.filter((c) => c.kind === 'negative').length).toBeGreaterThanOrEqual(9);
   });
 
   for (const { file, data } of sets) {

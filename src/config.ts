@@ -60,6 +60,8 @@ export interface Config {
   check: { task_stale_days: number; proposal_unconfirmed_days: number };
   /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
   limits: { max_file_bytes: number };
+  /** globs of files no record can govern, beside the built-in ones (lockfiles, generated, vendored, binaries, snapshots): a change's retrieval and the PR report count them, never score them (DEC-060) */
+  ungovernable: { paths: string[] };
   /** agents' rule files (`git ctx rules export`; `rules:` is the severities alias): formats (empty = AGENTS.md plus those present), record types, token budget per file, the decision-records meta-record (left out unless true), per-tool character limits of what loads (`rules verify`; defaults in src/rules/limits.ts) */
   rule_files: { formats: string[]; types: string[]; budget: number; include_meta: boolean; limits: Record<string, number> };
   /** per-slot caps of retrieval (`git ctx for|search`), how many link hops slot 3 follows, and whether feedback reorders records within their slot (off by default) */
@@ -121,6 +123,7 @@ export function defaultConfig(): Config {
     hook: { drift: 'warn' },
     check: { task_stale_days: 30, proposal_unconfirmed_days: 14 },
     limits: { max_file_bytes: 2 * 1024 * 1024 },
+    ungovernable: { paths: [] },
     rule_files: { formats: [], types: ['norm', 'decision'], budget: 8000, include_meta: false, limits: {} },
     retrieval: { declared: 10, fused: 5, links: 3, link_depth: 1, feedback_ranking: false },
     semantic: { provider: 'default' },
@@ -235,6 +238,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
       case 'rule_files':
       case 'retrieval':
       case 'evidence':
+      case 'ungovernable':
       case 'semantic': {
         if (!isRecord(v)) throw bad(`${k} must be a mapping`);
         const target = cfg[k] as unknown as Record<string, unknown>;
@@ -261,6 +265,7 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
           else if (Array.isArray(cur)) {
             if (!Array.isArray(sv)) throw bad(`${k}.${sk} must be a list`);
             target[sk] = sv.map(String);
+            if (k === 'ungovernable' && sk === 'paths') checkRepoGlobs(`${k}.${sk}`, sv, bad);
           } else target[sk] = String(sv);
         }
         break;
@@ -270,6 +275,15 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
     }
   }
   return cfg;
+}
+
+/** A list of repository-relative globs: strings, not empty, inside the repository. */
+function checkRepoGlobs(key: string, v: unknown[], bad: (msg: string) => CtxError): void {
+  v.forEach((g, i) => {
+    if (typeof g !== 'string' || !g.trim()) throw bad(`${key}[${i}] must be a non-empty glob (got ${JSON.stringify(g)})`);
+    if (g.startsWith('/') || g.split('/').includes('..')) throw bad(`${key}[${i}] must be a repository-relative glob (got ${JSON.stringify(g)})`);
+    if (g.startsWith('!')) throw bad(`${key}[${i}]: negated globs are not supported (got ${JSON.stringify(g)}); list only what is never governed`);
+  });
 }
 
 function parseSources(v: unknown, bad: (msg: string) => CtxError): SourceConfig[] {

@@ -101,6 +101,11 @@ export function renderConfigYaml(cfg: Config = defaultConfig()): string {
     '  # source files larger than this are not scanned for annotations (reported as code-file-skipped)',
     `  max_file_bytes: ${cfg.limits.max_file_bytes}`,
     '',
+    'ungovernable:',
+    '  # files no record can govern, beside lockfiles, linguist-generated/vendored, @generated headers, vendor/, binaries and snapshots:',
+    '  # the PR report and change retrieval count them and never score them',
+    `  paths: ${y(cfg.ungovernable.paths)}`,
+    '',
   );
   return L.join('\n');
 }

@@ -144,7 +144,8 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
 
     const command = reproduceCommand(result);
     // the job summary first: it is the fallback for everything else
-    const summaryText = renderPrComment(result, { marker: false, maxItems: 10_000, maxChars: SUMMARY_MAX_CHARS, command });
+    // the job summary carries the full list (the comment points to it): every row, within GitHub's 1 MiB
+    const summaryText = renderPrComment(result, { marker: false, maxItems: Number.MAX_SAFE_INTEGER, maxChars: SUMMARY_MAX_CHARS, command });
     await core.summary.addRaw(summaryText).write();
 
     const { annotations, dropped } = planAnnotations(result);

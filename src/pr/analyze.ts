@@ -10,7 +10,8 @@ import { CONFIRM_SCOPE_KEY } from '../check/confirm/rules.js';
 import { scopeOfChanges } from '../check/confirm/scope.js';
 import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { judgeStaleness } from './stale.js';
+import { judgeStaleness, madeStaleBy } from './stale.js';
+import { splitChangedFiles } from './ungoverned.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter, type ChangedSides } from './governance.js';
 import { editedRecords, entryMaker, listRecords, unstampedChanges, type EntryOf } from './listing.js';
 import type { Inclusion, PrArtifact, PrFile, PrLocation, PrResult, PrSimilarDecision } from './types.js';
@@ -103,7 +104,9 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const headSet = await loadArtifactSet(headSnap, headConfig, { global: false });
     const baseSet = await loadArtifactSet(baseSnap, baseConfig, { global: false });
 
-    const sides = changedSides(diff.files, [headConfig.dir, baseConfig.dir]);
+    // files no record can govern are counted, never scored (DEC-060)
+    const { files: governable, ungovernable } = await splitChangedFiles(diff.files, { headSnap, baseSnap, headConfig }, limitations);
+    const sides = changedSides(governable, [headConfig.dir, baseConfig.dir]);
     const { headIndex, baseIndex } = await changedCodeIndexes(sides, { headSnap, baseSnap, headConfig, baseConfig, cache: opts.cache }, limitations);
 
     const gov = new Governance();
@@ -134,6 +137,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const similarDecisions = await addedLookAlikes(headSnap.root, headSet, baseSet, limitations);
     const { introduced } = coherence;
     const proposals = (await import('../authoring/pr-proposals.js')).proposedInPullRequest(headSet, baseSet);
+    const madeStale = await madeStaleBy(artifacts, { headSnap, headConfig, headSet, files: diff.files, mergeBase, cache: opts.cache });
 
     return {
       version: 1,
@@ -157,6 +161,8 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       ...(headConfig.zeroConfig?.sources.length ? { zeroConfig: headConfig.zeroConfig } : {}),
       ...(similarDecisions.length ? { similarDecisions } : {}),
       ...(proposals.length ? { proposals } : {}),
+      ...(ungovernable.length ? { ungovernable } : {}),
+      ...(madeStale.length ? { madeStale } : {}),
     };
   } finally {
     headSnap.close();

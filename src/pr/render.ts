@@ -1,21 +1,27 @@
 import { code, escapeText, truncate } from './escape.js';
 import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';
+import { fullListHint, madeStaleSection, notScoredNote } from './render-notes.js';
 import type { ZeroConfig } from '../config.js';
 import type { FailOn, PrArtifact, PrResult } from './types.js';
 
 /** The hidden marker that identifies the bot's sticky comment. */
 export const COMMENT_MARKER = '<!-- git-ctx:pr-comment -->';
 
-/** GitHub rejects comment bodies over 65,536 characters; stay well below. */
-export const COMMENT_MAX_CHARS = 50_000;
+/**
+ * The comment's budget. GitHub rejects bodies over 65,536 characters, but a reviewer reads a
+ * comment, not a report: 16,000 characters is a few screens with the collapsed sections shut.
+ * Past it, tables shrink and the comment names the job summary and `git ctx pr --all`, which
+ * carry everything (DEC-060).
+ */
+export const COMMENT_MAX_CHARS = 16_000;
 /** Job summaries are limited to 1 MiB per step. */
 export const SUMMARY_MAX_CHARS = 800_000;
 
 export interface RenderPrOptions {
   /** rows per table before "…and N more" (default 50) */
   maxItems?: number;
-  /** hard cap of the whole text (default COMMENT_MAX_CHARS) */
+  /** hard cap of the whole text (default COMMENT_MAX_CHARS; Infinity: never cut) */
   maxChars?: number;
   /** start with the hidden sticky-comment marker (default true) */
   marker?: boolean;
@@ -108,8 +114,9 @@ function table(head: string[], rows: string[], budget: Budget): string[] {
 
 function attention(r: PrResult, budget: Budget): string[] {
   const items: string[] = [];
+  const listedFirst = new Set((r.madeStale ?? []).map((m) => m.id));
   for (const a of r.artifacts) {
-    if (a.unstamped.length) {
+    if (a.unstamped.length && !listedFirst.has(a.id)) {
       const what = a.unstamped.slice(0, MATCHES_SHOWN).map((u) => `${code(u.anchor)} ${escapeText(u.change)}${u.movedTo ? ` → ${code(u.movedTo)}` : ''}`);
       if (a.unstamped.length > MATCHES_SHOWN) what.push(`+${a.unstamped.length - MATCHES_SHOWN} more`);
       items.push(`- This PR changes code governed by ${code(a.id)} without re-stamping it: ${what.join(', ')}. Review it, then run ${code(`git ctx ack ${a.id}`)}.`);
@@ -122,7 +129,7 @@ function attention(r: PrResult, budget: Budget): string[] {
     }
   }
   for (const a of r.artifacts) {
-    if (a.staleness?.status === 'stale' && a.inclusion !== 'stale-elsewhere') {
+    if (a.staleness?.status === 'stale' && a.inclusion !== 'stale-elsewhere' && !listedFirst.has(a.id)) {
       const d = a.staleness.anchors.slice(0, MATCHES_SHOWN).map((x) => {
         const last = x.last ? `, last ${code(x.last.id.slice(0, 7))} by ${escapeText(truncate(x.last.author, 60))}` : '';
         return `${code(x.anchor)} ${escapeText(x.state)}${x.movedTo ? ` → ${code(x.movedTo)}` : ''}${x.commits ? ` (${x.commits} commit${x.commits === 1 ? '' : 's'}${last})` : ''}`;
@@ -141,7 +148,8 @@ function attention(r: PrResult, budget: Budget): string[] {
 
 /** Stale artifacts listed under "Needs attention" (those the PR touches or pulls in). */
 function staleInScope(r: PrResult): number {
-  return r.artifacts.filter((a) => a.staleness?.status === 'stale' && a.inclusion !== 'stale-elsewhere').length;
+  const first = new Set((r.madeStale ?? []).map((m) => m.id));
+  return r.artifacts.filter((a) => a.staleness?.status === 'stale' && a.inclusion !== 'stale-elsewhere' && !first.has(a.id)).length;
 }
 
 function headline(r: PrResult): string {
@@ -150,8 +158,10 @@ function headline(r: PrResult): string {
   const parts = [`**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'})`];
   const more: string[] = [];
   const stale = staleInScope(r);
-  if (c.unstamped) more.push(`✏️ ${c.unstamped} changed without re-stamp`);
-  if (stale) more.push(`⚠️ ${stale} stale at head`);
+  const made = r.madeStale?.length ?? 0;
+  if (made) more.push(`✏️ ${made} made stale by this PR`);
+  else if (c.unstamped) more.push(`✏️ ${c.unstamped} changed without re-stamp`);
+  if (stale) more.push(`⚠️ ${stale} ${made ? 'more ' : ''}stale at head`);
   if (c.errors) more.push(`❌ ${c.errors} coherence error${c.errors === 1 ? '' : 's'} introduced`);
   if (c.warnings) more.push(`${c.warnings} warning${c.warnings === 1 ? '' : 's'} introduced`);
   return parts[0] + (more.length ? `. ${more.join(' · ')}` : '.');
@@ -166,6 +176,7 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   const lines: string[] = [];
   if (opts.marker !== false) lines.push(COMMENT_MARKER);
   lines.push('### git-ctx: context for this pull request', '', headline(r), '');
+  lines.push(...madeStaleSection(r, budget));
   lines.push(...attention(r, budget));
 
   const direct = r.artifacts.filter((a) => a.inclusion === 'direct');
@@ -205,9 +216,8 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
     lines.push('');
   }
   if (r.zeroConfig) lines.push(zeroConfigNote(r.zeroConfig), '');
-  if (budget.cut) {
-    lines.push(opts.summaryUrl ? `Some items were left out to keep this comment short: the full list is in the [job summary](${encodeURI(opts.summaryUrl)}).` : 'Some items were left out to keep this short: run the command below for the full list.', '');
-  }
+  lines.push(...notScoredNote(r));
+  if (budget.cut) lines.push(fullListHint(r, `${budget.cut} item${budget.cut === 1 ? ' was' : 's were'} left out`, opts.summaryUrl), '');
   lines.push(...footer(r, opts));
   return lines.join('\n') + '\n';
 }
@@ -273,7 +283,9 @@ function renderNothing(r: PrResult, opts: RenderPrOptions): string {
     const extra = rows > 0 ? alsoRelevant(r, budget) : [];
     if (!rows && r.files.some((f) => f.alsoRelevant?.length)) budget.cut++;
     if (extra.length) lines.push('', ...extra.slice(0, -1));
-    if (budget.cut) lines.push('', opts.summaryUrl ? `Some files were left out to keep this comment short: the full list is in the [job summary](${encodeURI(opts.summaryUrl)}).` : 'Some files were left out to keep this short: run the command below for the full list.');
+    const note = notScoredNote(r);
+    if (note.length) lines.push('', ...note.slice(0, -1));
+    if (budget.cut) lines.push('', fullListHint(r, 'Some files were left out', opts.summaryUrl));
     lines.push('', ...footer(r, opts));
     const text = lines.join('\n') + '\n';
     if (text.length <= maxChars || rows === 0) return text;
@@ -288,7 +300,8 @@ function renderNothing(r: PrResult, opts: RenderPrOptions): string {
 export function renderPrComment(r: PrResult, opts: RenderPrOptions = {}): string {
   if (nothingApplies(r)) return renderNothing(r, opts);
   const maxChars = opts.maxChars ?? COMMENT_MAX_CHARS;
-  let rows = Math.max(0, opts.maxItems ?? 50);
+  // no table is longer than this: halving starts where it can change the text
+  let rows = Math.min(Math.max(0, opts.maxItems ?? 50), longestTable(r));
   for (;;) {
     const text = renderFull(r, opts, { rows, cut: 0 });
     if (text.length <= maxChars) return text;
@@ -299,6 +312,12 @@ export function renderPrComment(r: PrResult, opts: RenderPrOptions = {}): string
     }
     rows = Math.floor(rows / 2);
   }
+}
+
+/** An upper bound of the rows of any one table or list of the comment. */
+function longestTable(r: PrResult): number {
+  const alsoRelevant = r.files.reduce((n, f) => n + (f.alsoRelevant?.length ?? 0), 0);
+  return 1 + r.artifacts.length + alsoRelevant + (r.madeStale?.length ?? 0) + r.coherence.introduced.length + r.coherence.ruleErrors.length + r.limitations.length;
 }
 
 /** Machine-readable report (the data the comment is rendered from). */

@@ -2,6 +2,8 @@ import type { Finding } from '../check/types.js';
 import type { ZeroConfig } from '../config.js';
 import type { ChangeStatus } from '../git/diff.js';
 import type { PrProposal } from '../authoring/pr-proposals.js';
+import type { UngovernableFile } from '../code/ungovernable.js';
+import type { MadeStale } from './stale.js';
 
 export type { PrProposal };
 
@@ -140,6 +142,10 @@ export interface PrResult {
   similarDecisions?: PrSimilarDecision[];
   /** records proposed in the PR (e.g. by an agent through propose_decision), to confirm or reject (absent when none) */
   proposals?: PrProposal[];
+  /** changed files no record can govern (lockfiles, generated, vendored, binaries, snapshots, `ungovernable.paths`): counted, never scored, not in `files` (absent when none) */
+  ungovernable?: UngovernableFile[];
+  /** records whose anchored code the PR changes without re-stamping, with the commands that settle each (absent when none) */
+  madeStale?: MadeStale[];
 }
 
 /** A decision the PR adds and the active decisions it resembles (similarity ≥ semantic.conflict_threshold). */

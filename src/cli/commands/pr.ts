@@ -6,7 +6,7 @@ import { analyzePullRequest } from '../../pr/analyze.js';
 import { recordingEnabled } from '../../store/journal.js';
 import { recordPrAnalysis } from '../../pr/record.js';
 import { recordConfiguredAt } from '../../store/record.js';
-import { PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
+import { COMMENT_MAX_CHARS, PR_RENDERERS, prFails, type PrFormat } from '../../pr/render.js';
 import type { FailOn, PrResult } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
 import { now } from '../../util/timing.js';
@@ -21,6 +21,7 @@ interface PrCliOptions {
   json?: boolean;
   failOn: FailOn;
   maxItems: number;
+  all?: boolean;
   includeStale?: boolean;
   check: boolean;
 }
@@ -36,6 +37,7 @@ export function register(program: Command): void {
     .option('--json', 'shorthand for --format json')
     .addOption(new Option('--fail-on <level>', 'exit 1 when the PR introduces: error (coherence errors), warning (errors or warnings), stale (any of those, or stale/unstamped governing artifacts), never').choices(['error', 'warning', 'stale', 'never']).default('error'))
     .option('--max-items <n>', 'rows per table in the markdown output', parsePositiveInt('--max-items'), 50)
+    .option('--all', `print the whole report: every row of every table, no size budget (the markdown output otherwise stays within the comment's ${COMMENT_MAX_CHARS.toLocaleString('en-US')} characters)`)
     .option('--include-stale', 'also list artifacts stale at head that the PR does not touch')
     .option('--no-check', 'skip the coherence check at the merge base and head')
     .addHelpText(
@@ -44,6 +46,7 @@ export function register(program: Command): void {
         '',
         'Reads only git objects (never the working tree), so the output is the same on any clone with both commits.',
         '--format sarif gives the introduced findings and the changed, governed places for code scanning.',
+        'Lockfiles, generated, vendored and binary files and test snapshots are counted, never scored (see ungovernable.paths in docs/configuration.md).',
         'Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or environment error.',
       ].join('\n'),
     )
@@ -64,7 +67,7 @@ export function register(program: Command): void {
       recordPrMarkers(cwd, result, record);
       if (result.zeroConfig) io().err(`git-ctx: ${zeroConfigLine(result.zeroConfig)} (at the head)\n`);
       const format: PrFormat = o.json ? 'json' : o.format;
-      io().out(PR_RENDERERS[format](result, { maxItems: o.maxItems }));
+      io().out(PR_RENDERERS[format](result, o.all ? { maxItems: Number.MAX_SAFE_INTEGER, maxChars: Infinity } : { maxItems: o.maxItems }));
       if (prFails(result, o.failOn)) throw new ExitCode(1);
     });
 }

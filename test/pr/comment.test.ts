@@ -1,0 +1,113 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzePullRequest } from '../../src/pr/analyze.js';
+import { COMMENT_MAX_CHARS, renderPrComment } from '../../src/pr/render.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { paymentsScenario } from './payments-scenario.js';
+
+const T = 60_000;
+
+describe('the PR comment: files no record can govern, what the PR makes stale, a size that fits', () => {
+  it('lockfiles, generated, vendored, binary, snapshot and configured files are counted in a footnote, never scored', { timeout: T }, async () => {
+    const s = await paymentsScenario();
+    const r = await analyzePullRequest({ cwd: s.repo.dir, base: 'main', head: 'idempotency', cache: false });
+    expect(Object.fromEntries((r.ungovernable ?? []).map((u) => [u.path, u.reason]))).toEqual({
+      'assets/receipt.png': 'binary',
+      'db/migrations/0002_idempotency.sql': 'configured',
+      'package-lock.json': 'lockfile',
+      'src/gen/openapi.ts': 'generated',
+      'src/payments/__snapshots__/charge.test.ts.snap': 'snapshot',
+      'src/proto/payments.ts': 'generated',
+      'vendor/uuid/index.js': 'vendored',
+    });
+    // not scored: no file row, no governing match, no retrieval for them — though SPEC-PAY-001's paths glob covers the snapshot
+    const noise = new Set(r.ungovernable!.map((u) => u.path));
+    expect(r.files.map((f) => f.path).sort()).toEqual(['.contextia/system/rationale/DEC-PAY-001.md', 'src/payments/charge.ts', 'src/payments/refund.ts']);
+    for (const a of r.artifacts) for (const m of a.matches) expect(noise.has(m.file)).toBe(false);
+    expect(r.counts.files).toBe(3);
+
+    const text = renderPrComment(r);
+    expect(text).toContain(
+      '<sub>Not scored: 7 changed files no record can govern — 1 binary (`assets/receipt.png`), 1 file in `ungovernable.paths` (`db/migrations/0002_idempotency.sql`), 1 lockfile (`package-lock.json`), 2 generated files (`src/gen/openapi.ts`, `src/proto/payments.ts`), 1 test snapshot (`src/payments/__snapshots__/charge.test.ts.snap`), 1 vendored file (`vendor/uuid/index.js`).</sub>',
+    );
+    for (const p of noise) expect(text.split(p).length - 1).toBe(1);
+  });
+
+  it('what the PR makes stale comes first, with the exact commands; the suggestion and `git ctx ack` each settle it', { timeout: T }, async () => {
+    const s = await paymentsScenario();
+    const r = await analyzePullRequest({ cwd: s.repo.dir, base: 'main', head: 'idempotency', cache: false });
+    expect(r.madeStale!.map((m) => [m.id, m.restamp, m.supersede])).toEqual([
+      ['DEC-PAY-001', 'git ctx ack DEC-PAY-001', 'git ctx supersede DEC-PAY-001 --by <new id>'],
+      ['DEC-PAY-002', 'git ctx ack DEC-PAY-002', 'git ctx supersede DEC-PAY-002 --by <new id>'],
+      ['SPEC-PAY-001', 'git ctx ack SPEC-PAY-001', 'git ctx supersede SPEC-PAY-001 --by <new id>'],
+    ]);
+    const dec = r.madeStale![0]!;
+    expect(dec.changes).toEqual([expect.objectContaining({ anchor: 'src/payments/charge.ts#createCharge', change: 'changed' })]);
+    // the record is edited by the PR (two lines near its stamp): the stamp lines, at head, within GitHub's diff view
+    expect(dec.suggestion).toMatchObject({ file: '.contextia/system/rationale/DEC-PAY-001.md', startLine: 10, endLine: 12, inDiff: true });
+    expect(dec.suggestion!.lines[0]).toBe(`  commit: ${s.head}`);
+    // records the PR does not edit get commands, no suggestion
+    expect(r.madeStale![1]!.suggestion).toBeUndefined();
+
+    const text = renderPrComment(r);
+    const first = text.indexOf('#### Made stale by this PR');
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(text.indexOf('#### Governing artifacts'));
+    expect(text).toContain('✏️ 3 made stale by this PR');
+    expect(text).toContain('Still holds? Review the change, then `git ctx ack DEC-PAY-001` and commit the stamp.');
+    expect(text).toContain("No longer holds? Write its successor (`git ctx new decision --title '…'`), then `git ctx supersede DEC-PAY-001 --by <new id>`.");
+    expect(text).toContain(`apply this suggestion to lines 10–12, the stamp \`git ctx ack DEC-PAY-001\` would write:\n\n    \`\`\`suggestion\n      commit: ${s.head}\n      fingerprints:\n`);
+    // each record's staleness is said once, in that section
+    expect(text).not.toContain('`DEC-PAY-001` is stale at head');
+
+    // applying the suggestion as GitHub would (replace those lines, commit) settles DEC-PAY-001
+    const file = path.join(s.repo.dir, dec.suggestion!.file);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.splice(dec.suggestion!.startLine - 1, dec.suggestion!.endLine - dec.suggestion!.startLine + 1, ...dec.suggestion!.lines);
+    writeFileSync(file, lines.join('\n'));
+    s.repo.commit('Apply suggestion from git-ctx');
+    // and the command given for DEC-PAY-002 does what it says
+    const ack = runCli(['ack', 'DEC-PAY-002'], { cwd: s.repo.dir });
+    expect(ack.code).toBe(0);
+    s.repo.commit('ack DEC-PAY-002');
+    const after = await analyzePullRequest({ cwd: s.repo.dir, base: 'main', head: 'idempotency', cache: false });
+    expect(after.madeStale!.map((m) => m.id)).toEqual(['SPEC-PAY-001']);
+    expect(after.artifacts.find((a) => a.id === 'DEC-PAY-001')!.staleness!.status).toBe('fresh');
+  });
+
+  it(`the comment stays within ${COMMENT_MAX_CHARS} characters and names the job summary and \`git ctx pr --all\`, which prints everything`, { timeout: T }, async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) {
+      files[`.contextia/system/rationale/DEC-M${i}.md`] = `---\nid: DEC-M${i}\ntype: decision\nstatus: accepted\ntitle: Module ${i} keeps its own careful rules about retries, timeouts and the shape of its errors\nsummary: ${'Why this module does what it does, in one line that a reviewer reads. '.repeat(2)}\npaths: [src/m${i}/**]\n---\n# M${i}\n`;
+      files[`src/m${i}/index.ts`] = `export const v${i} = ${i};\n`;
+    }
+    const repo = makeRepo(files);
+    const base = repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'wide');
+    const change: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) change[`src/m${i}/index.ts`] = `export const v${i} = ${i + 1};\n`;
+    const head = repo.commit('touch every module', change);
+
+    const r = await analyzePullRequest({ cwd: repo.dir, base, head, cache: false, check: false });
+    expect(r.counts.direct).toBe(150);
+    const comment = renderPrComment(r, { summaryUrl: 'https://github.example/acme/widgets/actions/runs/1' });
+    expect(comment.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
+    expect(comment).toMatch(/\d+ items were left out to keep this comment short: the full list is in the \[job summary\]\(https:\/\/github\.example\/acme\/widgets\/actions\/runs\/1\) and in `git ctx pr --all --base [0-9a-f]{40} --head [0-9a-f]{40}`\./);
+
+    // the CLI's default output is cut the same way and names the command that is not
+    const short = runCli(['pr', '--base', 'main', '--head', 'wide', '--fail-on', 'never', '--no-check'], { cwd: repo.dir });
+    expect(short.code).toBe(0);
+    expect(short.stdout.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
+    expect(short.stdout).toContain(`to keep this short: \`git ctx pr --all --base ${base} --head ${head}\` prints the full list.`);
+    const shownShort = new Set(short.stdout.match(/`DEC-M\d+`/g));
+    expect(shownShort.size).toBeLessThan(150);
+
+    const all = runCli(['pr', '--all', '--base', base, '--head', head, '--fail-on', 'never', '--no-check'], { cwd: repo.dir });
+    expect(all.code).toBe(0);
+    expect(all.stdout.length).toBeGreaterThan(COMMENT_MAX_CHARS);
+    for (let i = 0; i < 150; i++) expect(all.stdout).toContain(`| \`DEC-M${i}\` Module ${i} keeps`);
+    expect(all.stdout).not.toContain('left out');
+  });
+});

@@ -11,6 +11,7 @@ import { COMMENT_MAX_CHARS, SUMMARY_MAX_CHARS, nothingApplies, prFails, renderPr
 import type { FailOn, PrResult } from '../pr/types.js';
 import { planAnnotations } from './annotations.js';
 import { upsertStickyComment, type StickyCommentResult } from './comment.js';
+import { postStampSuggestions } from './suggestions.js';
 import { ensureHistory } from './fetch.js';
 import { artifactUrl, mapSummary, uploadWithActionsArtifact, writeActionMap, type ArtifactUploader } from './map.js';
 import { resolveLogin, resolveTarget } from './github.js';
@@ -160,6 +161,12 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
       comment = await upsertStickyComment(octokit, { ...ctx.repo, issueNumber: pr.number, login, body, create: !nothingApplies(result) });
       if (comment.action === 'forbidden') core.warning(`git-ctx: ${comment.reason}. The report is in the job summary and annotations; see docs/action.md ("Pull requests from forks") for the workflow_run recipe.`);
       else core.info(`git-ctx: comment ${comment.action}${comment.url ? ` (${comment.url})` : ''}${comment.removed ? `, ${comment.removed} duplicate(s) removed` : ''}`);
+      // stamps the author can apply in one click: review comments on the stamp's lines
+      if (comment.action !== 'forbidden' && result.madeStale?.length) {
+        const s = await postStampSuggestions(octokit, { ...ctx.repo, pullNumber: pr.number, headSha: pr.headSha, login, items: result.madeStale });
+        if (s.posted || s.kept || s.removed) core.info(`git-ctx: stamp suggestions: ${s.posted} posted, ${s.kept} unchanged, ${s.removed} outdated removed`);
+        for (const p of s.problems) core.warning(`git-ctx: ${p}; the suggestion stays in the comment`);
+      }
     }
 
     if (inputs.map) await attachMap(root, head, opts.upload ?? uploadWithActionsArtifact);

@@ -10,6 +10,20 @@ export interface FakeComment {
   issue: number;
 }
 
+/** A pull request review comment (on a line of the diff), as the REST API returns it. */
+export interface FakeReviewComment {
+  id: number;
+  pull: number;
+  body: string;
+  path: string;
+  commit_id: string;
+  line: number;
+  start_line?: number;
+  side: string;
+  user: { login: string; type: string };
+  html_url: string;
+}
+
 export interface FakeGitHubOptions {
   /** the login user tokens resolve to; undefined = behave like GITHUB_TOKEN (viewer and /user are 403) */
   userLogin?: string;
@@ -34,6 +48,7 @@ export interface RecordedRequest {
  */
 export class FakeGitHub {
   readonly comments: FakeComment[] = [];
+  readonly reviewComments: FakeReviewComment[] = [];
   readonly requests: RecordedRequest[] = [];
   private nextId = 1000;
   private server: Server;
@@ -139,6 +154,37 @@ export class FakeGitHub {
         this.comments.splice(this.comments.indexOf(c), 1);
         return this.send(res, 204);
       }
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/comments$/.exec(u.pathname);
+    if (m && req.method === 'GET') {
+      const pull = Number(m[3]);
+      return this.send(res, 200, this.reviewComments.filter((c) => c.pull === pull).sort((a, b) => a.id - b.id));
+    }
+    if (m && req.method === 'POST') {
+      if (this.opts.readOnly) return this.send(res, 403, forbidden);
+      // what GitHub requires of a comment on a line range of the diff
+      const b = body ?? {};
+      const missing = ['body', 'commit_id', 'path', 'line'].filter((k) => b[k] === undefined);
+      if (missing.length || (b.side !== undefined && b.side !== 'RIGHT' && b.side !== 'LEFT') || (b.start_line !== undefined && Number(b.start_line) >= Number(b.line))) {
+        return this.send(res, 422, { message: 'Validation Failed', errors: missing.map((k) => ({ field: k, code: 'missing_field' })) });
+      }
+      const id = this.nextId++;
+      const pull = Number(m[3]);
+      const login = this.login();
+      const c: FakeReviewComment = {
+        id, pull, body: String(b.body), path: String(b.path), commit_id: String(b.commit_id), line: Number(b.line), ...(b.start_line !== undefined ? { start_line: Number(b.start_line) } : {}), side: String(b.side ?? 'RIGHT'),
+        user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' }, html_url: `https://github.example/acme/widgets/pull/${pull}#discussion_r${id}`,
+      };
+      this.reviewComments.push(c);
+      return this.send(res, 201, c);
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/comments\/(\d+)$/.exec(u.pathname);
+    if (m && req.method === 'DELETE') {
+      const c = this.reviewComments.find((x) => x.id === Number(m![3]));
+      if (!c) return this.send(res, 404, { message: 'Not Found' });
+      if (c.user.login !== this.login()) return this.send(res, 403, { message: 'not your comment' });
+      this.reviewComments.splice(this.reviewComments.indexOf(c), 1);
+      return this.send(res, 204);
     }
     m = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(u.pathname);
     if (m && req.method === 'GET') {

@@ -40,7 +40,7 @@ export const EXAMPLES: Record<string, string[]> = {
   hooks: ['git ctx hooks install', 'git ctx hooks install --uninstall'],
   hook: ['git ctx hook pre-commit               # what the installed hook runs', 'git ctx hook pre-commit --all-rules --json'],
   'hook pre-commit': ['git ctx hook pre-commit', 'git ctx hook pre-commit --baseline .ctx-baseline.json', 'GIT_CTX_SKIP=1 git commit -m wip    # skip it once'],
-  pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale', 'git ctx pr --base main --all               # the whole report, as the job summary has it', 'git ctx pr --format sarif > pr.sarif'],
+  pr: ['git ctx pr                            # base: the upstream or origin/HEAD merge base', 'git ctx pr --base origin/main --format json', 'git ctx pr --base main --fail-on stale', 'git ctx pr --base main --all          # the whole report, as the job summary has it', 'git ctx pr --format sarif > pr.sarif'],
 'vectors status': ['git ctx vectors status', 'git ctx vectors status --json'],
   'vectors embed': ['git ctx vectors embed                 # embed every record now (searches do it on demand)', 'GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text git ctx vectors embed'],
   'vectors clean': ['git ctx vectors clean                 # drop vectors of records that no longer exist', 'git ctx vectors clean --all           # every provider\'s vectors'],

@@ -275,7 +275,8 @@ function renderNothing(r: PrResult, opts: RenderPrOptions): string {
   for (let rows = Math.max(0, opts.maxItems ?? 50); ; rows = Math.floor(rows / 2)) {
     const lines: string[] = [];
     if (opts.marker !== false) lines.push(COMMENT_MARKER);
-    lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked), and it introduces no coherence finding.`);
+    const notScored = r.ungovernable?.length ? `, ${r.ungovernable.length} not scored` : '';
+    lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked${notScored}), and it introduces no coherence finding.`);
     for (const l of r.limitations.slice(0, 5)) lines.push(`- ${escapeText(truncate(l, 500))}`);
     if (r.zeroConfig) lines.push('', zeroConfigNote(r.zeroConfig));
     // nothing declared, yet retrieval may know records about these files: worth a look, collapsed

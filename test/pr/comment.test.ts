@@ -111,3 +111,57 @@ describe('the PR comment: files no record can govern, what the PR makes stale, a
     expect(all.stdout).not.toContain('left out');
   });
 });
+
+describe('negatives and records read in place', () => {
+  it('a dependency bump (lockfile, vendored code) gets no record and a one-line note, though a paths glob covers it', { timeout: T }, async () => {
+    const repo = makeRepo({
+      '.contextia/system/norms/NORM-DEPS-001.md': '---\nid: NORM-DEPS-001\ntype: norm\ntitle: Dependencies are pinned\nstatus: active\npaths: ["**"]\n---\n# Pinned\n',
+      'package-lock.json': '{ "lockfileVersion": 3 }\n',
+      'vendor/left-pad/index.js': 'module.exports = 1;\n',
+    });
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'bump');
+    repo.commit('bump left-pad', { 'package-lock.json': '{ "lockfileVersion": 3, "packages": {} }\n', 'vendor/left-pad/index.js': 'module.exports = 2;\n' });
+    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'bump', cache: false });
+    expect(r.artifacts).toEqual([]);
+    expect(r.files).toEqual([]);
+    const text = renderPrComment(r);
+    expect(text).toContain('no decision, spec or norm governs the code this PR changes (0 files checked, 2 not scored), and it introduces no coherence finding.');
+    expect(text).toContain('<sub>Not scored: 2 changed files no record can govern — 1 lockfile (`package-lock.json`), 1 vendored file (`vendor/left-pad/index.js`).</sub>');
+  });
+
+  it('a record read in place (ADR folder): the suggestion is its line of stamps.jsonl, and applying it settles the record', { timeout: T }, async () => {
+    const adr = (n: string, title: string, code: string) => `# ${n}. ${title}\n\nDate: 2026-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\nThe code is in \`${code}\`.\n`;
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: doc/adr\n    format: adr\n',
+      'doc/adr/0001-retry-with-backoff.md': adr('1', 'Retry with backoff', 'src/retry.ts'),
+      'doc/adr/0002-log-as-json.md': adr('2', 'Log as JSON', 'src/log.ts'),
+      'src/retry.ts': 'export const retries = 3;\n',
+      'src/log.ts': 'export const json = true;\n',
+    });
+    repo.commit('base');
+    expect(runCli(['stamp', 'ADR-0001', 'ADR-0002'], { cwd: repo.dir }).code).toBe(0);
+    const base = repo.commit('stamp both');
+    repo.git('checkout', '-q', '-b', 'tune');
+    repo.commit('tune retries and logs', { 'src/retry.ts': 'export const retries = 5;\n', 'src/log.ts': 'export const json = false;\n' });
+    // the author re-stamps one record: the PR now touches the sidecar, not ADR-0001's line
+    expect(runCli(['ack', 'ADR-0002'], { cwd: repo.dir }).code).toBe(0);
+    repo.commit('ack ADR-0002');
+
+    const r = await analyzePullRequest({ cwd: repo.dir, base, head: 'tune', cache: false });
+    expect(r.madeStale!.map((m) => m.id)).toEqual(['ADR-0001']);
+    const s = r.madeStale![0]!.suggestion!;
+    expect(s).toMatchObject({ file: '.contextia/stamps.jsonl', startLine: 1, endLine: 1, inDiff: true });
+    const head = repo.git('rev-parse', 'HEAD');
+    expect(JSON.parse(s.lines[0]!)).toMatchObject({ id: 'ADR-0001', commit: head });
+
+    const file = path.join(repo.dir, s.file);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.splice(s.startLine - 1, 1, ...s.lines);
+    writeFileSync(file, lines.join('\n'));
+    repo.commit('Apply suggestion from git-ctx');
+    const after = await analyzePullRequest({ cwd: repo.dir, base, head: 'tune', cache: false });
+    expect(after.madeStale).toBeUndefined();
+    expect(after.artifacts.find((a) => a.id === 'ADR-0001')?.staleness?.status).toBe('fresh');
+  });
+});

@@ -19,8 +19,11 @@ export async function splitChangedFiles(
   limitations: string[],
 ): Promise<{ files: ChangedFile[]; ungovernable: UngovernableFile[] }> {
   const deleted = new Set(files.filter((f) => f.status === 'deleted').map((f) => f.path));
+  // the records themselves are never ruled out: an edited record is reported as edited, whatever a glob says
+  const recordDirs = [at.headConfig.dir, ...at.headConfig.sources.map((x) => x.dir), ...(at.headConfig.zeroConfig?.sources.map((x) => x.dir) ?? [])].map((d) => d.replace(/\/+$/, '') + '/');
+  const isRecordPath = (p: string) => recordDirs.some((d) => p.startsWith(d));
   const split = await classifyGovernable(
-    files.map((f) => f.path),
+    files.map((f) => f.path).filter((p) => !isRecordPath(p)),
     {
       read: (p) => (deleted.has(p) ? at.baseSnap.read(p) : at.headSnap.read(p)),
       config: at.headConfig,
@@ -28,6 +31,6 @@ export async function splitChangedFiles(
     },
   );
   for (const p of split.problems) limitations.push(`${p.file}:${p.line}: ${p.message}.`);
-  const keep = new Set(split.governable);
-  return { files: files.filter((f) => keep.has(f.path)), ungovernable: split.ungovernable };
+  const out = new Set(split.ungovernable.map((u) => u.path));
+  return { files: files.filter((f) => !out.has(f.path)), ungovernable: split.ungovernable };
 }

@@ -130,6 +130,20 @@ describe('negatives and records read in place', () => {
     expect(text).toContain('<sub>Not scored: 2 changed files no record can govern — 1 lockfile (`package-lock.json`), 1 vendored file (`vendor/left-pad/index.js`).</sub>');
   });
 
+  it('a glob in ungovernable.paths never rules out the records themselves', { timeout: T }, async () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'ungovernable:\n  paths: ["**/*.md"]\n',
+      '.contextia/system/rationale/DEC-DOC-001.md': '---\nid: DEC-DOC-001\ntype: decision\ntitle: Docs live beside the code\nstatus: accepted\n---\n# Docs\n',
+      'README.md': '# App\n',
+    });
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'docs');
+    repo.commit('docs', { '.contextia/system/rationale/DEC-DOC-001.md': '---\nid: DEC-DOC-001\ntype: decision\ntitle: Docs live beside the code they describe\nstatus: accepted\n---\n# Docs\n', 'README.md': '# App\n\nMore.\n' });
+    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'docs', cache: false });
+    expect(r.ungovernable).toEqual([{ path: 'README.md', reason: 'configured', detail: 'ungovernable.paths **/*.md' }]);
+    expect(r.artifacts.map((a) => [a.id, a.inclusion])).toEqual([['DEC-DOC-001', 'edited']]);
+  });
+
   it('a record read in place (ADR folder): the suggestion is its line of stamps.jsonl, and applying it settles the record', { timeout: T }, async () => {
     const adr = (n: string, title: string, code: string) => `# ${n}. ${title}\n\nDate: 2026-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\nThe code is in \`${code}\`.\n`;
     const repo = makeRepo({

@@ -40,6 +40,11 @@ export const LOCKFILES: ReadonlySet<string> = new Set([
 /** Folders of other people's code, at any depth (Linguist's common vendor folders). */
 export const VENDOR_DIRS: ReadonlySet<string> = new Set(['vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'bower_components', 'Pods', 'Carthage']);
 
+/** Folders that hold only generated code by convention (Relay's `__generated__`, codegen output). */
+export const GENERATED_DIRS: ReadonlySet<string> = new Set(['__generated__', 'generated']);
+/** Minified bundles and source maps: a build's output, never edited. */
+const GENERATED_NAME = /\.min\.(?:js|mjs|cjs|css)$|\.(?:js|css)\.map$/;
+
 /** How much of a file's start is read for a generated-code header. */
 export const HEADER_BYTES = 1024;
 const HEADER_LINES = 5;
@@ -136,6 +141,11 @@ export async function classifyGovernable(paths: readonly string[], opts: Classif
     }
     if (generated !== false && LOCKFILES.has(base)) {
       out('lockfile', 'dependency lockfile');
+      continue;
+    }
+    const generatedDir = generated === false ? undefined : segments.slice(0, -1).find((s) => GENERATED_DIRS.has(s));
+    if (generatedDir || (generated !== false && GENERATED_NAME.test(base))) {
+      out('generated', generatedDir ? `in ${generatedDir}/` : 'minified or source map');
       continue;
     }
     if (generated !== false && (base.endsWith('.snap') || segments.includes('__snapshots__'))) {

@@ -100,7 +100,7 @@ describe('files no record can govern', () => {
     expect(generatedHeader('// Hand written. Do not edit without asking the team.\n')).toBeUndefined();
   });
 
-  it('binaries (diff said so, or a NUL in the first bytes), snapshots and vendored folders', async () => {
+  it('binaries (diff said so, or a NUL in the first bytes), snapshots, vendored folders, generated folders and minified files', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
     const files = {
       'img/logo.png': png,
@@ -109,6 +109,11 @@ describe('files no record can govern', () => {
       'vendor/github.com/pkg/errors/errors.go': 'package errors\n',
       'web/node_modules/left-pad/index.js': 'module.exports = 1;\n',
       'src/pay.ts': 'export const pay = 1;\n',
+      'public/app.min.js': 'var a=1;\n',
+      'public/app.js.map': '{}\n',
+      'src/components/__generated__/Query.graphql.ts': 'export type Q = {};\n',
+      'api/generated/client.ts': 'export const c = 1;\n',
+      'src/generator.ts': 'export const g = 1;\n',
     };
     const { split, reasons } = await classifyAt(files, Object.keys(files));
     expect(reasons).toEqual({
@@ -117,8 +122,12 @@ describe('files no record can govern', () => {
       'src/view.snap': 'snapshot',
       'vendor/github.com/pkg/errors/errors.go': 'vendored',
       'web/node_modules/left-pad/index.js': 'vendored',
+      'public/app.min.js': 'generated',
+      'public/app.js.map': 'generated',
+      'src/components/__generated__/Query.graphql.ts': 'generated',
+      'api/generated/client.ts': 'generated',
     });
-    expect(split.governable).toEqual(['src/pay.ts']);
+    expect(split.governable).toEqual(['src/pay.ts', 'src/generator.ts']);
     // a path the diff already called binary is not read
     const read: string[] = [];
     const r = await classifyGovernable(['x.bin'], { read: async (p) => (read.push(p), undefined), binary: new Set(['x.bin']) });

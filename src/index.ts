@@ -49,6 +49,8 @@ export { traceLocation, parseTraceTarget } from './retrieve/trace.js';
 /** The code graph: imports, importers, callers and callees across TS/JS, Python, Go and Java. */
 export { openCodeNeighbours, type CodeGraphIndex, type CodeGraphOptions as CodeNeighboursOptions, type CodeGraphProblem, type CodeGraphStats } from './code/graph/index.js';
 export type { CodeNeighbours, CallSite } from './code/neighbours.js';
+/** Files no record can govern (lockfiles, generated, vendored, binaries, snapshots, `ungovernable.paths`): split them off a change before scoring. */
+export { classifyGovernable, type GovernableSplit, type UngovernableFile, type UngovernableReason } from './code/ungovernable.js';
 
 /** Staleness: judge, stamp, lifecycle. */
 export { judgeArtifacts, stampArtifacts, changedAnchors, deprecateArtifact, supersedeArtifact, staleMarks } from './staleness/index.js';

@@ -12,7 +12,7 @@ import { attributesFilesFor, GitAttributes, linguistFlag, type AttributesProblem
  */
 
 /** Why a changed file is not scored. */
-export type UngovernableReason = 'lockfile' | 'generated' | 'vendored' | 'binary' | 'snapshot' | 'configured';
+export type UngovernableReason = 'lockfile' | 'generated' | 'vendored' | 'binary' | 'snapshot' | 'ci' | 'configured';
 
 export interface UngovernableFile {
   path: string;
@@ -39,6 +39,13 @@ export const LOCKFILES: ReadonlySet<string> = new Set([
 
 /** Folders of other people's code, at any depth (Linguist's common vendor folders). */
 export const VENDOR_DIRS: ReadonlySet<string> = new Set(['vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'bower_components', 'Pods', 'Carthage']);
+
+/**
+ * CI and dependency-bot configuration: pipelines, not product code. A record rarely governs
+ * them and retrieval guesses at them by keyword, so they are out unless a record names them
+ * (`paths:`, an anchor, a mention: see ClassifyOptions.declared).
+ */
+const CI_CONFIG = /^(?:\.github\/(?:workflows\/|actions\/|dependabot\.ya?ml$|renovate\.json5?$)|\.circleci\/|\.buildkite\/|\.dependabot\/|\.gitlab-ci\.ya?ml$|\.travis\.ya?ml$|azure-pipelines\.ya?ml$|renovate\.json5?$|\.renovaterc(?:\.json)?$|Jenkinsfile$|bitbucket-pipelines\.ya?ml$)/;
 
 /** Folders that hold only generated code by convention (Relay's `__generated__`, codegen output). */
 export const GENERATED_DIRS: ReadonlySet<string> = new Set(['__generated__', 'generated']);
@@ -83,6 +90,8 @@ export interface ClassifyOptions {
   binary?: ReadonlySet<string>;
   /** paths whose content is not at this view (deleted files): judged by name and attributes only */
   absent?: ReadonlySet<string>;
+  /** whether a record names this path (paths glob, anchor, mention): CI configuration it names stays governable */
+  declared?: (path: string) => boolean;
 }
 
 /**
@@ -150,6 +159,10 @@ export async function classifyGovernable(paths: readonly string[], opts: Classif
     }
     if (generated !== false && (base.endsWith('.snap') || segments.includes('__snapshots__'))) {
       out('snapshot', 'test snapshot');
+      continue;
+    }
+    if (CI_CONFIG.test(p) && !opts.declared?.(p)) {
+      out('ci', 'CI or dependency-bot configuration');
       continue;
     }
     if (opts.absent?.has(p)) governable.push(p);

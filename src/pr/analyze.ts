@@ -105,7 +105,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const baseSet = await loadArtifactSet(baseSnap, baseConfig, { global: false });
 
     // files no record can govern are counted, never scored (DEC-060)
-    const { files: governable, ungovernable } = await splitChangedFiles(diff.files, { headSnap, baseSnap, headConfig }, limitations);
+    const { files: governable, ungovernable } = await splitChangedFiles(diff.files, { headSnap, baseSnap, headConfig, headSet }, limitations);
     const sides = changedSides(governable, [headConfig.dir, baseConfig.dir]);
     const { headIndex, baseIndex } = await changedCodeIndexes(sides, { headSnap, baseSnap, headConfig, baseConfig, cache: opts.cache }, limitations);
 

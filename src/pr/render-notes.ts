@@ -78,6 +78,7 @@ const REASON_WORDS: Record<UngovernableReason, [string, string]> = {
   vendored: ['vendored file', 'vendored files'],
   binary: ['binary', 'binaries'],
   snapshot: ['test snapshot', 'test snapshots'],
+  ci: ['CI configuration file', 'CI configuration files'],
   configured: ['file in `ungovernable.paths`', 'files in `ungovernable.paths`'],
 };
 const NAMES_SHOWN = 3;

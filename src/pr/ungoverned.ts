@@ -4,6 +4,8 @@ import { classifyGovernable, type UngovernableFile } from '../code/ungovernable.
 import type { Config } from '../config.js';
 import type { ChangedFile } from '../git/diff.js';
 import type { Snapshot } from '../snapshot/types.js';
+import type { ArtifactSet } from '../artifacts/load.js';
+import { picomatch } from '../util/picomatch.js';
 
 export type { UngovernableFile };
 
@@ -15,7 +17,7 @@ export type { UngovernableFile };
  */
 export async function splitChangedFiles(
   files: ChangedFile[],
-  at: { headSnap: Snapshot; baseSnap: Snapshot; headConfig: Config },
+  at: { headSnap: Snapshot; baseSnap: Snapshot; headConfig: Config; headSet?: ArtifactSet },
   limitations: string[],
 ): Promise<{ files: ChangedFile[]; ungovernable: UngovernableFile[] }> {
   const deleted = new Set(files.filter((f) => f.status === 'deleted').map((f) => f.path));
@@ -28,9 +30,33 @@ export async function splitChangedFiles(
       read: (p) => (deleted.has(p) ? at.baseSnap.read(p) : at.headSnap.read(p)),
       config: at.headConfig,
       binary: new Set(files.filter((f) => f.binary).map((f) => f.path)),
+      declared: at.headSet ? namedByRecords(at.headSet) : undefined,
     },
   );
   for (const p of split.problems) limitations.push(`${p.file}:${p.line}: ${p.message}.`);
   const out = new Set(split.ungovernable.map((u) => u.path));
   return { files: files.filter((f) => !out.has(f.path)), ungovernable: split.ungovernable };
+}
+
+/** Whether a record names a path: a `paths:` glob, an anchor's file or glob, or a mention. */
+function namedByRecords(set: ArtifactSet): (path: string) => boolean {
+  let matchers: ((p: string) => boolean)[] | undefined;
+  return (p) => {
+    if (!matchers) {
+      const globs = new Set<string>();
+      for (const a of set.artifacts) {
+        if (a.origin !== 'repo') continue;
+        for (const g of a.paths) globs.add(g);
+        for (const x of a.anchors) globs.add(x.split('#')[0]!);
+        for (const m of a.mentions ?? []) globs.add(m.target.split('#')[0]!);
+      }
+      matchers = [...globs].filter(Boolean).map((g) => {
+        const glob = g.replace(/^\.\//, '').replace(/\/$/, '/**');
+        const m = picomatch(glob, { dot: true });
+        // a plain folder names everything below it
+        return (x: string) => m(x) || x.startsWith(glob + '/');
+      });
+    }
+    return matchers.some((m) => m(p));
+  };
 }

@@ -135,6 +135,20 @@ describe('files no record can govern', () => {
     expect(read).toEqual(['.gitattributes']);
   });
 
+  it('CI and dependency-bot configuration is out unless a record names it', async () => {
+    const files = { '.github/workflows/ci.yml': 'on: push\n', '.github/workflows/deploy.yml': 'on: push\n', '.github/dependabot.yml': 'version: 2\n', '.gitlab-ci.yml': 'test: {}\n', '.github/CODEOWNERS': '* @a\n', 'ci/run.sh': 'make\n' };
+    const repo = makeRepo(files);
+    repo.commit('all');
+    const snap = await openSnapshot({ cwd: repo.dir, kind: 'commit', rev: 'HEAD', backend: 'git' });
+    try {
+      const r = await classifyGovernable(Object.keys(files), { read: (p) => snap.read(p), declared: (p) => p === '.github/workflows/deploy.yml' });
+      expect(Object.fromEntries(r.ungovernable.map((u) => [u.path, u.reason]))).toEqual({ '.github/workflows/ci.yml': 'ci', '.github/dependabot.yml': 'ci', '.gitlab-ci.yml': 'ci' });
+      expect(r.governable).toEqual(['.github/workflows/deploy.yml', '.github/CODEOWNERS', 'ci/run.sh']);
+    } finally {
+      snap.close();
+    }
+  });
+
   it('config adds patterns (ungovernable.paths), validated when the config is read', async () => {
     const files = { 'db/migrations/0001.sql': 'create table x();\n', 'src/api/openapi.json': '{}\n', 'src/api/route.ts': 'x\n' };
     const { split, reasons } = await classifyAt(files, Object.keys(files), { ungovernable: { paths: ['db/migrations/', 'src/**/openapi.json'] } });

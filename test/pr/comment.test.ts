@@ -130,6 +130,21 @@ describe('negatives and records read in place', () => {
     expect(text).toContain('<sub>Not scored: 2 changed files no record can govern — 1 lockfile (`package-lock.json`), 1 vendored file (`vendor/left-pad/index.js`).</sub>');
   });
 
+  it('a CI workflow gets no record by guesswork; one a record names is still governed by it', { timeout: T }, async () => {
+    const repo = makeRepo({
+      '.contextia/system/rationale/DEC-CD-001.md': '---\nid: DEC-CD-001\ntype: decision\ntitle: Deploy with short-lived OIDC credentials\nstatus: accepted\npaths: [.github/workflows/deploy.yml]\n---\n# OIDC\n\nWorkflows lint, test and deploy.\n',
+      '.github/workflows/deploy.yml': 'on: push\njobs: { deploy: { runs-on: ubuntu-latest } }\n',
+      '.github/workflows/lint.yml': 'on: push\njobs: { lint: { runs-on: ubuntu-latest } }\n',
+    });
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'ci');
+    repo.commit('ci', { '.github/workflows/deploy.yml': 'on: [push]\njobs: { deploy: { runs-on: ubuntu-24.04 } }\n', '.github/workflows/lint.yml': 'on: [push]\njobs: { lint: { runs-on: ubuntu-24.04 } }\n' });
+    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'ci', cache: false });
+    expect(r.ungovernable).toEqual([{ path: '.github/workflows/lint.yml', reason: 'ci', detail: 'CI or dependency-bot configuration' }]);
+    expect(r.files.map((f) => [f.path, f.governedBy])).toEqual([['.github/workflows/deploy.yml', ['DEC-CD-001']]]);
+    expect(renderPrComment(r)).toContain('1 CI configuration file (`.github/workflows/lint.yml`)');
+  });
+
   it('a glob in ungovernable.paths never rules out the records themselves', { timeout: T }, async () => {
     const repo = makeRepo({
       '.contextia/config.yaml': 'ungovernable:\n  paths: ["**/*.md"]\n',

@@ -97,7 +97,8 @@ export interface ClassifyOptions {
 /**
  * Split changed paths into those records may govern and those no record can: lockfiles,
  * files `.gitattributes` marks `linguist-generated` or `linguist-vendored`, files with a
- * generated-code header, vendored folders, binaries, snapshots, and `ungovernable.paths`.
+ * generated-code header, vendored folders, binaries, snapshots, CI configuration that no
+ * record names (`declared`), and `ungovernable.paths`.
  * An attribute set to false (`-linguist-generated`, `linguist-vendored=false`) overrides the
  * built-in lists, as it does for Linguist. Reads the attributes files on the way to each
  * path and the first bytes of the rest (the head only is inspected).

@@ -11,8 +11,8 @@ export type { UngovernableFile };
 
 /**
  * A pull request's changed files split before anything is scored: those records may govern,
- * and those no record can (lockfiles, generated, vendored, binaries, snapshots, configured
- * globs), which the report only counts. Attributes and heads are read at the PR head; a
+ * and those no record can (lockfiles, generated, vendored, binaries, snapshots, CI
+ * configuration no record names, configured globs), which the report only counts. Attributes and heads are read at the PR head; a
  * deleted file's head at the merge base, where it still was.
  */
 export async function splitChangedFiles(

@@ -20,3 +20,5 @@ export {
   type RenderPrOptions,
 } from './render.js';
 export type { FailOn, GovernanceMatch, Inclusion, PrArtifact, PrFile, PrLocation, PrResult, PrStaleness, UnstampedChange } from './types.js';
+export type { MadeStale, StampSuggestion } from './stale.js';
+export type { UngovernableFile } from './ungoverned.js';

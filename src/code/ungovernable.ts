@@ -52,6 +52,9 @@ export const GENERATED_DIRS: ReadonlySet<string> = new Set(['__generated__', 'ge
 /** Minified bundles and source maps: a build's output, never edited. */
 const GENERATED_NAME = /\.min\.(?:js|mjs|cjs|css)$|\.(?:js|css)\.map$/;
 
+/** A .gitattributes file larger than this is not read (and said so). */
+const MAX_ATTRIBUTES_BYTES = 1024 * 1024;
+
 /** How much of a file's start is read for a generated-code header. */
 export const HEADER_BYTES = 1024;
 const HEADER_LINES = 5;
@@ -107,10 +110,16 @@ export async function classifyGovernable(paths: readonly string[], opts: Classif
   const files = new Map<string, string>();
   const names = attributesFilesFor(paths);
   const texts = await Promise.all(names.map((f) => opts.read(f)));
+  const tooLarge: AttributesProblem[] = [];
   names.forEach((f, i) => {
-    if (texts[i]) files.set(f, texts[i]!.toString('utf8'));
+    const buf = texts[i];
+    if (!buf) return;
+    // bounded work on hostile input: an attributes file is a few lines, never megabytes
+    if (buf.length > MAX_ATTRIBUTES_BYTES) tooLarge.push({ file: f, line: 1, message: `${Math.ceil(buf.length / 1024)} KB, over the ${MAX_ATTRIBUTES_BYTES / 1024} KB bound: not read` });
+    else files.set(f, buf.toString('utf8'));
   });
   const attrs = new GitAttributes(files);
+  attrs.problems.push(...tooLarge);
   const configured = configuredMatcher(opts.config?.ungovernable?.paths ?? []);
 
   const governable: string[] = [];

@@ -171,4 +171,11 @@ describe('files no record can govern', () => {
     ]);
     expect(split.governable).toEqual(['sub/x.js', 'neg.js']);
   });
+
+  it('a .gitattributes of megabytes is not read, and said so', async () => {
+    const big = '*.gen.ts linguist-generated\n'.repeat(50_000);
+    const { split } = await classifyAt({ '.gitattributes': big, 'a.gen.ts': 'x\n' }, ['a.gen.ts']);
+    expect(split.problems).toEqual([{ file: '.gitattributes', line: 1, message: '1368 KB, over the 1024 KB bound: not read' }]);
+    expect(split.governable).toEqual(['a.gen.ts']);
+  });
 });

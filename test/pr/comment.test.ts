@@ -194,3 +194,14 @@ describe('negatives and records read in place', () => {
     expect(after.artifacts.find((a) => a.id === 'ADR-0001')?.staleness?.status).toBe('fresh');
   });
 });
+
+describe('docs/action.md', () => {
+  it('shows the comment `git ctx pr` prints on the payments fixture (commit ids aside)', { timeout: T }, async () => {
+    const s = await paymentsScenario();
+    const r = runCli(['pr', '--base', 'main', '--head', 'idempotency', '--fail-on', 'never'], { cwd: s.repo.dir });
+    const doc = readFileSync(path.join(__dirname, '../../docs/action.md'), 'utf8');
+    const shown = /````markdown\n([\s\S]*?)\n````/.exec(doc)![1]!;
+    const ids = (t: string) => t.replace(/\b[0-9a-f]{40}\b/g, '<commit>').replace(/`[0-9a-f]{12}`/g, '`<short>`');
+    expect(ids(shown)).toBe(ids(r.stdout.trimEnd()));
+  });
+});

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// Calibration of the near-duplicate score behind `git ctx add`, MCP add_decision and the
-// decision-conflict check rule (DEC-022). Scores drafts written in other words than the
-// records they restate (near-duplicates, expected ≥ threshold) and drafts about something
-// else (expected below), on the fixture test/fixtures/authoring-similar and on the
-// dotcom-rendering dev set records; then every pair of active records of each.
+// Calibration of the near-duplicate check behind `git ctx add` and MCP add_decision (DEC-022,
+// DEC-058) and of the pair score behind the decision-conflict check rule. Scores drafts written
+// in other words than the records they restate (near-duplicates, expected flagged) and drafts
+// about something else (expected not flagged), on the fixture test/fixtures/authoring-similar
+// and on the records of the git-en-boite and dotcom-rendering dev sets; then every pair of
+// active records of each. Two columns per draft, on the same inputs:
+//   pair   the pair score alone (DecisionSimilarity.score: embedding cosine + term overlap),
+//          what `add` compared with the threshold before DEC-058
+//   check  findSimilarDecisions: the candidates search ranks for the draft, judged by the
+//          mean of the pair score and the share of the draft's words search matched
 //
-//   npm run build && node bench/authoring-similarity.mjs [--repo PATH] [--json]
+//   npm run build && node bench/authoring-similarity.mjs [--json]
 //
-// The dotcom-rendering records are read from a clone of the mirror at the dev set's commit
-// (default /work/.mirror/guardian+dotcom-rendering/repo; $GIT_CTX_DEVSET_REPO); skipped when absent.
+// The dev sets' records are read from clones of the mirrors at the sets' commits (default
+// /work/.mirror/<owner>+<name>/repo; $GIT_CTX_DEVSET_REPO for dotcom-rendering,
+// $GIT_CTX_GEB_REPO for git-en-boite); a set is skipped when its mirror is absent.
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,11 +26,12 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, '..');
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const repoArg = args.includes('--repo') ? args[args.indexOf('--repo') + 1] : undefined;
-const MIRROR = repoArg ?? process.env.GIT_CTX_DEVSET_REPO ?? '/work/.mirror/guardian+dotcom-rendering/repo';
+const MIRROR = process.env.GIT_CTX_DEVSET_REPO ?? '/work/.mirror/guardian+dotcom-rendering/repo';
+const GEB_MIRROR = process.env.GIT_CTX_GEB_REPO ?? '/work/.mirror/SmartBear+git-en-boite/repo';
 
 const lib = await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href);
 const sim = await import(pathToFileURL(path.join(ROOT, 'dist/authoring/similar.js')).href);
+const check = await import(pathToFileURL(path.join(ROOT, 'dist/authoring/draft-similar.js')).href);
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CONFIG_NOSYSTEM: '1' };
 const git = (cwd, ...a) => execFileSync('git', a, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
@@ -48,7 +55,6 @@ const FIXTURE_CASES = [
 ];
 
 /** Drafts for dotcom-rendering records, written for this bench (not taken from the records). */
-const DCR = 'dotcom-rendering/docs/architecture';
 const DCR_CASES = [
   ['ADR-028', { decision: 'Allow the React context API for global, immutable app configuration such as the rendering target, instead of prop drilling.' }],
   ['ADR-019', { decision: 'Ship Preact instead of React to readers, to make the JavaScript bundle smaller.' }],
@@ -67,6 +73,30 @@ const DCR_CASES = [
   [null, { decision: 'Translate the site into French and Spanish with ICU message files.' }],
 ];
 
+/** Drafts for git-en-boite's adr-tools records (doc/adr), written for this bench in other words than the records. */
+const GEB_CASES = [
+  ['ADR-0005', { decision: 'Put slow work like cloning repositories into background jobs queued in Redis, processed with the Bull library.' }],
+  ['ADR-0014', { decision: "Values passed into the core package's interfaces are value object classes, not primitives or plain interfaces." }],
+  ['ADR-0004', { decision: 'Use npm as the package manager rather than yarn.' }],
+  ['ADR-0009', { decision: "Tests that need git call it through dugite's GitProcess.exec instead of spawning raw git commands." }],
+  ['ADR-0015', { decision: 'Drop the Postgres dependency from the code since nothing uses the database yet.' }],
+  ['ADR-0013', { decision: 'Run the background worker as its own process in its own docker container, apart from the web server.' }],
+  ['ADR-0002', { decision: 'The Dockerfile copies the source and the tests into the image so the container can run both the server and the test suite.' }],
+  ['ADR-0008', { decision: 'Structure the code as a hexagonal architecture where commands and events are how the core domain is reached.' }],
+  ['ADR-0006', { decision: 'Keep each repository as a bare git repo on disk, with worktrees for its branches in a folder per repo.' }],
+  ['ADR-0010', { decision: 'Talk to git repositories through a command bus: one dispatch function routes typed messages to their handlers.' }],
+  [null, { decision: 'Use GraphQL for the public API instead of REST.' }],
+  [null, { decision: 'Deploy to Kubernetes with a Helm chart per service.' }],
+  [null, { decision: 'Write the frontend in React with TypeScript.' }],
+  [null, { decision: 'Log in JSON lines to stdout and ship them to Elasticsearch.' }],
+  [null, { decision: 'Authenticate API clients with OAuth2 client credentials.' }],
+  [null, { decision: 'Store user uploads in S3 with signed URLs.' }],
+  [null, { decision: 'Format all code with Prettier in a pre-commit hook.' }],
+  [null, { decision: 'Send notification emails through SendGrid.' }],
+  [null, { decision: "Cache responses from the git hosting providers' HTTP APIs for five minutes." }],
+  [null, { decision: 'Publish each package to the npm registry with semantic versioning and a changelog.' }],
+];
+
 async function load(dir) {
   const snapshot = await lib.openSnapshot({ cwd: dir });
   const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));
@@ -82,28 +112,30 @@ function fixtureRepo() {
   return dir;
 }
 
-function dcrRepo() {
-  if (!existsSync(MIRROR)) return undefined;
-  const data = JSON.parse(readFileSync(path.join(ROOT, 'bench/retrieval/dotcom-rendering.json'), 'utf8'));
-  const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-bench-authoring-dcr-'));
+/** A repository holding only a dev set's records folders at its commit, configured as the set says. */
+function devsetRepo(mirror, setFile) {
+  if (!existsSync(mirror)) return undefined;
+  const data = JSON.parse(readFileSync(path.join(ROOT, 'bench/retrieval', setFile), 'utf8'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-bench-authoring-set-'));
   git(dir, 'init', '-q', '-b', 'main');
-  // only the records folder: read-tree of the pinned commit's subtree, no full checkout
-  git(dir, 'fetch', '-q', '--depth', '1', MIRROR, data.commit);
+  // only the records folders: read-tree of the pinned commit, no full checkout
+  git(dir, 'fetch', '-q', '--depth', '1', mirror, data.commit);
   git(dir, 'read-tree', '--prefix=', `FETCH_HEAD`);
-  git(dir, 'checkout-index', '-a', '-q', '--', );
-  const keep = execFileSync('git', ['ls-files', '-z', '--', DCR], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }).split('\0').filter(Boolean);
+  git(dir, 'checkout-index', '-a', '-q', '--');
+  const keep = execFileSync('git', ['ls-files', '-z', '--', ...data.config.sources.map((s) => s.dir)], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }).split('\0').filter(Boolean);
   git(dir, 'read-tree', '--empty');
   rmSync(path.join(dir, '.contextia'), { recursive: true, force: true });
   mkdirSync(path.join(dir, '.contextia'), { recursive: true });
   const sources = data.config.sources.map((s) => `  - { dir: ${s.dir}, format: ${s.format}, prefix: ${s.prefix}, type: ${s.type} }`).join('\n');
-  const statusMap = Object.entries(data.config.status_map).map(([k, v]) => `  "${k}": ${v}`).join('\n');
-  writeFileSync(path.join(dir, '.contextia/config.yaml'), `sources:\n${sources}\nstatus_map:\n${statusMap}\n`);
+  const statusMap = Object.entries(data.config.status_map ?? {}).map(([k, v]) => `  "${k}": ${v}`).join('\n');
+  writeFileSync(path.join(dir, '.contextia/config.yaml'), `sources:\n${sources}\n${statusMap ? `status_map:\n${statusMap}\n` : ''}`);
   execFileSync('git', ['add', '--', '.contextia', ...keep], { cwd: dir, env: gitEnv });
   git(dir, 'commit', '-q', '--no-verify', '-m', 'records');
   return dir;
 }
 
 const fmt = (n) => n.toFixed(3);
+const THRESHOLD = 0.75;
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))] : NaN;
@@ -117,10 +149,19 @@ async function measure(name, dir, cases) {
   const s = await sim.DecisionSimilarity.open(snapshot.root, set, records, embedder);
   for (const [expect, draft] of cases) {
     const title = draft.title ?? sim.deriveTitle(draft.decision);
-    const scores = await s.score(sim.draftText(draft), [title, draft.decision].join('\n'));
+    const scores = await s.score(sim.draftText(draft), [title, draft.decision, ''].join('\n'));
     const top = scores[0];
     const target = expect ? scores.find((x) => x.id === expect) : top;
-    out.cases.push({ expect, title, top: top.id, topScore: top.similarity, target: target?.id, similarity: target?.similarity ?? 0, cosine: target?.cosine ?? 0, lexical: target?.lexical ?? 0 });
+    // the check as add runs it, every candidate kept (threshold 0) to see the scores
+    const checked = (await check.findSimilarDecisions(snapshot.root, set, draft, { threshold: 0, embedder: embedder ?? null })).similar;
+    const ctop = checked[0];
+    const ctarget = expect ? checked.find((x) => x.id === expect) : ctop;
+    out.cases.push({
+      expect, title, top: top.id, topScore: top.similarity, target: target?.id, similarity: target?.similarity ?? 0, cosine: target?.cosine ?? 0, lexical: target?.lexical ?? 0,
+      pairFlags: scores.filter((x) => x.similarity >= THRESHOLD).map((x) => x.id),
+      checkTop: ctop?.id, checkTopScore: ctop?.similarity ?? 0, check: ctarget?.similarity ?? 0, coverage: ctarget?.coverage ?? 0, rank: ctarget?.rank ?? null,
+      checkFlags: checked.filter((x) => x.similarity >= THRESHOLD).map((x) => x.id),
+    });
   }
   const all = await s.pairs(-1);
   const scores = all.map((p) => p.score.similarity);
@@ -143,27 +184,36 @@ try {
   if (process.env.GIT_CTX_BENCH_KEEP) console.error(`kept ${fx}`);
   else rmSync(fx, { recursive: true, force: true });
 }
-const dcr = dcrRepo();
-if (dcr) {
-  try {
-    results.push(await measure('dotcom-rendering', dcr, DCR_CASES));
-  } finally {
-    if (process.env.GIT_CTX_BENCH_KEEP) console.error(`kept ${dcr}`);
-    else rmSync(dcr, { recursive: true, force: true });
+for (const [name, mirror, file, cases] of [['git-en-boite', GEB_MIRROR, 'git-en-boite.json', GEB_CASES], ['dotcom-rendering', MIRROR, 'dotcom-rendering.json', DCR_CASES]]) {
+  const dir = devsetRepo(mirror, file);
+  if (!dir) {
+    console.error(`skipped ${name}: ${mirror} not found`);
+    continue;
   }
-} else console.error(`skipped dotcom-rendering: ${MIRROR} not found`);
+  try {
+    results.push(await measure(name, dir, cases));
+  } finally {
+    if (process.env.GIT_CTX_BENCH_KEEP) console.error(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 if (json) console.log(JSON.stringify(results, null, 2));
 else {
   for (const r of results) {
     console.log(`\n${r.name}: ${r.records} active decisions`);
-    console.log('expect     score  cosine lexical  top (score)          draft title');
+    console.log('expect     pair   cosine lexical  pair top (score)      check  coverage rank  check top (score)     draft title');
     for (const c of r.cases) {
-      console.log(`${(c.expect ?? 'unrelated').padEnd(10)} ${fmt(c.similarity)}  ${fmt(c.cosine)}  ${fmt(c.lexical)}  ${`${c.top} (${fmt(c.topScore)})`.padEnd(20)} ${c.title}`);
+      console.log(`${(c.expect ?? 'unrelated').padEnd(10)} ${fmt(c.similarity)}  ${fmt(c.cosine)}  ${fmt(c.lexical)}  ${`${c.top} (${fmt(c.topScore)})`.padEnd(21)} ${fmt(c.check)}  ${fmt(c.coverage)}    ${String(c.rank ?? '-').padEnd(4)}  ${`${c.checkTop ?? '-'} (${fmt(c.checkTopScore)})`.padEnd(21)} ${c.title}`);
     }
-    const dups = r.cases.filter((c) => c.expect).map((c) => c.similarity);
-    const unrel = r.cases.filter((c) => !c.expect).map((c) => c.similarity);
-    console.log(`near-duplicates: min ${fmt(Math.min(...dups))}  median ${fmt(quantile(dups, 0.5))}   unrelated (best match): max ${fmt(Math.max(...unrel))}  median ${fmt(quantile(unrel, 0.5))}`);
+    for (const [label, key] of [['pair score alone (before)', 'pairFlags'], ['check (search candidates)', 'checkFlags']]) {
+      const dups = r.cases.filter((c) => c.expect);
+      const caught = dups.filter((c) => c[key].includes(c.expect)).length;
+      const wrongDup = dups.filter((c) => c[key].some((id) => id !== c.expect)).length;
+      const unrel = r.cases.filter((c) => !c.expect);
+      const flagged = unrel.filter((c) => c[key].length).length;
+      console.log(`${label.padEnd(27)} at ${THRESHOLD}: restatements caught ${caught}/${dups.length} (also flagging another record: ${wrongDup}), unrelated drafts flagged ${flagged}/${unrel.length}`);
+    }
     console.log(`record pairs (${r.pairs.count}): score median ${fmt(r.pairs.similarity.median)} p95 ${fmt(r.pairs.similarity.p95)} max ${fmt(r.pairs.similarity.max)};  cosine median ${fmt(r.pairs.cosine.median)} p95 ${fmt(r.pairs.cosine.p95)} max ${fmt(r.pairs.cosine.max)};  top ${r.pairs.top.join(', ')}`);
   }
 }

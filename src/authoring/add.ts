@@ -7,7 +7,8 @@ import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../i
 import { createRecord } from '../artifacts/sources/new-record.js';
 import { updateSidecarProvenance, type Provenance } from '../artifacts/sources/provenance.js';
 import type { Embedder } from '../semantic/embedder.js';
-import { deriveTitle, findSimilarDecisions, type DecisionDraft, type SimilarRecord } from './similar.js';
+import { deriveTitle, type DecisionDraft, type SimilarRecord } from './similar.js';
+import { findSimilarDecisions } from './draft-similar.js';
 
 /** A decision to add: the draft plus where and how it is written. */
 export interface AddDecisionInput extends DecisionDraft {
@@ -111,7 +112,8 @@ function sidecarProvenance(p: Provenance | undefined, now: Date): Provenance | u
 export async function addDecision(root: string, set: ArtifactSet, input: AddDecisionInput, opts: AddDecisionOptions = {}, checked?: ConflictCheck): Promise<AddDecisionResult> {
   const check = checked ?? (await checkDecisionConflicts(root, set, input, opts));
   const format = input.in !== undefined ? 'nygard' : 'contextia';
-  if (check.similar.length && !opts.force) return { ...check, outcome: 'conflict', format };
+  // a dry run shows what it found and what it would write: the caller decides on the similar ones
+  if (check.similar.length && !opts.force && !opts.dryRun) return { ...check, outcome: 'conflict', format };
   const now = opts.now ?? new Date();
   const t = set.config.types.decision;
   if (!t) throw new CtxError('CONFIG', `no decision type in ${set.config.dir}/config.yaml`);

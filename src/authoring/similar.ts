@@ -51,6 +51,10 @@ export interface SimilarRecord {
   cosine: number;
   /** lexical overlap of distinctive terms */
   lexical: number;
+  /** a draft's check (draft-similar.ts): the share of the draft's words search matched in the record */
+  coverage?: number;
+  /** a draft's check: the record's place in search's answer for the draft */
+  rank?: number;
 }
 
 export interface SimilarResult {
@@ -199,7 +203,16 @@ export class DecisionSimilarity {
     private readonly space: VectorSpace | undefined,
     private readonly common: Set<string>,
     private readonly heads: Map<string, Set<string>>,
+    private readonly df: Map<string, number>,
   ) {}
+
+  /**
+   * How much a term says about which decision a text is: its inverse document frequency over
+   * the records' decision parts (a term in none weighs most, one in every record least).
+   */
+  termWeight(term: string): number {
+    return Math.log(1 + this.records.length / (1 + (this.df.get(term) ?? 0)));
+  }
 
   /** `provider/model` of the embedder, when there is one. */
   get embedderName(): string | undefined {
@@ -217,9 +230,11 @@ export class DecisionSimilarity {
     const lists = records.map((a) => terms(headText(a)));
     const common = commonTerms(lists);
     const heads = new Map(records.map((a, i) => [a.id, filterTerms(lists[i]!, common)]));
+    const df = new Map<string, number>();
+    for (const t of lists) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
     // the space (common component) over every record of the set, as retrieval's lane uses it
     const space = embedder && vectors ? embedder.space([...vectors.values()]) : undefined;
-    return new DecisionSimilarity(records, vectors, embedder, space, common, heads);
+    return new DecisionSimilarity(records, vectors, embedder, space, common, heads, df);
   }
 
   /** Every record's score against a text (its own id excluded), most similar first. */
@@ -354,17 +369,4 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 export function configuredEmbedder(set: ArtifactSet, env: NodeJS.ProcessEnv = process.env): Embedder | undefined {
   const s = semanticSettings(set, env);
   return embedderFor(s.provider, s.from, `${set.config.dir}/config.yaml`);
-}
-
-/**
- * Active decisions (repository and global) similar to a draft at or above the threshold,
- * with their scores, most similar first.
- */
-export async function findSimilarDecisions(root: string, set: ArtifactSet, draft: DecisionDraft, opts: SimilarOptions = {}): Promise<SimilarResult> {
-  const threshold = opts.threshold ?? conflictThreshold(set);
-  const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, opts.env));
-  const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
-  const title = draft.title?.trim() || deriveTitle(draft.decision);
-  const scores = await sim.score(draftText(draft), [title, draft.decision, (draft.keywords ?? []).join(' ')].join('\n'), new Set(opts.exclude ?? []));
-  return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: scores.filter((s) => s.similarity >= threshold) };
 }

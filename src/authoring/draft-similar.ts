@@ -1,0 +1,94 @@
+// @spec SPEC-AUTHORING-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import { retrieveForText } from '../retrieve/engine.js';
+import { terms } from '../retrieve/text.js';
+import type { RetrievedRecord } from '../retrieve/types.js';
+import { EmbeddingLane, semanticSettings } from '../semantic/lane.js';
+import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, DecisionSimilarity, deriveTitle, draftText, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
+
+/**
+ * Records search ranks for a draft that may be restated by it. A restatement's record is the
+ * one search finds first for it (measured on git-en-boite: 10 of 10 at rank 1); the next two
+ * cover a draft that restates two overlapping records (Redis queue, background worker).
+ */
+const CANDIDATES = 3;
+/**
+ * The keyword lane shows at most this many matched words per record (src/retrieve/lanes.ts):
+ * the share of a long draft's words a record matches is counted up to it.
+ */
+const MATCHED_SHOWN = 12;
+/**
+ * The mean of the pair score and the keyword coverage at which a draft restates a record,
+ * mapped onto the default threshold 0.75. Measured with
+ * bench/authoring-similarity.mjs on git-en-boite's records: restatements written in other
+ * words sit at 0.6 and above (but one whose record shares its words with another, 0.41),
+ * drafts about something else at 0.38 and below.
+ */
+const AGREEMENT_AT_THRESHOLD = 0.5;
+
+/**
+ * Active decisions (repository and global) a draft restates, most similar first, at or above
+ * the threshold.
+ *
+ * The candidates are what `git ctx search` answers for the draft's title and decision — the
+ * same engine, keyword BM25 and semantic lanes fused (src/retrieve) — so a record is never
+ * called a duplicate of a draft search would not even show for it. Search's scores are
+ * relative to its best hit, so how far a candidate agrees with the draft is judged on an
+ * absolute scale: the mean of the share of the draft's words search matched in the record
+ * and the pair score of the record's decision part (embedding cosine and overlap of
+ * distinctive terms, DecisionSimilarity). The first alone misses restatements in other
+ * words; the second alone flags unrelated records of a small repository, whose vocabulary
+ * they all share.
+ */
+export async function findSimilarDecisions(root: string, set: ArtifactSet, draft: DecisionDraft, opts: SimilarOptions = {}): Promise<SimilarResult> {
+  const threshold = opts.threshold ?? conflictThreshold(set);
+  const env = opts.env ?? process.env;
+  const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, env));
+  const title = draft.title?.trim() || deriveTitle(draft.decision);
+  const text = [title, draft.decision, (draft.keywords ?? []).join(' ')].join('\n');
+  const exclude = new Set(opts.exclude ?? []);
+  const semantic = embedder ? new EmbeddingLane(root, set, embedder, semanticSettings(set, env).threshold) : undefined;
+  const found = await retrieveForText({
+    snapshot: set.snapshot,
+    set,
+    semantic,
+    text,
+    filters: { type: ['decision'] },
+    // the fused band only: a declared or linked record is not one the draft restates
+    caps: { declared: 0, fused: CANDIDATES + exclude.size, links: 0 },
+    staleness: false,
+    feedback: false,
+  });
+  const candidates = found.results.filter((r) => r.slot === 'fused' && !exclude.has(r.id)).slice(0, CANDIDATES);
+  if (!candidates.length) return { threshold, ...(embedder ? { embedder: `${embedder.provider}/${embedder.model}` } : {}), similar: [] };
+  const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
+  const pairs = new Map((await sim.score(draftText(draft), text, exclude)).map((s) => [s.id, s]));
+  // the draft's words by how much each says (rare among the records' decisions: much), the
+  // heaviest MATCHED_SHOWN of them the most a record can match
+  const weights = [...new Set(terms(text))].map((t) => sim.termWeight(t)).sort((a, b) => b - a);
+  const whole = weights.slice(0, MATCHED_SHOWN).reduce((a, b) => a + b, 0) || 1;
+  // a fixed scale: a pair's score does not depend on the threshold it is compared with
+  const scale = DEFAULT_CONFLICT_THRESHOLD / AGREEMENT_AT_THRESHOLD;
+  const similar: SimilarRecord[] = [];
+  candidates.forEach((r, i) => {
+    const pair = pairs.get(r.id);
+    if (!pair) return;
+    const matched = new Set(terms(matchedWords(r).join(' ')));
+    const coverage = Math.min(1, [...matched].reduce((a, t) => a + sim.termWeight(t), 0) / whole);
+    // search's own ranking weighs the agreement: a record search puts well below its first
+    // answer for the draft is a neighbour of what the draft restates, not a second copy
+    const standing = r.score / candidates[0]!.score;
+    const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing);
+    similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
+  });
+  similar.sort((x, y) => y.similarity - x.similarity || x.rank! - y.rank!);
+  return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: similar.filter((s) => s.similarity >= threshold) };
+}
+
+/** The draft's words search matched in a record (its keyword evidence, as the draft wrote them). */
+function matchedWords(r: RetrievedRecord): string[] {
+  return r.why.find((w) => w.kind === 'keywords')?.terms ?? [];
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

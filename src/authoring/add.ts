@@ -4,7 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { ConfirmEntry } from '../artifacts/sources/confirm-block.js';
 import { CtxError } from '../errors.js';
 import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../init/new-artifact.js';
-import { createRecord } from '../artifacts/sources/new-record.js';
+import { createRecord, decisionTarget } from '../artifacts/sources/new-record.js';
 import { updateSidecarProvenance, type Provenance } from '../artifacts/sources/provenance.js';
 import type { Embedder } from '../semantic/embedder.js';
 import { deriveTitle, type DecisionDraft, type SimilarRecord } from './similar.js';
@@ -15,7 +15,10 @@ export interface AddDecisionInput extends DecisionDraft {
   /** the area it applies to: `global`, `domain` or `project` set `scope:`, anything else `domain:` */
   scope?: string;
   paths?: string[];
-  /** an adr source folder: write the record in its ADR format with its next number */
+  /**
+   * where to write it: an adr source folder (its ADR style and next number), or the
+   * configuration folder (`.contextia`) for a frontmatter record; default decisionTarget's answer
+   */
   in?: string;
   /** status as written (default: accepted, the type's in-force status) */
   status?: string;
@@ -49,8 +52,9 @@ export interface AddDecisionResult extends ConflictCheck {
   outcome: 'written' | 'conflict' | 'dry-run';
   id?: string;
   file?: string;
+  /** contextia: a frontmatter record; nygard or madr: a record in an ADR folder, in that style */
   format: 'contextia' | 'nygard' | 'madr';
-  /** dry run of a frontmatter decision: the text that would be written (its id a placeholder) */
+  /** dry run: the text that would be written (a frontmatter record's id a placeholder, an ADR record's number the next free one) */
   text?: string;
 }
 
@@ -105,23 +109,25 @@ function sidecarProvenance(p: Provenance | undefined, now: Date): Provenance | u
 /**
  * Write a decision after checking it against the active ones: with similar records at or
  * above the threshold and no `force`, nothing is written and the outcome is `conflict`.
- * The caller (a CLI asking on a TTY) passes `force` once the user confirmed. Frontmatter
- * artifacts go through createArtifact, ADR records through createRecord (the source's style
- * and next number); both create the file atomically, never overwriting, inside the work tree.
+ * The caller (a CLI asking on a TTY) passes `force` once the user confirmed. Where it goes is
+ * decisionTarget's answer: the team's ADR folder when that is where its decisions are, else
+ * the frontmatter store. Frontmatter artifacts go through createArtifact, ADR records through
+ * createRecord (the folder's style and next number); both create the file atomically, never
+ * overwriting, inside the work tree.
  */
 export async function addDecision(root: string, set: ArtifactSet, input: AddDecisionInput, opts: AddDecisionOptions = {}, checked?: ConflictCheck): Promise<AddDecisionResult> {
   const check = checked ?? (await checkDecisionConflicts(root, set, input, opts));
-  const format = input.in !== undefined ? 'nygard' : 'contextia';
+  const target = decisionTarget(set, input.in);
+  const format = target.kind === 'adr' ? 'nygard' : 'contextia';
   // a dry run shows what it found and what it would write: the caller decides on the similar ones
   if (check.similar.length && !opts.force && !opts.dryRun) return { ...check, outcome: 'conflict', format };
   const now = opts.now ?? new Date();
   const t = set.config.types.decision;
   if (!t) throw new CtxError('CONFIG', `no decision type in ${set.config.dir}/config.yaml`);
   const status = input.status?.trim() || (t.statuses.includes('accepted') ? 'accepted' : undefined);
-  if (input.in !== undefined) {
-    if (opts.dryRun) return { ...check, outcome: 'dry-run', format };
+  if (target.kind === 'adr') {
     const rec = await createRecord(set, {
-      dir: input.in,
+      dir: target.dir,
       title: check.title,
       status: status ? status.charAt(0).toUpperCase() + status.slice(1) : undefined,
       date: now.toISOString().slice(0, 10),
@@ -132,9 +138,12 @@ export async function addDecision(root: string, set: ArtifactSet, input: AddDeci
         keywords: input.keywords,
         confirm: input.confirm,
       },
+      dryRun: opts.dryRun,
     });
+    if (opts.dryRun) return { ...check, outcome: 'dry-run', id: rec.id, file: rec.file, format: rec.style, text: rec.text };
     const prov = sidecarProvenance(input.provenance, now);
-    if (prov) await updateSidecarProvenance(root, set.config.dir, new Map([[rec.id, prov]]));
+    // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
+    if (prov && !set.config.noFile) await updateSidecarProvenance(root, set.config.dir, new Map([[rec.id, prov]]));
     return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style };
   }
   const content = frontmatterContent(input);

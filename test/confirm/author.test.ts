@@ -16,7 +16,7 @@ describe('authoring confirmations: add, new, show', () => {
       'src/billing/a.ts': 'export const x = Math.round(1);\nimport m from "moment";\nexport default m;\n',
     });
     repo.commit('base');
-    const a = runCli(['add', '--decision', 'Round half to even in billing', '--paths', 'src/billing/**', '--forbid-call', 'Math.round', '--forbid', 'parseFloat\\(', '--force'], { cwd: repo.dir });
+    const a = runCli(['add', '--in', '.contextia', '--decision', 'Round half to even in billing', '--paths', 'src/billing/**', '--forbid-call', 'Math.round', '--forbid', 'parseFloat\\(', '--force'], { cwd: repo.dir });
     expect(a.code, a.stderr).toBe(0);
     const dec = readFileSync(path.join(repo.dir, a.stdout.trim()), 'utf8');
     expect(dec).toContain('confirm:\n  - forbid-call: Math.round\n  - forbid: parseFloat\\(\n');

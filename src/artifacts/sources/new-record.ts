@@ -1,5 +1,7 @@
 // @spec SPEC-SOURCES-001
 
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactSet } from '../load.js';
 import { splitFrontmatter } from '../parse.js';
@@ -9,6 +11,7 @@ import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
 import { confirmationSection, type ConfirmEntry } from './confirm-block.js';
 import { adrIdFor, fileNumber } from './files.js';
+import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 
 export interface NewRecordOptions {
   /** the records folder (an adr source's dir) */
@@ -20,6 +23,8 @@ export interface NewRecordOptions {
   date: string;
   /** filled sections (git ctx add); MADR records also take paths and keywords in their frontmatter */
   content?: { context?: string; decision?: string; consequences?: string; paths?: string[]; keywords?: string[]; confirm?: ConfirmEntry[] };
+  /** compute the file and its text, write nothing */
+  dryRun?: boolean;
 }
 
 export interface NewRecordResult {
@@ -27,15 +32,65 @@ export interface NewRecordResult {
   file: string;
   abs: string;
   style: 'nygard' | 'madr';
+  /** the text written (or, in a dry run, that would be) */
+  text: string;
 }
 
-const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'decision';
+/** Where a new decision goes: a records folder read in place, or the frontmatter store. */
+export type DecisionTarget = { kind: 'adr'; dir: string } | { kind: 'contextia' };
+
+/**
+ * Where a new decision is written. Asked for (`into`): the configuration folder (`.contextia`)
+ * means the frontmatter store, any other folder a records folder. Not asked for: the team's
+ * decision records are where it keeps them — when it has no frontmatter decisions and reads
+ * its decisions from ADR folders (configured, or found without a configuration), the folder
+ * holding most of them; otherwise the frontmatter store. A team that writes adr-tools records
+ * would otherwise find its next decision in a folder nobody reads.
+ */
+export function decisionTarget(set: ArtifactSet, into?: string): DecisionTarget {
+  if (into !== undefined) {
+    const dir = normalizeRepoPath(into);
+    return dir === normalizeRepoPath(set.config.dir) ? { kind: 'contextia' } : { kind: 'adr', dir };
+  }
+  const decisions = set.artifacts.filter((a) => a.type === 'decision' && a.origin === 'repo');
+  if (decisions.some((a) => (a.format ?? 'contextia') === 'contextia')) return { kind: 'contextia' };
+  let best: { dir: string; n: number } | undefined;
+  for (const s of set.config.sources) {
+    if (s.format !== 'adr' || (s.type || 'decision') !== 'decision') continue;
+    const n = decisions.filter((a) => a.file.startsWith(s.dir + '/')).length;
+    if (!best || n > best.n) best = { dir: s.dir, n };
+  }
+  return best ? { kind: 'adr', dir: best.dir } : { kind: 'contextia' };
+}
+
+const slug = (s: string, sep = '-') => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, sep).replace(new RegExp(`^\\${sep}+|\\${sep}+$`, 'g'), '').slice(0, 60) || 'decision';
+
+/** How a folder names its records, from one name: `0014-title.md`, `adr-014-title.md`, `ADR_7_title.md`. */
+interface NamePattern {
+  prefix: string;
+  /** between the number and the title */
+  sep: string;
+  /** between the title's words */
+  words: string;
+  ext: string;
+}
+
+function namePattern(file: string | undefined): NamePattern {
+  const base = file ? path.posix.basename(file) : '';
+  const m = /^([A-Za-z]{2,8}[-_ ]?)?(\d+)([-_ .])(.*)\.(md|markdown)$/i.exec(base);
+  if (!m) return { prefix: '', sep: '-', words: '-', ext: 'md' };
+  return { prefix: m[1] ?? '', sep: m[3]!, words: m[4]!.includes('_') && !m[4]!.includes('-') ? '_' : '-', ext: m[5]! };
+}
 
 /**
  * Write a new decision record into an adr source folder in the folder's own style: the next
- * number after the highest one in it (padded like the others, 4 digits when there are
- * none), Nygard (`# N. Title`, `Date:`, `## Status`) unless its records carry MADR
- * frontmatter or `* Status:` bullets. Created with createOnly: never overwrites.
+ * number after the highest one in it (any file of the folder counts, records or not; padded
+ * like the others, 4 digits when there are none), named like its newest record, and shaped
+ * like the newest record whose shape git-ctx can fill (record-shape.ts): adr-tools,
+ * MADR frontmatter or bullets, hand-written metadata lines. An empty folder gets Nygard
+ * (`# N. Title`, `Date:`, `## Status`), a folder of records git-ctx cannot learn from MADR
+ * when they carry frontmatter or `* Status:` bullets. Created with createOnly: never
+ * overwrites; a number another writer took meanwhile moves it to the next.
  */
 export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promise<NewRecordResult> {
   const dir = normalizeRepoPath(o.dir);
@@ -44,36 +99,60 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const dirs = set.config.sources.filter((s) => s.format === 'adr').map((s) => s.dir);
     throw new CtxError('USAGE', `${dir} is not a records folder (format adr) under sources: in ${set.config.dir}/config.yaml`, { hint: dirs.length ? `records folders: ${dirs.join(', ')}` : 'add it under sources: (git ctx init finds them)' });
   }
+  const root = set.snapshot.root;
   const inDir = set.artifacts.filter((a) => a.file.startsWith(dir + '/'));
+  // every numbered name counts: a record saved without its extension still holds its number
+  const onDisk = await readdir(path.join(root, ...dir.split('/'))).catch(() => [] as string[]);
   let max = 0;
   let width = 0;
-  for (const a of inDir) {
-    const n = fileNumber(a.file);
+  for (const f of [...inDir.map((a) => a.file), ...onDisk]) {
+    const n = fileNumber(f);
     if (n === undefined) continue;
     max = Math.max(max, Number(n));
     width = Math.max(width, n.length);
   }
-  const madr = inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
+  // newest first: records directly in the folder before those in its subfolders (an archive
+  // such as historic/ is not how the team writes now), then the highest number, then the later name
+  const nested = (f: string) => (path.posix.dirname(f) === dir ? 0 : 1);
+  const newest = inDir
+    .filter((a) => fileNumber(a.file) !== undefined && /\.(md|markdown)$/i.test(a.file))
+    .sort((a, b) => nested(a.file) - nested(b.file) || Number(fileNumber(b.file)) - Number(fileNumber(a.file)) || (a.file < b.file ? 1 : -1));
+  let shape: RecordShape | undefined;
+  for (const a of newest) {
+    const text = await readFile(path.join(root, ...a.file.split('/')), 'utf8').catch(() => undefined);
+    if (text !== undefined && (shape = learnShape(text))) break;
+  }
+  const names = namePattern(newest[0]?.file);
+  const madr = shape ? shape.style === 'madr' : inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
   const title = o.title.trim() || 'Untitled decision';
   const status = o.status?.trim() || 'Proposed';
   for (let n = max + 1; n < max + 20; n++) {
     const num = String(n).padStart(width || 4, '0');
-    const file = `${dir}/${num}-${slug(title)}.md`;
+    const file = `${dir}/${names.prefix}${num}${names.sep}${slug(title, names.words)}.${names.ext}`;
     const c = o.content ?? {};
     const para = (t: string | undefined) => (t?.trim() ? `${t.trim()}\n\n` : '');
     const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
-    const text = madr
-      ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
-      : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
+    // the number in the title as the folder writes it there: adr-tools `# 14.`, or padded like the file
+    const titleNumber = shape?.titlePadded ? num : String(n);
+    const text = shape
+      ? renderShape(shape, { number: titleNumber, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
+      : madr
+        ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
+        : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
     // the record's own style: MADR 4 keeps Confirmation under Decision Outcome (DEC-052)
     const confirmation = c.confirm?.length ? `\n${confirmationSection(c.confirm, madr ? 3 : 2)}` : '';
-    const abs = path.join(set.snapshot.root, ...file.split('/'));
+    const abs = path.join(root, ...file.split('/'));
     // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
-    await containedPath(set.snapshot.root, abs);
-    await mkdirContained(set.snapshot.root, path.dirname(abs));
+    await containedPath(root, abs);
+    const result = { id: adrIdFor(file, src.prefix), file, abs, style: madr ? ('madr' as const) : ('nygard' as const), text: text + confirmation };
+    if (o.dryRun) {
+      if (existsSync(abs)) continue;
+      return result;
+    }
+    await mkdirContained(root, path.dirname(abs));
     try {
       await writeFileAtomic(abs, text + confirmation, { createOnly: true });
-      return { id: adrIdFor(file, src.prefix), file, abs, style: madr ? 'madr' : 'nygard' };
+      return result;
     } catch (e) {
       if (!(e instanceof CtxError && e.code === 'EXISTS')) throw e;
     }

@@ -134,7 +134,7 @@ function printResult(r: AddDecisionResult, o: AddCliOptions): void {
     io().out(`${r.file}\n`);
     io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : ''}\n`);
   } else if (r.outcome === 'dry-run') {
-    io().err(`dry run: would add "${r.title}"${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : ', nothing similar'}\n`);
+    io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : ', nothing similar'}\n`);
     if (r.text) io().out(r.text);
   }
 }
@@ -152,7 +152,7 @@ export function register(program: Command): void {
     .option('--scope <area>', 'global, domain or project (scope:), or an area such as billing (domain:)')
     .option('--paths <glob...>', 'code it governs (paths:), comma or space separated')
     .option('--keywords <word...>', 'keywords, comma or space separated')
-    .option('--in <folder>', 'write it into this records folder (a sources: entry of format adr), in its ADR style and numbering')
+    .option('--in <folder>', "write it into this records folder (a sources: entry of format adr, in its style and numbering) or .contextia (a frontmatter record). Default: the team's ADR folder when its decisions are only there, else .contextia")
     .option('--status <status>', 'status (default: accepted)')
     .option('--forbid-call <callee...>', 'confirmation: code must not call this (Math.round, console.*); see docs/confirmations.md')
     .option('--forbid-import <module...>', 'confirmation: code must not import a module matching this glob (moment*)')

@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
 import { confirmEntries } from '../../check/confirm/author.js';
-import { createRecord } from '../../artifacts/sources/new-record.js';
+import { createRecord, decisionTarget } from '../../artifacts/sources/new-record.js';
 import { manualProvenance } from '../../authoring/propose.js';
 import { updateSidecarProvenance } from '../../artifacts/sources/provenance.js';
 import { CtxError } from '../../errors.js';
@@ -35,14 +35,14 @@ export function register(program: Command): void {
     .option('-s, --status <status>', "status (default: the type's initial status, e.g. proposed, draft, todo)")
     .option('-d, --domain <domain>', 'domain; also part of the id (--domain billing → DEC-BILLING-004)')
     .option('-l, --links <id...>', 'ids to link (grouped under links.specs, links.decisions, … by their type)')
-    .option('--in <folder>', 'write a decision record into this records folder (a sources: entry of format adr), in its own ADR style, with its next number')
+    .option('--in <folder>', "where to write a decision: a records folder (a sources: entry of format adr, in its own style with its next number) or .contextia (a frontmatter record). Default: the team's ADR folder when its decisions are only there, else .contextia")
     .option('--date <YYYY-MM-DD>', 'date of the record (default: today, UTC)')
     .option('--forbid-call <callee...>', 'confirmation: code must not call this (Math.round, console.*); see docs/confirmations.md')
     .option('--forbid-import <module...>', 'confirmation: code must not import a module matching this glob (moment*)')
     .option('--forbid <regex...>', 'confirmation: no line of code may match this regular expression')
     .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
     .option('--json', 'print {id, type, file} as JSON')
-    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
+    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\n  git ctx new decision --in .contextia --title "Use Postgres"   (a frontmatter record beside an ADR folder)\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
     .action(async (type: string, o: NewCliOptions) => {
       if (o.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw new CtxError('USAGE', `--date must be YYYY-MM-DD (got ${JSON.stringify(o.date)})`);
       const now = o.date ? new Date(`${o.date}T00:00:00Z`) : new Date();
@@ -52,10 +52,15 @@ export function register(program: Command): void {
       try {
         // who created it and at which commit (DEC-054)
         const provenance = await manualProvenance(repo.snapshot.root);
-        if (o.in !== undefined) {
-          if (type !== 'decision') throw new CtxError('USAGE', `--in writes decision records; got type ${type}`);
-          const rec = await createRecord(repo.set, { dir: toRepoPath(repo.snapshot.root, o.in, repo.cwd), title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), ...(confirm.length ? { content: { confirm } } : {}) });
-          await updateSidecarProvenance(repo.snapshot.root, repo.config.dir, new Map([[rec.id, { ...provenance, date: now.toISOString().slice(0, 10) }]]));
+        if (o.in !== undefined && type !== 'decision') throw new CtxError('USAGE', `--in writes decision records; got type ${type}`);
+        const target = type === 'decision' ? decisionTarget(repo.set, o.in === undefined ? undefined : toRepoPath(repo.snapshot.root, o.in, repo.cwd)) : ({ kind: 'contextia' } as const);
+        if (target.kind === 'adr') {
+          // an ADR file's id is its number and it has no links slot: those ask for a frontmatter record
+          const asked = o.in === undefined ? [o.id !== undefined && '--id', o.domain !== undefined && '--domain', o.links?.length && '--links'].filter(Boolean) : [];
+          if (asked.length) throw new CtxError('USAGE', `this repository's decisions are records in ${target.dir}/, which take no ${asked.join(', ')}`, { hint: `write a ${repo.config.dir}/ record instead: --in ${repo.config.dir}` });
+          const rec = await createRecord(repo.set, { dir: target.dir, title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), ...(confirm.length ? { content: { confirm } } : {}) });
+          // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
+          if (!repo.config.noFile) await updateSidecarProvenance(repo.snapshot.root, repo.config.dir, new Map([[rec.id, { ...provenance, date: now.toISOString().slice(0, 10) }]]));
           if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style }, null, 2) + '\n');
           else {
             io().out(`${rec.file}\n`);

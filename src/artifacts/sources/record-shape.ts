@@ -1,0 +1,151 @@
+// @spec SPEC-SOURCES-001
+
+import { splitFrontmatter } from '../parse.js';
+
+/** What a new record fills in: the rest of the learned shape stays as empty sections. */
+export interface RecordFill {
+  number: string;
+  title: string;
+  status: string;
+  date: string;
+  context?: string;
+  decision?: string;
+  consequences?: string;
+  /** MADR frontmatter lists (only where the shape has frontmatter) */
+  paths?: string[];
+  keywords?: string[];
+}
+
+type Role = 'status' | 'context' | 'decision' | 'consequences' | 'other';
+
+/**
+ * The shape of a folder's records, learned from one of them: how the title line numbers the
+ * record (`# 14. Title`, `# ADR-014: Title`, `# Title`), where status and date are written
+ * (frontmatter, `Date:` / `* Status:` / `**Status:**` lines under the title, a `## Status`
+ * section), and its sections in order. A new record copies it so that the folder keeps one
+ * style: adr-tools records stay adr-tools records, MADR ones MADR.
+ */
+export interface RecordShape {
+  style: 'nygard' | 'madr';
+  /** frontmatter keys git-ctx fills, in the record's order (undefined: no frontmatter) */
+  frontmatter?: ('status' | 'date')[];
+  /** the title line before the title: `14. `, `ADR-014: ` (the number as `{n}`), or '' */
+  titlePrefix: string;
+  /** the title's number is zero-padded like the file name's (`# 0014. …`), not bare (`# 14. …`) */
+  titlePadded: boolean;
+  /** metadata lines under the title, `{v}` for the value */
+  meta: { key: 'status' | 'date'; line: string }[];
+  sections: { hashes: string; title: string; role: Role }[];
+  /** the model wrote its status in lower case (`* Status: accepted`), as MADR does */
+  statusLower: boolean;
+}
+
+const roleOf = (title: string): Role => {
+  const t = title.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
+  if (t === 'status') return 'status';
+  if (/^(context|context and problem statement|problem statement|context and problem)$/.test(t)) return 'context';
+  if (/^(decision|decision outcome|the decision)$/.test(t)) return 'decision';
+  if (t === 'consequences') return 'consequences';
+  return 'other';
+};
+
+/**
+ * The shape of one record's text, or undefined when it has no place for a status (a shape
+ * git-ctx could not fill) or no level-1 title.
+ */
+export function learnShape(text: string): RecordShape | undefined {
+  const fm = splitFrontmatter(text.replace(/\r\n/g, '\n'));
+  let frontmatter: RecordShape['frontmatter'];
+  if (fm.hasFrontmatter) {
+    const keys = [...fm.yaml.matchAll(/^(status|date):/gm)].map((m) => m[1] as 'status' | 'date');
+    frontmatter = keys.includes('status') ? keys : ['status', ...keys];
+    if (!frontmatter.includes('date')) frontmatter.push('date');
+  }
+  const lines = fm.body.split('\n');
+  const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
+  if (h1 < 0) return undefined;
+  const heading = lines[h1]!.replace(/^#\s+/, '');
+  let titlePrefix = '';
+  let titlePadded = false;
+  const dotted = /^(\d+)\.\s+/.exec(heading);
+  const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.–—-]\s*|\s+)/.exec(heading);
+  const padded = (digits: string) => digits.length > 1 && digits.startsWith('0');
+  if (dotted) {
+    titlePrefix = `{n}. `;
+    titlePadded = padded(dotted[1]!);
+  } else if (named) {
+    titlePrefix = `${named[1]}{n}${named[3]}`;
+    titlePadded = padded(named[2]!);
+  }
+  const meta: RecordShape['meta'] = [];
+  const sections: RecordShape['sections'] = [];
+  let statusValue: string | undefined;
+  for (const line of lines.slice(h1 + 1)) {
+    const s = /^(#{2,4})\s+(.+?)\s*$/.exec(line);
+    if (s) {
+      sections.push({ hashes: s[1]!, title: s[2]!, role: roleOf(s[2]!) });
+      continue;
+    }
+    if (sections.length) {
+      if (statusValue === undefined && sections.at(-1)!.role === 'status' && line.trim()) statusValue = line.trim();
+      continue;
+    }
+    // `Date: 2020-01-01`, `* Status: accepted`, `- Date: …`, `**Status:** …`
+    const m = /^(\s*(?:[-*]\s+)?(?:\*\*)?)(status|date)((?:\*\*)?\s*:\s*(?:\*\*)?\s*|\s*:(?:\*\*)?\s*)(.*)$/i.exec(line);
+    if (!m) continue;
+    const key = m[2]!.toLowerCase() as 'status' | 'date';
+    meta.push({ key, line: `${m[1]}${m[2]}${m[3]}{v}` });
+    if (key === 'status') statusValue = m[4]!.trim();
+  }
+  const statusLower = !!statusValue && /[a-z]/.test(statusValue) && statusValue === statusValue.toLowerCase();
+  const hasStatus = !!frontmatter || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
+  if (!hasStatus) return undefined;
+  const madr = !!frontmatter || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => /outcome/i.test(s.title));
+  completeSections(sections, madr);
+  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), titlePrefix, titlePadded, meta, sections, statusLower };
+}
+
+const ORDER: Role[] = ['status', 'context', 'decision', 'consequences'];
+
+/**
+ * The parts of its style a model record left out (an unfinished record without Consequences)
+ * are put back where the style has them: a new record offers every part to fill in.
+ */
+function completeSections(sections: RecordShape['sections'], madr: boolean): void {
+  const decision = sections.find((s) => s.role === 'decision');
+  const titles: Record<'context' | 'decision' | 'consequences', [string, string]> = {
+    context: ['##', madr ? 'Context and Problem Statement' : 'Context'],
+    decision: ['##', madr ? 'Decision Outcome' : 'Decision'],
+    // MADR keeps its consequences under the outcome
+    consequences: [madr && decision && /outcome/i.test(decision.title) ? decision.hashes + '#' : '##', 'Consequences'],
+  };
+  for (const role of ['context', 'decision', 'consequences'] as const) {
+    if (sections.some((s) => s.role === role)) continue;
+    const after = ORDER.indexOf(role);
+    const at = sections.findIndex((s) => s.role !== 'other' && ORDER.indexOf(s.role) > after);
+    const [hashes, title] = titles[role];
+    sections.splice(at < 0 ? sections.length : at, 0, { hashes, title, role });
+  }
+}
+
+/** A new record's text in a learned shape. */
+export function renderShape(shape: RecordShape, f: RecordFill): string {
+  const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
+  const status = shape.statusLower ? f.status.toLowerCase() : f.status;
+  const value = (k: 'status' | 'date') => (k === 'status' ? status : f.date);
+  let out = '';
+  if (shape.frontmatter) {
+    // frontmatter statuses are written lower case, as MADR's template does
+    out += `---\n${shape.frontmatter.map((k) => `${k}: ${k === 'status' ? f.status.toLowerCase() : f.date}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n`;
+  }
+  out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
+  const written = new Set<string>();
+  if (shape.meta.length) out += `\n${shape.meta.map((m) => m.line.replace('{v}', value(m.key))).join('\n')}\n`;
+  const parts = shape.sections.map((s) => {
+    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? (shape.frontmatter || shape.meta.some((m) => m.key === 'status') ? undefined : status) : f[s.role];
+    if (s.role !== 'other') written.add(s.role);
+    return `${s.hashes} ${s.title}\n${text?.trim() ? `\n${text.trim()}\n` : ''}`;
+  });
+  if (parts.length) out += `\n${parts.join('\n')}`;
+  return out;
+}

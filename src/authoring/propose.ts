@@ -14,35 +14,8 @@ export interface ProposeInput extends Omit<AddDecisionInput, 'status' | 'provena
   owner?: string;
   /** how it was captured (default ai_chat) */
   source?: string;
-  /** an ADR folder to write into (default: the team's decision source, see decisionSource) */
+  /** an ADR folder to write into (default: the team's decision source, see decisionTarget) */
   in?: string;
-}
-
-/**
- * The folder a team keeps its decisions in: the records folder (an adr source) holding the
- * most decisions when it holds more than the frontmatter folder, else the frontmatter folder
- * (undefined). An ADR-only repository so gets its proposals as ADRs, in its own style.
- */
-export function decisionSource(set: ArtifactSet): string | undefined {
-  const counts = new Map<string | undefined, number>([[undefined, 0]]);
-  const adrDirs = set.config.sources.filter((s) => s.format === 'adr').map((s) => s.dir);
-  for (const d of adrDirs) counts.set(d, 0);
-  for (const a of set.artifacts) {
-    if (a.origin !== 'repo' || a.type !== 'decision') continue;
-    const dir = a.format === 'adr' ? adrDirs.find((d) => a.file.startsWith(d + '/')) : undefined;
-    counts.set(dir, (counts.get(dir) ?? 0) + 1);
-  }
-  let best: string | undefined;
-  let most = counts.get(undefined)!;
-  for (const d of adrDirs) {
-    if (counts.get(d)! > most) {
-      best = d;
-      most = counts.get(d)!;
-    }
-  }
-  // no records anywhere: a repository configured with only records folders still writes there
-  if (most === 0 && adrDirs.length && !set.artifacts.some((a) => a.origin === 'repo' && a.format !== 'adr' && a.type === 'decision')) best = adrDirs[0];
-  return best;
 }
 
 /** The type's status for a record not yet decided (proposed, else draft, else the first). */
@@ -74,9 +47,9 @@ export async function proposalInput(root: string, set: ArtifactSet, input: Propo
     confidence: CONFIDENCE.inferred,
     date: now.toISOString().slice(0, 10),
   };
-  const dir = input.in ?? decisionSource(set);
-  const { session: _s, commit: _c, owner: _o, source: _src, in: _in, ...draft } = input;
-  return { ...draft, status: proposedStatus(set), provenance: dropEmpty(provenance), ...(dir !== undefined ? { in: dir } : {}) };
+  const { session: _s, commit: _c, owner: _o, source: _src, ...draft } = input;
+  // where: as asked, else where the team keeps its decisions (addDecision asks decisionTarget)
+  return { ...draft, status: proposedStatus(set), provenance: dropEmpty(provenance) };
 }
 
 /** Provenance a person adds by hand (add, new): owner, source manual, and the commit. */

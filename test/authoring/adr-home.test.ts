@@ -52,8 +52,8 @@ describe('authoring where the records live: an adr-tools folder named by .adr-di
     const c = runCli(['new', 'decision', '--in', '.contextia', '--title', 'Name exports', '--date', '2026-02-01'], { cwd: repo.dir });
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout.trim()).toBe('.contextia/system/rationale/DEC-001.md');
-    // once the team keeps frontmatter decisions, a new one goes there
-    expect(JSON.parse(runCli(['new', 'decision', '--title', 'Billing rounding', '--domain', 'billing', '--json'], { cwd: repo.dir }).stdout)).toMatchObject({ id: 'DEC-BILLING-001' });
+    // one frontmatter decision beside five ADRs: the folder holding most of them stays the default
+    expect(JSON.parse(runCli(['new', 'decision', '--title', 'Billing rounding', '--json'], { cwd: repo.dir }).stdout)).toMatchObject({ id: 'ADR-0006', file: `${ADR_TOOLS}/0006-billing-rounding.md` });
   });
 
   it('add --dry-run of a restatement finds the record it restates (exit 1); an unrelated decision is not flagged; nothing is written', () => {

@@ -40,27 +40,41 @@ export interface NewRecordResult {
 export type DecisionTarget = { kind: 'adr'; dir: string } | { kind: 'contextia' };
 
 /**
- * Where a new decision is written. Asked for (`into`): the configuration folder (`.contextia`)
- * means the frontmatter store, any other folder a records folder. Not asked for: the team's
- * decision records are where it keeps them — when it has no frontmatter decisions and reads
- * its decisions from ADR folders (configured, or found without a configuration), the folder
- * holding most of them; otherwise the frontmatter store. A team that writes adr-tools records
- * would otherwise find its next decision in a folder nobody reads.
+ * Where a new decision is written (add, new, proposals). Asked for (`into`): the configuration
+ * folder (`.contextia`) means the frontmatter store, any other folder a records folder. Not
+ * asked for: where the team keeps its decisions — the records folder (an adr source of
+ * decisions, configured or found without a configuration) holding the most of them when it
+ * holds more than the frontmatter store; a repository whose decision sources are only
+ * records folders writes there even before its first record. A team that writes adr-tools
+ * records would otherwise find its next decision in a folder nobody reads.
  */
 export function decisionTarget(set: ArtifactSet, into?: string): DecisionTarget {
   if (into !== undefined) {
     const dir = normalizeRepoPath(into);
     return dir === normalizeRepoPath(set.config.dir) ? { kind: 'contextia' } : { kind: 'adr', dir };
   }
-  const decisions = set.artifacts.filter((a) => a.type === 'decision' && a.origin === 'repo');
-  if (decisions.some((a) => (a.format ?? 'contextia') === 'contextia')) return { kind: 'contextia' };
-  let best: { dir: string; n: number } | undefined;
-  for (const s of set.config.sources) {
-    if (s.format !== 'adr' || (s.type || 'decision') !== 'decision') continue;
-    const n = decisions.filter((a) => a.file.startsWith(s.dir + '/')).length;
-    if (!best || n > best.n) best = { dir: s.dir, n };
+  const dirs = set.config.sources.filter((s) => s.format === 'adr' && (s.type || 'decision') === 'decision').map((s) => s.dir);
+  const counts = new Map<string, number>(dirs.map((d) => [d, 0]));
+  let frontmatter = 0;
+  for (const a of set.artifacts) {
+    if (a.origin !== 'repo' || a.type !== 'decision') continue;
+    if (a.format !== 'adr') {
+      frontmatter++;
+      continue;
+    }
+    const d = dirs.find((x) => a.file.startsWith(x + '/'));
+    if (d !== undefined) counts.set(d, counts.get(d)! + 1);
   }
-  return best ? { kind: 'adr', dir: best.dir } : { kind: 'contextia' };
+  let best: string | undefined;
+  let most = frontmatter;
+  for (const d of dirs) {
+    if (counts.get(d)! > most) {
+      best = d;
+      most = counts.get(d)!;
+    }
+  }
+  if (best === undefined && most === 0 && dirs.length) best = dirs[0];
+  return best !== undefined ? { kind: 'adr', dir: best } : { kind: 'contextia' };
 }
 
 const slug = (s: string, sep = '-') => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, sep).replace(new RegExp(`^\\${sep}+|\\${sep}+$`, 'g'), '').slice(0, 60) || 'decision';

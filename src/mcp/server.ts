@@ -181,8 +181,17 @@ export function createServer(options: CreateServerOptions): McpServer {
     'search_decisions',
     {
       title: 'Search the records',
-      description: 'Search decisions, specs and norms by a question or keywords: ranked, each with its evidence (matched terms, relation chain) and summary; inactive records hidden unless all. Load the full text with read_artifact.',
-      inputSchema: { query: z.string().min(1).max(2000).describe('a question or keywords, e.g. "how do we rate limit webhooks"'), ...retrievalSchema },
+      description:
+        'Search decisions, specs and norms by a question or keywords: ranked, each with its evidence (matched terms, relation chain) and summary; inactive records hidden unless all. Records are often written in other words than your question: also pass terms, 3 to 8 of your own rephrasings and related technical words (synonyms, the library or pattern names, identifiers you expect), which are searched with the query. The answer ends with its episode id for the feedback tool. Load the full text with read_artifact.',
+      inputSchema: {
+        query: z.string().min(1).max(2000).describe('a question or keywords, e.g. "how do we rate limit webhooks"'),
+        terms: z
+          .array(z.string().min(1).max(200))
+          .max(16)
+          .optional()
+          .describe('3 to 8 rephrasings and related technical words, e.g. ["throttling", "token bucket", "429 Too Many Requests", "backoff"]'),
+        ...retrievalSchema,
+      },
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args, extra) => run('search_decisions', () => searchDecisionsTool(forCall(ctx, extra), args)),
@@ -194,7 +203,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Feedback on a retrieval',
       description:
-        'Say how good an answer was: the episode id comes with every context_for_code, search_decisions and get_context answer (data.episode). Mark references (artifact ids, paths) useful or not useful, and name what was missing. Append-only; `git ctx eval` replays episodes against the engine using this feedback.',
+        'Say how good an answer was: the episode id comes with every context_for_code, search_decisions and get_context answer (data.episode; context_for_code and search_decisions also end their text with it). Mark references (artifact ids, paths) useful or not useful, and name what was missing. Append-only; `git ctx eval` replays episodes against the engine using this feedback.',
       inputSchema: {
         episode: z.string().min(4).max(64).describe('the episode id from an answer (data.episode), or a unique prefix of it'),
         useful: refs.describe('references that helped, e.g. ["DEC-007"]'),

@@ -279,20 +279,48 @@ export async function contextForCodeTool(ctx: ToolContext, args: { place: string
     return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  return { text: renderRetrievalContext(result) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
-/** search_decisions: records for a question or keywords, summaries first. */
-export async function searchDecisionsTool(ctx: ToolContext, args: { query: string; all?: boolean; types?: string[]; max?: number; session_id?: string }): Promise<ToolOutput> {
+/**
+ * The episode id in the text the agent reads: agents act on the text of an answer, and the
+ * feedback tool needs the id (structured content alone is not shown to every model).
+ */
+export function episodeLine(episode: string | undefined): string {
+  return episode ? `\nEpisode: ${episode} (pass it to the feedback tool to say which records helped or what was missing).\n` : '';
+}
+
+/**
+ * The text searched for a question and the calling agent's own terms (rephrasings, related
+ * technical words): one query, so that the keyword and semantic lanes both see them and a
+ * record written in other words than the question is found by the agent's words for it.
+ * Terms repeating the question or each other are dropped.
+ */
+export function queryWithTerms(query: string, terms: readonly string[] | undefined): string {
+  const seen = new Set([query.trim().toLowerCase()]);
+  const extra: string[] = [];
+  for (const t of terms ?? []) {
+    const k = t.replace(/\s+/g, ' ').trim();
+    if (!k || seen.has(k.toLowerCase())) continue;
+    seen.add(k.toLowerCase());
+    extra.push(k);
+  }
+  return extra.length ? `${query.trim()} — ${extra.join('; ')}` : query;
+}
+
+/** search_decisions: records for a question or keywords (and the agent's terms for it), summaries first. */
+export async function searchDecisionsTool(ctx: ToolContext, args: { query: string; terms?: string[]; all?: boolean; types?: string[]; max?: number; session_id?: string }): Promise<ToolOutput> {
   const state = await ctx.reader.state();
   const rec = mcpRecorder(ctx, state, 'search_decisions', args.session_id);
+  // the episode records the text searched, terms included, so that eval replays the same question
+  const text = queryWithTerms(args.query, args.terms);
   const result = await withLiveSet(ctx, state, async (set, snapshot) => {
     const { retrieveForText } = await import('../retrieve/engine.js');
     const { semanticLaneFor } = await import('../semantic/lane.js');
-    return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text: args.query, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
+    return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  return { text: renderRetrievalContext(result) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
 /** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */

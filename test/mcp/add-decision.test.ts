@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArtifact } from '../../src/artifacts/parse.js';
+import { makeRepo } from '../helpers/git-repo.js';
 import { connect, fixtureRepo } from './helpers.js';
 
 const RATIONALE = '.contextia/system/rationale';
@@ -46,5 +47,20 @@ describe('add_decision (real MCP client)', () => {
     expect(decisions(repo.dir)).toContain(path.basename(r.data.file as string));
     const bad = await c.call('add_decision', { title: 'no decision' });
     expect(bad.isError).toBe(true);
+  });
+
+  it('in a repository whose decisions are an adr-tools folder, writes the next record there in its shape; a restatement conflicts', async () => {
+    const repo = makeRepo();
+    cpSync(path.resolve(import.meta.dirname, '../fixtures/adr-home/adr-tools'), repo.dir, { recursive: true });
+    repo.commit('fixture');
+    const c = await connect({ cwd: repo.dir });
+    const dup = await c.call('add_decision', { decision: 'Confirmation emails go out from a worker reading an SQS queue, so checkout never waits on the mail provider.' });
+    expect(dup.data).toMatchObject({ outcome: 'conflict' });
+    expect((dup.data.similar as { id: string }[]).map((s) => s.id)).toEqual(['ADR-0003']);
+    const r = await c.call('add_decision', { decision: 'Roll out risky changes behind LaunchDarkly feature flags.', rationale: 'Two big-bang releases broke checkout.' });
+    expect(r.isError, r.text).toBeFalsy();
+    expect(r.data).toMatchObject({ outcome: 'written', id: 'ADR-0005', file: 'doc/architecture/decisions/0005-roll-out-risky-changes-behind-launchdarkly-feature-flags.md' });
+    expect(readFileSync(path.join(repo.dir, r.data.file as string), 'utf8')).toMatch(/^# 5\. Roll out risky changes behind LaunchDarkly feature flags\n\nDate: \d{4}-\d{2}-\d{2}\n\n## Status\n\nAccepted\n\n## Context\n\nTwo big-bang releases broke checkout\.\n/);
+    expect(existsSync(path.join(repo.dir, '.contextia'))).toBe(false);
   });
 });

@@ -98,6 +98,11 @@ export function learnShape(text: string): RecordShape | undefined {
     if (key === 'status') statusValue = m[4]!.trim();
   }
   const statusLower = !!statusValue && /[a-z]/.test(statusValue) && statusValue === statusValue.toLowerCase();
+  // the record's own parts, not the subsections of what it happened to discuss ("### Problems
+  // identified", "#### 1. …"): the shallowest level, and deeper ones only when they are a part
+  // of the style (MADR's "### Consequences" under the outcome)
+  const top = Math.min(...sections.map((x) => x.hashes.length));
+  for (let i = sections.length - 1; i >= 0; i--) if (sections[i]!.hashes.length > top && sections[i]!.role === 'other') sections.splice(i, 1);
   const hasStatus = !!frontmatter || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
   if (!hasStatus) return undefined;
   const madr = !!frontmatter || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => /outcome/i.test(s.title));

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { learnShape, renderShape } from '../../src/artifacts/sources/record-shape.js';
+
+const fill = { number: '17', title: 'Cache the organisations list', status: 'Proposed', date: '2026-01-01' };
+
+describe('the shape of a folder’s newest record', () => {
+  it('keeps the record’s own parts, not the subsections of what it discussed; a Status placed late stays late', () => {
+    const model = '# 16. Publishing times\n\nDate: 2020-03-20\n\n## Context\n\nWhy.\n\n### Problems identified\n\n#### 1. Accurate times\n\nText.\n\n### Approaches considered\n\n## Decision\n\nWe store them.\n\n## Status\n\nAccepted\n\n## Consequences\n\nMore data.\n';
+    const shape = learnShape(model)!;
+    expect(shape.sections.map((s) => s.title)).toEqual(['Context', 'Decision', 'Status', 'Consequences']);
+    expect(renderShape(shape, { ...fill, decision: 'Read them from Redis.' })).toBe('# 17. Cache the organisations list\n\nDate: 2026-01-01\n\n## Context\n\n## Decision\n\nRead them from Redis.\n\n## Status\n\nProposed\n\n## Consequences\n');
+  });
+
+  it('copies MADR 2 bullets and lower-case statuses, keeps Consequences under the outcome, and puts back a missing Context', () => {
+    const model = '# Use Redis for sessions\n\n* Status: accepted\n* Deciders: web team\n* Date: 2021-02-03\n\n## Decision Outcome\n\nChosen option: "Redis".\n\n### Consequences\n\n* Good, because restarts keep sessions.\n';
+    const shape = learnShape(model)!;
+    expect(shape.style).toBe('madr');
+    expect(renderShape(shape, { ...fill, context: 'Lists load slowly.' })).toBe('# Cache the organisations list\n\n* Status: proposed\n* Date: 2026-01-01\n\n## Context and Problem Statement\n\nLists load slowly.\n\n## Decision Outcome\n\n### Consequences\n');
+  });
+
+  it('numbers the title as the model does; a record with nowhere to write a status is no model', () => {
+    const named = learnShape('# ADR-007: Use Kafka\n\n**Status:** Accepted\n\n## Decision\n\nKafka.\n')!;
+    expect(renderShape(named, { ...fill, number: '0017' }).split('\n')[0]).toBe('# ADR-0017: Cache the organisations list');
+    expect(named.titlePadded).toBe(true);
+    expect(learnShape('# A record that states no status\n\n## Context\n\nNobody wrote one.\n')).toBeUndefined();
+  });
+});

@@ -3,7 +3,7 @@
 // DEC-058) and of the pair score behind the decision-conflict check rule. Scores drafts written
 // in other words than the records they restate (near-duplicates, expected flagged) and drafts
 // about something else (expected not flagged), on the fixture test/fixtures/authoring-similar
-// and on the records of the git-en-boite and dotcom-rendering dev sets; then every pair of
+// and on the records of the git-en-boite, dotcom-rendering and content-publisher dev sets; then every pair of
 // active records of each. Two columns per draft, on the same inputs:
 //   pair   the pair score alone (DecisionSimilarity.score: embedding cosine + term overlap),
 //          what `add` compared with the threshold before DEC-058
@@ -14,7 +14,8 @@
 //
 // The dev sets' records are read from clones of the mirrors at the sets' commits (default
 // /work/.mirror/<owner>+<name>/repo; $GIT_CTX_DEVSET_REPO for dotcom-rendering,
-// $GIT_CTX_GEB_REPO for git-en-boite); a set is skipped when its mirror is absent.
+// $GIT_CTX_GEB_REPO for git-en-boite, $GIT_CTX_CP_REPO for content-publisher); a set is skipped
+// when its mirror is absent.
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +96,26 @@ const GEB_CASES = [
   [null, { decision: 'Send notification emails through SendGrid.' }],
   [null, { decision: "Cache responses from the git hosting providers' HTTP APIs for five minutes." }],
   [null, { decision: 'Publish each package to the npm registry with semantic versioning and a changelog.' }],
+];
+
+/** Drafts for content-publisher's records (docs/adr), written for this bench in other words than the records. */
+const CP_CASES = [
+  ['ADR-0002', { decision: 'Keep a local database for the publishing workflow and sync its content to the Publishing API.' }],
+  ['ADR-0008', { decision: 'Foreign keys restrict deletes: nothing is deleted from the database until a real case needs it.' }],
+  ['ADR-0010', { decision: 'Send emails through GOV.UK Notify with Action Mailer, delivered by Sidekiq background jobs.' }],
+  ['ADR-0011', { decision: 'Put controller business logic in Interactor classes so that controllers only produce the HTTP response.' }],
+  ['ADR-0012', { decision: 'File attachment links and their metadata are rendered by GOV.UK Publishing Components, which Govspeak uses too.' }],
+  ['ADR-0015', { decision: 'A periodic background job loads bulk data into Redis and the app reads it from the Redis cache at runtime.' }],
+  ['ADR-0016', { decision: 'Content Publisher stores publishing times and the change history itself.' }],
+  ['ADR-0005', { decision: 'Avoid flickering while JavaScript initialises by styling with the js-enabled class.' }],
+  [null, { decision: 'Write the frontend in React with a Redux store.' }],
+  [null, { decision: 'Deploy the app to Kubernetes with Helm charts.' }],
+  [null, { decision: 'Require two-factor authentication for every admin login.' }],
+  [null, { decision: 'Store uploaded images in S3 and serve them through a CDN.' }],
+  [null, { decision: 'Use PostgreSQL full-text search to find documents.' }],
+  [null, { decision: 'Adopt GraphQL for the internal API.' }],
+  [null, { decision: 'Lint the Ruby code with RuboCop in CI.' }],
+  [null, { decision: 'Translate the interface into Welsh with Rails i18n files.' }],
 ];
 
 async function load(dir) {
@@ -184,7 +205,8 @@ try {
   if (process.env.GIT_CTX_BENCH_KEEP) console.error(`kept ${fx}`);
   else rmSync(fx, { recursive: true, force: true });
 }
-for (const [name, mirror, file, cases] of [['git-en-boite', GEB_MIRROR, 'git-en-boite.json', GEB_CASES], ['dotcom-rendering', MIRROR, 'dotcom-rendering.json', DCR_CASES]]) {
+const CP_MIRROR = process.env.GIT_CTX_CP_REPO ?? '/work/.mirror/alphagov+content-publisher/repo';
+for (const [name, mirror, file, cases] of [['git-en-boite', GEB_MIRROR, 'git-en-boite.json', GEB_CASES], ['dotcom-rendering', MIRROR, 'dotcom-rendering.json', DCR_CASES], ['content-publisher', CP_MIRROR, 'content-publisher.json', CP_CASES]]) {
   const dir = devsetRepo(mirror, file);
   if (!dir) {
     console.error(`skipped ${name}: ${mirror} not found`);

@@ -46,7 +46,7 @@ export { traceByPaths } from './retrieve/trace.js';
 /** Code anchors: annotations, symbols, fingerprints, trace and the code graph. */
 export { buildCodeIndex, CodeIndex, codeGraph } from './code/index.js';
 export { traceLocation, parseTraceTarget } from './retrieve/trace.js';
-/** The code graph: imports, importers, callers and callees across TS/JS, Python, Go and Java. */
+/** The code graph: imports, importers, callers and callees across TS/JS, Python, Go, Java and Ruby. */
 export { openCodeNeighbours, type CodeGraphIndex, type CodeGraphOptions as CodeNeighboursOptions, type CodeGraphProblem, type CodeGraphStats } from './code/graph/index.js';
 export type { CodeNeighbours, CallSite } from './code/neighbours.js';
 /** Files no record can govern (lockfiles, generated, vendored, binaries, snapshots, `ungovernable.paths`): split them off a change before scoring. */

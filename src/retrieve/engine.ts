@@ -268,20 +268,23 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
   if (isFile) await checkLineInFile(snapshot, path, opts.target.line);
   // over a place snapshot, a code index of the place and what anchors name (see src/place)
-  const [{ placeCodeIndex }, { defaultNeighbours }, { findSymbol }] = await Promise.all([import('../place/index.js'), import('./default-neighbours.js'), import('../code/anchors.js')]);
+  const [{ placeCodeIndex }, { defaultNeighbours }, { findSymbol }, { findDeclaration }] = await Promise.all([import('../place/index.js'), import('./default-neighbours.js'), import('../code/anchors.js'), import('../code/graph/symbols.js')]);
   const index = opts.index ?? (await placeCodeIndex(snapshot, set));
   const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index, snapshot));
-  // the code index knows TypeScript symbols; the code graph knows Python, Go, Java and the rest
-  const graphSymbols = async () => ((await neighbours?.declarations?.(path)?.catch(() => undefined)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line }));
+  // the code index knows TypeScript symbols; the code graph knows Python, Go, Java, Ruby and the rest
+  let declared: Promise<{ name: string; line: number; endLine: number; docLine: number }[]> | undefined;
+  const graphSymbols = () => (declared ??= (async () => ((await neighbours?.declarations?.(path)?.catch(() => undefined)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line })))());
   let symbolRange: { name: string; line: number; endLine: number; docLine: number } | undefined;
   if (opts.target.symbol !== undefined) {
-    symbolRange = findSymbol(await index.symbolsOf(path), opts.target.symbol) ?? (await graphSymbols()).find((s) => s.name === opts.target.symbol || s.name.endsWith('.' + opts.target.symbol));
+    symbolRange = findSymbol(await index.symbolsOf(path), opts.target.symbol) ?? findDeclaration(await graphSymbols(), opts.target.symbol);
     if (!symbolRange) {
-      const names = (await index.symbolsOf(path)).slice(0, 8).map((x) => x.name);
+      const names = [...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)].slice(0, 8);
       throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});
     }
   }
   const symbol = symbolRange?.name ?? (opts.target.line !== undefined ? ((await index.symbolAt(path, opts.target.line))?.name ?? (await neighbours?.symbolAt(path, opts.target.line).catch(() => undefined))) : undefined);
+  // a line inside a symbol only the code graph knows focuses on that symbol's lines too
+  if (!symbolRange && symbol) symbolRange = (await graphSymbols()).find((s) => s.name === symbol && s.line <= opts.target.line! && opts.target.line! <= s.endLine);
 
   // the code at the place: the symbol's lines (with the file's imports), or the whole file
   const codeText = async (): Promise<string> => {
@@ -292,6 +295,8 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     const s = (await index.symbolsOf(path)).find((x) => x.name === symbol) ?? symbolRange;
     if (!s) return text;
     const lines = text.split('\n');
+    // a symbol only the code graph knows starts at its declaration: its doc comment is the lines of comments just above
+    if (s === symbolRange) s.docLine = commentStart(lines, s.line);
     const importLines = lines.filter((l) => /^\s*(import|from|require|using|#include|package)\b/.test(l));
     return [...importLines, ...lines.slice(s.docLine - 1, s.endLine)].join('\n');
   };
@@ -313,6 +318,13 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (opts.target.line !== undefined) q.line = opts.target.line;
   if (symbol) q.symbol = symbol;
   return { query: q, results, slots: reports };
+}
+
+/** The first line (1-based) of the comment lines and annotations right above `line`, or `line`. */
+function commentStart(lines: string[], line: number): number {
+  let at = line;
+  while (at > 1 && /^\s*(?:#(?!!)|\/\/|\/\*|\*|@\w)/.test(lines[at - 2] ?? '')) at--;
+  return at;
 }
 
 /**

@@ -41,7 +41,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('graph')
     .argument('<symbol>', 'path#Symbol.name (path relative to the current directory)')
-    .description('Callers and callees of a symbol (TypeScript/JavaScript, Python, Go, Java), with the artifacts governing each')
+    .description('Callers and callees of a symbol (TypeScript/JavaScript, Python, Go, Java, Ruby), with the artifacts governing each')
     .option('--callers', 'only callers')
     .option('--callees', 'only callees')
     .option('-d, --depth <n>', 'levels to follow', parsePositiveInt('--depth'), 1)
@@ -55,8 +55,9 @@ export function register(program: Command): void {
         "  git ctx graph 'src/billing/invoice.ts#InvoiceGenerator.generate' --callers --depth 2",
         "  git ctx graph 'app/orders/service.py#OrderService.place' --callees --json",
         "  git ctx graph 'internal/orders/service.go#Service.Place'",
+        "  git ctx graph 'app/services/orders/place.rb#Orders::Place#call'",
         '',
-        'TypeScript/JavaScript goes through the type checker; Python, Go and Java through the code',
+        'TypeScript/JavaScript goes through the type checker; Python, Go, Java and Ruby through the code',
         'graph index (tree-sitter), cached under .git/ctx/cache.',
       ].join('\n'),
     );

@@ -26,6 +26,7 @@ const EXT_LANG = new Map<string, GraphLanguage>([
   ['py', 'python'], ['pyi', 'python'],
   ['go', 'go'],
   ['java', 'java'],
+  ['rb', 'ruby'], ['rake', 'ruby'],
 ]);
 
 /** The graph language of a repository path, from its extension. */
@@ -183,9 +184,11 @@ function linkAll(
   // an update relinks the changed files and every file whose links can see them: their
   // importers (through re-exporting files and packages), and their package siblings (Go, Java)
   let relink: Set<string> | undefined;
-  // a Java file whose classes changed changes what other files' imports resolve to: relink all
-  const javaMoved = (p: Previous) => code.some((c) => c.lang === 'java' && p.blobs[c.path] !== c.blob && classNames(p.files.get(c.path)?.d.map((d) => d[0])) !== classNames(facts.get(c.path)?.decls.filter((d) => d.kind === 'class').map((d) => d.name)));
-  if (prev && javaMoved(prev)) prev = undefined;
+  // a Java or Ruby file whose classes changed changes what other files' imports and
+  // constants resolve to: relink all
+  const classesMoved = (p: Previous) =>
+    code.some((c) => (c.lang === 'java' || c.lang === 'ruby') && p.blobs[c.path] !== c.blob && classNames(c.lang, p.files.get(c.path)?.d.map((d) => d[0])) !== classNames(c.lang, facts.get(c.path)?.decls.filter((d) => d.kind === 'class').map((d) => d.name)));
+  if (prev && classesMoved(prev)) prev = undefined;
   if (prev) {
     relink = new Set(code.filter((c) => prev.blobs[c.path] !== c.blob).map((c) => c.path));
     const pkgOf = (p: string) => {
@@ -265,9 +268,13 @@ function linkAll(
   return { linked: { files, problems }, touched: relink ? touched : undefined };
 }
 
-/** Top-level class names, comparable (stored declarations carry no kind: a Java file's top-level names are its classes). */
-function classNames(names: string[] | undefined): string {
-  return (names ?? []).filter((n) => !n.includes('.')).sort().join(',');
+/**
+ * Class names, comparable (stored declarations carry no kind): a Java file's top-level names
+ * are its classes; a Ruby file's modules and classes are the names whose last part is a constant.
+ */
+function classNames(lang: GraphLanguage, names: string[] | undefined): string {
+  const isClass = lang === 'ruby' ? (n: string) => /^[A-Z]/.test(n.slice(n.lastIndexOf('.') + 1)) : (n: string) => !n.includes('.');
+  return [...new Set((names ?? []).filter(isClass))].sort().join(',');
 }
 
 /** A file through which an importer sees the names of the files it imports (TS re-exports, Python `__init__`). */

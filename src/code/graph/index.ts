@@ -57,7 +57,7 @@ export interface CodeGraphIndex extends CodeNeighbours {
 
 /**
  * The code graph of a snapshot: imports and importers of files, callers and callees of
- * symbols, for TypeScript/JavaScript (compiler module resolution), Python, Go and Java
+ * symbols, for TypeScript/JavaScript (compiler module resolution), Python, Go, Java and Ruby
  * (tree-sitter). Per-file facts are cached by blob id; the linked index is cached by the
  * set of (path, blob) of the code and config files, so a question on an unchanged tree
  * reads one cache file and parses nothing, and after an edit only changed files are parsed.

@@ -1,6 +1,7 @@
 // @spec SPEC-CODEGRAPH-001
 
 import type { FileFacts, GraphCall, GraphDecl } from './types.js';
+import { MODULE_SYMBOL } from './types.js';
 
 /** Where a local name leads: a whole module (`*`) or a symbol path inside one of `files`. */
 interface Target {
@@ -20,12 +21,27 @@ export interface SpecResolver {
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const join = (a: string, b: string) => (a ? (b ? `${a}/${b}` : a) : b);
 const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+/** `a/b/../c` → `a/c`; undefined when it climbs out of the repository. */
+function normalize(p: string): string | undefined {
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!out.length) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join('/');
+}
 
 /**
  * Links per-file facts into a graph: each import resolved to files (TS through the
  * compiler, Python by module path with packages and relative imports, Go through go.mod
- * module paths to package directories, Java by package to files), then each call resolved
- * through the file's bindings, the same file, and the same package.
+ * module paths to package directories, Java by package to files, Ruby `require_relative` by
+ * path and `require` by a file ending in the path), then each call resolved through the
+ * file's bindings, the same file, and the same package (Ruby: by constant, innermost lexical
+ * scope first, as Ruby looks constants up; a file whose constants a Ruby file calls is one it
+ * imports, since autoloading Rails code requires nothing).
  */
 export class Linker {
   private readonly declSets = new Map<string, Map<string, GraphDecl>>();
@@ -37,6 +53,9 @@ export class Linker {
   // Java: fully qualified class → file; package → files
   private javaClasses?: Map<string, string>;
   private javaPkgs?: Map<string, string[]>;
+  // Ruby: qualified module/class name → files that open it; `lib/a/b.rb`-style paths → file
+  private rubyConsts?: Map<string, string[]>;
+  private rubyFiles?: Set<string>;
 
   constructor(
     private readonly facts: Map<string, FileFacts>,
@@ -222,6 +241,11 @@ export class Linker {
         else bind(simple, { files: [p], name: inFile });
       }
       fallbacks.push(this.packageNames(f.pkg ?? ''), ...onDemand);
+    } else if (f.lang === 'ruby') {
+      for (const imp of f.imports) {
+        const to = this.rubyRequire(imp.spec, path);
+        if (to) imports.add(to);
+      }
     }
     imports.delete(path);
     const lookup = (local: string) => {
@@ -309,6 +333,7 @@ export class Linker {
   }
 
   private resolveCall(path: string, f: FileFacts, call: GraphCall, names: (local: string) => Target | undefined, imports: Set<string>): [string, string] | undefined {
+    if (f.lang === 'ruby') return this.rubyCall(path, f, call);
     const c = call.callee;
     const own = this.siblings(path, f);
     if (c[0] === 'this') {
@@ -348,6 +373,67 @@ export class Linker {
     return c.length >= 2 ? this.unique(c[c.length - 1]!, [...own, ...imports]) : undefined;
   }
 
+  private rubyIndex(): Map<string, string[]> {
+    if (this.rubyConsts) return this.rubyConsts;
+    const m = new Map<string, string[]>();
+    this.rubyFiles = new Set();
+    for (const [p, f] of this.facts) {
+      if (f.lang !== 'ruby') continue;
+      this.rubyFiles.add(p);
+      for (const d of f.decls) {
+        if (d.kind !== 'class') continue;
+        const list = m.get(d.name);
+        if (!list) m.set(d.name, [p]);
+        else if (!list.includes(p)) list.push(p);
+      }
+    }
+    this.rubyConsts = m;
+    return m;
+  }
+
+  /** A `require_relative` (spec `./…`) or `require` path to a repository file. */
+  private rubyRequire(spec: string, from: string): string | undefined {
+    this.rubyIndex();
+    const files = this.rubyFiles!;
+    const withExt = (p: string) => (p.endsWith('.rb') ? p : `${p}.rb`);
+    if (spec.startsWith('./')) {
+      const target = normalize(join(dirOf(from), spec.slice(2)));
+      return target !== undefined && files.has(withExt(target)) ? withExt(target) : undefined;
+    }
+    const tail = withExt(spec);
+    // a load path: `lib/` first, then any folder holding the path
+    if (files.has(`lib/${tail}`)) return `lib/${tail}`;
+    let best: string | undefined;
+    for (const p of files) if ((p === tail || p.endsWith(`/${tail}`)) && (!best || p.length < best.length)) best = p;
+    return best;
+  }
+
+  /** A Ruby call: `this.x` in the enclosing class; `A::B.x` by constant, innermost scope first; a bare top-level `x` in the file. */
+  private rubyCall(path: string, f: FileFacts, call: GraphCall): [string, string] | undefined {
+    const c = call.callee;
+    if (c[0] === 'this') {
+      if (c.length !== 2) return undefined;
+      const cls = this.classOf(path, f, call.from);
+      return (cls ? this.find([path], `${cls}.${c[1]}`) : undefined) ?? this.find([path], c[1]!);
+    }
+    let k = 0;
+    while (k < c.length && /^[A-Z]/.test(c[k]!)) k++;
+    if (!k) return c.length === 1 ? this.find([path], c[0]!) : undefined;
+    const consts = this.rubyIndex();
+    const scope = call.from === MODULE_SYMBOL ? [] : call.from.split('.');
+    const rest = c.slice(k);
+    for (let s = scope.length; s >= 0; s--) {
+      const name = [...scope.slice(0, s), ...c.slice(0, k)].join('.');
+      const files = consts.get(name);
+      if (!files) continue;
+      if (!rest.length) return [files[0]!, name];
+      // `Foo.new` runs `Foo#initialize` when it has one, else it is the class itself
+      if (rest.length === 1 && rest[0] === 'new') return this.find(files, `${name}.initialize`) ?? [files[0]!, name];
+      return this.find(files, `${name}.${rest.join('.')}`);
+    }
+    return undefined;
+  }
+
   /** The one method named `name` among some files, when exactly one declares it. */
   private unique(name: string, files: Iterable<string>): [string, string] | undefined {
     let hit: [string, string] | undefined;
@@ -375,6 +461,7 @@ export class Linker {
       if (seen.has(key)) continue;
       seen.add(key);
       calls.push([path, call.from, call.line, hit[0], hit[1]]);
+      if (f.lang === 'ruby' && hit[0] !== path) imports.add(hit[0]);
     }
     return { imports: [...imports].sort(), calls };
   }

@@ -1,11 +1,11 @@
 // @spec SPEC-CODEGRAPH-001
 
 /** Languages the code graph reads. */
-export type GraphLanguage = 'typescript' | 'python' | 'go' | 'java';
+export type GraphLanguage = 'typescript' | 'python' | 'go' | 'java' | 'ruby';
 
-export const GRAPH_LANGUAGES: readonly GraphLanguage[] = ['typescript', 'python', 'go', 'java'];
+export const GRAPH_LANGUAGES: readonly GraphLanguage[] = ['typescript', 'python', 'go', 'java', 'ruby'];
 
-/** A declaration: `name` is qualified inside the file (`Class.method`, `outer.inner`, Go `Type.Method`). Lines 1-based, inclusive. */
+/** A declaration: `name` is qualified inside the file (`Class.method`, `outer.inner`, Go `Type.Method`, Ruby `Module.Class.method`). Lines 1-based, inclusive. */
 export interface GraphDecl {
   name: string;
   kind: 'function' | 'method' | 'class';

@@ -84,7 +84,7 @@ export function graphOf(root: string, nodes: Map<string, GraphNode>, edges: Map<
 
 /**
  * The index strategy: callers and callees from the code graph index (this folder), facts
- * linked through imports and packages, walked level by level. Python, Go and Java always
+ * linked through imports and packages, walked level by level. Python, Go, Java and Ruby always
  * take it; TypeScript and JavaScript when asked.
  */
 async function indexGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
@@ -93,10 +93,11 @@ async function indexGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
   const wantCallers = opts.callers ?? !opts.callees;
   const wantCallees = opts.callees ?? !opts.callers;
   const { graphLanguageOf, openCodeNeighbours } = await import('./index.js');
-  if (!graphLanguageOf(opts.path)) throw new CtxError('USAGE', `graph reads TypeScript/JavaScript, Python, Go and Java files, not ${opts.path}`);
+  if (!graphLanguageOf(opts.path)) throw new CtxError('USAGE', `graph reads TypeScript/JavaScript, Python, Go, Java and Ruby files, not ${opts.path}`);
   const g = await openCodeNeighbours(index.snapshot);
-  const decl = (await g.declarations(opts.path)).find(([name]) => name === opts.symbol);
-  if (!decl) throw new CtxError('USAGE', `no symbol ${opts.symbol} in ${opts.path}`);
+  const { findDeclaration } = await import('./symbols.js');
+  const found = findDeclaration((await g.declarations(opts.path)).map(([name, line, end]) => ({ name, line, end })), opts.symbol);
+  if (!found) throw new CtxError('USAGE', `no symbol ${opts.symbol} in ${opts.path}`);
 
   const nodes = new Map<string, GraphNode>();
   const edges = new Map<string, GraphEdge>();
@@ -112,7 +113,7 @@ async function indexGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
     } else if (Math.abs(distance) < Math.abs(n.distance)) n.distance = distance;
     return n;
   };
-  const root = await nodeFor(opts.path, opts.symbol, 0);
+  const root = await nodeFor(opts.path, found.name, 0);
   for (const dir of [wantCallers ? -1 : 0, wantCallees ? 1 : 0]) {
     if (!dir) continue;
     let frontier = [root];

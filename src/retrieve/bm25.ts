@@ -62,6 +62,27 @@ const K1 = 1.2;
 const B = 0.9;
 /** Bodies past this many characters add little and cost time. */
 const MAX_BODY = 20_000;
+/**
+ * For a place (code as the query: up to 60 terms, most of them weak), a record longer than
+ * OUTLIER_LENGTH times the set's average weighted length counts the excess superlinearly
+ * (× (ratio / OUTLIER_LENGTH) ^ OUTLIER_POWER) in the length part of the denominator (DEC-064).
+ * Such a record shares a few words in passing with almost any file of the domain it describes;
+ * with plain BM25 each of those mentions is worth half of a focused record's, so breadth wins a
+ * place in every top 3. The penalty shrinks weak (low-frequency) matches; a dense match, the
+ * topic the record decides, still saturates. Questions are left alone: their few words do not
+ * add up that way, and on the dev sets the same penalty there cost question MRR
+ * (content-publisher 0.962 → 0.923). Chosen on the three dev sets (bench/retrieval.mjs): the
+ * pivot 3 leaves dotcom-rendering's 027-pictures (3.5× the average, governing image code) its
+ * rank, where a pivot of 2 or a penalty on every length (ratio^1.5) cost that set's file MRR.
+ */
+const OUTLIER_LENGTH = 3;
+const OUTLIER_POWER = 2;
+
+/** How a search reads the query. */
+export interface SearchOptions {
+  /** the query is the code at a place: outlier-long records' weak matches weigh less (OUTLIER_LENGTH) */
+  place?: boolean;
+}
 
 export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex {
   const ids: string[] = [];
@@ -110,14 +131,15 @@ export { KeywordCacheDamaged };
  * terms more weight than others). Returns the documents any term reached, best first
  * (ties by id).
  */
-export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<string, number>, limit = 50): KeywordHit[] {
+export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<string, number>, limit = 50, opts: SearchOptions = {}): KeywordHit[] {
   const src = 'postingsOf' in index ? index : sourceOf(index);
   const n = src.ids.length;
   if (!n) return [];
   // the formula as ever, its per-document and per-term parts computed once (the same
   // numbers, fewer operations in a loop that runs once per process, mostly unoptimised):
   // score += (qw × idf) × (tf × (K1 + 1) / (tf + lengthPart(doc)))
-  const dens = src.dens ?? lengthParts(src.lens, src.avgLen);
+  const plain = src.dens ?? lengthParts(src.lens, src.avgLen);
+  const dens = opts.place ? outlierLengthParts(plain, src.lens, src.avgLen) : plain;
   const k1 = K1 + 1;
   const lists: { term: string; w: number; p: ArrayLike<number> }[] = [];
   for (const [term, qw] of query) {
@@ -192,6 +214,19 @@ export function lengthParts(lens: ArrayLike<number>, avgLen: number): Float64Arr
   const out = new Float64Array(lens.length);
   for (let i = 0; i < lens.length; i++) out[i] = TF_SCALE * K1 * (1 - B + (B * lens[i]!) / avg);
   return out;
+}
+
+/** The length parts for a place: those of records past OUTLIER_LENGTH × the average grow superlinearly (the others are shared, not copied). */
+export function outlierLengthParts(dens: ArrayLike<number>, lens: ArrayLike<number>, avgLen: number): ArrayLike<number> {
+  const avg = avgLen || 1;
+  let out: Float64Array | undefined;
+  for (let i = 0; i < lens.length; i++) {
+    const r = lens[i]! / avg;
+    if (r <= OUTLIER_LENGTH) continue;
+    out ??= Float64Array.from(dens);
+    out[i] = TF_SCALE * K1 * (1 - B + B * r * Math.pow(r / OUTLIER_LENGTH, OUTLIER_POWER));
+  }
+  return out ?? dens;
 }
 
 /** Query terms of a question: every term once per occurrence (weight = count). */

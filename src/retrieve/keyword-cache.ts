@@ -3,7 +3,7 @@
 import type { Artifact } from '../artifacts/types.js';
 import { keywordFile, writeKeywords } from '../cache/keyword-index.js';
 import { sha256 } from '../util/hash.js';
-import { buildKeywordIndex, KeywordCacheDamaged, searchKeywords, sourceOf, type KeywordHit, type KeywordSource } from './bm25.js';
+import { buildKeywordIndex, KeywordCacheDamaged, searchKeywords, sourceOf, type KeywordHit, type KeywordSource, type SearchOptions } from './bm25.js';
 import { encodeKeywordIndex, openKeywordIndex } from './keyword-file.js';
 
 /**
@@ -48,15 +48,15 @@ export function keywordIndexFor(root: string | undefined, artifacts: readonly Ar
  * Search a set's records: from the cached index, or (when the cache turns out damaged while
  * searching) from a fresh build, which replaces it.
  */
-export function searchRecords(root: string | undefined, artifacts: readonly Artifact[], query: Map<string, number>, limit = 50, setKey?: string): KeywordHit[] {
+export function searchRecords(root: string | undefined, artifacts: readonly Artifact[], query: Map<string, number>, limit = 50, setKey?: string, opts: SearchOptions = {}): KeywordHit[] {
   const { index, cached, close } = keywordIndexFor(root, artifacts, setKey);
   try {
-    return searchKeywords(index, query, limit);
+    return searchKeywords(index, query, limit, opts);
   } catch (e) {
     if (!(cached && e instanceof KeywordCacheDamaged)) throw e;
     const fresh = buildKeywordIndex(artifacts);
     writeKeywords(keywordFile(root), encodeKeywordIndex(fresh, keywordKeyOf(artifacts, setKey)));
-    return searchKeywords(fresh, query, limit);
+    return searchKeywords(fresh, query, limit, opts);
   } finally {
     close();
   }

@@ -39,7 +39,7 @@ export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q, ctx) : queryOf(q.text);
-    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key);
+    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key, { place: q.kind === 'place' });
     mark('keywords: searched');
     // matched terms are stems: shown as the words of the question or the code they came from
     const forms = q.kind === 'place' ? surfaceForms(q.path, surfaceForms(await q.code())) : surfaceForms(q.text);

@@ -1,9 +1,9 @@
 // @spec SPEC-CLI-001
 
 import type { Command } from './commander.js';
-import { buildProgramFrom, runProgram, type CommandTable } from './program.js';
-
-export { handleError, rewriteIdShorthand } from './program.js';
+import type { CommandTable } from './program.js';
+import { mark, phase } from '../util/timing.js';
+import { reportTimingsAtExit } from './timings.js';
 
 /**
  * Command modules, loaded on demand: `git ctx check` imports the check code only, not the
@@ -51,12 +51,35 @@ const COMMANDS: CommandTable = {
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
+/**
+ * Command lines machines run with nothing to parse: an agent's file-read hook is called
+ * with exactly `hook agent-read` and reads its input from stdin. They run without the
+ * command-line parser, whose loading (commander and the program) is about a third of a kept
+ * answer's own time (DEC-062); `--help` or any other argument goes through the program.
+ */
+const FIXED: Record<string, () => Promise<void>> = {
+  'hook agent-read': async () => (await import('./agent-read-hook.js')).runAgentReadHook(),
+};
+
 /** The program with every command, or only `only` when the command to run is known. */
-export function buildProgram(only?: string): Promise<Command> {
-  return buildProgramFrom(COMMANDS, only);
+export async function buildProgram(only?: string): Promise<Command> {
+  return (await import('./program.js')).buildProgramFrom(COMMANDS, only);
 }
 
 /** Run the CLI; resolves to the exit code (0 ok, 1 findings, 2 usage/environment error). */
-export function main(argv: string[]): Promise<number> {
-  return runProgram(argv, COMMANDS);
+export async function main(argv: string[]): Promise<number> {
+  const fixed = FIXED[argv.slice(2).join(' ')];
+  if (fixed) {
+    reportTimingsAtExit();
+    mark('main');
+    try {
+      await fixed();
+      return 0;
+    } catch (e) {
+      return (await import('./program.js')).handleError(e);
+    } finally {
+      phase('exit');
+    }
+  }
+  return (await import('./program.js')).runProgram(argv, COMMANDS);
 }

@@ -2,12 +2,10 @@
 
 import { Option, type Command } from './commander.js';
 import path from 'node:path';
-import { openPlace, openTreeView } from '../place/index.js';
-import { loadArtifactSet, warmUp, type ArtifactSet } from '../artifacts/load.js';
+import type { ArtifactSet } from '../artifacts/load.js';
 import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
-import { loadConfig, type Config } from '../config.js';
+import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
-import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { phase } from '../util/timing.js';
 import { io } from './io.js';
@@ -63,11 +61,15 @@ export interface RepoContext {
   close(): void;
 }
 
-export async function openRepo(o: RepoOptions): Promise<{ snapshot: Snapshot; config: Config; cwd: string }> {
+/** `wrap`: what the command reads through instead of the snapshot itself (a RecordingSnapshot, to keep the answer). */
+export async function openRepo(o: RepoOptions, wrap?: (s: Snapshot) => Snapshot): Promise<{ snapshot: Snapshot; config: Config; cwd: string }> {
   const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
   if (o.at && o.staged) throw new CtxError('USAGE', '--at and --staged cannot be combined');
   phase('snapshot');
-  const snapshot = await openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
+  // the readers load when a command reads the repository (a kept answer reads none of it, DEC-062)
+  const [{ openSnapshot }, { warmUp }, { loadConfig }] = await Promise.all([import('../snapshot/open.js'), import('../artifacts/load.js'), import('../config.js')]);
+  const opened = await openSnapshot({ cwd, kind: o.at ? 'commit' : o.staged ? 'index' : 'worktree', rev: o.at });
+  const snapshot = wrap ? wrap(opened) : opened;
   try {
     // every caller goes on to load the artifact set
     warmUp(snapshot);
@@ -87,8 +89,8 @@ export async function openRepo(o: RepoOptions): Promise<{ snapshot: Snapshot; co
  * itself fresh from disk. `place` may also give a list of files (a search naming some): the
  * same tree-wide view, with those files fresh from disk.
  */
-export async function loadRepo(o: RepoOptions, place?: (root: string, cwd: string) => string | string[]): Promise<RepoContext> {
-  const opened = await openRepo(o);
+export async function loadRepo(o: RepoOptions, place?: (root: string, cwd: string) => string | string[], wrap?: (s: Snapshot) => Snapshot): Promise<RepoContext> {
+  const [opened, { openPlace, openTreeView }, { loadArtifactSet }] = await Promise.all([openRepo(o, wrap), import('../place/index.js'), import('../artifacts/load.js')]);
   const { config, cwd } = opened;
   let snapshot = opened.snapshot;
   try {

@@ -1,13 +1,10 @@
 // @spec SPEC-RETRIEVE-001
 
 import path from 'node:path';
-import { loadArtifactSet } from '../artifacts/load.js';
-import { loadConfig } from '../config.js';
-import { violationNote } from '../check/confirm/note.js';
-import { retrieveForPlace } from '../retrieve/engine.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
-import { openPlace } from '../place/index.js';
-import { openSnapshot } from '../snapshot/open.js';
+import { keptAnswer } from '../place/kept.js';
+import { inside, type PlaceAnswer } from './place-answer-types.js';
+import { fastHead } from '../git/fast-head.js';
 import { cacheStore } from '../cache/memo.js';
 import { sha256 } from '../util/hash.js';
 import { finishRetrieval } from '../retrieve/episode.js';
@@ -61,49 +58,38 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
   if (!file) return none('no file in the tool input');
   const cwd = payload.cwd && path.isAbsolute(payload.cwd) ? payload.cwd : fallbackCwd;
   const abs = path.resolve(cwd, file);
-  let snapshot;
-  try {
-    snapshot = await openSnapshot({ cwd: path.dirname(abs), kind: 'worktree' });
-  } catch {
-    return none('not inside a git repository');
-  }
-  mark('snapshot opened');
-  try {
-    const rel = path.relative(snapshot.root, abs).split(path.sep).join('/');
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return none('outside the repository');
-    const config = await loadConfig(snapshot);
-    mark('config loaded');
-    if (rel.startsWith(config.dir + '/')) return none('a record itself');
-    // one file asked about: the place index answers without listing the working tree
-    snapshot = openPlace(snapshot, rel);
-    if ((await snapshot.blobOf(rel)) === undefined) return none('not a file of the repository');
-    const rec = startEpisode(snapshot.root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: snapshot.commit, record: config.record, dirtyWaitMs: 50, ...(typeof payload.tool_use_id === 'string' ? { context: { tool_call: payload.tool_use_id } } : {}) });
-    const set = await loadArtifactSet(snapshot, config);
-    const r = await retrieveForPlace({ snapshot, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
-    mark('retrieved');
-    // which lines of the file break a decision's confirmation (DEC-052)
-    const note = await violationNote(snapshot, config, set, rel);
-    mark('confirmations');
-    await finishRetrieval(rec, r);
-    mark('episode recorded');
-    if (!r.results.length && !note) return none('nothing found');
+  // the repository and HEAD read from the file system, and the answer kept for this file
+  // (DEC-062); only on a miss is the code that computes one loaded: the snapshot, the records,
+  // the code index, the lanes
+  const head = fastHead(path.dirname(abs));
+  const rel = head ? inside(head.root, abs) : undefined;
+  const kept = head && rel !== undefined ? keptAnswer<PlaceAnswer>(head.root, head.commit, { command: 'agent-read', place: rel }) : undefined;
+  const asked = kept && head && rel !== undefined ? { root: head.root, commit: head.commit, rel, answer: kept } : await (await import('./place-answer.js')).answerFile(abs);
+  mark('answered');
+  if ('none' in asked) return none(asked.none);
+  const { root, answer } = asked;
+  if ('skipped' in answer) return none(answer.skipped);
+  const { r, note, blobs } = answer;
+  // the dirty flag was judged with the answer, of files the answer is kept by
+  const rec = startEpisode(root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: asked.commit, record: answer.record, probe: false, ...(typeof payload.tool_use_id === 'string' ? { context: { tool_call: payload.tool_use_id } } : {}) });
+  await finishRetrieval(rec, r, answer.dirty);
+  mark('episode recorded');
+  if (!r.results.length && !note) return none('nothing found');
 
-    // session memory: which records this agent session has been shown
-    const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(snapshot.root, 'agent-session', sha256(payload.session_id ?? 'no-session').slice(0, 32));
-    const mem = session.read() ?? {};
-    const shown = mem.at && Date.now() - mem.at < SESSION_TTL_MS ? (mem.shown ?? {}) : {};
-    // a record changed since it was shown is shown again
-    const earlier = new Set(r.results.filter((x) => shown[x.id] === set.byId.get(x.id)?.blob).map((x) => x.id));
-    let text = r.results.length ? renderRetrievalContext(r, { shownEarlier: earlier }) : '';
-    if (text.length > MAX_INJECT_CHARS) text = text.slice(0, MAX_INJECT_CHARS - 80) + '\n… (cut to stay short: `git ctx for ' + rel + '` shows everything)\n';
-    text = note + text;
-    const fresh = r.results.filter((x) => !earlier.has(x.id)).map((x) => x.id);
-    for (const id of fresh) shown[id] = set.byId.get(id)!.blob;
-    session.write({ at: Date.now(), shown });
-    const event = payload.hook_event_name ?? 'PostToolUse';
-    const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) + '\n';
-    return { stdout, shown: fresh, repeated: [...earlier] };
-  } finally {
-    snapshot.close();
-  }
+  // session memory: which records this agent session has been shown
+  const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(root, 'agent-session', sha256(payload.session_id ?? 'no-session').slice(0, 32));
+  const mem = session.read() ?? {};
+  const shown = mem.at && Date.now() - mem.at < SESSION_TTL_MS ? (mem.shown ?? {}) : {};
+  // a record changed since it was shown is shown again
+  const earlier = new Set(r.results.filter((x) => shown[x.id] === blobs[x.id]).map((x) => x.id));
+  let text = r.results.length ? renderRetrievalContext(r, { shownEarlier: earlier }) : '';
+  if (text.length > MAX_INJECT_CHARS) text = text.slice(0, MAX_INJECT_CHARS - 80) + '\n… (cut to stay short: `git ctx for ' + asked.rel + '` shows everything)\n';
+  text = note + text;
+  const fresh = r.results.filter((x) => !earlier.has(x.id)).map((x) => x.id);
+  for (const id of fresh) shown[id] = blobs[id]!;
+  session.write({ at: Date.now(), shown });
+  const event = payload.hook_event_name ?? 'PostToolUse';
+  const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) + '\n';
+  return { stdout, shown: fresh, repeated: [...earlier] };
 }
+

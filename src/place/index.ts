@@ -10,9 +10,11 @@ import { trackedListing, treeShortcuts } from '../tree/index.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { FocusSnapshot } from './focus.js';
 import { PlaceSnapshot } from './snapshot.js';
+import { RecordingSnapshot } from './kept.js';
 
 export { FocusSnapshot } from './focus.js';
 export { PlaceSnapshot } from './snapshot.js';
+export { keepAnswer, keptAnswer, keepingOn, RecordingSnapshot, type PlaceQuestion } from './kept.js';
 
 /**
  * The place index: how a question about one place (`trace <file>`, `for <file>`, the agent's
@@ -24,7 +26,8 @@ export { PlaceSnapshot } from './snapshot.js';
  * GIT_CTX_TREE=git (every question then reads the whole tree, as `check` does).
  */
 export function placeIndexEnabled(snapshot: Snapshot): boolean {
-  return treeShortcuts() && snapshot instanceof WorktreeSnapshot;
+  const s = snapshot instanceof RecordingSnapshot ? snapshot.inner : snapshot;
+  return treeShortcuts() && s instanceof WorktreeSnapshot;
 }
 
 /** The place and the package.json files that could hold it (what trace reads to name the package). */

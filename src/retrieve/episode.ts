@@ -55,13 +55,13 @@ export function queryOf(r: RetrievalResult): EpisodeQuery {
   return r.query.kind === 'place' ? { kind: 'place', text: r.query.place, place: r.query.path } : { kind: 'search', text: r.query.text };
 }
 
-/** Record a retrieval result (for, search, context_for_code, search_decisions, agent-read). */
-export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult): Promise<string | undefined> {
+/** Record a retrieval result (for, search, context_for_code, search_decisions, agent-read); `dirty` when the caller judged it with a kept answer. */
+export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult, dirty?: boolean): Promise<string | undefined> {
   const query = queryOf(r);
   // a symbol found at a line is part of the place asked, though the text named only the line
   const found: SupportRef[] = r.query.kind === 'place' && r.query.symbol && !query.text?.includes('#') ? [{ role: 'query', kind: 'symbol', value: `${r.query.path}#${r.query.symbol}`, grounding: 'indexed', rank: 0 }] : [];
   const via = viaRefs(r);
-  return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...via], files: filesOf(r, via) });
+  return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...via], files: filesOf(r, via), ...(dirty === undefined ? {} : { dirty }) });
 }
 
 /** The files a retrieval answer was computed from: the place, the records' files, the code they were found through. */

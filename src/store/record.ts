@@ -1,7 +1,7 @@
 // @spec SPEC-STORE-001
 
 import { fastHead } from '../git/fast-head.js';
-import { startDirtyProbe, type DirtyProbe } from './dirty.js';
+import type { DirtyProbe } from './dirty.js';
 import { appendEpisode, recordingEnabled } from './journal.js';
 import type { Episode, EpisodeQuery, EvidenceRef, Grounding, LaneRecord, SupportRef } from './types.js';
 import { now } from '../util/timing.js';
@@ -54,11 +54,17 @@ export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRe
   const t0 = now();
   const at = clock();
   let commit = opts.commit;
-  let probe: DirtyProbe | undefined;
+  // the probe's code (the git index reader, git processes) is loaded only when a probe runs:
+  // a kept answer brings its dirty flag along (DEC-062)
+  let probe: Promise<DirtyProbe | undefined> | undefined;
   if (opts.probe !== false) {
     try {
       commit ??= fastHead(root)?.commit;
-      probe = startDirtyProbe(root, commit, { reads: opts.reads ?? 'worktree' });
+      const c = commit;
+      probe = import('./dirty.js').then(
+        (m) => m.startDirtyProbe(root, c, { reads: opts.reads ?? 'worktree' }),
+        () => undefined,
+      );
     } catch {
       probe = undefined;
     }
@@ -68,7 +74,8 @@ export function startEpisode(root: string, opts: StartEpisodeOptions): EpisodeRe
       try {
         const ms = parts.ms ?? Math.round((now() - t0) * 10) / 10;
         const files = parts.files ?? (parts.query.kind === 'place' && parts.query.place ? [parts.query.place] : []);
-        const dirty = parts.dirty ?? (probe && files.length ? await probe.judge(files, opts.dirtyWaitMs ?? 50) : undefined);
+        const p = probe && (await probe.catch(() => undefined));
+        const dirty = parts.dirty ?? (p && files.length ? await p.judge(files, opts.dirtyWaitMs ?? 50) : undefined);
         const c = parts.commit ?? commit;
         const refs = [...queryRefs(parts.query), ...(parts.refs ?? []), ...contextRefs(opts.context)];
         return appendEpisode(root, { at, caller: opts.caller, ...(c ? { commit: c } : {}), ...(dirty === undefined ? {} : { dirty }), query: parts.query, lanes: parts.lanes ?? [], evidence: parts.evidence, ...(refs.length ? { refs } : {}), ms }, { env, clock });

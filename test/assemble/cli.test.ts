@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { rewriteIdShorthand } from '../../src/cli/main.js';
+import { rewriteIdShorthand } from '../../src/cli/program.js';
 import { runCli } from '../helpers/cli.js';
 import { exampleRepo } from './helpers.js';
 

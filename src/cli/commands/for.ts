@@ -1,14 +1,14 @@
 import type { Command } from '../commander.js';
-import { parseTraceTarget } from '../../retrieve/trace.js';
-import { retrieveForPlace } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
-import { semanticLaneFor } from '../../semantic/lane.js';
+import type { RetrievalResult } from '../../retrieve/types.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
-import { addRepoOptions, colors, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
-import { recordCli } from '../record.js';
-import { finishRetrieval } from '../../retrieve/episode.js';
+import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '../shared.js';
+import { answerPlaceQuestion } from '../kept-place.js';
+import { filesOf, finishRetrieval } from '../../retrieve/episode.js';
 
 type ForOptions = RepoOptions & RetrievalCliOptions;
+/** What `for` keeps of an answer (DEC-062): the retrieval and the zero-configuration fact of its JSON. */
+type ForAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson> };
 
 export function register(program: Command): void {
   const cmd = program
@@ -31,15 +31,16 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     );
   addRetrievalOptions(cmd);
   addRepoOptions(cmd).action(async (place: string, o: ForOptions) => {
-    const repo = await loadRepo(o, (root, cwd) => parseTraceTarget(place, root, cwd).path);
-    try {
-      const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
-      const rec = recordCli(repo, 'for');
-      const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...retrievalSettings(o) });
-      io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zeroConfigJson(repo.config) }, colors()));
-      await finishRetrieval(rec, result);
-    } finally {
-      repo.close();
-    }
+    const settings = retrievalSettings(o);
+    // asked before with nothing changed: the kept answer (DEC-062)
+    const { answer, rec } = await answerPlaceQuestion<ForAnswer>(o, place, 'for', settings, async (repo, target) => {
+      // the lanes load only when the answer is computed
+      const [{ retrieveForPlace }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
+      const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...settings });
+      return { value: { result, zero: zeroConfigJson(repo.config) }, files: (v) => filesOf(v.result) };
+    });
+    const { result, zero } = answer.value;
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors()));
+    await finishRetrieval(rec, result, answer.dirty);
   });
 }

@@ -1,0 +1,87 @@
+// @spec SPEC-RETRIEVE-001
+
+import path from 'node:path';
+import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
+import { fastHead } from '../git/fast-head.js';
+import { keepAnswer, keptAnswer, RecordingSnapshot, type PlaceQuestion } from '../place/kept.js';
+import { parseTraceTarget, type TraceTarget } from '../retrieve/trace.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { recordingEnabled } from '../store/journal.js';
+import { startEpisode, type EpisodeRecorder } from '../store/record.js';
+import { indexStamp } from '../tree/state.js';
+import { io, loadRepo, type RepoContext, type RepoOptions } from './shared.js';
+
+/** What a kept CLI answer carries besides the command's own result: what its episode and its notice need. */
+export interface KeptCliAnswer<V> {
+  value: V;
+  /** the config's `record:` setting */
+  record?: boolean;
+  /** whether the files the answer was computed from differ from HEAD; undefined: not known */
+  dirty?: boolean;
+  /** the zero-configuration notice (no config file), printed once per run */
+  zeroNote?: string;
+}
+
+/** A one-place CLI question answered: from a kept answer or computed (and kept). */
+export interface PlaceAnswered<V> {
+  root: string;
+  commit: string | undefined;
+  target: TraceTarget;
+  answer: KeptCliAnswer<V>;
+  /** the episode recorder, its dirty flag judged with the answer */
+  rec: EpisodeRecorder;
+}
+
+/**
+ * A one-place question of the CLI (`trace <place>`, `for <place>`) answered from the answer
+ * kept for it when nothing it was computed from changed (DEC-062), else computed by `compute`
+ * over the repository read through the place index, and kept. `options` is whatever else the
+ * answer is a function of (filters, caps). A question about a commit (`--at`), the staged
+ * view or global records is computed each time.
+ */
+export async function answerPlaceQuestion<V>(
+  o: RepoOptions,
+  place: string,
+  command: PlaceQuestion['command'],
+  options: unknown,
+  compute: (repo: RepoContext, target: TraceTarget) => Promise<{ value: V; files: (answer: V) => string[] }>,
+): Promise<PlaceAnswered<V>> {
+  const env = io().env;
+  const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+  const keepable = !o.at && !o.staged && !o.global;
+  const question = (root: string, target: TraceTarget): PlaceQuestion => ({ command, place: target.path, options: { place, target, options } });
+  const episode = (root: string, commit: string | undefined, answer: KeptCliAnswer<V>, reads: Snapshot['kind']) => startEpisode(root, { caller: { kind: 'cli', command }, commit, reads, env, record: answer.record, probe: false });
+  const head = keepable ? fastHead(cwd) : undefined;
+  if (head) {
+    const target = parseTraceTarget(place, head.root, cwd);
+    const kept = keptAnswer<KeptCliAnswer<V>>(head.root, head.commit, question(head.root, target), env);
+    if (kept) {
+      if (kept.zeroNote) io().err(`git-ctx: ${kept.zeroNote}\n`);
+      return { root: head.root, commit: head.commit, target, answer: kept, rec: episode(head.root, head.commit, kept, 'worktree') };
+    }
+  }
+  const started = Date.now();
+  let seen: RecordingSnapshot | undefined;
+  const repo = await loadRepo(o, (root, at) => parseTraceTarget(place, root, at).path, keepable ? (s) => (seen = new RecordingSnapshot(s)) : undefined);
+  try {
+    const { snapshot, config } = repo;
+    const stamp = indexStamp(snapshot.root);
+    const target = parseTraceTarget(place, snapshot.root, repo.cwd);
+    // the episode's dirty flag, judged beside the answer (when episodes are recorded)
+    const probe = recordingEnabled(env, { record: config.record }) ? (await import('../store/dirty.js')).startDirtyProbe(snapshot.root, snapshot.commit, { reads: snapshot.kind }) : undefined;
+    const { value, files } = await compute(repo, target);
+    const read = files(value);
+    const dirty = await probe?.judge(read, 100);
+    const z = config.zeroConfig;
+    const answer: KeptCliAnswer<V> = { value, record: config.record, ...(dirty === undefined ? {} : { dirty }), ...(z?.sources.length ? { zeroNote: zeroConfigLine(z, config.dir) } : {}) };
+    if (seen) {
+      // what the dirty flag is judged on is part of what the answer is kept by
+      for (const f of read) seen.files.add(f);
+      if (config.retrieval?.feedback_ranking) seen.whole = true;
+      keepAnswer(seen, question(snapshot.root, target), answer, started, stamp, env);
+    }
+    return { root: snapshot.root, commit: snapshot.commit, target, answer, rec: episode(snapshot.root, snapshot.commit, answer, snapshot.kind) };
+  } finally {
+    repo.close();
+  }
+}

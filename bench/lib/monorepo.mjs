@@ -27,7 +27,8 @@ const cap = (w) => w.replace(/^./, (c) => c.toUpperCase());
 /**
  * The file list and contents of the repository, without touching the disk: an array of
  * [path, content] in path order, plus facts the benchmarks use.
- * @param {{ files?: number, annotated?: number, decisions?: number, specs?: number, adrs?: number, seed?: number }} opts
+ * @param {{ files?: number, annotated?: number, decisions?: number, specs?: number, adrs?: number, onTarget?: number, seed?: number }} opts
+ * `onTarget`: how many records the annotated target file declares (default 1)
  */
 export function monorepoContent(opts = {}) {
   const total = opts.files ?? 10000;
@@ -80,6 +81,10 @@ export function monorepoContent(opts = {}) {
     const f = code[Math.floor(j * step)];
     annotatedSet.set(f, j % 4 === 3 ? specId(j % nSpec) : decId(j % nDec));
   }
+  // the file asked about in benches, declared in `onTarget` records of its own (a
+  // typescript-eslint-like file governed by 4 decisions)
+  const targetFile = [...annotatedSet.keys()].filter((f) => !f.endsWith('.test.ts'))[Math.floor(annotatedSet.size / 3)];
+  const extraOnTarget = Array.from({ length: Math.max(0, (opts.onTarget ?? 1) - 1) }, (_, i) => decId((i * 97 + 13) % nDec));
   const rel = (from, to) => {
     let r = path.posix.relative(path.posix.dirname(from), to).replace(/\.ts$/, '');
     return r.startsWith('.') ? r : `./${r}`;
@@ -105,6 +110,7 @@ export function monorepoContent(opts = {}) {
       f,
       `${imps.join('\n')}\n\n// ${words(10)}\n` +
         (ann ? `// @${ann.startsWith('SPEC') ? 'spec' : 'decision'} ${ann}\n` : '') +
+        (f === targetFile ? extraOnTarget.map((id) => `// @decision ${id}\n`).join('') : '') +
         `export function ${fn}(x: number): string {\n  const ${camel()} = '${words(4)}';\n  return String(x) + ${JSON.stringify(words(2))};\n}\n\nexport const value = ${Math.floor(rand() * 1000)};\n`,
     );
   }

@@ -8,7 +8,7 @@ import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 /**
  * Kept place answers (DEC-062) against answers computed from scratch: after every kind of
  * change (the place edited, a neighbour's annotation, a file added and removed, a record
- * edited and added, the config, a commit), the warm hook and `for` must answer what the
+ * edited and added, the config, a commit), the warm hook, `for` and `trace` must answer what the
  * whole working tree answers (GIT_CTX_TREE=git: no place index, nothing kept), and an
  * unchanged repository must be answered from the kept entry.
  */
@@ -54,23 +54,34 @@ function forPlace(dir: string, env: NodeJS.ProcessEnv = {}) {
   return { out: json, computed: /timing: snapshot/.test(r.stderr) };
 }
 
+/** `trace --json`, and whether it was computed. */
+function tracePlace(dir: string, env: NodeJS.ProcessEnv = {}) {
+  const r = runCli(['trace', PLACE, '--json'], { cwd: dir, env: { GIT_CTX_TIMINGS: '1', ...env } });
+  expect(r.code).toBe(0);
+  return { out: JSON.parse(r.stdout) as unknown, computed: /timing: snapshot/.test(r.stderr) };
+}
+
 const scratch = { GIT_CTX_TREE: 'git' };
 const settle = () => new Promise((res) => setTimeout(res, RACY_MS + 150));
 
 /** After a change: the first answer is computed and equals the from-scratch one; the next is the kept one, equal again. */
 async function expectKeptAfterChange(dir: string) {
   await settle();
-  const want = { hook: hook(dir, scratch).out, for: forPlace(dir, scratch).out };
-  const first = { hook: hook(dir), for: forPlace(dir) };
+  const want = { hook: hook(dir, scratch).out, for: forPlace(dir, scratch).out, trace: tracePlace(dir, scratch).out };
+  const first = { hook: hook(dir), for: forPlace(dir), trace: tracePlace(dir) };
   expect(first.hook.computed).toBe(true);
   expect(first.for.computed).toBe(true);
+  // trace walks no graph: a change it never read (a neighbour's annotation) leaves its kept answer standing
   expect(first.hook.out).toBe(want.hook);
   expect(first.for.out).toEqual(want.for);
-  const again = { hook: hook(dir), for: forPlace(dir) };
+  expect(first.trace.out).toEqual(want.trace);
+  const again = { hook: hook(dir), for: forPlace(dir), trace: tracePlace(dir) };
   expect(again.hook.computed).toBe(false);
   expect(again.for.computed).toBe(false);
+  expect(again.trace.computed).toBe(false);
   expect(again.hook.out).toBe(want.hook);
   expect(again.for.out).toEqual(want.for);
+  expect(again.trace.out).toEqual(want.trace);
   return want;
 }
 
@@ -118,14 +129,16 @@ describe('kept place answers', () => {
     // a commit moves HEAD (and the index)
     repo.git('add', '-A');
     repo.commit('everything');
-    await expectKeptAfterChange(d);
+    const committed = await expectKeptAfterChange(d);
 
-    // another environment is another question: kept apart, answered from scratch first
+    // another environment is another question: computed, then kept in place of the other
+    // (one entry per command and place)
     const other = { GIT_CTX_EMBED_PROVIDER: 'off' };
-    await settle();
     expect(hook(d, other).computed).toBe(true);
     expect(hook(d, other).computed).toBe(false);
-    expect(hook(d).computed).toBe(false);
+    const back = hook(d);
+    expect(back.computed).toBe(true);
+    expect(back.out).toBe(committed.hook);
   }, 180_000);
 
   it('keeps no answer that read a file changed in the last moment (a racy stat)', async () => {

@@ -1,11 +1,10 @@
 import type { Command } from '../commander.js';
-import { placeCodeIndex } from '../../place/index.js';
-import { parseTraceTarget, traceWithFallback, type TraceEntry, type TraceFallback, type TraceResult } from '../../retrieve/trace.js';
-import { successorOf, successorText, type Successor } from '../../staleness/lifecycle.js';
-import { staleMarks, type StaleMark } from '../../staleness/marks.js';
-import { mentionedIn, type MentionHit } from '../../artifacts/sources/mentions.js';
-import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
-import { recordCli } from '../record.js';
+import type { TraceEntry, TraceFallback, TraceResult } from '../../retrieve/trace.js';
+import { successorText, type Successor } from '../../staleness/lifecycle.js';
+import type { StaleMark } from '../../staleness/marks.js';
+import type { MentionHit } from '../../artifacts/sources/mentions.js';
+import { addRepoOptions, colors, formatOption, io, type RepoOptions } from '../shared.js';
+import { answerPlaceQuestion } from '../kept-place.js';
 import { placeQuery, recordsAsEvidence } from '../../store/record.js';
 
 interface TraceOptions extends RepoOptions {
@@ -16,6 +15,8 @@ interface TraceOptions extends RepoOptions {
 /** A trace entry as printed: the staleness mark and the successor are attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark; successor?: Successor };
 type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: (MentionHit & { stale?: StaleMark })[]; fallback?: TraceFallback[] };
+/** What `trace` keeps of an answer (DEC-062): the marked trace and the files its episode names. */
+type TraceAnswer = { marked: MarkedTrace; files: string[] };
 
 const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
   json: (r) => JSON.stringify({ version: 1, ...r }, null, 2) + '\n',
@@ -59,11 +60,10 @@ export function register(program: Command): void {
     .addOption(formatOption(['human', 'json'], 'human'))
     .option('--json', 'shorthand for --format json');
   addRepoOptions(cmd).action(async (place: string, o: TraceOptions) => {
-    const repo = await loadRepo(o, (root, cwd) => parseTraceTarget(place, root, cwd).path);
-    try {
-      const rec = recordCli(repo, 'trace');
+    // asked before with nothing changed: the kept answer (DEC-062)
+    const { answer, rec, target } = await answerPlaceQuestion<TraceAnswer>(o, place, 'trace', null, async (repo, target) => {
+      const [{ placeCodeIndex }, { traceWithFallback }, { successorOf }, { staleMarks }, { mentionedIn }] = await Promise.all([import('../../place/index.js'), import('../../retrieve/trace.js'), import('../../staleness/lifecycle.js'), import('../../staleness/marks.js'), import('../../artifacts/sources/mentions.js')]);
       const index = await placeCodeIndex(repo.snapshot, repo.set);
-      const target = parseTraceTarget(place, repo.snapshot.root, repo.cwd);
       const result = await traceWithFallback({ snapshot: repo.snapshot, set: repo.set, index, target });
       // only the governing artifacts are judged, sharing the index just built
       const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
@@ -84,19 +84,21 @@ export function register(program: Command): void {
         if (marked.fallback) marked.fallback = marked.fallback.filter((f) => !mentioned.some((m) => m.id === f.id));
         if (!marked.fallback?.length) delete marked.fallback;
       }
-      io().out(RENDERERS[o.json ? 'json' : o.format](marked));
       const shown = [...marked.entries.filter((e) => e.known), ...(marked.mentioned ?? []), ...(marked.fallback ?? [])];
-      await rec.finish({
-        query: placeQuery(place, target),
-        files: [target.path, ...shown.map((e) => repo.set.byId.get(e.id)?.file ?? '')],
-        evidence: recordsAsEvidence([
-          ...marked.entries.filter((e) => e.known).map((e) => ({ id: e.id, type: e.type, slot: 'declared', grounding: 'indexed' as const })),
-          ...(marked.mentioned ?? []).map((m) => ({ id: m.id, type: m.type, slot: 'mentioned', grounding: 'inferred' as const })),
-          ...(marked.fallback ?? []).map((f) => ({ id: f.id, type: f.type, slot: 'fallback', grounding: 'inferred' as const })),
-        ]),
-      });
-    } finally {
-      repo.close();
-    }
+      const files = [target.path, ...shown.map((e) => repo.set.byId.get(e.id)?.file ?? '')];
+      return { value: { marked, files }, files: (v) => v.files.filter(Boolean) };
+    });
+    const { marked, files } = answer.value;
+    io().out(RENDERERS[o.json ? 'json' : o.format](marked));
+    await rec.finish({
+      query: placeQuery(place, target),
+      files,
+      ...(answer.dirty === undefined ? {} : { dirty: answer.dirty }),
+      evidence: recordsAsEvidence([
+        ...marked.entries.filter((e) => e.known).map((e) => ({ id: e.id, type: e.type, slot: 'declared', grounding: 'indexed' as const })),
+        ...(marked.mentioned ?? []).map((m) => ({ id: m.id, type: m.type, slot: 'mentioned', grounding: 'inferred' as const })),
+        ...(marked.fallback ?? []).map((f) => ({ id: f.id, type: f.type, slot: 'fallback', grounding: 'inferred' as const })),
+      ]),
+    });
   });
 }

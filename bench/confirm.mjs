@@ -3,13 +3,14 @@
 // confirmations (forbid-call, forbid-import, forbid-export-default, forbid, require) with
 // `in:` globs over its folders. Run after `npm run build`:
 //   node bench/confirm.mjs [--files 20000] [--runs 5] [--keep]
-// Prints wall times of the real CLI (node start-up included) beside `node -e 0`: a cold
-// `check` (no facts cache), warm `check` runs, and the pre-commit hook with 10 staged files.
+// Prints wall and CPU times (user + sys, git included) of the real CLI (node start-up
+// included) beside `node -e 0`: a cold `check` (no facts cache), warm `check` runs, and the
+// pre-commit hook with 10 staged files. On a shared machine the CPU figure is the steadier one.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, KEEP, arg, requireBuild } from './lib/common.mjs';
+import { BIN, KEEP, arg, childCpuMs, requireBuild } from './lib/common.mjs';
 
 requireBuild();
 const N = arg('--files', 20000);
@@ -40,16 +41,22 @@ git('add', '-A');
 git('commit', '-q', '-m', 'generated');
 
 function time(args, opts = {}, expect) {
+  const c0 = childCpuMs();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', ...opts });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = childCpuMs() - c0;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   // a run that says nothing measured nothing: each must report what it found
   if (expect && !expect.test(r.stdout + r.stderr)) throw new Error(`${args.join(' ')}: output lacks ${expect}: ${r.stdout}${r.stderr}`);
-  return ms;
+  return { ms, cpu };
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const runs = (f) => median(Array.from({ length: RUNS }, f));
+const runs = (f) => {
+  const all = Array.from({ length: RUNS }, f);
+  return { ms: median(all.map((r) => r.ms)), cpu: median(all.map((r) => r.cpu)) };
+};
+const fmt = (r) => `${r.ms.toFixed(0).padStart(6)} ms  cpu ${r.cpu.toFixed(0).padStart(6)} ms`;
 
 const base = runs(() => time(['-e', '0']));
 const checked = /artifacts? checked/;
@@ -61,11 +68,11 @@ for (let i = 0; i < 10; i++) w(`src/m000/f${i * DIRS}.ts`, `export const g${i} =
 git('add', '-A');
 const hook = runs(() => time([BIN, 'hook', 'pre-commit'], {}, /forbidden by DEC-000/));
 
-console.log(`confirmations: ${N} files, 50 confirmations in 10 decisions (${RUNS} runs, median)`);
-console.log(`  node -e 0                                   ${base.toFixed(0)} ms`);
-console.log(`  check --rule confirmation-violated, cold    ${cold.toFixed(0)} ms`);
-console.log(`  check --rule confirmation-violated, warm    ${warm.toFixed(0)} ms`);
-console.log(`  check (every rule), warm                    ${fullWarm.toFixed(0)} ms`);
-console.log(`  hook pre-commit, 10 staged files            ${hook.toFixed(0)} ms`);
+console.log(`confirmations: ${N} files, 50 confirmations in 10 decisions (${RUNS} runs, median; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+console.log(`  node -e 0                                   ${fmt(base)}`);
+console.log(`  check --rule confirmation-violated, cold    ${fmt(cold)}`);
+console.log(`  check --rule confirmation-violated, warm    ${fmt(warm)}`);
+console.log(`  check (every rule), warm                    ${fmt(fullWarm)}`);
+console.log(`  hook pre-commit, 10 staged files            ${fmt(hook)}`);
 if (KEEP) console.log(`kept ${dir}`);
 else rmSync(dir, { recursive: true, force: true });

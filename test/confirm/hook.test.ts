@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PreCommitResult } from '../../src/hooks/pre-commit.js';
 import { scopeOfUnifiedDiff } from '../../src/check/confirm/scope.js';
@@ -101,5 +103,43 @@ describe('pre-commit: confirmations block only lines the commit adds', () => {
       ['src/a.ts', [2, 3, 11]],
       ['new.py', [1, 2]],
     ]);
+  });
+
+  it("reads and writes only the facts shards of the blobs a commit stages, and reuses what check parsed", () => {
+    const files: Record<string, string> = { '.contextia/system/rationale/DEC-001.md': DEC };
+    for (let i = 0; i < 40; i++) files[`src/billing/f${i}.ts`] = `export const f${i} = (x: number) => Math.floor(x) + ${i};\n`;
+    const repo = makeRepo(files);
+    repo.commit('code');
+    const cacheDir = path.join(repo.dir, '.git/ctx/cache');
+    expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
+    const shards = () => readdirSync(cacheDir).filter((f) => f.startsWith('confirm-facts-')).sort();
+    const blobOf = (p: string) => repo.git('rev-parse', `:${p}`).trim();
+    // every committed blob's facts are in the shard named by its first two hex digits
+    const all = shards();
+    expect(all.length).toBeGreaterThan(10);
+    const f3 = blobOf('src/billing/f3.ts');
+    expect(Object.keys(JSON.parse(readFileSync(path.join(cacheDir, `confirm-facts-${f3.slice(0, 2)}.json`), 'utf8')).entries)).toContain(`${f3}:typescript`);
+    // a leftover of the unsharded version is removed when a shard is written
+    writeFileSync(path.join(cacheDir, 'confirm-facts.json'), '{}');
+    const before = new Map(all.map((f) => [f, statSync(path.join(cacheDir, f)).mtimeMs]));
+
+    repo.write({ 'src/billing/f7.ts': 'export const f7 = (x: number) => Math.round(x);\n' });
+    repo.git('add', 'src/billing/f7.ts');
+    const staged = blobOf('src/billing/f7.ts');
+    const r = runCli(['hook', 'pre-commit'], { cwd: repo.dir, env: { GIT_CTX_TIMINGS: '1' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('src/billing/f7.ts:1');
+    const shard = `confirm-facts-${staged.slice(0, 2)}.json`;
+    // only the staged blob's shard is read (when check left one of that name)
+    const read = [...r.stderr.matchAll(/cache read (confirm-facts-[^:]+):/g)].map((m) => m[1]);
+    expect(read).toEqual(before.has(shard) ? [shard] : []);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(cacheDir, shard), 'utf8')).entries)).toContain(`${staged}:typescript`);
+    for (const [f, mtime] of before) if (f !== shard) expect(statSync(path.join(cacheDir, f)).mtimeMs, f).toBe(mtime);
+    expect(existsSync(path.join(cacheDir, 'confirm-facts.json'))).toBe(false);
+
+    // check after the hook finds the staged blob's facts cached: nothing of it is parsed again
+    const again = runCli(['check', '--staged', '--rule', 'confirmation-violated'], { cwd: repo.dir, env: { GIT_CTX_TIMINGS: '1' } });
+    expect(again.stdout).toContain('src/billing/f7.ts:1');
+    expect(again.stderr).toMatch(/confirmations: 40 files from cached facts, 0 to read/);
   });
 });

@@ -1,15 +1,16 @@
 // @spec SPEC-CONFIRM-001
 
+import { rmSync } from 'node:fs';
 import { cacheKind } from '../../cache/kinds.js';
-import { cacheStore, storeAt, type CacheStore } from '../../cache/memo.js';
+import { cacheStore, formerFiles, kindFile, storeAt, type CacheStore } from '../../cache/memo.js';
 import type { RegexAnswer } from './regex.js';
 import type { StructureFacts } from './structure.js';
 
 /** Bump (in src/cache/kinds.ts) when extraction changes what it produces: an old cache is then ignored. */
 const VERSION = cacheKind('confirm-facts').version;
 const TOOL = 'git-ctx/confirm-facts';
-/** Past this many entries, those this run did not use are dropped at the next save. */
-const MAX_ENTRIES = 200_000;
+/** Past this many entries in one shard, those this run did not use are dropped at the next save. */
+const MAX_SHARD_ENTRIES = 4_000;
 
 interface FactsFile {
   tool?: string;
@@ -18,67 +19,125 @@ interface FactsFile {
   answers?: Record<string, RegexAnswer>;
 }
 
+/** The entries of one shard, as read, and whether this run changed them. */
+interface Shard {
+  store: CacheStore<FactsFile>;
+  entries: Map<string, StructureFacts>;
+  /** answers of regular expressions, by `<blob>:re:<digest of the patterns>` */
+  answers: Map<string, RegexAnswer>;
+  used: Set<string>;
+  dirty: boolean;
+}
+
 /**
- * What confirmations read from files' syntax trees, by `<blob>:<language>`, at
- * `<git-dir>/ctx/cache/confirm-facts.json` (cache kind `confirm-facts`). Keyed by content,
- * so an entry is never wrong, only missing; a missing or foreign file is an empty cache.
+ * The shard a key belongs to: the first two hex digits of the blob id it starts with (256
+ * shards). The pre-commit hook asks about the few blobs a commit stages and reads only their
+ * shards (and writes back only those), where one file of every blob's facts cost it a parse
+ * and a rewrite of megabytes on a 100,000-file repository (DEC-063).
+ */
+const shardOf = (key: string): string => (/^[0-9a-f]{2}/.test(key) ? key.slice(0, 2) : 'xx');
+
+/**
+ * What confirmations read from files' syntax trees, by `<blob>:<language>`, and the answers
+ * of their regular expressions, by `<blob>:re:<patterns>`, in the `confirm-facts` cache
+ * (one file per shard of blob ids, read when first asked). Keyed by content, so an entry is
+ * never wrong, only missing; a missing or foreign shard is empty.
  */
 export class FactsCache {
-  private readonly entries = new Map<string, StructureFacts>();
-  /** answers of regular expressions, by `<blob>:<digest of the patterns>` */
-  private readonly answers = new Map<string, RegexAnswer>();
-  private readonly used = new Set<string>();
-  private dirty = false;
+  private readonly shards = new Map<string, Shard>();
 
-  private constructor(private readonly store: CacheStore<FactsFile>) {}
+  /** @param storeFor the store of a shard (undefined: nothing read or written) */
+  private constructor(
+    private readonly storeFor: (shard: string) => CacheStore<FactsFile>,
+    private readonly onSave: () => void = () => undefined,
+  ) {}
 
+  /** The repository's cache; `file`: one file holding every shard (tests); false: none. */
   static open(root: string, file?: string | false): FactsCache {
-    const store = file === false ? storeAt<FactsFile>(undefined) : file ? storeAt<FactsFile>(file) : cacheStore<FactsFile>(root, 'confirm-facts');
-    const cache = new FactsCache(store);
-    const data = store.read();
-    if (data?.tool === TOOL && data.version === VERSION && data.entries && typeof data.entries === 'object') {
-      for (const [k, v] of Object.entries(data.entries)) if (v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault)) cache.entries.set(k, v);
-      for (const [k, v] of Object.entries(data.answers ?? {})) if (v && Array.isArray(v.forbid) && Array.isArray(v.require)) cache.answers.set(k, v);
+    if (file === false) return new FactsCache(() => storeAt<FactsFile>(undefined));
+    if (file) {
+      const one = storeAt<FactsFile>(file);
+      return new FactsCache(() => one, undefined).single();
     }
-    return cache;
+    // the unsharded file of version 2 is removed when a shard is first written
+    const former = kindFile(root, 'confirm-facts', '00');
+    let cleaned = false;
+    return new FactsCache(
+      (s) => cacheStore<FactsFile>(root, 'confirm-facts', s),
+      () => {
+        if (cleaned || !former) return;
+        cleaned = true;
+        for (const f of formerFiles('confirm-facts', former)) rmSync(f, { force: true });
+      },
+    );
+  }
+
+  /** every key in one shard (an explicit file) */
+  private singleShard = false;
+  private single(): this {
+    this.singleShard = true;
+    return this;
+  }
+
+  private shard(key: string): Shard {
+    const name = this.singleShard ? '' : shardOf(key);
+    let s = this.shards.get(name);
+    if (s) return s;
+    const store = this.storeFor(name);
+    s = { store, entries: new Map(), answers: new Map(), used: new Set(), dirty: false };
+    const data = store.on ? store.read() : undefined;
+    if (data?.tool === TOOL && data.version === VERSION && data.entries && typeof data.entries === 'object') {
+      for (const [k, v] of Object.entries(data.entries)) if (v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault)) s.entries.set(k, v);
+      for (const [k, v] of Object.entries(data.answers ?? {})) if (v && Array.isArray(v.forbid) && Array.isArray(v.require)) s.answers.set(k, v);
+    }
+    this.shards.set(name, s);
+    return s;
   }
 
   get(key: string): StructureFacts | undefined {
-    const v = this.entries.get(key);
-    if (v) this.used.add(key);
+    const s = this.shard(key);
+    const v = s.entries.get(key);
+    if (v) s.used.add(key);
     return v;
   }
 
   set(key: string, facts: StructureFacts): void {
-    this.entries.set(key, facts);
-    this.used.add(key);
-    this.dirty = true;
+    const s = this.shard(key);
+    s.entries.set(key, facts);
+    s.used.add(key);
+    s.dirty = true;
   }
 
   /** A file's answer under a set of patterns (the key names both), remembered as facts are. */
   answer(key: string): RegexAnswer | undefined {
-    const v = this.answers.get(key);
-    if (v) this.used.add(key);
+    const s = this.shard(key);
+    const v = s.answers.get(key);
+    if (v) s.used.add(key);
     return v;
   }
 
   setAnswer(key: string, a: RegexAnswer): void {
-    this.answers.set(key, a);
-    this.used.add(key);
-    this.dirty = true;
+    const s = this.shard(key);
+    s.answers.set(key, a);
+    s.used.add(key);
+    s.dirty = true;
   }
 
+  /** Write back the shards this run changed (only those). */
   save(): void {
-    if (!this.dirty || !this.store.on) return;
-    let keys = [...this.entries.keys()];
-    if (keys.length > MAX_ENTRIES) keys = keys.filter((k) => this.used.has(k));
-    const entries: Record<string, StructureFacts> = {};
-    for (const k of keys) entries[k] = this.entries.get(k)!;
-    let akeys = [...this.answers.keys()];
-    if (akeys.length > MAX_ENTRIES) akeys = akeys.filter((k) => this.used.has(k));
-    const answers: Record<string, RegexAnswer> = {};
-    for (const k of akeys) answers[k] = this.answers.get(k)!;
-    this.store.write({ tool: TOOL, version: VERSION, entries, answers });
-    this.dirty = false;
+    const limit = this.singleShard ? MAX_SHARD_ENTRIES * 256 : MAX_SHARD_ENTRIES;
+    for (const s of this.shards.values()) {
+      if (!s.dirty || !s.store.on) continue;
+      const keep = <V>(m: Map<string, V>): Record<string, V> => {
+        let keys = [...m.keys()];
+        if (keys.length > limit) keys = keys.filter((k) => s.used.has(k));
+        const out: Record<string, V> = {};
+        for (const k of keys) out[k] = m.get(k)!;
+        return out;
+      };
+      s.store.write({ tool: TOOL, version: VERSION, entries: keep(s.entries), answers: keep(s.answers) });
+      s.dirty = false;
+      this.onSave();
+    }
   }
 }

@@ -63,7 +63,7 @@ const kinds = [
   { name: 'worktree-index-key', area: 'worktree', file: 'worktree-index-*.json', version: 1, codec: 'json', key: "what the private index copy was made for: the real index's stamp, git's configuration" },
   { name: 'worktree-index', area: 'worktree', file: 'worktree-index-*', version: 1, codec: 'git-index', key: 'a private copy of the git index for git status (its stat data, untracked cache), per work tree' },
   { name: 'check-rule', area: 'check', file: 'check-rule-*.json', version: 1, codec: 'json', key: "findings of a check rule that depends only on the records, by the records' blob ids" },
-  { name: 'confirm-facts', area: 'confirm', file: 'confirm-facts-*.json', version: 3, codec: 'store', key: "what confirmations read from a file's syntax tree, and its regular expressions' answers, by blob id (and patterns); one file per two-digit shard of blob ids", formerly: ['confirm-facts.json'] },
+  { name: 'confirm-facts', area: 'confirm', file: 'confirm-facts-*.json', version: 4, codec: 'store', key: "what confirmations read from a file's syntax tree, and its regular expressions' answers, by blob id (and patterns); one file per two-digit shard of blob ids", formerly: ['confirm-facts.json'] },
   { name: 'impact-edges', area: 'impact', file: 'impact-edges.json', version: 1, codec: 'store', key: 'impact edges per origin (record and annotated code files), by blob' },
   { name: 'impact-graph', area: 'impact', file: 'impact-graph.json', version: 1, codec: 'json', key: 'the code graph importers and callers projection, by the graph key' },
   { name: 'impact-code-origins', area: 'impact', file: 'impact-code-origins.json', version: 1, codec: 'json', key: 'the code origins memo, by the code index' },

@@ -96,6 +96,66 @@ describe('confirmations in check', () => {
     expect(at(r).some((x) => x.includes('src/other'))).toBe(false);
   });
 
+  it('a call or an import through an alias is caught; a parameter that shares an alias name is not', async () => {
+    const repo = makeRepo({
+      '.contextia/system/rationale/DEC-001.md': decision('DEC-001', '  - forbid-call: Math.round\n  - forbid-call: round\n', 'paths: [src/billing/**]\n'),
+      '.contextia/system/rationale/DEC-002.md': decision('DEC-002', '  - forbid-import: "moment*"\n'),
+      'src/billing/aliases.ts': [
+        "import { round as r } from 'lodash';", // 1
+        "import { floor } from 'lodash';",
+        'const { round: mr } = Math;',
+        'const M = Math;',
+        'const half = M.round;', // 5
+        'import Rounding = Math;',
+        '',
+        'export function total(x: number): number {',
+        '  return r(x) + mr(x) + half(x) + Rounding.round(x) + floor(x);', // 9
+        '}',
+        '// r(x) in a comment, "mr(x)" in a string',
+        'const note = "r(1)";',
+        'export const shadow = (mr2: (n: number) => number) => mr2(1) + note.length;',
+        '',
+      ].join('\n'),
+      'src/billing/shadowed.ts': [
+        'const r = Math.round;',
+        'export function f(r: (x: number) => number): number {',
+        '  return r(1);', // a parameter named like the alias: not the alias
+        '}',
+        '',
+      ].join('\n'),
+      'src/report/load.cjs': [
+        "const req = require;",
+        "const { createRequire } = require('node:module');",
+        'const load = createRequire(__filename);',
+        "const a = req('moment');", // 4
+        "const b = load('moment-timezone');", // 5
+        "const c = module.require('moment/locale/de');", // 6
+        "module.exports = { a, b, c };",
+        '',
+      ].join('\n'),
+      'src/report/legacy.ts': "import moment = require('moment');\nexport const now = () => moment();\n",
+    });
+    repo.commit('all');
+    const r = await check(repo);
+    expect(at(r).sort()).toEqual([
+      'confirmation-violated src/billing/aliases.ts:9:10 DEC-001',
+      'confirmation-violated src/billing/aliases.ts:9:17 DEC-001',
+      'confirmation-violated src/billing/aliases.ts:9:25 DEC-001',
+      'confirmation-violated src/billing/aliases.ts:9:35 DEC-001',
+      'confirmation-violated src/report/legacy.ts:1:1 DEC-002',
+      'confirmation-violated src/report/load.cjs:4:11 DEC-002',
+      'confirmation-violated src/report/load.cjs:5:11 DEC-002',
+      'confirmation-violated src/report/load.cjs:6:11 DEC-002',
+    ]);
+    const messages = confirmations(r).filter((f) => f.file === 'src/billing/aliases.ts').sort((a, b) => (a.column ?? 0) - (b.column ?? 0)).map((f) => f.message);
+    expect(messages).toEqual([
+      'call of round(…) through r(…): forbidden by DEC-001',
+      'call of Math.round(…) through mr(…): forbidden by DEC-001',
+      'call of Math.round(…) through half(…): forbidden by DEC-001',
+      'call of Math.round(…) through Rounding.round(…): forbidden by DEC-001',
+    ]);
+  });
+
   it('forbid and require are regular expressions, line by line / per file; require-import needs an import', async () => {
     const repo = makeRepo({
       '.contextia/system/rationale/DEC-010.md': decision(

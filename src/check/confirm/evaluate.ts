@@ -226,7 +226,11 @@ function structuralViolations(file: string, facts: StructureFacts, confs: Confir
   for (const c of confs) {
     switch (c.kind) {
       case 'forbid-call':
-        for (const [name, line, column] of facts.calls) if (nameMatches(c.pattern, name)) out.push({ file, line, column, confirmation: c, found: `${name}(…)` });
+        for (const [name, line, column, via] of facts.calls) {
+          // a call through an alias is the call of what the alias stands for
+          if (nameMatches(c.pattern, name)) out.push({ file, line, column, confirmation: c, found: `${name}(…)` });
+          else if (via !== undefined && nameMatches(c.pattern, via)) out.push({ file, line, column, confirmation: c, found: `${via}(…) through ${name}(…)` });
+        }
         break;
       case 'forbid-import':
         for (const [spec, line, column] of facts.imports) if (nameMatches(c.pattern, spec)) out.push({ file, line, column, confirmation: c, found: spec });

@@ -15,9 +15,17 @@ export type Place = [string, number, number];
  * What confirmations read from one file's syntax tree; a pure function of the file's bytes
  * and language, so it is cached by blob id. Comments and string contents are never in it.
  */
+/** [written, line, column, what the written name stands for through an alias (absent: itself)] */
+export type CallPlace = [string, number, number, string?];
+
 export interface StructureFacts {
-  /** calls (and `new`) by the chain of names they are written with: `Math.round`, `console.log` */
-  calls: Place[];
+  /**
+   * calls (and `new`) by the chain of names they are written with (`Math.round`,
+   * `console.log`), and what that chain stands for when it starts with an alias:
+   * `import { round as r }` makes `r()` a call of `round`, `const { round: r } = Math` or
+   * `const r = Math.round` a call of `Math.round`
+   */
+  calls: CallPlace[];
   /** module specifiers imported: `import`, `export … from`, `require("x")`, `import("x")`, Python `import`/`from` */
   imports: Place[];
   /** `export default …` / `export =` (what is `default`) */
@@ -64,10 +72,81 @@ function chainOf(ts: TS, n: Node): string | undefined {
   return undefined;
 }
 
+/** A parenthesized, `as`, `satisfies` or `!` expression's inside (what a `const` alias holds). */
+function unwrap(ts: TS, n: Node): Node {
+  while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isNonNullExpression(n) || ts.isTypeAssertionExpression(n)) n = n.expression;
+  return n;
+}
+
+/**
+ * The aliases of a file: each name bound once in the whole file (so no inner scope can
+ * mean another thing by it) by an import that renames (`import { round as r }`), an
+ * `import x = A.b`, or a `const` holding a chain of names (`const r = Math.round`,
+ * `const { round: r } = Math`, `const req = require`, `const req = createRequire(…)`),
+ * mapped to the chain it stands for. A name declared twice is left as written: missing a
+ * call is better than blaming a parameter that happens to share an alias's name.
+ */
+function aliasesOf(ts: TS, sf: TsNamespace.SourceFile): (chain: string) => string | undefined {
+  const declared = new Map<string, number>();
+  const bound = new Map<string, string>();
+  const declare = (name: string) => declared.set(name, (declared.get(name) ?? 0) + 1);
+  const declareBinding = (b: TsNamespace.BindingName): void => {
+    if (ts.isIdentifier(b)) declare(b.text);
+    else for (const e of b.elements) if (!ts.isOmittedExpression(e)) declareBinding(e.name);
+  };
+  // the tree is parsed without parent links: a declaration learns it is `const` from its list
+  const constant = new Set<Node>();
+  const visit = (n: Node): void => {
+    if (ts.isVariableDeclarationList(n) && n.flags & ts.NodeFlags.Const) for (const d of n.declarations) constant.add(d);
+    if (ts.isImportSpecifier(n)) {
+      declare(n.name.text);
+      if (n.propertyName && n.propertyName.text !== 'default') bound.set(n.name.text, n.propertyName.text);
+    } else if (ts.isImportClause(n) && n.name) declare(n.name.text);
+    else if (ts.isNamespaceImport(n)) declare(n.name.text);
+    else if (ts.isImportEqualsDeclaration(n)) {
+      declare(n.name.text);
+      const ref = n.moduleReference;
+      if (!ts.isExternalModuleReference(ref)) bound.set(n.name.text, ref.getText(sf).replace(/\s+/g, ''));
+    } else if (ts.isVariableDeclaration(n)) {
+      declareBinding(n.name);
+      const init = n.initializer && unwrap(ts, n.initializer);
+      if (init && constant.has(n)) {
+        let chain = chainOf(ts, init);
+        // a require made by createRequire(import.meta.url) is require
+        if (chain === undefined && ts.isCallExpression(init) && /^(?:module\.)?createRequire$/.test(chainOf(ts, init.expression) ?? '')) chain = 'require';
+        if (chain !== undefined && ts.isIdentifier(n.name)) bound.set(n.name.text, chain);
+        else if (chain !== undefined && ts.isObjectBindingPattern(n.name))
+          for (const e of n.name.elements) {
+            if (e.dotDotDotToken || !ts.isIdentifier(e.name)) continue;
+            const prop = e.propertyName ? (ts.isIdentifier(e.propertyName) || ts.isStringLiteral(e.propertyName) ? e.propertyName.text : undefined) : e.name.text;
+            if (prop !== undefined) bound.set(e.name.text, `${chain}.${prop}`);
+          }
+      }
+    } else if (ts.isParameter(n) || ts.isBindingElement(n)) {
+      if (ts.isParameter(n)) declareBinding(n.name);
+    } else if ((ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isClassDeclaration(n) || ts.isClassExpression(n) || ts.isEnumDeclaration(n)) && n.name) declare(n.name.text);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return (chain) => {
+    let out = chain;
+    // an alias of an alias (`const M = Math; const r = M.round`), never round in a circle
+    for (let hop = 0; hop < 8; hop++) {
+      const dot = out.indexOf('.');
+      const head = dot < 0 ? out : out.slice(0, dot);
+      const to = declared.get(head) === 1 ? bound.get(head) : undefined;
+      if (to === undefined || to === head) break;
+      out = to + (dot < 0 ? '' : out.slice(dot));
+    }
+    return out === chain ? undefined : out;
+  };
+}
+
 /** Facts of a TypeScript/JavaScript file through the TypeScript parser (no type checker, nothing run). */
 export function tsStructure(ts: TS, path: string, text: string): StructureFacts {
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKind(ts, path));
   const facts: StructureFacts = { calls: [], imports: [], exportDefault: [] };
+  const alias = aliasesOf(ts, sf);
   const at = (n: Node, what: string): Place => {
     const p = sf.getLineAndCharacterOfPosition(n.getStart(sf));
     return [what, p.line + 1, p.character + 1];
@@ -86,11 +165,16 @@ export function tsStructure(ts: TS, path: string, text: string): StructureFacts 
     } else if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
       const callee = n.expression;
       const arg = n.arguments?.[0];
-      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require' && n.arguments?.length === 1)) {
+      const name = chainOf(ts, callee);
+      const via = name === undefined ? undefined : alias(name);
+      const meant = via ?? name;
+      // require, module.require, and a name standing for require (`const req = createRequire(…)`)
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || ((meant === 'require' || meant === 'module.require') && ts.isCallExpression(n) && n.arguments.length === 1)) {
         if (arg && ts.isStringLiteralLike(arg)) facts.imports.push(at(n, arg.text));
-      } else {
-        const name = chainOf(ts, callee);
-        if (name !== undefined) facts.calls.push(at(n, name));
+      } else if (name !== undefined) {
+        const p: CallPlace = at(n, name);
+        if (via !== undefined) p.push(via);
+        facts.calls.push(p);
       }
     } else if (ts.canHaveModifiers(n)) {
       const mods = ts.getModifiers(n);

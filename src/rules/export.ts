@@ -166,11 +166,21 @@ function oneLine(s: string | undefined): string {
   return (s ?? '').replace(/\s+/g, ' ').trim();
 }
 
+/** What an entry of a record says in every rule file, whatever its folder and heading level. */
+interface EntryParts {
+  title: string;
+  applies: string;
+  summary: string;
+}
+
+function entryParts(a: Artifact, globs: { include: string[]; exclude: string[] }): EntryParts {
+  return { title: oneLine(a.title) || a.id, applies: appliesLine(globs), summary: oneLine(a.summary) };
+}
+
 /** One record as a rule-file entry, its links working from the rule file's folder. */
-function entryFor(a: Artifact, rt: RuleText, dirs: Set<string>, level: string, fromDir: string): Entry {
-  const head = `${level} ${a.id}: ${oneLine(a.title) || a.id}`;
-  const applies = appliesLine(globsFor(a, dirs));
-  const summary = oneLine(a.summary);
+function entryFor(a: Artifact, rt: RuleText, parts: EntryParts, level: string, fromDir: string): Entry {
+  const head = `${level} ${a.id}: ${parts.title}`;
+  const { applies, summary } = parts;
   const text = relinkText(rt.text, fromDir);
   const pointer = `Full record: \`${a.file}\``;
   const short = [head, [summary, applies].filter(Boolean).join(' '), pointer].filter(Boolean).join('\n\n');
@@ -356,11 +366,24 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     meta.push(a.id);
     return false;
   });
+  // a record's globs, title and summary are the same in every format: worked out once each
+  const globsOf = new Map<Artifact, { include: string[]; exclude: string[] }>();
+  const globs = (a: Artifact) => {
+    let g = globsOf.get(a);
+    if (!g) globsOf.set(a, (g = globsFor(a, dirs)));
+    return g;
+  };
+  const partsOf = new Map<Artifact, EntryParts>();
+  const parts = (a: Artifact) => {
+    let p = partsOf.get(a);
+    if (!p) partsOf.set(a, (p = entryParts(a, globs(a))));
+    return p;
+  };
   const entries = new Map<string, Entry>();
   const entryOf = (a: Artifact, fromDir: string, level = '###') => {
     const key = `${fromDir}\0${level}\0${a.id}`;
     let e = entries.get(key);
-    if (!e) entries.set(key, (e = entryFor(a, textOf(a), dirs, level, fromDir)));
+    if (!e) entries.set(key, (e = entryFor(a, textOf(a), parts(a), level, fromDir)));
     return e;
   };
   const files: RuleFile[] = [];
@@ -368,10 +391,10 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     const line = current === undefined ? undefined : (findManagedSection(current)?.line ?? 1);
     files.push({ path, format, content, current, changed: content !== (current ?? null), line, record, ids: fitted?.ids ?? [], lowered: fitted?.lowered ?? [], dropped: fitted?.dropped ?? [] });
   };
-  const scoped = (a: Artifact) => compilePaths(a.paths).includes.length > 0;
-  const description = (a: Artifact) => yamlString(`${a.id}: ${oneLine(a.title) || a.id}${a.summary ? ' \u2014 ' + oneLine(a.summary) : ''}`);
+  const scoped = (a: Artifact) => globs(a).include.length > 0;
+  const description = (a: Artifact) => yamlString(`${a.id}: ${parts(a).title}${a.summary ? ' \u2014 ' + parts(a).summary : ''}`);
   /** globs for a format that reads one comma-separated string: brace alternatives spelled out */
-  const commaGlobs = (a: Artifact) => [...new Set(globsFor(a, dirs).include.flatMap((g) => expandBraces(g)))].join(',');
+  const commaGlobs = (a: Artifact) => [...new Set(globs(a).include.flatMap((g) => expandBraces(g)))].join(',');
 
   /** One generated file per record (and removal of generated files no record wants any more). */
   const perRecord = async (f: RuleFormat, recs: Artifact[], frontmatter: (a: Artifact) => string[]) => {
@@ -411,13 +434,13 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
         continue;
       case 'claude-rules':
         // Claude Code loads a rule without `paths` on every request: those records go to CLAUDE.md's section instead, fitted to the budget
-        await perRecord(f, arts.filter(scoped), (a) => ['paths:', ...globsFor(a, dirs).include.map((g) => `  - ${yamlString(g)}`)]);
+        await perRecord(f, arts.filter(scoped), (a) => ['paths:', ...globs(a).include.map((g) => `  - ${yamlString(g)}`)]);
         await restSection(f, SECTION_FILES.claude!, arts.filter((a) => !scoped(a)), FILE_FORMATS[f]!.dir);
         continue;
       case 'kiro':
         // one pattern as a string, several as a list: Kiro matches a comma-separated string as one pattern (it never loads)
         await perRecord(f, arts, (a) => {
-          const g = globsFor(a, dirs).include;
+          const g = globs(a).include;
           if (g.length) return ['inclusion: fileMatch', `fileMatchPattern: ${g.length === 1 ? yamlString(g[0]!) : `[${g.map(yamlString).join(', ')}]`}`];
           return a.type === 'norm' ? ['inclusion: always'] : ['inclusion: manual'];
         });

@@ -322,6 +322,8 @@ export async function verifyRuleFiles(opts: VerifyOptions): Promise<VerifyReport
     return c;
   };
   const sample = (s: Iterable<string>) => [...s].slice(0, 3).join(', ');
+  // what a record's paths mean, the same for each of its rule files
+  const meantOf = new Map<object, { ps: ReturnType<typeof compilePaths>; files: Set<string> }>();
 
   for (const [file, c] of [...contents].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const tool = TOOL_OF[c.format];
@@ -343,9 +345,14 @@ export async function verifyRuleFiles(opts: VerifyOptions): Promise<VerifyReport
     let meant: Set<string>;
     const rec = c.record ? byId.get(c.record) : undefined;
     if (rec) {
-      const ps = compilePaths(rec.paths);
-      // git-ctx's own reading of paths: a file, a folder (everything below it) or a glob
-      meant = matcher.union(ps.includes.map((e) => e.replace(/\/+$/, '')), { braces: true, nocase: false, literalDotSlash: false });
+      let m = meantOf.get(rec);
+      if (!m) {
+        const paths = compilePaths(rec.paths);
+        // git-ctx's own reading of paths: a file, a folder (everything below it) or a glob
+        meantOf.set(rec, (m = { ps: paths, files: matcher.union(paths.includes.map((e) => e.replace(/\/+$/, '')), { braces: true, nocase: false, literalDotSlash: false }) }));
+      }
+      const ps = m.ps;
+      meant = m.files;
       const excluded = [...got].filter((f) => meant.has(f) && !ps.covers(f));
       if (ps.excludes.length && excluded.length) findings.push({ kind: 'exclusion', severity: 'warning', tool, file, record: rec.id, message: `${file}: ${tool} cannot express the exclusion ${ps.excludes.map((e) => '!' + e).join(', ')} of ${rec.id}; it also loads for ${excluded.length} excluded file(s) (${sample(excluded)})` });
       let list = scopes.get(rec.id);
@@ -374,9 +381,9 @@ export async function verifyRuleFiles(opts: VerifyOptions): Promise<VerifyReport
 
   // the same record scoped differently by two formats
   for (const [id, list] of scopes) {
-    const key = (s: Set<string>) => [...s].sort().join('\0');
-    const first = key(list[0]!.set);
-    if (list.some((x) => key(x.set) !== first))
+    const first = list[0]!.set;
+    const same = (x: Set<string>) => x === first || (x.size === first.size && [...x].every((f) => first.has(f)));
+    if (!list.every((x) => same(x.set)))
       findings.push({ kind: 'scope-differs', severity: 'warning', tool: TOOL_OF[list[0]!.format], record: id, message: `${id} loads for different files by format: ${list.map((x) => `${x.format} ${x.set.size}`).join(', ')}` });
   }
 

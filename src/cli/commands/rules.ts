@@ -177,7 +177,8 @@ export function register(program: Command): void {
         const p = colors();
         const lines: string[] = [];
         for (const f of report.findings) lines.push(`${f.severity === 'error' ? p.red('error  ') : p.yellow('warning')} ${f.kind.padEnd(13)} ${f.message}\n`);
-        const num = (n: number) => n.toLocaleString('en-US');
+        // thousands with commas, as en-US writes them, without loading ICU's number formats (~15 ms)
+        const num = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
         if (report.costs.length) lines.push(p.dim('loaded by each tool (tokens; characters):\n'));
         for (const c of report.costs) {
           const always = `every request ${c.alwaysTokens !== undefined ? num(c.alwaysTokens) + ' tokens; ' : ''}${num(c.alwaysChars)} chars${c.alwaysFiles.length ? ` (${c.alwaysFiles.length} file${c.alwaysFiles.length === 1 ? '' : 's'})` : ''}`;

@@ -124,11 +124,14 @@ export async function runConfirmations(opts: ConfirmOptions & { confirmations?: 
   for (const e of entries) {
     if (e.mode === '120000' || e.mode === '160000') continue;
     if (recordFiles.has(e.path) || e.path.startsWith(dirPrefix)) continue;
-    const candidates = new Set(always);
+    // most files of a large repository start from no confirmation's folder: no set for them
+    let candidates: Set<Group> | undefined = always.length ? new Set(always) : undefined;
     for (let at = e.path.indexOf('/'); ; at = e.path.indexOf('/', at + 1)) {
-      for (const g of byBase.get(at < 0 ? e.path : e.path.slice(0, at)) ?? []) candidates.add(g);
+      const gs = byBase.get(at < 0 ? e.path : e.path.slice(0, at));
+      if (gs) for (const g of gs) (candidates ??= new Set()).add(g);
       if (at < 0) break;
     }
+    if (!candidates) continue;
     const mine: Confirmation[] = [];
     for (const g of candidates) if (g.covers(e.path)) mine.push(...g.confs);
     if (mine.length) work.push({ path: e.path, blob: e.blob, confs: mine });
@@ -248,9 +251,18 @@ function structuralViolations(file: string, facts: StructureFacts, confs: Confir
   return out;
 }
 
+/** digests of pattern lists: the files of one folder share theirs */
+const patternDigests = new Map<string, string>();
+
 /** The cache key of a file's answer under some patterns: its blob and the patterns, in order. */
 function answerKey(blob: string, confs: Confirmation[]): string {
-  return `${blob}:re:${sha256(JSON.stringify(confs.map((c) => [c.kind, c.pattern])))}`;
+  const text = JSON.stringify(confs.map((c) => [c.kind, c.pattern]));
+  let digest = patternDigests.get(text);
+  if (digest === undefined) {
+    if (patternDigests.size > 1_000) patternDigests.clear();
+    patternDigests.set(text, (digest = sha256(text)));
+  }
+  return `${blob}:re:${digest}`;
 }
 
 /** The violations an answer (of `confs`' patterns, forbid first then require, in order) means. */

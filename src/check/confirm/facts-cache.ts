@@ -19,15 +19,24 @@ interface FactsFile {
   answers?: Record<string, RegexAnswer>;
 }
 
-/** The entries of one shard, as read, and whether this run changed them. */
+/**
+ * The entries of one shard as parsed (looked up in place: a warm check over 100,000 files
+ * reads every shard, and copying each entry into a map cost more than the parse), and
+ * whether this run changed them.
+ */
 interface Shard {
   store: CacheStore<FactsFile>;
-  entries: Map<string, StructureFacts>;
+  entries: Record<string, StructureFacts>;
   /** answers of regular expressions, by `<blob>:re:<digest of the patterns>` */
-  answers: Map<string, RegexAnswer>;
+  answers: Record<string, RegexAnswer>;
   used: Set<string>;
   dirty: boolean;
 }
+
+const isFacts = (v: StructureFacts | undefined): v is StructureFacts => !!v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault);
+const isAnswer = (v: RegexAnswer | undefined): v is RegexAnswer => !!v && Array.isArray(v.forbid) && Array.isArray(v.require);
+const record = <V>(v: unknown): Record<string, V> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, V>) : {});
+const HEX = /^[0-9a-f]$/;
 
 /**
  * The shard a key belongs to: the first two hex digits of the blob id it starts with (256
@@ -35,7 +44,7 @@ interface Shard {
  * shards (and writes back only those), where one file of every blob's facts cost it a parse
  * and a rewrite of megabytes on a 100,000-file repository (DEC-063).
  */
-const shardOf = (key: string): string => (/^[0-9a-f]{2}/.test(key) ? key.slice(0, 2) : 'xx');
+const shardOf = (key: string): string => (HEX.test(key.charAt(0)) && HEX.test(key.charAt(1)) ? key.slice(0, 2) : 'xx');
 
 /**
  * What confirmations read from files' syntax trees, by `<blob>:<language>`, and the answers
@@ -84,26 +93,25 @@ export class FactsCache {
     let s = this.shards.get(name);
     if (s) return s;
     const store = this.storeFor(name);
-    s = { store, entries: new Map(), answers: new Map(), used: new Set(), dirty: false };
     const data = store.on ? store.read() : undefined;
-    if (data?.tool === TOOL && data.version === VERSION && data.entries && typeof data.entries === 'object') {
-      for (const [k, v] of Object.entries(data.entries)) if (v && Array.isArray(v.calls) && Array.isArray(v.imports) && Array.isArray(v.exportDefault)) s.entries.set(k, v);
-      for (const [k, v] of Object.entries(data.answers ?? {})) if (v && Array.isArray(v.forbid) && Array.isArray(v.require)) s.answers.set(k, v);
-    }
+    const ours = data?.tool === TOOL && data.version === VERSION;
+    // a shard of another version or tool is empty; an entry of the wrong shape is missing (checked when asked)
+    s = { store, entries: ours ? record(data.entries) : {}, answers: ours ? record(data.answers) : {}, used: new Set(), dirty: false };
     this.shards.set(name, s);
     return s;
   }
 
   get(key: string): StructureFacts | undefined {
     const s = this.shard(key);
-    const v = s.entries.get(key);
-    if (v) s.used.add(key);
+    const v = Object.hasOwn(s.entries, key) ? s.entries[key] : undefined;
+    if (!isFacts(v)) return undefined;
+    s.used.add(key);
     return v;
   }
 
   set(key: string, facts: StructureFacts): void {
     const s = this.shard(key);
-    s.entries.set(key, facts);
+    s.entries[key] = facts;
     s.used.add(key);
     s.dirty = true;
   }
@@ -111,14 +119,15 @@ export class FactsCache {
   /** A file's answer under a set of patterns (the key names both), remembered as facts are. */
   answer(key: string): RegexAnswer | undefined {
     const s = this.shard(key);
-    const v = s.answers.get(key);
-    if (v) s.used.add(key);
+    const v = Object.hasOwn(s.answers, key) ? s.answers[key] : undefined;
+    if (!isAnswer(v)) return undefined;
+    s.used.add(key);
     return v;
   }
 
   setAnswer(key: string, a: RegexAnswer): void {
     const s = this.shard(key);
-    s.answers.set(key, a);
+    s.answers[key] = a;
     s.used.add(key);
     s.dirty = true;
   }
@@ -128,14 +137,14 @@ export class FactsCache {
     const limit = this.singleShard ? MAX_SHARD_ENTRIES * 256 : MAX_SHARD_ENTRIES;
     for (const s of this.shards.values()) {
       if (!s.dirty || !s.store.on) continue;
-      const keep = <V>(m: Map<string, V>): Record<string, V> => {
-        let keys = [...m.keys()];
-        if (keys.length > limit) keys = keys.filter((k) => s.used.has(k));
+      const keep = <V>(m: Record<string, V>, valid: (v: V | undefined) => boolean): Record<string, V> => {
+        const keys = Object.keys(m);
+        if (keys.length <= limit && keys.every((k) => valid(m[k]))) return m;
         const out: Record<string, V> = {};
-        for (const k of keys) out[k] = m.get(k)!;
+        for (const k of keys) if (valid(m[k]) && (keys.length <= limit || s.used.has(k))) out[k] = m[k]!;
         return out;
       };
-      s.store.write({ tool: TOOL, version: VERSION, entries: keep(s.entries), answers: keep(s.answers) });
+      s.store.write({ tool: TOOL, version: VERSION, entries: keep(s.entries, isFacts), answers: keep(s.answers, isAnswer) });
       s.dirty = false;
       this.onSave();
     }

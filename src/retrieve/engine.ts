@@ -11,6 +11,7 @@ import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { feedbackScores, rankWithFeedback } from './feedback-rank.js';
 import { followLinks, successorEdges } from './links.js';
+import { aboveFloor, calibrate, semanticEvidence } from './floor.js';
 import {
   DEFAULT_CAPS,
   LANE_NAMES,
@@ -32,6 +33,7 @@ import { now } from '../util/timing.js';
 
 export { mentionSignals, nearnessSignals, type Signal } from './signals.js';
 export { BUILTIN_LANES } from './lanes.js';
+export { RELEVANCE_FLOOR, aboveFloor } from './floor.js';
 
 /** Weights of the fused band's signals (keywords normalised to the best hit's score). */
 const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.1, semantic: 0.8 } as const;
@@ -120,7 +122,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 type Lanes = Partial<Record<ReplaceableLane, LaneHit[]>>;
 
 /** Rank and cap the lanes' answers into results (slots 1 → fused → 3, slot 4 throughout). */
-async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number): Promise<RetrievedRecord[]> {
+async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number, question: boolean): Promise<{ results: RetrievedRecord[]; weak: RetrievedRecord[] }> {
   const { set } = opts;
   const filters = opts.filters ?? {};
   const t0 = now();
@@ -140,6 +142,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     return r;
   };
   const results: RetrievedRecord[] = [];
+  const weak: RetrievedRecord[] = [];
   const taken = new Set<string>();
   // ids that were found but are out of force: their successors are worth showing
   const superseded: string[] = [];
@@ -177,14 +180,29 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   // nearness alone is no evidence: it only adds to records another signal found
   for (const h of lanes.nearness ?? []) if (fused.has(h.ref.id)) put(h.ref.id, 'nearness', WEIGHTS.nearness * h.score, h.why[0]!);
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
+  // the calibrated scale (floor.ts): the best evidence of the band, times each result's
+  // standing beside the best shown; under the floor a match is weak, not an answer. A record
+  // filtered out is judged beside the whole band: a superseded one leads to its successor
+  // only when it was an answer itself
+  const evidence = bestEvidence(lanes, new Set(band.map(([id]) => id)), question);
+  const shown = band.filter(([id]) => set.byId.has(id) && passesFilters(set.byId.get(id)!, set, filters));
+  const relevance = calibrate(band.map(([id, f]) => ({ id, score: f.score })), evidence);
+  for (const [id, r] of calibrate(shown.map(([id, f]) => ({ id, score: f.score })), evidence)) relevance.set(id, r);
   let fusedCount = 0;
   for (const [id, f] of band) {
+    const rel = relevance.get(id) ?? 0;
     if (!ok(id)) {
-      superseded.push(id);
+      if (aboveFloor(rel)) superseded.push(id);
       continue;
     }
     if (fusedCount >= caps.fused) break;
-    results.push(record(set.byId.get(id)!, 'fused', f.score, f.why));
+    if (!aboveFloor(rel)) {
+      // the band is best first: every later match is weaker still
+      if (weak.length >= caps.fused) break;
+      weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
+      continue;
+    }
+    results.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
     taken.add(id);
     fusedCount++;
     for (const l of f.from) reports[l].count++;
@@ -222,7 +240,26 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     }
   }
   reports.metadata = { status: 'ok', count: hidden, ms: round(now() - t0), ...(hidden ? { message: `${hidden} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
-  return results;
+  return { results, weak };
+}
+
+/**
+ * The query's evidence: the best evidence of a fused candidate. A lane put in
+ * a built-in one's place that reports no evidence cannot be judged by the floor: its answers
+ * count in full, as before the floor existed.
+ */
+function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean): number {
+  let best = 0;
+  for (const hits of [lanes.keywords, lanes.mentions]) {
+    for (const h of hits ?? []) {
+      if (h.evidence === undefined) return 1;
+      if (ids.has(h.ref.id) && h.evidence > best) best = h.evidence;
+    }
+  }
+  // meaning: two lanes agreeing on the first record, or (for a question) one record clearly closest
+  const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
+  const k = lanes.keywords?.find((h) => ids.has(h.ref.id));
+  return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: k.evidence ?? 0 }, sem, question));
 }
 
 /**
@@ -311,13 +348,14 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!(opts.semantic || opts.lanes?.semantic)) reports.semantic.status = 'not-configured';
   else if (placeSemanticWeight(lanes) === 0) reports.semantic = { ...reports.semantic, status: 'ok', message: 'a fallback for places: not needed, the keywords answered' };
   else Object.assign(lanes, await runLanes(opts, ['semantic'], reports, query, ctx));
-  const results = await withFeedback(opts, { kind: 'place', path }, await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes)));
+  const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes), false);
+  const results = await withFeedback(opts, { kind: 'place', path }, found);
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();
   const q: RetrievalResult['query'] = { kind: 'place', place: opts.place ?? `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
   if (opts.target.line !== undefined) q.line = opts.target.line;
   if (symbol) q.symbol = symbol;
-  return { query: q, results, slots: reports };
+  return { query: q, results, weak, slots: reports };
 }
 
 /** The first line (1-based) of the comment lines and annotations right above `line`, or `line`. */
@@ -373,6 +411,7 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
   else reports.semantic.status = 'not-configured';
   const lanes = await runLanes(opts, names, reports, query, ctx);
-  const results = await withFeedback(opts, { kind: 'search', text: opts.text }, await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic));
-  return { query: { kind: 'search', text: opts.text }, results, slots: reports };
+  const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic, true);
+  const results = await withFeedback(opts, { kind: 'search', text: opts.text }, found);
+  return { query: { kind: 'search', text: opts.text }, results, weak, slots: reports };
 }

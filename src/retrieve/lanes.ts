@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
-import { queryOf } from './bm25.js';
+import { queryOf, type KeywordHit } from './bm25.js';
+import { englishRanks, PLACE_EVIDENCE_SCALE, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { surfaceForms } from './text.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
@@ -34,6 +35,19 @@ async function placeTerms(q: Extract<LaneQuery, { kind: 'place' }>, ctx: LaneCon
   return placeQuery(extractPlaceTerms(await q.code(), q.path), distinctWords(cw));
 }
 
+/**
+ * Each hit's evidence on the calibrated scale (floor.ts): for a question, the share of its
+ * words, weighed by rarity in English and in this repository's code, that the record matches;
+ * for a place, the share of the place query's weight (already weighed by distinctiveness).
+ */
+async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, number>, forms: Map<string, string>, found: readonly KeywordHit[]): Promise<Map<string, number>> {
+  if (q.kind === 'place') return new Map([...textEvidence({ terms, forms }, found)].map(([id, e]) => [id, Math.min(1, PLACE_EVIDENCE_SCALE * e)]));
+  const { codeWordsOf } = await import('./code-words.js');
+  const codeWords = await codeWordsOf(ctx.snapshot).catch(() => undefined);
+  const rank = englishRanks();
+  return textEvidence({ terms, forms, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}) }, found);
+}
+
 /** Slot 2: BM25 over the records, the query being the text or the code at the place. */
 export const keywordsLane: RetrievalLane = {
   name: 'keywords',
@@ -44,9 +58,10 @@ export const keywordsLane: RetrievalLane = {
     // matched terms are stems: shown as the words of the question or the code they came from
     const forms = q.kind === 'place' ? surfaceForms(q.path, surfaceForms(await q.code())) : surfaceForms(q.text);
     const shown = (t: string) => forms.get(t) ?? t;
+    const evidence = await evidenceOf(q, ctx, terms, forms, found);
     return found.map((h) => {
       const words = h.matched.slice(0, 12).map(shown);
-      return { ref: artifact(h.id), score: h.score, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: words } satisfies Why] };
+      return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: words } satisfies Why] };
     });
   },
 };
@@ -57,7 +72,8 @@ export const mentionsLane: RetrievalLane = {
   async run(q, ctx) {
     const place = q.kind === 'place' ? { path: q.path, symbol: q.symbol } : q.place && { path: q.place.path, symbol: q.place.symbol };
     if (!place) return [];
-    return [...mentionSignals(ctx.set, place.path, place.symbol)].map(([id, s]) => ({ ref: artifact(id), score: s.score, why: [s.why] }));
+    // a record that names the file is direct evidence: its strength is its evidence
+    return [...mentionSignals(ctx.set, place.path, place.symbol)].map(([id, s]) => ({ ref: artifact(id), score: s.score, evidence: s.score, why: [s.why] }));
   },
 };
 

@@ -60,11 +60,21 @@ export interface RetrievedRecord {
   stale?: string;
   /** full body, with depth full */
   body?: string;
+  /**
+   * calibrated relevance in [0, 1] (fused band only, src/retrieve/floor.ts): results at or
+   * above RELEVANCE_FLOOR are answers, those below are `weak`
+   */
+  relevance?: number;
 }
 
 export interface RetrievalResult {
   query: { kind: 'place'; place: string; path: string; line?: number; symbol?: string } | { kind: 'search'; text: string };
   results: RetrievedRecord[];
+  /**
+   * fused matches under the relevance floor (src/retrieve/floor.ts): not answers, shown with
+   * `--all` and kept here for debugging; the engine always sets it
+   */
+  weak?: RetrievedRecord[];
   slots: Record<LaneName, LaneReport>;
 }
 
@@ -114,6 +124,11 @@ export interface LaneHit {
   ref: LaneRef;
   score: number;
   why: Why[];
+  /**
+   * evidence on the calibrated scale in [0, 1] (floor.ts): how much of the query this hit
+   * accounts for; the fused band's best evidence decides whether anything is an answer
+   */
+  evidence?: number;
 }
 
 /** What a lane is asked: a place in the code (with the code there), or a text (with a file it names, if any). */

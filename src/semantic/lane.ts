@@ -5,11 +5,30 @@ import { readVectorPlan, vectorFile } from '../cache/vectors.js';
 import { mark } from '../util/timing.js';
 import { CtxError } from '../errors.js';
 import type { SemanticLane } from '../retrieve/types.js';
+import { useEnglishRanks } from '../retrieve/floor.js';
 import { DefaultEmbedder, type Embedder } from './embedder.js';
 import { GeminiEmbedder } from './providers/gemini.js';
 import { OnnxEmbedder } from './providers/onnx.js';
 import { OpenAIEmbedder } from './providers/openai.js';
 import { recordVectors } from './vectors.js';
+import { loadWordTable } from './word-table.js';
+
+/**
+ * A word's frequency rank in general English, from the default embedder's word table (shipped
+ * with git-ctx, whatever the provider): retrieval's calibrated floor weighs a question's words
+ * by it (src/retrieve/floor.ts). Undefined for a word the table does not list, or when the
+ * table cannot be read (then every word counts as rare).
+ */
+function englishRank(word: string): number | undefined {
+  try {
+    const t = loadWordTable();
+    const r = t.row(word);
+    return r === undefined ? undefined : t.rank[r];
+  } catch {
+    return undefined;
+  }
+}
+useEnglishRanks(englishRank);
 
 /** Cosine below this is not a semantic match (config `semantic.threshold`), for model providers. */
 export const DEFAULT_THRESHOLD = 0.3;

@@ -1,0 +1,144 @@
+// @spec SPEC-RETRIEVE-001
+
+import type { CodeWords } from './code-words.js';
+
+/**
+ * Calibrated relevance (issue 30 item 3, DEC-057): one scale in [0, 1] for every fused result,
+ * with a floor. A result's relevance is the query's *evidence* (how much of what the query
+ * says the best record says too) times the result's standing beside the best fused result.
+ * Results under the floor are not answers: they are reported apart, as `weak`, and when none
+ * is left the honest answer is "nothing here governs this".
+ */
+
+/**
+ * The floor, calibrated on both development sets (bench/retrieval.mjs, DEC-057): the
+ * trade-off curve of off-topic questions answered with nothing against right answers lost is
+ * in the decision record. One number for every repository and every front end (CLI, JSON, MCP,
+ * the agent-read hook, trace's fallback, the PR comment's related band).
+ */
+export const RELEVANCE_FLOOR = 0.21;
+
+/** Is a calibrated relevance an answer (at or above the floor)? */
+export const aboveFloor = (relevance: number): boolean => relevance >= RELEVANCE_FLOOR - 1e-9;
+
+/** GloVe's vocabulary size: a word it does not list is rarer than any it does. */
+const ENGLISH_WORDS = 400_000;
+/** How strongly rarity in English counts (measured: 1 weaker, 3 no better; DEC-057). */
+const ENGLISH_POWER = 2;
+
+/**
+ * How much a query word says, in (0, 1]: rare in English (a common word such as "hurt" or
+ * "everyone" in a paraphrase says little; "terraform", "invoices", "kotlin" say much) and
+ * rare in this repository's code (a word every file has says little). `englishRank` is the
+ * word's frequency rank in general English (1 = most common), undefined when unknown (rare).
+ */
+export function wordWeight(englishRank: number | undefined, codeDf: number | undefined, codeFiles: number): number {
+  const english = englishRank && englishRank > 1 ? Math.log(englishRank) / Math.log(ENGLISH_WORDS) : englishRank === 1 ? 0.01 : 1;
+  const code = codeFiles >= 20 ? Math.log((codeFiles + 1) / ((codeDf ?? 0) + 1)) / Math.log(codeFiles + 1) : 1;
+  return Math.pow(Math.min(1, english), ENGLISH_POWER) * Math.max(0.01, code);
+}
+
+/**
+ * Meaning as evidence (measured with the default embedder, whose threshold is 0.2): a cosine
+ * counts by how far it is above SEMANTIC_BASE. It adds to the keyword evidence of the record
+ * both lanes put first (two lanes agreeing), and stands alone for a question only when one
+ * record is clearly the closest: at least `min`, ahead of the next by `gap`. On both
+ * development sets no off-topic question's closest record passed either test that was not
+ * already above the floor, and a question in other words that shares no word with its
+ * record (the paraphrase fixture's "letters to customers" → the mail queue) is still answered.
+ */
+export const SEMANTIC_BASE = 0.2;
+export const SEMANTIC_ALONE = { min: 0.42, gap: 0.1 } as const;
+
+/**
+ * The evidence meaning adds: `keywordsFirst` is the keyword lane's best record and its
+ * evidence, `semantic` the semantic lane's hits best first.
+ */
+export function semanticEvidence(keywordsFirst: { id: string; evidence: number } | undefined, semantic: readonly { id: string; score: number }[], alone: boolean): number {
+  const [first, second] = semantic;
+  if (!first) return 0;
+  const lift = Math.max(0, first.score - SEMANTIC_BASE);
+  let e = 0;
+  if (keywordsFirst?.id === first.id) e = keywordsFirst.evidence + lift;
+  if (alone && first.score >= SEMANTIC_ALONE.min && first.score - (second?.score ?? 0) >= SEMANTIC_ALONE.gap) e = Math.max(e, lift);
+  return Math.min(1, e);
+}
+
+/** A word's frequency rank in general English (1 = most common), undefined when unknown (rare). */
+export type EnglishRank = (word: string) => number | undefined;
+let english: EnglishRank | undefined;
+/**
+ * Where English word frequencies come from: the default embedder's word table belongs to the
+ * semantic layer, above this one, which registers it when loaded (src/semantic/lane.ts), so
+ * the floor weighs words alike whichever embedder, if any, is configured. Unregistered (a
+ * library caller that never loads the semantic layer), every word counts as rare.
+ */
+export function useEnglishRanks(rank: EnglishRank | undefined): void {
+  english = rank;
+}
+export const englishRanks = (): EnglishRank | undefined => english;
+
+/** What the evidence of a text query needs: its terms (stem → weight) and how to weigh a word. */
+export interface EvidenceInput {
+  /** query terms, stem → weight in the query */
+  terms: Map<string, number>;
+  /** each stem's word as written in the query (its English rank is looked up by it) */
+  forms: Map<string, string>;
+  /** the frequency rank of a word in general English, when known */
+  englishRank?: (word: string) => number | undefined;
+  codeWords?: CodeWords;
+}
+
+/**
+ * Each fused candidate's evidence: the share of the query's weighted words (wordWeight) that
+ * the record matches. Off-topic questions use words the repository never uses, or words that
+ * only common prose shares with a record: their best share stays low.
+ */
+export function textEvidence(input: EvidenceInput, hits: readonly { id: string; matched: readonly string[] }[]): Map<string, number> {
+  const files = input.codeWords?.files ?? 0;
+  const w = new Map<string, number>();
+  let total = 0;
+  for (const [t, qw] of input.terms) {
+    const word = input.forms.get(t) ?? t;
+    const x = qw * wordWeight(input.englishRank?.(word), input.codeWords?.df[t], files);
+    w.set(t, x);
+    total += x;
+  }
+  const out = new Map<string, number>();
+  if (!total) return out;
+  for (const h of hits) {
+    let s = 0;
+    for (const t of h.matched) s += w.get(t) ?? 0;
+    out.set(h.id, Math.min(1, s / total));
+  }
+  return out;
+}
+
+/**
+ * How a result's standing beside the best (its fused score over the best one's) counts: as its
+ * square root. Measured (DEC-057): the standing itself put right answers at ranks 2 to 5 under
+ * the floor (7 of 23 file queries of git-en-boite); its square root loses none on either set,
+ * and still lets a distant runner-up of a barely relevant query fall out.
+ */
+const STANDING_POWER = 0.5;
+/**
+ * A place's evidence is the share of its code's weighted words a record matches: code says
+ * much more than a record, so the share runs lower than a question's (0.15 to 0.75 on the
+ * development sets' file queries, all of them governed). Doubled onto the questions' scale, no
+ * governed file of either set falls under the floor; the sets have no ungoverned files to
+ * calibrate it further (DEC-057).
+ */
+export const PLACE_EVIDENCE_SCALE = 2;
+
+/**
+ * The calibrated relevance of each fused result: the query's evidence (the best candidate's)
+ * times the square root of the result's fused score relative to the best fused score. The
+ * best result's relevance is the evidence itself.
+ */
+export function calibrate(fused: readonly { id: string; score: number }[], evidence: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const top = fused[0]?.score ?? 0;
+  if (!(top > 0)) return out;
+  for (const f of fused) out.set(f.id, Math.round(Math.min(1, evidence * Math.pow(Math.max(0, f.score) / top, STANDING_POWER)) * 1000) / 1000);
+  return out;
+}

@@ -74,7 +74,8 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
   const rec = startEpisode(root, { caller: { kind: 'hook', command: payload.tool_name ?? 'read', ...(payload.session_id ? { session: payload.session_id } : {}) }, commit: asked.commit, record: answer.record, probe: false, ...(typeof payload.tool_use_id === 'string' ? { context: { tool_call: payload.tool_use_id } } : {}) });
   await finishRetrieval(rec, r, answer.dirty);
   mark('episode recorded');
-  if (!r.results.length && !note) return none('nothing found');
+  // nothing governs the file: the agent is told nothing (silence is the answer; the episode has it)
+  if (!r.results.length && !note) return none(r.weak?.length ? 'nothing governs it (only weak matches under the relevance floor)' : 'nothing found');
 
   // session memory: which records this agent session has been shown
   const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(root, 'agent-session', sha256(payload.session_id ?? 'no-session').slice(0, 32));

@@ -264,6 +264,8 @@ function retrievalData(r: RetrievalResult): Record<string, unknown> {
   return {
     query: r.query,
     results: r.results.map((x) => ({ id: x.id, type: x.type, title: x.title, status: x.status ?? null, file: x.file, slot: x.slot, why: x.why.map((w) => w.text), summary: x.summary ?? null, ...(x.inactive ? { inactive: true } : {}), ...(x.stale ? { stale: x.stale } : {}) })),
+    // matches under the relevance floor: not answers (src/retrieve/floor.ts)
+    weak: (r.weak ?? []).map((x) => ({ id: x.id, title: x.title, file: x.file, relevance: x.relevance ?? null })),
     slots: Object.fromEntries(Object.entries(r.slots).map(([k, v]) => [k, { status: v.status, count: v.count, cap: v.cap ?? null }])),
   };
 }
@@ -279,7 +281,7 @@ export async function contextForCodeTool(ctx: ToolContext, args: { place: string
     return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  return { text: renderRetrievalContext(result, { showWeak: !!args.all }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
 /**
@@ -320,7 +322,7 @@ export async function searchDecisionsTool(ctx: ToolContext, args: { query: strin
     return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  return { text: renderRetrievalContext(result, { showWeak: !!args.all }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
 /** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */

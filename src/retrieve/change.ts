@@ -3,6 +3,7 @@ import { PartialIndexError, type CodeIndex } from '../code/code-index.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { entryCovers } from '../util/path-set.js';
 import { mentionSignals } from './signals.js';
+import { aboveFloor, RELEVANCE_FLOOR } from './floor.js';
 import type { RetrievalLane } from './types.js';
 
 /**
@@ -38,12 +39,13 @@ export interface GoverningOptions {
 }
 
 /**
- * The relevance floor of the related band: keywords alone are normalised to the best hit of
- * each file (any file's best match scores 1), so a related record counts only with more
- * evidence on top, such as the record naming the file (a mention adds 0.6). Declared records
- * always count.
+ * The relevance floor of the related band: retrieval's calibrated floor (floor.ts, DEC-057), on
+ * each result's calibrated `relevance`. A related record also needs evidence beyond keywords
+ * (the record names the file or its folder): a commit's one line names what governs it, not
+ * every record that shares its words. Declared records always count.
  */
-export const RELATED_FLOOR = 1.3;
+export const RELATED_FLOOR = RELEVANCE_FLOOR;
+const related = (x: { relevance?: number; why: readonly { kind: string }[] }) => aboveFloor(x.relevance ?? 0) && x.why.some((w) => w.kind === 'mention');
 
 const NO_KEYWORDS: RetrievalLane = { name: 'keywords', run: () => Promise.resolve([]) };
 
@@ -100,7 +102,7 @@ export async function governingRecords(opts: GoverningOptions): Promise<Governin
     const r = await retrieve(path, mentioned);
     for (const x of r?.results ?? []) {
       if (x.inactive || NOT_GOVERNING.has(x.type)) continue;
-      const strength = x.slot === 'declared' ? 'declared' : x.slot === 'fused' && x.score >= RELATED_FLOOR ? 'related' : undefined;
+      const strength = x.slot === 'declared' ? 'declared' : x.slot === 'fused' && related(x) ? 'related' : undefined;
       if (!strength) continue;
       const had = found.get(x.id);
       if (!had) found.set(x.id, { id: x.id, type: x.type, title: x.title, ...(x.status != null ? { status: x.status } : {}), strength, score: x.score, paths: [path] });

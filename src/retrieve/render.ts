@@ -16,12 +16,30 @@ export function renderRetrievalJson(r: RetrievalResult): string {
   return JSON.stringify({ version: 1, ...r }, null, 2) + '\n';
 }
 
+/** How a renderer shows matches under the relevance floor: `showWeak` lists them (`--all`). */
+export interface RenderOptions {
+  showWeak?: boolean;
+}
+
+/**
+ * The honest answer when nothing reaches the relevance floor (src/retrieve/floor.ts): nothing
+ * here governs the place or answers the question, and how many weak matches were set aside
+ * ("nothing found" when no record matched at all).
+ */
+export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): string {
+  const what = r.query.kind === 'place' ? 'nothing here governs this' : 'no record here answers this';
+  const n = r.weak?.length ?? 0;
+  if (!n) return 'nothing found';
+  return `${what} (${n} weak match${n === 1 ? '' : 'es'} under the relevance floor${opts.showWeak ? '' : ': --all shows them'})`;
+}
+
 /** For people: bands in order, each result with its evidence; weaker evidence is labelled as such. */
-export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)): string {
+export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false), opts: RenderOptions = {}): string {
   const lines: string[] = [p.bold(r.query.kind === 'place' ? r.query.place : `search: ${r.query.text}`)];
-  if (!r.results.length) lines.push(p.dim('  nothing found'));
+  if (!r.results.length) lines.push(p.dim(`  ${nothingGoverns(r, opts)}`));
+  const weak = opts.showWeak ? (r.weak ?? []).map((x) => ({ ...x, slot: 'weak' as const })) : [];
   let band: string | undefined;
-  for (const x of r.results) {
+  for (const x of [...r.results, ...weak]) {
     if (x.slot !== band) {
       band = x.slot;
       lines.push(
@@ -29,10 +47,12 @@ export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)
           ? p.dim('  declared (anchors, annotations, paths; nearest first)')
           : x.slot === 'fused'
             ? p.dim('  related (weaker: keywords, mentions, nearness — not declared)')
-            : p.dim('  linked (relations of the records above)'),
+            : x.slot === 'weak'
+              ? p.dim('  weak (under the relevance floor: probably not about this)')
+              : p.dim('  linked (relations of the records above)'),
       );
     }
-    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}`);
+    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}${x.slot === 'weak' && x.relevance !== undefined ? p.dim(`  (relevance ${x.relevance.toFixed(2)})`) : ''}`);
     for (const w of x.why.slice(0, 4)) lines.push(`      ${p.dim(`${w.contribution !== undefined ? `+${w.contribution.toFixed(2)} ` : ''}${w.text}`)}`);
     if (x.why.length > 4) lines.push(`      ${p.dim(`… ${x.why.length - 4} more`)}`);
     if (x.stale) lines.push(`      ${p.red(x.stale)}`);
@@ -48,9 +68,13 @@ export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)
  * For agents: compact markdown, summaries first with ids to fetch in full; no fingerprints,
  * stamps or scores (noise to a model), evidence in one line.
  */
-export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?: ReadonlySet<string> } = {}): string {
+export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?: ReadonlySet<string> } & RenderOptions = {}): string {
   const head = r.query.kind === 'place' ? `Records governing ${r.query.place}` : `Records for "${r.query.text}"`;
-  if (!r.results.length) return `${head}: none found.\n`;
+  if (!r.results.length) {
+    // said plainly, so an agent does not go on as if a record had been found
+    const weak = opts.showWeak && r.weak?.length ? `\nWeak matches (probably not about this): ${r.weak.map((x) => `${x.id} — ${x.title}`).join('; ')}.` : '';
+    return `${head}: none. Nothing in this repository's records governs this${r.weak?.length ? '; the closest matches are under the relevance floor' : ''}.${weak}\n`;
+  }
   const out: string[] = [`# ${head}`, ''];
   for (const x of r.results) {
     const tag = `${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}`;
@@ -69,6 +93,6 @@ export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?
   return out.join('\n') + '\n';
 }
 
-export function renderRetrieval(format: RetrievalFormat, r: RetrievalResult, p?: Paint): string {
-  return format === 'json' ? renderRetrievalJson(r) : format === 'context' ? renderRetrievalContext(r) : renderRetrievalHuman(r, p);
+export function renderRetrieval(format: RetrievalFormat, r: RetrievalResult, p?: Paint, opts: RenderOptions = {}): string {
+  return format === 'json' ? renderRetrievalJson(r) : format === 'context' ? renderRetrievalContext(r, opts) : renderRetrievalHuman(r, p, opts);
 }

@@ -40,7 +40,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       return { value: { result, zero: zeroConfigJson(repo.config) }, files: (v) => filesOf(v.result) };
     });
     const { result, zero } = answer.value;
-    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors()));
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all }));
     await finishRetrieval(rec, result, answer.dirty);
   });
 }

@@ -35,7 +35,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
     try {
       const rec = recordCli(repo, 'search');
       const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
-      io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zeroConfigJson(repo.config) }, colors()));
+      io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zeroConfigJson(repo.config) }, colors(), { showWeak: !!o.all }));
       await finishRetrieval(rec, result);
     } finally {
       repo.close();

@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
+import { loadConfig } from '../../src/config.js';
+import { openSnapshot } from '../../src/snapshot/open.js';
+import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
+import { aboveFloor, RELEVANCE_FLOOR, textEvidence, wordWeight } from '../../src/retrieve/floor.js';
+import { queryOf } from '../../src/retrieve/bm25.js';
+import { surfaceForms } from '../../src/retrieve/text.js';
+import { semanticLaneFor } from '../../src/semantic/lane.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { connect } from '../mcp/helpers.js';
+
+const adr = (n: number, title: string, status: string, context: string, decision: string, extra = '') =>
+  `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n\n## Consequences\n\n${extra || 'We will follow this from now on.'}\n`;
+
+/**
+ * A payments integration with an adr-tools folder, as the issue's trial found one: records about
+ * idempotency, transaction states (with a pasted log), refunds retried by a queue worker and
+ * webhook signatures; code for some of them and a UI theme no record is about.
+ */
+function payments() {
+  const log = Array.from({ length: 12 }, (_, i) => `{"level":"info","state":"${['pending', 'authorised', 'captured'][i % 3]}","transaction":"tx_${1000 + i}","ms":${20 + i}}`).join('\n');
+  const repo = makeRepo({
+    '.contextia/config.yaml': 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+    'docs/adr/0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', 'Accepted', 'We need to record the architectural decisions made on this project.', 'We will use Architecture Decision Records, as described by Michael Nygard.'),
+    'docs/adr/0002-transaction-id-as-idempotency-key.md': adr(2, 'Transaction id as idempotency key', 'Accepted', 'The payment provider retries requests when our answer is slow, and a refund sent twice pays the customer twice.', 'We picked `transaction.id` as the idempotency key of every request we send to the provider, so a retried refund or capture is applied once.'),
+    'docs/adr/0003-transaction-states.md': adr(3, 'Transaction states', 'Accepted', 'Support staff could not tell from the logs where a payment was stuck. A sample of what we saw:\n\n```\n' + log + '\n```', 'A transaction moves from pending to authorised to captured, or to failed; each move is stored with its time and never rewritten.'),
+    'docs/adr/0004-refunds-retried-by-a-queue-worker.md': adr(4, 'Refunds retried by a queue worker', 'Accepted', 'Refunds failed when the provider was down for maintenance and nobody tried again.', 'A failed refund is put on a queue; a worker retries it with exponential backoff for up to a day, then alerts the support team.'),
+    'docs/adr/0005-verify-webhook-signatures.md': adr(5, 'Verify webhook signatures', 'Accepted', 'Anyone could post a fake payment notification to our webhook endpoint.', 'Every webhook body is verified against the HMAC signature header with the shared secret before it is read; an unsigned or badly signed call is answered 401.'),
+    'src/payments/idempotency.js': '// the provider deduplicates retried refunds and captures by this key\nexport function idempotencyKey(transaction) {\n  return transaction.id;\n}\n',
+    'src/payments/webhook.js': "import crypto from 'node:crypto';\n\n// a notification is read only when its HMAC signature matches the shared secret\nexport function verifySignature(body, signatureHeader, secret) {\n  const expected = crypto.createHmac('sha256', secret).update(body).digest('hex');\n  return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(signatureHeader));\n}\n",
+    'src/ui/palette.js': "// brand colours of the storefront\nexport const palette = { primary: '#0b3d91', accent: '#ffb000', muted: '#8a8f98' };\nexport const spacing = [0, 4, 8, 16, 32];\n",
+  });
+  repo.commit('payments integration');
+  return repo;
+}
+
+/** Questions whose right answer is nothing: the repository never speaks of these things. */
+const OFF_TOPIC = ['kubernetes helm chart deployment', 'GraphQL schema federation', 'Which font is used for the logo and headings?', 'How are invoices and sales tax calculated?'];
+
+async function open(dir: string) {
+  const snapshot = await openSnapshot({ cwd: dir, kind: 'worktree' });
+  const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+  return { snapshot, set, semantic: semanticLaneFor(snapshot.root, set, {}) };
+}
+
+describe('calibrated relevance: a floor and a weak band (issue 30 item 3, DEC-057)', () => {
+  it('weighs a rare or unknown word over a common one, and a word every file has least', () => {
+    expect(wordWeight(undefined, undefined, 0)).toBe(1);
+    expect(wordWeight(50_000, undefined, 0)).toBeGreaterThan(wordWeight(800, undefined, 0));
+    expect(wordWeight(undefined, 2, 100)).toBeGreaterThan(wordWeight(undefined, 90, 100));
+    // the share of the weighted words a record matches
+    const terms = queryOf('retried refund terraform');
+    const ev = textEvidence({ terms, forms: surfaceForms('retried refund terraform'), englishRank: (w) => ({ retried: 30_000, refund: 9_000 })[w] }, [{ id: 'A', matched: ['retri', 'refund'] }]);
+    expect(ev.get('A')).toBeGreaterThan(0.3);
+    expect(ev.get('A')).toBeLessThan(0.8);
+    expect(aboveFloor(RELEVANCE_FLOOR)).toBe(true);
+    expect(aboveFloor(RELEVANCE_FLOOR - 0.01)).toBe(false);
+  });
+
+  it('answers nothing to off-topic questions and keeps the right record for on-topic ones', async () => {
+    const repo = payments();
+    const { snapshot, set, semantic } = await open(repo.dir);
+    try {
+      for (const q of OFF_TOPIC) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, results: r.results.map((x) => x.id) }).toEqual({ q, results: [] });
+        for (const w of r.weak ?? []) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
+      }
+      const onTopic: [string, string][] = [
+        ['which key makes a retried refund apply once?', 'ADR-0002'],
+        ['what happens when the provider is down and a refund fails', 'ADR-0004'],
+        ['how do we check that a webhook call really comes from the provider', 'ADR-0005'],
+        ['payment stuck between authorised and captured', 'ADR-0003'],
+      ];
+      for (const [q, id] of onTopic) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, first: r.results[0]?.id }).toEqual({ q, first: id });
+        expect(r.results[0]!.relevance).toBeGreaterThanOrEqual(RELEVANCE_FLOOR);
+      }
+      // a file whose code the records speak of is answered; one no record is about is not
+      const key = await retrieveForPlace({ snapshot, set, semantic, target: { path: 'src/payments/idempotency.js' }, neighbours: false, staleness: false });
+      expect(key.results[0]).toMatchObject({ id: 'ADR-0002', slot: 'fused' });
+      const palette = await retrieveForPlace({ snapshot, set, semantic, target: { path: 'src/ui/palette.js' }, neighbours: false, staleness: false });
+      expect(palette.results).toEqual([]);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('says so in the CLI, shows the weak band with --all and keeps it under `weak` in JSON', () => {
+    const repo = payments();
+    const q = ['search', 'Which', 'font', 'styles', 'the', 'support', 'page?'];
+    const human = runCli(q, { cwd: repo.dir });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/no record here answers this \(\d+ weak match(es)? under the relevance floor: --all shows them\)/);
+    expect(human.stdout).not.toContain('ADR-0004');
+    const all = runCli([...q, '--all'], { cwd: repo.dir });
+    expect(all.stdout).toContain('weak (under the relevance floor: probably not about this)');
+    expect(all.stdout).toMatch(/ADR-0004 .*\(relevance 0\.\d\d\)/);
+    const json = JSON.parse(runCli([...q, '--json'], { cwd: repo.dir }).stdout);
+    expect(json.results).toEqual([]);
+    expect(json.weak.map((x: { id: string }) => x.id)).toContain('ADR-0004');
+    for (const w of json.weak) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
+    // the documented keys of an answer are unchanged, with its relevance beside them
+    const on = JSON.parse(runCli(['search', 'refund', 'retried', 'by', 'a', 'queue', 'worker', '--json'], { cwd: repo.dir }).stdout);
+    expect(on.results[0]).toMatchObject({ id: 'ADR-0004', slot: 'fused', status: 'accepted', file: 'docs/adr/0004-refunds-retried-by-a-queue-worker.md' });
+    expect(on.results[0].relevance).toBeGreaterThanOrEqual(RELEVANCE_FLOOR);
+    expect(Array.isArray(on.weak)).toBe(true);
+    // `for` and trace on a file no record is about: nothing, said plainly
+    const place = runCli(['for', 'src/ui/palette.js'], { cwd: repo.dir });
+    expect(place.stdout).toMatch(/nothing found|nothing here governs this/);
+    expect(place.stdout).not.toContain('ADR-');
+    const trace = runCli(['trace', 'src/ui/palette.js'], { cwd: repo.dir });
+    expect(trace.stdout).toContain('nothing governs this place');
+  });
+
+  it('MCP tools say nothing governs, and the agent-read hook stays silent', async () => {
+    const repo = payments();
+    const c = await connect({ cwd: repo.dir });
+    const s = await c.call('search_decisions', { query: 'kubernetes helm chart deployment' });
+    expect(s.isError).toBeFalsy();
+    expect(s.data.results).toEqual([]);
+    expect(Array.isArray(s.data.weak)).toBe(true);
+    expect(s.text).toContain("Nothing in this repository's records governs this");
+    const p = await c.call('context_for_code', { place: 'src/ui/palette.js' });
+    expect(p.data.results).toEqual([]);
+    expect(p.text).toContain("Nothing in this repository's records governs this");
+    const on = await c.call('search_decisions', { query: 'how are webhook signatures verified' });
+    expect((on.data.results as { id: string }[])[0]!.id).toBe('ADR-0005');
+    const payload = (file: string) => JSON.stringify({ session_id: 'floor', hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, file) }, cwd: repo.dir });
+    expect(runCli(['hook', 'agent-read'], { cwd: repo.dir, input: payload('src/ui/palette.js') })).toMatchObject({ code: 0, stdout: '' });
+    const governed = runCli(['hook', 'agent-read'], { cwd: repo.dir, input: payload('src/payments/webhook.js') });
+    expect(JSON.parse(governed.stdout).hookSpecificOutput.additionalContext).toContain('ADR-0005');
+  });
+});

@@ -15,6 +15,7 @@ import { addExamples } from './examples.js';
 import { progressLine } from './progress.js';
 import { setProgressSink } from '../util/progress.js';
 import { fdIsTTY } from '../util/stdio.js';
+import { closeRunningBatches } from '../git/exec.js';
 
 export type CommandModule = { register(program: Command): void };
 /** Command name → its module, loaded on demand. */
@@ -53,6 +54,7 @@ export async function runProgram(argv: string[], commands: CommandTable): Promis
     return handleError(e);
   } finally {
     line?.clear();
+    closeRunningBatches();
     // what is left after the answer: cache writes, closing handles, Node's own exit
     phase('exit');
   }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseManifests } from '../../src/assemble/record.js';
 import { makeRepo } from '../helpers/git-repo.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
 import { art, commitFixed, exampleRepo } from './helpers.js';
 
 const SPEC = '.contextia/system/specs/SPEC-BILLING-001.md';
@@ -110,5 +111,24 @@ describe('replay says clearly when a recorded bundle no longer matches', () => {
     const verify = runCli(['TASK-1', '--global', '--at', c, '--verify'], { cwd: repo.dir, env });
     expect(verify.code).toBe(1);
     expect(verify.stderr).toContain('no longer matches');
+  });
+});
+
+describe('a command ends when it has answered', () => {
+  it('context --at with no cache exits (the git object reader it opened is closed)', () => {
+    // a committed config is read twice from the commit: once for the bundle, once for the episode
+    const { repo } = exampleRepo();
+    repo.write({ '.contextia/config.yaml': 'version: 1\n' });
+    const commit = commitFixed(repo, 'adopt', '2026-03-01T00:00:00Z');
+    rmSync(path.join(repo.dir, '.git/ctx'), { recursive: true, force: true });
+    const r = spawnSync(process.execPath, [BIN, 'context', 'TASK-042', '--at', commit], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1' },
+    });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('=== BUNDLE: TASK-042 ===');
   });
 });

@@ -82,7 +82,12 @@ export function register(program: Command): void {
     }
     phase('render');
     io().out(renderBundle(bundle, o.json ? 'json' : o.format));
-    await recordBundleEpisode(await snapshot, bundle, now() - t0);
+    const opened = await snapshot;
+    try {
+      await recordBundleEpisode(opened, bundle, now() - t0);
+    } finally {
+      opened.close();
+    }
     if (code) throw new ExitCode(code);
   });
 }

@@ -46,6 +46,8 @@ const WEIGHT = { title: 4, body: 1.5, comments: 1.5, strings: 1, identifiers: 1,
  * change does, and the title and body keep their say.
  */
 const FILE_BUDGET = 40;
+/** A word both removed and added in a file (the unchanged part of a changed line) counts this much of a changed one. */
+const UNCHANGED = 0.35;
 /** Terms kept (the heaviest): bounded time, less noise. */
 const MAX_TERMS = 80;
 /** Distinctiveness curve of the change's words in this repository's code (see code-words.ts). */
@@ -99,13 +101,21 @@ function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: strin
   const add = (ts: readonly string[], w: number) => {
     for (const t of ts) raw.set(t, (raw.get(t) ?? 0) + w);
   };
-  const lines = [...(f.text?.added ?? []), ...(f.text?.removed ?? [])].join('\n');
   // data files (JSON, YAML, docs) are read too: their words are the change; code gets its comments split out
-  const t = extractPlaceTerms(lines, f.path);
-  add(t.comments, WEIGHT.comments);
-  add(t.strings, WEIGHT.strings);
-  add(t.identifiers, WEIGHT.identifiers);
-  add(t.imports, WEIGHT.imports);
+  const a = extractPlaceTerms((f.text?.added ?? []).join('\n'), f.path);
+  const r = extractPlaceTerms((f.text?.removed ?? []).join('\n'), f.path);
+  for (const src of ['comments', 'strings', 'identifiers', 'imports'] as const) {
+    // a word on both sides is where the change sits, not what it changes: a typo fixed in a
+    // comment changes one word, not the sentence around it
+    const count = (ts: string[]) => ts.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+    const ca = count(a[src]);
+    const cr = count(r[src]);
+    for (const t of new Set([...ca.keys(), ...cr.keys()])) {
+      const x = ca.get(t) ?? 0;
+      const y = cr.get(t) ?? 0;
+      raw.set(t, (raw.get(t) ?? 0) + WEIGHT[src] * (Math.abs(x - y) + UNCHANGED * Math.min(x, y)));
+    }
+  }
   // the enclosing symbols git names in the hunk headers, and the code index's
   const ctx = [...new Set([...f.hunks.map((h) => h.context ?? ''), ...symbols])].join('\n');
   add(extractPlaceTerms(ctx, '').identifiers, WEIGHT.symbols);

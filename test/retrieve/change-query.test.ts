@@ -46,6 +46,13 @@ describe('change query', () => {
     expect(q.versionsOnly).toBe(false);
   });
 
+  it('a typo fixed in a comment changes one word: the rest of the sentence is where it sits, weighed less', async () => {
+    const files = await diffOf({ 'src/session.ts': '// retrieves an existing sesssion for users\nexport const x = 1;\n' }, { 'src/session.ts': '// retrieves an existing session for users\nexport const x = 1;\n' });
+    const q = changeQuery({ files });
+    expect(q.terms.get(term('sesssion'))!).toBeGreaterThan(q.terms.get(term('retrieves'))!);
+    expect(q.terms.get(term('users'))!).toBeLessThan(q.terms.get(term('sesssion'))!);
+  });
+
   it('a dependency bump: only versions change, so only the names bumped are asked about', async () => {
     const files = await diffOf({ 'package.json': '{\n  "dependencies": {\n    "dugite": "1.92.0",\n    "mocha": "^9.0.0"\n  }\n}\n' }, { 'package.json': '{\n  "dependencies": {\n    "dugite": "1.93.0",\n    "mocha": "^10.0.0"\n  }\n}\n' });
     const q = changeQuery({ files, title: 'Update dependencies', body: 'Bumps [mocha](https://github.com/mochajs/mocha) from 9 to 10.\n\n> release notes: everything changed' });

@@ -139,7 +139,8 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       return { path: p, ...(v.file.oldPath ? { oldPath: v.file.oldPath } : {}), status: v.file.status, binary: v.file.binary, hunks: v.file.hunks.length, governedBy };
     });
     const description = await changeDescription(root, { from: mergeBase, to: headId }, { title: opts.title, body: opts.body });
-    const { ranked, retrieval } = await rankChange(artifacts, diff.files, { headSnap, headSet, headIndex, description, max: opts.related, env: opts.env });
+    // retrieval reads only what can be governed: the ungovernable files are counted apart (DEC-060)
+    const { ranked, retrieval } = await rankChange(artifacts, governable, { headSnap, headSet, headIndex, description, max: opts.related, env: opts.env });
 
     const similarDecisions = await addedLookAlikes(headSnap.root, headSet, baseSet, limitations);
     const { introduced } = coherence;

@@ -22,7 +22,8 @@ export function placesLine(x: PrRanked): string {
 
 /** The line said when no record governs the change. */
 export function noneLine(a: ChangeAnswer): string {
-  const skipped = a.retrieval.skipped.length ? ` (${a.retrieval.skipped.length} of ${a.query.files} changed files cannot be governed: lockfiles, CI settings, generated or binary files)` : '';
+  const n = a.retrieval.skipped.length + (a.ungovernable?.length ?? 0);
+  const skipped = n ? ` (${n} of ${a.query.files} changed files cannot be governed: lockfiles, CI settings, generated or binary files)` : '';
   return `No decision governs ${what(a)}${skipped}.`;
 }
 

@@ -8,7 +8,8 @@ import { changedCodeIndexes } from './analyze.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter } from './governance.js';
 import { editedRecords, entryMaker, listRecords } from './listing.js';
 import { changeDescription, rankChange } from './ranked.js';
-import type { PrRanked, PrRetrieval } from './types.js';
+import type { PrRanked, PrRetrieval, PrResult } from './types.js';
+import { splitChangedFiles } from './ungoverned.js';
 
 /*
  * The records for a change before it is a pull request (`git ctx for --diff <range>`,
@@ -39,6 +40,8 @@ export interface ChangeAnswer {
   /** strongest first, each record once (empty: no record governs the change) */
   ranked: PrRanked[];
   retrieval: PrRetrieval;
+  /** changed files no record can govern (lockfiles, generated, vendored, binaries…): counted, never scored (absent when none) */
+  ungovernable?: PrResult['ungovernable'];
   /** the head has no config file: the records folders were read as `for` reads them without one */
   zeroConfig?: ZeroConfig;
   limitations: string[];
@@ -88,7 +91,8 @@ export async function analyzeChange(opts: AnalyzeChangeOptions): Promise<ChangeA
     const baseConfig = baseSnap ? await loadConfig(baseSnap).catch(() => headConfig) : headConfig;
     const headSet = await loadArtifactSet(headSnap, headConfig, { global: false });
     const baseSet = baseSnap ? await loadArtifactSet(baseSnap, baseConfig, { global: false }) : headSet;
-    const sides = changedSides(files, [headConfig.dir, baseConfig.dir, ...headConfig.sources.map((s) => s.dir)]);
+    const { files: governable, ungovernable } = await splitChangedFiles(files, { headSnap, baseSnap: baseSnap ?? headSnap, headConfig, headSet }, limitations);
+    const sides = changedSides(governable, [headConfig.dir, baseConfig.dir, ...headConfig.sources.map((s) => s.dir)]);
     const { headIndex, baseIndex } = await changedCodeIndexes(sides, { headSnap, baseSnap: baseSnap ?? headSnap, headConfig, baseConfig, cache: opts.cache }, limitations);
     const gov = new Governance();
     governByAnnotations(gov, sides, headIndex, baseIndex);
@@ -96,11 +100,12 @@ export async function analyzeChange(opts: AnalyzeChangeOptions): Promise<ChangeA
     const edited = editedRecords(sides, headSet, baseSet);
     const { listed } = listRecords(gov, sides, headSet, edited, entryMaker(headSet, headConfig, new Map()));
     const description = await changeDescription(root, range, { title: opts.title, body: opts.body });
-    const { ranked, retrieval } = await rankChange([...listed.values()], files, { headSnap, headSet, headIndex, description, max: opts.max, env: opts.env });
+    const { ranked, retrieval } = await rankChange([...listed.values()], governable, { headSnap, headSet, headIndex, description, max: opts.max, env: opts.env });
     return {
       query: { kind: 'change', ...(opts.range ? { range: opts.range } : { staged: true }), base: baseRev, head, files: files.length },
       ranked,
       retrieval,
+      ...(ungovernable.length ? { ungovernable } : {}),
       ...(headConfig.zeroConfig?.sources.length ? { zeroConfig: headConfig.zeroConfig } : {}),
       limitations,
     };

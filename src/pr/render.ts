@@ -317,7 +317,7 @@ export function renderPrComment(r: PrResult, opts: RenderPrOptions = {}): string
 
 /** An upper bound of the rows of any one table or list of the comment. */
 function longestTable(r: PrResult): number {
-  const alsoRelevant = r.files.reduce((n, f) => n + (f.alsoRelevant?.length ?? 0), 0);
+  const alsoRelevant = (r.ranked ?? []).filter((x) => x.strength === 'retrieved').length;
   return 1 + r.artifacts.length + alsoRelevant + (r.madeStale?.length ?? 0) + r.coherence.introduced.length + r.coherence.ruleErrors.length + r.limitations.length;
 }
 

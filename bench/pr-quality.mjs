@@ -199,7 +199,7 @@ async function askGitCtx(dir, pr, opts) {
       }
     }
     const kind = noiseKind(f.path, head);
-    if (kind) noise.push({ file: f.path, kind, records: recordsForFile(f).map((id) => fileOf.get(id) ?? id) });
+    if (kind) noise.push({ file: f.path, kind, records: recordsForFile(f, result).map((id) => fileOf.get(id) ?? id) });
   }
   return { shown: shownRecords(result, fileOf), noise, files: (result.files ?? []).length, ms };
 }

@@ -46,7 +46,7 @@ export const BASELINE_SHOWN: number;
 export function validatePrDevset(data: unknown, minimums?: Record<string, number>): string[];
 export function shownRecords(result: unknown, fileOf?: Map<string, string>): string[];
 export function noiseKind(file: string, head?: string): 'lockfile' | 'ci' | 'generated' | null;
-export function recordsForFile(f: { governedBy?: string[]; alsoRelevant?: { id: string }[] }): string[];
+export function recordsForFile(f: { path?: string; governedBy?: string[]; alsoRelevant?: { id: string }[] }, result?: unknown): string[];
 export function diffQueryTokens(diff: string, messages: string): string[];
 export function scoreShown(relevant: string[], shown: string[]): { hit: boolean; rr: number };
 export function summarisePr(cases: PrCase[], answers: Record<string, PrAnswer>): PrSummary;

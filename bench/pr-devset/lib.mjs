@@ -53,13 +53,15 @@ export function validatePrDevset(data, minimums = {}) {
 }
 
 /**
- * The records a `git ctx pr --format json` answer shows, in the order its comment shows them:
- * the artifacts list (governing, edited, then required/related/mentioned; "stale elsewhere" is
+ * The records a `git ctx pr --format json` answer shows, in the order its comment shows them.
+ * An answer with the ranked list (`ranked`, issue 31) shows that list as it is. An older answer
+ * shows the artifacts list (governing, edited, then required/related/mentioned; "stale elsewhere" is
  * not about this change and is left out), then each file's "also relevant" records in file
  * order; each record once. `fileOf` maps an id to its record file (artifacts carry theirs).
  * Returns record files (ids without a known file stay ids, so they still count as shown).
  */
 export function shownRecords(result, fileOf = new Map()) {
+  if (Array.isArray(result?.ranked)) return [...new Set(result.ranked.map((r) => r.file || fileOf.get(r.id) || r.id))];
   const out = [];
   const known = new Map(fileOf);
   const push = (id, file) => {
@@ -88,9 +90,13 @@ export function noiseKind(file, head = '') {
   return null;
 }
 
-/** The records `git ctx pr` lists for one changed file: those governing it and those it finds "also relevant". */
-export function recordsForFile(f) {
-  return [...new Set([...(f.governedBy ?? []), ...(f.alsoRelevant ?? []).map((x) => x.id)])];
+/**
+ * The records `git ctx pr` lists for one changed file: those governing it and those it finds
+ * "also relevant"; with the ranked list, the records whose places name the file.
+ */
+export function recordsForFile(f, result) {
+  const ranked = Array.isArray(result?.ranked) ? result.ranked.filter((r) => (r.places ?? []).some((p) => p.path === f.path)).map((r) => r.id) : [];
+  return [...new Set([...(f.governedBy ?? []), ...(f.alsoRelevant ?? []).map((x) => x.id), ...ranked])];
 }
 
 /**

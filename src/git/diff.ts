@@ -10,7 +10,26 @@ export interface Hunk {
   /** first added line at head (or the line after which lines were removed when newLines = 0) */
   newStart: number;
   newLines: number;
+  /** the line git names after the header as the enclosing function or section (its funcname heuristic) */
+  context?: string;
 }
+
+/**
+ * The text of a file's changed lines, as the patch gives it: what a change says, read without
+ * opening either side. Bounded per file (a generated file of thousands of lines keeps its first
+ * MAX_KEPT_LINES on each side; `truncated` says so).
+ */
+export interface ChangedText {
+  added: string[];
+  removed: string[];
+  /** the head line number of each added line, the base line number of each removed one */
+  addedAt: number[];
+  removedAt: number[];
+  truncated: boolean;
+}
+
+/** Changed lines kept per file and side. */
+export const MAX_KEPT_LINES = 400;
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'copied' | 'typechange';
 
@@ -30,6 +49,8 @@ export interface ChangedFile {
   /** git called the content binary: no hunks */
   binary: boolean;
   hunks: Hunk[];
+  /** the changed lines (absent for binary files and changes without hunks) */
+  text?: ChangedText;
 }
 
 /** The changes of a pull request: merge base...head. */
@@ -67,7 +88,7 @@ export function unquoteGitPath(s: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$/;
 
 /** Parse a hunk header; undefined for anything else. */
 export function parseHunkHeader(line: string): Hunk | undefined {
@@ -78,6 +99,7 @@ export function parseHunkHeader(line: string): Hunk | undefined {
     oldLines: m[2] === undefined ? 1 : Number(m[2]),
     newStart: Number(m[3]),
     newLines: m[4] === undefined ? 1 : Number(m[4]),
+    ...(m[5]?.trim() ? { context: m[5].trim() } : {}),
   };
 }
 
@@ -95,6 +117,7 @@ interface RawEntry {
 interface PatchSection {
   binary: boolean;
   hunks: Hunk[];
+  text: ChangedText;
 }
 
 /**
@@ -137,6 +160,10 @@ export function parseRawPatch(out: Buffer): ChangedFile[] {
     const secs = sections.slice(si, si + take);
     si += take;
     const hunks = secs.flatMap((s) => s.hunks);
+    const added = secs.flatMap((s) => s.text.added);
+    const removed = secs.flatMap((s) => s.text.removed);
+    const addedAt = secs.flatMap((s) => s.text.addedAt);
+    const removedAt = secs.flatMap((s) => s.text.removedAt);
     const f: ChangedFile = {
       status: e.status,
       path: e.dst ?? e.src,
@@ -147,6 +174,7 @@ export function parseRawPatch(out: Buffer): ChangedFile[] {
       oldBlob: ZERO.test(e.oldBlob) ? undefined : e.oldBlob,
       newBlob: ZERO.test(e.newBlob) ? undefined : e.newBlob,
     };
+    if (added.length || removed.length) f.text = { added, removed, addedAt, removedAt, truncated: secs.some((s) => s.text.truncated) };
     if (e.dst !== undefined) {
       f.oldPath = e.src;
       f.similarity = e.similarity;
@@ -160,10 +188,13 @@ function parsePatchSections(text: string): PatchSection[] {
   const sections: PatchSection[] = [];
   let cur: PatchSection | undefined;
   let inHunks = false;
+  // the line numbers the next removed and added lines have
+  let oldLine = 0;
+  let newLine = 0;
   for (const line of text.split('\n')) {
     // hunk body lines start with + - space or backslash, so a header can never be mistaken
     if (line.startsWith('diff --git ') || line.startsWith('diff --cc ')) {
-      cur = { binary: false, hunks: [] };
+      cur = { binary: false, hunks: [], text: { added: [], removed: [], addedAt: [], removedAt: [], truncated: false } };
       sections.push(cur);
       inHunks = false;
       continue;
@@ -171,8 +202,23 @@ function parsePatchSections(text: string): PatchSection[] {
     if (!cur) continue;
     if (line.startsWith('@@ ')) {
       const h = parseHunkHeader(line);
-      if (h) cur.hunks.push(h);
+      if (h) {
+        cur.hunks.push(h);
+        oldLine = h.oldStart;
+        newLine = h.newStart;
+      }
       inHunks = true;
+      continue;
+    }
+    if (inHunks && (line.startsWith('+') || line.startsWith('-'))) {
+      const add = line.startsWith('+');
+      const side = add ? cur.text.added : cur.text.removed;
+      if (side.length < MAX_KEPT_LINES) {
+        side.push(line.slice(1));
+        (add ? cur.text.addedAt : cur.text.removedAt).push(add ? newLine : oldLine);
+      } else cur.text.truncated = true;
+      if (add) newLine++;
+      else oldLine++;
       continue;
     }
     if (!inHunks && (line.startsWith('Binary files ') || line === 'GIT binary patch')) cur.binary = true;
@@ -249,4 +295,18 @@ export function hunkRanges(h: Hunk): { old?: [number, number]; oldGap?: number; 
   if (h.newLines > 0) r.new = [h.newStart, h.newStart + h.newLines - 1];
   else r.newGap = h.newStart;
   return r;
+}
+
+/**
+ * What the git index changes against `rev` (the commit about to be made: `git diff --cached`),
+ * with renames followed and zero context lines, as diffPullRequest parses a pull request.
+ */
+export async function diffStaged(root: string, rev: string): Promise<ChangedFile[]> {
+  const args = [
+    '-c', 'core.quotePath=false',
+    'diff', '--cached', '--raw', '-p', '-z', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative',
+    '--src-prefix=a/', '--dst-prefix=b/', rev, '--',
+  ];
+  const { stdout } = await gitWithStderr(args, root);
+  return parseRawPatch(stdout);
 }

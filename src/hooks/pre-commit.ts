@@ -12,7 +12,7 @@ import { CommitSnapshot, IndexSnapshot } from '../snapshot/git-snapshot.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { mark, phase } from '../util/timing.js';
-import type { GoverningRecord } from '../retrieve/change.js';
+import type { GoverningRecord } from '../retrieve/governing.js';
 import { detectDrift, type DriftFinding } from '../staleness/drift.js';
 import { partialStagedIndex, rememberCarriers } from './staged-index.js';
 import { StagedDelta, treeShortcuts, type RawChange } from '../tree/index.js';
@@ -191,7 +191,7 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
 
     mark('hook: drift done');
     // which decisions this commit touches: said, never blocking, and a failure is silence
-    const governing = set ? await import('../retrieve/change.js').then((m) => m.governingRecords({ snapshot: staged, set: set!, paths: changed, index: index ?? usable })).catch(() => []) : [];
+    const governing = set ? await import('../retrieve/governing.js').then((m) => m.governingRecords({ snapshot: staged, set: set!, paths: changed, index: index ?? usable })).catch(() => []) : [];
     mark('hook: governing records');
     const inCommitFiles = new Set(changed);
     const failOn = config.fail_on;

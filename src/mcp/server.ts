@@ -12,6 +12,7 @@ import { RepoReader } from './repo.js';
 import { toCallToolResult, type ToolOutput } from './result.js';
 import { SessionStore } from './sessions.js';
 import { TokenMeter } from './tokens.js';
+import { contextForChangeTool } from './change-tool.js';
 import { assembleTaskTool, checkTool, contextForCodeTool, forCall, guard, impactTool, mcpRecorder, readArtifactTool, searchDecisionsTool, staleTool, traceTool, type ToolContext } from './tools.js';
 import { feedbackTool } from './feedback.js';
 import { checkChangeTool } from './check-change.js';
@@ -175,6 +176,24 @@ export function createServer(options: CreateServerOptions): McpServer {
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args, extra) => run('context_for_code', () => contextForCodeTool(forCall(ctx, extra), args)),
+  );
+
+  server.registerTool(
+    'context_for_change',
+    {
+      title: 'Records for a change',
+      description:
+        'Before opening a pull request: the decisions, specs and norms a change concerns, as one ranked list — declared ones first (anchors, annotations, paths on the changed code), then records the change edits, then records found from the change itself (its added and removed lines, the symbols they sit in, its paths, title and body) above a relevance floor. Each record once, with the files and line ranges that brought it in; a change no record governs gets one line saying so. Give range (base...head, base..head, or a base compared with HEAD) or staged: true.',
+      inputSchema: {
+        range: z.string().min(1).max(512).optional().describe('e.g. main...HEAD, origin/main..HEAD or main'),
+        staged: z.boolean().optional().describe('the staged change (the git index against HEAD)'),
+        title: z.string().max(1000).optional().describe("the change's title (default: the first line of the range's commit messages)"),
+        body: z.string().max(20000).optional().describe("the change's description (default: the rest of the commit messages)"),
+        max: z.number().int().min(0).max(50).optional().describe('most records found by retrieval beyond the declared ones (default 5)'),
+      },
+      annotations: { ...readOnly, idempotentHint: true },
+    },
+    (args, extra) => run('context_for_change', () => contextForChangeTool(forCall(ctx, extra), args)),
   );
 
   server.registerTool(

@@ -14,6 +14,7 @@ import { judgeStaleness, madeStaleBy } from './stale.js';
 import { splitChangedFiles } from './ungoverned.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter, type ChangedSides } from './governance.js';
 import { editedRecords, entryMaker, listRecords, unstampedChanges, type EntryOf } from './listing.js';
+import { changeDescription, rankChange } from './ranked.js';
 import type { Inclusion, PrArtifact, PrFile, PrLocation, PrResult, PrSimilarDecision } from './types.js';
 
 export interface AnalyzePullRequestOptions {
@@ -36,8 +37,13 @@ export interface AnalyzePullRequestOptions {
    * compare head with base itself instead of failing, and say so in `limitations`.
    */
   allowMissingMergeBase?: boolean;
-  /** per changed file, at most this many records retrieval finds beyond the declared ones (default 3; 0 = none) */
+  /** records retrieval over the change adds beyond the declared ones, at most (default 5; 0 = none) */
   related?: number;
+  /** the pull request's title and body (the Action has them); absent, the commit messages of the range stand in */
+  title?: string;
+  body?: string;
+  /** environment for the semantic lane's settings (default process.env) */
+  env?: NodeJS.ProcessEnv;
 }
 
 export { innermostAnnotations } from './governance.js';
@@ -132,7 +138,9 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
         .map((a) => a.id);
       return { path: p, ...(v.file.oldPath ? { oldPath: v.file.oldPath } : {}), status: v.file.status, binary: v.file.binary, hunks: v.file.hunks.length, governedBy };
     });
-    await addAlsoRelevant(files, headSnap, headSet, headIndex, new Set(artifacts.filter((a) => a.inclusion !== 'stale-elsewhere').map((a) => a.id)), opts.related ?? 3);
+    const description = await changeDescription(root, { from: mergeBase, to: headId }, { title: opts.title, body: opts.body });
+    // retrieval reads only what can be governed: the ungovernable files are counted apart (DEC-060)
+    const { ranked, retrieval } = await rankChange(artifacts, governable, { headSnap, headSet, headIndex, description, max: opts.related, env: opts.env });
 
     const similarDecisions = await addedLookAlikes(headSnap.root, headSet, baseSet, limitations);
     const { introduced } = coherence;
@@ -145,6 +153,8 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       head: { rev: opts.head, commit: headId },
       mergeBase,
       files,
+      ranked,
+      retrieval,
       artifacts,
       locations,
       coherence,
@@ -193,7 +203,7 @@ async function resolveRange(opts: AnalyzePullRequestOptions): Promise<{ root: st
 }
 
 /** Phase: code indexes of the changed code only, on both sides; what could not be parsed is a limitation. */
-async function changedCodeIndexes(
+export async function changedCodeIndexes(
   sides: ChangedSides,
   at: { headSnap: Snapshot; baseSnap: Snapshot; headConfig: Config; baseConfig: Config; cache?: string | false },
   limitations: string[],
@@ -254,20 +264,4 @@ function locationsOf(gov: Governance, artifacts: PrArtifact[], listed: Map<strin
     })
     .filter((l) => l.ids.length)
     .sort((x, y) => (x.level === y.level ? 0 : x.level === 'warning' ? -1 : 1) || cmp(x.file, y.file) || x.line - y.line);
-}
-
-/**
- * The PR bot's "also relevant" list: per changed file still present at head, the records
- * retrieval finds by weaker evidence (keywords read from the code, mentions), leaving out
- * every record already listed. Declared ones stay first; these are rendered apart.
- */
-async function addAlsoRelevant(files: PrFile[], snapshot: Snapshot, set: ArtifactSet, index: CodeIndex, listed: Set<string>, max: number): Promise<void> {
-  if (max <= 0) return;
-  const { retrieveForPlace } = await import('../retrieve/engine.js');
-  for (const f of files) {
-    if (f.status === 'deleted' || f.binary || f.path.startsWith(set.config.dir + '/')) continue;
-    const r = await retrieveForPlace({ snapshot, set, index, target: { path: f.path }, neighbours: false, staleness: false, caps: { declared: 0, fused: max + listed.size, links: 0 } });
-    const extra = r.results.filter((x) => x.slot === 'fused' && !listed.has(x.id) && !f.governedBy.includes(x.id)).slice(0, max);
-    if (extra.length) f.alsoRelevant = extra.map((x) => ({ id: x.id, type: x.type, title: x.title, ...(x.status != null ? { status: x.status } : {}), why: x.why.map((w) => w.text).join('; ') }));
-  }
 }

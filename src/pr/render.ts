@@ -243,23 +243,23 @@ function proposed(r: PrResult): string[] {
   return ['#### Proposed decisions to confirm', '', ...lines, ''];
 }
 
-/** Per changed file, what retrieval found beyond the declared records: collapsed, after them. */
+/** Where a ranked record was brought in: its first places, `file:start-end`. */
+function placesText(places: PrResult['ranked'][number]['places']): string {
+  const shown = places.slice(0, 3).map((p) => code(`${p.path}${p.lines[0] ? `:${p.lines[0][0]}${p.lines[0][1] !== p.lines[0][0] ? `-${p.lines[0][1]}` : ''}` : ''}`));
+  return shown.length ? ` · ${shown.join(', ')}${places.length > shown.length ? ` and ${places.length - shown.length} more` : ''}` : '';
+}
+
+/** What retrieval over the change found beyond the declared records, strongest first, each once: collapsed, after them. */
 function alsoRelevant(r: PrResult, budget: Budget): string[] {
-  const files = r.files.filter((f) => f.alsoRelevant?.length);
-  if (!files.length) return [];
-  const ids = new Set(files.flatMap((f) => f.alsoRelevant!.map((x) => x.id)));
-  const lines = [`<details><summary>Also relevant (found by retrieval, not declared): ${ids.size} record${ids.size === 1 ? '' : 's'} for ${files.length} changed file${files.length === 1 ? '' : 's'}</summary>`, ''];
-  let rows = 0;
-  for (const f of files) {
-    if (rows >= budget.rows) {
+  const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved');
+  if (!found.length) return [];
+  const lines = [`<details><summary>Also relevant (found by retrieval over the change, not declared): ${found.length} record${found.length === 1 ? '' : 's'}</summary>`, ''];
+  for (const [i, x] of found.entries()) {
+    if (i >= budget.rows) {
       budget.cut++;
       continue;
     }
-    lines.push(`- ${code(f.path)}`);
-    for (const x of f.alsoRelevant!) {
-      lines.push(`  - **${escapeText(x.id)}** ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}`);
-      rows++;
-    }
+    lines.push(`- **${escapeText(x.id)}** ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}${placesText(x.places)}`);
   }
   lines.push('', '</details>', '');
   return lines;
@@ -282,7 +282,7 @@ function renderNothing(r: PrResult, opts: RenderPrOptions): string {
     // nothing declared, yet retrieval may know records about these files: worth a look, collapsed
     const budget = { rows, cut: 0 };
     const extra = rows > 0 ? alsoRelevant(r, budget) : [];
-    if (!rows && r.files.some((f) => f.alsoRelevant?.length)) budget.cut++;
+    if (!rows && r.ranked?.some((x) => x.strength === 'retrieved')) budget.cut++;
     if (extra.length) lines.push('', ...extra.slice(0, -1));
     const note = notScoredNote(r);
     if (note.length) lines.push('', ...note.slice(0, -1));
@@ -317,7 +317,7 @@ export function renderPrComment(r: PrResult, opts: RenderPrOptions = {}): string
 
 /** An upper bound of the rows of any one table or list of the comment. */
 function longestTable(r: PrResult): number {
-  const alsoRelevant = r.files.reduce((n, f) => n + (f.alsoRelevant?.length ?? 0), 0);
+  const alsoRelevant = (r.ranked ?? []).filter((x) => x.strength === 'retrieved').length;
   return 1 + r.artifacts.length + alsoRelevant + (r.madeStale?.length ?? 0) + r.coherence.introduced.length + r.coherence.ruleErrors.length + r.limitations.length;
 }
 

@@ -95,6 +95,47 @@ export interface PrFile {
   alsoRelevant?: { id: string; type: string; title: string; status?: string; why: string }[];
 }
 
+/** Where in a pull request a record was brought in: a changed file and its line ranges (head lines; base lines for a deleted file; none for a whole-file match). */
+export interface PrPlace {
+  path: string;
+  lines: [number, number][];
+}
+
+/**
+ * One decision in the pull request's ranked list, strongest first: declared governance
+ * (annotations, anchors, `paths`) before the records the PR edits, before what retrieval over
+ * the change finds above its floor. Each record once, with the places that brought it in.
+ */
+export interface PrRanked {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  /** record file at head ('' when it exists only at base) */
+  file: string;
+  /** declared: it governs changed code; edited: the PR edits the record; retrieved: the change's words, paths or description find it */
+  strength: 'declared' | 'edited' | 'retrieved';
+  /** strength within its band (declared: how much of the change it governs; retrieved: relevance, the floor being 1) */
+  score: number;
+  /** one line: why it is listed */
+  why: string;
+  places: PrPlace[];
+  /** its type counts its status as no longer in force */
+  inactive: boolean;
+}
+
+/** What the change retrieval read and left out (ungovernable files are not scored). */
+export interface PrRetrieval {
+  /** changed files whose lines were read */
+  read: number;
+  /** changed files not read, and why (binary, lockfile, generated, record) */
+  skipped: { path: string; reason: string }[];
+  /** records found under the floor, not listed */
+  belowFloor: number;
+  /** where the description came from: the --title/--body given, or the commit messages of the range */
+  description: 'given' | 'commits' | 'none';
+}
+
 /** A place at head where changed, governed code sits: the target of a GitHub annotation. */
 export interface PrLocation {
   file: string;
@@ -115,6 +156,10 @@ export interface PrResult {
   /** the commit the PR is compared with (merge base of base and head) */
   mergeBase: string;
   files: PrFile[];
+  /** the decisions for this pull request, strongest first, each once (empty: no record governs the change) */
+  ranked: PrRanked[];
+  /** what retrieval over the change read */
+  retrieval: PrRetrieval;
   artifacts: PrArtifact[];
   locations: PrLocation[];
   coherence: {

@@ -1,120 +1,270 @@
-import type { ArtifactSet } from '../artifacts/load.js';
-import { PartialIndexError, type CodeIndex } from '../code/code-index.js';
-import type { Snapshot } from '../snapshot/types.js';
-import { entryCovers } from '../util/path-set.js';
-import { mentionSignals } from './signals.js';
-import { aboveFloor, RELEVANCE_FLOOR } from './floor.js';
-import type { RetrievalLane } from './types.js';
+// @spec SPEC-RETRIEVE-001
 
-/**
- * The records governing a change: what the pull-request comment shows for each changed file
- * (declared anchors, then the related band), gathered over a change's paths and kept only
- * above a relevance floor. Issue 31 will replace it with retrieval over the change itself;
- * until then the hook and the PR comment answer from the same retrieval.
+import type { ChangedFile } from '../git/diff.js';
+import { isInactive, retrieveForText } from './engine.js';
+import { LANE_NAMES } from './types.js';
+import { changeQuery, type ChangeQuery, type ChangeQueryInput } from './change-query.js';
+import { searchRecords } from './keyword-cache.js';
+import { mentionSignals } from './signals.js';
+import { surfaceForms, terms } from './text.js';
+import type { LaneReport, LaneName, RetrievalLane, RetrieveOptions, Why } from './types.js';
+
+/*
+ * Retrieval for a change (issue 31): the query is the change itself — its hunks' added and
+ * removed lines and the symbols they sit in, its paths, its title and body — asked once for
+ * the whole change through the engine `search` uses (keywords fused with the semantic lane),
+ * so each record is found once, with the files and lines that brought it in.
  */
-export interface GoverningRecord {
+
+export type { ChangeQueryInput };
+
+export interface ChangeRetrieveOptions extends Omit<RetrieveOptions, 'lanes' | 'caps'> {
+  change: ChangeQueryInput;
+  /** records returned at most (default 5) */
+  max?: number;
+}
+
+/** Where in the change a record's words were found: a file and its changed line ranges (head lines; base lines for a deletion). */
+export interface ChangePlace {
+  path: string;
+  lines: [number, number][];
+}
+
+/** A record retrieval finds for a change, above the floor. */
+export interface ChangeRecord {
   id: string;
   type: string;
   title: string;
-  status?: string;
-  /** declared (anchors, annotations, paths) or related (keywords and mentions above the floor) */
-  strength: 'declared' | 'related';
-  /** best score over the change's paths */
-  score: number;
-  /** the change's paths it governs, sorted */
-  paths: string[];
+  status: string | null;
+  file: string;
+  /** relevance to the change on an absolute scale: 1 is the floor, more is stronger */
+  strength: number;
+  /** one line: why it was found */
+  why: string;
+  /** the evidence, lane by lane */
+  evidence: Why[];
+  /** the changed files (and their line ranges) whose words or paths brought it in */
+  places: ChangePlace[];
+  /** the title or body named it or shares its words */
+  fromText: boolean;
+  inactive?: boolean;
 }
 
-export interface GoverningOptions {
-  snapshot: Snapshot;
-  set: ArtifactSet;
-  /** the change's paths (repository-relative); deleted ones and records themselves are skipped */
-  paths: readonly string[];
-  /** records returned at most (default 3) */
-  max?: number;
-  /** paths looked at, at most (default 10): a commit of hundreds of files still answers quickly */
-  maxPaths?: number;
-  /** the code index of the snapshot; built once when absent */
-  index?: CodeIndex;
+export interface ChangeRetrieval {
+  query: { kind: 'change'; files: number; read: string[]; skipped: { path: string; reason: string }[]; terms: number };
+  results: ChangeRecord[];
+  /** records the engine found that stayed under the floor */
+  belowFloor: number;
+  slots: Record<LaneName, LaneReport>;
 }
 
 /**
- * The relevance floor of the related band: retrieval's calibrated floor (floor.ts, DEC-057), on
- * each result's calibrated `relevance`. A related record also needs evidence beyond keywords
- * (the record names the file or its folder): a commit's one line names what governs it, not
- * every record that shares its words. Declared records always count.
+ * The floor, on the absolute scale of `strength`: a record's BM25 score over the change's
+ * weighted terms divided by FLOOR_SCORE, raised by how far it stands out from the records
+ * ranked after it and by a record naming a changed file. Calibrated on the PR development
+ * sets (bench/pr-quality.mjs, DEC-059): a dependency bump or an unrelated fix reaches it
+ * rarely, the record a reviewer should see mostly does.
  */
-export const RELATED_FLOOR = RELEVANCE_FLOOR;
-const related = (x: { relevance?: number; why: readonly { kind: string }[] }) => aboveFloor(x.relevance ?? 0) && x.why.some((w) => w.kind === 'mention');
+const FLOOR_SCORE = 0.45;
+/** A record no better than those after it keeps this share of its score; one far above them up to 1 + this. */
+const STANDOUT_BASE = 0.5;
+/** A record the description names by id gains this much strength: above the floor whatever its words. */
+const NAMED_STRENGTH = 2;
+/**
+ * Once the strongest record reaches the floor, the change is about some decision: the records
+ * after it need only this much (the weak band just under the floor). A change whose best
+ * record stays under the floor shows none.
+ */
+const FOLLOW_FLOOR = 0.8;
+/** Records whose text names a changed file gain this much strength (1 for the exact file). */
+const MENTION_STRENGTH = 0.6;
+/** The least query weight a score is divided by: a query of one or two words cannot make its match strong by being short. */
+const MIN_QUERY_WEIGHT = 20;
+/** Records scored by the engine, before the floor. */
+const POOL = 12;
 
-const NO_KEYWORDS: RetrievalLane = { name: 'keywords', run: () => Promise.resolve([]) };
-
-/** Types that describe the project or the work rather than govern code. */
-const NOT_GOVERNING = new Set(['identity', 'task']);
+/** Words of a dependency bump's title that say only that something was bumped. */
+const BUMP_WORDS = new Set(terms('bump bumps update updates upgrade dependency dependencies deps dep version versions chore build group directory across from to pin unpin remove add packages package lock lockfile'));
 
 /**
- * The strongest records governing a change, strongest first: declared before related, then
- * by score, then by how many of the change's paths they govern. Empty when nothing reaches the
- * floor. Reads only; never throws for a path it cannot answer for (that path is skipped).
+ * A dependency bump's records: those whose own title names what was bumped, or a rare word of
+ * the bump's title (a record preferring that library). Its lines are only versions and its
+ * description says "bump": words that would match every record about dependencies.
  */
-export async function governingRecords(opts: GoverningOptions): Promise<GoverningRecord[]> {
-  const { snapshot, set } = opts;
-  const recordDirs = [set.config.dir, ...set.config.sources.map((s) => s.dir)].map((d) => `${d}/`);
-  const paths = [...new Set(opts.paths)].filter((p) => !recordDirs.some((d) => p.startsWith(d))).sort().slice(0, opts.maxPaths ?? 10);
-  const found = new Map<string, GoverningRecord>();
-  const governing = set.artifacts.filter((a) => !NOT_GOVERNING.has(a.type));
-  if (!paths.length || !governing.length) return [];
-  // a path can reach the floor only through a declaration (a paths glob, an anchor, an
-  // annotation in the file) or a record naming it: without either, it is not worth the
-  // retrieval (reading the code, the code index), which a commit would wait for
-  const tags = new RegExp(`@(?:${set.config.tags.map((t) => t.replace(/[^\w-]/g, '')).join('|')})\\b`);
-  const candidates: { path: string; mentioned: boolean }[] = [];
-  for (const path of paths) {
-    const blob = await snapshot.read(path).catch(() => undefined);
-    if (!blob) continue;
-    const declared = governing.some((a) => a.paths.some((e) => !e.trim().startsWith('!') && entryCovers(e, path)) || a.anchors.some((e) => e.split('#')[0] === path || entryCovers(e.split('#')[0]!, path)));
-    const mentioned = mentionSignals(set, path).size > 0;
-    if (declared || mentioned || tags.test(blob.toString('latin1'))) candidates.push({ path, mentioned });
+function bumpRecords(set: ChangeRetrieveOptions['set'], bumped: readonly string[], title: string): { id: string; shared: string[] }[] {
+  const records = set.artifacts.filter((a) => a.origin === 'repo' || a.origin === undefined);
+  const titleTerms = new Map(records.map((a) => [a.id, new Set(terms(a.title))]));
+  const df = new Map<string, number>();
+  for (const ts of titleTerms.values()) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
+  const rare = Math.max(2, Math.ceil(records.length / 10));
+  const asked = new Set([...bumped, ...terms(title)].filter((t) => !BUMP_WORDS.has(t) && !/^v?\d/.test(t)));
+  const out: { id: string; shared: string[] }[] = [];
+  for (const [id, ts] of titleTerms) {
+    const shared = [...asked].filter((t) => ts.has(t) && (df.get(t) ?? 0) <= rare);
+    if (shared.length) out.push({ id, shared });
   }
-  if (!candidates.length) return [];
-  // one code index for every path (retrieval would build one per place otherwise)
-  // one code index for every path (retrieval would build one per place otherwise); a caller's
-  // index of only the changed files serves until a question needs more of the tree
-  let index = opts.index;
-  const wholeIndex = async () => (await import('../place/index.js')).placeCodeIndex(snapshot, set);
-  // retrieval's modules load only when a path may be governed: most commits never need them
-  const { retrieveForPlace } = await import('./engine.js');
-  const retrieve = async (path: string, mentioned: boolean) => {
-    index ??= await wholeIndex();
-    // unnamed by any record, a path's related band cannot reach the floor (keywords and
-    // nearness stay below it): only its declared records count, and its code is not read
-    const lanes = mentioned ? {} : { lanes: { keywords: NO_KEYWORDS } };
-    const q = { snapshot, set, target: { path }, neighbours: false as const, staleness: false, feedback: false as const, caps: { declared: 5, fused: 3, links: 0 }, ...lanes };
-    try {
-      return await retrieveForPlace({ ...q, index });
-    } catch (e) {
-      if (!(e instanceof PartialIndexError)) return undefined;
-      index = await wholeIndex();
-      return retrieveForPlace({ ...q, index }).catch(() => undefined);
-    }
-  };
-  for (const { path, mentioned } of candidates) {
-    const r = await retrieve(path, mentioned);
-    for (const x of r?.results ?? []) {
-      if (x.inactive || NOT_GOVERNING.has(x.type)) continue;
-      const strength = x.slot === 'declared' ? 'declared' : x.slot === 'fused' && related(x) ? 'related' : undefined;
-      if (!strength) continue;
-      const had = found.get(x.id);
-      if (!had) found.set(x.id, { id: x.id, type: x.type, title: x.title, ...(x.status != null ? { status: x.status } : {}), strength, score: x.score, paths: [path] });
-      else {
-        if (strength === 'declared') had.strength = 'declared';
-        had.score = Math.max(had.score, x.score);
-        if (!had.paths.includes(path)) had.paths.push(path);
+  return out;
+}
+
+/** Record ids the title or body names (`ADR-12`, `ADR#0012`, `DEC-031`), as the set spells them. */
+function namedIds(text: string, ids: Iterable<string>): Set<string> {
+  const byKey = new Map<string, string>();
+  const exact = new Map<string, string>();
+  for (const id of ids) {
+    if (id.length >= 3 && /[-_]/.test(id)) exact.set(id.toLowerCase(), id);
+    const m = /^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)[-_#]?0*(\d+)$/.exec(id);
+    if (m) byKey.set(`${m[1]!.toLowerCase()}:${m[2]}`, id);
+  }
+  const out = new Set<string>();
+  // an id as written (DEC-IDEM, ADR-0012), then a numbered id however it is spelled (ADR#12, adr 12)
+  for (const w of text.split(/[^\w./-]+/)) {
+    const id = exact.get(w.replace(/[./-]+$/, '').toLowerCase());
+    if (id) out.add(id);
+  }
+  for (const m of text.matchAll(/\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)[ \-_#]?0*(\d{1,5})\b/g)) {
+    const id = byKey.get(`${m[1]!.toLowerCase()}:${m[2]}`);
+    if (id) out.add(id);
+  }
+  return out;
+}
+
+/** Consecutive line numbers as ranges: 3, 4, 5, 9 → [3, 5], [9, 9]. */
+function ranges(lines: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const n of [...new Set(lines)].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last && n <= last[1] + 1) last[1] = n;
+    else out.push([n, n]);
+  }
+  return out;
+}
+
+/**
+ * The changed files that brought a record in, strongest first: those whose terms carry the
+ * most of the record's leading matched terms (a word every file shares brings in none by
+ * itself), each with the changed lines holding them (head lines; base lines for a deletion).
+ */
+function placesOf(files: ReadonlyMap<string, ChangedFile>, byFile: ChangeQuery['byFile'], weights: ChangeQuery['terms'], matched: readonly string[]): ChangePlace[] {
+  const lead = matched.slice(0, 8);
+  const scored: { f: ChangedFile; score: number; hits: Set<string> }[] = [];
+  for (const [path, ts] of byFile) {
+    const hits = new Set(lead.filter((t) => ts.has(t)));
+    let score = 0;
+    for (const t of hits) score += weights.get(t) ?? 0;
+    if (score > 0) scored.push({ f: files.get(path)!, score, hits });
+  }
+  scored.sort((a, b) => b.score - a.score || (a.f.path < b.f.path ? -1 : 1));
+  const best = scored[0]?.score ?? 0;
+  return scored
+    .filter((x) => x.score >= best / 2)
+    .slice(0, 10)
+    .map(({ f, hits }) => {
+      const text = f.text;
+      const at: number[] = [];
+      if (text) {
+        const side = f.status === 'deleted' ? { lines: text.removed, at: text.removedAt } : { lines: text.added, at: text.addedAt };
+        side.lines.forEach((l, i) => {
+          if (terms(l).some((t) => hits.has(t))) at.push(side.at[i]!);
+        });
       }
+      return { path: f.path, lines: ranges(at).slice(0, 10) };
+    });
+}
+
+/**
+ * What a change asks for: records above the floor, strongest first, each once. Declared
+ * governance (anchors, annotations, `paths`) is the caller's: this is the retrieved band.
+ * Reads only the change and the records; an empty answer is an answer.
+ */
+export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<ChangeRetrieval> {
+  const { snapshot, set, change } = opts;
+  const { codeWordsOf } = await import('./code-words.js');
+  const cw = await codeWordsOf(snapshot).catch(() => undefined);
+  const q: ChangeQuery = changeQuery({ ...change, recordDirs: change.recordDirs ?? [set.config.dir, ...set.config.sources.map((s) => s.dir)] }, cw);
+  const named = namedIds(`${change.title ?? ''}\n${change.body ?? ''}`, set.byId.keys());
+  const query: ChangeRetrieval['query'] = { kind: 'change', files: change.files.length, read: [...q.byFile.keys()], skipped: q.skipped, terms: q.terms.size };
+  // nothing that can be governed was read (lockfiles, CI settings, generated files only), or
+  // only versions changed: no retrieval over words, only what names the change's subject
+  if (!q.byFile.size || q.versionsOnly) {
+    const hits = new Map<string, { strength: number; why: string }>();
+    if (q.versionsOnly) for (const b of bumpRecords(set, q.bumped, change.title ?? '')) hits.set(b.id, { strength: 1 + 0.5 * (b.shared.length - 1), why: `its title names ${b.shared.join(', ')}, which this change bumps` });
+    for (const id of named) hits.set(id, { strength: NAMED_STRENGTH + (hits.get(id)?.strength ?? 0), why: `the description names ${id}` });
+    const results: ChangeRecord[] = [];
+    for (const [id, h] of [...hits].sort((a, b) => b[1].strength - a[1].strength || (a[0] < b[0] ? -1 : 1))) {
+      const a = set.byId.get(id);
+      if (!a || (!opts.filters?.all && isInactive(a, set))) continue;
+      const places = [...q.byFile.keys()].map((path) => ({ path, lines: [] as [number, number][] }));
+      results.push({ id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, strength: h.strength, why: h.why, evidence: [], places, fromText: named.has(id) });
     }
+    return { query, results: results.slice(0, opts.max ?? 5), belowFloor: 0, slots: r0Slots() };
   }
-  const rank = (g: GoverningRecord) => (g.strength === 'declared' ? 0 : 1);
-  return [...found.values()]
-    .sort((a, b) => rank(a) - rank(b) || b.score - a.score || b.paths.length - a.paths.length || (a.id < b.id ? -1 : 1))
-    .slice(0, opts.max ?? 3);
+  const raw = new Map<string, { score: number; matched: string[] }>();
+  const forms = surfaceForms([change.title ?? '', change.body ?? '', ...change.files.flatMap((f) => [f.path, ...(f.text?.added ?? []).slice(0, 200), ...(f.text?.removed ?? []).slice(0, 200)])].join('\n'));
+  const keywords: RetrievalLane = {
+    name: 'keywords',
+    run: async () => {
+      const found = searchRecords(snapshot.root, set.artifacts, q.terms, 50, set.key);
+      for (const h of found) raw.set(h.id, { score: h.score, matched: h.matched });
+      return found.map((h) => {
+        const words = h.matched.slice(0, 12).map((t) => forms.get(t) ?? t);
+        return { ref: { kind: 'artifact' as const, id: h.id }, score: h.score, why: [{ kind: 'keywords', text: `the change says ${words.slice(0, 6).join(', ')}`, terms: words } satisfies Why] };
+      });
+    },
+  };
+  const none: RetrievalLane = { name: 'declared', run: async () => [] };
+  const noMentions: RetrievalLane = { name: 'mentions', run: async () => [] };
+  const r = await retrieveForText({ ...opts, text: q.prose || ' ', lanes: { keywords, declared: none, mentions: noMentions }, caps: { declared: 0, fused: POOL, links: 0 }, staleness: false });
+
+  // records whose text names a changed file: evidence beside the words
+  const mentions = new Map<string, { score: number; why: Why; path: string }>();
+  for (const f of change.files) {
+    for (const [id, s] of mentionSignals(set, f.path)) if (s.score > (mentions.get(id)?.score ?? 0)) mentions.set(id, { score: s.score, why: s.why, path: f.path });
+  }
+  // the whole fused band, the engine's weak matches included (DEC-057's floor is calibrated on
+  // questions and places; a change is judged on its own scale below), best first as fused
+  const ranked = [...r.results, ...(r.weak ?? [])].filter((x) => x.slot === 'fused').sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  const scores = ranked.map((x) => raw.get(x.id)?.score ?? 0);
+  // the scale of the score: the query's own weight (a long change matches more of any record)
+  let wsum = 0;
+  for (const w of q.terms.values()) wsum += w;
+  const strengthOf = (i: number): number => {
+    const x = ranked[i]!;
+    // standing out: a record well above those after it is what the change is about
+    const after = scores.slice(i + 1, i + 6);
+    const rest = after.length ? after.reduce((a, b) => a + b, 0) / after.length : 0;
+    const standOut = scores[i]! > 0 ? Math.max(0, (scores[i]! - rest) / scores[i]!) : 0;
+    let s = (scores[i]! / Math.max(wsum, MIN_QUERY_WEIGHT) / FLOOR_SCORE) * (STANDOUT_BASE + standOut);
+    s += MENTION_STRENGTH * (mentions.get(x.id)?.score ?? 0);
+    if (named.has(x.id)) s += NAMED_STRENGTH;
+    return Math.round(s * 1000) / 1000;
+  };
+  const byId = new Map(change.files.map((f) => [f.path, f]));
+  const out: ChangeRecord[] = ranked.map((x, i) => {
+    const m = raw.get(x.id);
+    const matched = m?.matched ?? [];
+    const places = placesOf(byId, q.byFile, q.terms, matched);
+    const men = mentions.get(x.id);
+    if (men && !places.some((p) => p.path === men.path)) places.push({ path: men.path, lines: [] });
+    const evidence = [...x.why, ...(men ? [men.why] : [])];
+    const fromText = named.has(x.id) || matched.some((t) => q.text.has(t));
+    const words = matched.slice(0, 4).map((t) => forms.get(t) ?? t);
+    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${men.why.text}${words.length ? `; shares ${words.join(', ')}` : ''}` : `shares ${words.join(', ')}${fromText ? ' (with the description)' : ''}`;
+    return { id: x.id, type: x.type, title: x.title, status: x.status, file: x.file, strength: strengthOf(i), why, evidence, places, fromText, ...(x.inactive ? { inactive: true } : {}) };
+  });
+  // a record the engine ranked low but the description names, or that names a changed file, still counts
+  out.sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));
+  const kept = out[0] && out[0].strength >= 1 ? out.filter((x) => x.strength >= FOLLOW_FLOOR).slice(0, opts.max ?? 5) : [];
+  return {
+    query,
+    results: kept,
+    belowFloor: out.length - kept.length,
+    slots: r.slots,
+  };
+}
+
+/** Lane reports of an answer the engine was not asked for (nothing in the change to search with). */
+function r0Slots(): Record<LaneName, LaneReport> {
+  const r = {} as Record<LaneName, LaneReport>;
+  for (const n of LANE_NAMES) r[n] = { status: 'skipped', count: 0, ms: 0, message: 'the change has nothing to search with (only versions, or only files no record can govern)' };
+  return r;
 }

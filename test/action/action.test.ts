@@ -120,6 +120,8 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     const repo = makeRepo({
       'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender;\n}\n',
       '.contextia/system/rationale/DEC-RATE.md': '---\nid: DEC-RATE\ntype: decision\ntitle: Throttle webhooks per sender\nstatus: accepted\nkeywords: [throttle, webhook, token bucket]\n---\n\n# Throttle webhooks\n\nWebhook deliveries are throttled per sender.\n',
+      // retrieval over the change weighs words by how rare they are among the records: a set of one says nothing (DEC-059)
+      ...Object.fromEntries(['Invoices keep cents', 'Logs are JSON lines', 'Reports render monthly'].map((t, i) => [`.contextia/system/rationale/DEC-OTHER-${i}.md`, `---\nid: DEC-OTHER-${i}\ntype: decision\ntitle: ${t}\nstatus: accepted\n---\n\n# ${t}\n\n${t}.\n`])),
     });
     const base = repo.commit('base');
     repo.git('checkout', '-q', '-b', 'tweak');
@@ -132,9 +134,9 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     const body = gh.commentsBy(9, BOT)[0]!.body;
     expect(gh.commentsBy(9, BOT)[0]!.id).toBe(earlier.id);
     expect(body).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
-    expect(body).toContain('<details><summary>Also relevant (found by retrieval, not declared): 1 record for 1 changed file</summary>');
-    expect(body).toContain('**DEC\\-RATE** Throttle webhooks per sender (accepted)');
-    expect(r.summary).toContain('Also relevant (found by retrieval, not declared)');
+    expect(body).toContain('<details><summary>Also relevant (found by retrieval over the change, not declared): 1 record</summary>');
+    expect(body).toMatch(/\*\*DEC\\-RATE\*\* Throttle webhooks per sender \(accepted\) — .*`src\/webhooks\/limiter\.ts:3`/);
+    expect(r.summary).toContain('Also relevant (found by retrieval over the change, not declared)');
   });
 
   it('fork pull request with a read-only token: 403 on comment degrades to summary + annotations, job not failed', async () => {

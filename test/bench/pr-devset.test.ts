@@ -100,6 +100,10 @@ describe('scoring a PR answer', () => {
     };
     expect(shownRecords(result, new Map([['ADR-1', 'doc/1.md']]))).toEqual(['doc/2.md', 'doc/3.md', 'doc/1.md', 'ADR-4']);
     expect(recordsForFile({ governedBy: ['ADR-2'], alsoRelevant: [{ id: 'ADR-2' }, { id: 'ADR-5' }] })).toEqual(['ADR-2', 'ADR-5']);
+    // an answer with the ranked list (issue 31) shows that list as it is, and a file's records are those whose places name it
+    const ranked = { ...result, ranked: [{ id: 'ADR-7', file: 'doc/7.md', places: [{ path: 'b.ts', lines: [] }] }, { id: 'ADR-1', file: '', places: [] }] };
+    expect(shownRecords(ranked, new Map([['ADR-1', 'doc/1.md']]))).toEqual(['doc/7.md', 'doc/1.md']);
+    expect(recordsForFile({ path: 'b.ts', governedBy: [] }, ranked)).toEqual(['ADR-7']);
   });
 
   it('lockfiles, CI settings and generated files are noise; source files are not', () => {

@@ -23,7 +23,7 @@ describe('git ctx mcp over stdio', () => {
     const repo = fixtureRepo();
     const a = await stdioClient(repo.dir);
     try {
-      expect((await a.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['add_decision', 'assemble_task', 'check', 'check_change', 'context_for_code', 'feedback', 'get_context', 'impact', 'propose_decision', 'read_artifact', 'search_decisions', 'stale', 'trace']);
+      expect((await a.client.listTools()).tools.map((t) => t.name).sort()).toEqual(['add_decision', 'assemble_task', 'check', 'check_change', 'context_for_change', 'context_for_code', 'feedback', 'get_context', 'impact', 'propose_decision', 'read_artifact', 'search_decisions', 'stale', 'trace']);
       const index = await a.client.callTool({ name: 'get_context', arguments: {} });
       expect(indexIds(textOf(index))[0]).toBe('NORM-ERROR-001');
       const full = await a.client.callTool({ name: 'get_context', arguments: { ids: ['DEC-BILLING-001'], session_id: 'stdio-session' } });

@@ -6,7 +6,7 @@ describe('tool catalogue', () => {
     const repo = fixtureRepo();
     const c = await connect({ cwd: repo.dir });
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['add_decision', 'assemble_task', 'check', 'check_change', 'context_for_code', 'feedback', 'get_context', 'impact', 'propose_decision', 'read_artifact', 'search_decisions', 'stale', 'trace']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['add_decision', 'assemble_task', 'check', 'check_change', 'context_for_change', 'context_for_code', 'feedback', 'get_context', 'impact', 'propose_decision', 'read_artifact', 'search_decisions', 'stale', 'trace']);
     for (const t of tools) {
       // feedback appends to the evidence store; it changes nothing the repository holds
       if (t.name === 'feedback') expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });

@@ -5,7 +5,7 @@ import { makeRepo } from '../helpers/git-repo.js';
 describe('PR diff parsing', () => {
   it('parses hunk headers, with counts defaulting to 1', () => {
     expect(parseHunkHeader('@@ -5 +5 @@')).toEqual({ oldStart: 5, oldLines: 1, newStart: 5, newLines: 1 });
-    expect(parseHunkHeader('@@ -8,0 +9,3 @@ fn')).toEqual({ oldStart: 8, oldLines: 0, newStart: 9, newLines: 3 });
+    expect(parseHunkHeader('@@ -8,0 +9,3 @@ fn')).toEqual({ oldStart: 8, oldLines: 0, newStart: 9, newLines: 3, context: 'fn' });
     expect(parseHunkHeader('@@ -1,2 +0,0 @@')).toEqual({ oldStart: 1, oldLines: 2, newStart: 0, newLines: 0 });
     expect(parseHunkHeader('+@@ not a header')).toBeUndefined();
   });
@@ -42,11 +42,16 @@ describe('PR diff parsing', () => {
     const by = Object.fromEntries(d.files.map((f) => [f.path, f]));
     expect(Object.keys(by).sort()).toEqual(['b.bin', 'del.txt', 'diff --git a/x b/x.txt', 'moved"q.txt', 'sp ace.txt', 'tab\tname.txt', 'tc'].sort());
     expect(by['other.txt']).toBeUndefined();
+    // git names the line before each hunk as its context (its funcname heuristic)
     expect(by['sp ace.txt']!.hunks).toEqual([
-      { oldStart: 2, oldLines: 1, newStart: 2, newLines: 1 },
-      { oldStart: 7, oldLines: 1, newStart: 7, newLines: 1 },
-      { oldStart: 8, oldLines: 0, newStart: 9, newLines: 1 },
+      { oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, context: 'a' },
+      { oldStart: 7, oldLines: 1, newStart: 7, newLines: 1, context: 'f' },
+      { oldStart: 8, oldLines: 0, newStart: 9, newLines: 1, context: 'h' },
     ]);
+    // the changed lines themselves, with their line numbers on each side
+    expect(by['sp ace.txt']!.text).toEqual({ added: ['B', 'G', 'I'], removed: ['b', 'g'], addedAt: [2, 7, 9], removedAt: [2, 7], truncated: false });
+    expect(by['b.bin']!.text).toBeUndefined();
+    expect(by['del.txt']!.text).toEqual({ added: [], removed: ['x'], addedAt: [], removedAt: [1], truncated: false });
     expect(by['moved"q.txt']).toMatchObject({ status: 'renamed', oldPath: 'mv.txt', hunks: [{ oldStart: 5, oldLines: 1, newStart: 5, newLines: 1 }] });
     expect(by['del.txt']).toMatchObject({ status: 'deleted', hunks: [{ oldStart: 1, oldLines: 1, newStart: 0, newLines: 0 }] });
     expect(by['b.bin']).toMatchObject({ status: 'modified', binary: true, hunks: [] });

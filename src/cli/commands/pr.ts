@@ -24,6 +24,8 @@ interface PrCliOptions {
   all?: boolean;
   includeStale?: boolean;
   check: boolean;
+  title?: string;
+  body?: string;
 }
 
 export function register(program: Command): void {
@@ -40,6 +42,8 @@ export function register(program: Command): void {
     .option('--all', `print the whole report: every row of every table, no size budget (the markdown output otherwise stays within the comment's ${COMMENT_MAX_CHARS.toLocaleString('en-US')} characters)`)
     .option('--include-stale', 'also list artifacts stale at head that the PR does not touch')
     .option('--no-check', 'skip the coherence check at the merge base and head')
+    .option('--title <text>', "the pull request's title, part of what retrieval asks with (default: the first line of the range's commit messages)")
+    .option('--body <text>', "the pull request's description (default: the rest of the commit messages)")
     .addHelpText(
       'after',
       [
@@ -60,7 +64,7 @@ export function register(program: Command): void {
         io().err(`git-ctx: comparing with ${d.rev} (${d.source}); pass --base to choose\n`);
       }
       const t0 = now();
-      const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check });
+      const result = await analyzePullRequest({ cwd, base, head: o.head, includeStale: o.includeStale, check: o.check, title: o.title, body: o.body, env: io().env });
       // like the analysis, recording follows the configuration committed at the PR head
       const record = recordingEnabled(io().env) ? ((await recordConfiguredAt(cwd, result.head.commit)) ?? true) : false;
       await recordPrAnalysis(cwd, result, { kind: 'cli', command: 'pr' }, { env: io().env, ms: now() - t0, record });

@@ -1,0 +1,60 @@
+import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
+import { paint, type Paint } from '../util/color.js';
+import type { ChangeAnswer } from './change.js';
+import type { PrRanked } from './types.js';
+
+/*
+ * How `git ctx for --diff/--staged` and MCP context_for_change say a change's ranked records:
+ * JSON (stable, documented in docs/retrieval.md), for people, and compact markdown for agents.
+ */
+
+export type ChangeFormat = 'human' | 'json' | 'context';
+
+const BAND: Record<PrRanked['strength'], string> = { declared: 'declared', edited: 'edited here', retrieved: 'related' };
+
+const what = (a: ChangeAnswer) => (a.query.staged ? 'the staged change' : `the change ${a.query.range}`);
+
+/** Where a record was brought in, `file:start-end`, the first few. */
+export function placesLine(x: PrRanked): string {
+  const shown = x.places.slice(0, 3).map((p) => `${p.path}${p.lines[0] ? `:${p.lines[0][0]}${p.lines[0][1] !== p.lines[0][0] ? `-${p.lines[0][1]}` : ''}` : ''}`);
+  return shown.join(', ') + (x.places.length > shown.length ? ` and ${x.places.length - shown.length} more` : '');
+}
+
+/** The line said when no record governs the change. */
+export function noneLine(a: ChangeAnswer): string {
+  const n = a.retrieval.skipped.length + (a.ungovernable?.length ?? 0);
+  const skipped = n ? ` (${n} of ${a.query.files} changed files cannot be governed: lockfiles, CI settings, generated or binary files)` : '';
+  return `No decision governs ${what(a)}${skipped}.`;
+}
+
+export function renderChangeJson(a: ChangeAnswer): string {
+  return JSON.stringify({ version: 1, ...a }, null, 2) + '\n';
+}
+
+export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): string {
+  const lines: string[] = [p.bold(`${what(a)} (${a.query.files} file${a.query.files === 1 ? '' : 's'})`)];
+  if (a.zeroConfig) lines.push(p.dim(`  ${zeroConfigLine(a.zeroConfig)}`));
+  if (!a.ranked.length) lines.push(`  ${noneLine(a)}`);
+  for (const x of a.ranked) {
+    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}  ${p.dim(`[${BAND[x.strength]}]`)}`);
+    lines.push(`      ${p.dim(x.why)}`);
+    if (x.places.length) lines.push(`      ${p.dim(placesLine(x))}`);
+  }
+  for (const l of a.limitations) lines.push(p.dim(`  ${l}`));
+  return lines.join('\n') + '\n';
+}
+
+export function renderChangeContext(a: ChangeAnswer): string {
+  const zero = a.zeroConfig ? `\n(${zeroConfigLine(a.zeroConfig)})` : '';
+  if (!a.ranked.length) return `${noneLine(a)}${zero}\n`;
+  const out = [`# Records for ${what(a)}`, ''];
+  for (const x of a.ranked) {
+    out.push(`- ${x.id} — ${x.title} (${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}; ${BAND[x.strength]}): ${x.why}${x.places.length ? ` [${placesLine(x)}]` : ''}`);
+  }
+  out.push('', `Full text: \`git ctx show <id>\`.${zero}`);
+  return out.join('\n') + '\n';
+}
+
+export function renderChange(format: ChangeFormat, a: ChangeAnswer, p?: Paint): string {
+  return format === 'json' ? renderChangeJson(a) : format === 'context' ? renderChangeContext(a) : renderChangeHuman(a, p);
+}

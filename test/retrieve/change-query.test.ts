@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { diffPullRequest } from '../../src/git/diff.js';
+import { changeQuery } from '../../src/retrieve/change-query.js';
+import { terms } from '../../src/retrieve/text.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+const term = (w: string) => terms(w)[0]!;
+
+/* The query of a change, read from real diffs: what each file may bring, what is not read. */
+
+async function diffOf(base: Record<string, string>, head: Record<string, string>, remove: string[] = []) {
+  const repo = makeRepo(base);
+  const b = repo.commit('base');
+  repo.write(head);
+  repo.rm(...remove);
+  const h = repo.commit('head');
+  return (await diffPullRequest(repo.dir, b, h)).files;
+}
+
+describe('change query', () => {
+  it('a 5,000-line file without a generated mark says no more than a short change; the title keeps its say', async () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `export const settlement${i} = 'settlement report notification ${i}';`).join('\n') + '\n';
+    const files = await diffOf({ 'src/pay.ts': 'export function pay() {\n  return 1;\n}\n' }, { 'src/pay.ts': 'export function pay() {\n  return idempotencyKey();\n}\n', 'src/data/fields.ts': big });
+    const big5000 = files.find((f) => f.path === 'src/data/fields.ts')!;
+    // the parser keeps a bounded part of the file and says so
+    expect(big5000.text!.added).toHaveLength(400);
+    expect(big5000.text!.truncated).toBe(true);
+    const q = changeQuery({ files, title: 'Send an idempotency key' });
+    const fromBig = [...q.byFile.get('src/data/fields.ts')!].reduce((a, t) => a + (q.terms.get(t) ?? 0), 0);
+    expect(fromBig).toBeLessThanOrEqual(40);
+    expect(q.terms.get(term('idempotency'))!).toBeGreaterThan(q.terms.get(term('settlement')) ?? 0);
+    expect(q.terms.get(term('idempotency'))!).toBeGreaterThan(3);
+  });
+
+  it('lockfiles, CI settings, binaries, marked generated files and records are not read; a deletion is read from its removed lines', async () => {
+    const files = await diffOf(
+      { 'yarn.lock': 'a@1:\n  version "1"\n', '.github/workflows/ci.yml': 'on: push\n', 'src/old-name.ts': 'export const a = 1;\n', 'src/gone.ts': 'export function removedThing() {}\n', 'docs/adr/0001-x.md': '# 1. X\n' },
+      { 'yarn.lock': 'a@2:\n  version "2"\n', '.github/workflows/ci.yml': 'on: pull_request\n', 'src/api.generated.ts': '// @generated\nexport const b = 2;\n', 'img.png': '\u0000\u0001binary', 'docs/adr/0001-x.md': '# 1. X\n\nMore.\n' },
+      ['src/old-name.ts', 'src/gone.ts'],
+    );
+    const q = changeQuery({ files, recordDirs: ['docs/adr'] });
+    const skipped = Object.fromEntries(q.skipped.map((s) => [s.path, s.reason]));
+    expect(skipped).toEqual({ 'yarn.lock': 'lockfile', '.github/workflows/ci.yml': 'ci', 'src/api.generated.ts': 'generated', 'img.png': 'binary', 'docs/adr/0001-x.md': 'record' });
+    // the deletion is read from its removed lines
+    expect(q.byFile.get('src/gone.ts')).toContain(term('removed'));
+    expect(q.versionsOnly).toBe(false);
+  });
+
+  it('a typo fixed in a comment changes one word: the rest of the sentence is where it sits, weighed less', async () => {
+    const files = await diffOf({ 'src/session.ts': '// retrieves an existing sesssion for users\nexport const x = 1;\n' }, { 'src/session.ts': '// retrieves an existing session for users\nexport const x = 1;\n' });
+    const q = changeQuery({ files });
+    expect(q.terms.get(term('sesssion'))!).toBeGreaterThan(q.terms.get(term('retrieves'))!);
+    expect(q.terms.get(term('users'))!).toBeLessThan(q.terms.get(term('sesssion'))!);
+  });
+
+  it('a dependency bump: only versions change, so only the names bumped are asked about', async () => {
+    const files = await diffOf({ 'package.json': '{\n  "dependencies": {\n    "dugite": "1.92.0",\n    "mocha": "^9.0.0"\n  }\n}\n' }, { 'package.json': '{\n  "dependencies": {\n    "dugite": "1.93.0",\n    "mocha": "^10.0.0"\n  }\n}\n' });
+    const q = changeQuery({ files, title: 'Update dependencies', body: 'Bumps [mocha](https://github.com/mochajs/mocha) from 9 to 10.\n\n> release notes: everything changed' });
+    expect(q.versionsOnly).toBe(true);
+    expect(q.bumped.sort()).toEqual([term('dugite'), term('mocha')].sort());
+    // the description's words (update, release notes) are not asked about
+    expect([...q.terms.keys()].sort()).toEqual([term('dugite'), term('mocha')].sort());
+  });
+});

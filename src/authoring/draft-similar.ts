@@ -1,11 +1,12 @@
 // @spec SPEC-AUTHORING-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
 import { retrieveForText } from '../retrieve/engine.js';
 import { terms } from '../retrieve/text.js';
 import type { RetrievedRecord } from '../retrieve/types.js';
 import { EmbeddingLane, semanticSettings } from '../semantic/lane.js';
-import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, DecisionSimilarity, deriveTitle, draftText, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
+import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, decisionSection, DecisionSimilarity, deriveTitle, draftText, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
 
 /**
  * Records search ranks for a draft that may be restated by it. A restatement's record is the
@@ -60,7 +61,8 @@ export async function findSimilarDecisions(root: string, set: ArtifactSet, draft
     staleness: false,
     feedback: false,
   });
-  const candidates = found.results.filter((r) => r.slot === 'fused' && !exclude.has(r.id)).slice(0, CANDIDATES);
+  const fused = found.results.filter((r) => r.slot === 'fused');
+  const candidates = fused.filter((r) => !exclude.has(r.id)).slice(0, CANDIDATES);
   if (!candidates.length) return { threshold, ...(embedder ? { embedder: `${embedder.provider}/${embedder.model}` } : {}), similar: [] };
   const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
   const pairs = new Map((await sim.score(draftText(draft), text, exclude)).map((s) => [s.id, s]));
@@ -77,8 +79,11 @@ export async function findSimilarDecisions(root: string, set: ArtifactSet, draft
     const matched = new Set(terms(matchedWords(r).join(' ')));
     const coverage = Math.min(1, [...matched].reduce((a, t) => a + sim.termWeight(t), 0) / whole);
     // search's own ranking weighs the agreement: a record search puts well below its first
-    // answer for the draft is a neighbour of what the draft restates, not a second copy
-    const standing = r.score / candidates[0]!.score;
+    // answer for the draft is a neighbour of what the draft restates, not a second copy. The
+    // first answer counts even when excluded: a record judged against the others (the check
+    // rule, the PR comment) is its own first answer, and a neighbour it shares only the
+    // repository's template words with scores a few hundredths of it
+    const standing = r.score / fused[0]!.score;
     const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing);
     similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
   });
@@ -92,3 +97,57 @@ function matchedWords(r: RetrievedRecord): string[] {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Two records the pair score proposes as restating each other. */
+export interface CandidatePair {
+  a: Artifact;
+  b: Artifact;
+}
+
+/**
+ * Which of the pairs the pair score proposes (DecisionSimilarity.pairs, cheap over every pair
+ * of a large set) are restatements as `add` would judge them: a pair stands when, taking
+ * either record as a draft (its title, summary, decision part and keywords), the draft check
+ * above flags the other. The pair score alone flags unrelated records of a small repository
+ * (they share its vocabulary); search's judgement does not. Records linked either way
+ * (relations, links, requires) are never paired: their authors know of each other, and a
+ * record that supersedes, amends or refines another is expected to resemble it. Each record is
+ * judged once however many pairs it is in. The check rule and the PR comment both ask this.
+ */
+export async function confirmRestatements(root: string, set: ArtifactSet, pairs: readonly CandidatePair[], opts: Pick<SimilarOptions, 'threshold' | 'embedder' | 'env' | 'writeCache'> = {}): Promise<(CandidatePair & { score: SimilarRecord })[]> {
+  const judged = new Map<string, Promise<Map<string, SimilarRecord>>>();
+  const restated = (a: Artifact) => {
+    let m = judged.get(a.id);
+    if (!m) {
+      m = findSimilarDecisions(root, set, recordDraft(a), { ...opts, exclude: [a.id] }).then((r) => new Map(r.similar.map((s) => [s.id, s])));
+      judged.set(a.id, m);
+    }
+    return m;
+  };
+  const out: (CandidatePair & { score: SimilarRecord })[] = [];
+  for (const p of pairs) {
+    if (areLinked(p.a, p.b)) continue;
+    const ab = (await restated(p.a)).get(p.b.id);
+    const ba = (await restated(p.b)).get(p.a.id);
+    if (!ab && !ba) continue;
+    // reported as b seen from a, with the higher of the two judgements
+    let score = ab;
+    if (!score || (ba && ba.similarity > score.similarity)) {
+      const { status: _, ...judgement } = ba!;
+      score = { ...judgement, id: p.b.id, title: p.b.title, file: p.b.file, origin: p.b.origin, ...(p.b.status !== undefined ? { status: p.b.status } : {}) };
+    }
+    out.push({ ...p, score });
+  }
+  return out;
+}
+
+/** Does either record name the other in its relations, links or requires? */
+export function areLinked(a: Artifact, b: Artifact): boolean {
+  const names = (x: Artifact, id: string) => Object.values(x.relations).some((l) => l?.includes(id)) || x.links.some((l) => l.id === id) || x.requires.includes(id);
+  return names(a, b.id) || names(b, a.id);
+}
+
+/** A record as the draft `add` would have been given for it. */
+function recordDraft(a: Artifact): DecisionDraft {
+  return { title: a.title, decision: [a.summary ?? '', decisionSection(a.body)].join('\n').trim() || a.title, keywords: a.keywords };
+}

@@ -197,7 +197,7 @@ async function measure(name, dir, cases) {
   // the check rule and the PR comment: the pairs the pair score flags (linked ones skipped),
   // before DEC-058's extension alone, since confirmed by search's judgement of either record
   const proposed = s.pairs(THRESHOLD, { skip: check.areLinked });
-  const confirmed = await check.confirmRestatements(snapshot.root, set, proposed, { threshold: THRESHOLD, embedder: embedder ?? null });
+  const { pairs: confirmed } = await check.confirmRestatements(snapshot.root, set, proposed, { threshold: THRESHOLD, embedder: embedder ?? null });
   const pairName = (p) => `${p.a.id}~${p.b.id}`;
   out.rule = { pairScore: proposed.map(pairName), judged: confirmed.map((p) => `${pairName(p)} ${fmt(p.score.similarity)}`) };
   const all = await s.pairs(-1);

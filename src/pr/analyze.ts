@@ -71,7 +71,7 @@ function multisetMinus(a: Finding[], b: Finding[]): Finding[] {
  */
 async function addedLookAlikes(root: string, headSet: ArtifactSet, baseSet: ArtifactSet, limitations: string[]): Promise<PrSimilarDecision[]> {
   const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../authoring/similar.js');
-  const { areLinked, confirmRestatements } = await import('../authoring/draft-similar.js');
+  const { areLinked, confirmRestatements, JUDGED_RECORDS } = await import('../authoring/draft-similar.js');
   const active = activeDecisions(headSet);
   const added = active.filter((a) => a.origin === 'repo' && !baseSet.byId.has(a.id));
   if (!added.length || active.length < 2) return [];
@@ -81,7 +81,8 @@ async function addedLookAlikes(root: string, headSet: ArtifactSet, baseSet: Arti
     const threshold = conflictThreshold(headSet);
     // the pair score proposes, search's judgement (as add's) decides; linked records are not look-alikes
     const wanted = new Set(added.map((a) => a.id));
-    const confirmed = await confirmRestatements(root, headSet, sim.pairs(threshold, { only: wanted, skip: areLinked }), { threshold, embedder: embedder ?? null });
+    const { pairs: confirmed, unjudged } = await confirmRestatements(root, headSet, sim.pairs(threshold, { only: wanted, skip: areLinked }), { threshold, embedder: embedder ?? null });
+    if (unjudged) limitations.push(`${unjudged} look-alike pair${unjudged === 1 ? ' was' : 's were'} judged by the pair score alone: more than ${JUDGED_RECORDS} decisions to compare with search`);
     const byId = new Map(added.map((a) => [a.id, [] as { id: string; title: string; similarity: number }[]]));
     for (const { a, b, score } of confirmed) {
       byId.get(a.id)?.push({ id: b.id, title: b.title, similarity: score.similarity });

@@ -38,7 +38,7 @@ export const AUTHORING_RULES: Rule[] = [
       // a pair that names each other is known to its authors (amends, clarifies, relates_to …)
       const proposed = sim.pairs(threshold, { skip: areLinked }).filter((p) => p.a.origin === 'repo' || p.b.origin === 'repo');
       const out: Out[] = [];
-      for (const { a, b, score } of await confirmRestatements(ctx.snapshot.root, ctx.set, proposed, { threshold, embedder: embedder ?? null })) {
+      for (const { a, b, score } of (await confirmRestatements(ctx.snapshot.root, ctx.set, proposed, { threshold, embedder: embedder ?? null })).pairs) {
         // report on the repository record (a global one cannot be edited here), the newer id when both are
         const [on, other] = a.origin === 'repo' ? [a, b] : [b, a];
         out.push({

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Calibration of the near-duplicate check behind `git ctx add` and MCP add_decision (DEC-022,
-// DEC-058) and of the pair score behind the decision-conflict check rule. Scores drafts written
-// in other words than the records they restate (near-duplicates, expected flagged) and drafts
-// about something else (expected not flagged), on the fixture test/fixtures/authoring-similar
-// and on the records of the git-en-boite, dotcom-rendering and content-publisher dev sets; then every pair of
-// active records of each. Two columns per draft, on the same inputs:
+// DEC-058) and of the decision-near-duplicate check rule and the PR comment's "Resembles an
+// active decision". Scores drafts written in other words than the records they restate
+// (near-duplicates, expected flagged) and drafts about something else (expected not flagged), on
+// the fixtures test/fixtures/authoring-similar and adr-home/madr and on the records of the git-en-boite, dotcom-rendering and content-publisher dev sets; then every pair of
+// active records of each: the pairs the pair score alone flags and those search's judgement keeps
+// (confirmRestatements, what the rule and the PR comment report). Two columns per draft, on the same inputs:
 //   pair   the pair score alone (DecisionSimilarity.score: embedding cosine + term overlap),
 //          what `add` compared with the threshold before DEC-058
 //   check  findSimilarDecisions: the candidates search ranks for the draft, judged by the
@@ -118,15 +119,24 @@ const CP_CASES = [
   [null, { decision: 'Translate the interface into Welsh with Rails i18n files.' }],
 ];
 
+/** Drafts for the three-record MADR fixture (test/fixtures/adr-home/madr), written for this bench. */
+const MADR_CASES = [
+  ['ADR-002', { decision: 'Keep user sessions in Redis with a sliding thirty-minute expiry instead of process memory.' }],
+  ['ADR-003', { title: 'Distributed tracing', decision: 'Follow each request across the gateway, web tier and workers with OpenTelemetry spans sent to our collector.' }],
+  [null, { decision: 'Rate limit the public API per merchant with a token bucket in the gateway.' }],
+  [null, { decision: 'Serve the merchant API over GraphQL.' }],
+  [null, { decision: 'Store uploaded invoices as PDFs in object storage.' }],
+];
+
 async function load(dir) {
   const snapshot = await lib.openSnapshot({ cwd: dir });
   const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));
   return { snapshot, set };
 }
 
-function fixtureRepo() {
+function fixtureRepo(from = 'test/fixtures/authoring-similar/repo') {
   const dir = mkdtempSync(path.join(tmpdir(), 'git-ctx-bench-authoring-'));
-  cpSync(path.join(ROOT, 'test/fixtures/authoring-similar/repo'), dir, { recursive: true });
+  cpSync(path.join(ROOT, from), dir, { recursive: true });
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '--no-verify', '-m', 'fixture');
@@ -184,6 +194,12 @@ async function measure(name, dir, cases) {
       checkFlags: checked.filter((x) => x.similarity >= THRESHOLD).map((x) => x.id),
     });
   }
+  // the check rule and the PR comment: the pairs the pair score flags (linked ones skipped),
+  // before DEC-058's extension alone, since confirmed by search's judgement of either record
+  const proposed = s.pairs(THRESHOLD, { skip: check.areLinked });
+  const { pairs: confirmed } = await check.confirmRestatements(snapshot.root, set, proposed, { threshold: THRESHOLD, embedder: embedder ?? null });
+  const pairName = (p) => `${p.a.id}~${p.b.id}`;
+  out.rule = { pairScore: proposed.map(pairName), judged: confirmed.map((p) => `${pairName(p)} ${fmt(p.score.similarity)}`) };
   const all = await s.pairs(-1);
   const scores = all.map((p) => p.score.similarity);
   const cos = all.map((p) => p.score.cosine);
@@ -204,6 +220,13 @@ try {
 } finally {
   if (process.env.GIT_CTX_BENCH_KEEP) console.error(`kept ${fx}`);
   else rmSync(fx, { recursive: true, force: true });
+}
+const mx = fixtureRepo('test/fixtures/adr-home/madr');
+try {
+  results.push(await measure('fixture adr-home/madr', mx, MADR_CASES));
+} finally {
+  if (process.env.GIT_CTX_BENCH_KEEP) console.error(`kept ${mx}`);
+  else rmSync(mx, { recursive: true, force: true });
 }
 const CP_MIRROR = process.env.GIT_CTX_CP_REPO ?? '/work/.mirror/alphagov+content-publisher/repo';
 for (const [name, mirror, file, cases] of [['git-en-boite', GEB_MIRROR, 'git-en-boite.json', GEB_CASES], ['dotcom-rendering', MIRROR, 'dotcom-rendering.json', DCR_CASES], ['content-publisher', CP_MIRROR, 'content-publisher.json', CP_CASES]]) {
@@ -236,6 +259,7 @@ else {
       const flagged = unrel.filter((c) => c[key].length).length;
       console.log(`${label.padEnd(27)} at ${THRESHOLD}: restatements caught ${caught}/${dups.length} (also flagging another record: ${wrongDup}), unrelated drafts flagged ${flagged}/${unrel.length}`);
     }
+    console.log(`check rule / PR comment at ${THRESHOLD}: pair score alone flags ${r.rule.pairScore.length} (${r.rule.pairScore.join(', ') || '-'}), search's judgement keeps ${r.rule.judged.length} (${r.rule.judged.join(', ') || '-'})`);
     console.log(`record pairs (${r.pairs.count}): score median ${fmt(r.pairs.similarity.median)} p95 ${fmt(r.pairs.similarity.p95)} max ${fmt(r.pairs.similarity.max)};  cosine median ${fmt(r.pairs.cosine.median)} p95 ${fmt(r.pairs.cosine.p95)} max ${fmt(r.pairs.cosine.max)};  top ${r.pairs.top.join(', ')}`);
   }
 }

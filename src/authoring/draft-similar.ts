@@ -1,11 +1,13 @@
 // @spec SPEC-AUTHORING-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
 import { retrieveForText } from '../retrieve/engine.js';
 import { terms } from '../retrieve/text.js';
 import type { RetrievedRecord } from '../retrieve/types.js';
+import type { Embedder } from '../semantic/embedder.js';
 import { EmbeddingLane, semanticSettings } from '../semantic/lane.js';
-import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, DecisionSimilarity, deriveTitle, draftText, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
+import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, decisionSection, DecisionSimilarity, deriveTitle, draftText, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
 
 /**
  * Records search ranks for a draft that may be restated by it. A restatement's record is the
@@ -42,48 +44,75 @@ const AGREEMENT_AT_THRESHOLD = 0.5;
  * they all share.
  */
 export async function findSimilarDecisions(root: string, set: ArtifactSet, draft: DecisionDraft, opts: SimilarOptions = {}): Promise<SimilarResult> {
-  const threshold = opts.threshold ?? conflictThreshold(set);
-  const env = opts.env ?? process.env;
-  const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, env));
-  const title = draft.title?.trim() || deriveTitle(draft.decision);
-  const text = [title, draft.decision, (draft.keywords ?? []).join(' ')].join('\n');
-  const exclude = new Set(opts.exclude ?? []);
-  const semantic = embedder ? new EmbeddingLane(root, set, embedder, semanticSettings(set, env).threshold) : undefined;
-  const found = await retrieveForText({
-    snapshot: set.snapshot,
-    set,
-    semantic,
-    text,
-    filters: { type: ['decision'] },
-    // the fused band only: a declared or linked record is not one the draft restates
-    caps: { declared: 0, fused: CANDIDATES + exclude.size, links: 0 },
-    staleness: false,
-    feedback: false,
-  });
-  const candidates = found.results.filter((r) => r.slot === 'fused' && !exclude.has(r.id)).slice(0, CANDIDATES);
-  if (!candidates.length) return { threshold, ...(embedder ? { embedder: `${embedder.provider}/${embedder.model}` } : {}), similar: [] };
-  const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
-  const pairs = new Map((await sim.score(draftText(draft), text, exclude)).map((s) => [s.id, s]));
-  // the draft's words by how much each says (rare among the records' decisions: much), the
-  // heaviest MATCHED_SHOWN of them the most a record can match
-  const weights = [...new Set(terms(text))].map((t) => sim.termWeight(t)).sort((a, b) => b - a);
-  const whole = weights.slice(0, MATCHED_SHOWN).reduce((a, b) => a + b, 0) || 1;
-  // a fixed scale: a pair's score does not depend on the threshold it is compared with
-  const scale = DEFAULT_CONFLICT_THRESHOLD / AGREEMENT_AT_THRESHOLD;
-  const similar: SimilarRecord[] = [];
-  candidates.forEach((r, i) => {
-    const pair = pairs.get(r.id);
-    if (!pair) return;
-    const matched = new Set(terms(matchedWords(r).join(' ')));
-    const coverage = Math.min(1, [...matched].reduce((a, t) => a + sim.termWeight(t), 0) / whole);
-    // search's own ranking weighs the agreement: a record search puts well below its first
-    // answer for the draft is a neighbour of what the draft restates, not a second copy
-    const standing = r.score / candidates[0]!.score;
-    const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing);
-    similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
-  });
-  similar.sort((x, y) => y.similarity - x.similarity || x.rank! - y.rank!);
-  return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: similar.filter((s) => s.similarity >= threshold) };
+  return (await DraftJudge.open(root, set, opts)).judge(draft, opts.exclude ?? []);
+}
+
+/**
+ * findSimilarDecisions' parts that do not depend on the draft (the embedder, its lane, the
+ * pair scorer over the active decisions), opened once for judging many drafts.
+ */
+class DraftJudge {
+  private constructor(
+    private readonly set: ArtifactSet,
+    private readonly threshold: number,
+    private readonly embedder: Embedder | undefined,
+    private readonly semantic: EmbeddingLane | undefined,
+    private readonly sim: DecisionSimilarity,
+  ) {}
+
+  static async open(root: string, set: ArtifactSet, opts: SimilarOptions): Promise<DraftJudge> {
+    const threshold = opts.threshold ?? conflictThreshold(set);
+    const env = opts.env ?? process.env;
+    const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, env));
+    const semantic = embedder ? new EmbeddingLane(root, set, embedder, semanticSettings(set, env).threshold) : undefined;
+    const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
+    return new DraftJudge(set, threshold, embedder, semantic, sim);
+  }
+
+  async judge(draft: DecisionDraft, excluded: readonly string[]): Promise<SimilarResult> {
+    const { set, threshold, embedder, semantic, sim } = this;
+    const title = draft.title?.trim() || deriveTitle(draft.decision);
+    const text = [title, draft.decision, (draft.keywords ?? []).join(' ')].join('\n');
+    const exclude = new Set(excluded);
+    const found = await retrieveForText({
+      snapshot: set.snapshot,
+      set,
+      semantic,
+      text,
+      filters: { type: ['decision'] },
+      // the fused band only: a declared or linked record is not one the draft restates
+      caps: { declared: 0, fused: CANDIDATES + exclude.size, links: 0 },
+      staleness: false,
+      feedback: false,
+    });
+    const fused = found.results.filter((r) => r.slot === 'fused');
+    const candidates = fused.filter((r) => !exclude.has(r.id)).slice(0, CANDIDATES);
+    if (!candidates.length) return { threshold, ...(embedder ? { embedder: `${embedder.provider}/${embedder.model}` } : {}), similar: [] };
+    const pairs = new Map((await sim.score(draftText(draft), text, exclude)).map((s) => [s.id, s]));
+    // the draft's words by how much each says (rare among the records' decisions: much), the
+    // heaviest MATCHED_SHOWN of them the most a record can match
+    const weights = [...new Set(terms(text))].map((t) => sim.termWeight(t)).sort((a, b) => b - a);
+    const whole = weights.slice(0, MATCHED_SHOWN).reduce((a, b) => a + b, 0) || 1;
+    // a fixed scale: a pair's score does not depend on the threshold it is compared with
+    const scale = DEFAULT_CONFLICT_THRESHOLD / AGREEMENT_AT_THRESHOLD;
+    const similar: SimilarRecord[] = [];
+    candidates.forEach((r, i) => {
+      const pair = pairs.get(r.id);
+      if (!pair) return;
+      const matched = new Set(terms(matchedWords(r).join(' ')));
+      const coverage = Math.min(1, [...matched].reduce((a, t) => a + sim.termWeight(t), 0) / whole);
+      // search's own ranking weighs the agreement: a record search puts well below its first
+      // answer for the draft is a neighbour of what the draft restates, not a second copy. The
+      // first answer counts even when excluded: a record judged against the others (the check
+      // rule, the PR comment) is its own first answer, and a neighbour it shares only the
+      // repository's template words with scores a few hundredths of it
+      const standing = r.score / fused[0]!.score;
+      const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing);
+      similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
+    });
+    similar.sort((x, y) => y.similarity - x.similarity || x.rank! - y.rank!);
+    return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: similar.filter((s) => s.similarity >= threshold) };
+  }
 }
 
 /** The draft's words search matched in a record (its keyword evidence, as the draft wrote them). */
@@ -92,3 +121,76 @@ function matchedWords(r: RetrievedRecord): string[] {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Two records the pair score proposes as restating each other. */
+export interface CandidatePair {
+  a: Artifact;
+  b: Artifact;
+}
+
+/**
+ * Records judged per call at most (one search each, ~3 ms at 1,500 records): a set whose pair
+ * score proposes thousands of pairs (invented words the embedder does not know, one template)
+ * stays bounded. Pairs past it keep the pair score's word, as before search judged them.
+ */
+export const JUDGED_RECORDS = 200;
+
+/**
+ * Which of the pairs the pair score proposes (DecisionSimilarity.pairs, cheap over every pair
+ * of a large set) are restatements as `add` would judge them: a pair stands when, taking
+ * either record as a draft (its title, summary, decision part and keywords), the draft check
+ * above flags the other. The pair score alone flags unrelated records of a small repository
+ * (they share its vocabulary); search's judgement does not. Records linked either way
+ * (relations, links, requires) are never paired: their authors know of each other, and a
+ * record that supersedes, amends or refines another is expected to resemble it. Each record is
+ * judged once however many pairs it is in; the most similar pairs are judged first, and past
+ * JUDGED_RECORDS a pair stands on its pair score (`unjudged` counts them). The check rule and
+ * the PR comment both ask this.
+ */
+export async function confirmRestatements(root: string, set: ArtifactSet, pairs: readonly (CandidatePair & { score: SimilarRecord })[], opts: Pick<SimilarOptions, 'threshold' | 'embedder' | 'env' | 'writeCache'> = {}): Promise<{ pairs: (CandidatePair & { score: SimilarRecord })[]; unjudged: number }> {
+  const judge = await DraftJudge.open(root, set, opts);
+  const judged = new Map<string, Map<string, SimilarRecord>>();
+  const restated = async (a: Artifact) => {
+    let m = judged.get(a.id);
+    if (!m) {
+      m = new Map((await judge.judge(recordDraft(a), [a.id])).similar.map((s) => [s.id, s]));
+      judged.set(a.id, m);
+    }
+    return m;
+  };
+  const out: { i: number; pair: CandidatePair & { score: SimilarRecord } }[] = [];
+  let unjudged = 0;
+  const order = pairs.map((p, i) => ({ p, i })).sort((x, y) => y.p.score.similarity - x.p.score.similarity || x.i - y.i);
+  for (const { p, i } of order) {
+    if (areLinked(p.a, p.b)) continue;
+    const fresh = (judged.has(p.a.id) ? 0 : 1) + (judged.has(p.b.id) ? 0 : 1);
+    if (judged.size + fresh > JUDGED_RECORDS) {
+      unjudged++;
+      out.push({ i, pair: p });
+      continue;
+    }
+    const ab = (await restated(p.a)).get(p.b.id);
+    const ba = (await restated(p.b)).get(p.a.id);
+    if (!ab && !ba) continue;
+    // reported as b seen from a, with the higher of the two judgements
+    let score = ab;
+    if (!score || (ba && ba.similarity > score.similarity)) {
+      const { status: _, ...judgement } = ba!;
+      score = { ...judgement, id: p.b.id, title: p.b.title, file: p.b.file, origin: p.b.origin, ...(p.b.status !== undefined ? { status: p.b.status } : {}) };
+    }
+    out.push({ i, pair: { ...p, score } });
+  }
+  // in the order the callers gave them
+  return { pairs: out.sort((x, y) => x.i - y.i).map((x) => x.pair), unjudged };
+}
+
+/** Does either record name the other in its relations, links or requires? */
+export function areLinked(a: Artifact, b: Artifact): boolean {
+  const names = (x: Artifact, id: string) => Object.values(x.relations).some((l) => l?.includes(id)) || x.links.some((l) => l.id === id) || x.requires.includes(id);
+  return names(a, b.id) || names(b, a.id);
+}
+
+/** A record as the draft `add` would have been given for it. */
+function recordDraft(a: Artifact): DecisionDraft {
+  return { title: a.title, decision: [a.summary ?? '', decisionSection(a.body)].join('\n').trim() || a.title, keywords: a.keywords };
+}

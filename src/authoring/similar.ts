@@ -181,7 +181,7 @@ function headText(a: Artifact): string {
 }
 
 /** The Decision (or Decision Outcome) section of a body, bounded; the first 1,500 characters otherwise. */
-function decisionSection(body: string): string {
+export function decisionSection(body: string): string {
   const m = /^#{1,4}\s*(?:\d+\.\s*)?decision(?:\s+outcome)?\s*$/im.exec(body);
   if (!m) return body.slice(0, 1500);
   const rest = body.slice(m.index + m[0].length);

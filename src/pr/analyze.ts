@@ -77,15 +77,25 @@ function multisetMinus(a: Finding[], b: Finding[]): Finding[] {
  */
 async function addedLookAlikes(root: string, headSet: ArtifactSet, baseSet: ArtifactSet, limitations: string[]): Promise<PrSimilarDecision[]> {
   const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../authoring/similar.js');
+  const { areLinked, confirmRestatements, JUDGED_RECORDS } = await import('../authoring/draft-similar.js');
   const active = activeDecisions(headSet);
   const added = active.filter((a) => a.origin === 'repo' && !baseSet.byId.has(a.id));
   if (!added.length || active.length < 2) return [];
   try {
-    const sim = await DecisionSimilarity.open(root, headSet, active, configuredEmbedder(headSet));
+    const embedder = configuredEmbedder(headSet);
+    const sim = await DecisionSimilarity.open(root, headSet, active, embedder);
     const threshold = conflictThreshold(headSet);
-    const byId = sim.similarToEach(added.map((a) => a.id), threshold);
+    // the pair score proposes, search's judgement (as add's) decides; linked records are not look-alikes
+    const wanted = new Set(added.map((a) => a.id));
+    const { pairs: confirmed, unjudged } = await confirmRestatements(root, headSet, sim.pairs(threshold, { only: wanted, skip: areLinked }), { threshold, embedder: embedder ?? null });
+    if (unjudged) limitations.push(`${unjudged} look-alike pair${unjudged === 1 ? ' was' : 's were'} judged by the pair score alone: more than ${JUDGED_RECORDS} decisions to compare with search`);
+    const byId = new Map(added.map((a) => [a.id, [] as { id: string; title: string; similarity: number }[]]));
+    for (const { a, b, score } of confirmed) {
+      byId.get(a.id)?.push({ id: b.id, title: b.title, similarity: score.similarity });
+      byId.get(b.id)?.push({ id: a.id, title: a.title, similarity: score.similarity });
+    }
     return added
-      .map((a) => ({ id: a.id, title: a.title, file: a.file, similar: byId.get(a.id)!.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity })) }))
+      .map((a) => ({ id: a.id, title: a.title, file: a.file, similar: byId.get(a.id)!.sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1)) }))
       .filter((x) => x.similar.length);
   } catch (e) {
     limitations.push(`Added decisions were not compared with the active ones: ${(e as Error).message}`);

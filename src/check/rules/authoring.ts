@@ -23,21 +23,24 @@ export const AUTHORING_RULES: Rule[] = [
       const provider = String(process.env.GIT_CTX_EMBED_PROVIDER || (ctx.config as { semantic?: { provider?: string } }).semantic?.provider || 'default').trim();
       if (provider !== 'default') return undefined;
       const env = Object.keys(process.env).filter((k) => k.startsWith('GIT_CTX_EMBED_')).sort().map((k) => `${k}=${process.env[k]}`);
-      return `${artifactSetKey(ctx)}\n${env.join('\n')}`;
+      // 'search-judged': findings kept before pairs went through search's judgement are not reused
+      return `search-judged\n${artifactSetKey(ctx)}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');
+      const { areLinked, confirmRestatements } = await import('../../authoring/draft-similar.js');
       const records = activeDecisions(ctx.set);
       if (records.length < 2) return [];
       const threshold = conflictThreshold(ctx.set);
-      const sim = await DecisionSimilarity.open(ctx.snapshot.root, ctx.set, records, configuredEmbedder(ctx.set));
-      const linked = (a: (typeof records)[number], id: string) => Object.values(a.relations).some((l) => l?.includes(id)) || a.links.some((l) => l.id === id) || a.requires.includes(id);
-      const out: Out[] = [];
+      const embedder = configuredEmbedder(ctx.set);
+      const sim = await DecisionSimilarity.open(ctx.snapshot.root, ctx.set, records, embedder);
+      // the pair score proposes (cheap over every pair), search's judgement as add's decides;
       // a pair that names each other is known to its authors (amends, clarifies, relates_to …)
-      for (const { a, b, score } of sim.pairs(threshold, { skip: (a, b) => linked(a, b.id) || linked(b, a.id) })) {
+      const proposed = sim.pairs(threshold, { skip: areLinked }).filter((p) => p.a.origin === 'repo' || p.b.origin === 'repo');
+      const out: Out[] = [];
+      for (const { a, b, score } of (await confirmRestatements(ctx.snapshot.root, ctx.set, proposed, { threshold, embedder: embedder ?? null })).pairs) {
         // report on the repository record (a global one cannot be edited here), the newer id when both are
         const [on, other] = a.origin === 'repo' ? [a, b] : [b, a];
-        if (on.origin !== 'repo') continue;
         out.push({
           rule: 'decision-near-duplicate',
           id: on.id,

@@ -322,7 +322,9 @@ function parseSources(v: unknown, bad: (msg: string) => CtxError): (SourceConfig
     if (typeof o.dir !== 'string' || (!remote && !o.dir.trim())) {
       if (!(remote && o.dir === undefined)) throw bad(`sources[${i}].dir must be a ${remote ? 'folder of the upstream repository' : 'repository-relative folder'}`);
     }
-    const dir = String(o.dir ?? '').trim().replace(/^\.\/?/, '').replace(/\/+$/, '');
+    // `.` is a git source's top level; `./x` is `x`
+    const written = String(o.dir ?? '').trim();
+    const dir = written === '.' ? '' : written.replace(/^\.\//, '').replace(/\/+$/, '');
     if ((!dir && !remote) || dir.startsWith('/') || dir.split('/').includes('..')) throw bad(`sources[${i}].dir must stay inside the repository (got ${JSON.stringify(o.dir)})`);
     const format = o.format === undefined ? 'adr' : String(o.format);
     if (format !== 'adr' && format !== 'contextia') throw bad(`sources[${i}].format must be adr or contextia (got ${JSON.stringify(o.format)})`);

@@ -188,6 +188,12 @@ describe('git sources: update, status, fetch', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^git-ctx: source missing: cannot ask file:\/\/\S+missing: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // a pinned folder with nothing in it is a finding too
+    const empty = makeRepo({ '.contextia/config.yaml': `sources:\n  - git: file://${up.dir}\n    dir: nothing-here\n    name: standards\n` });
+    empty.commit('config');
+    expect(runCli(['sources', 'update'], { cwd: empty.dir }).code).toBe(0);
+    const emptyCheck = runCli(['check', '--format', 'json'], { cwd: empty.dir });
+    expect(json(emptyCheck).findings).toEqual([expect.objectContaining({ rule: 'source-empty', severity: 'error', file: '.contextia/config.yaml', message: `git source standards has no files under nothing-here at ${up.git('rev-parse', 'HEAD').slice(0, 12)}` })]);
     // unpinned: the records are not read, and check says why
     const check = runCli(['check', '--format', 'json'], { cwd: gone.dir });
     expect(check.stdout).toContain('source-unpinned');

@@ -201,6 +201,33 @@ describe('git sources: update, status, fetch', () => {
   });
 });
 
+describe('git sources: the pre-commit hook', () => {
+  it('checks a commit against the fetched copy with the upstream gone (and the network off where unshare runs)', () => {
+    const up = standards();
+    const svc = service(`file://${up.dir}`);
+    expect(runCli(['hooks', 'install'], { cwd: svc.dir }).code).toBe(0);
+    rmSync(up.dir, { recursive: true, force: true });
+    rmSync(path.join(svc.dir, '.git/ctx/cache'), { recursive: true, force: true });
+    // git-ctx as the hook finds it on PATH: this checkout's bin
+    const bin = tempDir();
+    writeFileSync(path.join(bin, 'git-ctx'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const env = gitEnv({ PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' });
+    const offline = process.getuid?.() === 0 && spawnSync('unshare', ['-n', 'true']).status === 0;
+    const commit = () => spawnSync(offline ? 'unshare' : 'git', [...(offline ? ['-n', 'git'] : []), 'commit', '-q', '-m', 'edit'], { cwd: svc.dir, env, encoding: 'utf8' });
+    // GIT_DIR and GIT_INDEX_FILE are set while the hook runs: the store is still read, not the repository
+    svc.write({ '.contextia/system/rationale/DEC-002.md': '---\nid: DEC-002\ntype: decision\ntitle: Wrong standard\nstatus: accepted\nrequires: [ORG-ADR-0077]\n---\n\nx\n' });
+    svc.git('add', '-A');
+    const blocked = commit();
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr + blocked.stdout).toContain('requires names ORG-ADR-0077, which does not exist in git source standards at');
+    svc.write({ '.contextia/system/rationale/DEC-002.md': '---\nid: DEC-002\ntype: decision\ntitle: Right standard\nstatus: accepted\nrequires: [ORG-ADR-0002]\n---\n\nx\n' });
+    svc.git('add', '-A');
+    const ok = commit();
+    expect(ok.stderr).toMatch(/✓ git-ctx: 1 staged path, 5 artifacts checked \(blocking rules\): 0 errors/);
+    expect(ok.status).toBe(0);
+  });
+});
+
 describe('git sources: federated records are first-class', () => {
   it('links and requires into a federated record; a broken one is a finding; a local record of the same id wins', () => {
     const up = standards();

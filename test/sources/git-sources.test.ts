@@ -287,6 +287,15 @@ describe('git sources: federated records are first-class', () => {
     expect(c.stdout).toContain('Changed upstream.');
   });
 
+  it('the PR report lists a federated record the change reaches, marked with source and commit', () => {
+    const up = standards();
+    const svc = service(`file://${up.dir}`);
+    const commit = lockOf(svc).sources.standards!.commit;
+    svc.commit('change invoice', { 'src/billing/invoice.ts': 'export function total(): number {\n  return 101;\n}\n' });
+    const r = runCli(['pr', '--base', 'HEAD~1', '--head', 'HEAD', '--format', 'markdown'], { cwd: svc.dir });
+    expect(r.stdout).toContain(`| \`ORG-ADR-0001\` Keep money in integer cents (from \`standards@${commit.slice(0, 12)}\`)`);
+  });
+
   it('MCP answers with federated records, marked with source and commit (real client)', async () => {
     const up = standards();
     const svc = service(`file://${up.dir}`);

@@ -31,11 +31,31 @@ export interface SourceConfig {
   type: string;
 }
 
+/**
+ * A folder of records in another repository (`sources:` with `git:`), read at the commit
+ * `.contextia/sources.lock` pins (DEC-061).
+ */
+export interface GitSourceConfig {
+  /** how the source is named in messages, files (`~name@commit/…`) and the lock; default: the upstream's base name */
+  name: string;
+  /** a URL git can fetch, or a path (relative to the repository's top level) */
+  git: string;
+  /** branch, tag or commit that `git ctx sources update` pins (default: the upstream's HEAD) */
+  ref: string;
+  /** folder inside the upstream, read recursively ('' for its top level) */
+  dir: string;
+  format: 'contextia' | 'adr';
+  prefix: string;
+  type: string;
+}
+
 export interface Config {
   /** artifact root inside the repository */
   dir: string;
   /** further folders of records beside `dir` (which is always a source, format contextia) */
   sources: SourceConfig[];
+  /** folders of records in other repositories (`sources:` entries with `git:`), pinned by `.contextia/sources.lock` */
+  gitSources: GitSourceConfig[];
   /** status text (lower case) → status of the type's vocabulary; merged over the defaults */
   status_map: Record<string, string>;
   types: Record<string, TypeConfig>;
@@ -99,6 +119,7 @@ export function defaultConfig(): Config {
   return {
     dir: '.contextia',
     sources: [],
+    gitSources: [],
     status_map: {},
     types: {
       identity: t('IDENTITY', '', []),
@@ -147,7 +168,7 @@ export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'a
 /** Every key config.yaml accepts: top-level names and `section.key` for the nested sections. */
 export function knownConfigKeys(): string[] {
   const d = defaultConfig() as unknown as Record<string, unknown>;
-  const keys = ['rules', ...Object.keys(d).filter((k) => k !== 'unknownKeys')];
+  const keys = ['rules', ...Object.keys(d).filter((k) => k !== 'unknownKeys' && k !== 'gitSources')];
   for (const [k, v] of Object.entries(d)) {
     if (k === 'types' || k === 'severities' || typeof v !== 'object' || v === null || Array.isArray(v)) continue;
     for (const sk of Object.keys(v)) keys.push(`${k}.${sk}`);
@@ -173,9 +194,12 @@ export function mergeConfig(raw: unknown, file = '.contextia/config.yaml'): Conf
         if (typeof v !== 'string') throw bad('dir must be a string');
         cfg.dir = v.replace(/\/+$/, '');
         break;
-      case 'sources':
-        cfg.sources = parseSources(v, bad);
+      case 'sources': {
+        const all = parseSources(v, bad);
+        cfg.sources = all.filter((x): x is SourceConfig => !('git' in x));
+        cfg.gitSources = all.filter((x): x is GitSourceConfig => 'git' in x);
         break;
+      }
       case 'status_map':
         if (v === null) break;
         if (!isRecord(v)) throw bad('status_map must be a mapping of status text → status (e.g. adopted: accepted)');
@@ -286,19 +310,38 @@ function checkRepoGlobs(key: string, v: unknown[], bad: (msg: string) => CtxErro
   });
 }
 
-function parseSources(v: unknown, bad: (msg: string) => CtxError): SourceConfig[] {
+function parseSources(v: unknown, bad: (msg: string) => CtxError): (SourceConfig | GitSourceConfig)[] {
   if (v === null) return [];
   if (!Array.isArray(v)) throw bad('sources must be a list of { dir, format } entries');
-  const out: SourceConfig[] = [];
+  const out: (SourceConfig | GitSourceConfig)[] = [];
   v.forEach((e, i) => {
     const o: Record<string, unknown> = typeof e === 'string' ? { dir: e } : isRecord(e) ? e : {};
-    if (typeof o.dir !== 'string' || !o.dir.trim()) throw bad(`sources[${i}].dir must be a repository-relative folder`);
-    const dir = o.dir.trim().replace(/^\.\//, '').replace(/\/+$/, '');
-    if (!dir || dir.startsWith('/') || dir.split('/').includes('..')) throw bad(`sources[${i}].dir must stay inside the repository (got ${JSON.stringify(o.dir)})`);
+    const remote = o.git !== undefined;
+    if (remote && (typeof o.git !== 'string' || !o.git.trim())) throw bad(`sources[${i}].git must be a URL or a path of a git repository`);
+    // a git source's folder may be the upstream's top level
+    if (typeof o.dir !== 'string' || (!remote && !o.dir.trim())) {
+      if (!(remote && o.dir === undefined)) throw bad(`sources[${i}].dir must be a ${remote ? 'folder of the upstream repository' : 'repository-relative folder'}`);
+    }
+    // `.` is a git source's top level; `./x` is `x`
+    const written = String(o.dir ?? '').trim();
+    const dir = written === '.' ? '' : written.replace(/^\.\//, '').replace(/\/+$/, '');
+    if ((!dir && !remote) || dir.startsWith('/') || dir.split('/').includes('..')) throw bad(`sources[${i}].dir must stay inside the repository (got ${JSON.stringify(o.dir)})`);
     const format = o.format === undefined ? 'adr' : String(o.format);
     if (format !== 'adr' && format !== 'contextia') throw bad(`sources[${i}].format must be adr or contextia (got ${JSON.stringify(o.format)})`);
-    for (const k of Object.keys(o)) if (!['dir', 'format', 'prefix', 'type'].includes(k)) throw bad(`sources[${i}] has unknown key ${JSON.stringify(k)} (expected dir, format, prefix, type)`);
-    out.push({ dir, format, prefix: o.prefix === undefined ? 'ADR-' : String(o.prefix), type: o.type === undefined ? 'decision' : String(o.type) });
+    const keys = remote ? ['git', 'ref', 'name', 'dir', 'format', 'prefix', 'type'] : ['dir', 'format', 'prefix', 'type'];
+    for (const k of Object.keys(o)) if (!keys.includes(k)) throw bad(`sources[${i}] has unknown key ${JSON.stringify(k)} (expected ${keys.join(', ')})`);
+    const base = { dir, format, prefix: o.prefix === undefined ? 'ADR-' : String(o.prefix), type: o.type === undefined ? 'decision' : String(o.type) } as const;
+    if (!remote) {
+      out.push(base);
+      return;
+    }
+    const git = String(o.git).trim();
+    const name = o.name === undefined ? git.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/\\:]/).pop() || 'source' : String(o.name).trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw bad(`sources[${i}].name must be letters, digits, dots, dashes or underscores (got ${JSON.stringify(name)})`);
+    if (out.some((x) => 'git' in x && x.name === name)) throw bad(`sources[${i}]: two git sources are named ${JSON.stringify(name)}; give one a name:`);
+    const ref = o.ref === undefined ? 'HEAD' : String(o.ref).trim();
+    if (!ref || /\s|^-/.test(ref)) throw bad(`sources[${i}].ref must name a branch, tag or commit (got ${JSON.stringify(o.ref)})`);
+    out.push({ name, git, ref, ...base });
   });
   return out;
 }

@@ -17,7 +17,9 @@ export type ErrorCode =
   | 'PATH_OUTSIDE_REPO'
   | 'BUDGET'
   | 'IO'
-  | 'STORE';
+  | 'STORE'
+  /** a git source (another repository's records) cannot be resolved, fetched or read */
+  | 'SOURCE';
 
 export class CtxError extends Error {
   readonly code: ErrorCode;

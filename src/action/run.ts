@@ -6,6 +6,7 @@ import { CtxError } from '../errors.js';
 import { closeMatches } from '../util/close-match.js';
 import { plural } from '../util/plural.js';
 import { analyzePullRequest } from '../pr/analyze.js';
+import { fetchPinnedSources, tokenAuth } from './sources.js';
 import { recordPrAnalysis } from '../pr/record.js';
 import { COMMENT_MAX_CHARS, SUMMARY_MAX_CHARS, nothingApplies, prFails, renderPrComment, reproduceCommand } from '../pr/render.js';
 import type { FailOn, PrResult } from '../pr/types.js';
@@ -20,6 +21,8 @@ import { now } from '../util/timing.js';
 /** The Action's inputs, parsed (see action.yml). */
 export interface ActionInputs {
   token: string;
+  /** the token git sources are fetched with (input sources-token; default: github-token) */
+  sourcesToken: string;
   workingDirectory: string;
   comment: boolean;
   failOn: FailOn;
@@ -59,6 +62,7 @@ export function readInputs(): ActionInputs {
   if (!token) throw new CtxError('USAGE', 'input github-token is empty: pass ${{ github.token }} or a token that can read the repository');
   return {
     token,
+    sourcesToken: core.getInput('sources-token').trim() || token,
     workingDirectory,
     comment: booleanInput('comment', true),
     failOn,
@@ -138,6 +142,8 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
     core.info(`git-ctx: ${pr ? `pull request #${pr.number}` : target.kind === 'range' ? target.label : ''}, base ${base.slice(0, 12)}, head ${head.slice(0, 12)}`);
 
     const notes = await ensureHistory({ root, base, head, log: (m) => core.debug(m) });
+    // other repositories' records the lock pins, fetched with the token (DEC-061)
+    for (const line of await fetchPinnedSources(root, [base, head], tokenAuth(inputs.sourcesToken))) core.info(line);
     const t0 = now();
     const result = await analyzePullRequest({ cwd: root, base, head, includeStale: inputs.includeStale, allowMissingMergeBase: true });
     await recordPrAnalysis(root, result, { kind: 'action', command: 'pr' }, { ms: now() - t0 });

@@ -17,6 +17,8 @@ import { attachSidecarProvenance, readSidecarProvenance } from './sources/proven
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 import { applyZeroConfig } from './sources/zero-config.js';
+import { listPinnedSource, pinSources, pinToken, readPinnedFiles, shareScope, type PinnedSource, type SourcesState } from './sources/federated.js';
+import type { FetchAuth } from '../git/source-store.js';
 
 export interface ArtifactSet {
   /** every artifact that loaded, sorted by id (then file) */
@@ -37,6 +39,8 @@ export interface ArtifactSet {
    * apart. Caches derived from the records' content key on it (DEC-037).
    */
   key?: string;
+  /** the git sources read (each at its pinned commit), and those fetched while loading (DEC-061) */
+  sources?: SourcesState;
 }
 
 export interface LoadOptions {
@@ -44,6 +48,8 @@ export interface LoadOptions {
   global?: boolean;
   /** override the global store location (tests); default: $GIT_CTX_GLOBAL_DIR or the user's config dir */
   globalDir?: string;
+  /** credentials for fetching a git source not yet in this clone (the Action's token) */
+  auth?: FetchAuth;
 }
 
 /** The user's global artifact store: $GIT_CTX_GLOBAL_DIR, else $XDG_CONFIG_HOME/git-ctx/global, else ~/.config/git-ctx/global. */
@@ -99,11 +105,14 @@ interface SourceSpec {
   format: 'contextia' | 'adr';
   prefix: string;
   type: string;
+  /** a git source: its folder (`dir`) is `~name@commit12/…`, read from the pinned commit */
+  pin?: PinnedSource;
 }
 
-function sourcesOf(config: Config): SourceSpec[] {
+function sourcesOf(config: Config, pins: PinnedSource[]): SourceSpec[] {
   const out: SourceSpec[] = [{ dir: config.dir, format: 'contextia', prefix: '', type: '' }];
   for (const s of config.sources) if (!out.some((o) => o.dir === s.dir && o.format === s.format)) out.push(s);
+  for (const p of pins) out.push({ dir: p.folder, format: p.format, prefix: p.prefix, type: p.type, pin: p });
   return out;
 }
 
@@ -159,7 +168,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   const globalHashes: Record<string, string> = {};
   // no config file: read the folders `git ctx init` would configure (and say so through config.zeroConfig)
   await applyZeroConfig(snapshot, config);
-  const sources = sourcesOf(config);
+  const pins = await pinSources(snapshot, config, problems);
+  const fetched: string[] = [];
+  const sources = sourcesOf(config, pins);
   phase('listing');
   // mentions are checked against the whole listing: git lists it while the sources load
   // (a place snapshot answers mentions from a memo instead: see pathLookup below)
@@ -176,7 +187,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
   // key is remembered by the tokens, so a warm run over unchanged folders of thousands of
   // records neither lists nor keys them (DEC-045)
   const tree = global ? undefined : snapshot.tree;
-  const clean = tree ? await Promise.all(sources.map((s) => tree.cleanListing(s.dir))) : undefined;
+  // a pinned folder is always clean: the commit fixes its listing
+  const clean = tree ? await Promise.all(sources.map((s) => (s.pin ? { token: pinToken(s.pin), empty: false, current: () => true } : tree.cleanListing(s.dir)))) : undefined;
   const tokensMemo = memo<string>(snapshot.root, 'artifacts-tokens');
   let tokenKey: string | undefined;
   let known: string | undefined;
@@ -203,14 +215,16 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     } else known = undefined;
   }
   if (!known) {
-    const listed = await Promise.all(sources.map((s) => snapshot.listUnder(s.dir)));
+    const listed = await Promise.all(sources.map((s) => (s.pin ? listPinnedSource(s.pin, fetched, opts.auth) : snapshot.listUnder(s.dir))));
     mark('records folders listed');
     // an empty source folder may be a link, a file or missing: say which instead of reading nothing
     // (what the disk says of each empty folder is part of the finished set's key)
     const emptyVerdicts = new Map<number, string>();
     for (const [i, s] of sources.entries()) {
       if (listed[i]!.length) continue;
-      const found = await checkArtifactDir(snapshot, s.dir);
+      const found: LoadProblem[] = s.pin
+        ? [{ file: `${config.dir}/config.yaml`, rule: 'source-empty', message: `git source ${s.pin.name} has no files under ${s.pin.dir || 'its top level'} at ${s.pin.commit.slice(0, 12)}` }]
+        : await checkArtifactDir(snapshot, s.dir);
       problems.push(...found);
       emptyVerdicts.set(i, JSON.stringify(found));
     }
@@ -277,28 +291,31 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
         }
         return true;
       };
-      const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec }[] = [];
+      const toParse: { path: string; buf: Buffer; key: string; blob: string; src: SourceSpec; origin: Artifact['origin'] }[] = [];
       const misses: typeof regular = [];
       for (const r of regular) {
         const blob = blobOf(r.e);
-        if (!take(blob ? keyOf(blob, r) : '', blob ? cache.get(keyOf(blob, r), r.e.path, 'repo') : undefined)) misses.push(r);
+        if (!take(blob ? keyOf(blob, r) : '', blob ? cache.get(keyOf(blob, r), r.e.path, r.src.pin ? 'federated' : 'repo') : undefined)) misses.push(r);
       }
       // the files not yet read (with a blob id from the index, not in the cache)
-      const bufs = await snapshot.readMany(misses.filter((r) => !read.has(r.e)).map((r) => r.e.path));
+      const unread = misses.filter((r) => !read.has(r.e));
+      const pinnedBufs = pins.length ? await readPinnedFiles(pins, unread.filter((r) => r.src.pin).map((r) => r.e)) : [];
+      const localBufs = await snapshot.readMany(unread.filter((r) => !r.src.pin).map((r) => r.e.path));
+      const bufs = unread.map((r) => (r.src.pin ? pinnedBufs.shift() : localBufs.shift()));
       let next = 0;
       for (const r of misses) {
         const buf = read.get(r.e)?.buf ?? bufs[next++];
         if (!buf) continue;
         // the blob id is known (from the index or hashed above): the parsers need not hash again
         const blob = blobOf(r.e) ?? gitBlobHash(buf);
-        toParse.push({ path: r.e.path, buf, key: keyOf(blob, r), blob, src: r.src });
+        toParse.push({ path: r.e.path, buf, key: keyOf(blob, r), blob, src: r.src, origin: r.src.pin ? 'federated' : 'repo' });
       }
       // the parsers (and js-yaml) load only when something is not in the cache
       const parseArtifact = toParse.length || global ? (await import('./parse.js')).parseArtifact : undefined;
       const parseAdr = toParse.some((t) => t.src.format === 'adr') ? (await import('./sources/adr.js')).parseAdr : undefined;
       mark('artifact parser loaded');
       for (const t of toParse) {
-        const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, 'repo', t.blob) : parseArtifact!(t.path, t.buf, 'repo', t.blob);
+        const r = t.src.format === 'adr' ? parseAdr!(t.path, t.buf, t.src, t.origin, t.blob) : parseArtifact!(t.path, t.buf, t.origin, t.blob);
         problems.push(...r.problems);
         if (r.artifact) {
           artifacts.push(r.artifact);
@@ -322,7 +339,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
           }
         }
       }
-      if (config.sources.length) disambiguateNumbers(artifacts, problems);
+      for (const a of artifacts) if (a.origin === 'federated') shareScope(a);
+      if (config.sources.length || pins.length) disambiguateNumbers(artifacts, problems);
       finishSources(artifacts, config, problems, undefined);
       artifacts.sort(byIdThenFile);
       if (setKey) cache.setFinished(setKey, artifacts.map((a) => ({ artifact: a, key: keys.get(a)!, keyLines: keyLinesAdded(a) })), [...problems]);
@@ -353,12 +371,12 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     const a = artifacts[i]!;
     const prev = byId.get(a.id);
     if (prev) {
-      // a repo artifact overrides a global one with the same id, silently by design
-      if (prev.origin === 'global' && a.origin === 'repo') {
-        byId.set(a.id, a);
+      // the nearer record wins, silently by design: the repository's own over a pinned
+      // source's, and either over the user's global store (DEC-061)
+      if (prev.origin !== a.origin) {
+        if (NEARNESS[a.origin] < NEARNESS[prev.origin]) byId.set(a.id, a);
         continue;
       }
-      if (prev.origin === 'repo' && a.origin === 'global') continue;
       const files = duplicates.get(a.id) ?? [prev.file];
       files.push(a.file);
       duplicates.set(a.id, files);
@@ -367,5 +385,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
     byId.set(a.id, a);
   }
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
-  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes, ...(setKey ? { key: setKey } : {}) };
+  return { artifacts, byId, problems, config, snapshot, duplicates, globalHashes, ...(setKey ? { key: setKey } : {}), ...(pins.length ? { sources: { pinned: pins, fetched } } : {}) };
 }
+
+/** Which of two records of one id a set answers with: the lower wins. */
+const NEARNESS: Record<Artifact['origin'], number> = { repo: 0, federated: 1, global: 2 };

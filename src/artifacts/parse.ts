@@ -133,7 +133,7 @@ export interface ParseResult {
  * Parse one artifact file. Never throws: every problem is returned with file and line,
  * so one malformed file never stops the others.
  */
-export function parseArtifact(file: string, bytes: Buffer, origin: 'repo' | 'global' = 'repo', blob?: string): ParseResult {
+export function parseArtifact(file: string, bytes: Buffer, origin: Artifact['origin'] = 'repo', blob?: string): ParseResult {
   const problems: LoadProblem[] = [];
   const problem = (rule: string, message: string, line?: number): ParseResult => {
     problems.push({ file, line, rule, message });

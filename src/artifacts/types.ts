@@ -65,8 +65,8 @@ export interface Artifact {
   statusText?: string;
   /** repo-relative path of the file ('' root for global artifacts: see `origin`) */
   file: string;
-  /** where it came from: the repository, or the user's global store */
-  origin: 'repo' | 'global';
+  /** where it came from: the repository, another repository pinned as a git source (file `~name@commit/…`), or the user's global store */
+  origin: 'repo' | 'federated' | 'global';
   /** git blob id of the file's bytes */
   blob: string;
   /** frontmatter as parsed (strings, arrays, maps) */

@@ -18,8 +18,9 @@ import { compareWithManifest, readManifests, type ReplayResult } from './record.
 import { contextSection, type SectionInput } from './render.js';
 import { cachedCounter, checkEncoding, tiktokenCounter, type TokenCounter } from './tokens.js';
 import { cmp, formatChain, kindRank, traverse, type Reached } from './traversal.js';
-import { BUNDLE_SCHEMA_VERSION, type Bundle, type BundleEntry, type BundleOptions, type StaleMark } from './types.js';
+import { BUNDLE_SCHEMA_VERSION, type Bundle, type BundleEntry, type BundleHeader, type BundleOptions, type StaleMark } from './types.js';
 import { agentVisible } from '../artifacts/sources/provenance.js';
+import { federatedFile } from '../artifacts/sources/federated.js';
 
 export * from './types.js';
 export { renderBundle, contextSection, RENDERERS } from './render.js';
@@ -111,6 +112,23 @@ async function dirtyFiles(snapshot: Snapshot, set: ArtifactSet, included: Artifa
   if (headBlobs.get(cfgFile) !== (await snapshot.blobOf(cfgFile))) out.add(cfgFile);
   for (const f of headBlobs.keys()) if (f.endsWith('.md') && !now.has(f)) out.add(f);
   return [...out].sort(cmp);
+}
+
+/**
+ * The source commit of every federated record a bundle includes: the commit the lock pins,
+ * in full, so the bundle names exactly what it read (and is made again from the same commit).
+ */
+function federatedSources(set: ArtifactSet, included: Artifact[]): BundleHeader['sources'] {
+  const out: NonNullable<BundleHeader['sources']> = {};
+  for (const a of included) {
+    if (a.origin !== 'federated') continue;
+    const name = federatedFile(a.file)?.name;
+    const pin = set.sources?.pinned.find((p) => p.name === name);
+    if (!pin) continue;
+    (out[pin.name] ??= { git: pin.git, ref: pin.ref, commit: pin.commit, records: [] }).records.push(a.id);
+  }
+  for (const v of Object.values(out)) v.records.sort(cmp);
+  return Object.keys(out).length ? out : undefined;
 }
 
 const HEAD_LISTING_VERSION = 2;
@@ -313,6 +331,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
   mark('dirty files');
   const global: Record<string, string> = {};
   for (const a of included) if (a.origin === 'global') global[a.file] = a.blob;
+  const sources = federatedSources(set, included);
 
   const digest = digestOf({ root: root.id, entries, adjustments, warnings, paths, anchors });
   return {
@@ -325,6 +344,7 @@ async function assembleFromSet(set: ArtifactSet, o: AssembleOptions): Promise<Bu
       dirtyFiles: dirty,
       options,
       global,
+      ...(sources ? { sources } : {}),
       digest,
     },
     entries,

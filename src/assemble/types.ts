@@ -34,11 +34,11 @@ export interface BundleEntry {
   scope: Scope;
   domain?: string;
   summary?: string;
-  /** repository path of the artifact file (`~global/…` for global artifacts) */
+  /** repository path of the artifact file (`~global/…` for global artifacts, `~source@commit/…` for a git source's) */
   file: string;
   /** git blob id of the file's bytes (content hash for global artifacts) */
   blob: string;
-  origin: 'repo' | 'global';
+  origin: 'repo' | 'federated' | 'global';
   role: EntryRole;
   /** hops from the root along links/requires; 0 for the root, null for an unlinked identity */
   distance: number | null;
@@ -118,6 +118,11 @@ export interface BundleHeader {
   options: BundleOptions;
   /** content hashes of included global artifacts (outside the commit), by file */
   global: Record<string, string>;
+  /**
+   * the git sources of included federated records (DEC-061): per source its upstream, ref, the
+   * full pinned commit and the ids it gave (absent when none is included)
+   */
+  sources?: Record<string, { git: string; ref: string; commit: string; records: string[] }>;
   /** "sha256:<hex>" over the content (entries, adjustments, warnings, paths, anchors) */
   digest: string;
 }

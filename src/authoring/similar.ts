@@ -44,7 +44,7 @@ export interface SimilarRecord {
   title: string;
   status?: string;
   file: string;
-  origin: 'repo' | 'global';
+  origin: 'repo' | 'federated' | 'global';
   /** combined score in [0, 1], compared with the threshold */
   similarity: number;
   /** the embedding cosine (common component removed) */

@@ -1,5 +1,6 @@
 // @spec SPEC-CHECK-001
 
+import { federatedFile } from '../artifacts/sources/federated.js';
 import { readFile } from 'node:fs/promises';
 import { loadArtifactSet, type ArtifactSet, type LoadOptions } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';
@@ -47,7 +48,12 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     const sev = config.severities[rule.id] ?? rule.severity;
     if (sev === 'off') continue;
     try {
-      for (const f of await runMemoized(rule, ctx)) findings.push({ ...f, severity: config.severities[rule.id] ? sev : (f.severity ?? sev) });
+      for (const f of await runMemoized(rule, ctx)) {
+        // a pinned source's own records are its repository's to check (DEC-061): only what
+        // this repository writes about them (a link, a requires) is a finding here
+        if (f.file && federatedFile(f.file)) continue;
+        findings.push({ ...f, severity: config.severities[rule.id] ? sev : (f.severity ?? sev) });
+      }
       mark(`rule ${rule.id}`);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -44,6 +44,7 @@ const COMMANDS: CommandTable = {
   export: () => import('./commands/export.js'),
   vectors: () => import('./commands/vectors.js'),
   cache: () => import('./commands/cache.js'),
+  sources: () => import('./commands/sources.js'),
   episodes: () => import('./commands/episodes.js'),
   feedback: () => import('./commands/feedback.js'),
   eval: () => import('./commands/eval.js'),

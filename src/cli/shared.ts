@@ -47,6 +47,14 @@ export function noteZeroConfig(config: Config): void {
   out.err(`git-ctx: ${zeroConfigLine(z, config.dir)}\n`);
 }
 
+/** A fresh clone fetched pinned git sources while loading: one line (stderr) naming them and their commits. */
+export function noteFetched(set: ArtifactSet): void {
+  const fetched = set.sources?.fetched ?? [];
+  if (!fetched.length) return;
+  const pins = set.sources!.pinned.filter((p) => fetched.includes(p.name));
+  io().err(`git-ctx: fetched git ${pins.length === 1 ? 'source' : 'sources'} ${pins.map((p) => `${p.name} at ${p.commit.slice(0, 12)}`).join(', ')} (pinned in ${set.config.dir}/sources.lock) into .git/ctx/sources\n`);
+}
+
 /** The zero-configuration fact as a JSON output's `zero_config` key (absent with a config file or no folder found). */
 export function zeroConfigJson(config: Config): { zero_config?: { sources: { dir: string; records: number; from: string }[]; from: string } } {
   const z = config.zeroConfig;
@@ -101,6 +109,7 @@ export async function loadRepo(o: RepoOptions, place?: (root: string, cwd: strin
     }
     const set = await loadArtifactSet(snapshot, config, { global: o.global || undefined });
     noteZeroConfig(config);
+    noteFetched(set);
     return { snapshot, config, set, cwd, close: () => snapshot.close() };
   } catch (e) {
     snapshot.close();

@@ -1,3 +1,4 @@
+import { sourceMark } from '../artifacts/sources/federated.js';
 import { code, escapeText, truncate } from './escape.js';
 import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';
@@ -91,7 +92,9 @@ function artifactRow(a: PrArtifact): string {
   const title = escapeText(truncate(a.title, TITLE_MAX));
   // the one-line summary: what docs/action.md promises the comment shows
   const summary = a.summary ? `<br>${escapeText(truncate(a.summary, SUMMARY_MAX))}` : '';
-  return `| ${code(a.id)} ${title}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
+  // a record of another repository says which, and at which pinned commit (DEC-061)
+  const from = sourceMark(a.file);
+  return `| ${code(a.id)} ${title}${from ? ` (from ${code(from)})` : ''}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
 }
 
 const ARTIFACT_HEAD = ['| Artifact | Type | Status | Why | Flags |', '|---|---|---|---|---|'];

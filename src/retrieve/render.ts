@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import { paint, type Paint } from '../util/color.js';
+import { sourceMark } from '../artifacts/sources/federated.js';
 import type { LaneName, RetrievalResult, RetrievedRecord } from './types.js';
 
 export type RetrievalFormat = 'human' | 'json' | 'context';
@@ -52,7 +53,8 @@ export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)
               : p.dim('  linked (relations of the records above)'),
       );
     }
-    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}${x.slot === 'weak' && x.relevance !== undefined ? p.dim(`  (relevance ${x.relevance.toFixed(2)})`) : ''}`);
+    const from = sourceMark(x.file);
+    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}${x.slot === 'weak' && x.relevance !== undefined ? p.dim(`  (relevance ${x.relevance.toFixed(2)})`) : ''}${from ? p.dim(`  [from ${from}]`) : ''}`);
     for (const w of x.why.slice(0, 4)) lines.push(`      ${p.dim(`${w.contribution !== undefined ? `+${w.contribution.toFixed(2)} ` : ''}${w.text}`)}`);
     if (x.why.length > 4) lines.push(`      ${p.dim(`… ${x.why.length - 4} more`)}`);
     if (x.stale) lines.push(`      ${p.red(x.stale)}`);
@@ -77,7 +79,8 @@ export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?
   }
   const out: string[] = [`# ${head}`, ''];
   for (const x of r.results) {
-    const tag = `${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}`;
+    const from = sourceMark(x.file);
+    const tag = `${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}${from ? `, from ${from}` : ''}`;
     if (opts.shownEarlier?.has(x.id)) {
       out.push(`- ${x.id} (${tag}) — ${x.title}: shown earlier in this session.`);
       continue;

@@ -170,7 +170,7 @@ export class ParseCache {
   }
 
   /** `key` is the blob id, followed by `:`-separated reader settings for formats whose parse depends on them. */
-  get(key: string, file: string, origin: 'repo' | 'global'): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
+  get(key: string, file: string, origin: Artifact['origin']): { artifact?: Artifact; problems: LoadProblem[] } | undefined {
     this.loadIndex();
     const e = this.entries.get(key);
     if (!e) return undefined;

@@ -128,7 +128,7 @@ function plain(v: string): string {
  * `Status:` lines, a table at the top, emoji) and reStructuredText. Never throws and never
  * rejects a record for missing metadata: a record without status has none.
  */
-export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, origin: 'repo' | 'global' = 'repo', blob?: string): ParseResult {
+export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, origin: Artifact['origin'] = 'repo', blob?: string): ParseResult {
   const problems: LoadProblem[] = [];
   const problem = (rule: string, message: string, line?: number): ParseResult => {
     problems.push({ file, line, rule, message });

@@ -14,9 +14,13 @@ import { mapStatus } from './status.js';
  */
 export function disambiguateNumbers(artifacts: Artifact[], problems: LoadProblem[]): void {
   const byId = new Map<string, Artifact[]>();
-  for (const a of artifacts) if (a.format === 'adr' && extraOf(a)?.n !== undefined) (byId.get(a.id) ?? byId.set(a.id, []).get(a.id)!).push(a);
-  for (const [id, list] of byId) {
+  // numbers are told apart within one repository: a pinned source's record of the same id as a
+  // local one is not a clash (the local one wins), and each upstream numbers its own records
+  const home = (a: Artifact): string => (a.file.startsWith('~') ? a.file.slice(0, a.file.indexOf('/') + 1) : '');
+  for (const a of artifacts) if (a.format === 'adr' && extraOf(a)?.n !== undefined) (byId.get(`${home(a)}\0${a.id}`) ?? byId.set(`${home(a)}\0${a.id}`, []).get(`${home(a)}\0${a.id}`)!).push(a);
+  for (const [key, list] of byId) {
     if (list.length < 2) continue;
+    const id = key.slice(key.indexOf('\0') + 1);
     list.sort((x, y) => (x.file < y.file ? -1 : 1));
     for (const a of list.slice(1)) {
       const stem = a.file.slice(a.file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');

@@ -57,6 +57,8 @@ const loadProblems: Rule[] = [
   ['stamps-malformed', 'a line of the stamps sidecar (stamps of records read in place) that does not parse, or stamps a record twice'],
   ['stamps-orphaned', 'a line of the stamps sidecar stamping an id no record read in place has (renumbered, renamed or removed)'],
   ['provenance-malformed', 'a line of the provenance sidecar (owner, session, commit, source of records read in place) that does not parse'],
+  ['source-unpinned', 'a git source (`sources:` with `git:`) that .contextia/sources.lock does not pin, so its records are not read (run `git ctx sources update`)'],
+  ['source-empty', 'a git source whose folder holds no files at the pinned commit'],
 ].map(([id, description]) => ({
   id: id!,
   severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'supersession-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
@@ -301,6 +303,9 @@ export const CORE_RULES: Rule[] = [
 /** " (did you mean X?)" for a near-miss id. */
 function suggest(id: string, ctx: CheckContext): string {
   const best = closeMatches(id, [...ctx.set.byId.keys()], 1);
-  return best.length ? ` (did you mean ${best[0]}?)` : '';
+  // an id of a git source's numbering: say which pinned commit lacks it (the pin may be old)
+  const pin = ctx.set.sources?.pinned.find((p) => p.prefix && id.startsWith(p.prefix));
+  const where = pin ? ` in git source ${pin.name} at ${pin.commit.slice(0, 12)}` : '';
+  return `${where}${best.length ? ` (did you mean ${best[0]}?)` : ''}`;
 }
 

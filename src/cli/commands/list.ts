@@ -1,3 +1,4 @@
+import { sourceMark } from '../../artifacts/sources/federated.js';
 import type { Command } from '../commander.js';
 import type { Artifact } from '../../artifacts/types.js';
 import { CtxError } from '../../errors.js';
@@ -67,7 +68,7 @@ export function register(program: Command): void {
       const tw = Math.max(4, ...items.map((i) => i.type.length));
       // a person reads this: an agent's record not yet confirmed says so (DEC-054)
       const conf = (id: string) => String(repo.set.byId.get(id)?.data?.confidence ?? '');
-      for (const i of items) io().out(`${p.bold(i.id.padEnd(w))}  ${i.type.padEnd(tw)}  ${(i.status ?? '-').padEnd(10)}  ${i.title}${conf(i.id) ? p.dim(`  (${conf(i.id)})`) : ''}\n`);
+      for (const i of items) io().out(`${p.bold(i.id.padEnd(w))}  ${i.type.padEnd(tw)}  ${(i.status ?? '-').padEnd(10)}  ${i.title}${conf(i.id) ? p.dim(`  (${conf(i.id)})`) : ''}${sourceMark(i.file) ? p.dim(`  [from ${sourceMark(i.file)}]`) : ''}\n`);
       if (!items.length) io().err('no artifacts match\n');
       for (const pr of repo.set.problems) io().err(`${p.yellow('warning')} ${pr.file}${pr.line ? `:${pr.line}` : ''}: ${pr.message}\n`);
     } finally {

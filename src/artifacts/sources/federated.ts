@@ -1,0 +1,172 @@
+// @spec SPEC-FEDERATION-001
+
+import type { Config, GitSourceConfig } from '../../config.js';
+import { CtxError } from '../../errors.js';
+import { fetchPinned, hasPinned, listPinned, readPinnedBlobs, sourceStore, type FetchAuth, type SourceStore } from '../../git/source-store.js';
+import type { Snapshot, SnapshotEntry } from '../../snapshot/types.js';
+import type { Artifact, LoadProblem } from '../types.js';
+
+/**
+ * Records from other repositories (DEC-061). A `sources:` entry with `git:` is read at the
+ * commit `.contextia/sources.lock` pins, from a copy fetched into this clone's git directory:
+ * the lock is committed, so every clone, CI run and `--at` view reads the same records, and a
+ * bundle made from a commit names the same source commits. A federated record's file is
+ * `~<source>@<commit12>/<path in the upstream>`: wherever a record's file is shown, its
+ * source and pinned commit are.
+ */
+
+/** The lock file, beside config.yaml. */
+export const LOCK_FILE = 'sources.lock';
+const LOCK_VERSION = 1;
+
+/** One pin of the lock: the source as it was when pinned, and the commit. */
+export interface LockEntry {
+  git: string;
+  ref: string;
+  commit: string;
+}
+
+export interface SourcesLock {
+  sources: Record<string, LockEntry>;
+}
+
+/** A git source with its pin: what loading reads, and where. */
+export interface PinnedSource extends GitSourceConfig {
+  commit: string;
+  /** the folder of its records as the set names it: `~name@commit12` (+ `/dir`) */
+  folder: string;
+  store: SourceStore;
+}
+
+/** A git source's state as the set was loaded: pinned, or why not (a finding, never a silent gap). */
+export interface SourcesState {
+  pinned: PinnedSource[];
+  /** sources fetched during this load (a fresh clone): the front ends say so in one line */
+  fetched: string[];
+}
+
+export const SHORT = 12;
+
+/** `~name@commit12`: the prefix of every file of a pinned source. */
+export function pinPrefix(name: string, commit: string): string {
+  return `~${name}@${commit.slice(0, SHORT)}`;
+}
+
+/** The source and short commit a federated file names (undefined for any other file). */
+export function federatedFile(file: string): { name: string; commit: string; path: string } | undefined {
+  const m = /^~([A-Za-z0-9][A-Za-z0-9._-]*)@([0-9a-f]+)\/(.*)$/.exec(file);
+  return m ? { name: m[1]!, commit: m[2]!, path: m[3]! } : undefined;
+}
+
+/** `standards@34ce34493c38` for a federated record's file: how a line naming it says where it is from. */
+export function sourceMark(file: string): string | undefined {
+  const f = federatedFile(file);
+  return f ? `${f.name}@${f.commit}` : undefined;
+}
+
+/** Parse the lock's text; an unreadable lock is a CONFIG error naming it. */
+export function parseLock(text: string, file: string): SourcesLock {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CtxError('CONFIG', `not a sources lock (invalid JSON: ${(e as Error).message})`, { file, line: 1, hint: 'run `git ctx sources update` to write it again' });
+  }
+  const o = raw as { lock?: unknown; sources?: unknown };
+  if (!o || typeof o !== 'object' || o.lock !== LOCK_VERSION || typeof o.sources !== 'object' || o.sources === null) {
+    throw new CtxError('CONFIG', `not a sources lock of version ${LOCK_VERSION}`, { file, line: 1, hint: 'run `git ctx sources update` to write it again' });
+  }
+  const sources: Record<string, LockEntry> = {};
+  for (const [name, v] of Object.entries(o.sources as Record<string, unknown>)) {
+    const e = v as Partial<LockEntry>;
+    if (!e || typeof e.git !== 'string' || typeof e.ref !== 'string' || typeof e.commit !== 'string' || !/^[0-9a-f]{40}$/.test(e.commit)) {
+      throw new CtxError('CONFIG', `the pin of ${name} needs git, ref and a 40-digit commit`, { file, hint: 'run `git ctx sources update` to write it again' });
+    }
+    sources[name] = { git: e.git, ref: e.ref, commit: e.commit };
+  }
+  return { sources };
+}
+
+/** The lock as written: sources by name, keys in one order, so an unchanged pin is an unchanged file. */
+export function formatLock(lock: SourcesLock): string {
+  const sources: Record<string, LockEntry> = {};
+  for (const name of Object.keys(lock.sources).sort()) {
+    const e = lock.sources[name]!;
+    sources[name] = { git: e.git, ref: e.ref, commit: e.commit };
+  }
+  return JSON.stringify({ lock: LOCK_VERSION, sources }, null, 2) + '\n';
+}
+
+/** The lock in a snapshot (empty when there is none). */
+export async function readLock(snapshot: Snapshot, dir: string): Promise<SourcesLock> {
+  const file = `${dir}/${LOCK_FILE}`;
+  const buf = await snapshot.read(file);
+  return buf ? parseLock(buf.toString('utf8'), file) : { sources: {} };
+}
+
+/**
+ * The configured git sources with their pins. A source the lock does not pin (or pins for
+ * another upstream) is a finding and is left unread: it has no commit to read.
+ */
+export async function pinSources(snapshot: Snapshot, config: Config, problems: LoadProblem[]): Promise<PinnedSource[]> {
+  if (!config.gitSources.length) return [];
+  const lock = await readLock(snapshot, config.dir);
+  const out: PinnedSource[] = [];
+  for (const s of config.gitSources) {
+    const pin = lock.sources[s.name];
+    if (!pin || pin.git !== s.git) {
+      problems.push({
+        file: `${config.dir}/config.yaml`,
+        rule: 'source-unpinned',
+        message: `git source ${s.name} (${s.git}) has no pin in ${config.dir}/${LOCK_FILE}${pin ? ` for this upstream (it pins ${pin.git})` : ''}; its records are not read: run \`git ctx sources update\``,
+      });
+      continue;
+    }
+    const prefix = pinPrefix(s.name, pin.commit);
+    out.push({ ...s, commit: pin.commit, folder: s.dir ? `${prefix}/${s.dir}` : prefix, store: sourceStore(snapshot.root, s.name, s.git) });
+  }
+  return out;
+}
+
+/**
+ * The token of a pinned folder: its listing never changes, since the commit fixes it (the
+ * settings that shape its records are beside it in the set's key).
+ */
+export function pinToken(p: PinnedSource): string {
+  return `pin\0${p.name}\0${p.git}\0${p.commit}\0${p.dir}`;
+}
+
+/**
+ * The pinned folder's files, as set entries (paths under `~name@commit12/`). A copy not yet
+ * in this clone (a fresh clone of a repository with a lock) is fetched first, and named in
+ * `fetched`; one that cannot be fetched is an error naming the source.
+ */
+export async function listPinnedSource(p: PinnedSource, fetched: string[], auth?: FetchAuth): Promise<SnapshotEntry[]> {
+  if (!(await hasPinned(p.store, p.commit, p.dir))) {
+    await fetchPinned(p.store, p.commit, p.dir, auth);
+    fetched.push(p.name);
+  }
+  const prefix = pinPrefix(p.name, p.commit);
+  return (await listPinned(p.store, p.commit, p.dir)).map((e) => ({ path: `${prefix}/${e.path}`, mode: e.mode, blob: e.blob }));
+}
+
+/** Read federated files by their blob ids, each from its source's store. */
+export async function readPinnedFiles(pins: PinnedSource[], entries: SnapshotEntry[]): Promise<(Buffer | undefined)[]> {
+  const out: (Buffer | undefined)[] = new Array<Buffer | undefined>(entries.length);
+  for (const p of pins) {
+    const prefix = pinPrefix(p.name, p.commit) + '/';
+    const mine = entries.map((e, i) => [e, i] as const).filter(([e]) => e.path.startsWith(prefix));
+    if (!mine.length) continue;
+    const bufs = await readPinnedBlobs(p.store, mine.map(([e]) => e.blob!));
+    mine.forEach(([, i], k) => (out[i] = bufs[k]));
+  }
+  return out;
+}
+
+/**
+ * A federated record is shared: project scope in its own repository is the global scope
+ * here (global → domain → project), a domain record stays in its domain.
+ */
+export function shareScope(a: Artifact): void {
+  if (a.scope === 'project') a.scope = 'global';
+}

@@ -41,10 +41,15 @@ export interface PullRequestRef {
   baseRef?: string;
   /** the head lives in another repository (a fork) */
   fromFork: boolean;
+  /** the pull request's title and description: part of what change retrieval asks with */
+  title?: string;
+  body?: string;
 }
 
 interface PrPayload {
   number: number;
+  title?: string;
+  body?: string | null;
   base: { sha: string; ref?: string; repo?: { full_name?: string } };
   head: { sha: string; ref?: string; repo?: { full_name?: string } | null };
 }
@@ -52,7 +57,15 @@ interface PrPayload {
 function fromPayload(pr: PrPayload): PullRequestRef {
   const baseRepo = pr.base.repo?.full_name;
   const headRepo = pr.head.repo?.full_name;
-  return { number: pr.number, baseSha: pr.base.sha, headSha: pr.head.sha, baseRef: pr.base.ref, fromFork: !!headRepo && !!baseRepo && headRepo !== baseRepo };
+  return {
+    number: pr.number,
+    baseSha: pr.base.sha,
+    headSha: pr.head.sha,
+    baseRef: pr.base.ref,
+    fromFork: !!headRepo && !!baseRepo && headRepo !== baseRepo,
+    title: pr.title || undefined,
+    body: pr.body || undefined,
+  };
 }
 
 /** What a run analyses: a pull request (commented on), or a range of commits (report only). */

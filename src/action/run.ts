@@ -145,7 +145,7 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
     // other repositories' records the lock pins, fetched with the token (DEC-061)
     for (const line of await fetchPinnedSources(root, [base, head], tokenAuth(inputs.sourcesToken))) core.info(line);
     const t0 = now();
-    const result = await analyzePullRequest({ cwd: root, base, head, includeStale: inputs.includeStale, allowMissingMergeBase: true });
+    const result = await analyzePullRequest({ cwd: root, base, head, includeStale: inputs.includeStale, allowMissingMergeBase: true, title: pr?.title, body: pr?.body });
     await recordPrAnalysis(root, result, { kind: 'action', command: 'pr' }, { ms: now() - t0 });
     result.limitations.unshift(...notes);
 

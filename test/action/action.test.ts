@@ -139,6 +139,31 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     expect(r.summary).toContain('Also relevant (found by retrieval over the change, not declared)');
   });
 
+  it('the pull request\'s title and body are part of what retrieval over the change asks with', async () => {
+    const repo = makeRepo({
+      'src/jobs/worker.ts': 'export function run(job: string) {\n  return job;\n}\n',
+      '.contextia/system/rationale/DEC-RATE.md': '---\nid: DEC-RATE\ntype: decision\ntitle: Throttle webhooks per sender\nstatus: accepted\nkeywords: [throttle, webhook, token bucket]\n---\n\n# Throttle webhooks\n\nWebhook deliveries are throttled per sender with a token bucket.\n',
+      ...Object.fromEntries(['Invoices keep cents', 'Logs are JSON lines', 'Reports render monthly'].map((t, i) => [`.contextia/system/rationale/DEC-OTHER-${i}.md`, `---\nid: DEC-OTHER-${i}\ntype: decision\ntitle: ${t}\nstatus: accepted\n---\n\n# ${t}\n\n${t}.\n`])),
+    });
+    const base = repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'tweak');
+    const head = repo.commit('tweak', { 'src/jobs/worker.ts': 'export function run(job: string) {\n  return job.trim();\n}\n' });
+    // the same change, described: the description names what the change is for
+    const described = await runAction({
+      workspace: repo.dir,
+      apiUrl: api,
+      event: pullRequestEvent({ number: 11, base, head, title: 'Throttle webhook deliveries', body: 'Each sender gets a token bucket so one noisy webhook sender cannot starve the others.' }),
+      inputs: { 'fail-on': 'never' },
+    });
+    expect(described.code).toBe(0);
+    // no declared record: no new comment, the job summary carries the retrieved list
+    expect(described.summary).toMatch(/DEC\\?-RATE/);
+    // undescribed, nothing in the changed lines points at it
+    const bare = await runAction({ workspace: repo.dir, apiUrl: api, event: pullRequestEvent({ number: 12, base, head, title: 'tweak' }), inputs: { 'fail-on': 'never' } });
+    expect(bare.code).toBe(0);
+    expect(`${gh.commentsBy(12, BOT)[0]?.body ?? ''}${bare.summary}`).not.toMatch(/DEC\\?-RATE/);
+  });
+
   it('fork pull request with a read-only token: 403 on comment degrades to summary + annotations, job not failed', async () => {
     await gh.stop();
     gh = new FakeGitHub({ readOnly: true });

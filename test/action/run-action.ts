@@ -23,7 +23,7 @@ export interface ActionRun {
 }
 
 /** A pull_request event payload like the one GitHub writes to GITHUB_EVENT_PATH (the fields that matter, real shape). */
-export function pullRequestEvent(o: { number: number; base: string; head: string; fork?: boolean }): Record<string, unknown> {
+export function pullRequestEvent(o: { number: number; base: string; head: string; fork?: boolean; title?: string; body?: string }): Record<string, unknown> {
   const repo = { full_name: 'acme/widgets', name: 'widgets', owner: { login: 'acme' } };
   const headRepo = o.fork ? { full_name: 'mallory/widgets', name: 'widgets', owner: { login: 'mallory' } } : repo;
   return {
@@ -32,7 +32,8 @@ export function pullRequestEvent(o: { number: number; base: string; head: string
     pull_request: {
       number: o.number,
       state: 'open',
-      title: 'Change governed code',
+      title: o.title ?? 'Change governed code',
+      body: o.body ?? null,
       user: { login: o.fork ? 'mallory' : 'alice' },
       base: { ref: 'main', sha: o.base, label: 'acme:main', repo },
       head: { ref: 'feature', sha: o.head, label: `${headRepo.owner.login}:feature`, repo: headRepo },

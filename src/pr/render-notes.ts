@@ -46,7 +46,9 @@ function madeStaleItem(m: MadeStale): string[] {
   const what = m.changes.slice(0, CHANGES_SHOWN).map((u) => `${code(u.anchor)} ${escapeText(u.change)}${u.movedTo ? ` → ${code(u.movedTo)}` : ''}`);
   if (m.changes.length > CHANGES_SHOWN) what.push(`+${m.changes.length - CHANGES_SHOWN} more`);
   const lines = [
-    `- This PR changes code governed by ${code(m.id)} without re-stamping it: ${what.join(', ')} — ${escapeText(truncate(m.title, TITLE_MAX))}.`,
+    m.mentioned
+      ? `- ${code(m.id)} is stale (mentioned code only) at head: this PR changes code its text mentions without re-stamping it: ${what.join(', ')} — ${escapeText(truncate(m.title, TITLE_MAX))}.`
+      : `- This PR changes code governed by ${code(m.id)} without re-stamping it: ${what.join(', ')} — ${escapeText(truncate(m.title, TITLE_MAX))}.`,
     `  - Still holds? Review the change, then ${code(m.restamp)} and commit the stamp.`,
     `  - No longer holds? Write its successor (${code(m.successor)}), then ${code(m.supersede)}.`,
   ];

@@ -70,6 +70,8 @@ export interface MadeStale {
   successor: string;
   /** where the stamp lives in a file the PR already touches: the corrected stamp lines */
   suggestion?: StampSuggestion;
+  /** the record only mentions the changed code (no anchor or annotation declares it) */
+  mentioned?: true;
 }
 
 /** GitHub shows this many lines of context around each change; review comments may sit on them. */
@@ -121,6 +123,7 @@ export async function madeStaleBy(
       restamp: onlyMoved ? `git ctx stamp ${a.id} --fix` : `git ctx ack ${a.id}`,
       supersede: `git ctx supersede ${a.id} --by <new id>`,
       successor: `git ctx new ${quoteArg(a.type)} --title ${quoteArg('…')}`,
+      ...(a.staleness?.mentioned ? { mentioned: true as const } : {}),
     };
     const record = at.headSet.byId.get(a.id);
     const stampFile = record && (stampsInSidecar(record) ? stampsPath(at.headConfig.dir) : record.file);

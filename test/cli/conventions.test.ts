@@ -38,7 +38,7 @@ describe('CLI conventions', () => {
     child.stdout.once('data', () => child.stdout.destroy());
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(err).not.toContain('EPIPE');
-    expect(code).toBe(0);
+    expect(code, err).toBe(0);
   });
 
   it.runIf(!hasMan && ci)('man is installed in CI (apt-get install -y man-db)', () => {

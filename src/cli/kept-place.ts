@@ -46,15 +46,41 @@ export async function answerPlaceQuestion<V>(
   options: unknown,
   compute: (repo: RepoContext, target: TraceTarget) => Promise<{ value: V; files: (answer: V) => string[] }>,
 ): Promise<PlaceAnswered<V>> {
+  const question = (target: TraceTarget): PlaceQuestion => ({ command, place: target.path, options: { place, target, options } });
+  return answerKept<V, TraceTarget>(o, command, (root, cwd) => parseTraceTarget(place, root, cwd), question, (t) => t.path, compute);
+}
+
+/** A search answered (its words), from a kept answer or computed (and kept). */
+export type SearchAnswered<V> = Omit<PlaceAnswered<V>, 'target'>;
+
+/**
+ * A search (`search <words>`) answered like a place question (DEC-062): the kept answer when
+ * nothing it was computed from changed, else `compute` over the repository read through the
+ * files the words name (`named`), and kept. `options` as for a place.
+ */
+export async function answerSearchQuestion<V>(o: RepoOptions, text: string, options: unknown, named: () => string[], compute: (repo: RepoContext) => Promise<{ value: V; files: (answer: V) => string[] }>): Promise<SearchAnswered<V>> {
+  const question = (): PlaceQuestion => ({ command: 'search', place: text, options });
+  const { target: _, ...answered } = await answerKept<V, null>(o, 'search', () => null, question, named, (repo) => compute(repo));
+  return answered;
+}
+
+/** The common path of kept CLI answers: `about` is what the question asks of the tree (a place, or nothing), `reads` what loadRepo reads fresh. */
+async function answerKept<V, T>(
+  o: RepoOptions,
+  command: PlaceQuestion['command'],
+  about: (root: string, cwd: string) => T,
+  question: (about: T) => PlaceQuestion,
+  reads: (about: T) => string | string[],
+  compute: (repo: RepoContext, about: T) => Promise<{ value: V; files: (answer: V) => string[] }>,
+): Promise<{ root: string; commit: string | undefined; target: T; answer: KeptCliAnswer<V>; rec: EpisodeRecorder }> {
   const env = io().env;
   const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
   const keepable = !o.at && !o.staged && !o.global;
-  const question = (root: string, target: TraceTarget): PlaceQuestion => ({ command, place: target.path, options: { place, target, options } });
-  const episode = (root: string, commit: string | undefined, answer: KeptCliAnswer<V>, reads: Snapshot['kind']) => startEpisode(root, { caller: { kind: 'cli', command }, commit, reads, env, record: answer.record, probe: false });
+  const episode = (root: string, commit: string | undefined, answer: KeptCliAnswer<V>, kind: Snapshot['kind']) => startEpisode(root, { caller: { kind: 'cli', command }, commit, reads: kind, env, record: answer.record, probe: false });
   const head = keepable ? fastHead(cwd) : undefined;
   if (head) {
-    const target = parseTraceTarget(place, head.root, cwd);
-    const kept = keptAnswer<KeptCliAnswer<V>>(head.root, head.commit, question(head.root, target), env);
+    const target = about(head.root, cwd);
+    const kept = keptAnswer<KeptCliAnswer<V>>(head.root, head.commit, question(target), env);
     if (kept) {
       if (kept.zeroNote) io().err(`git-ctx: ${kept.zeroNote}\n`);
       return { root: head.root, commit: head.commit, target, answer: kept, rec: episode(head.root, head.commit, kept, 'worktree') };
@@ -62,11 +88,11 @@ export async function answerPlaceQuestion<V>(
   }
   const started = Date.now();
   let seen: RecordingSnapshot | undefined;
-  const repo = await loadRepo(o, (root, at) => parseTraceTarget(place, root, at).path, keepable ? (s) => (seen = new RecordingSnapshot(s)) : undefined);
+  const repo = await loadRepo(o, (root, at) => reads(about(root, at)), keepable ? (s) => (seen = new RecordingSnapshot(s)) : undefined);
   try {
     const { snapshot, config } = repo;
     const stamp = indexStamp(snapshot.root);
-    const target = parseTraceTarget(place, snapshot.root, repo.cwd);
+    const target = about(snapshot.root, repo.cwd);
     // the episode's dirty flag, judged beside the answer (when episodes are recorded)
     const probe = recordingEnabled(env, { record: config.record }) ? (await import('../store/dirty.js')).startDirtyProbe(snapshot.root, snapshot.commit, { reads: snapshot.kind }) : undefined;
     const { value, files } = await compute(repo, target);
@@ -78,7 +104,7 @@ export async function answerPlaceQuestion<V>(
       // what the dirty flag is judged on is part of what the answer is kept by
       for (const f of read) seen.files.add(f);
       if (config.retrieval?.feedback_ranking) seen.whole = true;
-      keepAnswer(seen, question(snapshot.root, target), answer, started, stamp, env);
+      keepAnswer(seen, question(target), answer, started, stamp, env);
     }
     return { root: snapshot.root, commit: snapshot.commit, target, answer, rec: episode(snapshot.root, snapshot.commit, answer, snapshot.kind) };
   } finally {

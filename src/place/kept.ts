@@ -7,6 +7,7 @@ import { memo, type Memo } from '../cache/memo.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { indexStamp, treeShortcuts } from '../tree/state.js';
 import type { WorktreeTree } from '../tree/worktree.js';
+import { sha256 } from '../util/hash.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -48,7 +49,8 @@ interface KeptEntry<V> {
 
 /** The question asked: its command, its place, and whatever else it is a function of (options). */
 export interface PlaceQuestion {
-  command: 'trace' | 'for' | 'agent-read';
+  command: 'trace' | 'for' | 'agent-read' | 'search';
+  /** the place asked about; for `search`, the question's words */
   place: string;
   options?: unknown;
 }
@@ -87,7 +89,9 @@ function keyOf(root: string, commit: string | undefined, q: PlaceQuestion, env: 
 }
 
 function memoOf<V>(root: string, q: PlaceQuestion): Memo<KeptEntry<V>> {
-  return memo<KeptEntry<V>>(root, 'place-answer', `${q.command}-${q.place}`);
+  // a place has one file of its own (bounded by the tree); the words of searches are
+  // unbounded, so they share 256 files by a digest (one question kept per file)
+  return memo<KeptEntry<V>>(root, 'place-answer', q.command === 'search' ? `search-${sha256(q.place).slice(0, 2)}` : `${q.command}-${q.place}`);
 }
 
 /** Whether answers may be kept at all: the tree module's shortcuts on (GIT_CTX_TREE=git asks everything afresh). */

@@ -30,6 +30,9 @@ import {
   type Why,
 } from './types.js';
 import { now } from '../util/timing.js';
+import { namedPlaces } from './trace.js';
+
+export { namedPlaces };
 
 export { mentionSignals, nearnessSignals, type Signal } from './signals.js';
 export { BUILTIN_LANES } from './lanes.js';
@@ -363,19 +366,6 @@ function commentStart(lines: string[], line: number): number {
   let at = line;
   while (at > 1 && /^\s*(?:#(?!!)|\/\/|\/\*|\*|@\w)/.test(lines[at - 2] ?? '')) at--;
   return at;
-}
-
-/**
- * The files (optionally `#Symbol`) that words of a search may name, relative to the
- * repository root, in order; whether each exists is for the snapshot to say.
- */
-export function namedPlaces(text: string): TraceTarget[] {
-  const out: TraceTarget[] = [];
-  for (const w of text.split(/\s+/)) {
-    const m = /^([\w@./-]+\.[A-Za-z0-9]+|[\w@.-]+\/[\w@./-]+)(?:#([\w$.]+))?$/.exec(w.replace(/^[`'"(]+|[`'",.;:)?]+$/g, ''));
-    if (m) out.push({ path: normalizeRepoPath(m[1]!), ...(m[2] ? { symbol: m[2] } : {}) });
-  }
-  return out;
 }
 
 /**

@@ -394,3 +394,16 @@ export async function traceWithFallback(opts: { snapshot: Snapshot; set: Artifac
     }));
   return { ...trace, fallback };
 }
+
+/**
+ * The files (optionally `#Symbol`) that words of a search may name, relative to the
+ * repository root, in order; whether each exists is for the snapshot to say.
+ */
+export function namedPlaces(text: string): TraceTarget[] {
+  const out: TraceTarget[] = [];
+  for (const w of text.split(/\s+/)) {
+    const m = /^([\w@./-]+\.[A-Za-z0-9]+|[\w@.-]+\/[\w@./-]+)(?:#([\w$.]+))?$/.exec(w.replace(/^[`'"(]+|[`'",.;:)?]+$/g, ''));
+    if (m) out.push({ path: normalizeRepoPath(m[1]!), ...(m[2] ? { symbol: m[2] } : {}) });
+  }
+  return out;
+}

@@ -61,21 +61,40 @@ function tracePlace(dir: string, env: NodeJS.ProcessEnv = {}) {
   return { out: JSON.parse(r.stdout) as unknown, computed: /timing: snapshot/.test(r.stderr) };
 }
 
+/** `search --json` without the lanes' times, and whether it was computed. */
+function searchWords(dir: string, env: NodeJS.ProcessEnv = {}, words = ['invoice', 'retry', 'rounding']) {
+  const r = runCli(['search', ...words, '--json'], { cwd: dir, env: { GIT_CTX_TIMINGS: '1', ...env } });
+  expect(r.code).toBe(0);
+  const json = JSON.parse(r.stdout) as { slots: Record<string, { ms?: number }> };
+  for (const s of Object.values(json.slots)) delete s.ms;
+  return { out: json, computed: /timing: snapshot/.test(r.stderr) };
+}
+
+/** Search words naming a file of the place's neighbourhood (edited below). */
+const NAMED = ['retry', 'loop', 'pkg/billing/src/retry.ts'];
 const scratch = { GIT_CTX_TREE: 'git' };
 const settle = () => new Promise((res) => setTimeout(res, RACY_MS + 150));
 
 /** After a change: the first answer is computed and equals the from-scratch one; the next is the kept one, equal again. */
 async function expectKeptAfterChange(dir: string) {
   await settle();
-  const want = { hook: hook(dir, scratch).out, for: forPlace(dir, scratch).out, trace: tracePlace(dir, scratch).out };
-  const first = { hook: hook(dir), for: forPlace(dir), trace: tracePlace(dir) };
+  const want = { hook: hook(dir, scratch).out, for: forPlace(dir, scratch).out, trace: tracePlace(dir, scratch).out, search: searchWords(dir, scratch).out };
+  const first = { hook: hook(dir), for: forPlace(dir), trace: tracePlace(dir), search: searchWords(dir), named: searchWords(dir, {}, NAMED) };
   expect(first.hook.computed).toBe(true);
   expect(first.for.computed).toBe(true);
+  expect(first.search.out).toEqual(want.search);
+  // like trace, a search reads no place: a change it never read leaves its kept answer
+  // standing. Words naming a file read it fresh through the place index, which (as before
+  // answers were kept) sees no code graph as the whole tree does: kept equals computed.
   // trace walks no graph: a change it never read (a neighbour's annotation) leaves its kept answer standing
   expect(first.hook.out).toBe(want.hook);
   expect(first.for.out).toEqual(want.for);
   expect(first.trace.out).toEqual(want.trace);
-  const again = { hook: hook(dir), for: forPlace(dir), trace: tracePlace(dir) };
+  const again = { hook: hook(dir), for: forPlace(dir), trace: tracePlace(dir), search: searchWords(dir), named: searchWords(dir, {}, NAMED) };
+  expect(again.search.computed).toBe(false);
+  expect(again.search.out).toEqual(want.search);
+  expect(again.named.computed).toBe(false);
+  expect(again.named.out).toEqual(first.named.out);
   expect(again.hook.computed).toBe(false);
   expect(again.for.computed).toBe(false);
   expect(again.trace.computed).toBe(false);

@@ -1,14 +1,16 @@
 import type { Command } from '../commander.js';
 import { CtxError } from '../../errors.js';
-import { namedPlaces, retrieveForText } from '../../retrieve/engine.js';
 import { renderRetrieval } from '../../retrieve/render.js';
-import { semanticLaneFor } from '../../semantic/lane.js';
+import { namedPlaces } from '../../retrieve/trace.js';
+import type { RetrievalResult } from '../../retrieve/types.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
-import { recordCli } from '../record.js';
-import { finishRetrieval } from '../../retrieve/episode.js';
-import { addRepoOptions, colors, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
+import { answerSearchQuestion } from '../kept-place.js';
+import { filesOf, finishRetrieval } from '../../retrieve/episode.js';
+import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;
+/** What `search` keeps of an answer (DEC-062), as `for` does: the retrieval and the zero-configuration fact of its JSON. */
+type SearchAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson> };
 
 export function register(program: Command): void {
   const cmd = program
@@ -30,15 +32,22 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
   addRepoOptions(cmd).action(async (words: string[], o: SearchOptions) => {
     const text = words.join(' ').trim();
     if (!text) throw new CtxError('USAGE', 'search needs words: git ctx search <words…>');
-    // read through the place index: no listing of the working tree, the files the words name fresh
-    const repo = await loadRepo(o, () => namedPlaces(text).map((t) => t.path));
-    try {
-      const rec = recordCli(repo, 'search');
-      const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...retrievalSettings(o) });
-      io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zeroConfigJson(repo.config) }, colors(), { showWeak: !!o.all }));
-      await finishRetrieval(rec, result);
-    } finally {
-      repo.close();
-    }
+    const settings = retrievalSettings(o);
+    // the lanes load only when the answer is computed: asked before with nothing changed, the kept answer (DEC-062)
+    const { answer, rec } = await answerSearchQuestion<SearchAnswer>(
+      o,
+      text,
+      settings,
+      // read through the place index: no listing of the working tree, the files the words name fresh
+      () => namedPlaces(text).map((t) => t.path),
+      async (repo) => {
+        const [{ retrieveForText }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
+        const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...settings });
+        return { value: { result, zero: zeroConfigJson(repo.config) }, files: (v) => filesOf(v.result) };
+      },
+    );
+    const { result, zero } = answer.value;
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all }));
+    await finishRetrieval(rec, result, answer.dirty);
   });
 }

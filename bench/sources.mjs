@@ -2,6 +2,7 @@
 // Benchmark: loading 2,000 decision records read in place (adr format, no frontmatter)
 // against 2,000 frontmatter artifacts with the same text (target: within 1.2x).
 // Usage: npm run build && node bench/sources.mjs [--records N] [--runs N]
+// With --search: warm `search`/`for` over 1,000 records, local and as two git sources (bench/lib/search-sources.mjs).
 // Prints in-process load times (cold: no parse cache; warm: cache filled) and wall-clock
 // `git ctx list` times beside `node -e 0`, measured in the same run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,10 +16,14 @@ const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : def;
 };
-const N = opt('--records', 2000);
-const RUNS = opt('--runs', 5);
+const N = opt('--records', args.includes('--search') ? 1000 : 2000);
+const RUNS = opt('--runs', args.includes('--search') ? 7 : 5);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
+if (args.includes('--search')) {
+  (await import('./lib/search-sources.mjs')).benchSearch({ BIN, N, RUNS });
+  process.exit(0);
+}
 const { openSnapshot } = await import(path.join(ROOT, 'dist/snapshot/index.js'));
 const { loadConfig } = await import(path.join(ROOT, 'dist/config.js'));
 const { loadArtifactSet } = await import(path.join(ROOT, 'dist/artifacts/load.js'));

@@ -58,7 +58,7 @@ const kinds = [
   { name: 'zero-config', area: 'config', file: 'zero-config.json', version: 1, codec: 'json', keep: 2, key: "the records folders detected without a config file, by the git index's stamp (and pointer files) or the commit" },
   { name: 'head-listing', area: 'listing', file: 'head-listing.json', version: 1, codec: 'json', key: "HEAD's artifact listing, by commit" },
   { name: 'place-listing', area: 'place', file: 'place-listing.txt', version: 1, codec: 'container', key: 'the git index listing, by index stamp' },
-  { name: 'place-answer', area: 'place', file: 'place-answer-*.json', version: 1, codec: 'json', key: "one place question's answer (trace, for, the agent-read hook), by the code that answered, the question, HEAD, the git index's stamp and the environment; holding the stat of every file and folder it read" },
+  { name: 'place-answer', area: 'place', file: 'place-answer-*.json', version: 1, codec: 'json', key: "one place question's answer (trace, for, the agent-read hook) or one search's, by the code that answered, the question, HEAD, the git index's stamp and the environment; holding the stat of every file and folder it read" },
   { name: 'place-mentions', area: 'place', file: 'place-mentions.json', version: 1, codec: 'json', key: 'which mentioned paths exist, by index stamp and work tree' },
   { name: 'worktree-index-key', area: 'worktree', file: 'worktree-index-*.json', version: 1, codec: 'json', key: "what the private index copy was made for: the real index's stamp, git's configuration" },
   { name: 'worktree-index', area: 'worktree', file: 'worktree-index-*', version: 1, codec: 'git-index', key: 'a private copy of the git index for git status (its stat data, untracked cache), per work tree' },

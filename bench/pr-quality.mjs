@@ -45,7 +45,7 @@ import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { Bm25 } from './retrieval/lib.mjs';
 import { BenchError, RECORD_EXT, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
-import { BASELINE_SHOWN, HIT_AT, RR_DEPTH, diffQueryTokens, noiseKind, recordsForFile, shownRecords, summarisePr, validatePrDevset } from './pr-devset/lib.mjs';
+import { BASELINE_SHOWN, HIT_AT, RR_DEPTH, diffQueryTokens, noiseOf, shownRecords, summarisePr, validatePrDevset } from './pr-devset/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
@@ -187,20 +187,16 @@ async function askGitCtx(dir, pr, opts) {
   const t0 = Date.now();
   const result = await runCtx(opts.bin, dir, ['pr', '--base', pr.base, '--head', pr.head, '--format', 'json', '--fail-on', 'never', ...(opts.check ? [] : ['--no-check']), ...opts.ctxArgs]);
   const ms = Date.now() - t0;
-  const noise = [];
-  for (const f of result.files ?? []) {
-    if (f.path === CONFIG_PATH) continue;
-    let head = '';
-    if (!noiseKind(f.path) && f.status !== 'deleted' && !f.binary) {
-      try {
-        head = git(dir, ['cat-file', '-p', `${pr.head}:${f.path}`]).slice(0, 2000);
-      } catch {
-        head = '';
-      }
+  // the changed files as the diff names them: ungovernable ones are not in result.files
+  const changed = git(dir, ['diff', '--name-only', '-z', pr.base, pr.head]).split('\0').filter((p) => p && p !== CONFIG_PATH);
+  const headOf = (p) => {
+    try {
+      return git(dir, ['cat-file', '-p', `${pr.head}:${p}`]).slice(0, 2000);
+    } catch {
+      return ''; // deleted at head
     }
-    const kind = noiseKind(f.path, head);
-    if (kind) noise.push({ file: f.path, kind, records: recordsForFile(f, result).map((id) => fileOf.get(id) ?? id) });
-  }
+  };
+  const noise = noiseOf(changed, result, headOf).map((n) => ({ ...n, records: n.records.map((id) => fileOf.get(id) ?? id) }));
   return { shown: shownRecords(result, fileOf), noise, files: (result.files ?? []).length, ms };
 }
 

@@ -47,6 +47,7 @@ export function validatePrDevset(data: unknown, minimums?: Record<string, number
 export function shownRecords(result: unknown, fileOf?: Map<string, string>): string[];
 export function noiseKind(file: string, head?: string): 'lockfile' | 'ci' | 'generated' | null;
 export function recordsForFile(f: { path?: string; governedBy?: string[]; alsoRelevant?: { id: string }[] }, result?: unknown): string[];
+export function noiseOf(paths: string[], result: unknown, headOf?: (path: string) => string): NoiseFile[];
 export function diffQueryTokens(diff: string, messages: string): string[];
 export function scoreShown(relevant: string[], shown: string[]): { hit: boolean; rr: number };
 export function summarisePr(cases: PrCase[], answers: Record<string, PrAnswer>): PrSummary;

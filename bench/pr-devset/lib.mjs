@@ -99,6 +99,27 @@ export function recordsForFile(f, result) {
   return [...new Set([...(f.governedBy ?? []), ...(f.alsoRelevant ?? []).map((x) => x.id), ...ranked])];
 }
 
+/** Reasons git-ctx gives an ungovernable file (`result.ungovernable`) that are the bench's noise kinds. */
+const NOISE_REASONS = { lockfile: 'lockfile', ci: 'ci', generated: 'generated', snapshot: 'generated', vendored: 'generated' };
+
+/**
+ * The noise files of one answer, each with the records git-ctx lists for it. `paths` are the
+ * changed files as the diff names them: ungovernable files are reported apart
+ * (`result.ungovernable`) and no longer in `result.files`, so the answer alone would count none.
+ * A file is noise by its path (noiseKind), by its first lines (`headOf(path)`, for an
+ * `@generated` mark) or by git-ctx's own reason; binaries and configured patterns are not noise.
+ */
+export function noiseOf(paths, result, headOf = () => '') {
+  const files = new Map((result?.files ?? []).map((f) => [f.path, f]));
+  const reasons = new Map((result?.ungovernable ?? []).map((u) => [u.path, NOISE_REASONS[u.reason]]));
+  const out = [];
+  for (const file of new Set([...paths, ...reasons.keys()])) {
+    const kind = noiseKind(file) ?? reasons.get(file) ?? noiseKind(file, headOf(file));
+    if (kind) out.push({ file, kind, records: recordsForFile(files.get(file) ?? { path: file }, result) });
+  }
+  return out;
+}
+
 /**
  * The BM25 baseline's query for a change: the added and removed lines of a unified diff (not
  * the file headers, not the context lines) and the commit messages, as tokens.

@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { ChangedFile } from '../git/diff.js';
+import { EDIT_WORDS, isSpellingFix } from './change-spelling.js';
 import { codeWordWeight, type CodeWords } from './code-words.js';
 import { extractPlaceTerms } from './extract.js';
 import { terms } from './text.js';
@@ -36,6 +37,8 @@ export interface ChangeQuery {
   /** every changed line read is a version (a dependency bump): the names bumped, as terms (empty otherwise) */
   versionsOnly: boolean;
   bumped: string[];
+  /** changed paths read as spelling fixes (change-spelling.ts): a small budget, no path or symbols */
+  spelling: string[];
 }
 
 /** How much each source of a change counts (what the author wrote about it counts most). */
@@ -46,6 +49,11 @@ const WEIGHT = { title: 4, body: 1.5, comments: 1.5, strings: 1, identifiers: 1,
  * change does, and the title and body keep their say.
  */
 const FILE_BUDGET = 40;
+/**
+ * The weight a spelling fix may bring (a word or two respelled in a comment or a string): the
+ * words around a typo are the file's, not the change's, and should not find that file's records.
+ */
+const SPELLING_BUDGET = 3;
 /** A word both removed and added in a file (the unchanged part of a changed line) counts this much of a changed one. */
 const UNCHANGED = 0.35;
 /** Terms kept (the heaviest): bounded time, less noise. */
@@ -82,7 +90,7 @@ function versionName(line: string): string | undefined {
   return VERSION_LINE.exec(line)?.[1];
 }
 
-/** What the description says, as terms: links, code blocks and quoted release notes left out, bounded. */
+/** What the description says, as terms: links, code blocks, quoted release notes and trailers left out, bounded. */
 function descriptionText(text: string): string {
   return text
     .replace(/```[\s\S]*?```/g, ' ')
@@ -90,13 +98,14 @@ function descriptionText(text: string): string {
     .replace(/\]\([^)]*\)/g, ']')
     .replace(/https?:\/\/\S+/g, ' ')
     .split('\n')
-    .filter((l) => !/^\s*>/.test(l))
+    // quoted notes, and trailers (`Co-authored-by:`, `Signed-off-by:`): they name people, not the change
+    .filter((l) => !/^\s*>/.test(l) && !/^[A-Za-z][\w-]*-by:\s/i.test(l))
     .join('\n')
     .slice(0, 1500);
 }
 
 /** The terms of one changed file, weighted, before its budget. */
-function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: string) => number): Map<string, number> {
+function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: string) => number, spelling: boolean): Map<string, number> {
   const raw = new Map<string, number>();
   const add = (ts: readonly string[], w: number) => {
     for (const t of ts) raw.set(t, (raw.get(t) ?? 0) + w);
@@ -116,12 +125,17 @@ function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: strin
       raw.set(t, (raw.get(t) ?? 0) + WEIGHT[src] * (Math.abs(x - y) + UNCHANGED * Math.min(x, y)));
     }
   }
+  const out = new Map<string, number>();
+  // where a typo sits (its file, its function) is not what a spelling fix is about
+  if (spelling) {
+    for (const [term, w] of raw) out.set(term, (1 + Math.log(1 + w)) * weight(term));
+    return out;
+  }
   // the enclosing symbols git names in the hunk headers, and the code index's
   const ctx = [...new Set([...f.hunks.map((h) => h.context ?? ''), ...symbols])].join('\n');
   add(extractPlaceTerms(ctx, '').identifiers, WEIGHT.symbols);
   const paths = [...new Set([f.path, ...(f.oldPath ? [f.oldPath] : [])])];
   for (const p of paths) add(terms(p.replace(/\.[A-Za-z0-9]+$/, '')), WEIGHT.path / paths.length);
-  const out = new Map<string, number>();
   for (const [term, w] of raw) out.set(term, (1 + Math.log(1 + w)) * weight(term));
   return out;
 }
@@ -153,30 +167,37 @@ export function changeQuery(input: ChangeQueryInput, codeWords?: CodeWords): Cha
     const bumped = new Set(names.filter((n): n is string => !!n));
     for (const n of bumped) for (const t of terms(n)) add(t, WEIGHT.identifiers * weight(t));
     for (const f of read) byFile.set(f.path, new Set([...bumped].flatMap((n) => terms(n))));
-    return { terms: q, byFile, text: new Set(), prose: [...bumped].join(' '), skipped, versionsOnly, bumped: [...new Set([...bumped].flatMap((n) => terms(n)))] };
+    return { terms: q, byFile, text: new Set(), prose: [...bumped].join(' '), skipped, versionsOnly, bumped: [...new Set([...bumped].flatMap((n) => terms(n)))], spelling: [] };
   }
   // many files share out the code's weight: a wide change is not louder than its description
   const share = 1 / Math.sqrt(Math.max(1, read.length));
+  const spelling: string[] = [];
   for (const f of read) {
-    const ft = fileTerms(f, input.symbols?.get(f.path) ?? [], weight);
+    const typo = isSpellingFix(f, codeWords);
+    if (typo) spelling.push(f.path);
+    const ft = fileTerms(f, input.symbols?.get(f.path) ?? [], weight, typo);
     let sum = 0;
     for (const w of ft.values()) sum += w;
-    const scale = (sum > FILE_BUDGET ? FILE_BUDGET / sum : 1) * share;
+    const budget = typo ? SPELLING_BUDGET : FILE_BUDGET;
+    const scale = (sum > budget ? budget / sum : 1) * share;
     for (const [t, w] of ft) add(t, w * scale);
     byFile.set(f.path, new Set(ft.keys()));
+    if (typo) continue;
     const code = extractPlaceTerms([...(f.text?.added ?? []), ...(f.text?.removed ?? [])].join('\n'), f.path);
     prose.push(code.comments.slice(0, 30).join(' '), f.hunks.map((h) => h.context ?? '').join(' '));
   }
   const text = new Set<string>();
+  // a change of spellings only: "Fix typo" says what kind of edit it is, not what it is about
+  const onlySpelling = read.length > 0 && spelling.length === read.length;
   for (const [src, w] of [[input.title ?? '', WEIGHT.title], [body, WEIGHT.body]] as const) {
     const counts = new Map<string, number>();
-    for (const t of terms(src)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of terms(src)) if (!onlySpelling || !EDIT_WORDS.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
     for (const [t, n] of counts) {
       add(t, w * (1 + Math.log(n)));
       text.add(t);
     }
   }
   const kept = q.size <= MAX_TERMS ? q : new Map([...q].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS));
-  return { terms: kept, byFile, text, prose: prose.filter(Boolean).join('\n').slice(0, 4000), skipped, versionsOnly, bumped: [] };
+  return { terms: kept, byFile, text, prose: prose.filter(Boolean).join('\n').slice(0, 4000), skipped, versionsOnly, bumped: [], spelling };
 }
 

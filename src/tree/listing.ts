@@ -14,12 +14,20 @@ const HEADER = 'git-ctx/place-listing';
  * The tracked files as the git index records them, one `<mode> <blob> <path>` line each in
  * git's (byte) order. Paths alone are what most questions need (mentions, package folders),
  * so entries are built only when asked for.
+ *
+ * The lines are kept as the one string they are stored as (the cache entry's body), not as
+ * 100,000 strings: a cold `check` on 100,000 files lists them while it is parsing records, and
+ * every small string that survives a young-generation collection then makes V8 grow that
+ * generation (DEC-062, bench/README.md). Only the entries asked for become objects, each
+ * holding slices of the one string.
  */
 export class TrackedListing {
   private pathList: string[] | undefined;
   private entryList: TreeEntry[] | undefined;
+  private count: number | undefined;
   constructor(
-    private readonly lines: string[],
+    /** the lines joined by newlines, no trailing newline ('' for none) */
+    readonly body: string,
     /** whether it came from the cache (no git process) */
     readonly fromCache: boolean,
     /** paths left out because they hold a newline (never cached: such a listing is partial) */
@@ -28,24 +36,63 @@ export class TrackedListing {
     readonly stamp?: string,
   ) {}
   get size(): number {
-    return this.lines.length;
+    if (this.count === undefined) {
+      let n = 0;
+      for (let i = this.body.indexOf('\n'); i >= 0; i = this.body.indexOf('\n', i + 1)) n++;
+      this.count = this.body ? n + 1 : 0;
+    }
+    return this.count;
+  }
+  /** Calls `f` with each line's mode, blob and path, as slices of the body. */
+  private each(f: (mode: string, blob: string, path: string) => void): void {
+    const b = this.body;
+    if (!b) return;
+    for (let at = 0; at < b.length; ) {
+      let nl = b.indexOf('\n', at);
+      if (nl < 0) nl = b.length;
+      // mode (6) + space + blob (40, or 64 for sha256 repositories) + space: the path follows
+      const sp = b.indexOf(' ', at + 7);
+      f(modeOf(b, at), b.slice(at + 7, sp), b.slice(sp + 1, nl));
+      at = nl + 1;
+    }
   }
   paths(): string[] {
-    // mode (6) + space + blob (40, or 64 for sha256 repositories) + space: the path follows
-    this.pathList ??= this.lines.map((l) => l.slice(l.indexOf(' ', 7) + 1));
+    if (!this.pathList) {
+      const out: string[] = [];
+      this.each((_m, _b, p) => out.push(p));
+      this.pathList = out;
+    }
     return this.pathList;
   }
   entries(): TreeEntry[] {
-    this.entryList ??= this.lines.map((l) => {
-      const sp = l.indexOf(' ', 7);
-      return { path: l.slice(sp + 1), mode: l.slice(0, 6), blob: l.slice(7, sp) };
-    });
+    if (!this.entryList) {
+      const out: TreeEntry[] = [];
+      this.each((mode, blob, p) => out.push({ path: p, mode, blob }));
+      this.entryList = out;
+    }
     return this.entryList;
   }
 }
 
-/** `git ls-files -s -z` output as listing lines: stage 0 (or the first conflict stage), no submodules. */
-function linesOf(out: string): { lines: string[]; skipped: number } {
+/** The mode at `at`, as one shared string for the common modes (not one string per entry). */
+function modeOf(b: string, at: number): string {
+  if (b.startsWith('100644', at)) return '100644';
+  if (b.startsWith('100755', at)) return '100755';
+  if (b.startsWith('120000', at)) return '120000';
+  return b.slice(at, at + 6);
+}
+
+/**
+ * `git ls-files -s -z` output as the listing's body: stage 0 (or the first conflict stage), no
+ * submodules. The usual index (stage 0 only, no submodule, no path with a newline) is
+ * rewritten as one string by two replacements; the others go line by line.
+ */
+function bodyOf(out: string): { body: string; skipped: number } {
+  // `<mode> <blob> <stage>\t<path>\0`: any stage but 0, a submodule, a path with a tab or a newline goes the slow way
+  if (!/ [1-3]\t|\n|\t[^\0]*\t|(?:^|\0)160000 /.test(out)) {
+    const body = out.replace(/ 0\t/g, ' ').replace(/\0/g, '\n');
+    return { body: body.endsWith('\n') ? body.slice(0, -1) : body, skipped: 0 };
+  }
   const lines: string[] = [];
   let skipped = 0;
   let last = '';
@@ -65,7 +112,7 @@ function linesOf(out: string): { lines: string[]; skipped: number } {
     last = p;
     lines.push(`${mode} ${rec.slice(sp1 + 1, sp2)} ${p}`);
   }
-  return { lines, skipped };
+  return { body: lines.join('\n'), skipped };
 }
 
 /**
@@ -82,17 +129,18 @@ export async function trackedListing(root: string): Promise<TrackedListing> {
   if (header && memo.on) {
     const body = memo.get(header);
     if (body !== undefined) {
-      const listing = new TrackedListing(body ? body.split('\n') : [], true, 0, stamp);
+      const listing = new TrackedListing(body, true, 0, stamp);
       mark(`place index: ${listing.size} tracked files from cache`);
       return listing;
     }
   }
-  const { lines, skipped } = linesOf(await runGit(['ls-files', '-s', '-z'], { cwd: root }));
+  const { body, skipped } = bodyOf(await runGit(['ls-files', '-s', '-z'], { cwd: root }));
   // the index may have changed while git read it: remember only a listing whose stamp held
   const held = stamp !== undefined && indexStamp(root) === stamp;
-  if (header && !skipped && held) memo.set(header, lines.join('\n'));
-  mark(`place index: ${lines.length} tracked files listed by git`);
-  return new TrackedListing(lines, false, skipped, held ? stamp : undefined);
+  if (header && !skipped && held) memo.set(header, body);
+  const listing = new TrackedListing(body, false, skipped, held ? stamp : undefined);
+  mark(`place index: ${listing.size} tracked files listed by git`);
+  return listing;
 }
 
 /** Parse `git ls-tree -r -z` / `git ls-files -s -z` lines (a monorepo lists 100k: no split() per line). */

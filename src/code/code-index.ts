@@ -140,40 +140,49 @@ export class CodeIndex {
 
   private async load(known?: SnapshotEntry[]): Promise<void> {
     const select = (this.selectFn ??= this.selector());
-    const entries: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
+    // the listed files and their languages side by side, and the unknown ones as positions in
+    // them: no object per file for 100,000 files that live through the git grep below (every
+    // object that survives a young-generation collection makes V8 grow it, DEC-062)
+    const listed: SnapshotEntry[] = [];
+    const languages: CodeLanguage[] = [];
     for (const entry of known ?? (await this.snapshot.list())) {
       if (entry.mode === '120000' || entry.mode === '160000') continue;
       const language = languageOf(entry.path);
       if (!language || !select(entry.path)) continue;
-      entries.push({ entry, language });
+      listed.push(entry);
+      languages.push(language);
     }
-    this.stats.files = entries.length;
-    mark(`code index: ${entries.length} files listed`);
+    this.stats.files = listed.length;
+    mark(`code index: ${listed.length} files listed`);
 
     // Classify from the cache first: a blob with a record, or one known to carry no tag,
     // needs neither git nor a read. What is left (new content) is read directly when it is
     // a handful of files, as after an edit or in a pre-commit hook; otherwise `git grep`
     // pre-filters it (first run, branch switch), as git matches in C on all cores.
     const pending: { entry: SnapshotEntry; language: CodeLanguage; blob?: string }[] = [];
-    const unknown: { entry: SnapshotEntry; language: CodeLanguage }[] = [];
-    for (const e of entries) {
-      const blob = e.entry.blob;
-      const hit = blob && this.cache.mayHave(blob) ? this.cache.get(`${blob}:${e.language}`) : undefined;
-      if (hit !== undefined) this.accept(e.entry.path, blob, e.language, hit);
-      else if (blob && this.cache.isClean(blob)) this.accept(e.entry.path, blob, e.language, 0);
-      else unknown.push(e);
+    const unknown: number[] = [];
+    for (let i = 0; i < listed.length; i++) {
+      const entry = listed[i]!;
+      const language = languages[i]!;
+      const blob = entry.blob;
+      const hit = blob && this.cache.mayHave(blob) ? this.cache.get(`${blob}:${language}`) : undefined;
+      if (hit !== undefined) this.accept(entry.path, blob, language, hit);
+      else if (blob && this.cache.isClean(blob)) this.accept(entry.path, blob, language, 0);
+      else unknown.push(i);
     }
     const grepped = unknown.length > DIRECT_READ_LIMIT ? await gitGrepFiles(this.snapshot, tagEre(this.config.tags)) : undefined;
     if (grepped) mark(`code index: ${unknown.length} new files pre-filtered by git grep`);
-    for (const e of unknown) {
-      const p = e.entry.path;
-      const blob = e.entry.blob;
+    for (const i of unknown) {
+      const entry = listed[i]!;
+      const language = languages[i]!;
+      const p = entry.path;
+      const blob = entry.blob;
       if (grepped && !grepped.has(p)) {
         if (blob) this.cache.addClean(blob);
-        this.accept(p, blob, e.language, 0);
+        this.accept(p, blob, language, 0);
         continue;
       }
-      pending.push({ ...e, blob });
+      pending.push({ entry, language, blob });
     }
     this.stats.read = pending.length;
     // a partial index's few reads: one listing limited to them, not the top-level folders

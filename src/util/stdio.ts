@@ -20,7 +20,7 @@ export function fdIsTTY(fd: number): boolean {
 }
 
 const viaStream = new Set<number>();
-/** Descriptors whose reader is gone (EPIPE): what is still to say is dropped. */
+/** Descriptors whose reader is gone (EPIPE, ECONNRESET): what is still to say is dropped. */
 const closed = new Set<number>();
 const guarded = new Set<number>();
 
@@ -45,7 +45,7 @@ export function writeStd(fd: 1 | 2, s: string): void {
       n = writeSync(fd, buf);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') {
+      if (readerGone(code)) {
         closed.add(fd);
         return;
       }
@@ -58,13 +58,21 @@ export function writeStd(fd: 1 | 2, s: string): void {
   }
 }
 
+/**
+ * The reader has gone: EPIPE on a pipe; ECONNRESET when the descriptor is a socket, as the
+ * stdio Node gives a child process is (a parent that stops reading resets the connection).
+ */
+function readerGone(code: string | undefined): boolean {
+  return code === 'EPIPE' || code === 'ECONNRESET';
+}
+
 /** process.stdout or process.stderr, which a reader gone leaves quiet too (see writeStd). */
 function streamOf(fd: 1 | 2): NodeJS.WriteStream {
   const stream = fd === 1 ? process.stdout : process.stderr;
   if (!guarded.has(fd)) {
     guarded.add(fd);
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
+      if (!readerGone(e.code)) throw e;
       closed.add(fd);
     });
   }

@@ -1,3 +1,4 @@
+import { createServer, connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,25 @@ describe('CLI conventions', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(err).not.toContain('EPIPE');
     expect(code, err).toBe(0);
+    // a reader on a socket that resets the connection: the writer sees ECONNRESET, not EPIPE
+    const server = createServer();
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const sock = connectTcp(port, '127.0.0.1');
+    sock.on('error', () => undefined);
+    await new Promise((resolve) => sock.once('connect', resolve));
+    const peer = await accepted;
+    const late = spawn(process.execPath, [BIN, 'list'], { cwd: repo.dir, env: gitEnv({ NO_COLOR: '1' }), stdio: ['ignore', sock, 'pipe'] });
+    let lateErr = '';
+    late.stderr!.on('data', (d: Buffer) => (lateErr += d.toString()));
+    const lateClosed = new Promise<number | null>((resolve) => late.on('close', resolve));
+    sock.destroy();
+    peer.resetAndDestroy();
+    server.close();
+    const lateCode = await lateClosed;
+    expect(lateErr).not.toMatch(/ECONNRESET|EPIPE/);
+    expect(lateCode, lateErr).toBe(0);
   });
 
   it.runIf(!hasMan && ci)('man is installed in CI (apt-get install -y man-db)', () => {

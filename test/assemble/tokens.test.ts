@@ -52,6 +52,9 @@ describe('the token counter is tiktoken’s, exactly', () => {
       execFileSync('git', ['init', '-q'], { cwd: root });
       const config = defaultConfig();
       config.assemble.encoding = encoding;
+      // the count cache is what this case is about: on even where a shell turned caches off
+      const saved = process.env.GIT_CTX_NO_CACHE;
+      delete process.env.GIT_CTX_NO_CACHE;
       try {
         const first = rulesCounter(root, config);
         expect(await first.count(TEXTS)).toEqual(want);
@@ -62,6 +65,7 @@ describe('the token counter is tiktoken’s, exactly', () => {
         expect(await second.count([...TEXTS].reverse())).toEqual([...want].reverse());
         second.free();
       } finally {
+        if (saved !== undefined) process.env.GIT_CTX_NO_CACHE = saved;
         rmSync(root, { recursive: true, force: true });
       }
     });

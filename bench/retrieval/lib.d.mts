@@ -40,6 +40,7 @@ export interface AnswerRow {
 
 export const KINDS: QueryKind[];
 export const ON_TOPIC: QueryKind[];
+export function isUngoverned(query: DevQuery): boolean;
 export const TOP_SHOWN: number;
 export const BM25_FLOOR: number;
 export function bm25Answer(hits: { id: string; score: number }[], floor?: number): string[];

@@ -11,6 +11,15 @@ export const KINDS = ['file', 'symbol', 'question', 'paraphrase', 'keyword', 'of
 /** Kinds with a right answer: the ones recall and MRR are measured on. */
 export const ON_TOPIC = KINDS.filter((k) => k !== 'offtopic');
 
+/**
+ * A file query with `relevant: []` is a file no record governs: like an off-topic question its
+ * right answer is nothing, so it has no recall or MRR and shows in the answer table only, in the
+ * `file (ungoverned)` row.
+ */
+export function isUngoverned(query) {
+  return query.kind === 'file' && Array.isArray(query.relevant) && query.relevant.length === 0;
+}
+
 /** How deep "a record sits in the top" is looked for when counting unlabelled records. */
 export const TOP_SHOWN = 3;
 
@@ -116,15 +125,17 @@ export function scoreRanking(query, ranked) {
  * The groups a table reports: one per kind present, then `file (unnamed)` when some file
  * queries are marked unnamed, then `overall` (`kinds` limits which kinds count at all).
  */
-function groupsOf(queries, kinds) {
-  const counted = queries.filter((q) => kinds.includes(q.kind));
+function groupsOf(queries, kinds, { ungoverned = false } = {}) {
+  const counted = queries.filter((q) => kinds.includes(q.kind) && (ungoverned || !isUngoverned(q)));
   const groups = [];
   for (const kind of kinds) {
     const qs = counted.filter((q) => q.kind === kind);
     if (qs.length) groups.push({ kind, queries: qs });
   }
-  const unnamed = counted.filter((q) => q.kind === 'file' && q.unnamed === true);
+  const unnamed = counted.filter((q) => q.kind === 'file' && q.unnamed === true && !isUngoverned(q));
   if (unnamed.length) groups.push({ kind: 'file (unnamed)', queries: unnamed });
+  const without = counted.filter(isUngoverned);
+  if (without.length) groups.push({ kind: 'file (ungoverned)', queries: without });
   groups.push({ kind: 'overall', queries: counted });
   return groups;
 }
@@ -158,7 +169,7 @@ export function summarise(queries, systems) {
  * ranked record paths for one system; a system without rankings gets null.
  */
 export function summariseAnswers(queries, systems, top = TOP_SHOWN) {
-  return groupsOf(queries, KINDS).map((g) => {
+  return groupsOf(queries, KINDS, { ungoverned: true }).map((g) => {
     const row = { kind: g.kind, n: g.queries.length };
     for (const [name, rankings] of Object.entries(systems)) {
       if (!rankings || !g.queries.every((q) => Array.isArray(rankings[q.id]))) {
@@ -214,7 +225,7 @@ function fixedWidth(head, body) {
 /**
  * Shape problems of a dev set (empty when sound): queries present, ids unique, known kinds,
  * non-empty input and note, `relevant` a non-empty list of distinct repository-relative paths
- * (an empty list for, and only for, off-topic queries).
+ * (an empty list for off-topic queries and for file queries on files no record governs).
  * `minimums` (optional) maps a kind, `unnamed` (file queries with unnamed: true) or `total`
  * to the least count required.
  */
@@ -240,6 +251,8 @@ export function validateDataset(data, minimums = {}) {
     }
     if (q.kind === 'offtopic') {
       if (!Array.isArray(q.relevant) || q.relevant.length !== 0) problems.push(`${where}: an off-topic query has no right answer: relevant must be []`);
+    } else if (isUngoverned(q)) {
+      // a file no record governs: its right answer is nothing
     } else if (!Array.isArray(q.relevant) || q.relevant.length === 0) problems.push(`${where}: relevant must list at least one record`);
     else {
       if (new Set(q.relevant).size !== q.relevant.length) problems.push(`${where}: relevant lists a record twice`);

@@ -141,6 +141,25 @@ describe('answers: nothing, and records in the top 3 of queries that do not labe
     expect(table).toContain('r9 ×3');
   });
 
+  it('a file no record governs (relevant: []) is left out of recall and MRR and gets its own answer row', () => {
+    const queries = [q('f1', 'file', ['r1'], { unnamed: true }), q('u1', 'file', []), q('u2', 'file', [])];
+    const rows = summarise(queries, { s: { f1: { recall: 1, rr: 1 }, u1: { recall: 0, rr: 0 }, u2: { recall: 0, rr: 0 } } });
+    expect(rows.map((r) => [r.kind, r.n])).toEqual([
+      ['file', 1],
+      ['file (unnamed)', 1],
+      ['overall', 1],
+    ]);
+    expect(rows[0]!.s).toEqual({ recall5: 1, mrr: 1 });
+    const answers = summariseAnswers(queries, { s: { f1: ['r1'], u1: [], u2: ['r7', 'r1'] } });
+    expect(answers.map((r) => [r.kind, r.n])).toEqual([
+      ['file', 3],
+      ['file (unnamed)', 1],
+      ['file (ungoverned)', 2],
+      ['overall', 3],
+    ]);
+    expect(answers[2]!.s).toEqual({ empty: 0.5, dominant: { id: 'r1', count: 1 } });
+  });
+
   it('the BM25 baseline says nothing when no record reaches the floor', () => {
     expect(bm25Answer([{ id: 'a', score: BM25_FLOOR }, { id: 'b', score: 1 }])).toEqual(['a', 'b']);
     expect(bm25Answer([{ id: 'a', score: BM25_FLOOR - 0.01 }])).toEqual([]);
@@ -182,9 +201,16 @@ describe('dev-set validation', () => {
     ]);
   });
 
-  it('an off-topic query has no right answer, and only an off-topic query may have none', () => {
-    const problems = validateDataset({ queries: [q('o1', 'offtopic', []), q('o2', 'offtopic', ['docs/x.md']), q('k1', 'keyword', [])] }, { offtopic: 2 });
-    expect(problems).toEqual(['queries[1] (o2): an off-topic query has no right answer: relevant must be []', 'queries[2] (k1): relevant must list at least one record']);
+  it('an off-topic query has no right answer, and only an off-topic query or a file no record governs may have none', () => {
+    const problems = validateDataset(
+      { queries: [q('o1', 'offtopic', []), q('o2', 'offtopic', ['docs/x.md']), q('k1', 'keyword', []), q('f1', 'file', []), q('s1', 'symbol', [], { input: 'src/a.py#A' })] },
+      { offtopic: 2 },
+    );
+    expect(problems).toEqual([
+      'queries[1] (o2): an off-topic query has no right answer: relevant must be []',
+      'queries[2] (k1): relevant must list at least one record',
+      'queries[4] (s1): relevant must list at least one record',
+    ]);
   });
 
   it('a record names a file by its base name, or by an identifier-like stem as a whole word', () => {

@@ -107,4 +107,50 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(s.endsWith('…')).toBe(true);
     expect(derivedSummary(long)).toBe(s);
   });
+
+  it('reads MADR sections by what they hold: Decision Drivers are context, Decision Outcome is the decision, the title opens no section', () => {
+    // a MADR 2 record whose title holds the word "Decision" and whose metadata is a list under it
+    const madr = [
+      '# Keep a Decision Log for the billing service',
+      '',
+      '* Status: accepted',
+      '* Date: 2022-05-04',
+      '',
+      '## Context and Problem Statement',
+      '',
+      'Invoices changed shape three times last year and nobody remembers why.',
+      '',
+      '## Decision Drivers',
+      '',
+      '* auditors ask for the reasons behind invoice rules',
+      '* new joiners need the history',
+      '',
+      '## Considered Options',
+      '',
+      '* a wiki page',
+      '* records in the repository',
+      '',
+      '## Decision Outcome',
+      '',
+      'Chosen option: "records in the repository", because they are reviewed with the code.',
+      '',
+      '### Negative Consequences',
+      '',
+      '* one more file per change',
+      '',
+    ].join('\n');
+    const parts = recordParts(madr);
+    const kinds = (k: string) => parts.filter((p) => p.kind === k).map((p) => p.text).join('\n');
+    expect(kinds('decision')).toContain('Chosen option: "records in the repository"');
+    expect(kinds('decision')).not.toContain('auditors ask');
+    expect(kinds('decision')).not.toContain('Status: accepted');
+    expect(kinds('context')).toContain('auditors ask for the reasons');
+    expect(kinds('consequences')).toContain('one more file per change');
+    expect(kinds('consequences')).not.toContain('Chosen option');
+    expect(parse('docs/adr/0003-keep-a-decision-log.md', madr).summary).toBe('Chosen option: "records in the repository", because they are reviewed with the code.');
+    // a record with neither decision nor context prose: the metadata list under the title is no summary
+    expect(derivedSummary('# Adopt the queue\n\n* Status: proposed\n* Date: 2023-01-01\n\nWe will put payment events on one queue.\n')).toBe('We will put payment events on one queue.');
+    // a first heading that names a section is that section
+    expect(recordParts('# Decision\n\nWe use one queue.\n').find((p) => p.kind === 'decision')?.text).toContain('We use one queue.');
+  });
 });

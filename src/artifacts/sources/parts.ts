@@ -16,14 +16,23 @@ export interface RecordPart {
   text: string;
 }
 
-/** Section titles by the part they open; the first match wins, a subsection inherits its parent's kind. */
+/**
+ * Section titles by the part they open; the first match wins, a subsection inherits its parent's
+ * kind. MADR's two "Decision …" sections come first: "Decision Drivers" are the forces weighed
+ * (context) and "Decision Outcome" is what was decided, not a consequence.
+ */
 const SECTION_KINDS: [RegExp, PartKind][] = [
+  [/\bdecision\s+drivers?\b/i, 'context'],
+  [/\bdecision\s+outcomes?\b/i, 'decision'],
   [/^(?:status|state|date|deciders?|metadata|technical story|synopsis)\b/i, 'status'],
   [/\b(?:considered options|options considered|alternatives?|pros and cons|options)\b/i, 'options'],
   [/\b(?:consequences?|implications?|outcomes?|trade-?offs?|drawbacks?|risks?|positive|negative)\b/i, 'consequences'],
   [/\b(?:decision(?:\s+outcome)?|decided|resolution|rules?|chosen option|we will|policy|proposal)\b/i, 'decision'],
   [/\b(?:context|problem(?:\s+statement)?|background|motivation|forces|drivers|decision drivers|why)\b/i, 'context'],
 ];
+
+/** A level-1 heading starting with a section's name is that section, not the record's title. */
+const SECTION_START = /^(?:status|state|date|context|decisions?|consequences?|considered|options?|alternatives?|pros|background|problem|motivation|drivers|rationale|outcome|resolution|links|references|notes)\b/i;
 
 /** The kind of part a section title opens, or undefined (not a known section: inherits). */
 export function sectionKind(title: string): PartKind | undefined {
@@ -62,9 +71,14 @@ export function recordParts(text: string, rst = false): RecordPart[] {
     }
     buf.push(line);
   };
+  let titled = false;
   const heading = (level: number, title: string) => {
     while (stack.length && stack[stack.length - 1]![0] >= level) stack.pop();
-    const own = sectionKind(title);
+    // the record's own title ("Use Markdown Architectural Decision Records") opens no section,
+    // whatever its words: what follows it is the lead
+    const isTitle = !titled && level === 1 && !SECTION_START.test(title.replace(/^[#\s]*(?:\d+(?:\.\d+)*\.?\s*)?/, '').replace(/[*_`]+/g, ''));
+    titled = true;
+    const own = isTitle ? undefined : sectionKind(title);
     const parent = stack.length ? stack[stack.length - 1]![1] : 'other';
     kind = own ?? parent;
     stack.push([level, kind]);
@@ -172,10 +186,12 @@ export function derivedSummary(text: string, rst = false, max = 240): string | u
 function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined {
   for (let k = 0; k < parts.length; k++) {
     if (parts[k]!.kind !== kind) continue;
-    const para: string[] = [];
+    let para: string[] = [];
     for (const raw of parts[k]!.text.split('\n')) {
       const l = raw.trim();
       if (!l) {
+        // the metadata list under a title ("Status: accepted; Date: 2020-10-20") is skipped
+        if (para.length && para.every((x) => METADATA_LINE.test(x))) para = [];
         if (para.length) break;
         continue;
       }
@@ -191,11 +207,14 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
       .replace(/\s+/g, ' ')
       .trim();
-    // a status word alone ("Accepted") or a bare link is not a summary
-    if (s && /\s/.test(s)) return s;
+    // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary
+    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l))) return s;
   }
   return undefined;
 }
+
+/** A `Key: value` line of the metadata MADR and Nygard records write as a list under the title. */
+const METADATA_LINE = /^(?:status|date|deciders?|consulted|informed|technical story|authors?|tags?)\s*:/i;
 
 function cutAt(s: string, max: number): string {
   const cut = s.slice(0, max - 1);

@@ -24,4 +24,23 @@ describe('the shape of a folder’s newest record', () => {
     expect(named.titlePadded).toBe(true);
     expect(learnShape('# A record that states no status\n\n## Context\n\nNobody wrote one.\n')).toBeUndefined();
   });
+
+  it('puts a missing Consequences after the outcome and its subsections, not under a trailing Links section', () => {
+    // a MADR 2 model that ends on Links and wrote no consequences of its own
+    const madr = '# Queue payment events\n\n* Status: accepted\n* Date: 2021-04-01\n\n## Context and Problem Statement\n\nEvents get lost.\n\n## Decision Drivers\n\n* durability\n\n## Considered Options\n\n* a queue\n\n## Decision Outcome\n\nChosen option: "a queue".\n\n## Links\n\n* the design notes\n';
+    const text = renderShape(learnShape(madr)!, { ...fill, consequences: 'One more service to run.' });
+    expect(text.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      '# Cache the organisations list',
+      '## Context and Problem Statement',
+      '## Decision Drivers',
+      '## Considered Options',
+      '## Decision Outcome',
+      '### Consequences',
+      '## Links',
+    ]);
+    expect(text).toContain('### Consequences\n\nOne more service to run.\n');
+    // Nygard with a Notes section after the decision: Consequences before it
+    const nygard = '# 3. Use a queue\n\nDate: 2021-04-01\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\nA queue.\n\n## Notes\n\nSee the wiki.\n';
+    expect(learnShape(nygard)!.sections.map((x) => x.title)).toEqual(['Status', 'Context', 'Decision', 'Consequences', 'Notes']);
+  });
 });

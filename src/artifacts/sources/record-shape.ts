@@ -127,7 +127,17 @@ function completeSections(sections: RecordShape['sections'], madr: boolean): voi
   for (const role of ['context', 'decision', 'consequences'] as const) {
     if (sections.some((s) => s.role === role)) continue;
     const after = ORDER.indexOf(role);
-    const at = sections.findIndex((s) => s.role !== 'other' && ORDER.indexOf(s.role) > after);
+    let at = sections.findIndex((s) => s.role !== 'other' && ORDER.indexOf(s.role) > after);
+    if (at < 0 && role === 'consequences') {
+      // right after the decision and its subsections: a trailing "## Links" or "## Notes" stays
+      // last, and MADR's consequences sit under the outcome, not under the links
+      const prev = sections.findLastIndex((s) => s.role === 'decision');
+      if (prev >= 0) {
+        const depth = sections[prev]!.hashes.length;
+        at = prev + 1;
+        while (at < sections.length && sections[at]!.hashes.length > depth) at++;
+      }
+    }
     const [hashes, title] = titles[role];
     sections.splice(at < 0 ? sections.length : at, 0, { hashes, title, role });
   }

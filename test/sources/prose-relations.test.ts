@@ -4,6 +4,7 @@ import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
 import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { runCheck } from '../../src/check/run.js';
 
 /**
  * An adr-tools folder whose records point at each other in prose, the way real records do
@@ -118,6 +119,24 @@ describe('successor following from prose (issue 30 item 5)', () => {
       const succ = r.results.find((x) => x.id === 'ADR-0009');
       expect(succ?.slot).toBe('links');
       expect(succ?.why[0]).toMatchObject({ kind: 'successor', path: ['ADR-0009', 'amends', 'ADR-0015'] });
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('check: a link to a document of the tree that is no record is not broken; a path of the author\'s machine is, with the record it meant', async () => {
+    const repo = fixture({
+      'doc/adr/0015-cache.md': adr('0015', 'Cache', 'Accepted', 'The details are in the [design notes](../cache-design.md); a [missing page](../gone.md) is not.'),
+      'doc/cache-design.md': '# Cache design\n\nHow entries expire.\n',
+      'doc/adr/0016-cache-keys.md': adr('0016', 'Cache keys', 'Accepted', 'Keys as in the [cache record](/home/someone/work/project/doc/adr/0015-cache.md).'),
+    });
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const broken = (await runCheck({ snapshot, now: new Date('2026-01-01T00:00:00Z') })).findings.filter((f) => f.rule === 'broken-link');
+      expect(broken.filter((f) => f.message.includes('cache-design.md'))).toEqual([]);
+      expect(broken.find((f) => f.id === 'ADR-0015' && f.message.includes('doc/gone.md'))).toBeDefined();
+      const machine = broken.find((f) => f.id === 'ADR-0016');
+      expect(machine?.message).toContain('ending with doc/adr/0015-cache.md: link it relatively to reach ADR-0015');
     } finally {
       snapshot.close();
     }

@@ -17,6 +17,9 @@ function graphOf(ctx: CheckContext): LinkGraph {
   return g;
 }
 
+/** A link target written as a repository path of a document (`docs/design.md`), not an id. */
+const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
+
 const line = (a: Artifact, key: string) => a.keyLines[key] ?? a.keyLines.id;
 
 /** Keys that hold a date: `date`, `created`, `updated`, `decided`, `last_reviewed`, `review-date` … */
@@ -142,11 +145,14 @@ export const CORE_RULES: Rule[] = [
     id: 'broken-link',
     severity: 'error',
     description: 'a link, requires or relation naming an id that does not exist',
-    run: (ctx) => {
+    run: async (ctx) => {
       const g = graphOf(ctx);
       const res: Out[] = [];
       for (const e of g.edges) {
         if (e.resolved) continue;
+        // a record read in place that links to a document of the tree which is no record (the
+        // design note beside an ADR folder) links to something that exists: not broken
+        if (DOCUMENT_PATH.test(e.to) && (await ctx.snapshot.blobOf(e.to)) !== undefined) continue;
         const a = ctx.set.byId.get(e.from)!;
         const key = e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : a.keyLines.relations ? 'relations' : e.kind;
         const where = e.kind === 'link' ? `links.${e.label}` : e.kind === 'requires' ? 'requires' : `relations.${e.kind}`;
@@ -302,6 +308,11 @@ export const CORE_RULES: Rule[] = [
 
 /** " (did you mean X?)" for a near-miss id. */
 function suggest(id: string, ctx: CheckContext): string {
+  // a path of the author's machine (/Users/…/docs/adr/0004-x.md) that ends with a record's file
+  if (DOCUMENT_PATH.test(id)) {
+    const same = ctx.set.artifacts.find((a) => id.endsWith('/' + a.file));
+    if (same) return ` (a path outside the repository ending with ${same.file}: link it relatively to reach ${same.id})`;
+  }
   const best = closeMatches(id, [...ctx.set.byId.keys()], 1);
   // an id of a git source's numbering: say which pinned commit lacks it (the pin may be old)
   const pin = ctx.set.sources?.pinned.find((p) => p.prefix && id.startsWith(p.prefix));

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/retrieval/lib.mjs';
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
-// SmartBear/git-en-boite (TypeScript) and alphagov/content-publisher (Ruby on Rails). The shape
+// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails) and the held-out
+// theupdateframework/python-tuf (Python, MADR). The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,6 +43,16 @@ const SETS: AdrSet[] = [
     // Ruby: a class or module, or a method (instance or `self.`)
     declares: (name) => new RegExp(`(class|module|def)\\s+(self\\.)?${name}\\b`),
     minimums: { total: 60, file: 20, unnamed: 15, symbol: 8, question: 10, paraphrase: 10, keyword: 5, offtopic: 10 },
+  },
+  {
+    // the held-out set, labelled blind (bench/README-retrieval-devsets.md): MADR records, Python
+    file: 'python-tuf.json',
+    repository: 'theupdateframework/python-tuf',
+    env: 'GIT_CTX_DEVSET_TUF_REPO',
+    records: 'docs/adr/',
+    recordPath: /^docs\/adr\/\d{4}-[A-Za-z0-9-]+\.md$/,
+    declares: (name) => new RegExp(`(class|def)\\s+${name}\\b`),
+    minimums: { total: 40, file: 15, unnamed: 8, symbol: 5, question: 10, offtopic: 8 },
   },
 ];
 

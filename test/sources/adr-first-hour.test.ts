@@ -70,6 +70,18 @@ describe('first hour: reading a record', () => {
     expect(r.stdout).not.toContain('Consequences');
   });
 
+  it('a relation written in a record\'s prose shows on that record too, not only as the other record\'s computed reverse', () => {
+    const repo = fixtureRepo('madr');
+    cli(repo.dir, 'init');
+    repo.commit('linked', { 'docs/decisions/0004-session-expiry.md': '# Expire web sessions after a day\n\n* Status: accepted\n\n## Context and Problem Statement\n\nSessions pile up (see [ADR 2](0002-store-sessions-in-redis.md)).\n\n## Decision Outcome\n\nA day.\n' });
+    const r = cli(repo.dir, 'show', 'ADR-0004', '--depth', 'meta');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('relates_to (from the text): ADR-0002');
+    expect(cli(repo.dir, 'show', 'ADR-0002', '--depth', 'meta').stdout).toContain('relates_to (computed): ADR-0004');
+    const json = JSON.parse(cli(repo.dir, 'show', 'ADR-0004', '--json').stdout) as { relationsFromText?: Record<string, string[]> };
+    expect(json.relationsFromText).toEqual({ relates_to: ['ADR-0002'] });
+  });
+
   it('meta depth of a record that wrote no metadata says so instead of printing {}', () => {
     const repo = fixtureRepo('madr');
     cli(repo.dir, 'init');

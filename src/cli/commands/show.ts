@@ -27,13 +27,17 @@ export function register(program: Command): void {
     try {
       const a = requireArtifact(repo.set, id);
       const reverse = reverseEdges(buildGraph(repo.set), a.id);
+      // a record read in place writes its relations in prose ("see ADR 1", a link to another
+      // record): they are in no metadata, so without this line only the other record shows them
+      const fromText = a.format === 'adr' ? Object.entries(a.relations).filter(([, v]) => v.length) : [];
       const confirms = readConfirmations(a, undefined);
       if (o.json || o.format === 'json') {
-        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, status: a.status ?? null, ...(a.statusText !== undefined && a.statusText.toLowerCase() !== a.status?.toLowerCase() ? { statusWritten: a.statusText } : {}), frontmatter: a.data, reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
+        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, status: a.status ?? null, ...(a.statusText !== undefined && a.statusText.toLowerCase() !== a.status?.toLowerCase() ? { statusWritten: a.statusText } : {}), frontmatter: a.data, ...(fromText.length ? { relationsFromText: Object.fromEntries(fromText) } : {}), reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
         return;
       }
       const p = colors();
       io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${metaText(a, { withStamp: o.depth === 'full', withConfidence: true })}\n`);
+      for (const [k, v] of fromText) io().out(`${p.dim(`${k} (from the text):`)} ${v.join(', ')}\n`);
       for (const [k, v] of Object.entries(reverse)) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);
       // what `git ctx check` verifies of it (DEC-052)
       for (const line of confirmationLines(confirms.confirmations)) io().out(`${p.dim('confirms:')} ${line}\n`);

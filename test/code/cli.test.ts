@@ -121,6 +121,11 @@ describe('git ctx graph', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('app/cli.py#main');
     expect(human.stdout).not.toContain('type checker');
+    // a base class only subclassed has no call edges: the output says so
+    repo.commit('base class', { 'app/base.py': 'class Store:\n    def open(self):\n        raise NotImplementedError\n', 'app/memory.py': 'from app.base import Store\n\n\nclass MemoryStore(Store):\n    def open(self):\n        return {}\n' });
+    const lonely = runCli(['graph', 'app/base.py#Store'], { cwd: repo.dir });
+    expect(lonely.code, lonely.stderr).toBe(0);
+    expect(lonely.stdout).toContain('no callers or callees found');
     const missing = runCli(['graph', 'app/orders.py#nope'], { cwd: repo.dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no symbol nope in app/orders.py');

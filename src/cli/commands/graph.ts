@@ -32,6 +32,9 @@ const RENDERERS: Record<'human' | 'json', (g: CodeGraph) => string> = {
     };
     if (callers.length || g.edges.some((e) => e.to === g.root)) section('callers', callers, (id) => g.edges.filter((e) => e.from === id).map((e) => `${e.file}:${e.line}`));
     if (callees.length || g.edges.some((e) => e.from === g.root)) section('callees', callees, (id) => g.edges.filter((e) => e.to === id).map((e) => `${e.file}:${e.line}`));
+    // a class only subclassed (an abstract base) or a name only imported has no call edges:
+    // say so rather than print the symbol alone, which reads like a crash
+    if (lines.length === 1) lines.push(p.dim('no callers or callees found (the graph follows calls: a subclass, an import or a type annotation is not one)'));
     if (g.loadedFiles) lines.push(p.dim(`${g.loadedFiles} file(s) loaded into the type checker`));
     return lines.join('\n') + '\n';
   },

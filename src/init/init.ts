@@ -37,9 +37,13 @@ const exists = (p: string) => lstat(p).then(() => true, () => false);
 
 /** identity.md for a detected project: frontmatter through the same serialiser as every write. */
 export function renderIdentity(id: DetectedIdentity): string {
+  const langs = id.languages.slice(0, 3);
+  // a description that already names the languages ("a reference implementation written in
+  // Python") would be followed by the same fact again
+  const told = !id.frameworks.length && !!id.description && langs.every((l) => new RegExp(`(?<![\\w+#])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w+#])`).test(id.description!));
   const paragraph = [
     id.description ? `${id.description.replace(/\.?$/, '.')}` : `${id.name} has no description in its package metadata yet.`,
-    id.languages.length ? `It is written in ${id.languages.slice(0, 3).join(', ')}${id.frameworks.length ? ` with ${id.frameworks.slice(0, 4).join(', ')}` : ''}.` : '',
+    langs.length && !told ? `It is written in ${langs.join(', ')}${id.frameworks.length ? ` with ${id.frameworks.slice(0, 4).join(', ')}` : ''}.` : '',
     id.workspaces?.length ? `It is a monorepo with workspaces ${id.workspaces.slice(0, 6).join(', ')}.` : '',
     'Replace this paragraph with what the project is for, who uses it and what must never break:',
     'it is the first thing every context bundle shows.',

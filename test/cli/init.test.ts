@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArtifact } from '../../src/artifacts/parse.js';
 import { defaultConfig, loadConfig } from '../../src/config.js';
 import { frameworksOf, languagesOf } from '../../src/init/detect.js';
+import { renderIdentity } from '../../src/init/init.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -48,6 +49,16 @@ describe('git ctx init', () => {
     // a fresh init checks clean
     const check = runCli(['check'], { cwd: repo.dir });
     expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+
+  it('does not repeat the languages a description already names', () => {
+    const base = { name: 'tuf-like', frameworks: [] as string[], sources: [] as string[] };
+    const told = renderIdentity({ ...base, description: 'A reference implementation of an update framework, written in Python.', languages: ['Python'] });
+    expect(told).not.toContain('It is written in');
+    expect(told).toContain('written in Python. Replace this paragraph');
+    // a language the description does not name (or names only as a word: "ready to go") is said
+    expect(renderIdentity({ ...base, description: 'Ready to go mirrors for Python packages', languages: ['Python', 'Go'] })).toContain('It is written in Python, Go.');
+    expect(renderIdentity({ ...base, description: 'Mirrors for packages', languages: ['Python'] })).toContain('It is written in Python.');
   });
 
   it('refuses to overwrite, names what exists, and only adds missing folders', () => {

@@ -20,7 +20,7 @@ import { cachedCounter, checkEncoding, tiktokenCounter, type TokenCounter } from
 import { cmp, formatChain, kindRank, traverse, type Reached } from './traversal.js';
 import { BUNDLE_SCHEMA_VERSION, type Bundle, type BundleEntry, type BundleHeader, type BundleOptions, type StaleMark } from './types.js';
 import { agentVisible } from '../artifacts/sources/provenance.js';
-import { federatedFile } from '../artifacts/sources/federated.js';
+import { federatedFile } from '../artifacts/sources/federated-file.js';
 
 export * from './types.js';
 export { renderBundle, contextSection, RENDERERS } from './render.js';

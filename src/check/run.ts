@@ -1,6 +1,6 @@
 // @spec SPEC-CHECK-001
 
-import { federatedFile } from '../artifacts/sources/federated.js';
+import { federatedFile } from '../artifacts/sources/federated-file.js';
 import { readFile } from 'node:fs/promises';
 import { loadArtifactSet, type ArtifactSet, type LoadOptions } from '../artifacts/load.js';
 import { loadConfig, type Config } from '../config.js';

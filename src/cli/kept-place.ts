@@ -1,10 +1,10 @@
 // @spec SPEC-RETRIEVE-001
 
 import path from 'node:path';
-import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
+import { zeroConfigLine } from '../artifacts/sources/zero-config-line.js';
 import { fastHead } from '../git/fast-head.js';
 import { keepAnswer, keptAnswer, RecordingSnapshot, type PlaceQuestion } from '../place/kept.js';
-import { parseTraceTarget, type TraceTarget } from '../retrieve/trace.js';
+import { parseTraceTarget, type TraceTarget } from '../retrieve/trace-target.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { recordingEnabled } from '../store/journal.js';
 import { startEpisode, type EpisodeRecorder } from '../store/record.js';

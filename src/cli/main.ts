@@ -79,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch (e) {
       return (await import('./program.js')).handleError(e);
     } finally {
-      (await import('../git/exec.js')).closeRunningBatches();
+      (await import('../git/running.js')).closeRunningBatches();
       phase('exit');
     }
   }

@@ -15,7 +15,7 @@ import { addExamples } from './examples.js';
 import { progressLine } from './progress.js';
 import { setProgressSink } from '../util/progress.js';
 import { fdIsTTY } from '../util/stdio.js';
-import { closeRunningBatches } from '../git/exec.js';
+import { closeRunningBatches } from '../git/running.js';
 
 export type CommandModule = { register(program: Command): void };
 /** Command name → its module, loaded on demand. */

@@ -3,7 +3,7 @@
 import { Option, type Command } from './commander.js';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
-import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
+import { zeroConfigLine } from '../artifacts/sources/zero-config-line.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';

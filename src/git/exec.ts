@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { CtxError } from '../errors.js';
+import { released, running } from './running.js';
 
 export interface GitRunOptions {
   cwd: string;
@@ -75,17 +76,6 @@ interface Pending {
  * One long-lived `git cat-file --batch` process. Requests are written in order and
  * answers are parsed from a single stdout stream, so many reads cost one spawn.
  */
-/** The batch processes running now: a command that forgot to close one must not hang its process. */
-const RUNNING = new Set<CatFileBatch>();
-
-/**
- * Close every `cat-file --batch` process still running. The CLI calls it when a command has
- * answered: a process left open would keep Node's event loop, and the command, alive.
- */
-export function closeRunningBatches(): void {
-  for (const b of [...RUNNING]) b.close();
-}
-
 export class CatFileBatch {
   private child: ChildProcessWithoutNullStreams | undefined;
   private queue: Pending[] = [];
@@ -119,14 +109,14 @@ export class CatFileBatch {
     child.on('close', () => this.fail(new CtxError('GIT_FAILED', 'git cat-file --batch exited')));
     child.stdin.on('error', (e) => this.fail(e));
     this.child = child;
-    RUNNING.add(this);
+    running(this);
     return child;
   }
 
   private fail(e: unknown): void {
     this.failed = e;
     this.child = undefined;
-    RUNNING.delete(this);
+    released(this);
     const q = this.queue;
     this.queue = [];
     for (const p of q) p.reject(e);
@@ -172,7 +162,7 @@ export class CatFileBatch {
   close(): void {
     const c = this.child;
     this.child = undefined;
-    RUNNING.delete(this);
+    released(this);
     if (c) {
       c.removeAllListeners('close');
       c.stdin.end();

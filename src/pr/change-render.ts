@@ -1,4 +1,4 @@
-import { zeroConfigLine } from '../artifacts/sources/zero-config.js';
+import { zeroConfigLine } from '../artifacts/sources/zero-config-line.js';
 import { paint, type Paint } from '../util/color.js';
 import type { ChangeAnswer } from './change.js';
 import type { PrRanked } from './types.js';

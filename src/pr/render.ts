@@ -1,4 +1,4 @@
-import { sourceMark } from '../artifacts/sources/federated.js';
+import { sourceMark } from '../artifacts/sources/federated-file.js';
 import { code, escapeText, truncate } from './escape.js';
 import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';

@@ -1,7 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import { paint, type Paint } from '../util/color.js';
-import { sourceMark } from '../artifacts/sources/federated.js';
+import { sourceMark } from '../artifacts/sources/federated-file.js';
 import type { LaneName, RetrievalResult, RetrievedRecord } from './types.js';
 
 export type RetrievalFormat = 'human' | 'json' | 'context';

@@ -7,7 +7,6 @@
  * `traceWithFallback` (the `trace` command: declared hits, else retrieval's weaker ones).
  */
 
-import path from 'node:path';
 import { compilePaths, entryBase, entryCovers, relateEntry, type EntryHow } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
@@ -19,13 +18,9 @@ import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeSymbol } from '../code/types.js';
 import type { Why } from './types.js';
+import type { TraceTarget } from './trace-target.js';
 
-/** A place in the code: a file, a line in it, or a symbol in it. */
-export interface TraceTarget {
-  path: string;
-  line?: number;
-  symbol?: string;
-}
+export { parseTraceTarget, type TraceTarget } from './trace-target.js';
 
 /** How near a match is, nearest first. */
 export type TraceLevel = 'symbol' | 'file' | 'directory' | 'package';
@@ -68,28 +63,6 @@ export interface TraceResult {
   package?: string;
   /** why the traced file's content was not parsed (its own annotations and symbols are unknown) */
   skipped?: string;
-}
-
-/** Parse `path`, `path:line` or `path#symbol` (path relative to `cwd`, made repository-relative). */
-export function parseTraceTarget(input: string, root: string, cwd: string = root): TraceTarget {
-  let rest = input;
-  let symbol: string | undefined;
-  let line: number | undefined;
-  const hash = rest.indexOf('#');
-  if (hash > 0) {
-    symbol = rest.slice(hash + 1);
-    rest = rest.slice(0, hash);
-  } else {
-    const m = /^(.*):(\d+)$/.exec(rest);
-    if (m) {
-      rest = m[1]!;
-      line = Number(m[2]);
-    }
-  }
-  const abs = path.resolve(cwd, rest);
-  const rel = path.relative(root, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new CtxError('PATH_OUTSIDE_REPO', `path ${rest} is outside the repository ${root}`);
-  return { path: normalizeRepoPath(rel.split(path.sep).join('/')), line, symbol };
 }
 
 /** Does a `paths:` entry cover a file? Same semantics as the check rules: exact, directory prefix, or glob. */

@@ -5,6 +5,7 @@ import { CtxError } from '../../errors.js';
 import { fetchPinned, hasPinned, listPinned, readPinnedBlobs, sourceStore, type FetchAuth, type SourceStore } from '../../git/source-store.js';
 import type { Snapshot, SnapshotEntry } from '../../snapshot/types.js';
 import type { Artifact, LoadProblem } from '../types.js';
+import { pinPrefix } from './federated-file.js';
 
 /**
  * Records from other repositories (DEC-061). A `sources:` entry with `git:` is read at the
@@ -43,25 +44,6 @@ export interface SourcesState {
   pinned: PinnedSource[];
   /** sources fetched during this load (a fresh clone): the front ends say so in one line */
   fetched: string[];
-}
-
-export const SHORT = 12;
-
-/** `~name@commit12`: the prefix of every file of a pinned source. */
-export function pinPrefix(name: string, commit: string): string {
-  return `~${name}@${commit.slice(0, SHORT)}`;
-}
-
-/** The source and short commit a federated file names (undefined for any other file). */
-export function federatedFile(file: string): { name: string; commit: string; path: string } | undefined {
-  const m = /^~([A-Za-z0-9][A-Za-z0-9._-]*)@([0-9a-f]+)\/(.*)$/.exec(file);
-  return m ? { name: m[1]!, commit: m[2]!, path: m[3]! } : undefined;
-}
-
-/** `standards@34ce34493c38` for a federated record's file: how a line naming it says where it is from. */
-export function sourceMark(file: string): string | undefined {
-  const f = federatedFile(file);
-  return f ? `${f.name}@${f.commit}` : undefined;
 }
 
 /** Parse the lock's text; an unreadable lock is a CONFIG error naming it. */

@@ -9,7 +9,8 @@ import { writeFileAtomic } from '../../util/atomic.js';
 import type { Artifact } from '../types.js';
 import { extraOf } from './extra.js';
 import { isAdrFile } from './files.js';
-import { formatLock, LOCK_FILE, pinPrefix, readLock, type SourcesLock } from './federated.js';
+import { formatLock, LOCK_FILE, readLock, type SourcesLock } from './federated.js';
+import { pinPrefix } from './federated-file.js';
 
 /**
  * Pinning git sources (DEC-061): `update` moves each pin to what its ref names now and says

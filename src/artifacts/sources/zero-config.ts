@@ -74,8 +74,3 @@ async function treeOf(snapshot: Snapshot): Promise<{ key: string | undefined; pa
   }
   return { key: sha1(`${VERSION}\n${snapshot.kind} ${stamp}${pointers}`), paths: async () => (await trackedListing(snapshot.root)).paths() };
 }
-
-/** The one sentence that says where records were read from without a config file (CLI notice, PR comment). */
-export function zeroConfigLine(z: ZeroConfig, dir = '.contextia'): string {
-  return `no ${dir}/config.yaml: read decision records from ${z.sources.map((s) => `${s.dir}/`).join(', ')} (found by ${z.from}); \`git ctx init\` pins them`;
-}

@@ -1,4 +1,4 @@
-import { sourceMark } from '../../artifacts/sources/federated.js';
+import { sourceMark } from '../../artifacts/sources/federated-file.js';
 import type { Command } from '../commander.js';
 import type { Artifact } from '../../artifacts/types.js';
 import { CtxError } from '../../errors.js';

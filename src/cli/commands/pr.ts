@@ -10,7 +10,7 @@ import { COMMENT_MAX_CHARS, PR_RENDERERS, prFails, type PrFormat } from '../../p
 import type { FailOn, PrResult } from '../../pr/types.js';
 import { ExitCode, formatOption, io, parsePositiveInt } from '../shared.js';
 import { now } from '../../util/timing.js';
-import { zeroConfigLine } from '../../artifacts/sources/zero-config.js';
+import { zeroConfigLine } from '../../artifacts/sources/zero-config-line.js';
 
 /** Options of `git ctx pr`. */
 interface PrCliOptions {

@@ -6,7 +6,7 @@ import { keptAnswer } from '../place/kept.js';
 import { inside, type PlaceAnswer } from './place-answer-types.js';
 import { fastHead } from '../git/fast-head.js';
 import { cacheStore } from '../cache/memo.js';
-import { sha256 } from '../util/hash.js';
+import { keyDigest } from '../util/key-digest.js';
 import { finishRetrieval } from '../retrieve/episode.js';
 import { startEpisode } from '../store/record.js';
 import { mark } from '../util/timing.js';
@@ -78,7 +78,7 @@ export async function agentRead(payload: AgentReadPayload, fallbackCwd: string):
   if (!r.results.length && !note) return none(r.weak?.length ? 'nothing governs it (only weak matches under the relevance floor)' : 'nothing found');
 
   // session memory: which records this agent session has been shown
-  const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(root, 'agent-session', sha256(payload.session_id ?? 'no-session').slice(0, 32));
+  const session = cacheStore<{ shown?: Record<string, string>; at?: number }>(root, 'agent-session', keyDigest(payload.session_id ?? 'no-session'));
   const mem = session.read() ?? {};
   const shown = mem.at && Date.now() - mem.at < SESSION_TTL_MS ? (mem.shown ?? {}) : {};
   // a record changed since it was shown is shown again

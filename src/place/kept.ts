@@ -7,7 +7,7 @@ import { memo, type Memo } from '../cache/memo.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { indexStamp, treeShortcuts } from '../tree/state.js';
 import type { WorktreeTree } from '../tree/worktree.js';
-import { sha256 } from '../util/hash.js';
+import { keyDigest } from '../util/key-digest.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -91,7 +91,7 @@ function keyOf(root: string, commit: string | undefined, q: PlaceQuestion, env: 
 function memoOf<V>(root: string, q: PlaceQuestion): Memo<KeptEntry<V>> {
   // a place has one file of its own (bounded by the tree); the words of searches are
   // unbounded, so they share 256 files by a digest (one question kept per file)
-  return memo<KeptEntry<V>>(root, 'place-answer', q.command === 'search' ? `search-${sha256(q.place).slice(0, 2)}` : `${q.command}-${q.place}`);
+  return memo<KeptEntry<V>>(root, 'place-answer', q.command === 'search' ? `search-${keyDigest(q.place).slice(0, 2)}` : `${q.command}-${q.place}`);
 }
 
 /** Whether answers may be kept at all: the tree module's shortcuts on (GIT_CTX_TREE=git asks everything afresh). */

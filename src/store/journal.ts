@@ -4,7 +4,6 @@ import { offloadPayloads } from './payloads.js';
 import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ctxDir } from '../git/git-dir.js';
-import { randomHex } from '../util/hash.js';
 import type { Episode } from './types.js';
 
 /**
@@ -31,9 +30,14 @@ export function recordingEnabled(env: NodeJS.ProcessEnv, cfg?: { record?: boolea
   return cfg?.record !== false;
 }
 
-/** A new episode id: time-ordered, unique across processes (ms time in base 36 + 6 random hex). */
+/**
+ * A new episode id: time-ordered, unique across processes (ms time in base 36 + 6 random hex).
+ * The id must not collide, not resist guessing: Math.random, which V8 seeds from the system's
+ * entropy in every process, and no node:crypto on a kept answer's path (DEC-067).
+ */
 export function newEpisodeId(at: number): string {
-  return `${Math.max(0, Math.floor(at)).toString(36).padStart(9, '0')}${randomHex(3)}`;
+  const random = Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, '0');
+  return `${Math.max(0, Math.floor(at)).toString(36).padStart(9, '0')}${random}`;
 }
 
 export type EpisodeDraft = Omit<Episode, 'id' | 'at'> & { id?: string; at?: number };

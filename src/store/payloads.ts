@@ -1,8 +1,8 @@
 // @spec SPEC-STORE-001
 
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sha256 } from '../util/hash.js';
 import type { Episode, SupportRef } from './types.js';
 
 /**
@@ -27,7 +27,7 @@ function fileOf(dir: string, hash: string): string {
 
 /** Store a text by its SHA-256 (idempotent); returns the hash. */
 export function putPayload(dir: string, text: string): string {
-  const hash = createHash('sha256').update(text, 'utf8').digest('hex');
+  const hash = sha256(text);
   const file = fileOf(dir, hash);
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });

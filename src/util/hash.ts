@@ -1,7 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+/**
+ * node:crypto, loaded on the first digest: importing this module costs nothing, so a path that
+ * may compute a digest (an episode's payload, a config not seen before) pays for node:crypto
+ * (~4 ms of CPU) only when it does (DEC-067). Cache keys that need no cryptographic hash use
+ * util/key-digest.ts.
+ */
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 function digest(algorithm: 'sha1' | 'sha256', parts: readonly (string | Uint8Array)[]): string {
-  const h = createHash(algorithm);
+  const h = crypto().createHash(algorithm);
   for (const p of parts) h.update(p);
   return h.digest('hex');
 }
@@ -23,5 +29,5 @@ export function sha1(...parts: (string | Uint8Array)[]): string {
 
 /** `bytes` random bytes as hex, for names that must not collide (temp files, episode ids, lock tokens). */
 export function randomHex(bytes: number): string {
-  return randomBytes(bytes).toString('hex');
+  return crypto().randomBytes(bytes).toString('hex');
 }

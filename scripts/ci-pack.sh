@@ -34,6 +34,15 @@ for f in package/LICENSE package/bin/git-ctx.js package/dist/cli.cjs package/dis
   grep -qx "$f" <<<"$listing" || fail "the tarball lacks $f"
 done
 if grep -q '^package/src/\|^package/test/' <<<"$listing"; then fail "the tarball ships sources or tests"; fi
+# only what the build writes: the one bundle, and tsc's module of a source file that exists
+# (scripts/build-cli-bundle.mjs removes what an earlier build left, DEC-067)
+if grep '^package/dist/[^/]*\.cjs$' <<<"$listing" | grep -qvx 'package/dist/cli.cjs'; then fail "the tarball ships a bundle no build writes: $(grep '^package/dist/[^/]*\.cjs$' <<<"$listing" | grep -vx 'package/dist/cli.cjs' | tr '\n' ' ')"; fi
+while IFS= read -r f; do
+  m=${f#package/dist/}
+  m=${m%.d.ts}
+  m=${m%.js}
+  [ -f "$src/src/$m.ts" ] || fail "the tarball ships $f, whose source src/$m.ts is gone"
+done < <(grep '^package/dist/.*\.\(js\|d\.ts\)$' <<<"$listing")
 
 # 2. Global install, into its own prefix (as npm install -g does into /usr/local).
 prefix="$work/global"

@@ -90,7 +90,7 @@ export function draftText(d: DecisionDraft): string {
  */
 export function deriveTitle(decision: string): string {
   const flat = decision.replace(/\s+/g, ' ').trim();
-  const clause = (/^(.+?)(?:[.!?](?:\s|$)|[:;]\s|\s[—–-]\s)/.exec(flat)?.[1] ?? flat).trim().replace(/[\s.,;:!?]+$/, '');
+  const clause = (/^(.+?)(?:[.!?](?:\s|$)|[:;]\s|\s[\u2014\u2013-]\s)/.exec(flat)?.[1] ?? flat).trim().replace(/[\s.,;:!?]+$/, '');
   if (clause.length <= 72) return clause.charAt(0).toUpperCase() + clause.slice(1);
   const cut = clause.slice(0, 72);
   const at = cut.lastIndexOf(' ');

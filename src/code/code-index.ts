@@ -390,7 +390,7 @@ export class CodeIndex {
   }
 
   /**
-   * The innermost annotated symbol whose lines overlap [startLine, endLine] — what a PR
+   * The innermost annotated symbol whose lines overlap [startLine, endLine]: what a PR
    * bot needs to map a changed hunk to the artifacts that govern it.
    */
   annotatedSymbolsIn(path: string, startLine: number, endLine = startLine): Annotation[] {

@@ -268,7 +268,7 @@ const plainWords = (s: string) =>
 /** Whether a summary says nothing the text does not (equal, contained, or its truncated start). */
 export function summaryRepeats(summary: string, text: string): boolean {
   if (text.includes(summary)) return true;
-  const s = plainWords(summary).replace(/\s*…$/, '');
+  const s = plainWords(summary).replace(/\s*\u2026$/, '');
   if (!s) return true;
   return plainWords(text).includes(s);
 }

@@ -222,7 +222,7 @@ export class Store {
     }
   }
 
-  // ── the table families: one repository each ─────────────────────────────────
+  // -- the table families: one repository each ---------------------------------
 
   /** Insert one episode (ignored when its id is already stored). Returns whether it was new. */
   insertEpisode(ep: Episode): boolean {

@@ -62,7 +62,7 @@ export class GitIndexFile {
   blob(e: GitIndexEntry): string {
     return this.buf.toString('hex', e.off + 40, e.off + 60);
   }
-  /** stage (0 normally, 1–3 during a merge conflict) */
+  /** stage (0 normally, 1-3 during a merge conflict) */
   stage(e: GitIndexEntry): number {
     return (be16(this.buf, e.off + 60) >> 12) & 3;
   }
@@ -77,8 +77,8 @@ export class GitIndexFile {
     return out;
   }
   /**
-   * Whether a file's lstat (bigint) equals the stat data git recorded for the entry — size,
-   * mtime and ctime to the nanosecond, inode — and the file is older than the index itself
+   * Whether a file's lstat (bigint) equals the stat data git recorded for the entry (size,
+   * mtime and ctime to the nanosecond, inode) and the file is older than the index itself
    * (git's racy-clean rule: written in the same instant as the index, its stat data proves
    * nothing). The executable bit is the caller's to compare (core.fileMode).
    */
@@ -124,7 +124,7 @@ export class GitIndexFile {
   private lastSpan: { p: string; span: readonly [number, number, number, number] } | undefined;
   /**
    * Where `p` and the directory `p` are in the index: the entries named `p` (several stages in a
-   * conflict) from [0] to [1], then those below `p/` from [2] to [3] — the names from `p/` up to
+   * conflict) from [0] to [1], then those below `p/` from [2] to [3]; the names from `p/` up to
    * `p0` ('0' follows '/'); `p.x` and `p-y` sort between the two and are not below `p`. The last
    * one is remembered: countUnder(p) then under(p) search once.
    */

@@ -188,8 +188,8 @@ export class WorktreeTree {
   }
 
   /**
-   * A token for the listing of `dir` when that listing is what the git index records —
-   * nothing under it changed or deleted on disk, nothing untracked there — so a key computed
+   * A token for the listing of `dir` when that listing is what the git index records
+   * (nothing under it changed or deleted on disk, nothing untracked there), so a key computed
    * from the listing can be remembered by the token instead of rebuilt from every entry
    * (DEC-045): from the stat listing, or from a `git status` of the folder that reports
    * nothing changed, deleted or untracked there, the index unchanged around it. undefined when

@@ -111,7 +111,7 @@ describe('the bundle of the CLI (dist/cli.cjs, DEC-043)', () => {
     expect(readdirSync(dir).length).toBeGreaterThan(0);
   });
 
-  it('loads no perf_hooks in a warm agent-read hook, for, trace or search (DEC-041 item 4: timings read process.uptime)', () => {
+  it('loads no perf_hooks in a warm agent-read hook, for, trace or search (DEC-041 item 4: timings read process.uptime), nor node:crypto, picomatch or the git runner for a kept answer (DEC-067)', () => {
     const r = makeRepo({
       'src/a.ts': '// @spec SPEC-A\nexport function a() {\n  return 1;\n}\n',
       '.contextia/system/specs/SPEC-A.md': rec('SPEC-A', 'spec', 'status: active\nkeywords: [alpha]\n', 'The a function.'),
@@ -119,7 +119,7 @@ describe('the bundle of the CLI (dist/cli.cjs, DEC-043)', () => {
     r.commit('fixture');
     const out = path.join(tempDir('git-ctx-modules-'), 'modules.txt');
     const preload = path.join(path.dirname(out), 'preload.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`);
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, [...process.moduleLoadList, ...Object.keys(require.cache)].join('\\n')));\n`);
     const payload = (s: string) => JSON.stringify({ session_id: s, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(r.dir, 'src/a.ts') } });
     const cases: { args: string[]; input?: (i: number) => string }[] = [
       { args: ['hook', 'agent-read'], input: (i) => payload(`modules-${i}`) },
@@ -135,6 +135,37 @@ describe('the bundle of the CLI (dist/cli.cjs, DEC-043)', () => {
       expect(last.stdout, c.args.join(' ')).toContain('SPEC-A');
       const loaded = readFileSync(out, 'utf8').split('\n');
       expect(loaded.filter((m) => /^NativeModule perf_hooks$/.test(m)), c.args.join(' ')).toEqual([]);
+      // a kept answer (DEC-062) names its cache entry by a key digest, not a cryptographic hash,
+      // and parses the place without the trace's globs (DEC-067)
+      if (c.args[0] !== 'search') expect(loaded.filter((m) => /^NativeModule crypto$|[/\\]picomatch[/\\]/.test(m)), c.args.join(' ')).toEqual([]);
+      // the hook starts no git and builds no command line
+      if (c.args[0] === 'hook') expect(loaded.filter((m) => /^NativeModule child_process$|[/\\]commander[/\\]/.test(m)), c.args.join(' ')).toEqual([]);
     }
+  });
+
+  it('is ASCII, and its build leaves dist/ holding only what the build writes (DEC-067)', () => {
+    // the bundle the tests run: one non-ASCII character would make V8 hold all of it as two-byte characters
+    expect(/[\u0080-\uffff]/.exec(readFileSync(path.join(ROOT, 'dist/cli.cjs'), 'utf8'))).toBeNull();
+    // a copy of the checkout, built with outputs an earlier build left
+    const dir = tempDir('git-ctx-build-');
+    for (const f of ['src', 'scripts', 'package.json', 'tsconfig.json']) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    mkdirSync(path.join(dir, 'dist/cache'), { recursive: true });
+    const stale = ['dist/cli-for.cjs', 'dist/hook-agent-read.cjs', 'dist/cache/compile-cache.js', 'dist/cache/compile-cache.d.ts', 'dist/cache/compile-cache.js.map'];
+    const live = ['dist/errors.js', 'dist/errors.d.ts', 'dist/cache/memo.js'];
+    for (const f of [...stale, ...live]) writeFileSync(path.join(dir, f), '// an earlier build\n');
+    const build = () => spawnSync(process.execPath, [path.join(dir, 'scripts/build-cli-bundle.mjs')], { cwd: dir, encoding: 'utf8' });
+    const b = build();
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.stderr).toContain('dist/: removed 5 files no build writes any more');
+    for (const f of stale) expect(existsSync(path.join(dir, f)), f).toBe(false);
+    for (const f of [...live, 'dist/cli.cjs']) expect(existsSync(path.join(dir, f)), f).toBe(true);
+    // a character the bundle would keep as it is: the build fails and names its source
+    const adr = path.join(dir, 'src/artifacts/sources/adr.ts');
+    writeFileSync(adr, readFileSync(adr, 'utf8').replace('[-\\u2013\\u2014:|]', '[-\u2013\u2014:|]'));
+    const bad = build();
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/dist\/cli\.cjs:\d+ \(from src\/artifacts\/sources\/adr\.ts\)/);
+    expect(bad.stderr).toContain('dist/cli.cjs is not ASCII');
   });
 });

@@ -23,7 +23,7 @@ export interface AdrSourceOptions {
 function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs
-    .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-–—:|]\s*)?(?=\S)/u, '')
+    .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/^[*_`]+|[*_`]+$/g, '')
     .trim();
@@ -52,7 +52,7 @@ const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
   [/\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
   [/\b(?:supersedes|replaces|obsoletes)\b/gi, 'supersedes', 0],
   [/\b(?:amended|refined|extended|modified|updated)\s+by\b/gi, 'amends', 1],
-  // "See [0009-…] for updates!", "Please refer to the [0011-…] for the latest change"
+  // "See [0009-...] for updates!", "Please refer to the [0011-...] for the latest change"
   [/\b(?:see|refer\s+to)\b(?=.{0,200}?\bfor\s+(?:the\s+)?(?:updates?|latest|newer|current|changes|more\s+recent)\b)/gi, 'amends', 1],
   [/\b(?:amends|refines|extends|modifies|updates)\b|\b(?:a\s+)?(?:refinement|amendment|update|extension)\s+(?:of|to)\b/gi, 'amends', 0],
   [/\bclarified\s+by\b/gi, 'clarifies', 1],
@@ -241,7 +241,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // "## Status: Proposed": a heading that carries the status itself
   if (!found.status) {
     for (const sec of sections) {
-      const hm = /^(?:\d+\.\s*)?status\s*[:\-–—]\s*(\S.*)$/i.exec(plain(sec.title));
+      const hm = /^(?:\d+\.\s*)?status\s*[:\-\u2013\u2014]\s*(\S.*)$/i.exec(plain(sec.title));
       if (hm) {
         found.status = { value: hm[1]!.trim(), line: sec.at + 1 };
         break;

@@ -68,7 +68,7 @@ export function learnShape(text: string): RecordShape | undefined {
   let titlePrefix = '';
   let titlePadded = false;
   const dotted = /^(\d+)\.\s+/.exec(heading);
-  const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.–—-]\s*|\s+)/.exec(heading);
+  const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.\u2013\u2014-]\s*|\s+)/.exec(heading);
   const padded = (digits: string) => digits.length > 1 && digits.startsWith('0');
   if (dotted) {
     titlePrefix = `{n}. `;

@@ -45,15 +45,15 @@ function normalize(p: string): string | undefined {
  */
 export class Linker {
   private readonly declSets = new Map<string, Map<string, GraphDecl>>();
-  // Python: dotted module suffix → files
+  // Python: dotted module suffix -> files
   private pyModules?: Map<string, string[]>;
-  // Go: module path → directory (from go.mod); directory → non-test files
+  // Go: module path -> directory (from go.mod); directory -> non-test files
   private goMods?: [string, string][];
   private goDirs?: Map<string, string[]>;
-  // Java: fully qualified class → file; package → files
+  // Java: fully qualified class -> file; package -> files
   private javaClasses?: Map<string, string>;
   private javaPkgs?: Map<string, string[]>;
-  // Ruby: qualified module/class name → files that open it; `lib/a/b.rb`-style paths → file
+  // Ruby: qualified module/class name -> files that open it; `lib/a/b.rb`-style paths -> file
   private rubyConsts?: Map<string, string[]>;
   private rubyFiles?: Set<string>;
 
@@ -276,7 +276,7 @@ export class Linker {
     return m;
   }
 
-  /** The file among `files` declaring `name` (following TS `export … from` and default exports). */
+  /** The file among `files` declaring `name` (following TS `export ... from` and default exports). */
   private find(files: string[], name: string, depth = 0): [string, string] | undefined {
     for (const p of files) {
       const f = this.facts.get(p);
@@ -320,7 +320,7 @@ export class Linker {
     return [path];
   }
 
-  /** The class enclosing a symbol (`A.m` → `A`; Go `T.M` → `T`). */
+  /** The class enclosing a symbol (`A.m` -> `A`; Go `T.M` -> `T`). */
   private classOf(path: string, f: FileFacts, from: string): string | undefined {
     if (f.lang === 'go') return from.includes('.') ? from.slice(0, from.indexOf('.')) : undefined;
     const decls = this.decls(path);
@@ -391,7 +391,7 @@ export class Linker {
     return m;
   }
 
-  /** A `require_relative` (spec `./…`) or `require` path to a repository file. */
+  /** A `require_relative` (spec `./...`) or `require` path to a repository file. */
   private rubyRequire(spec: string, from: string): string | undefined {
     this.rubyIndex();
     const files = this.rubyFiles!;

@@ -15,7 +15,7 @@ export class GeminiEmbedder extends RemoteEmbedder {
     super({ ...opts, model: (opts.model ?? '').replace(/^models\//, '') }, { url: 'https://generativelanguage.googleapis.com', model: 'gemini-embedding-001', batchSize: 100, maxBatch: 100, keyVars: 'GIT_CTX_EMBED_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY' });
   }
 
-  /** `{url}/v1beta/models/{model}:…`; a URL already ending in a version (/v1, /v1beta) keeps it. */
+  /** `{url}/v1beta/models/{model}:...`; a URL already ending in a version (/v1, /v1beta) keeps it. */
   protected endpoint(n: number): string {
     const base = /\/v\d+(beta\d*|alpha\d*)?$/.test(this.url) ? this.url : `${this.url}/v1beta`;
     return `${base}/models/${encodeURIComponent(this.model)}:${n === 1 ? 'embedContent' : 'batchEmbedContents'}${this.query}`;

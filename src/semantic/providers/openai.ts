@@ -31,7 +31,7 @@ export abstract class RemoteEmbedder implements Embedder {
   readonly model: string;
   /** the endpoint's base, without query or fragment */
   readonly url: string;
-  /** a query the user's URL carried (`?key=…`, `?api-version=…`), kept on every endpoint */
+  /** a query the user's URL carried (`?key=...`, `?api-version=...`), kept on every endpoint */
   protected readonly query: string;
   readonly batchSize: number;
   protected readonly http: Omit<HttpOptions, 'provider'>;

@@ -121,7 +121,10 @@ export function keptAnswer<V>(root: string, commit: string | undefined, q: Place
   if (!m.on) return undefined;
   const e = m.get(key);
   if (!e || !Array.isArray(e.deps)) return undefined;
-  for (const [p, sig] of e.deps) if (signature(path.join(root, p)).sig !== sig) return undefined;
+  // the paths are the repository's own (no `..`, `/`-separated): joined without normalising
+  // each of the hundreds a warm question stats
+  const top = root.endsWith(path.sep) ? root : root + path.sep;
+  for (const [p, sig] of e.deps) if (signature(top + (p.endsWith('/') ? p.slice(0, -1) : p)).sig !== sig) return undefined;
   return e.answer;
 }
 

@@ -2,7 +2,6 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256 } from '../util/hash.js';
 import type { Episode, SupportRef } from './types.js';
 
 /**
@@ -27,7 +26,8 @@ function fileOf(dir: string, hash: string): string {
 
 /** Store a text by its SHA-256 (idempotent); returns the hash. */
 export function putPayload(dir: string, text: string): string {
-  const hash = sha256(text);
+  // node:crypto only when a payload is stored: recording an episode is on a kept answer's path (DEC-067)
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('hex');
   const file = fileOf(dir, hash);
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });

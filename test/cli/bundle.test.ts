@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
+import { RACY_MS } from '../../src/place/kept.js';
 
 const rec = (id: string, type: string, fm: string, body = '') => `---\nid: ${id}\ntype: ${type}\ntitle: ${id} title\n${fm}---\n\n# ${id}\n\n${body}\n`;
 
@@ -111,12 +112,14 @@ describe('the bundle of the CLI (dist/cli.cjs, DEC-043)', () => {
     expect(readdirSync(dir).length).toBeGreaterThan(0);
   });
 
-  it('loads no perf_hooks in a warm agent-read hook, for, trace or search (DEC-041 item 4: timings read process.uptime), nor node:crypto, picomatch or the git runner for a kept answer (DEC-067)', () => {
+  it('loads no perf_hooks in a warm agent-read hook, for, trace or search (DEC-041 item 4: timings read process.uptime), nor node:crypto, picomatch or the git runner for a kept answer (DEC-067)', async () => {
     const r = makeRepo({
       'src/a.ts': '// @spec SPEC-A\nexport function a() {\n  return 1;\n}\n',
       '.contextia/system/specs/SPEC-A.md': rec('SPEC-A', 'spec', 'status: active\nkeywords: [alpha]\n', 'The a function.'),
     });
     r.commit('fixture');
+    // an answer that read a file written within RACY_MS is not kept (DEC-062): the measured run must be a kept answer
+    await new Promise((res) => setTimeout(res, RACY_MS + 150));
     const out = path.join(tempDir('git-ctx-modules-'), 'modules.txt');
     const preload = path.join(path.dirname(out), 'preload.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, [...process.moduleLoadList, ...Object.keys(require.cache)].join('\\n')));\n`);

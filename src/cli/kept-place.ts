@@ -9,7 +9,9 @@ import type { Snapshot } from '../snapshot/types.js';
 import { recordingEnabled } from '../store/journal.js';
 import { startEpisode, type EpisodeRecorder } from '../store/record.js';
 import { indexStamp } from '../tree/state.js';
-import { io, loadRepo, type RepoContext, type RepoOptions } from './shared.js';
+import type { Config } from '../config.js';
+import type { DirtyProbe } from '../store/dirty.js';
+import { io, loadRepo, noteZeroConfig, type RepoContext, type RepoOptions } from './shared.js';
 
 /** What a kept CLI answer carries besides the command's own result: what its episode and its notice need. */
 export interface KeptCliAnswer<V> {
@@ -60,7 +62,8 @@ export type SearchAnswered<V> = Omit<PlaceAnswered<V>, 'target'>;
  */
 export async function answerSearchQuestion<V>(o: RepoOptions, text: string, options: unknown, named: () => string[], compute: (repo: RepoContext) => Promise<{ value: V; files: (answer: V) => string[] }>): Promise<SearchAnswered<V>> {
   const question = (): PlaceQuestion => ({ command: 'search', place: text, options });
-  const { target: _, ...answered } = await answerKept<V, null>(o, 'search', () => null, question, named, (repo) => compute(repo));
+  // words naming no file read nothing of the tree but the set: the kept search set answers for it (DEC-066)
+  const { target: _, ...answered } = await answerKept<V, null>(o, 'search', () => null, question, named, (repo) => compute(repo), named().length === 0);
   return answered;
 }
 
@@ -72,6 +75,7 @@ async function answerKept<V, T>(
   question: (about: T) => PlaceQuestion,
   reads: (about: T) => string | string[],
   compute: (repo: RepoContext, about: T) => Promise<{ value: V; files: (answer: V) => string[] }>,
+  searchSet = false,
 ): Promise<{ root: string; commit: string | undefined; target: T; answer: KeptCliAnswer<V>; rec: EpisodeRecorder }> {
   const env = io().env;
   const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
@@ -85,6 +89,10 @@ async function answerKept<V, T>(
       if (kept.zeroNote) io().err(`git-ctx: ${kept.zeroNote}\n`);
       return { root: head.root, commit: head.commit, target, answer: kept, rec: episode(head.root, head.commit, kept, 'worktree') };
     }
+    if (searchSet) {
+      const done = await fromSearchSet(head.root, head.commit, env, target, question(target), compute);
+      if (done) return { root: head.root, commit: head.commit, target, answer: done, rec: episode(head.root, head.commit, done, 'worktree') };
+    }
   }
   const started = Date.now();
   let seen: RecordingSnapshot | undefined;
@@ -93,21 +101,59 @@ async function answerKept<V, T>(
     const { snapshot, config } = repo;
     const stamp = indexStamp(snapshot.root);
     const target = about(snapshot.root, repo.cwd);
+    // what loading the set read, before the answer reads more: the next search with other words reads this (DEC-066)
+    if (searchSet && seen) {
+      const identity = await (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.().catch(() => undefined);
+      const { keepSearchSet } = await import('../place/search-set.js');
+      keepSearchSet(seen, repo.set, identity, started, stamp);
+    }
     // the episode's dirty flag, judged beside the answer (when episodes are recorded)
     const probe = recordingEnabled(env, { record: config.record }) ? (await import('../store/dirty.js')).startDirtyProbe(snapshot.root, snapshot.commit, { reads: snapshot.kind }) : undefined;
     const { value, files } = await compute(repo, target);
-    const read = files(value);
-    const dirty = await probe?.judge(read, 100);
-    const z = config.zeroConfig;
-    const answer: KeptCliAnswer<V> = { value, record: config.record, ...(dirty === undefined ? {} : { dirty }), ...(z?.sources.length ? { zeroNote: zeroConfigLine(z, config.dir) } : {}) };
-    if (seen) {
-      // what the dirty flag is judged on is part of what the answer is kept by
-      for (const f of read) seen.files.add(f);
-      if (config.retrieval?.feedback_ranking) seen.whole = true;
-      keepAnswer(seen, question(target), answer, started, stamp, env);
-    }
+    const answer = await answered(value, files, config, probe, seen, question(target), started, stamp, env);
     return { root: snapshot.root, commit: snapshot.commit, target, answer, rec: episode(snapshot.root, snapshot.commit, answer, snapshot.kind) };
   } finally {
     repo.close();
   }
+}
+
+/** A computed answer with its dirty flag and notice, kept (when `seen` noted what it read). */
+async function answered<V>(value: V, files: (answer: V) => string[], config: Config, probe: DirtyProbe | undefined, seen: RecordingSnapshot | undefined, q: PlaceQuestion, started: number, stamp: string | undefined, env: NodeJS.ProcessEnv): Promise<KeptCliAnswer<V>> {
+  const read = files(value);
+  const dirty = await probe?.judge(read, 100);
+  const z = config.zeroConfig;
+  const answer: KeptCliAnswer<V> = { value, record: config.record, ...(dirty === undefined ? {} : { dirty }), ...(z?.sources.length ? { zeroNote: zeroConfigLine(z, config.dir) } : {}) };
+  if (seen) {
+    // what the dirty flag is judged on is part of what the answer is kept by
+    for (const f of read) seen.files.add(f);
+    if (config.retrieval?.feedback_ranking) seen.whole = true;
+    keepAnswer(seen, q, answer, started, stamp, env);
+  }
+  return answer;
+}
+
+/**
+ * A search computed over the kept search set (DEC-066): no snapshot, config or artifact set
+ * opened. Undefined when there is none for this state of the repository, or when the search
+ * read something it does not hold (then the caller computes it from the repository).
+ */
+async function fromSearchSet<V, T>(root: string, commit: string | undefined, env: NodeJS.ProcessEnv, target: T, q: PlaceQuestion, compute: (repo: RepoContext, about: T) => Promise<{ value: V; files: (answer: V) => string[] }>): Promise<KeptCliAnswer<V> | undefined> {
+  const started = Date.now();
+  const stamp = indexStamp(root);
+  const { keptSearchSet } = await import('../place/search-set.js');
+  const kept = keptSearchSet(root, commit, env);
+  if (!kept) return undefined;
+  const { set, snapshot, config } = kept;
+  noteZeroConfig(config);
+  const probe = recordingEnabled(env, { record: config.record }) ? (await import('../store/dirty.js')).startDirtyProbe(root, commit, { reads: 'worktree' }) : undefined;
+  let computed: { value: V; files: (answer: V) => string[] };
+  try {
+    computed = await compute({ snapshot, config, set, cwd: io().cwd, close: () => undefined }, target);
+  } catch (e) {
+    if (kept.missed()) return undefined;
+    throw e;
+  }
+  // a lane that read what the entry lacks failed quietly: its answer is not the answer
+  if (kept.missed()) return undefined;
+  return answered(computed.value, computed.files, config, probe, kept.recorder(), q, started, stamp, env);
 }

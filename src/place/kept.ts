@@ -49,8 +49,8 @@ interface KeptEntry<V> {
 
 /** The question asked: its command, its place, and whatever else it is a function of (options). */
 export interface PlaceQuestion {
-  command: 'trace' | 'for' | 'agent-read' | 'search';
-  /** the place asked about; for `search`, the question's words */
+  command: 'trace' | 'for' | 'agent-read' | 'search' | 'search-set';
+  /** the place asked about; for `search`, the question's words; for `search-set` (what searches read of the set: search-set.ts), nothing */
   place: string;
   options?: unknown;
 }
@@ -89,6 +89,7 @@ function keyOf(root: string, commit: string | undefined, q: PlaceQuestion, env: 
 }
 
 function memoOf<V>(root: string, q: PlaceQuestion): Memo<KeptEntry<V>> {
+  if (q.command === 'search-set') return memo<KeptEntry<V>>(root, 'search-set');
   // a place has one file of its own (bounded by the tree); the words of searches are
   // unbounded, so they share 256 files by a digest (one question kept per file)
   return memo<KeptEntry<V>>(root, 'place-answer', q.command === 'search' ? `search-${keyDigest(q.place).slice(0, 2)}` : `${q.command}-${q.place}`);

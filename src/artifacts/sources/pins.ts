@@ -29,10 +29,22 @@ export interface PinChange {
   added: string[];
   changed: string[];
   removed: string[];
+  /** records whose file moved (a renamed or renumbered record): matched by id, then by content (DEC-066) */
+  renamed: RenamedRecord[];
   /** records whose status became superseded (or that another record now supersedes) */
   superseded: string[];
   /** the previous pin could not be read (the upstream rewrote its history): no per-record change */
   previousUnavailable?: true;
+}
+
+/** A record of the previous pin found again under another file (and, renumbered, another id). */
+export interface RenamedRecord {
+  from: string;
+  to: string;
+  fromFile: string;
+  toFile: string;
+  /** its content changed too (beyond the number in its title) */
+  changed: boolean;
 }
 
 export interface UpdateResult {
@@ -54,7 +66,63 @@ function selected(config: Config, names: string[] | undefined): GitSourceConfig[
 }
 
 /** A record's id and status as its file gives them, for the change report (parsed without the set). */
-type PinnedRecord = { id: string; file: string; blob: string; status?: string; supersedes: string[] };
+type PinnedRecord = { id: string; file: string; blob: string; status?: string; supersedes: string[]; words: Map<string, number> };
+
+/** A record's words and how often each occurs: what a renamed record is recognised by. */
+function wordsOf(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) out.set(w, (out.get(w) ?? 0) + 1);
+  return out;
+}
+
+/** How much of two records' words they share (Dice over the word counts): 1 for the same words. */
+function similarity(a: Map<string, number>, b: Map<string, number>): number {
+  let shared = 0;
+  let total = 0;
+  for (const [w, n] of a) {
+    total += n;
+    shared += Math.min(n, b.get(w) ?? 0);
+  }
+  for (const n of b.values()) total += n;
+  return total ? (2 * shared) / total : 0;
+}
+
+/**
+ * A record whose file went and one whose file came that share at least this share of their
+ * words are one record renamed or renumbered: git's own rename detection defaults to 50 %.
+ */
+const RENAME_SIMILARITY = 0.5;
+
+/**
+ * Pair the records of files gone with those of files come: the same id first (a file
+ * renamed), then the same bytes, then the most similar text (a record renumbered: its id
+ * and title number changed, its words did not), each record in one pair at most.
+ */
+function matchRenames(gone: PinnedRecord[], come: PinnedRecord[]): RenamedRecord[] {
+  const pairs: [PinnedRecord, PinnedRecord][] = [];
+  const left = new Set(gone);
+  const right = new Set(come);
+  const take = (g: PinnedRecord, c: PinnedRecord) => {
+    pairs.push([g, c]);
+    left.delete(g);
+    right.delete(c);
+  };
+  for (const c of come) {
+    const g = [...left].find((x) => x.id === c.id) ?? [...left].find((x) => x.blob === c.blob);
+    if (g) take(g, c);
+  }
+  const scored: { g: PinnedRecord; c: PinnedRecord; s: number }[] = [];
+  for (const g of left) for (const c of right) {
+    const s = similarity(g.words, c.words);
+    if (s >= RENAME_SIMILARITY) scored.push({ g, c, s });
+  }
+  // best first; ties by file, so the pairing never depends on listing order
+  scored.sort((x, y) => y.s - x.s || (x.g.file < y.g.file ? -1 : x.g.file > y.g.file ? 1 : x.c.file < y.c.file ? -1 : 1));
+  for (const { g, c } of scored) if (left.has(g) && right.has(c)) take(g, c);
+  return pairs
+    .map(([g, c]) => ({ from: g.id, to: c.id, fromFile: g.file, toFile: c.file, changed: g.blob !== c.blob && similarity(g.words, c.words) < 1 }))
+    .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+}
 
 async function recordsAt(store: SourceStore, commit: string, s: GitSourceConfig): Promise<Map<string, PinnedRecord>> {
   const entries = (await listPinned(store, commit, s.dir)).filter((e) => e.mode !== '120000' && (s.format === 'adr' ? isAdrFile(e.path) : e.path.endsWith('.md') && !/(^|\/)(_[^/]*|README\.md|baseline\.md)$/.test(e.path)));
@@ -76,7 +144,9 @@ async function recordsAt(store: SourceStore, commit: string, s: GitSourceConfig)
     const status = (a.statusText ?? a.status ?? '').toLowerCase();
     const superseded = status.startsWith('superseded') || rel.some(([k, , , incoming]) => k === 'supersedes' && incoming === 1);
     const named = rel.filter(([k, , , incoming]) => k === 'supersedes' && incoming === 0).map(([, ref]) => ref);
-    out.set(e.path, { id: a.id, file, blob: e.blob, ...(superseded ? { status: 'superseded' } : a.status !== undefined ? { status: a.status } : {}), supersedes: [...(a.relations.supersedes ?? []), ...named] });
+    // the title's number is the file's: a renumbered record differs by it alone
+    const words = wordsOf(buf.toString('utf8').replace(/^(#\s*)\d+[.:]?\s*/m, '$1'));
+    out.set(e.path, { id: a.id, file, blob: e.blob, ...(superseded ? { status: 'superseded' } : a.status !== undefined ? { status: a.status } : {}), supersedes: [...(a.relations.supersedes ?? []), ...named], words });
   });
   // a supersession written as a link to the record's file names it by path: by id from here on
   const byFile = new Map([...out.values()].map((r) => [r.file, r.id]));
@@ -84,7 +154,7 @@ async function recordsAt(store: SourceStore, commit: string, s: GitSourceConfig)
   return out;
 }
 
-/** What moving a pin from one commit to another changes, record by record (by file: a renumbered record is removed and added). */
+/** What moving a pin from one commit to another changes, record by record: by file, then a file gone matched with one come (renamed, renumbered). */
 async function diffPins(store: SourceStore, s: GitSourceConfig, from: string | undefined, to: string): Promise<Omit<PinChange, 'name' | 'git' | 'ref' | 'to' | 'from'>> {
   const after = await recordsAt(store, to, s);
   let before = new Map<string, PinnedRecord>();
@@ -101,17 +171,23 @@ async function diffPins(store: SourceStore, s: GitSourceConfig, from: string | u
   const changed: string[] = [];
   const superseded = new Set<string>();
   const beforeIds = new Map([...before.values()].map((r) => [r.id, r]));
+  const renamed = matchRenames(
+    [...before].filter(([p]) => !after.has(p)).map(([, r]) => r),
+    [...after].filter(([p]) => !before.has(p)).map(([, r]) => r),
+  );
+  const moved = new Set([...renamed.map((r) => `-${r.fromFile}`), ...renamed.map((r) => `+${r.toFile}`)]);
   for (const [p, r] of after) {
     const old = before.get(p);
-    if (!old) added.push(r.id);
-    else if (old.blob !== r.blob) changed.push(r.id);
+    if (!old) {
+      if (!moved.has(`+${r.file}`)) added.push(r.id);
+    } else if (old.blob !== r.blob) changed.push(r.id);
     if (r.status === 'superseded' && beforeIds.get(r.id)?.status !== 'superseded') superseded.add(r.id);
     for (const t of r.supersedes) if (!beforeIds.get(r.id)?.supersedes.includes(t) && !t.startsWith('@') && !t.startsWith('~')) superseded.add(t);
   }
   const afterPaths = new Set(after.keys());
-  const removed = [...before].filter(([p]) => !afterPaths.has(p)).map(([, r]) => r.id);
+  const removed = [...before].filter(([p, r]) => !afterPaths.has(p) && !moved.has(`-${r.file}`)).map(([, r]) => r.id);
   const sort = (xs: Iterable<string>) => [...xs].sort();
-  return { added: sort(added), changed: sort(changed), removed: sort(removed), superseded: sort(superseded), ...(previousUnavailable ? { previousUnavailable: true as const } : {}) };
+  return { added: sort(added), changed: sort(changed), removed: sort(removed), renamed, superseded: sort(superseded), ...(previousUnavailable ? { previousUnavailable: true as const } : {}) };
 }
 
 /**

@@ -1,5 +1,6 @@
 // @spec SPEC-FEDERATION-001
 
+import path from 'node:path';
 import type { Command } from '../commander.js';
 import type { PinChange, PinStatus } from '../../artifacts/sources/pins.js';
 import { plural } from '../../util/plural.js';
@@ -27,6 +28,10 @@ function changeLines(c: PinChange): string[] {
   };
   list('added', c.added);
   list('changed', c.changed);
+  list(
+    'renamed',
+    c.renamed.map((r) => `${r.from === r.to ? r.from : `${r.from} → ${r.to}`} (${path.posix.basename(r.fromFile)} → ${path.posix.basename(r.toFile)}${r.changed ? ', changed' : ''})`),
+  );
   list('superseded', c.superseded);
   list('removed', c.removed);
   return lines;

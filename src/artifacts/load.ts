@@ -17,7 +17,7 @@ import { attachSidecarProvenance, readSidecarProvenance } from './sources/proven
 import { globIndexFor, type PathLookup } from '../util/glob.js';
 import type { Artifact, LoadProblem } from './types.js';
 import { applyZeroConfig } from './sources/zero-config.js';
-import { listPinnedSource, pinSources, pinToken, readPinnedFiles, shareScope, type PinnedSource, type SourcesState } from './sources/federated.js';
+import { listPinnedSource, pinSources, pinToken, readPinnedFiles, resolveOutsideLinks, shareScope, type PinnedSource, type SourcesState } from './sources/federated.js';
 import type { FetchAuth } from '../git/source-store.js';
 
 export interface ArtifactSet {
@@ -342,6 +342,8 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
       for (const a of artifacts) if (a.origin === 'federated') shareScope(a);
       if (config.sources.length || pins.length) disambiguateNumbers(artifacts, problems);
       finishSources(artifacts, config, problems, undefined);
+      // links of pinned records that leave their folder: to a document of the upstream, or broken (DEC-066)
+      if (pins.length) problems.push(...(await resolveOutsideLinks(pins, artifacts, config.dir)));
       artifacts.sort(byIdThenFile);
       if (setKey) cache.setFinished(setKey, artifacts.map((a) => ({ artifact: a, key: keys.get(a)!, keyLines: keyLinesAdded(a) })), [...problems]);
       await cache.save();

@@ -195,6 +195,16 @@ export async function listPinned(store: SourceStore, commit: string, dir: string
   return entries;
 }
 
+/**
+ * Which of these paths (files or folders, from the upstream's top level) the pinned commit
+ * has: its trees are in the store (fetched whole, only blobs are filtered), so nothing is fetched.
+ */
+export async function pathsAtPinned(store: SourceStore, commit: string, paths: string[]): Promise<Set<string>> {
+  if (!paths.length) return new Set();
+  const out = await git(store, ['ls-tree', '-z', '--full-tree', '--name-only', commit, '--', ...paths]);
+  return new Set(splitZ(out));
+}
+
 /** The bytes of blobs from the store, in order (one process for all of them). */
 export async function readPinnedBlobs(store: SourceStore, blobs: string[]): Promise<(Buffer | undefined)[]> {
   if (!blobs.length) return [];

@@ -306,7 +306,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
       if (/^[a-z]+:/i.test(target)) continue;
-      const p = target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(dir, decodeURI(target)));
+      const p = linkedPath(file, dir, decodeURI(target));
       // a markdown link's text starts at its `[`: the wording before the link text counts
       const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;
       out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p), at: open < 0 ? m.index : open });
@@ -379,4 +379,18 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // n: only an id taken from the file name is renumbered or found by number
   setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
   return { artifact, problems };
+}
+
+/**
+ * The repository path a relative link in `file` names. A pinned source's record
+ * (`~name@commit/…`) links within its upstream: `/x` is the upstream's top level, and a link
+ * that climbs above it keeps its `..` under the source's folder (never a path of this
+ * repository), so the set can say it leads nowhere (DEC-066).
+ */
+function linkedPath(file: string, dir: string, target: string): string {
+  if (!file.startsWith('~')) return target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(dir, target));
+  const home = file.slice(0, file.indexOf('/'));
+  const inner = dir.length > home.length ? dir.slice(home.length + 1) : '';
+  const rel = target.startsWith('/') ? path.posix.normalize(target.slice(1)) : path.posix.normalize(path.posix.join(inner || '.', target));
+  return `${home}/${rel}`;
 }

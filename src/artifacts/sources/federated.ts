@@ -2,7 +2,7 @@
 
 import type { Config, GitSourceConfig } from '../../config.js';
 import { CtxError } from '../../errors.js';
-import { fetchPinned, hasPinned, listPinned, readPinnedBlobs, sourceStore, type FetchAuth, type SourceStore } from '../../git/source-store.js';
+import { fetchPinned, hasPinned, listPinned, pathsAtPinned, readPinnedBlobs, sourceStore, type FetchAuth, type SourceStore } from '../../git/source-store.js';
 import type { Snapshot, SnapshotEntry } from '../../snapshot/types.js';
 import type { Artifact, LoadProblem } from '../types.js';
 import { pinPrefix } from './federated-file.js';
@@ -151,4 +151,56 @@ export async function readPinnedFiles(pins: PinnedSource[], entries: SnapshotEnt
  */
 export function shareScope(a: Artifact): void {
   if (a.scope === 'project') a.scope = 'global';
+}
+
+/**
+ * Links of pinned records that leave their source's folder (DEC-066): the parser names them
+ * `~name@commit12/<path in the upstream>`. One that names a file or folder the upstream has at
+ * the pinned commit is a link to a document of that repository, not to a record: no relation
+ * is drawn for it. One that names nothing there (or climbs above the upstream's top level) is
+ * a broken link, reported on this repository's config (findings on the record's own file are
+ * the upstream's: DEC-061), naming the source, the commit and the record. The relations and
+ * links of a record are replaced, never edited in place (the parse cache holds them).
+ */
+export async function resolveOutsideLinks(pins: PinnedSource[], artifacts: Artifact[], configDir: string): Promise<LoadProblem[]> {
+  const ids = new Set(artifacts.map((a) => a.id));
+  const homes = new Map(pins.map((p) => [pinPrefix(p.name, p.commit) + '/', p]));
+  const outside = (t: string): { pin: PinnedSource; path: string } | undefined => {
+    if (!t.startsWith('~') || ids.has(t)) return undefined;
+    const at = t.indexOf('/');
+    const pin = homes.get(t.slice(0, at + 1));
+    return pin ? { pin, path: t.slice(at + 1) } : undefined;
+  };
+  const asked = new Map<PinnedSource, Set<string>>();
+  for (const a of artifacts) {
+    if (a.origin !== 'federated') continue;
+    for (const t of [...Object.values(a.relations).flat(), ...a.links.map((l) => l.id)]) {
+      const o = outside(t!);
+      if (o && o.path !== '..' && !o.path.startsWith('../')) (asked.get(o.pin) ?? asked.set(o.pin, new Set()).get(o.pin)!).add(o.path);
+    }
+  }
+  const present = new Map<PinnedSource, Set<string>>();
+  for (const [pin, paths] of asked) present.set(pin, await pathsAtPinned(pin.store, pin.commit, [...paths]));
+  const problems: LoadProblem[] = [];
+  for (const a of artifacts) {
+    if (a.origin !== 'federated') continue;
+    const gone = (t: string): boolean => {
+      const o = outside(t);
+      if (!o) return false;
+      if (!present.get(o.pin)?.has(o.path)) problems.push({ file: `${configDir}/config.yaml`, rule: 'broken-link', message: `git source ${o.pin.name}@${o.pin.commit.slice(0, SHORT)}: ${a.id} (${federatedFile(a.file)?.path ?? a.file}) links ${o.path}, which is not in the upstream at that commit` });
+      return true;
+    };
+    const rel: Artifact['relations'] = {};
+    let touched = false;
+    for (const [k, list] of Object.entries(a.relations) as [keyof Artifact['relations'], string[]][]) {
+      const kept = list.filter((t) => !gone(t));
+      if (kept.length !== list.length) touched = true;
+      if (kept.length) rel[k] = kept;
+    }
+    const links = a.links.filter((l) => !gone(l.id));
+    if (touched) a.relations = rel;
+    if (links.length !== a.links.length) a.links = links;
+  }
+  // a target named both as a relation and a link is one broken link
+  return [...new Map(problems.map((p) => [p.message, p])).values()];
 }

@@ -1,9 +1,10 @@
 import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
 import { ID_PATTERN, type Artifact } from '../../artifacts/types.js';
-import type { CheckContext, Finding, Rule } from '../types.js';
+import type { CheckContext, Finding, Rule, RuleFinding } from '../types.js';
 import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
+import { federatedFile, sourceMark } from '../../artifacts/sources/federated.js';
 
 type Out = Omit<Finding, 'severity'>;
 
@@ -21,6 +22,28 @@ function graphOf(ctx: CheckContext): LinkGraph {
 const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
 
 const line = (a: Artifact, key: string) => a.keyLines[key] ?? a.keyLines.id;
+
+/**
+ * Two git sources giving one id (DEC-066): neither upstream can see the clash (each checks
+ * its own records, and findings on their files are theirs: DEC-061), so it is this
+ * repository's finding, on its config, naming both sources and the record that is read —
+ * the one whose file sorts first (`~<source name>@…`: the sources in the order of their
+ * names), as for any duplicate id.
+ */
+function acrossSources(ctx: CheckContext, id: string, files: string[]): RuleFinding | undefined {
+  const sources = [...new Set(files.map((f) => federatedFile(f)?.name).filter((n): n is string => n !== undefined))];
+  if (sources.length < 2) return undefined;
+  const read = ctx.set.byId.get(id);
+  const winner = read && federatedFile(read.file);
+  const named = files.filter((f) => federatedFile(f)).map((f) => `${sourceMark(f)} (${federatedFile(f)!.path})`);
+  return {
+    rule: 'duplicate-id',
+    id,
+    severity: 'warning',
+    file: `${ctx.config.dir}/config.yaml`,
+    message: `git sources ${sources.join(' and ')} both give id ${id}: ${named.join(', ')}; the record of ${winner ? winner.name : read?.file} is read (the sources in the order of their names); give the sources different \`prefix:\` settings, or write a local record of that id to choose`,
+  };
+}
 
 /** Keys that hold a date: `date`, `created`, `updated`, `decided`, `last_reviewed`, `review-date` … */
 const DATE_KEY = /^(?:date|created|updated|decided|accepted|reviewed|last[-_ ]?(?:reviewed|updated)|review[-_ ]?date|decision[-_ ]?date)$/i;
@@ -87,8 +110,10 @@ export const CORE_RULES: Rule[] = [
     severity: 'error',
     description: 'the same id declared in more than one file',
     run: (ctx) => {
-      const res: Out[] = [];
+      const res: RuleFinding[] = [];
       for (const [id, files] of ctx.set.duplicates) {
+        const across = acrossSources(ctx, id, files);
+        if (across) res.push(across);
         for (const f of files.slice(1)) {
           const a = ctx.set.artifacts.find((x) => x.file === f);
           res.push({ rule: 'duplicate-id', id, file: f, line: a ? line(a, 'id') : undefined, message: `duplicate id ${id}: also declared in ${files.filter((x) => x !== f).join(', ')}` });
@@ -147,7 +172,8 @@ export const CORE_RULES: Rule[] = [
     description: 'a link, requires or relation naming an id that does not exist',
     run: async (ctx) => {
       const g = graphOf(ctx);
-      const res: Out[] = [];
+      // a pinned record's link out of its folder to nothing in its upstream, found while loading (DEC-066)
+      const res: RuleFinding[] = ctx.set.problems.filter((p) => p.rule === 'broken-link').map((p) => ({ rule: 'broken-link', severity: 'warning', file: p.file, message: p.message }));
       for (const e of g.edges) {
         if (e.resolved) continue;
         // a record read in place that links to a document of the tree which is no record (the

@@ -23,12 +23,14 @@ export function fileState(root: string, index: GitIndexFile, p: string): FileSta
   const abs = path.join(root, p);
   let st;
   try {
-    st = lstatSync(abs, { bigint: true });
+    // no error built for a missing file: an answer names files that are not on disk (a pinned
+    // source's records), and an error with its stack costs more than the stat
+    st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return 'git';
-    return e ? 'dirty' : 'absent'; // deleted; or never a file (nothing read)
   }
+  if (!st) return e ? 'dirty' : 'absent'; // deleted; or never a file (nothing read)
   if (!e) return st.isFile() || st.isSymbolicLink() ? 'dirty' : 'absent'; // not in the index: not in the commit either
   if (index.stage(e) !== 0) return 'dirty';
   if (index.special(e)) return 'git';

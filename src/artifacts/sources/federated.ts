@@ -5,7 +5,7 @@ import { CtxError } from '../../errors.js';
 import { fetchPinned, hasPinned, listPinned, pathsAtPinned, readPinnedBlobs, sourceStore, type FetchAuth, type SourceStore } from '../../git/source-store.js';
 import type { Snapshot, SnapshotEntry } from '../../snapshot/types.js';
 import type { Artifact, LoadProblem } from '../types.js';
-import { pinPrefix } from './federated-file.js';
+import { federatedFile, pinPrefix, SHORT } from './federated-file.js';
 
 /**
  * Records from other repositories (DEC-061). A `sources:` entry with `git:` is read at the

@@ -4,7 +4,7 @@ import type { CheckContext, Finding, Rule, RuleFinding } from '../types.js';
 import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
-import { federatedFile, sourceMark } from '../../artifacts/sources/federated.js';
+import { federatedFile, sourceMark } from '../../artifacts/sources/federated-file.js';
 
 type Out = Omit<Finding, 'severity'>;
 

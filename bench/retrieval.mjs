@@ -45,6 +45,7 @@ import {
   bm25Answer,
   formatAnswerTable,
   formatTable,
+  isPlaceKind,
   queryTokens,
   scoreRanking,
   summarise,
@@ -203,7 +204,7 @@ async function loadLibrary(bin, cwd) {
   } catch {
     return null;
   }
-  const isPlace = (q) => q.kind === 'file' || q.kind === 'symbol';
+  const isPlace = (q) => isPlaceKind(q.kind);
   if (typeof lib.retrieve === 'function') return (q) => lib.retrieve(isPlace(q) ? { cwd, place: q.input } : { cwd, query: q.input });
   const needed = ['retrieveForPlace', 'retrieveForText', 'openSnapshot', 'loadConfig', 'loadArtifactSet', 'parseTraceTarget'];
   if (!needed.every((n) => typeof lib[n] === 'function')) return null;
@@ -225,7 +226,7 @@ async function loadLibrary(bin, cwd) {
 const execFileP = promisify(execFile);
 
 function ctxArgv(query, extra) {
-  const place = query.kind === 'file' || query.kind === 'symbol';
+  const place = isPlaceKind(query.kind);
   return place ? ['for', query.input, '--format', 'json', ...extra] : ['search', ...query.input.split(/\s+/).filter(Boolean), '--format', 'json', ...extra];
 }
 
@@ -277,7 +278,7 @@ async function runGitCtx(cwd, queries, opts) {
   let note = library ? '' : opts.cli ? '--cli' : opts.ctxArgs.length ? '--ctx-arg given' : opts.env ? 'semantic slot off' : 'the library does not export the engine';
   // the library must answer exactly as the CLI does; a few queries of each shape are compared
   if (library) {
-    const sample = [...queries.filter((q) => q.kind === 'file' || q.kind === 'symbol').slice(0, CROSS_CHECK), ...queries.filter((q) => q.kind !== 'file' && q.kind !== 'symbol').slice(0, CROSS_CHECK)];
+    const sample = [...queries.filter((q) => isPlaceKind(q.kind)).slice(0, CROSS_CHECK), ...queries.filter((q) => !isPlaceKind(q.kind)).slice(0, CROSS_CHECK)];
     for (const q of sample) {
       const viaCli = await runCli(bin, cwd, q, []).catch((e) => `error: ${e.message}`);
       const viaLib = await Promise.resolve()

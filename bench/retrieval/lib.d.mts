@@ -1,6 +1,6 @@
 // Types for bench/retrieval/lib.mjs, so the TypeScript tests can import it.
 
-export type QueryKind = 'file' | 'symbol' | 'question' | 'paraphrase' | 'keyword' | 'offtopic';
+export type QueryKind = 'file' | 'symbol' | 'question' | 'paraphrase' | 'keyword' | 'offtopic' | 'ungoverned';
 
 export interface DevQuery {
   id: string;
@@ -40,7 +40,8 @@ export interface AnswerRow {
 
 export const KINDS: QueryKind[];
 export const ON_TOPIC: QueryKind[];
-export function isUngoverned(query: DevQuery): boolean;
+export const NO_ANSWER: QueryKind[];
+export function isPlaceKind(kind: QueryKind): boolean;
 export const TOP_SHOWN: number;
 export const BM25_FLOOR: number;
 export function bm25Answer(hits: { id: string; score: number }[], floor?: number): string[];

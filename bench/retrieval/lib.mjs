@@ -2,23 +2,21 @@
 // the dev-set shape, the BM25 baseline, and the metrics. Plain ESM, no dependencies.
 
 /**
- * Query kinds, in the order the table prints them. `offtopic` questions have no right answer
- * (`relevant: []`): the right behaviour is to answer nothing, so they have no recall or MRR and
- * count only in the answer table (share answered with nothing).
+ * Query kinds, in the order the table prints them. `offtopic` questions and `ungoverned` files
+ * (a file query for a file no record governs) have no right answer (`relevant: []`): the right
+ * behaviour is to answer nothing, so they have no recall or MRR and count only in the answer
+ * table (share answered with nothing).
  */
-export const KINDS = ['file', 'symbol', 'question', 'paraphrase', 'keyword', 'offtopic'];
+export const KINDS = ['file', 'symbol', 'question', 'paraphrase', 'keyword', 'offtopic', 'ungoverned'];
+
+/** Kinds without a right answer (`relevant: []`). */
+export const NO_ANSWER = ['offtopic', 'ungoverned'];
 
 /** Kinds with a right answer: the ones recall and MRR are measured on. */
-export const ON_TOPIC = KINDS.filter((k) => k !== 'offtopic');
+export const ON_TOPIC = KINDS.filter((k) => !NO_ANSWER.includes(k));
 
-/**
- * A file query with `relevant: []` is a file no record governs: like an off-topic question its
- * right answer is nothing, so it has no recall or MRR and shows in the answer table only, in the
- * `file (ungoverned)` row.
- */
-export function isUngoverned(query) {
-  return query.kind === 'file' && Array.isArray(query.relevant) && query.relevant.length === 0;
-}
+/** Kinds whose input is a place in the code (`path`, `path#Symbol`), asked with `for`. */
+export const isPlaceKind = (kind) => kind === 'file' || kind === 'symbol' || kind === 'ungoverned';
 
 /** How deep "a record sits in the top" is looked for when counting unlabelled records. */
 export const TOP_SHOWN = 3;
@@ -52,7 +50,7 @@ export function pathWords(input) {
 
 /** The text BM25 is given for a query: a file or symbol query's path words, else its words. */
 export function queryTokens(query) {
-  return query.kind === 'file' || query.kind === 'symbol' ? pathWords(query.input) : tokenize(query.input);
+  return isPlaceKind(query.kind) ? pathWords(query.input) : tokenize(query.input);
 }
 
 /**
@@ -123,19 +121,20 @@ export function scoreRanking(query, ranked) {
 
 /**
  * The groups a table reports: one per kind present, then `file (unnamed)` when some file
- * queries are marked unnamed, then `overall` (`kinds` limits which kinds count at all).
+ * queries are marked unnamed, `files (governed or not)` when ungoverned files are counted (the
+ * issue's "a record in the top 3 of files it does not govern" is read over all of them), then
+ * `overall` (`kinds` limits which kinds count at all).
  */
-function groupsOf(queries, kinds, { ungoverned = false } = {}) {
-  const counted = queries.filter((q) => kinds.includes(q.kind) && (ungoverned || !isUngoverned(q)));
+function groupsOf(queries, kinds) {
+  const counted = queries.filter((q) => kinds.includes(q.kind));
   const groups = [];
   for (const kind of kinds) {
     const qs = counted.filter((q) => q.kind === kind);
     if (qs.length) groups.push({ kind, queries: qs });
   }
-  const unnamed = counted.filter((q) => q.kind === 'file' && q.unnamed === true && !isUngoverned(q));
+  const unnamed = counted.filter((q) => q.kind === 'file' && q.unnamed === true);
   if (unnamed.length) groups.push({ kind: 'file (unnamed)', queries: unnamed });
-  const without = counted.filter(isUngoverned);
-  if (without.length) groups.push({ kind: 'file (ungoverned)', queries: without });
+  if (counted.some((q) => q.kind === 'ungoverned')) groups.push({ kind: 'files (governed or not)', queries: counted.filter((q) => q.kind === 'file' || q.kind === 'ungoverned') });
   groups.push({ kind: 'overall', queries: counted });
   return groups;
 }
@@ -169,7 +168,7 @@ export function summarise(queries, systems) {
  * ranked record paths for one system; a system without rankings gets null.
  */
 export function summariseAnswers(queries, systems, top = TOP_SHOWN) {
-  return groupsOf(queries, KINDS, { ungoverned: true }).map((g) => {
+  return groupsOf(queries, KINDS).map((g) => {
     const row = { kind: g.kind, n: g.queries.length };
     for (const [name, rankings] of Object.entries(systems)) {
       if (!rankings || !g.queries.every((q) => Array.isArray(rankings[q.id]))) {
@@ -249,11 +248,10 @@ export function validateDataset(data, minimums = {}) {
     if (q.unnamed !== undefined && (q.kind !== 'file' || typeof q.unnamed !== 'boolean')) {
       problems.push(`${where}: unnamed is a boolean on file queries only`);
     }
-    if (q.kind === 'offtopic') {
-      if (!Array.isArray(q.relevant) || q.relevant.length !== 0) problems.push(`${where}: an off-topic query has no right answer: relevant must be []`);
-    } else if (isUngoverned(q)) {
-      // a file no record governs: its right answer is nothing
-    } else if (!Array.isArray(q.relevant) || q.relevant.length === 0) problems.push(`${where}: relevant must list at least one record`);
+    if (q.kind === 'ungoverned' && typeof q.input === 'string' && /[#\s]/.test(q.input)) problems.push(`${where}: an ungoverned query is a file path, got "${q.input}"`);
+    if (NO_ANSWER.includes(q.kind)) {
+      if (!Array.isArray(q.relevant) || q.relevant.length !== 0) problems.push(`${where}: an ${q.kind === 'offtopic' ? 'off-topic query' : 'ungoverned file'} has no right answer: relevant must be []`);
+    } else if (!Array.isArray(q.relevant) || q.relevant.length === 0) problems.push(`${where}: relevant must list at least one record${q.kind === 'file' ? ' (a file no record governs is kind "ungoverned")' : ''}`);
     else {
       if (new Set(q.relevant).size !== q.relevant.length) problems.push(`${where}: relevant lists a record twice`);
       for (const r of q.relevant) {

@@ -59,6 +59,15 @@ describe('the dotcom-rendering dev set', () => {
       }
     });
 
+    it('every ungoverned file is a file of the commit that no record names', () => {
+      const ungoverned = data.queries.filter((x) => x.kind === 'ungoverned');
+      expect(ungoverned.length).toBeGreaterThanOrEqual(7);
+      for (const q of ungoverned) {
+        expect(tree.has(q.input), `${q.id}: ${q.input}`).toBe(true);
+        expect(records.filter((r) => namesFile(recordText.get(r)!, q.input)), q.id).toEqual([]);
+      }
+    });
+
     it('unnamed: true exactly when no record names the file', () => {
       for (const q of data.queries.filter((x) => x.kind === 'file')) {
         const naming = records.filter((r) => namesFile(recordText.get(r)!, q.input));

@@ -141,25 +141,6 @@ describe('answers: nothing, and records in the top 3 of queries that do not labe
     expect(table).toContain('r9 ×3');
   });
 
-  it('a file no record governs (relevant: []) is left out of recall and MRR and gets its own answer row', () => {
-    const queries = [q('f1', 'file', ['r1'], { unnamed: true }), q('u1', 'file', []), q('u2', 'file', [])];
-    const rows = summarise(queries, { s: { f1: { recall: 1, rr: 1 }, u1: { recall: 0, rr: 0 }, u2: { recall: 0, rr: 0 } } });
-    expect(rows.map((r) => [r.kind, r.n])).toEqual([
-      ['file', 1],
-      ['file (unnamed)', 1],
-      ['overall', 1],
-    ]);
-    expect(rows[0]!.s).toEqual({ recall5: 1, mrr: 1 });
-    const answers = summariseAnswers(queries, { s: { f1: ['r1'], u1: [], u2: ['r7', 'r1'] } });
-    expect(answers.map((r) => [r.kind, r.n])).toEqual([
-      ['file', 3],
-      ['file (unnamed)', 1],
-      ['file (ungoverned)', 2],
-      ['overall', 3],
-    ]);
-    expect(answers[2]!.s).toEqual({ empty: 0.5, dominant: { id: 'r1', count: 1 } });
-  });
-
   it('the BM25 baseline says nothing when no record reaches the floor', () => {
     expect(bm25Answer([{ id: 'a', score: BM25_FLOOR }, { id: 'b', score: 1 }])).toEqual(['a', 'b']);
     expect(bm25Answer([{ id: 'a', score: BM25_FLOOR - 0.01 }])).toEqual([]);
@@ -192,7 +173,7 @@ describe('dev-set validation', () => {
       'queries[0] (a): relevant path "/abs.md" is not repository-relative',
       'queries[1] (a): duplicate id',
       'queries[1] (a): relevant lists a record twice',
-      'queries[2] (c): kind "vibes" is not one of file, symbol, question, paraphrase, keyword, offtopic',
+      'queries[2] (c): kind "vibes" is not one of file, symbol, question, paraphrase, keyword, offtopic, ungoverned',
       'queries[2] (c): relevant must list at least one record',
       'queries[3] (d): a symbol query is path#Symbol, got "no-hash-here"',
       'queries[4] (e): unnamed is a boolean on file queries only',
@@ -201,7 +182,7 @@ describe('dev-set validation', () => {
     ]);
   });
 
-  it('an off-topic query has no right answer, and only an off-topic query or a file no record governs may have none', () => {
+  it('an off-topic query has no right answer, and only it or an ungoverned file may have none (a file query with none says which kind to use)', () => {
     const problems = validateDataset(
       { queries: [q('o1', 'offtopic', []), q('o2', 'offtopic', ['docs/x.md']), q('k1', 'keyword', []), q('f1', 'file', []), q('s1', 'symbol', [], { input: 'src/a.py#A' })] },
       { offtopic: 2 },
@@ -209,8 +190,30 @@ describe('dev-set validation', () => {
     expect(problems).toEqual([
       'queries[1] (o2): an off-topic query has no right answer: relevant must be []',
       'queries[2] (k1): relevant must list at least one record',
+      'queries[3] (f1): relevant must list at least one record (a file no record governs is kind "ungoverned")',
       'queries[4] (s1): relevant must list at least one record',
     ]);
+  });
+
+  it('an ungoverned file has no right answer and is a path; it counts in the answers beside the governed files, not in recall', () => {
+    const problems = validateDataset({ queries: [q('u1', 'ungoverned', [], { input: 'src/log.ts' }), q('u2', 'ungoverned', ['docs/x.md'], { input: 'src/a.ts' }), q('u3', 'ungoverned', [], { input: 'src/a.ts#f' })] });
+    expect(problems).toEqual(['queries[1] (u2): an ungoverned file has no right answer: relevant must be []', 'queries[2] (u3): an ungoverned query is a file path, got "src/a.ts#f"']);
+    const queries = [q('f1', 'file', ['r1']), q('f2', 'file', ['r2']), q('u1', 'ungoverned', []), q('u2', 'ungoverned', [])];
+    const rows = summarise(queries, { s: { f1: { recall: 1, rr: 1 }, f2: { recall: 1, rr: 0.5 }, u1: { recall: 0, rr: 0 }, u2: { recall: 0, rr: 0 } } });
+    expect(rows.map((r) => [r.kind, r.n])).toEqual([
+      ['file', 2],
+      ['overall', 2],
+    ]);
+    // r9 is unlabelled in the top 3 of f2 and of u1: 2 of the 4 files, counted across both kinds
+    const answers = summariseAnswers(queries, { s: { f1: ['r1'], f2: ['r9', 'r2'], u1: ['r9'], u2: [] } });
+    expect(answers.map((r) => [r.kind, r.n])).toEqual([
+      ['file', 2],
+      ['ungoverned', 2],
+      ['files (governed or not)', 4],
+      ['overall', 4],
+    ]);
+    expect(answers[1]!.s).toEqual({ empty: 0.5, dominant: { id: 'r9', count: 1 } });
+    expect(answers[2]!.s).toEqual({ empty: 0.25, dominant: { id: 'r9', count: 2 } });
   });
 
   it('a record names a file by its base name, or by an identifier-like stem as a whole word', () => {

@@ -2,6 +2,7 @@
 
 import type { ChangedFile } from '../git/diff.js';
 import { isInactive, retrieveForText } from './engine.js';
+import { aboveFloor, RELEVANCE_FLOOR } from './floor.js';
 import { LANE_NAMES } from './types.js';
 import { changeQuery, type ChangeQuery, type ChangeQueryInput } from './change-query.js';
 import { searchRecords } from './keyword-cache.js';
@@ -37,8 +38,10 @@ export interface ChangeRecord {
   title: string;
   status: string | null;
   file: string;
-  /** relevance to the change on an absolute scale: 1 is the floor, more is stronger */
+  /** relevance to the change on the change's own measure: 1 is the floor, more is stronger */
   strength: number;
+  /** the same on the calibrated scale every retrieval shares (DEC-057, DEC-068): `strength × RELEVANCE_FLOOR`, at most 1 */
+  relevance: number;
   /** one line: why it was found */
   why: string;
   /** the evidence, lane by lane */
@@ -72,10 +75,21 @@ const STANDOUT_BASE = 0.5;
 const NAMED_STRENGTH = 2;
 /**
  * Once the strongest record reaches the floor, the change is about some decision: the records
- * after it need only this much (the weak band just under the floor). A change whose best
- * record stays under the floor shows none.
+ * after it need only this share of the floor (the weak band just under it). A change whose
+ * best record stays under the floor shows none (DEC-059). Judging them instead by their
+ * standing beside the strongest, as the engine judges fused results, found one more right
+ * record on the PR sets but let in records sharing a single word with a strong change
+ * (DEC-068).
  */
-const FOLLOW_FLOOR = 0.8;
+const FOLLOW_SHARE = 0.8;
+/**
+ * A change's strength on the calibrated scale (DEC-068): strength 1, the change's floor as
+ * DEC-059 set it on the PR development sets, is RELEVANCE_FLOOR, so one floor (`aboveFloor`)
+ * and one number (`relevance`) serve `for`, `search` and the change alike, as places' evidence
+ * is scaled onto the questions' (PLACE_EVIDENCE_SCALE).
+ */
+const onScale = (strength: number): number => Math.min(1, strength * RELEVANCE_FLOOR);
+export const changeRelevance = (strength: number): number => Math.round(onScale(strength) * 1000) / 1000;
 /** Records whose text names a changed file gain this much strength (1 for the exact file). */
 const MENTION_STRENGTH = 0.6;
 /** The least query weight a score is divided by: a query of one or two words cannot make its match strong by being short. */
@@ -194,7 +208,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
       const a = set.byId.get(id);
       if (!a || (!opts.filters?.all && isInactive(a, set))) continue;
       const places = [...q.byFile.keys()].map((path) => ({ path, lines: [] as [number, number][] }));
-      results.push({ id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, strength: h.strength, why: h.why, evidence: [], places, fromText: named.has(id) });
+      results.push({ id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, strength: h.strength, relevance: changeRelevance(h.strength), why: h.why, evidence: [], places, fromText: named.has(id) });
     }
     return { query, results: results.slice(0, opts.max ?? 5), belowFloor: 0, slots: r0Slots() };
   }
@@ -249,11 +263,14 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const fromText = named.has(x.id) || matched.some((t) => q.text.has(t));
     const words = matched.slice(0, 4).map((t) => forms.get(t) ?? t);
     const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${men.why.text}${words.length ? `; shares ${words.join(', ')}` : ''}` : `shares ${words.join(', ')}${fromText ? ' (with the description)' : ''}`;
-    return { id: x.id, type: x.type, title: x.title, status: x.status, file: x.file, strength: strengthOf(i), why, evidence, places, fromText, ...(x.inactive ? { inactive: true } : {}) };
+    const strength = strengthOf(i);
+    return { id: x.id, type: x.type, title: x.title, status: x.status, file: x.file, strength, relevance: changeRelevance(strength), why, evidence, places, fromText, ...(x.inactive ? { inactive: true } : {}) };
   });
   // a record the engine ranked low but the description names, or that names a changed file, still counts
   out.sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));
-  const kept = out[0] && out[0].strength >= 1 ? out.filter((x) => x.strength >= FOLLOW_FLOOR).slice(0, opts.max ?? 5) : [];
+  // one scale (DEC-068): the strongest record must reach the floor, those after it FOLLOW_SHARE of it
+  const best = out[0];
+  const kept = best && aboveFloor(onScale(best.strength)) ? out.filter((x) => aboveFloor(onScale(x.strength) / FOLLOW_SHARE)).slice(0, opts.max ?? 5) : [];
   return {
     query,
     results: kept,

@@ -11,12 +11,12 @@ import type { CodeWords } from './code-words.js';
  */
 
 /**
- * The floor, calibrated on both development sets (bench/retrieval.mjs, DEC-057): the
+ * The floor, calibrated on the development sets (bench/retrieval.mjs, DEC-057, DEC-068): the
  * trade-off curve of off-topic questions answered with nothing against right answers lost is
- * in the decision record. One number for every repository and every front end (CLI, JSON, MCP,
- * the agent-read hook, trace's fallback, the PR comment's related band).
+ * in the decision records. One number for every repository and every front end (CLI, JSON, MCP,
+ * the agent-read hook, trace's fallback, the PR comment's retrieved band).
  */
-export const RELEVANCE_FLOOR = 0.21;
+export const RELEVANCE_FLOOR = 0.17;
 
 /** Is a calibrated relevance an answer (at or above the floor)? */
 export const aboveFloor = (relevance: number): boolean => relevance >= RELEVANCE_FLOOR - 1e-9;
@@ -90,17 +90,30 @@ export interface EvidenceInput {
 }
 
 /**
+ * How much more a question's word counts when no candidate record uses it at all (DEC-068).
+ * A question about this repository's decisions mostly misses words the records use in other
+ * forms or common prose; an off-topic one misses its subject ("passwords", "broker",
+ * "refunds"), a word no record has, while a few of its other words meet a record by chance.
+ * Measured over the three development sets (bench/retrieval.mjs, the floor re-chosen for each
+ * weight): 1.5 lets the floor empty one more off-topic question for no right answer lost; 2
+ * and more empty more only at the price of paraphrases, whose words are rarely the records' own.
+ */
+export const UNUSED_WORD_WEIGHT = 1.5;
+
+/**
  * Each fused candidate's evidence: the share of the query's weighted words (wordWeight) that
  * the record matches. Off-topic questions use words the repository never uses, or words that
- * only common prose shares with a record: their best share stays low.
+ * only common prose shares with a record: their best share stays low. For a question
+ * (`unused`), a word no candidate matches weighs UNUSED_WORD_WEIGHT times as much.
  */
-export function textEvidence(input: EvidenceInput, hits: readonly { id: string; matched: readonly string[] }[]): Map<string, number> {
+export function textEvidence(input: EvidenceInput & { unused?: boolean }, hits: readonly { id: string; matched: readonly string[] }[]): Map<string, number> {
   const files = input.codeWords?.files ?? 0;
+  const used = input.unused ? new Set(hits.flatMap((h) => h.matched)) : undefined;
   const w = new Map<string, number>();
   let total = 0;
   for (const [t, qw] of input.terms) {
     const word = input.forms.get(t) ?? t;
-    const x = qw * wordWeight(input.englishRank?.(word), input.codeWords?.df[t], files);
+    const x = qw * wordWeight(input.englishRank?.(word), input.codeWords?.df[t], files) * (used && !used.has(t) ? UNUSED_WORD_WEIGHT : 1);
     w.set(t, x);
     total += x;
   }
@@ -124,11 +137,13 @@ const STANDING_POWER = 0.5;
 /**
  * A place's evidence is the share of its code's weighted words a record matches: code says
  * much more than a record, so the share runs lower than a question's (0.15 to 0.75 on the
- * development sets' file queries, all of them governed). Doubled onto the questions' scale, no
- * governed file of either set falls under the floor; the sets have no ungoverned files to
- * calibrate it further (DEC-057).
+ * development sets' file queries). Scaled onto the questions' scale so that no governed file
+ * or symbol of the three sets falls under the floor (DEC-057: ×2 for the floor 0.21; DEC-068:
+ * ×1.6 for 0.17, the same share). The sets' ungoverned files (DEC-068) score 0.09 to 0.55
+ * of share, among the governed ones (0.15 to 0.94): a larger floor for places loses governed
+ * files about as fast as it empties ungoverned ones (the trade-off is in DEC-068).
  */
-export const PLACE_EVIDENCE_SCALE = 2;
+export const PLACE_EVIDENCE_SCALE = 1.6;
 
 /**
  * The calibrated relevance of each fused result: the query's evidence (the best candidate's)

@@ -45,7 +45,7 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   const { codeWordsOf } = await import('./code-words.js');
   const codeWords = await codeWordsOf(ctx.snapshot).catch(() => undefined);
   const rank = englishRanks();
-  return textEvidence({ terms, forms, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}) }, found);
+  return textEvidence({ terms, forms, unused: true, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}) }, found);
 }
 
 /** Slot 2: BM25 over the records, the query being the text or the code at the place. */

@@ -4,7 +4,8 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
-import { aboveFloor, RELEVANCE_FLOOR, textEvidence, wordWeight } from '../../src/retrieve/floor.js';
+import { aboveFloor, RELEVANCE_FLOOR, textEvidence, UNUSED_WORD_WEIGHT, wordWeight } from '../../src/retrieve/floor.js';
+import { changeRelevance } from '../../src/retrieve/change.js';
 import { queryOf } from '../../src/retrieve/bm25.js';
 import { surfaceForms } from '../../src/retrieve/text.js';
 import { semanticLaneFor } from '../../src/semantic/lane.js';
@@ -58,6 +59,29 @@ describe('calibrated relevance: a floor and a weak band (issue 30 item 3, DEC-05
     expect(ev.get('A')).toBeLessThan(0.8);
     expect(aboveFloor(RELEVANCE_FLOOR)).toBe(true);
     expect(aboveFloor(RELEVANCE_FLOOR - 0.01)).toBe(false);
+  });
+
+  it('a question word no candidate record uses weighs more: its subject missing says more than chance words met (DEC-068)', () => {
+    const text = 'how are user passwords hashed';
+    const terms = queryOf(text);
+    const forms = surfaceForms(text);
+    const englishRank = (w: string) => ({ user: 900, passwords: 12_000, hashed: 40_000 })[w];
+    // one record shares user and hash by chance; none has passwords
+    const hits = [{ id: 'A', matched: ['user', 'hash'] }];
+    const plain = textEvidence({ terms, forms, englishRank }, hits).get('A')!;
+    const weighed = textEvidence({ terms, forms, englishRank, unused: true }, hits).get('A')!;
+    expect(UNUSED_WORD_WEIGHT).toBeGreaterThan(1);
+    expect(weighed).toBeLessThan(plain);
+    // every word used by some record: nothing changes
+    const all = [{ id: 'A', matched: ['user', 'hash'] }, { id: 'B', matched: ['password'] }];
+    expect(textEvidence({ terms, forms, englishRank, unused: true }, all).get('A')).toBeCloseTo(plain, 9);
+  });
+
+  it('a change is judged on the same scale: its floor of strength 1 is RELEVANCE_FLOOR (DEC-068)', () => {
+    expect(changeRelevance(1)).toBeCloseTo(RELEVANCE_FLOOR, 3);
+    expect(aboveFloor(changeRelevance(1))).toBe(true);
+    expect(aboveFloor(changeRelevance(0.9))).toBe(false);
+    expect(changeRelevance(50)).toBe(1);
   });
 
   it('answers nothing to off-topic questions and keeps the right record for on-topic ones', async () => {

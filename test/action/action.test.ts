@@ -1,28 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/pr/render.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { governanceScenario } from '../pr/scenario.js';
-import { FakeGitHub } from './fake-github.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { BOT, pullRequestEvent, useFakeGitHub } from './run-action.js';
 
-const BOT = 'github-actions[bot]';
-let gh: FakeGitHub;
-let api: string;
-
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
   it('first run creates the sticky comment, writes summary, outputs and bounded annotations', async () => {
     const s = await governanceScenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }) });
-    const mine = gh.commentsBy(7, BOT);
+    const r = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head });
+    const mine = github.server.commentsBy(7, BOT);
     expect(mine).toHaveLength(1);
     const body = mine[0]!.body;
     expect(body.startsWith(COMMENT_MARKER)).toBe(true);
@@ -52,47 +41,47 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('::error::git-ctx: the pull request introduces 1 coherence error, 1 warning (fail-on: error)');
     // the token's login was looked up (GraphQL, then REST) before any comment was touched
-    expect(gh.requests.map((q) => `${q.method} ${q.path}`).slice(0, 2)).toEqual(['POST /graphql', 'GET /user']);
+    expect(github.server.requests.map((q) => `${q.method} ${q.path}`).slice(0, 2)).toEqual(['POST /graphql', 'GET /user']);
   });
 
   it('a re-run updates that one comment in place, and leaves it alone when nothing changed', async () => {
     const s = await governanceScenario();
     // someone else's comment quoting the marker, and enough chatter to need a second page
-    const other = gh.addComment(7, 'mallory', `${COMMENT_MARKER} not the bot`);
-    for (let i = 0; i < 120; i++) gh.addComment(7, 'alice', `comment ${i}`);
+    const other = github.server.addComment(7, 'mallory', `${COMMENT_MARKER} not the bot`);
+    for (let i = 0; i < 120; i++) github.server.addComment(7, 'alice', `comment ${i}`);
     const event = pullRequestEvent({ number: 7, base: s.base, head: s.head });
     const inputs = { 'fail-on': 'never' };
-    const first = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs });
+    const first = await github.run({ workspace: s.repo.dir, event, inputs });
     expect(first.code).toBe(0);
     const id = first.outputs['comment-id'];
 
-    const same = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs });
+    const same = await github.run({ workspace: s.repo.dir, event, inputs });
     expect(same.outputs['comment-action']).toBe('unchanged');
     expect(same.outputs['comment-id']).toBe(id);
 
     // a new push: the comment changes, in place
     const head2 = s.repo.commit('fix the link', { '.contextia/system/specs/SPEC-API-002.md': '---\nid: SPEC-API-002\ntype: spec\ntitle: Fixed\nstatus: active\nlinks: { specs: [SPEC-API-001] }\n---\n# Fixed\n' });
-    const writesBefore = gh.writes().length;
-    const again = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: head2 }), inputs });
+    const writesBefore = github.server.writes().length;
+    const again = await github.pr(s.repo.dir, { number: 7, base: s.base, head: head2 }, { inputs });
     expect(again.outputs['comment-action']).toBe('updated');
     expect(again.outputs['comment-id']).toBe(id);
-    expect(gh.writes().slice(writesBefore).map((w) => w.method)).toEqual(['PATCH']);
-    const mine = gh.commentsBy(7, BOT);
+    expect(github.server.writes().slice(writesBefore).map((w) => w.method)).toEqual(['PATCH']);
+    const mine = github.server.commentsBy(7, BOT);
     expect(mine).toHaveLength(1);
     expect(mine[0]!.body).toContain(head2.slice(0, 12));
     expect(mine[0]!.body).not.toContain('broken-link');
-    expect(gh.comments.find((c) => c.id === other.id)!.body).toBe(`${COMMENT_MARKER} not the bot`);
+    expect(github.server.comments.find((c) => c.id === other.id)!.body).toBe(`${COMMENT_MARKER} not the bot`);
     // the listing was paginated (122 comments, 100 per page)
-    expect(gh.requests.some((q) => q.path.endsWith('/issues/7/comments') && q.query.page === '2')).toBe(true);
+    expect(github.server.requests.some((q) => q.path.endsWith('/issues/7/comments') && q.query.page === '2')).toBe(true);
   });
 
   it('duplicates left by concurrent runs are removed, keeping the oldest', async () => {
     const s = await governanceScenario();
-    const a = gh.addComment(7, BOT, `${COMMENT_MARKER}\nold 1`);
-    gh.addComment(7, BOT, `${COMMENT_MARKER}\nold 2`);
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' } });
+    const a = github.server.addComment(7, BOT, `${COMMENT_MARKER}\nold 1`);
+    github.server.addComment(7, BOT, `${COMMENT_MARKER}\nold 2`);
+    const r = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head }, { inputs: { 'fail-on': 'never' } });
     expect(r.outputs['comment-id']).toBe(String(a.id));
-    expect(gh.commentsBy(7, BOT).map((c) => c.id)).toEqual([a.id]);
+    expect(github.server.commentsBy(7, BOT).map((c) => c.id)).toEqual([a.id]);
   });
 
   it('nothing applies: no new comment; an earlier one collapses to a short note', async () => {
@@ -100,18 +89,18 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     s.repo.git('checkout', '-q', '-b', 'docs', s.base);
     const head = s.repo.commit('docs only', { 'src/readme.txt': 'plain text, changed\n' });
     const event = pullRequestEvent({ number: 8, base: s.base, head });
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event });
+    const r = await github.run({ workspace: s.repo.dir, event });
     expect(r.code).toBe(0);
     expect(r.outputs['comment-action']).toBe('skipped');
     expect(r.outputs['comment-id']).toBe('');
-    expect(gh.commentsBy(8, BOT)).toHaveLength(0);
+    expect(github.server.commentsBy(8, BOT)).toHaveLength(0);
     expect(r.summary).toContain('no decision, spec or norm governs the code this PR changes');
 
-    const earlier = gh.addComment(8, BOT, `${COMMENT_MARKER}\n### git-ctx: context for this pull request\nlong old table`);
-    const r2 = await runAction({ workspace: s.repo.dir, apiUrl: api, event });
+    const earlier = github.server.addComment(8, BOT, `${COMMENT_MARKER}\n### git-ctx: context for this pull request\nlong old table`);
+    const r2 = await github.run({ workspace: s.repo.dir, event });
     expect(r2.outputs['comment-action']).toBe('updated');
-    const body = gh.commentsBy(8, BOT)[0]!.body;
-    expect(gh.commentsBy(8, BOT)[0]!.id).toBe(earlier.id);
+    const body = github.comment(8)!;
+    expect(github.server.commentsBy(8, BOT)[0]!.id).toBe(earlier.id);
     expect(body).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
     expect(body.length).toBeLessThan(600);
   });
@@ -127,12 +116,12 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     repo.git('checkout', '-q', '-b', 'tweak');
     const head = repo.commit('tweak', { 'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender.trim();\n}\n' });
     const event = pullRequestEvent({ number: 9, base, head });
-    const earlier = gh.addComment(9, BOT, `${COMMENT_MARKER}\n### git-ctx: context for this pull request\nlong old table`);
-    const r = await runAction({ workspace: repo.dir, apiUrl: api, event });
+    const earlier = github.server.addComment(9, BOT, `${COMMENT_MARKER}\n### git-ctx: context for this pull request\nlong old table`);
+    const r = await github.run({ workspace: repo.dir, event });
     expect(r.code).toBe(0);
     expect(r.outputs['comment-action']).toBe('updated');
-    const body = gh.commentsBy(9, BOT)[0]!.body;
-    expect(gh.commentsBy(9, BOT)[0]!.id).toBe(earlier.id);
+    const body = github.comment(9)!;
+    expect(github.server.commentsBy(9, BOT)[0]!.id).toBe(earlier.id);
     expect(body).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
     expect(body).toContain('<details><summary>Also relevant (found by retrieval over the change, not declared): 1 record</summary>');
     expect(body).toMatch(/\*\*DEC\\-RATE\*\* Throttle webhooks per sender \(accepted\) — .*`src\/webhooks\/limiter\.ts:3`/);
@@ -149,9 +138,8 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     repo.git('checkout', '-q', '-b', 'tweak');
     const head = repo.commit('tweak', { 'src/jobs/worker.ts': 'export function run(job: string) {\n  return job.trim();\n}\n' });
     // the same change, described: the description names what the change is for
-    const described = await runAction({
+    const described = await github.run({
       workspace: repo.dir,
-      apiUrl: api,
       event: pullRequestEvent({ number: 11, base, head, title: 'Throttle webhook deliveries', body: 'Each sender gets a token bucket so one noisy webhook sender cannot starve the others.' }),
       inputs: { 'fail-on': 'never' },
     });
@@ -159,36 +147,32 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     // no declared record: no new comment, the job summary carries the retrieved list
     expect(described.summary).toMatch(/DEC\\?-RATE/);
     // undescribed, nothing in the changed lines points at it
-    const bare = await runAction({ workspace: repo.dir, apiUrl: api, event: pullRequestEvent({ number: 12, base, head, title: 'tweak' }), inputs: { 'fail-on': 'never' } });
+    const bare = await github.pr(repo.dir, { number: 12, base, head, title: 'tweak' }, { inputs: { 'fail-on': 'never' } });
     expect(bare.code).toBe(0);
-    expect(`${gh.commentsBy(12, BOT)[0]?.body ?? ''}${bare.summary}`).not.toMatch(/DEC\\?-RATE/);
+    expect(`${github.server.commentsBy(12, BOT)[0]?.body ?? ''}${bare.summary}`).not.toMatch(/DEC\\?-RATE/);
   });
 
   it('fork pull request with a read-only token: 403 on comment degrades to summary + annotations, job not failed', async () => {
-    await gh.stop();
-    gh = new FakeGitHub({ readOnly: true });
-    api = await gh.start();
+    await github.restart({ readOnly: true });
     const s = await governanceScenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 9, base: s.base, head: s.head, fork: true }), inputs: { 'fail-on': 'never' } });
+    const r = await github.pr(s.repo.dir, { number: 9, base: s.base, head: s.head, fork: true }, { inputs: { 'fail-on': 'never' } });
     expect(r.code).toBe(0);
     expect(r.outputs['comment-action']).toBe('forbidden');
-    expect(gh.comments).toHaveLength(0);
+    expect(github.server.comments).toHaveLength(0);
     expect(r.stdout).toMatch(/::warning::git-ctx: GitHub answered 403/);
     expect(r.summary).toContain('`DEC-BILLING-001`');
     expect(r.annotations.some((a) => a.level === 'warning' && a.props.file === 'src/billing/invoice.ts')).toBe(true);
   });
 
   it('a user token: the login comes from GraphQL viewer and only that user\'s comment is edited', async () => {
-    await gh.stop();
-    gh = new FakeGitHub({ userLogin: 'ctx-bot' });
-    api = await gh.start();
+    await github.restart({ userLogin: 'ctx-bot' });
     const s = await governanceScenario();
-    const foreign = gh.addComment(7, BOT, `${COMMENT_MARKER}\nwritten by another token`);
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' } });
+    const foreign = github.server.addComment(7, BOT, `${COMMENT_MARKER}\nwritten by another token`);
+    const r = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head }, { inputs: { 'fail-on': 'never' } });
     expect(r.outputs['comment-action']).toBe('created');
-    expect(gh.commentsBy(7, 'ctx-bot')).toHaveLength(1);
-    expect(gh.comments.find((c) => c.id === foreign.id)!.body).toContain('written by another token');
-    expect(gh.requests.filter((q) => q.path === '/user')).toHaveLength(0);
+    expect(github.server.commentsBy(7, 'ctx-bot')).toHaveLength(1);
+    expect(github.server.comments.find((c) => c.id === foreign.id)!.body).toContain('written by another token');
+    expect(github.server.requests.filter((q) => q.path === '/user')).toHaveLength(0);
   });
 
   it('a shallow checkout is deepened until base and head meet', async () => {
@@ -200,7 +184,7 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     const work = makeRepo();
     execFileSync('git', ['clone', '-q', '--depth=1', '--branch', 'main', `file://${s.repo.dir}`, `${work.dir}/ws`], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
     const ws = `${work.dir}/ws`;
-    const r = await runAction({ workspace: ws, apiUrl: api, event: pullRequestEvent({ number: 7, base, head: s.head }), inputs: { 'fail-on': 'never', comment: 'false' } });
+    const r = await github.pr(ws, { number: 7, base, head: s.head }, { inputs: { 'fail-on': 'never', comment: 'false' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.outputs['comment-action']).toBe('disabled');
@@ -220,9 +204,9 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     const change: Record<string, string> = {};
     for (let i = 0; i < 1000; i++) change[`src/m${i % 400}/f${i}.ts`] = `export const v${i} = ${i + 1};\n`;
     const head = repo.commit('touch everything', change);
-    const r = await runAction({ workspace: repo.dir, apiUrl: api, event: pullRequestEvent({ number: 10, base, head }), inputs: { 'max-items': '100000', 'fail-on': 'never' } });
+    const r = await github.pr(repo.dir, { number: 10, base, head }, { inputs: { 'max-items': '100000', 'fail-on': 'never' } });
     expect(r.code).toBe(0);
-    const body = gh.commentsBy(10, BOT)[0]!.body;
+    const body = github.comment(10)!;
     expect(body.length).toBeLessThanOrEqual(50_000);
     expect(body).toContain('the full list is in the [job summary](https://github.example/acme/widgets/actions/runs/4242)');
     expect(body).toContain('(1000 of 1000 changed files)');

@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { governanceScenario } from '../pr/scenario.js';
-import { FakeGitHub } from './fake-github.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { pullRequestEvent, useFakeGitHub } from './run-action.js';
 
-let gh: FakeGitHub;
-let api: string;
-
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 const repository = { full_name: 'acme/widgets', name: 'widgets', owner: { login: 'acme' }, default_branch: 'main' };
 
@@ -27,11 +17,11 @@ describe('GitHub Action: events and inputs (committed bundle, real process)', ()
   it('push: analyses before..after, reports through summary and annotations, never comments', async () => {
     const s = await governanceScenario();
     const event = { ref: 'refs/heads/feature', before: s.base, after: s.head, repository, pusher: { name: 'alice' } };
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event, eventName: 'push', env: { GITHUB_SHA: s.head } });
+    const r = await github.run({ workspace: s.repo.dir, event, eventName: 'push', env: { GITHUB_SHA: s.head } });
     expect(r.summary).toContain('### git-ctx: context for this pull request');
     expect(r.outputs['governing-ids']).toBe('DEC-BILLING-001,SPEC-API-001');
     expect(r.outputs['comment-action']).toBe('disabled');
-    expect(gh.requests.filter((q) => q.path.includes('/comments'))).toHaveLength(0);
+    expect(github.server.requests.filter((q) => q.path.includes('/comments'))).toHaveLength(0);
     expect(r.annotations.some((a) => a.props.file === 'src/billing/invoice.ts')).toBe(true);
     // the broken link still fails the job (fail-on: error), named for the push
     expect(r.code).toBe(1);
@@ -41,10 +31,10 @@ describe('GitHub Action: events and inputs (committed bundle, real process)', ()
 
   it('push of a new branch, and workflow_dispatch: one notice line, success, no stack', async () => {
     const s = await governanceScenario();
-    const created = await runAction({ workspace: s.repo.dir, apiUrl: api, event: { ref: 'refs/heads/new', before: '0'.repeat(40), after: s.head, repository }, eventName: 'push' });
+    const created = await github.run({ workspace: s.repo.dir, event: { ref: 'refs/heads/new', before: '0'.repeat(40), after: s.head, repository }, eventName: 'push' });
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('::notice::git-ctx: push creating refs/heads/new: there is no earlier commit to compare with');
-    const dispatch = await runAction({ workspace: s.repo.dir, apiUrl: api, event: { inputs: {}, ref: 'refs/heads/main', repository }, eventName: 'workflow_dispatch' });
+    const dispatch = await github.run({ workspace: s.repo.dir, event: { inputs: {}, ref: 'refs/heads/main', repository }, eventName: 'workflow_dispatch' });
     expect(dispatch.code).toBe(0);
     expect(dispatch.stdout).toContain('::notice::git-ctx: nothing to analyse on workflow_dispatch event');
     expect(dispatch.stdout + dispatch.stderr).not.toMatch(/\n\s+at \S+/);
@@ -53,11 +43,11 @@ describe('GitHub Action: events and inputs (committed bundle, real process)', ()
   it('merge_group: analyses the queued commit against its base', async () => {
     const s = await governanceScenario();
     const event = { action: 'checks_requested', merge_group: { base_sha: s.base, head_sha: s.head, head_ref: 'refs/heads/gh-readonly-queue/main/pr-7-abc', base_ref: 'refs/heads/main' }, repository };
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event, eventName: 'merge_group', inputs: { 'fail-on': 'never' } });
+    const r = await github.run({ workspace: s.repo.dir, event, eventName: 'merge_group', inputs: { 'fail-on': 'never' } });
     expect(r.code).toBe(0);
     expect(r.outputs['governing-ids']).toBe('DEC-BILLING-001,SPEC-API-001');
     expect(r.outputs['error-count']).toBe('1');
-    expect(gh.requests.filter((q) => q.path.includes('/comments'))).toHaveLength(0);
+    expect(github.server.requests.filter((q) => q.path.includes('/comments'))).toHaveLength(0);
   });
 
   it('every input is validated with one clear line and a suggestion, never a stack', async () => {
@@ -73,11 +63,11 @@ describe('GitHub Action: events and inputs (committed bundle, real process)', ()
       [{ 'github-token': '' }, 'input github-token is empty'],
     ];
     for (const [inputs, message] of cases) {
-      const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs });
+      const r = await github.run({ workspace: s.repo.dir, event, inputs });
       expect(r.code, JSON.stringify(inputs)).toBe(1);
       expect(r.stdout).toContain(`::error::${message}`);
       expect(r.stdout + r.stderr, JSON.stringify(inputs)).not.toMatch(/\n\s+at \S+/);
     }
-    expect(gh.requests).toHaveLength(0);
+    expect(github.server.requests).toHaveLength(0);
   }, 120_000);
 });

@@ -5,11 +5,10 @@ import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
-import { FakeGitHub } from './fake-github.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { useFakeGitHub } from './run-action.js';
 
 const TOKEN = 'ghs_standards_reader';
 const BASIC = `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
@@ -67,15 +66,9 @@ function gitHttp(root: string): Promise<{ url: string; server: Server; asked: st
 
 const adr = (n: number, title: string, body: string) => `# ${n}. ${title}\n\nDate: 2025-01-0${n}\n\n## Status\n\nAccepted\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
 
-let gh: FakeGitHub;
-let api: string;
+const github = useFakeGitHub();
 let http: Awaited<ReturnType<typeof gitHttp>> | undefined;
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
 afterEach(async () => {
-  await gh.stop();
   await new Promise((r) => (http ? http.server.close(r) : r(undefined)));
   http = undefined;
 });
@@ -109,7 +102,7 @@ describe('GitHub Action with git sources (real process, fake GitHub, smart HTTP 
     const { svc, base, head } = await scenario();
     const { rmSync } = await import('node:fs');
     rmSync(path.join(svc.dir, '.git/ctx'), { recursive: true, force: true });
-    const r = await runAction({ workspace: svc.dir, apiUrl: api, event: pullRequestEvent({ number: 3, base, head }), inputs: { 'sources-token': TOKEN } });
+    const r = await github.pr(svc.dir, { number: 3, base, head }, { inputs: { 'sources-token': TOKEN } });
     expect(r.stdout).not.toMatch(/::error::/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/git-ctx: git source standards at [0-9a-f]{12} \([0-9a-f]{12}\): fetched/);
@@ -121,7 +114,7 @@ describe('GitHub Action with git sources (real process, fake GitHub, smart HTTP 
     const { svc, base, head } = await scenario();
     const { rmSync } = await import('node:fs');
     rmSync(path.join(svc.dir, '.git/ctx'), { recursive: true, force: true });
-    const r = await runAction({ workspace: svc.dir, apiUrl: api, event: pullRequestEvent({ number: 4, base, head }), inputs: { 'sources-token': 'ghs_wrong' } });
+    const r = await github.pr(svc.dir, { number: 4, base, head }, { inputs: { 'sources-token': 'ghs_wrong' } });
     expect(r.code).toBe(1);
     const err = r.stdout.split('\n').find((l) => l.startsWith('::error::'));
     expect(err).toMatch(/^::error::source standards: cannot fetch from http:\/\/127\.0\.0\.1:\d+\/\S+: credentials are missing or refused \(hint: /);

@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { governanceScenario } from '../pr/scenario.js';
-import { FakeGitHub } from './fake-github.js';
 import { FakeResults, runtimeToken } from './fake-results.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { pullRequestEvent, useFakeGitHub } from './run-action.js';
 
 const TOKEN = runtimeToken('11111111-2222-4333-8444-555555555555', '66666666-7777-4888-9999-000000000000');
-let gh: FakeGitHub;
-let api: string;
+const github = useFakeGitHub();
 let results: FakeResults | undefined;
-
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
 afterEach(async () => {
-  await gh.stop();
   await results?.stop();
   results = undefined;
 });
@@ -29,7 +21,7 @@ describe('GitHub Action: the decision map attached to the run (committed bundle,
     results = new FakeResults({ token: TOKEN });
     const url = await results.start();
     const s = await governanceScenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { map: 'true' }, env: resultsEnv(url) });
+    const r = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head }, { inputs: { map: 'true' }, env: resultsEnv(url) });
     expect(r.stderr).not.toMatch(/TypeError|ReferenceError/);
 
     const file = r.outputs['map-path']!;
@@ -71,9 +63,8 @@ describe('GitHub Action: the decision map attached to the run (committed bundle,
     results = new FakeResults({ token: TOKEN, failCreate: true });
     const url = await results.start();
     const s = await governanceScenario();
-    const r = await runAction({
+    const r = await github.run({
       workspace: s.repo.dir,
-      apiUrl: api,
       event: pullRequestEvent({ number: 7, base: s.base, head: s.head }),
       inputs: { map: 'true', 'fail-on': 'never' },
       env: { ...resultsEnv(url), ACTIONS_ARTIFACT_UPLOAD_TIMEOUT_MS: '20000' },
@@ -90,12 +81,12 @@ describe('GitHub Action: the decision map attached to the run (committed bundle,
     results = new FakeResults({ token: TOKEN });
     const url = await results.start();
     const s = await governanceScenario();
-    const off = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' }, env: resultsEnv(url) });
+    const off = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head }, { inputs: { 'fail-on': 'never' }, env: resultsEnv(url) });
     expect(off.code).toBe(0);
     expect(off.outputs['map-path']).toBeUndefined();
     expect(off.summary).not.toContain('Decision map');
     expect(results.requests).toHaveLength(0);
-    const bad = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { map: 'ture' }, env: resultsEnv(url) });
+    const bad = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head }, { inputs: { map: 'ture' }, env: resultsEnv(url) });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('::error::input map must be true or false (got "ture")');
   });

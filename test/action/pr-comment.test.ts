@@ -1,31 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { suggestionMarker } from '../../src/action/suggestions.js';
 import { COMMENT_MARKER, COMMENT_MAX_CHARS } from '../../src/pr/render.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { paymentsScenario } from '../pr/payments-scenario.js';
-import { FakeGitHub } from './fake-github.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { BOT, pullRequestEvent, useFakeGitHub } from './run-action.js';
 
-const BOT = 'github-actions[bot]';
 const T = 90_000;
-let gh: FakeGitHub;
-let api: string;
-
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 describe('GitHub Action: the comment a reviewer reads (bundle, real process, fake GitHub)', () => {
   it('made stale first with commands, the stamp suggestion on the diff, the footnote; the job summary has the same and more', { timeout: T }, async () => {
     const s = await paymentsScenario();
     const event = pullRequestEvent({ number: 21, base: s.base, head: s.head });
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs: { 'fail-on': 'stale' } });
+    const r = await github.run({ workspace: s.repo.dir, event, inputs: { 'fail-on': 'stale' } });
 
-    const [comment] = gh.commentsBy(21, BOT);
+    const [comment] = github.server.commentsBy(21, BOT);
     const body = comment!.body;
     expect(body.startsWith(COMMENT_MARKER)).toBe(true);
     const stale = body.indexOf('#### Made stale by this PR');
@@ -47,8 +36,8 @@ describe('GitHub Action: the comment a reviewer reads (bundle, real process, fak
     for (const part of ['#### Made stale by this PR', '`git ctx ack DEC-PAY-001`', '<sub>Not scored: 7 changed files', '| `SPEC-PAY-001` Payments API']) expect(r.summary).toContain(part);
 
     // the suggestion, where GitHub lets the author apply it: a review comment on the stamp's lines at head
-    expect(gh.reviewComments).toHaveLength(1);
-    const rc = gh.reviewComments[0]!;
+    expect(github.server.reviewComments).toHaveLength(1);
+    const rc = github.server.reviewComments[0]!;
     expect(rc).toMatchObject({ pull: 21, path: '.contextia/system/rationale/DEC-PAY-001.md', commit_id: s.head, start_line: 10, line: 12, side: 'RIGHT', user: { login: BOT } });
     expect(rc.body.startsWith(suggestionMarker('DEC-PAY-001'))).toBe(true);
     expect(rc.body).toContain(`\`\`\`suggestion\n  commit: ${s.head}\n  fingerprints:\n    src/payments/charge.ts#createCharge: `);
@@ -58,22 +47,20 @@ describe('GitHub Action: the comment a reviewer reads (bundle, real process, fak
     expect(r.outputs['unstamped-count']).toBe('1');
 
     // a re-run posts nothing new
-    const before = gh.writes().length;
-    const again = await runAction({ workspace: s.repo.dir, apiUrl: api, event, inputs: { 'fail-on': 'never' } });
+    const before = github.server.writes().length;
+    const again = await github.run({ workspace: s.repo.dir, event, inputs: { 'fail-on': 'never' } });
     expect(again.code).toBe(0);
-    expect(gh.writes().length).toBe(before);
+    expect(github.server.writes().length).toBe(before);
     expect(again.stdout).toContain('git-ctx: stamp suggestions: 0 posted, 1 unchanged, 0 outdated removed');
   });
 
   it('a read-only token: no review comment is tried, the suggestion stays in the job summary, the job not failed by it', { timeout: T }, async () => {
-    await gh.stop();
-    gh = new FakeGitHub({ readOnly: true });
-    api = await gh.start();
+    await github.restart({ readOnly: true });
     const s = await paymentsScenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 22, base: s.base, head: s.head, fork: true }), inputs: { 'fail-on': 'never' } });
+    const r = await github.pr(s.repo.dir, { number: 22, base: s.base, head: s.head, fork: true }, { inputs: { 'fail-on': 'never' } });
     expect(r.code).toBe(0);
-    expect(gh.reviewComments).toHaveLength(0);
-    expect(gh.requests.some((q) => q.path.endsWith('/pulls/22/comments'))).toBe(false);
+    expect(github.server.reviewComments).toHaveLength(0);
+    expect(github.server.requests.some((q) => q.path.endsWith('/pulls/22/comments'))).toBe(false);
     expect(r.outputs['comment-action']).toBe('forbidden');
     expect(r.summary).toContain('```suggestion');
   });
@@ -91,9 +78,9 @@ describe('GitHub Action: the comment a reviewer reads (bundle, real process, fak
     const change: Record<string, string> = { 'package-lock.json': '{ "lockfileVersion": 3 }\n' };
     for (let i = 0; i < 120; i++) change[`src/w${i}/index.ts`] = `export const w${i} = ${i + 1};\n`;
     const head = repo.commit('touch every widget', change);
-    const r = await runAction({ workspace: repo.dir, apiUrl: api, event: pullRequestEvent({ number: 23, base, head }), inputs: { 'fail-on': 'never' } });
+    const r = await github.pr(repo.dir, { number: 23, base, head }, { inputs: { 'fail-on': 'never' } });
     expect(r.code).toBe(0);
-    const body = gh.commentsBy(23, BOT)[0]!.body;
+    const body = github.comment(23)!;
     expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
     expect(body).toContain(`to keep this comment short: the full list is in the [job summary](https://github.example/acme/widgets/actions/runs/4242) and in \`git ctx pr --all --base ${base} --head ${head}\`.`);
     expect(body).toContain('<sub>Not scored: 1 changed file no record can govern — 1 lockfile (`package-lock.json`).</sub>');

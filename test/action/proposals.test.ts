@@ -1,37 +1,29 @@
-import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { renderPrComment } from '../../src/pr/render.js';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { FakeGitHub } from './fake-github.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { pullRequestRepo } from '../helpers/git-repo.js';
+import { useFakeGitHub } from './run-action.js';
 
 const FIX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/authoring-similar/repo');
 
 /** main with the fixture; a feature branch where an agent proposed a decision (add --propose) and committed it. */
 function scenario() {
-  const repo = makeRepo();
-  cpSync(FIX, repo.dir, { recursive: true });
-  const base = repo.commit('base');
-  repo.git('checkout', '-q', '-b', 'feature');
-  const p = runCli(['add', '--propose', '--session', 'sess-pr-7', '--decision', 'Verify webhook signatures before processing any webhook payload.'], { cwd: repo.dir });
-  expect(p.code, p.stderr).toBe(0);
-  const head = repo.commit('agent work');
-  return { repo, base, head, file: p.stdout.trim() };
+  let file = '';
+  const pr = pullRequestRepo({
+    fixture: FIX,
+    change: (repo) => {
+      const p = runCli(['add', '--propose', '--session', 'sess-pr-7', '--decision', 'Verify webhook signatures before processing any webhook payload.'], { cwd: repo.dir });
+      expect(p.code, p.stderr).toBe(0);
+      file = p.stdout.trim();
+    },
+  });
+  return { ...pr, file };
 }
 
-let gh: FakeGitHub;
-let api: string;
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 describe('PR bot: records proposed in the pull request', () => {
   it('analysis lists them with their provenance; the comment says who proposed them and how to confirm', async () => {
@@ -46,9 +38,9 @@ describe('PR bot: records proposed in the pull request', () => {
 
   it('the Action posts the list in its comment (committed bundle, fake GitHub); a confirmed record is no longer listed', async () => {
     const s = scenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 11, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' } });
+    const r = await github.pr(s.repo.dir, { number: 11, base: s.base, head: s.head }, { inputs: { 'fail-on': 'never' } });
     expect(r.code, r.stderr).toBe(0);
-    const body = gh.commentsBy(11, 'github-actions[bot]')[0]!.body;
+    const body = github.comment(11)!;
     expect(body).toContain('proposed by an agent in session `sess-pr-7`');
     expect(body).toContain('`git ctx confirm DEC-011`');
 

@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { FakeGitHub, type FakeGitHubOptions } from './fake-github.js';
 
 export const ACTION_BUNDLE = path.join(ROOT, 'action/dist/index.js');
 
@@ -67,19 +68,21 @@ function parseAnnotations(stdout: string): ActionRun['annotations'] {
   return res;
 }
 
-/**
- * Run the committed bundle as a real process, the way the runner does: inputs as INPUT_*
- * variables, the event payload in a file, summary and outputs as files, the workspace a real
- * repository, and the API base URL pointing at the fake server.
- */
-export function runAction(o: {
+export interface RunActionOptions {
   workspace: string;
   apiUrl: string;
   event: Record<string, unknown>;
   eventName?: string;
   inputs?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
-}): Promise<ActionRun> {
+}
+
+/**
+ * Run the committed bundle as a real process, the way the runner does: inputs as INPUT_*
+ * variables, the event payload in a file, summary and outputs as files, the workspace a real
+ * repository, and the API base URL pointing at the fake server.
+ */
+export function runAction(o: RunActionOptions): Promise<ActionRun> {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'git-ctx-action-')));
   dirs.push(dir);
   const eventPath = path.join(dir, 'event.json');
@@ -123,4 +126,59 @@ export function runAction(o: {
       });
     });
   });
+}
+
+/** The login GITHUB_TOKEN's comments carry. */
+export const BOT = 'github-actions[bot]';
+
+/** The pull request of a `pull_request` event, as pullRequestEvent takes it. */
+export type PullRequest = Parameters<typeof pullRequestEvent>[0];
+
+/** A test's fake GitHub and the ways to run the Action against it. */
+export interface FakeGitHubRun {
+  /** this test's server: its comments, review comments and recorded requests */
+  readonly server: FakeGitHub;
+  /** Swap this test's server for one that behaves otherwise (a read-only token, a user login). */
+  restart(opts: FakeGitHubOptions): Promise<FakeGitHub>;
+  /** Run the Action on any event against this server. */
+  run(o: Omit<RunActionOptions, 'apiUrl'>): Promise<ActionRun>;
+  /** Run the Action on a pull_request event against this server. */
+  pr(workspace: string, pr: PullRequest, more?: { inputs?: Record<string, string>; env?: NodeJS.ProcessEnv }): Promise<ActionRun>;
+  /** The body of the first comment `login` (the Action's token by default) left on pull request `number`. */
+  comment(number: number, login?: string): string | undefined;
+}
+
+/**
+ * A fresh fake GitHub for every test of the enclosing file or describe block: started before
+ * each test, stopped after it, so no test sees another's comments or requests.
+ */
+export function useFakeGitHub(opts: FakeGitHubOptions = {}): FakeGitHubRun {
+  let gh: FakeGitHub | undefined;
+  const start = async (o: FakeGitHubOptions) => {
+    await gh?.stop();
+    gh = new FakeGitHub(o);
+    await gh.start();
+    return gh;
+  };
+  beforeEach(async () => {
+    await start(opts);
+  });
+  afterEach(async () => {
+    await gh?.stop();
+    gh = undefined;
+  });
+  const server = () => {
+    if (!gh) throw new Error('the fake GitHub runs only inside a test');
+    return gh;
+  };
+  const run: FakeGitHubRun['run'] = (o) => runAction({ ...o, apiUrl: server().url });
+  return {
+    get server() {
+      return server();
+    },
+    restart: start,
+    run,
+    pr: (workspace, pr, more = {}) => run({ workspace, event: pullRequestEvent(pr), ...more }),
+    comment: (number, login = BOT) => server().commentsBy(number, login)[0]?.body,
+  };
 }

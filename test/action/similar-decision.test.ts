@@ -1,12 +1,10 @@
-import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { renderPrComment } from '../../src/pr/render.js';
-import { makeRepo } from '../helpers/git-repo.js';
-import { FakeGitHub } from './fake-github.js';
-import { pullRequestEvent, runAction } from './run-action.js';
+import { pullRequestRepo } from '../helpers/git-repo.js';
+import { useFakeGitHub } from './run-action.js';
 
 const FIX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/authoring-similar/repo');
 const RATIONALE = '.contextia/system/rationale';
@@ -15,24 +13,9 @@ const dec = (id: string, title: string, decision: string) => `---\nid: ${id}\nty
 const DUP = dec('DEC-011', 'Deduplicate payment requests with Redis keys', 'Each payment request carries an idempotency key; keys and responses are kept in Redis for a day so a repeat never charges twice.');
 const OTHER = dec('DEC-012', 'GraphQL for the merchant API', 'The public merchant API is served over GraphQL.');
 
-function scenario() {
-  const repo = makeRepo();
-  cpSync(FIX, repo.dir, { recursive: true });
-  const base = repo.commit('base');
-  repo.git('checkout', '-q', '-b', 'feature');
-  const head = repo.commit('add decisions', { [`${RATIONALE}/DEC-011.md`]: DUP, [`${RATIONALE}/DEC-012.md`]: OTHER });
-  return { repo, base, head };
-}
+const scenario = () => pullRequestRepo({ fixture: FIX, change: { [`${RATIONALE}/DEC-011.md`]: DUP, [`${RATIONALE}/DEC-012.md`]: OTHER } });
 
-let gh: FakeGitHub;
-let api: string;
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 describe('PR bot: a decision added that resembles an active one', () => {
   it('analysis lists the added decision with the similar ids and scores; the comment has one line for it', async () => {
@@ -49,20 +32,16 @@ describe('PR bot: a decision added that resembles an active one', () => {
 
   it('the Action posts the line in its comment (committed bundle, fake GitHub)', async () => {
     const s = scenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 9, base: s.base, head: s.head }), inputs: { 'fail-on': 'never' } });
+    const r = await github.pr(s.repo.dir, { number: 9, base: s.base, head: s.head }, { inputs: { 'fail-on': 'never' } });
     expect(r.code, r.stderr).toBe(0);
-    const body = gh.commentsBy(9, 'github-actions[bot]')[0]!.body;
+    const body = github.comment(9)!;
     expect(body).toContain('#### Resembles an active decision');
     expect(body).toMatch(/\*\*DEC\\-011\*\* \(added\) resembles \*\*DEC\\-001\*\* Idempotency keys in Redis \(\d\.\d\d\)/);
     expect(body).not.toMatch(/DEC\\-012\*\* \(added\) resembles/);
   });
 
   it('says nothing when the added decision resembles no active one', async () => {
-    const repo = makeRepo();
-    cpSync(FIX, repo.dir, { recursive: true });
-    repo.commit('base');
-    repo.git('checkout', '-q', '-b', 'feature');
-    repo.commit('add', { [`${RATIONALE}/DEC-012.md`]: OTHER });
+    const { repo } = pullRequestRepo({ fixture: FIX, change: { [`${RATIONALE}/DEC-012.md`]: OTHER } });
     const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'feature', cache: false, check: false });
     expect(r.similarDecisions).toBeUndefined();
     expect(renderPrComment(r)).not.toContain('Resembles an active decision');

@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planAnnotations } from '../../src/action/annotations.js';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { renderPrComment } from '../../src/pr/render.js';
-import { FakeGitHub } from '../action/fake-github.js';
-import { pullRequestEvent, runAction } from '../action/run-action.js';
-import { makeRepo } from '../helpers/git-repo.js';
+import { useFakeGitHub } from '../action/run-action.js';
+import { pullRequestRepo } from '../helpers/git-repo.js';
 
 const DEC = `---
 id: DEC-DATES-001
@@ -22,30 +21,20 @@ confirm:
 # Luxon, not moment
 `;
 
-function scenario() {
-  const repo = makeRepo({
-    '.contextia/system/rationale/DEC-DATES-001.md': DEC,
-    'src/legacy.ts': "import moment from 'moment';\nexport const a = () => moment();\n",
+const scenario = () =>
+  pullRequestRepo({
+    files: {
+      '.contextia/system/rationale/DEC-DATES-001.md': DEC,
+      'src/legacy.ts': "import moment from 'moment';\nexport const a = () => moment();\n",
+    },
+    change: {
+      // the legacy import stays (not the PR's doing); a line is added below it
+      'src/legacy.ts': "import moment from 'moment';\nexport const a = () => moment();\nexport const b = () => console.log(a());\n",
+      'src/dates.ts': "import { DateTime } from 'luxon';\nimport tz from 'moment-timezone';\nexport const now = () => DateTime.now();\n",
+    },
   });
-  const base = repo.commit('base');
-  repo.git('checkout', '-q', '-b', 'feature');
-  const head = repo.commit('feature', {
-    // the legacy import stays (not the PR's doing); a line is added below it
-    'src/legacy.ts': "import moment from 'moment';\nexport const a = () => moment();\nexport const b = () => console.log(a());\n",
-    'src/dates.ts': "import { DateTime } from 'luxon';\nimport tz from 'moment-timezone';\nexport const now = () => DateTime.now();\n",
-  });
-  return { repo, base, head };
-}
 
-let gh: FakeGitHub;
-let api: string;
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 describe('PR bot: confirmations on the lines a pull request adds', () => {
   it('reports only added-line violations, with the decision, as annotations and in the comment', async () => {
@@ -69,14 +58,14 @@ describe('PR bot: confirmations on the lines a pull request adds', () => {
 
   it('the Action posts them through GitHub (fake server)', async () => {
     const s = scenario();
-    const r = await runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head: s.head }), inputs: { 'fail-on': 'error' } });
+    const r = await github.pr(s.repo.dir, { number: 7, base: s.base, head: s.head }, { inputs: { 'fail-on': 'error' } });
     expect(r.code, r.stderr).toBe(1);
     const errs = r.annotations.filter((a) => a.level === 'error' && a.props.file === 'src/dates.ts');
     expect(errs).toHaveLength(1);
     expect(errs[0]!.props).toMatchObject({ title: 'git-ctx: DEC-DATES-001 violated', line: '2' });
     expect(errs[0]!.message).toContain('forbidden by DEC-DATES-001');
     expect(r.annotations.some((a) => a.props.file === 'src/legacy.ts' && a.props.line === '1')).toBe(false);
-    const body = gh.commentsBy(7, 'github-actions[bot]')[0]!.body;
+    const body = github.comment(7)!;
     expect(body).toContain('`src/dates.ts:2`');
     expect(body).toContain('use luxon');
   });

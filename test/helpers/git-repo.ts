@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -78,4 +78,27 @@ export function makeRepo(files: Record<string, string | Buffer> = {}, opts: { ke
     },
   };
   return repo;
+}
+
+/** A pull request's history, as the PR analysis and the Action see it: the base commit on `main`, the head commit on its branch. */
+export interface PullRequestRepo {
+  repo: TestRepo;
+  base: string;
+  head: string;
+}
+
+/**
+ * `main` holding `files` (and a fixture folder copied in first), then a `feature` branch whose one
+ * commit is `change`: files to write, or work to do in the repository (a CLI run) before committing.
+ */
+export function pullRequestRepo(o: { fixture?: string; files?: Record<string, string | Buffer>; change: Record<string, string | Buffer> | ((repo: TestRepo) => void); branch?: string }): PullRequestRepo {
+  const repo = makeRepo();
+  if (o.fixture) cpSync(o.fixture, repo.dir, { recursive: true });
+  repo.write(o.files ?? {});
+  const base = repo.commit('base');
+  repo.git('checkout', '-q', '-b', o.branch ?? 'feature');
+  if (typeof o.change === 'function') o.change(repo);
+  else repo.write(o.change);
+  const head = repo.commit('change');
+  return { repo, base, head };
 }

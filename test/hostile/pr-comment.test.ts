@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planAnnotations } from '../../src/action/annotations.js';
 import { analyzePullRequest, annotationText, code, escapeText, renderPrComment } from '../../src/pr/index.js';
-import { FakeGitHub } from '../action/fake-github.js';
-import { pullRequestEvent, runAction } from '../action/run-action.js';
+import { useFakeGitHub } from '../action/run-action.js';
 import { artifact, CASE_MS, cli, expectContained, hostileRepo } from './harness.js';
 
 /** Invisible format characters a hostile title, summary or path can carry. */
@@ -55,21 +54,13 @@ describe('PR comment: invisible format characters are made visible', () => {
   });
 
   describe('through the Action bundle (real process, fake GitHub)', () => {
-    let gh: FakeGitHub;
-    let api: string;
-    beforeEach(async () => {
-      gh = new FakeGitHub();
-      api = await gh.start();
-    });
-    afterEach(async () => {
-      await gh.stop();
-    });
+    const github = useFakeGitHub();
     it('the posted comment, the job summary and the annotations show U+202E instead of reversing text', { timeout: CASE_MS }, async () => {
       const repo = bidiRepo();
       const base = repo.git('rev-parse', 'main');
       const head = repo.git('rev-parse', 'pr');
-      const r = await runAction({ workspace: repo.dir, apiUrl: api, event: pullRequestEvent({ number: 3, base, head }), inputs: { 'fail-on': 'never' } });
-      const body = gh.commentsBy(3, 'github-actions[bot]')[0]!.body;
+      const r = await github.pr(repo.dir, { number: 3, base, head }, { inputs: { 'fail-on': 'never' } });
+      const body = github.comment(3)!;
       noBidi(body);
       expect(body).toContain('U+202E');
       noBidi(r.summary);

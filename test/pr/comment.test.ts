@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { COMMENT_MAX_CHARS, renderPrComment } from '../../src/pr/render.js';
+import type { PrResult } from '../../src/pr/types.js';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo } from '../helpers/git-repo.js';
+import { makeRepo, pullRequestRepo } from '../helpers/git-repo.js';
 import { paymentsScenario } from './payments-scenario.js';
 
 const T = 60_000;
@@ -113,50 +114,55 @@ describe('the PR comment: files no record can govern, what the PR makes stale, a
 });
 
 describe('negatives and records read in place', () => {
-  it('a dependency bump (lockfile, vendored code) gets no record and a one-line note, though a paths glob covers it', { timeout: T }, async () => {
-    const repo = makeRepo({
-      '.contextia/system/norms/NORM-DEPS-001.md': '---\nid: NORM-DEPS-001\ntype: norm\ntitle: Dependencies are pinned\nstatus: active\npaths: ["**"]\n---\n# Pinned\n',
-      'package-lock.json': '{ "lockfileVersion": 3 }\n',
-      'vendor/left-pad/index.js': 'module.exports = 1;\n',
-    });
-    repo.commit('base');
-    repo.git('checkout', '-q', '-b', 'bump');
-    repo.commit('bump left-pad', { 'package-lock.json': '{ "lockfileVersion": 3, "packages": {} }\n', 'vendor/left-pad/index.js': 'module.exports = 2;\n' });
-    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'bump', cache: false });
-    expect(r.artifacts).toEqual([]);
-    expect(r.files).toEqual([]);
-    const text = renderPrComment(r);
-    expect(text).toContain('no decision, spec or norm governs the code this PR changes (0 files checked, 2 not scored), and it introduces no coherence finding.');
-    expect(text).toContain('<sub>Not scored: 2 changed files no record can govern — 1 lockfile (`package-lock.json`), 1 vendored file (`vendor/left-pad/index.js`).</sub>');
-  });
-
-  it('a CI workflow gets no record by guesswork; one a record names is still governed by it', { timeout: T }, async () => {
-    const repo = makeRepo({
-      '.contextia/system/rationale/DEC-CD-001.md': '---\nid: DEC-CD-001\ntype: decision\ntitle: Deploy with short-lived OIDC credentials\nstatus: accepted\npaths: [.github/workflows/deploy.yml]\n---\n# OIDC\n\nWorkflows lint, test and deploy.\n',
-      '.github/workflows/deploy.yml': 'on: push\njobs: { deploy: { runs-on: ubuntu-latest } }\n',
-      '.github/workflows/lint.yml': 'on: push\njobs: { lint: { runs-on: ubuntu-latest } }\n',
-    });
-    repo.commit('base');
-    repo.git('checkout', '-q', '-b', 'ci');
-    repo.commit('ci', { '.github/workflows/deploy.yml': 'on: [push]\njobs: { deploy: { runs-on: ubuntu-24.04 } }\n', '.github/workflows/lint.yml': 'on: [push]\njobs: { lint: { runs-on: ubuntu-24.04 } }\n' });
-    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'ci', cache: false });
-    expect(r.ungovernable).toEqual([{ path: '.github/workflows/lint.yml', reason: 'ci', detail: 'CI or dependency-bot configuration' }]);
-    expect(r.files.map((f) => [f.path, f.governedBy])).toEqual([['.github/workflows/deploy.yml', ['DEC-CD-001']]]);
-    expect(renderPrComment(r)).toContain('1 CI configuration file (`.github/workflows/lint.yml`)');
-  });
-
-  it('a glob in ungovernable.paths never rules out the records themselves', { timeout: T }, async () => {
-    const repo = makeRepo({
-      '.contextia/config.yaml': 'ungovernable:\n  paths: ["**/*.md"]\n',
-      '.contextia/system/rationale/DEC-DOC-001.md': '---\nid: DEC-DOC-001\ntype: decision\ntitle: Docs live beside the code\nstatus: accepted\n---\n# Docs\n',
-      'README.md': '# App\n',
-    });
-    repo.commit('base');
-    repo.git('checkout', '-q', '-b', 'docs');
-    repo.commit('docs', { '.contextia/system/rationale/DEC-DOC-001.md': '---\nid: DEC-DOC-001\ntype: decision\ntitle: Docs live beside the code they describe\nstatus: accepted\n---\n# Docs\n', 'README.md': '# App\n\nMore.\n' });
-    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'docs', cache: false });
-    expect(r.ungovernable).toEqual([{ path: 'README.md', reason: 'configured', detail: 'ungovernable.paths **/*.md' }]);
-    expect(r.artifacts.map((a) => [a.id, a.inclusion])).toEqual([['DEC-DOC-001', 'edited']]);
+  /** Three pull requests touching files no record should be matched to by guesswork: what the analysis and the comment say of each. */
+  const NEGATIVES: { name: string; files: Record<string, string>; change: Record<string, string>; expectations: (r: PrResult) => void }[] = [
+    {
+      name: 'a dependency bump (lockfile, vendored code) gets no record and a one-line note, though a paths glob covers it',
+      files: {
+        '.contextia/system/norms/NORM-DEPS-001.md': '---\nid: NORM-DEPS-001\ntype: norm\ntitle: Dependencies are pinned\nstatus: active\npaths: ["**"]\n---\n# Pinned\n',
+        'package-lock.json': '{ "lockfileVersion": 3 }\n',
+        'vendor/left-pad/index.js': 'module.exports = 1;\n',
+      },
+      change: { 'package-lock.json': '{ "lockfileVersion": 3, "packages": {} }\n', 'vendor/left-pad/index.js': 'module.exports = 2;\n' },
+      expectations: (r) => {
+        expect(r.artifacts).toEqual([]);
+        expect(r.files).toEqual([]);
+        const text = renderPrComment(r);
+        expect(text).toContain('no decision, spec or norm governs the code this PR changes (0 files checked, 2 not scored), and it introduces no coherence finding.');
+        expect(text).toContain('<sub>Not scored: 2 changed files no record can govern — 1 lockfile (`package-lock.json`), 1 vendored file (`vendor/left-pad/index.js`).</sub>');
+      },
+    },
+    {
+      name: 'a CI workflow gets no record by guesswork; one a record names is still governed by it',
+      files: {
+        '.contextia/system/rationale/DEC-CD-001.md': '---\nid: DEC-CD-001\ntype: decision\ntitle: Deploy with short-lived OIDC credentials\nstatus: accepted\npaths: [.github/workflows/deploy.yml]\n---\n# OIDC\n\nWorkflows lint, test and deploy.\n',
+        '.github/workflows/deploy.yml': 'on: push\njobs: { deploy: { runs-on: ubuntu-latest } }\n',
+        '.github/workflows/lint.yml': 'on: push\njobs: { lint: { runs-on: ubuntu-latest } }\n',
+      },
+      change: { '.github/workflows/deploy.yml': 'on: [push]\njobs: { deploy: { runs-on: ubuntu-24.04 } }\n', '.github/workflows/lint.yml': 'on: [push]\njobs: { lint: { runs-on: ubuntu-24.04 } }\n' },
+      expectations: (r) => {
+        expect(r.ungovernable).toEqual([{ path: '.github/workflows/lint.yml', reason: 'ci', detail: 'CI or dependency-bot configuration' }]);
+        expect(r.files.map((f) => [f.path, f.governedBy])).toEqual([['.github/workflows/deploy.yml', ['DEC-CD-001']]]);
+        expect(renderPrComment(r)).toContain('1 CI configuration file (`.github/workflows/lint.yml`)');
+      },
+    },
+    {
+      name: 'a glob in ungovernable.paths never rules out the records themselves',
+      files: {
+        '.contextia/config.yaml': 'ungovernable:\n  paths: ["**/*.md"]\n',
+        '.contextia/system/rationale/DEC-DOC-001.md': '---\nid: DEC-DOC-001\ntype: decision\ntitle: Docs live beside the code\nstatus: accepted\n---\n# Docs\n',
+        'README.md': '# App\n',
+      },
+      change: { '.contextia/system/rationale/DEC-DOC-001.md': '---\nid: DEC-DOC-001\ntype: decision\ntitle: Docs live beside the code they describe\nstatus: accepted\n---\n# Docs\n', 'README.md': '# App\n\nMore.\n' },
+      expectations: (r) => {
+        expect(r.ungovernable).toEqual([{ path: 'README.md', reason: 'configured', detail: 'ungovernable.paths **/*.md' }]);
+        expect(r.artifacts.map((a) => [a.id, a.inclusion])).toEqual([['DEC-DOC-001', 'edited']]);
+      },
+    },
+  ];
+  it.each(NEGATIVES)('$name', { timeout: T }, async ({ files, change, expectations }) => {
+    const { repo } = pullRequestRepo({ files, change });
+    expectations(await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'feature', cache: false }));
   });
 
   it('a record read in place (ADR folder): the suggestion is its line of stamps.jsonl, and applying it settles the record', { timeout: T }, async () => {

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../action/fake-github.js';
-import { pullRequestEvent, runAction } from '../action/run-action.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeGitHub } from '../action/run-action.js';
 import { runCli } from '../helpers/cli.js';
 import { governanceScenario } from '../pr/scenario.js';
 
@@ -16,15 +15,7 @@ const recordOff = (s: Awaited<ReturnType<typeof governanceScenario>>) => {
   return s.repo.commit('no recording', { '.contextia/config.yaml': `${text}${text.endsWith('\n') || !text ? '' : '\n'}record: false\n` });
 };
 
-let gh: FakeGitHub;
-let api: string;
-beforeEach(async () => {
-  gh = new FakeGitHub();
-  api = await gh.start();
-});
-afterEach(async () => {
-  await gh.stop();
-});
+const github = useFakeGitHub();
 
 describe('record: false and GIT_CTX_NO_RECORD in git ctx pr and the GitHub Action', () => {
   it('git ctx pr records an episode by default, none with GIT_CTX_NO_RECORD=1, none with record: false committed at head', async () => {
@@ -41,7 +32,7 @@ describe('record: false and GIT_CTX_NO_RECORD in git ctx pr and the GitHub Actio
 
   it('the Action records caller action by default, and nothing with record: false committed or GIT_CTX_NO_RECORD=1', async () => {
     const s = await governanceScenario();
-    const run = (head: string, env: NodeJS.ProcessEnv) => runAction({ workspace: s.repo.dir, apiUrl: api, event: pullRequestEvent({ number: 7, base: s.base, head }), inputs: { 'fail-on': 'never' }, env });
+    const run = (head: string, env: NodeJS.ProcessEnv) => github.pr(s.repo.dir, { number: 7, base: s.base, head }, { inputs: { 'fail-on': 'never' }, env });
     expect((await run(s.head, { GIT_CTX_NO_RECORD: '1' })).code).toBe(0);
     expect(recorded(s.repo.dir)).toEqual([]);
     expect((await run(s.head, {})).code).toBe(0);

@@ -174,7 +174,7 @@ export function setArtifacts(data: StoredSet, room: number, src: HeavySource): {
     // 15,000 fewer objects for the collector on 5,000 records. The heavy fields at their
     // range of this file, read when first asked for
     const x8 = e ? e[4] : null;
-    const a = new CachedArtifact(ids[i]!, s[ti]!, str(si), str(ci) as Artifact['scope'], str(di), e ? e[1] : NO_LINKS, e ? e[2] : NO_RELATIONS, e ? e[3] : NO_REQUIRES, x8, blobs.slice(i * bw, (i + 1) * bw), d[fi]! + names[i]!, d[fi]!.charCodeAt(0) === 0x7e /* ~: a pinned source's folder */ ? 'federated' : 'repo', src, o, len);
+    const a = new CachedArtifact([ids[i]!, s[ti]!, str(si), str(ci) as Artifact['scope'], str(di), e ? e[1] : NO_LINKS, e ? e[2] : NO_RELATIONS, e ? e[3] : NO_REQUIRES, x8], blobs.slice(i * bw, (i + 1) * bw), d[fi]! + names[i]!, d[fi]!.charCodeAt(0) === 0x7e /* ~: a pinned source's folder */ ? 'federated' : 'repo', src, o, len);
     if (e) {
       setExtra(a as Artifact, x8 ?? undefined);
       if (e[5] != null) a.statusText = e[5];

@@ -81,44 +81,28 @@ export class CachedArtifact {
   #heavy: Heavy | undefined;
   /** keyLines entries to add where absent, applied on first read (see defaultKeyLine) */
   #keyLineDefaults: Record<string, number> | undefined;
-  constructor(
-    id: string,
-    type: string,
-    status: string | null,
-    scope: Artifact['scope'],
-    domain: string | null,
-    links: Artifact['links'],
-    relations: Artifact['relations'],
-    requires: string[],
-    extra: SourceExtra | null,
-    blob: string,
-    file: string,
-    origin: Artifact['origin'],
-    src: HeavySource,
-    at: number,
-    len: number,
-  ) {
-    this.id = id;
-    this.type = type;
-    this.status = status ?? undefined;
-    this.scope = scope;
-    this.domain = domain ?? undefined;
-    this.links = links;
-    this.relations = relations;
-    this.requires = requires;
+  /**
+   * From the light fields, in the order the cache stores them (one tuple type says that order
+   * for the encoder, lightOf, and for this decoder), and where the heavy fields are.
+   */
+  constructor(l: Light, blob: string, file: string, origin: Artifact['origin'], src: HeavySource, at = 0, len = 0) {
+    this.id = l[0];
+    this.type = l[1];
+    this.status = l[2] ?? undefined;
+    this.scope = l[3];
+    this.domain = l[4] ?? undefined;
+    this.links = l[5];
+    this.relations = l[6];
+    this.requires = l[7];
     this.file = file;
     this.origin = origin;
     this.blob = blob;
-    this.format = extra?.f ? extra.f : undefined;
+    this.format = l[8]?.f ? l[8].f : undefined;
     this.mentions = undefined;
     this.statusText = undefined;
     this.#src = src;
     this.#at = at;
     this.#len = len;
-  }
-  /** From a parse entry's light fields. */
-  static of(l: Light, blob: string, file: string, origin: Artifact['origin'], src: HeavySource): CachedArtifact {
-    return new CachedArtifact(l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], blob, file, origin, src, 0, 0);
   }
   get #h(): Heavy {
     return (this.#heavy ??= [...this.#src.heavyAt(this.#at, this.#len)] as Heavy);

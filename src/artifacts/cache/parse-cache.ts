@@ -178,7 +178,7 @@ export class ParseCache {
     let artifact: Artifact | undefined;
     if (e.s.a) {
       const colon = key.indexOf(':');
-      artifact = CachedArtifact.of(e.s.a, colon < 0 ? key : key.slice(0, colon), file, origin, { heavyAt: () => this.heavyOf(e) }) as Artifact;
+      artifact = new CachedArtifact(e.s.a, colon < 0 ? key : key.slice(0, colon), file, origin, { heavyAt: () => this.heavyOf(e) }) as Artifact;
       setExtra(artifact, e.s.a[8] ?? undefined);
     }
     return { artifact, problems: e.s.p.length ? e.s.p.map((p) => ({ ...p, file })) : [] };

@@ -144,10 +144,10 @@ export const JUDGED_RECORDS = 200;
  * (relations, links, requires) are never paired: their authors know of each other, and a
  * record that supersedes, amends or refines another is expected to resemble it. Each record is
  * judged once however many pairs it is in; the most similar pairs are judged first, and past
- * JUDGED_RECORDS a pair stands on its pair score (`unjudged` counts them). The check rule and
+ * JUDGED_RECORDS a pair stands on its pair score (marked `unjudged`, and counted). The check rule and
  * the PR comment both ask this.
  */
-export async function confirmRestatements(root: string, set: ArtifactSet, pairs: readonly (CandidatePair & { score: SimilarRecord })[], opts: Pick<SimilarOptions, 'threshold' | 'embedder' | 'env' | 'writeCache'> = {}): Promise<{ pairs: (CandidatePair & { score: SimilarRecord })[]; unjudged: number }> {
+export async function confirmRestatements(root: string, set: ArtifactSet, pairs: readonly (CandidatePair & { score: SimilarRecord })[], opts: Pick<SimilarOptions, 'threshold' | 'embedder' | 'env' | 'writeCache'> = {}): Promise<{ pairs: (CandidatePair & { score: SimilarRecord; unjudged?: true })[]; unjudged: number }> {
   const judge = await DraftJudge.open(root, set, opts);
   const judged = new Map<string, Map<string, SimilarRecord>>();
   const restated = async (a: Artifact) => {
@@ -158,7 +158,7 @@ export async function confirmRestatements(root: string, set: ArtifactSet, pairs:
     }
     return m;
   };
-  const out: { i: number; pair: CandidatePair & { score: SimilarRecord } }[] = [];
+  const out: { i: number; pair: CandidatePair & { score: SimilarRecord; unjudged?: true } }[] = [];
   let unjudged = 0;
   const order = pairs.map((p, i) => ({ p, i })).sort((x, y) => y.p.score.similarity - x.p.score.similarity || x.i - y.i);
   for (const { p, i } of order) {
@@ -166,7 +166,7 @@ export async function confirmRestatements(root: string, set: ArtifactSet, pairs:
     const fresh = (judged.has(p.a.id) ? 0 : 1) + (judged.has(p.b.id) ? 0 : 1);
     if (judged.size + fresh > JUDGED_RECORDS) {
       unjudged++;
-      out.push({ i, pair: p });
+      out.push({ i, pair: { ...p, unjudged: true } });
       continue;
     }
     const ab = (await restated(p.a)).get(p.b.id);

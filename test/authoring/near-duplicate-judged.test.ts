@@ -1,6 +1,7 @@
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { JUDGED_RECORDS } from '../../src/authoring/draft-similar.js';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { renderPrComment } from '../../src/pr/render.js';
 import { runCli } from '../helpers/cli.js';
@@ -82,5 +83,35 @@ describe('PR comment: "Resembles an active decision" through the same judgement'
       expect(r.similarDecisions, link).toBeUndefined();
       expect(renderPrComment(r)).not.toContain('Resembles an active decision');
     }
+  });
+});
+
+describe('decision-near-duplicate past the records search judges (JUDGED_RECORDS)', () => {
+  it('pairs past the limit are still reported, and each such finding says it stands on the pair score alone', { timeout: 120_000 }, () => {
+    // 105 decisions each stated twice, in other files: 210 records in look-alike pairs, more than search judges
+    const things = ['invoices', 'payments', 'sessions', 'audit logs', 'metrics', 'emails', 'uploads', 'reports', 'search results', 'user profiles', 'orders', 'carts', 'api tokens', 'webhooks', 'thumbnails'];
+    // titles of six terms and more: shorter ones are too thin for the pair score to propose
+    const hows = ['cached in Redis with hourly expiry keys', 'stored in Postgres with row level security', 'published to Kafka topics partitioned by tenant', 'compressed with gzip before cold storage upload', 'signed with rotating HMAC keys per client', 'validated at the gateway edge against schemas', 'retried with exponential backoff and jitter limits'];
+    const files: Record<string, string> = {};
+    let n = 0;
+    for (const thing of things) {
+      for (const how of hows) {
+        const title = `The ${thing} are ${how}`;
+        for (let copy = 0; copy < 2; copy++) {
+          const id = `DEC-${String(++n).padStart(3, '0')}`;
+          files[`.contextia/system/rationale/${id}.md`] = `---\nid: ${id}\ntype: decision\ntitle: ${title}\nstatus: accepted\n---\n# ${title}\n\n## Decision\n\n${title}.\n`;
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(JUDGED_RECORDS);
+    const repo = makeRepo(files);
+    repo.commit('records');
+    const f = nearDuplicates(repo.dir);
+    const note = `(judged by the pair score alone: more than ${JUDGED_RECORDS} decisions to compare with search)`;
+    const alone = f.filter((x) => x.message.endsWith(note));
+    // search judged the first pairs; the rest are reported on the pair score, and say so
+    expect(alone.length).toBeGreaterThan(0);
+    expect(alone.length).toBeLessThan(f.length);
+    for (const x of alone) expect(x.message).toMatch(/^DEC-\d{3} and DEC-\d{3} are active and nearly the same decision \(similarity \d\.\d\d ≥ 0\.75\)/);
   });
 });

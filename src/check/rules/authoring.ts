@@ -23,12 +23,13 @@ export const AUTHORING_RULES: Rule[] = [
       const provider = String(process.env.GIT_CTX_EMBED_PROVIDER || (ctx.config as { semantic?: { provider?: string } }).semantic?.provider || 'default').trim();
       if (provider !== 'default') return undefined;
       const env = Object.keys(process.env).filter((k) => k.startsWith('GIT_CTX_EMBED_')).sort().map((k) => `${k}=${process.env[k]}`);
-      // 'search-judged': findings kept before pairs went through search's judgement are not reused
-      return `search-judged\n${artifactSetKey(ctx)}\n${env.join('\n')}`;
+      // 'search-judged': findings kept before pairs went through search's judgement are not
+      // reused; 'marked': nor those kept before a pair past JUDGED_RECORDS said so
+      return `search-judged marked\n${artifactSetKey(ctx)}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');
-      const { areLinked, confirmRestatements } = await import('../../authoring/draft-similar.js');
+      const { areLinked, confirmRestatements, JUDGED_RECORDS } = await import('../../authoring/draft-similar.js');
       const records = activeDecisions(ctx.set);
       if (records.length < 2) return [];
       const threshold = conflictThreshold(ctx.set);
@@ -38,7 +39,7 @@ export const AUTHORING_RULES: Rule[] = [
       // a pair that names each other is known to its authors (amends, clarifies, relates_to …)
       const proposed = sim.pairs(threshold, { skip: areLinked }).filter((p) => p.a.origin === 'repo' || p.b.origin === 'repo');
       const out: Out[] = [];
-      for (const { a, b, score } of (await confirmRestatements(ctx.snapshot.root, ctx.set, proposed, { threshold, embedder: embedder ?? null })).pairs) {
+      for (const { a, b, score, unjudged } of (await confirmRestatements(ctx.snapshot.root, ctx.set, proposed, { threshold, embedder: embedder ?? null })).pairs) {
         // report on the repository record (a global one cannot be edited here), the newer id when both are
         const [on, other] = a.origin === 'repo' ? [a, b] : [b, a];
         out.push({
@@ -46,7 +47,7 @@ export const AUTHORING_RULES: Rule[] = [
           id: on.id,
           file: on.file,
           line: on.keyLines.title ?? on.keyLines.id ?? 1,
-          message: `${on.id} and ${other.id}${other.origin === 'global' ? ' (global)' : ''} are active and nearly the same decision (similarity ${score.similarity.toFixed(2)} ≥ ${threshold}): supersede one (git ctx supersede), deprecate one, or link them (relations.relates_to) if both stand`,
+          message: `${on.id} and ${other.id}${other.origin === 'global' ? ' (global)' : ''} are active and nearly the same decision (similarity ${score.similarity.toFixed(2)} ≥ ${threshold}): supersede one (git ctx supersede), deprecate one, or link them (relations.relates_to) if both stand${unjudged ? ` (judged by the pair score alone: more than ${JUDGED_RECORDS} decisions to compare with search)` : ''}`,
         });
       }
       return out;

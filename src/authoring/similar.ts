@@ -83,19 +83,46 @@ export function draftText(d: DecisionDraft): string {
   return [title, title, d.decision, d.rationale ?? '', d.constraints ?? '', (d.keywords ?? []).join(' ')].join('\n');
 }
 
+/** Longest title deriveTitle writes, the ellipsis included. */
+const TITLE_MAX = 72;
+/** A cut is not made so early that the title says nothing. */
+const TITLE_MIN_CUT = 30;
+/** Words that open a clause of their own (a purpose, a reason, a condition, a contrast): the best place for a title to end. */
+const CLAUSE_OPENERS = new Set(['so', 'because', 'since', 'which', 'that', 'when', 'where', 'while', 'unless', 'until', 'if', 'before', 'after', 'but', 'instead', 'rather', 'without', 'except']);
+/** Words that open a phrase inside the clause (a preposition, a second item): the next best. */
+const PHRASE_OPENERS = new Set(['and', 'or', 'to', 'for', 'with', 'in', 'on', 'at', 'by', 'from', 'via', 'as', 'into', 'through', 'per']);
+/** Words a title should not end on: they promise something the cut left out. */
+const DANGLING = new Set([...CLAUSE_OPENERS, ...PHRASE_OPENERS, 'a', 'an', 'the', 'of', 'onto', 'than', 'its', 'their', 'our', 'every', 'each', 'any', 'no', 'not', 'is', 'are', 'be']);
+
 /**
  * A title from a decision's text: its first clause (up to the first sentence end, colon,
- * semicolon or dash), whitespace collapsed, trailing punctuation dropped, at most 72
- * characters cut at a word boundary.
+ * semicolon or dash), whitespace collapsed, trailing punctuation dropped. A clause longer than
+ * 72 characters is cut where a clause ends (at a comma, or before "so that", "because",
+ * "which" …), else where a phrase ends (before "and", a preposition …), else at a word boundary, never after
+ * a word that leaves the phrase hanging, and ends in "…" so a reader sees it was cut. The same
+ * text always gives the same title.
  */
 export function deriveTitle(decision: string): string {
   const flat = decision.replace(/\s+/g, ' ').trim();
   const clause = (/^(.+?)(?:[.!?](?:\s|$)|[:;]\s|\s[\u2014\u2013-]\s)/.exec(flat)?.[1] ?? flat).trim().replace(/[\s.,;:!?]+$/, '');
-  if (clause.length <= 72) return clause.charAt(0).toUpperCase() + clause.slice(1);
-  const cut = clause.slice(0, 72);
-  const at = cut.lastIndexOf(' ');
-  const t = (at > 30 ? cut.slice(0, at) : cut).replace(/[\s.,;:!?]+$/, '');
-  return t.charAt(0).toUpperCase() + t.slice(1);
+  const upper = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+  if (clause.length <= TITLE_MAX) return upper(clause);
+  const words = clause.split(' ');
+  const text = (n: number) => words.slice(0, n).join(' ');
+  const bare = (w: string | undefined) => (w ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+$/u, '');
+  // the most whole words that fit beside the ellipsis
+  let fit = 1;
+  while (fit < words.length && text(fit + 1).length <= TITLE_MAX - 1) fit++;
+  // the last boundary within them: where a clause ends (at a comma, or before a clause
+  // opener), else where a phrase ends, else after the last word that fits
+  const boundary = (opens: ReadonlySet<string>, atComma: boolean): number => {
+    for (let n = fit; n > 0 && text(n).length >= TITLE_MIN_CUT; n--) if (opens.has(bare(words[n])) || (atComma && /[,)]$/.test(words[n - 1]!))) return n;
+    return 0;
+  };
+  let cut = boundary(CLAUSE_OPENERS, true) || boundary(PHRASE_OPENERS, false) || fit;
+  while (cut > 1 && DANGLING.has(bare(words[cut - 1]!)) && text(cut - 1).length >= TITLE_MIN_CUT) cut--;
+  const t = text(cut).replace(/[\s.,;:!?]+$/, '');
+  return `${upper(t.length > TITLE_MAX - 1 ? t.slice(0, TITLE_MAX - 1) : t)}\u2026`;
 }
 
 /** The conflict threshold configured under `semantic.conflict_threshold`, else the default. */

@@ -157,8 +157,12 @@ function staleInScope(r: PrResult): number {
 
 function headline(r: PrResult): string {
   const c = r.counts;
-  // the count is the number of rows of the "Governing artifacts" table below
-  const parts = [`**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'})`];
+  // the count is the number of rows of the "Governing artifacts" table below; the files are
+  // those scored: lockfiles, generated and vendored files … are not, and saying "of 3 changed
+  // files" of a PR that changes ten would undercount it (the note at the end names them)
+  const notScored = r.ungovernable?.length ?? 0;
+  const of = notScored ? `${c.governed} of ${c.files} scored file${c.files === 1 ? '' : 's'}; ${notScored} more changed file${notScored === 1 ? '' : 's'} not scored, listed at the end` : `${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'}`;
+  const parts = [`**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${of})`];
   const more: string[] = [];
   const stale = staleInScope(r);
   const made = r.madeStale?.length ?? 0;

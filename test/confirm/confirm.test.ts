@@ -96,6 +96,40 @@ describe('confirmations in check', () => {
     expect(at(r).some((x) => x.includes('src/other'))).toBe(false);
   });
 
+  it('reads Ruby through its syntax tree: require, Float#round calls, puts, self.x; never comments or strings', async () => {
+    const repo = makeRepo({
+      '.contextia/system/rationale/DEC-001.md': decision('DEC-001', '  - forbid-call: "*.round"\n  - forbid-call: puts\n  - forbid-call: this.charge!\n  - forbid-import: "httparty*"\n', 'paths: [app/**]\n'),
+      'app/models/invoice.rb': [
+        "require 'json'",
+        "require 'httparty' # the legacy client", // 2
+        '# amount.round(2) in a comment',
+        'module Billing',
+        '  class Invoice', // 5
+        '    def total(lines)',
+        '      sum = lines.sum(&:amount)',
+        '      label = "sum.round(2) in a string"',
+        '      puts label', // 9
+        '      sum.round(2)', // 10
+        '    end',
+        '',
+        '    def settle',
+        '      self.charge!', // 14
+        '    end',
+        '  end',
+        'end',
+        '',
+      ].join('\n'),
+      'lib/tasks/report.rake': "puts 'outside the decision paths'\n",
+    });
+    repo.commit('ruby');
+    expect(at(await check(repo))).toEqual([
+      'confirmation-violated app/models/invoice.rb:2:10 DEC-001',
+      'confirmation-violated app/models/invoice.rb:9:7 DEC-001',
+      'confirmation-violated app/models/invoice.rb:10:7 DEC-001',
+      'confirmation-violated app/models/invoice.rb:14:7 DEC-001',
+    ]);
+  });
+
   it('a call or an import through an alias is caught; a parameter that shares an alias name is not', async () => {
     const repo = makeRepo({
       '.contextia/system/rationale/DEC-001.md': decision('DEC-001', '  - forbid-call: Math.round\n  - forbid-call: round\n', 'paths: [src/billing/**]\n'),

@@ -37,7 +37,7 @@ export type StructureLanguage = 'typescript' | TreeSitterLanguage;
 const BY_EXT = new Map<string, StructureLanguage>([
   ['ts', 'typescript'], ['tsx', 'typescript'], ['mts', 'typescript'], ['cts', 'typescript'],
   ['js', 'typescript'], ['jsx', 'typescript'], ['mjs', 'typescript'], ['cjs', 'typescript'],
-  ['py', 'python'], ['pyi', 'python'], ['go', 'go'], ['java', 'java'],
+  ['py', 'python'], ['pyi', 'python'], ['go', 'go'], ['java', 'java'], ['rb', 'ruby'], ['rake', 'ruby'],
 ]);
 
 /** The language whose syntax tree confirmations can read for a path; undefined: none (structural kinds skip it). */
@@ -200,9 +200,14 @@ export async function extractStructure(lang: StructureLanguage, path: string, te
   return {
     // the graph writes Python's `self` / a Go receiver as `this`: a confirmation names them as written
     calls: f.calls.map((c): Place => {
-      const name = c.callee.join('.');
       const last = c.callee[c.callee.length - 1] ?? '';
-      return [name, c.line, Math.max(1, columnOf(lines, c.line, last) - (name.length - last.length))];
+      const col = columnOf(lines, c.line, last);
+      // Ruby's graph writes `self.x` and a bare `x` (a call on self too) alike as `this.x`;
+      // a confirmation names the bare one as written (`forbid-call: puts`), `self.x` as `this.x` like Python's
+      const bare = lang === 'ruby' && c.callee[0] === 'this' && !lines[c.line - 1]?.slice(0, col - 1).endsWith('self.');
+      const callee = bare ? c.callee.slice(1) : c.callee;
+      const name = callee.join('.');
+      return [name, c.line, Math.max(1, col - (name.length - last.length))];
     }),
     imports: f.imports.map((i): Place => [i.spec, i.line, columnOf(lines, i.line, i.spec.split('.')[0] ?? i.spec)]),
     exportDefault: [],

@@ -56,6 +56,12 @@ describe('git ctx for / search', () => {
     const sym = runCli(['for', 'src/billing/invoice.ts#nope'], { cwd: r.dir });
     expect(sym.code).toBe(2);
     expect(sym.stderr).toContain('no symbol nope in src/billing/invoice.ts');
+    // a file whose symbols trace does not read: the message says where to go instead
+    const py = repo({ 'app/pay.py': 'class Payment:\n    def charge(self, amount):\n        return round(amount)\n' });
+    const pySym = runCli(['trace', 'app/pay.py#Payment.charge'], { cwd: py.dir });
+    expect(pySym.code).toBe(2);
+    expect(pySym.stderr).toContain('no symbol Payment.charge in app/pay.py');
+    expect(pySym.stderr).toContain("only the symbols of TypeScript/JavaScript files are known here: ask for a line (app/pay.py:LINE), or the code graph (git ctx graph 'app/pay.py#Payment.charge')");
     const cap = runCli(['search', 'x', '--cap', 'bogus=1'], { cwd: r.dir });
     expect(cap.code).toBe(2);
     expect(cap.stderr).toContain('--cap takes slot=n');

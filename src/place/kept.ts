@@ -73,12 +73,19 @@ function codeIdentity(): string {
   return (code = `${VERSION}:${self}`);
 }
 
-/** The GIT_CTX_* settings an answer may depend on (timings only report). */
-function environment(env: NodeJS.ProcessEnv): string {
+/** A setting holding a credential (an embedding provider's API key, a token): never written to a cache file. */
+const SECRET = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/;
+
+/**
+ * The GIT_CTX_* settings an answer may depend on (timings only report), as the key stores them:
+ * a credential by its SHA-256 only, so a new key still asks afresh but the key itself never
+ * reaches .git/ctx. node:crypto is loaded only when such a setting is set (a provider is in use).
+ */
+export function environment(env: NodeJS.ProcessEnv): string {
   return Object.keys(env)
     .filter((k) => k.startsWith('GIT_CTX_') && k !== 'GIT_CTX_TIMINGS')
     .sort()
-    .map((k) => `${k}=${env[k]}`)
+    .map((k) => (SECRET.test(k) && env[k] ? `${k}#${process.getBuiltinModule('node:crypto').createHash('sha256').update(env[k]).digest('hex')}` : `${k}=${env[k]}`))
     .join('\0');
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RACY_MS } from '../../src/place/kept.js';
@@ -159,6 +159,22 @@ describe('kept place answers', () => {
     expect(back.computed).toBe(true);
     expect(back.out).toBe(committed.hook);
   }, 180_000);
+
+  it('keeps an answer per credential without writing the credential: a new API key asks afresh, no cache file holds one', async () => {
+    const repo = seed();
+    await settle();
+    const secret = 'sk-kept-answer-secret-0123456789';
+    const withKey = (key: string) => ({ GIT_CTX_EMBED_API_KEY: key, GIT_CTX_EMBED_PROVIDER: 'off' });
+    expect(forPlace(repo.dir, withKey(secret)).computed).toBe(true);
+    expect(searchWords(repo.dir, withKey(secret)).computed).toBe(true);
+    expect(forPlace(repo.dir, withKey(secret)).computed).toBe(false);
+    expect(searchWords(repo.dir, withKey(secret)).computed).toBe(false);
+    expect(forPlace(repo.dir, withKey(`${secret}-rotated`)).computed).toBe(true);
+    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const files = readdirSync(cache).filter((f) => f.startsWith('place-answer-') || f.startsWith('search-set'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(readFileSync(path.join(cache, f), 'utf8').includes('sk-kept-answer-secret'), f).toBe(false);
+  }, 60_000);
 
   it('keeps no answer that read a file changed in the last moment (a racy stat)', async () => {
     const repo = seed();

@@ -40,6 +40,7 @@ const kinds = [
   { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 6, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
   { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 6, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
   { name: 'code-index-log', area: 'code-index', file: 'code-index.log', version: 6, codec: 'journal', key: "entries added since the last fold, by tag set" },
+  { name: 'code-index-kept', area: 'code-index', file: 'code-index.kept.json', version: 1, codec: 'json', key: "which files of the git index's listing carry a record (the rest are tag-free), by the index's stamp, the code index's version and the config's tags, selection and size bound" },
   { name: 'code-index-carriers', area: 'code-index', file: 'code-index.carriers.json', version: 1, codec: 'json', key: 'the files carrying tags at HEAD (pre-commit hook), by commit and config' },
   { name: 'code-graph-files', area: 'code-graph', file: 'code-graph-files.json', version: 1, codec: 'store', key: 'code graph facts per file, by blob id' },
   { name: 'code-graph-index', area: 'code-graph', file: 'code-graph-index.json', version: 1, codec: 'json', key: "the linked code graph's shard list, by every code file's blob id and the environment" },
@@ -88,7 +89,7 @@ export function cacheKind(name: CacheKindName): CacheKind {
 /** What each area of `cache status` holds. */
 export const CACHE_AREAS: Record<string, string> = {
   artifacts: "parsed artifacts by blob id, the finished set by the records' listing and config, and that key by the folders' index tokens",
-  'code-index': 'annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook)',
+  'code-index': "annotations and symbols per source blob, the tag-free blob set, its journal, the files carrying tags at HEAD (pre-commit hook) and in the git index's listing (by its stamp)",
   'code-graph': 'code graph facts and shards, by blob id',
   staleness: 'staleness judgements and anchor symbols',
   retrieval: "keyword index of the records, the code words, and what a search reads of the set (its search fields), kept by the tree's state",

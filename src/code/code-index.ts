@@ -5,7 +5,10 @@ import { gitBlobHash } from '../util/hash.js';
 import { mark, now } from '../util/timing.js';
 import { reportProgress } from '../util/progress.js';
 import { CodeCache, type CacheValue } from './code-cache.js';
-import { extractFile, MAX_FILE_BYTES } from './extract.js';
+import { differing, keepClasses, keptClasses, listingDelta, type KeptCarrier } from './kept-classes.js';
+import { extractFile, innermostSymbol, isBinary, MAX_FILE_BYTES, skipped, tooLarge } from './extract.js';
+
+export { innermostSymbol };
 import { gitGrepFiles, tagEre } from './grep.js';
 import { languageOf } from './languages.js';
 import { prefilterRegex, tagRegex } from './tags.js';
@@ -48,27 +51,14 @@ export interface CodeIndexStats {
   read: number;
   /** files parsed/extracted in this run */
   extracted: number;
+  /** carriers taken from the classification kept by the git index's stamp (DEC-070); 0: classified file by file */
+  kept: number;
   ms: number;
 }
 
 const READ_CHUNK = 256;
 /** Up to this many files of unknown content are read directly; more are pre-filtered by git grep. */
 const DIRECT_READ_LIMIT = 256;
-
-/** NUL in the first 8000 bytes: git's own binary heuristic. */
-function isBinary(buf: Buffer): boolean {
-  return buf.subarray(0, 8000).includes(0);
-}
-
-/** Innermost symbol whose lines (attached doc comments included) contain `line`. */
-export function innermostSymbol(symbols: CodeSymbol[], line: number): CodeSymbol | undefined {
-  let best: CodeSymbol | undefined;
-  for (const s of symbols) {
-    if (line < s.docLine || line > s.endLine) continue;
-    if (!best || s.endLine - s.docLine < best.endLine - best.docLine || (s.endLine - s.docLine === best.endLine - best.docLine && s.line > best.line)) best = s;
-  }
-  return best;
-}
 
 /**
  * Annotations and symbols of a snapshot's source files. Only files that mention a tag are
@@ -81,18 +71,42 @@ export class CodeIndex {
   readonly annotations: Annotation[] = [];
   /** files that could not be indexed (syntax errors are data, not failures) */
   readonly problems: IndexProblem[] = [];
-  readonly stats: CodeIndexStats = { files: 0, candidates: 0, read: 0, extracted: 0, ms: 0 };
+  readonly stats: CodeIndexStats = { files: 0, candidates: 0, read: 0, extracted: 0, kept: 0, ms: 0 };
 
   /** every considered file, sorted by path (a partial index throws: it never listed them) */
   get files(): IndexedFile[] {
     if (this.partial) throw new PartialIndexError('the whole file list');
+    this.materialize();
     return this.fileList;
+  }
+
+  /** a kept classification (DEC-070) lists the tag-free rest of the files only when they are asked for */
+  private unlisted: { entries: SnapshotEntry[]; select: (p: string) => boolean } | undefined;
+  private materialize(): void {
+    const u = this.unlisted;
+    if (!u) return;
+    this.unlisted = undefined;
+    this.fileList.length = 0;
+    for (const e of u.entries) {
+      if (e.mode === '120000' || e.mode === '160000' || this.unsettled.has(e.path)) continue;
+      let f = this.byPath.get(e.path);
+      if (!f) {
+        const language = languageOf(e.path);
+        if (!language || !u.select(e.path)) continue;
+        f = { path: e.path, language, candidate: false };
+        if (e.blob) f.blob = e.blob;
+        this.byPath.set(e.path, f);
+      }
+      this.fileList.push(f);
+    }
   }
 
   private readonly byPath = new Map<string, IndexedFile>();
   /** files that could not be read or parsed (no record, never cached), by path: their blob */
   private readonly unsettled = new Map<string, string | undefined>();
   private partial = false;
+  /** the cache is the repository's own (not one a caller named, nor none) */
+  private ownCache = false;
   /** files classified as carrying something (a record, not clean) */
   private readonly kept: IndexedFile[] = [];
   private selectFn: ((p: string) => boolean) | undefined;
@@ -123,6 +137,7 @@ export class CodeIndex {
     mark('code index: cache read');
     const index = new CodeIndex(snapshot, config, cache);
     index.partial = opts.known !== undefined;
+    index.ownCache = shared ? opts.sharedWith!.ownCache : opts.cache === undefined;
     await index.load(opts.known);
     mark('code index: built');
     await cache.save();
@@ -140,12 +155,18 @@ export class CodeIndex {
 
   private async load(known?: SnapshotEntry[]): Promise<void> {
     const select = (this.selectFn ??= this.selector());
+    const all = known ?? (await this.snapshot.list());
+    // a listing made from one state of the git index, with the repository's own cache: the
+    // classification of the index's entries may be kept by its stamp (DEC-070)
+    const delta = !known && this.ownCache && this.cache.file ? listingDelta(this.snapshot) : undefined;
+    const kept = delta !== undefined && this.fromKept(keptClasses(this.snapshot.root, delta, this.config));
     // the listed files and their languages side by side, and the unknown ones as positions in
     // them: no object per file for 100,000 files that live through the git grep below (every
     // object that survives a young-generation collection makes V8 grow it, DEC-062)
     const listed: SnapshotEntry[] = [];
     const languages: CodeLanguage[] = [];
-    for (const entry of known ?? (await this.snapshot.list())) {
+    // with a kept classification only the paths where the working tree differs from the index
+    for (const entry of kept ? differing(all, delta!.differ) : all) {
       if (entry.mode === '120000' || entry.mode === '160000') continue;
       const language = languageOf(entry.path);
       if (!language || !select(entry.path)) continue;
@@ -153,7 +174,7 @@ export class CodeIndex {
       languages.push(language);
     }
     this.stats.files = listed.length;
-    mark(`code index: ${listed.length} files listed`);
+    mark(`code index: ${listed.length} files listed${kept ? ` beside ${this.kept.length} kept carriers` : ''}`);
 
     // Classify from the cache first: a blob with a record, or one known to carry no tag,
     // needs neither git nor a read. What is left (new content) is read directly when it is
@@ -212,6 +233,7 @@ export class CodeIndex {
         let value: CacheValue;
         if (buf.length > this.maxFileBytes) {
           // not remembered: the bound is configurable, and raising it must scan the file
+          this.oversize.set(p, buf.length);
           this.accept(p, blob, e.language, tooLarge(buf.length, this.maxFileBytes));
           continue;
         } else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
@@ -246,10 +268,56 @@ export class CodeIndex {
     }
     reportProgress('parsing annotated files', toParse.length, toParse.length);
     if (toParse.length) mark(`code index: ${toParse.length} files parsed`);
+    if (kept) {
+      this.unlisted = { entries: all, select };
+      // how many files were considered is known once they are listed
+      Object.defineProperty(this.stats, 'files', { enumerable: true, get: () => (this.materialize(), this.fileList.length) });
+    }
+    else if (delta) this.keep(delta);
     this.fileList.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     this.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
+
+  /**
+   * Accept the kept carriers of the index's listing but those where the working tree differs;
+   * false (nothing accepted) when there are none kept or a record is no longer in the cache.
+   */
+  private fromKept(kept: { carriers: KeptCarrier[] } | undefined): boolean {
+    if (!kept) return false;
+    const differ = listingDelta(this.snapshot)!.differ;
+    const values: CacheValue[] = [];
+    for (const [p, blob, language, size] of kept.carriers) {
+      if (differ.has(p)) continue;
+      const v = size !== undefined ? tooLarge(size, this.maxFileBytes) : this.cache.get(`${blob}:${language}`);
+      if (v === undefined) return false;
+      values.push(v);
+    }
+    let i = 0;
+    for (const [p, blob, language, size] of kept.carriers) {
+      if (differ.has(p)) continue;
+      if (size !== undefined) this.oversize.set(p, size);
+      this.accept(p, blob, language, values[i++]!);
+    }
+    this.stats.kept = values.length;
+    mark(`code index: ${values.length} carriers kept by the index's stamp`);
+    return true;
+  }
+
+  /** Keep the classification of the index's entries (those not differing), unless a file of them is unsettled. */
+  private keep(delta: { stamp: string; differ: ReadonlySet<string> }): void {
+    for (const p of this.unsettled.keys()) if (!delta.differ.has(p)) return;
+    const carriers: KeptCarrier[] = [];
+    for (const f of this.kept) {
+      if (delta.differ.has(f.path) || !f.blob) continue;
+      const size = this.oversize.get(f.path);
+      if (f.language) carriers.push(size === undefined ? [f.path, f.blob, f.language] : [f.path, f.blob, f.language, size]);
+    }
+    keepClasses(this.snapshot.root, delta, this.config, { carriers });
+  }
+
+  /** sizes of the files accepted as over the size bound (their record is not cached by blob) */
+  private readonly oversize = new Map<string, number>();
 
   private accept(path: string, blob: string | undefined, language: CodeLanguage, value: CacheValue): void {
     const candidate = value !== 0 && (value.annotations.length > 0 || value.problem !== undefined);
@@ -280,6 +348,7 @@ export class CodeIndex {
 
   /** The indexed file at a path (undefined when absent, excluded, or of no known language). */
   file(path: string): IndexedFile | undefined {
+    if (!this.byPath.has(path)) this.materialize();
     const f = this.byPath.get(path);
     if (!f && this.partial) throw new PartialIndexError(`whether ${path} is indexed`);
     return f;
@@ -291,6 +360,7 @@ export class CodeIndex {
    * index holds for it, a file without a record.
    */
   private async lookup(path: string): Promise<IndexedFile | undefined> {
+    if (!this.byPath.has(path)) this.materialize();
     const have = this.byPath.get(path);
     if (have || !this.partial || this.unsettled.has(path)) return have;
     const language = languageOf(path);
@@ -421,15 +491,6 @@ export class CodeIndex {
   flush(): Promise<void> {
     return this.cache.save();
   }
-}
-
-/** A file over the configured `limits.max_file_bytes` (SPEC-HOSTILE-001): reported, never read further. */
-function tooLarge(size: number, max: number): FileRecord {
-  return skipped('too-large', `${size} bytes, over the ${max}-byte bound (limits.max_file_bytes); not scanned`);
-}
-
-function skipped(kind: 'too-large' | 'binary', message: string): FileRecord {
-  return { annotations: [], symbols: [], routes: [], lines: 0, problem: { kind, message } };
 }
 
 /** Build (or load from cache) the code index of a snapshot. */

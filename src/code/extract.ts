@@ -1,7 +1,7 @@
 import { COMMENT_SYNTAX, scanComments } from './languages.js';
 import { findTags } from './tags.js';
 import type { Config } from '../config.js';
-import type { CodeLanguage, FileRecord } from './types.js';
+import type { CodeLanguage, CodeSymbol, FileRecord } from './types.js';
 
 /** Files above this size are skipped (generated bundles, data dumps), and reported. */
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -53,4 +53,28 @@ export async function extractFile(path: string, text: string, language: CodeLang
     return extractTypeScript(await loadTypeScript(), path, text, tagRe);
   }
   return extractByComments(text, language, tagRe);
+}
+
+/** NUL in the first 8000 bytes: git's own binary heuristic. */
+export function isBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8000).includes(0);
+}
+
+/** Innermost symbol whose lines (attached doc comments included) contain `line`. */
+export function innermostSymbol(symbols: CodeSymbol[], line: number): CodeSymbol | undefined {
+  let best: CodeSymbol | undefined;
+  for (const s of symbols) {
+    if (line < s.docLine || line > s.endLine) continue;
+    if (!best || s.endLine - s.docLine < best.endLine - best.docLine || (s.endLine - s.docLine === best.endLine - best.docLine && s.line > best.line)) best = s;
+  }
+  return best;
+}
+
+/** A file over the configured `limits.max_file_bytes` (SPEC-HOSTILE-001): reported, never read further. */
+export function tooLarge(size: number, max: number): FileRecord {
+  return skipped('too-large', `${size} bytes, over the ${max}-byte bound (limits.max_file_bytes); not scanned`);
+}
+
+export function skipped(kind: 'too-large' | 'binary', message: string): FileRecord {
+  return { annotations: [], symbols: [], routes: [], lines: 0, problem: { kind, message } };
 }

@@ -16,6 +16,6 @@ export type { GitIndexEntry, GitIndexFile } from './index-file.js';
 export { gitIndex, indexChecksum, indexFileOf, indexStamp, indexStill, privateIndexCopies, readIndex, treeShortcuts, type IndexRead } from './state.js';
 export { parseStaged, trackedListing, TrackedListing } from './listing.js';
 export { focusIdentity } from './identity.js';
-export { WorktreeTree, type CleanListing } from './worktree.js';
+export { WorktreeTree, type CleanListing, type ListingDelta } from './worktree.js';
 export { ABSENT_MODE, parseRawDiff, StagedDelta, stagedChanges, type RawChange } from './staged.js';
 export { entryAt, fileState, type FileState } from './file-state.js';

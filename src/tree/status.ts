@@ -17,6 +17,8 @@ const STATUS_VERSION = 1;
 
 /** How the working tree differs from the git index, as one `git status` saw it. */
 export interface WorktreeState {
+  /** the git index's stamp the whole state describes */
+  stamp: string;
   /** the tracked files, as the index records them (paths, modes, staged blob ids) */
   listing: TrackedListing;
   /** tracked paths deleted from disk */
@@ -238,5 +240,5 @@ export async function worktreeState(root: string): Promise<WorktreeState | undef
   }
   // everything above must describe one state of the index
   if (indexStamp(root) !== stamp) return undefined;
-  return { listing, gone, changed, untracked };
+  return { stamp, listing, gone, changed, untracked };
 }

@@ -19,6 +19,18 @@ export interface CleanListing {
   current(): boolean;
 }
 
+/**
+ * The whole listing as the git index at one stamp, but for a few paths: what a memo keyed by
+ * the stamp (the code index's classification, DEC-070) holds for every other path, so a warm
+ * run works on the differing paths only.
+ */
+export interface ListingDelta {
+  /** the git index's stamp the listing was made from */
+  stamp: string;
+  /** paths where the listing is not the index's entry: deleted, changed on disk, untracked */
+  differ: ReadonlySet<string>;
+}
+
 /** The text after the n-th space of a status line (the path, which may hold spaces). */
 function nthField(line: string, n: number): string {
   let i = -1;
@@ -73,7 +85,18 @@ export class WorktreeTree {
   private runs = new Map<string, ScopedRun>();
   /** the whole tree was listed (folder listings are then taken from it; no tokens) */
   private whole = false;
+  /** how the whole listing differs from the index, when it was made from the index's state */
+  private delta: ListingDelta | undefined;
   constructor(readonly root: string) {}
+
+  /**
+   * How the whole listing (load() without paths, already made) differs from the git index it
+   * was made from; undefined when it was not made from one state of the index (no index,
+   * caches off, GIT_CTX_TREE, the index changing meanwhile): nothing may be kept by stamp then.
+   */
+  listingDelta(): ListingDelta | undefined {
+    return this.delta;
+  }
 
   /** Every file, or those at or below the given paths (literal, never patterns), sorted by path. */
   async load(prefix?: string | string[]): Promise<TreeEntry[]> {
@@ -83,6 +106,7 @@ export class WorktreeTree {
     const state = await worktreeState(this.root);
     if (state) {
       const { gone, changed } = state;
+      this.delta = { stamp: state.stamp, differ: new Set([...gone, ...changed, ...state.untracked]) };
       const res: TreeEntry[] = [];
       for (const e of state.listing.entries()) {
         if (gone.has(e.path)) continue;

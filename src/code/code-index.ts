@@ -80,7 +80,7 @@ export class CodeIndex {
     return this.fileList;
   }
 
-  /** a kept classification (DEC-070) lists the tag-free rest of the files only when they are asked for */
+  /** tag-free files with their listed blob become objects only when asked for: not 100,000 of them per run (DEC-070) */
   private unlisted: { entries: SnapshotEntry[]; select: (p: string) => boolean } | undefined;
   private materialize(): void {
     const u = this.unlisted;
@@ -187,9 +187,12 @@ export class CodeIndex {
       const language = languages[i]!;
       const blob = entry.blob;
       const hit = blob && this.cache.mayHave(blob) ? this.cache.get(`${blob}:${language}`) : undefined;
-      if (hit !== undefined) this.accept(entry.path, blob, language, hit);
-      else if (blob && this.cache.isClean(blob)) this.accept(entry.path, blob, language, 0);
-      else unknown.push(i);
+      // a tag-free file with its listed blob becomes an object only when asked for (materialize)
+      if (hit !== undefined) {
+        if (hit !== 0 || this.partial) this.accept(entry.path, blob, language, hit);
+      } else if (blob && this.cache.isClean(blob)) {
+        if (this.partial) this.accept(entry.path, blob, language, 0);
+      } else unknown.push(i);
     }
     const grepped = unknown.length > DIRECT_READ_LIMIT ? await gitGrepFiles(this.snapshot, tagEre(this.config.tags)) : undefined;
     if (grepped) mark(`code index: ${unknown.length} new files pre-filtered by git grep`);
@@ -200,7 +203,7 @@ export class CodeIndex {
       const blob = entry.blob;
       if (grepped && !grepped.has(p)) {
         if (blob) this.cache.addClean(blob);
-        this.accept(p, blob, language, 0);
+        if (!blob || this.partial) this.accept(p, blob, language, 0);
         continue;
       }
       pending.push({ entry, language, blob });
@@ -239,7 +242,7 @@ export class CodeIndex {
         } else if (isBinary(buf)) value = skipped('binary', 'binary content (NUL bytes); not scanned');
         else if (!this.prefilter.test(buf.toString('latin1'))) {
           this.cache.addClean(blob);
-          this.accept(p, blob, e.language, 0);
+          if (!e.blob || this.partial) this.accept(p, blob, e.language, 0);
           continue;
         } else {
           toParse.push({ key, path: p, blob, language: e.language, text: buf.toString('utf8') });
@@ -268,21 +271,16 @@ export class CodeIndex {
     }
     reportProgress('parsing annotated files', toParse.length, toParse.length);
     if (toParse.length) mark(`code index: ${toParse.length} files parsed`);
-    if (kept) {
-      this.unlisted = { entries: all, select };
-      // how many files were considered is known once they are listed
-      Object.defineProperty(this.stats, 'files', { enumerable: true, get: () => (this.materialize(), this.fileList.length) });
-    }
+    if (!this.partial) this.unlisted = { entries: all, select };
+    // how many files were considered is known once they are listed
+    if (kept) Object.defineProperty(this.stats, 'files', { enumerable: true, get: () => (this.materialize(), this.fileList.length) });
     else if (delta) this.keep(delta);
     this.fileList.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     this.annotations.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
     this.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
 
-  /**
-   * Accept the kept carriers of the index's listing but those where the working tree differs;
-   * false (nothing accepted) when there are none kept or a record is no longer in the cache.
-   */
+  /** Accept the kept carriers but where the tree differs; false (none accepted): none kept, or a record left the cache. */
   private fromKept(kept: { carriers: KeptCarrier[] } | undefined): boolean {
     if (!kept) return false;
     const differ = listingDelta(this.snapshot)!.differ;

@@ -4,6 +4,7 @@ import type { ChangedFile } from '../git/diff.js';
 import { runGit } from '../git/exec.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { ChangeRecord } from '../retrieve/change.js';
+import { hunkSymbols } from './hunk-symbols.js';
 import type { GovernanceMatch, PrArtifact, PrPlace, PrRanked, PrRetrieval } from './types.js';
 
 /*
@@ -124,6 +125,8 @@ export async function rankChange(
   if (max > 0) {
     const [{ retrieveForChange }, { semanticLaneFor }] = await Promise.all([import('../retrieve/change.js'), import('../semantic/lane.js')]);
     const symbols = await changedSymbols(files, at.headIndex);
+    // Python/Go/Java/Ruby declarations and settings files' sections, which git's hunk header misses (hunk-symbols.ts)
+    for (const [path, names] of await hunkSymbols(files, headSnap)) symbols.set(path, [...new Set([...(symbols.get(path) ?? []), ...names])]);
     const semantic = semanticLaneFor(headSnap.root, headSet, at.env ?? process.env);
     found = await retrieveForChange({ snapshot: headSnap, set: headSet, change: { files, title: description.title, body: description.body, symbols }, semantic, feedback: false, max });
   }

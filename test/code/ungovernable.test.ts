@@ -149,6 +149,14 @@ describe('files no record can govern', () => {
     }
   });
 
+  it('the tool settings of a project (linters, type checkers, test runners, packaging) are governable: a record about the tool governs them', async () => {
+    const settings = ['pyproject.toml', 'setup.cfg', 'tox.ini', '.flake8', 'ruff.toml', '.pylintrc', 'mypy.ini', '.pre-commit-config.yaml', 'requirements/lint.txt', '.eslintrc.json', 'tsconfig.json'];
+    const files = Object.fromEntries(settings.map((p) => [p, '[tool]\nkey = 1\n']));
+    const { split } = await classifyAt({ ...files, '.github/workflows/lint.yml': 'on: push\n' }, [...settings, '.github/workflows/lint.yml']);
+    expect(split.governable).toEqual(settings);
+    expect(split.ungovernable.map((u) => [u.path, u.reason])).toEqual([['.github/workflows/lint.yml', 'ci']]);
+  });
+
   it('config adds patterns (ungovernable.paths), validated when the config is read', async () => {
     const files = { 'db/migrations/0001.sql': 'create table x();\n', 'src/api/openapi.json': '{}\n', 'src/api/route.ts': 'x\n' };
     const { split, reasons } = await classifyAt(files, Object.keys(files), { ungovernable: { paths: ['db/migrations/', 'src/**/openapi.json'] } });

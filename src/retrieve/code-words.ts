@@ -22,7 +22,7 @@ export interface CodeWords {
 const MAX_FILES = 1500;
 /** Bytes read per file: the head of a file carries its imports, names and doc comments. */
 const MAX_BYTES = 16_000;
-const VERSION = 'code-words-v1';
+const VERSION = 'code-words-v2';
 const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte)$/i;
 
 /** Whether a path is code these frequencies count (not data, docs or configuration). */

@@ -191,9 +191,14 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const shown = band.filter(([id]) => set.byId.has(id) && passesFilters(set.byId.get(id)!, set, filters));
   const relevance = calibrate(band.map(([id, f]) => ({ id, score: f.score })), evidence);
   for (const [id, r] of calibrate(shown.map(([id, f]) => ({ id, score: f.score })), evidence)) relevance.set(id, r);
+  const meaningAlone = meaningOnlyEvidence(lanes, new Set(band.map(([id]) => id)), question);
   let fusedCount = 0;
   for (const [id, f] of band) {
-    const rel = relevance.get(id) ?? 0;
+    // a record no word of the query (or mention of the place) found is an answer only as the
+    // one record clearly closest in meaning (DEC-069): nearness in meaning to a question
+    // another record answers is not evidence of its own
+    const wordless = !f.from.has('keywords') && !f.from.has('mentions');
+    const rel = wordless ? Math.min(relevance.get(id) ?? 0, meaningAlone.get(id) ?? 0) : (relevance.get(id) ?? 0);
     if (!ok(id)) {
       if (aboveFloor(rel)) superseded.push(id);
       continue;
@@ -263,6 +268,12 @@ function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean)
   const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
   const k = lanes.keywords?.find((h) => ids.has(h.ref.id));
   return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: k.evidence ?? 0 }, sem, question));
+}
+
+/** The evidence meaning alone gives a record: only the semantic lane's first, when it is clearly the closest. */
+function meaningOnlyEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean): Map<string, number> {
+  const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
+  return sem[0] ? new Map([[sem[0].id, semanticEvidence(undefined, sem, question)]]) : new Map();
 }
 
 /**

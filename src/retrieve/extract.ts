@@ -22,12 +22,18 @@ const PATH_BONUS = 10;
 /** A query longer than this is trimmed to its heaviest terms (bounded time, less noise). */
 export const MAX_QUERY_TERMS = 60;
 
-const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''/g;
+const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''/gm;
 const STRING_RE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
 const IMPORT_RE = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)["']([^"'\n]+)["']|^\s*(?:from|import)\s+([\w.]+)/gm;
 /** Folder and file names every repository has: no evidence of a topic. */
 const PATH_NOISE = new Set(['src', 'lib', 'app', 'index', 'main', 'test', 'pkg', 'internal', 'cmd']);
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+/**
+ * A licence or copyright notice (DEC-069): the same boilerplate heads many files of a project,
+ * and its words ("copyright", "contributors", a year, "apache") say nothing of what the code
+ * does; a record that mentions a licence or a year in passing must not meet the file by them.
+ */
+const LICENCE_RE = /\bcopyright\b|\(c\)\s*\d{4}|\bspdx-license-identifier\b|\blicen[cs]ed?\s+(?:under|to)\b|\bpermission is hereby granted\b/i;
 
 /**
  * Identifiers, comments, string literals, imports of a piece of code (any language: the
@@ -39,6 +45,7 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
   const strings: string[] = [];
   const imports: string[] = [];
   let rest = code.replace(COMMENT_RE, (m) => {
+    if (LICENCE_RE.test(m)) return ' ';
     comments.push(...terms(m));
     return ' ';
   });

@@ -114,6 +114,27 @@ describe('calibrated relevance: a floor and a weak band (issue 30 item 3, DEC-05
     }
   });
 
+  it('a record only near in meaning to a question another record answers is not an answer (DEC-069)', async () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'docs/adr/0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', 'Accepted', 'We need to record the architectural decisions made on this project.', 'We will use Architecture Decision Records, as described by Michael Nygard.'),
+      'docs/adr/0002-round-invoice-totals-with-bankers-rounding.md': adr(2, "Round invoice totals with banker's rounding", 'Accepted', 'Invoice totals drifted by a cent against the accounting system when lines were rounded half-up.', "Round each line with round-half-even (banker's rounding) on integer minor units, and sum the rounded lines."),
+    });
+    repo.commit('shop');
+    const { snapshot, set, semantic } = await open(repo.dir);
+    try {
+      const r = await retrieveForText({ snapshot, set, semantic, text: 'how are invoice totals rounded', staleness: false });
+      expect(r.results.map((x) => x.id)).toEqual(['ADR-0002']);
+      // the record architecture decisions one is close in meaning only: weak, not an answer
+      const weak = (r.weak ?? []).find((w) => w.id === 'ADR-0001');
+      expect(weak).toBeDefined();
+      expect(weak!.why.map((w) => w.kind)).toEqual(['semantic']);
+      expect(weak!.relevance).toBeLessThan(RELEVANCE_FLOOR);
+    } finally {
+      snapshot.close();
+    }
+  });
+
   it('says so in the CLI, shows the weak band with --all and keeps it under `weak` in JSON', () => {
     const repo = payments();
     const q = ['search', 'Which', 'font', 'styles', 'the', 'support', 'page?'];

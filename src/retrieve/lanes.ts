@@ -3,7 +3,7 @@
 import { queryOf, type KeywordHit } from './bm25.js';
 import { englishRanks, PLACE_EVIDENCE_SCALE, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
-import { surfaceForms } from './text.js';
+import { shownWords, surfaceForms } from './text.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
@@ -60,7 +60,9 @@ export const keywordsLane: RetrievalLane = {
     const shown = (t: string) => forms.get(t) ?? t;
     const evidence = await evidenceOf(q, ctx, terms, forms, found);
     return found.map((h) => {
-      const words = h.matched.slice(0, 12).map(shown);
+      // words worth reading; a match on nothing else still says what it matched
+      const readable = shownWords(h.matched.map(shown));
+      const words = (readable.length ? readable : h.matched.map(shown)).slice(0, 12);
       return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: words } satisfies Why] };
     });
   },

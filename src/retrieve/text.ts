@@ -78,15 +78,45 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/** A word written as part of a hyphenated compound ("well-formed", "round-half-even"). */
+const COMPOUND = /^[A-Za-z]+(?:-[A-Za-z]+){1,3}$/;
+
 /**
  * Each term of a text → the word as written there (its first occurrence, lower-cased as
- * terms are), so an explanation shows "referencing", not the stem "referenc" (DEC-053).
+ * terms are), so an explanation shows "referencing", not the stem "referenc" (DEC-053); a
+ * word of a hyphenated compound is shown as the compound, not a fragment ("well-formed",
+ * not "formed": DEC-069).
  */
 export function surfaceForms(text: string, into: Map<string, string> = new Map()): Map<string, string> {
-  for (const w of splitWords(text)) {
-    if (w.length < 2 || STOP.has(w) || w.length > 40) continue;
-    const t = stem(w);
-    if (!into.has(t)) into.set(t, w);
+  for (const token of text.split(/[^A-Za-z0-9-]+/)) {
+    const compound = COMPOUND.test(token) ? token.toLowerCase() : undefined;
+    for (const w of splitWords(token)) {
+      if (w.length < 2 || STOP.has(w) || w.length > 40) continue;
+      const t = stem(w);
+      if (!into.has(t)) into.set(t, compound ?? w);
+    }
   }
   return into;
+}
+
+/**
+ * Words an explanation does not show (DEC-069): they may count in the match, but "matches
+ * after, 2021, md" reads like a bug. Prose function words the stop list keeps (it is shared
+ * with code, where "after" or "over" can be a name), years, and file extensions.
+ */
+const UNSHOWN = new Set(
+  (
+    'about above after again against all also among another around before behind below beside besides between beyond both ' +
+    'during each either else even ever every few further here however just least less many more most much neither never ' +
+    'nor often once only other others over own per quite rather same since soon still though through thus together toward ' +
+    'towards under unless until upon very via whether within without yet ' +
+    'md mdx rst txt json yml yaml toml xml html htm css scss cfg ini lock'
+  ).split(' '),
+);
+
+/** The words of an explanation: those worth showing, each once, in order. */
+export function shownWords(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) if (!UNSHOWN.has(w) && !/^(?:19|20)\d\d$/.test(w) && !out.includes(w)) out.push(w);
+  return out;
 }

@@ -3,7 +3,8 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
-import { surfaceForms } from '../../src/retrieve/text.js';
+import { shownWords, surfaceForms } from '../../src/retrieve/text.js';
+import { extractPlaceTerms } from '../../src/retrieve/extract.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
 /** An ADR folder whose records have no status line, and a file of code (issue 30 item 6). */
@@ -27,6 +28,22 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
   it('maps each stem to the word as written', () => {
     const f = surfaceForms('Charging referencing coursewares');
     expect([...f.values()]).toEqual(['charging', 'referencing', 'coursewares']);
+  });
+
+  it('shows a hyphenated word as written, never a fragment; no prose filler, years or file extensions (DEC-069)', () => {
+    const f = surfaceForms('Reject ill-formed metadata after 2021 in README.md');
+    expect(f.get('form')).toBe('ill-formed');
+    expect(f.get('ill')).toBe('ill-formed');
+    expect(shownWords(['ill-formed', 'metadata', 'after', '2021', 'md', 'ill-formed', 'readme', '429'])).toEqual(['ill-formed', 'metadata', 'readme', '429']);
+  });
+
+  it("leaves a licence header out of a file's words: boilerplate says nothing of what the code does (DEC-069)", () => {
+    const py = '# Copyright 2021, New York University and the TUF contributors\n# SPDX-License-Identifier: MIT OR Apache-2.0\n\n# verify the signature threshold of the root role\ndef verify_root(root):\n    return root.threshold\n';
+    const t = extractPlaceTerms(py, 'tuf/api/root.py');
+    expect(t.comments).toEqual(expect.arrayContaining(['verify', 'signatur', 'threshold', 'root', 'role']));
+    for (const w of ['copyright', '2021', 'york', 'university', 'contributor', 'spdx', 'licens', 'apach', 'mit']) expect(t.comments).not.toContain(w);
+    const js = '/*\n * Copyright (c) 2019 Acme Ltd. Licensed under the Apache License, Version 2.0.\n */\n// retried refunds reuse the key\nexport const key = (t) => t.id;\n';
+    expect(extractPlaceTerms(js, 'src/key.js').comments).toEqual(['retri', 'refund', 'reus', 'key']);
   });
 
   it('shows the words of the question and of the code, not stems; status is null when the record has none', async () => {

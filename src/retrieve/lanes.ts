@@ -60,10 +60,12 @@ export const keywordsLane: RetrievalLane = {
     const shown = (t: string) => forms.get(t) ?? t;
     const evidence = await evidenceOf(q, ctx, terms, forms, found);
     return found.map((h) => {
-      // words worth reading; a match on nothing else still says what it matched
+      // `terms` are what matched (the judge of near-duplicate drafts weighs them); the text
+      // names the words worth reading, and a match on nothing else still says what it matched
+      const matched = h.matched.slice(0, 12).map(shown);
       const readable = shownWords(h.matched.map(shown));
-      const words = (readable.length ? readable : h.matched.map(shown)).slice(0, 12);
-      return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: words } satisfies Why] };
+      const words = readable.length ? readable : matched;
+      return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: matched } satisfies Why] };
     });
   },
 };

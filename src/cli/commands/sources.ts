@@ -3,6 +3,8 @@
 import path from 'node:path';
 import type { Command } from '../commander.js';
 import type { PinChange, PinStatus } from '../../artifacts/sources/pins.js';
+import type { Config } from '../../config.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import { plural } from '../../util/plural.js';
 import { formatOption, io, openRepo } from '../shared.js';
 
@@ -46,6 +48,20 @@ function statusLine(s: PinStatus): string {
   return `${s.name}: ${short(s.pinned)} is ${plural(s.behind, 'commit')} behind ${s.ref} (${short(s.upstream)})${ref}${where}`;
 }
 
+/**
+ * One sources subcommand's run: open the repository, ask pins.ts, print JSON or the text
+ * lines, close the repository whatever happened.
+ */
+async function runOnSources<R>(o: SourcesCliOptions, ask: (pins: typeof import('../../artifacts/sources/pins.js'), snapshot: Snapshot, config: Config) => Promise<R>, json: (r: R) => unknown, text: (r: R) => string[]): Promise<void> {
+  const { snapshot, config } = await openRepo({ ...(o.root ? { root: o.root } : {}) });
+  try {
+    const r = await ask(await import('../../artifacts/sources/pins.js'), snapshot, config);
+    io().out(o.json || o.format === 'json' ? JSON.stringify(json(r), null, 2) + '\n' : text(r).join('\n') + '\n');
+  } finally {
+    snapshot.close();
+  }
+}
+
 /** `git ctx sources update|status|fetch`: records of other repositories, pinned in .contextia/sources.lock. */
 export function register(program: Command): void {
   const sources = program
@@ -55,48 +71,36 @@ export function register(program: Command): void {
   withCommon(sources.command('update').description('Pin each git source (or those named) to the commit its ref names now, fetch it, and say which records were added, changed or superseded'))
     .argument('[names...]', 'sources to update (default: every git source)')
     .addHelpText('after', '\nWrites .contextia/sources.lock (commit it: every clone, CI and the Action then read the same\nrecords). Nothing changes for readers until the next update, however far upstream moves.\n\nExit codes: 0 pinned, 2 a source could not be resolved or fetched (the message names it).')
-    .action(async (names: string[], o: SourcesCliOptions) => {
-      const { snapshot, config } = await openRepo({ ...(o.root ? { root: o.root } : {}) });
-      try {
-        const { updateSources } = await import('../../artifacts/sources/pins.js');
-        const r = await updateSources(snapshot, config, { names });
-        if (o.json || o.format === 'json') return void io().out(JSON.stringify(r, null, 2) + '\n');
-        const lines = r.changes.flatMap(changeLines);
-        for (const n of r.dropped) lines.push(`${n}: no longer configured, its pin was dropped`);
-        lines.push(r.written ? `wrote ${r.lock}: commit it so every clone reads these pins` : `${r.lock} unchanged`);
-        io().out(lines.join('\n') + '\n');
-      } finally {
-        snapshot.close();
-      }
-    });
+    .action((names: string[], o: SourcesCliOptions) =>
+      runOnSources(
+        o,
+        (pins, snapshot, config) => pins.updateSources(snapshot, config, { names }),
+        (r) => r,
+        (r) => [...r.changes.flatMap(changeLines), ...r.dropped.map((n) => `${n}: no longer configured, its pin was dropped`), r.written ? `wrote ${r.lock}: commit it so every clone reads these pins` : `${r.lock} unchanged`],
+      ),
+    );
 
   withCommon(sources.command('status').description('Say how far each pin is behind its ref upstream, and whether the pinned copy is in this clone'))
     .argument('[names...]', 'sources to ask about (default: every git source)')
     .addHelpText('after', '\nAsks the upstream (network); reading records never does.\n\nExit codes: 0 reported, 2 a source could not be reached (the message names it).')
-    .action(async (names: string[], o: SourcesCliOptions) => {
-      const { snapshot, config } = await openRepo({ ...(o.root ? { root: o.root } : {}) });
-      try {
-        const { sourcesStatus } = await import('../../artifacts/sources/pins.js');
-        const r = await sourcesStatus(snapshot, config, { names });
-        if (o.json || o.format === 'json') return void io().out(JSON.stringify({ sources: r }, null, 2) + '\n');
-        io().out(r.map(statusLine).join('\n') + '\n');
-      } finally {
-        snapshot.close();
-      }
-    });
+    .action((names: string[], o: SourcesCliOptions) =>
+      runOnSources(
+        o,
+        (pins, snapshot, config) => pins.sourcesStatus(snapshot, config, { names }),
+        (r) => ({ sources: r }),
+        (r) => r.map(statusLine),
+      ),
+    );
 
   withCommon(sources.command('fetch').description('Fetch the pinned commit of each git source into this clone (.git/ctx/sources), so every command reads it offline'))
     .argument('[names...]', 'sources to fetch (default: every git source)')
     .addHelpText('after', '\nA fresh clone also fetches on first use, with a one-line notice; this does it ahead (CI, before going offline).\n\nExit codes: 0 fetched (or already here), 2 a pin could not be fetched (the message names the source).')
-    .action(async (names: string[], o: SourcesCliOptions) => {
-      const { snapshot, config } = await openRepo({ ...(o.root ? { root: o.root } : {}) });
-      try {
-        const { fetchSources } = await import('../../artifacts/sources/pins.js');
-        const r = await fetchSources(snapshot, config, { names });
-        if (o.json || o.format === 'json') return void io().out(JSON.stringify({ sources: r }, null, 2) + '\n');
-        io().out(r.map((s) => `${s.name}: ${short(s.commit)} ${s.fetched ? 'fetched' : 'already fetched'}`).join('\n') + '\n');
-      } finally {
-        snapshot.close();
-      }
-    });
+    .action((names: string[], o: SourcesCliOptions) =>
+      runOnSources(
+        o,
+        (pins, snapshot, config) => pins.fetchSources(snapshot, config, { names }),
+        (r) => ({ sources: r }),
+        (r) => r.map((x) => `${x.name}: ${short(x.commit)} ${x.fetched ? 'fetched' : 'already fetched'}`),
+      ),
+    );
 }

@@ -77,7 +77,7 @@ describe('malformed inputs never stop the check of other files', () => {
     expect(by('symlink-skipped').map((f) => f.file)).toEqual(['.contextia/outside.md']);
     expect(by('symlink-skipped')[0]!.severity).toBe('warning');
     // the good files were still checked: the broken link in DEC-002 is found
-    expect(by('broken-link').map((f) => [f.id, f.line])).toEqual([['DEC-002', 5]]);
+    expect(by('broken-link').map((f) => [f.id, f.line])).toEqual([['DEC-002', 6]]); // the line naming DEC-404
     expect(r.ruleErrors).toEqual([]);
   });
 
@@ -89,6 +89,28 @@ describe('malformed inputs never stop the check of other files', () => {
     const r = await checkRepo(repo);
     expect(r.artifacts).toBe(0);
     expect(r.findings.map((f) => f.rule)).toEqual(['symlink-skipped']);
+  });
+});
+
+describe('broken-link', () => {
+  it('points at the line that names the broken target, not at the first relation', async () => {
+    const repo = makeRepo({
+      '.contextia/system/rationale/DEC-001.md': okDecision('DEC-001'),
+      '.contextia/system/rationale/DEC-002.md': '---\nid: DEC-002\ntype: decision\nstatus: accepted\nrelations:\n  relates_to:\n    - DEC-001\n    - DEC-404\nlinks:\n  spec: SPEC-NOPE\n---\nx\n',
+      'docs/adr/0001-one.md': '# 1. One\n\n## Status\n\nAccepted\n\nAmended by [2. Two](0002-two.md)\n\nSuperseded by [9. Nothing](0009-nothing.md)\n',
+      'docs/adr/0002-two.md': '# 2. Two\n\n## Status\n\nAccepted\n\nAmends [1. One](0001-one.md)\n',
+      '.contextia/config.yaml': 'sources:\n  - docs/adr\n',
+    });
+    const r = await checkRepo(repo);
+    const broken = r.findings.filter((f) => f.rule === 'broken-link').map((f) => [f.file, f.line, f.message.split(',')[0]]);
+    expect(broken).toEqual(
+      expect.arrayContaining([
+        ['.contextia/system/rationale/DEC-002.md', 8, 'relations.relates_to names DEC-404'],
+        ['.contextia/system/rationale/DEC-002.md', 10, 'links.spec names SPEC-NOPE'],
+      ]),
+    );
+    const adr = r.findings.find((f) => f.rule === 'broken-link' && f.file === 'docs/adr/0001-one.md');
+    expect(adr?.line).toBe(9);
   });
 });
 

@@ -18,6 +18,21 @@ function graphOf(ctx: CheckContext): LinkGraph {
   return g;
 }
 
+/**
+ * The line that names a broken target: the first at or after the key's line (`relations:`,
+ * `links:`, an ADR's status line) that contains it, as written (`DEC-404`) or as a file name
+ * (`0009-nothing.md`), so a record with several relations points at the broken one. The
+ * key's line when the text cannot be read (a pinned record) or does not name it literally.
+ */
+async function lineNaming(ctx: CheckContext, a: Artifact, target: string, from: number | undefined): Promise<number | undefined> {
+  const blob = await ctx.snapshot.read(a.file).catch(() => undefined);
+  if (!blob) return from;
+  const names = [target, target.split('/').pop()!].filter((n) => n.length > 0);
+  const lines = blob.toString('utf8').split('\n');
+  for (let i = Math.max(0, (from ?? 1) - 1); i < lines.length; i++) if (names.some((n) => lines[i]!.includes(n))) return i + 1;
+  return from;
+}
+
 /** A link target written as a repository path of a document (`docs/design.md`), not an id. */
 const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
 
@@ -182,7 +197,8 @@ export const CORE_RULES: Rule[] = [
         const a = ctx.set.byId.get(e.from)!;
         const key = e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : a.keyLines.relations ? 'relations' : e.kind;
         const where = e.kind === 'link' ? `links.${e.label}` : e.kind === 'requires' ? 'requires' : `relations.${e.kind}`;
-        res.push({ rule: 'broken-link', id: a.id, file: a.file, line: line(a, key), message: `${where} names ${e.to}, which does not exist${suggest(e.to, ctx)}` });
+        const at = await lineNaming(ctx, a, e.to, line(a, key));
+        res.push({ rule: 'broken-link', id: a.id, file: a.file, line: at, message: `${where} names ${e.to}, which does not exist${suggest(e.to, ctx)}` });
       }
       return res;
     },

@@ -84,10 +84,20 @@ export function unreadableChange(f: ChangedFile, recordDirs: readonly string[] =
  */
 const VERSION_LINE = /^\s*(?:-\s*)?(?:uses:\s*)?["']?([@\w./-]+?)["']?\s*(?:[:=@]=?|==|>=|~=)\s*["']?(?:[~^<>=v]*\d+(?:\.[\w-]+)*|[0-9a-f]{7,40})["']?,?\s*(?:#.*)?$/;
 
+/**
+ * Files whose lines name dependencies and their versions: manifests, version pins, workflows.
+ * Elsewhere a number on the right of a name is a setting of the code (`retries = 3`), not a
+ * version, unless it is written as one (`"1.2.3"`, `v2.0`).
+ */
+const MANIFEST = /(?:^|\/)(?:package\.json|requirements[\w.-]*\.txt|constraints[\w.-]*\.txt|Pipfile|pyproject\.toml|setup\.cfg|Gemfile|[\w.-]+\.gemspec|go\.mod|Cargo\.toml|\.tool-versions|\.nvmrc|\.node-version|\.python-version|\.ruby-version|[\w.-]*\.(?:ya?ml))$/;
+const WRITTEN_AS_VERSION = /(?:^|[^\w.])v?\d+\.\d+|[~^]\d/;
+
 /** The names a line of versions bumps, or undefined when the line says more than a version. */
-function versionName(line: string): string | undefined {
+function versionName(line: string, path: string): string | undefined {
   if (!line.trim()) return '';
-  return VERSION_LINE.exec(line)?.[1];
+  const m = VERSION_LINE.exec(line);
+  if (!m) return undefined;
+  return MANIFEST.test(path) || WRITTEN_AS_VERSION.test(line.slice(line.indexOf(m[1]!) + m[1]!.length)) ? m[1] : undefined;
 }
 
 /** What the description says, as terms: links, code blocks, quoted release notes and trailers left out, bounded. */
@@ -160,9 +170,9 @@ export function changeQuery(input: ChangeQueryInput, codeWords?: CodeWords): Cha
   // a dependency bump: every changed line a version. Its description ("bump", "update
   // dependencies") matches whatever record talks about dependencies; only the names bumped say
   // which decision might care (a record preferring that library)
-  const changedLines = read.flatMap((f) => [...(f.text?.added ?? []), ...(f.text?.removed ?? [])]);
-  const names = changedLines.map(versionName);
-  const versionsOnly = changedLines.some((l) => l.trim()) && names.every((n) => n !== undefined);
+  const changedLines = read.flatMap((f) => [...(f.text?.added ?? []), ...(f.text?.removed ?? [])].map((line) => ({ line, path: f.path })));
+  const names = changedLines.map((c) => versionName(c.line, c.path));
+  const versionsOnly = changedLines.some((c) => c.line.trim()) && names.every((n) => n !== undefined);
   if (versionsOnly) {
     const bumped = new Set(names.filter((n): n is string => !!n));
     for (const n of bumped) for (const t of terms(n)) add(t, WEIGHT.identifiers * weight(t));

@@ -61,4 +61,15 @@ describe('change query', () => {
     // the description's words (update, release notes) are not asked about
     expect([...q.terms.keys()].sort()).toEqual([term('dugite'), term('mocha')].sort());
   });
+
+  it('a number set in code is a change of the code, not a dependency bump; a version written in code is one', async () => {
+    const files = await diffOf({ 'src/fetch.py': 'MAX_RETRIES = 1\n' }, { 'src/fetch.py': 'MAX_RETRIES = 3\n' });
+    const q = changeQuery({ files, title: 'Retry downloads three times' });
+    expect(q.versionsOnly).toBe(false);
+    expect(q.terms.get(term('retries'))).toBeGreaterThan(0);
+    const pinned = await diffOf({ 'src/version.py': '__version__ = "1.2.3"\n' }, { 'src/version.py': '__version__ = "1.2.4"\n' });
+    expect(changeQuery({ files: pinned }).versionsOnly).toBe(true);
+    const engines = await diffOf({ 'package.json': '{\n  "engines": {\n    "node": "20"\n  }\n}\n' }, { 'package.json': '{\n  "engines": {\n    "node": "22"\n  }\n}\n' });
+    expect(changeQuery({ files: engines }).versionsOnly).toBe(true);
+  });
 });

@@ -51,7 +51,9 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
   });
   for (const m of rest.matchAll(IMPORT_RE)) imports.push(...terms(m[1] ?? m[2] ?? ''));
   rest = rest.replace(STRING_RE, (m) => {
-    if (m.length < 200) strings.push(...terms(m.slice(1, -1)));
+    // JavaScript's `'use strict'` heads many files and says nothing of any of them; "strict"
+    // itself is a word records use (strict mode, strict validation), so it is no stop word
+    if (m.length < 200 && m.slice(1, -1) !== 'use strict') strings.push(...terms(m.slice(1, -1)));
     return ' ';
   });
   const identifiers: string[] = [];

@@ -15,7 +15,7 @@ const STOP = new Set(
     'const let var function return import export default class new this null undefined true false void async await ' +
     'public private protected static readonly interface type enum extends implements typeof instanceof ' +
     'def self none elif else try except finally raise pass lambda yield func package go nil err string int bool ' +
-    'any unknown number object boolean require module exports use strict js ts tsx jsx mjs cjs py ' +
+    'any unknown number object boolean require module exports use js ts tsx jsx mjs cjs py ' +
     'args arg param params opts e x y i j k n s t'
   ).split(' '),
 );

@@ -74,6 +74,13 @@ describe('text', () => {
     const q = placeQuery(t);
     expect(q.get('backoff')!).toBeGreaterThan(q.get('max')!);
   });
+
+  it("reads 'strict' as a word of prose and code, but not JavaScript's 'use strict' directive", () => {
+    expect(terms('Enable TypeScript strict mode')).toContain('strict');
+    const t = extractPlaceTerms("'use strict';\nconst strictParsing = parse(input, { mode: 'strict' });\n", 'lib/parse.js');
+    expect(t.strings).toEqual(['strict']);
+    expect(t.identifiers).toContain('strict');
+  });
 });
 
 describe('retrieveForPlace', () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { editFrontmatterText, type FrontmatterEdit } from '../artifacts/write.js';
@@ -22,6 +23,8 @@ export interface NewArtifactOptions {
   now?: Date;
   /** filled content (git ctx add): summary, paths, keywords, scope and the body's sections */
   content?: NewArtifactContent;
+  /** say what would be written (id, file, text) and write nothing */
+  dryRun?: boolean;
 }
 
 /** Content for a new artifact instead of the empty placeholders. */
@@ -47,6 +50,8 @@ export interface NewArtifactResult {
   file: string;
   /** absolute path */
   abs: string;
+  /** the file's text (as written, or as it would be on a dry run) */
+  text: string;
 }
 
 /** The id prefix for a type and optional domain: DEC, or DEC-BILLING with --domain billing. */
@@ -191,10 +196,18 @@ export async function createArtifact(set: ArtifactSet, opts: NewArtifactOptions)
     const text = renderNewArtifact({ id, type: opts.type, title: opts.title?.trim() || `Untitled ${opts.type}`, status, domain: opts.domain, links, created, content: opts.content });
     // contained (SPEC-HOSTILE-001): a config `dir: ../..` or a linked folder must not write outside
     await containedPath(set.snapshot.root, abs);
+    if (opts.dryRun) {
+      if (existsSync(abs)) {
+        if (opts.id !== undefined) throw new CtxError('EXISTS', `${file} already exists`, { file, hint: 'choose another --id' });
+        extra.push(id);
+        continue;
+      }
+      return { id, type: opts.type, file, abs, text };
+    }
     await mkdirContained(set.snapshot.root, path.dirname(abs));
     try {
       await writeFileAtomic(abs, text, { createOnly: true });
-      return { id, type: opts.type, file, abs };
+      return { id, type: opts.type, file, abs, text };
     } catch (e) {
       if (!(e instanceof CtxError && e.code === 'EXISTS') || opts.id !== undefined) {
         if (e instanceof CtxError && e.code === 'EXISTS') throw new CtxError('EXISTS', `${file} already exists`, { file, hint: 'choose another --id' });

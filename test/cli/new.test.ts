@@ -108,6 +108,28 @@ describe('git ctx new', () => {
     expect(titles).toEqual(['One', 'Three', 'Two']);
   });
 
+  it('--dry-run prints the file and text it would write and writes nothing, in .contextia and in an ADR folder', () => {
+    const repo = fixtureRepo();
+    const before = readdirSync(path.join(repo.dir, '.contextia/system/rationale')).sort();
+    const r = runCli(['new', 'decision', '--title', 'Use ECB rates', '--dry-run'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('dry run: would create DEC-004 as .contextia/system/rationale/DEC-004.md; nothing written');
+    expect(r.stdout).toMatch(/^---\n[\s\S]*id: DEC-004[\s\S]*title: Use ECB rates/);
+    expect(readdirSync(path.join(repo.dir, '.contextia/system/rationale')).sort()).toEqual(before);
+    // the text it shows is the text it then writes (the date aside, it is today's in both)
+    const written = runCli(['new', 'decision', '--title', 'Use ECB rates'], { cwd: repo.dir });
+    expect(written.stdout).toBe('.contextia/system/rationale/DEC-004.md\n');
+    expect(readFileSync(path.join(repo.dir, '.contextia/system/rationale/DEC-004.md'), 'utf8')).toBe(r.stdout);
+    // an ADR folder: its own name, number and shape, as JSON
+    const adr = makeRepo({ 'docs/adr/0001-record-decisions.md': '# 1. Record decisions\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nx\n\n## Decision\n\ny\n\n## Consequences\n\nz\n' });
+    adr.commit('records');
+    const j = runCli(['new', 'decision', '--title', 'Adopt OpenTelemetry', '--date', '2026-01-31', '--dry-run', '--json'], { cwd: adr.dir });
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout)).toMatchObject({ id: 'ADR-0002', file: 'docs/adr/0002-adopt-opentelemetry.md', style: 'nygard', dryRun: true, text: expect.stringMatching(/^# 2\. Adopt OpenTelemetry\n/) });
+    expect(readdirSync(path.join(adr.dir, 'docs/adr'))).toEqual(['0001-record-decisions.md']);
+    expect(existsSync(path.join(adr.dir, '.contextia'))).toBe(false);
+  });
+
   it('has --help', () => {
     const r = runCli(['new', '--help'], { cwd: FIX });
     expect(r.code).toBe(0);

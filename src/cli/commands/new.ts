@@ -16,6 +16,7 @@ interface NewCliOptions {
   domain?: string;
   links?: string[];
   json?: boolean;
+  dryRun?: boolean;
   in?: string;
   date?: string;
   forbidCall?: string[];
@@ -41,8 +42,9 @@ export function register(program: Command): void {
     .option('--forbid-import <module...>', 'confirmation: code must not import a module matching this glob (moment*)')
     .option('--forbid <regex...>', 'confirmation: no line of code may match this regular expression')
     .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
-    .option('--json', 'print {id, type, file} as JSON')
-    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\n  git ctx new decision --in .contextia --title "Use Postgres"   (a frontmatter record beside an ADR folder)\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
+    .option('--dry-run', 'print the file it would write and its text; write nothing')
+    .option('--json', 'print {id, type, file} as JSON (with --dry-run also {dryRun: true, text})')
+    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\n  git ctx new decision --in .contextia --title "Use Postgres"   (a frontmatter record beside an ADR folder)\n  git ctx new decision --title "Use Postgres" --dry-run   (where it would go, and its text)\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
     .action(async (type: string, o: NewCliOptions) => {
       if (o.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw new CtxError('USAGE', `--date must be YYYY-MM-DD (got ${JSON.stringify(o.date)})`);
       const now = o.date ? new Date(`${o.date}T00:00:00Z`) : new Date();
@@ -58,7 +60,8 @@ export function register(program: Command): void {
           // an ADR file's id is its number and it has no links slot: those ask for a frontmatter record
           const asked = o.in === undefined ? [o.id !== undefined && '--id', o.domain !== undefined && '--domain', o.links?.length && '--links'].filter(Boolean) : [];
           if (asked.length) throw new CtxError('USAGE', `this repository's decisions are records in ${target.dir}/, which take no ${asked.join(', ')}`, { hint: `write a ${repo.config.dir}/ record instead: --in ${repo.config.dir}` });
-          const rec = await createRecord(repo.set, { dir: target.dir, title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), ...(confirm.length ? { content: { confirm } } : {}) });
+          const rec = await createRecord(repo.set, { dir: target.dir, title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), dryRun: o.dryRun, ...(confirm.length ? { content: { confirm } } : {}) });
+          if (o.dryRun) return dryRun({ id: rec.id, type, file: rec.file, text: rec.text, style: rec.style }, o.json);
           // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
           if (!repo.config.noFile) await updateSidecarProvenance(repo.snapshot.root, repo.config.dir, new Map([[rec.id, { ...provenance, date: now.toISOString().slice(0, 10) }]]));
           if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style }, null, 2) + '\n');
@@ -68,7 +71,8 @@ export function register(program: Command): void {
           }
           return;
         }
-        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now, content: { provenance: { ...provenance }, ...(confirm.length ? { confirm: confirm as Record<string, string>[] } : {}) } });
+        const r = await createArtifact(repo.set, { type, id: o.id, title: o.title, status: o.status, domain: o.domain, links: o.links, now, dryRun: o.dryRun, content: { provenance: { ...provenance }, ...(confirm.length ? { confirm: confirm as Record<string, string>[] } : {}) } });
+        if (o.dryRun) return dryRun({ id: r.id, type: r.type, file: r.file, text: r.text }, o.json);
         if (o.json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file }, null, 2) + '\n');
         else {
           io().out(`${r.file}\n`);
@@ -78,4 +82,13 @@ export function register(program: Command): void {
         repo.close();
       }
     });
+}
+
+/** A dry run: the file that would be written and its text; nothing is written. */
+function dryRun(r: { id: string; type: string; file: string; text: string; style?: string }, json: boolean | undefined): void {
+  if (json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file, ...(r.style ? { style: r.style } : {}), dryRun: true, text: r.text }, null, 2) + '\n');
+  else {
+    io().err(`dry run: would create ${r.id} as ${r.file}${r.style ? ` (${r.style})` : ''}; nothing written\n`);
+    io().out(r.text);
+  }
 }

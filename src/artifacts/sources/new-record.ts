@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
 import { confirmationSection, type ConfirmEntry } from './confirm-block.js';
+import { updateDecisionLog } from './decision-log.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 
@@ -34,6 +35,8 @@ export interface NewRecordResult {
   style: 'nygard' | 'madr';
   /** the text written (or, in a dry run, that would be) */
   text: string;
+  /** the folder's generated log (adr-log's index.md) that got the record's line, when it keeps one */
+  log?: string;
 }
 
 /** Where a new decision goes: a records folder read in place, or the frontmatter store. */
@@ -166,7 +169,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     await mkdirContained(root, path.dirname(abs));
     try {
       await writeFileAtomic(abs, text + confirmation, { createOnly: true });
-      return result;
+      const log = await updateDecisionLog(root, dir, { number: String(n), file, title }, (name) => inDir.find((a) => path.posix.basename(a.file) === name)?.title);
+      return log ? { ...result, log } : result;
     } catch (e) {
       if (!(e instanceof CtxError && e.code === 'EXISTS')) throw e;
     }

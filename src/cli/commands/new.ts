@@ -64,10 +64,10 @@ export function register(program: Command): void {
           if (o.dryRun) return dryRun({ id: rec.id, type, file: rec.file, text: rec.text, style: rec.style }, o.json);
           // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
           if (!repo.config.noFile) await updateSidecarProvenance(repo.snapshot.root, repo.config.dir, new Map([[rec.id, { ...provenance, date: now.toISOString().slice(0, 10) }]]));
-          if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style }, null, 2) + '\n');
+          if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style, ...(rec.log ? { log: rec.log } : {}) }, null, 2) + '\n');
           else {
             io().out(`${rec.file}\n`);
-            io().err(`${colors().green('created')} ${rec.id} (${rec.style})\n`);
+            io().err(`${colors().green('created')} ${rec.id} (${rec.style})${rec.log ? `; listed in ${rec.log}` : ''}\n`);
           }
           return;
         }

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { declarationLanguage, declarationsOf } from './declarations.js';
 import type { Snapshot, SnapshotEntry } from '../snapshot/types.js';
 import { globSetMatcher } from '../util/glob.js';
 import { gitBlobHash } from '../util/hash.js';
@@ -441,15 +442,28 @@ export class CodeIndex {
     return rec;
   }
 
-  /** Declarations of a TS/JS file (empty for other languages). */
   /** Why a file's content was not parsed (over the size bound, unparsable), or undefined when it was. */
   async skippedReason(path: string): Promise<string | undefined> {
     const p = (await this.recordOf(path))?.problem;
     return p && p.kind !== 'binary' ? p.message : undefined;
   }
 
+  /**
+   * Declarations of a file: TS/JS from its parse; Python, Go, Java and Ruby from the code
+   * graph's parser, read the first time they are asked for (classifying a file reads only its
+   * comments) and kept with the file's record by blob. Empty for other languages.
+   */
   async symbolsOf(path: string): Promise<CodeSymbol[]> {
-    return (await this.recordOf(path))?.symbols ?? [];
+    const rec = await this.recordOf(path);
+    if (!rec) return [];
+    if (rec.declared || rec.problem || rec.symbols.length || !declarationLanguage(path)) return rec.symbols;
+    const buf = await this.snapshot.read(path);
+    if (!buf) return rec.symbols;
+    rec.symbols = (await declarationsOf(path, buf.toString('utf8'))) ?? [];
+    rec.declared = true;
+    const f = await this.lookup(path);
+    if (f?.blob && f.language) this.cache.set(`${f.blob}:${f.language}`, rec);
+    return rec.symbols;
   }
 
   /** The innermost declaration containing a line (annotated or not). */

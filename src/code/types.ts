@@ -108,6 +108,8 @@ export interface FileRecord {
   problem?: Omit<IndexProblem, 'file'>;
   /** the tag pre-filter matched the content (false for files extracted only because an anchor names them) */
   tagged?: boolean;
+  /** a Python, Go, Java or Ruby file whose declarations were read into `symbols` (declarations.ts) */
+  declared?: boolean;
 }
 
 /** A file the index considered (after include/exclude). */

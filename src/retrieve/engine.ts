@@ -329,7 +329,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (opts.target.symbol !== undefined) {
     symbolRange = findSymbol(await index.symbolsOf(path), opts.target.symbol) ?? findDeclaration(await graphSymbols(), opts.target.symbol);
     if (!symbolRange) {
-      const names = [...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)].slice(0, 8);
+      const names = [...new Set([...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)])].slice(0, 8);
       throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});
     }
   }

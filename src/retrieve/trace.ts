@@ -101,9 +101,9 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   if (target.symbol !== undefined) {
     const s = findSymbol(symbols, target.symbol);
     if (!s && (await index.skippedReason(target.path))) throw new CtxError('USAGE', `${target.path} was not parsed (${await index.skippedReason(target.path)}), so its symbols are unknown`, { file: target.path });
-    // trace and anchors know the declarations of TS/JS files; the code graph reads Python, Go,
-    // Java and Ruby, and a line of any file can be traced: say so rather than a bare "no symbol"
-    if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? `symbols: ${symbols.slice(0, 8).map((x) => x.name).join(', ')}` : `only the symbols of TypeScript/JavaScript files are known here: ask for a line (${target.path}:LINE), or the code graph (git ctx graph '${target.path}#${target.symbol}')` });
+    // trace and anchors know the declarations of TS/JS, Python, Go, Java and Ruby files, and a
+    // line of any file can be traced: say so rather than a bare "no symbol"
+    if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? `symbols: ${symbols.slice(0, 8).map((x) => x.name).join(', ')}` : `symbols are known in TypeScript/JavaScript, Python, Go, Java and Ruby files: ask for a line (${target.path}:LINE)` });
     focus = { start: s.line, end: s.endLine };
   } else if (target.line !== undefined) focus = { start: target.line, end: target.line };
 

@@ -1,5 +1,6 @@
 import { fingerprintAnchor, findSymbol, parseAnchor, type AnchorFingerprint, type AnchorSpec, type ContentHasher } from '../code/anchors.js';
 import { CodeCache } from '../code/code-cache.js';
+import { declarationLanguage, declarationsOf } from '../code/declarations.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { extractFile, MAX_FILE_BYTES } from '../code/extract.js';
 import { languageOf } from '../code/languages.js';
@@ -119,7 +120,8 @@ export class SymbolReader {
 
   private async load(snapshot: Snapshot, path: string): Promise<FileRecord | null | undefined> {
     const language = languageOf(path);
-    if (language !== 'ts') return undefined;
+    // TS/JS parsed by the compiler; Python, Go, Java and Ruby through the code graph's parser
+    if (!language || (language !== 'ts' && !declarationLanguage(path))) return undefined;
     const blob = await snapshot.blobOf(path);
     if (!blob) return undefined;
     const key = `${blob}:${language}`;
@@ -127,7 +129,12 @@ export class SymbolReader {
     if (hit !== undefined && hit !== 0) return hit;
     const buf = await snapshot.read(path);
     if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) return null;
-    const rec = await extractFile(path, buf.toString('utf8'), language, this.tagRe);
+    const text = buf.toString('utf8');
+    const rec = await extractFile(path, text, language, this.tagRe);
+    if (language !== 'ts') {
+      rec.symbols = (await declarationsOf(path, text)) ?? [];
+      rec.declared = true;
+    }
     this.cache.set(key, rec);
     return rec;
   }

@@ -56,12 +56,17 @@ describe('git ctx for / search', () => {
     const sym = runCli(['for', 'src/billing/invoice.ts#nope'], { cwd: r.dir });
     expect(sym.code).toBe(2);
     expect(sym.stderr).toContain('no symbol nope in src/billing/invoice.ts');
-    // a file whose symbols trace does not read: the message says where to go instead
-    const py = repo({ 'app/pay.py': 'class Payment:\n    def charge(self, amount):\n        return round(amount)\n' });
-    const pySym = runCli(['trace', 'app/pay.py#Payment.charge'], { cwd: py.dir });
+    // a Python file's symbols are known (the code graph's parser); a missing one is named beside those there are
+    const py = repo({ 'app/pay.py': 'class Payment:\n    def charge(self, amount):\n        return round(amount)\n', 'app/Pay.kt': 'class Pay {\n  fun charge() = 1\n}\n' });
+    expect(runCli(['trace', 'app/pay.py#Payment.charge'], { cwd: py.dir }).code).toBe(0);
+    const pySym = runCli(['trace', 'app/pay.py#Payment.refund'], { cwd: py.dir });
     expect(pySym.code).toBe(2);
-    expect(pySym.stderr).toContain('no symbol Payment.charge in app/pay.py');
-    expect(pySym.stderr).toContain("only the symbols of TypeScript/JavaScript files are known here: ask for a line (app/pay.py:LINE), or the code graph (git ctx graph 'app/pay.py#Payment.charge')");
+    expect(pySym.stderr).toContain('no symbol Payment.refund in app/pay.py');
+    expect(pySym.stderr).toContain('symbols: Payment, Payment.charge');
+    // a language without a parser here: the message says what to ask instead
+    const kt = runCli(['trace', 'app/Pay.kt#Pay.charge'], { cwd: py.dir });
+    expect(kt.code).toBe(2);
+    expect(kt.stderr).toContain('symbols are known in TypeScript/JavaScript, Python, Go, Java and Ruby files: ask for a line (app/Pay.kt:LINE)');
     const cap = runCli(['search', 'x', '--cap', 'bogus=1'], { cwd: r.dir });
     expect(cap.code).toBe(2);
     expect(cap.stderr).toContain('--cap takes slot=n');

@@ -73,6 +73,12 @@ export function pathsEntryCovers(entry: string, file: string): boolean {
 
 const depthOf = (dir: string) => (dir ? dir.split('/').length : 0);
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+/** The package.json files that could make a directory or one above it a package, nearest first. */
+const packageCandidates = (dir: string): string[] => {
+  const out: string[] = [];
+  for (let d: string | undefined = dir; d !== undefined; d = d === '' ? undefined : dirOf(d)) out.push(d ? `${d}/package.json` : 'package.json');
+  return out;
+};
 
 export interface TraceOptions {
   snapshot: Snapshot;
@@ -153,7 +159,10 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const targetDir = isFile ? dirOf(target.path) : target.path;
   // a file asked about through the place index: its package.json candidates were looked up
   // with it, so the package is found without the tree's listing (a directory needs it anyway)
-  const byLookup = isFile && snapshot.listPaths !== undefined;
+  const byLookup = isFile && (snapshot.listPaths !== undefined || snapshot.prefetch !== undefined);
+  // a git snapshot (the staged tree, a commit) looks the candidates up at once: a file's
+  // package is a file-level fact, not worth listing 100,000 files for (DEC-071)
+  if (byLookup && snapshot.listPaths === undefined) snapshot.prefetch!(packageCandidates(targetDir));
   const all = byLookup ? [] : await snapshot.list();
   const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
   const hasPackage = async (d: string) => (byLookup ? (await snapshot.blobOf(d ? `${d}/package.json` : 'package.json')) !== undefined : pkgDirs.has(d));

@@ -41,12 +41,13 @@ export interface DeclaredOptions {
   symbol?: string;
 }
 
-/** Records governing a place, nearest first, each with every way it was found. */
+/** Records governing a place, nearest first, each with every way it was found (the trace says no `skipped`). */
 export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: DeclaredHit[]; trace: TraceResult; graphError?: string }> {
   const { set, index } = opts;
   // a symbol only the code graph knows (Python, Go, Java…): trace the file, walk from the symbol
   const known = opts.target.symbol === undefined || findSymbol(await index.symbolsOf(opts.target.path), opts.target.symbol) !== undefined;
-  const trace = await traceLocation({ snapshot: opts.snapshot, set, index, target: known ? opts.target : { path: opts.target.path } });
+  // who governs the place, not why its file was not parsed: asking that would parse the file (DEC-071)
+  const trace = await traceLocation({ snapshot: opts.snapshot, set, index, target: known ? opts.target : { path: opts.target.path }, reportSkipped: false });
   const hits = new Map<string, DeclaredHit>();
   const add = (id: string, tier: Tier, distance: number, why: Why) => {
     if (!set.byId.has(id)) return; // an annotation naming no record is check's business, not an answer

@@ -66,7 +66,9 @@ export async function governingRecords(opts: GoverningOptions): Promise<Governin
   if (!paths.length || !governing.length) return [];
   // a path can reach the floor only through a declaration (a paths glob, an anchor, an
   // annotation in the file) or a record naming it: without either, it is not worth the
-  // retrieval (reading the code, the code index), which a commit would wait for
+  // retrieval (reading the code, the code index), which a commit would wait for. The
+  // retrieval of a whole file reads file-level facts: no parse unless a record anchors a
+  // symbol or an endpoint there, no listing of the tree (DEC-071)
   const tags = new RegExp(`@(?:${set.config.tags.map((t) => t.replace(/[^\w-]/g, '')).join('|')})\\b`);
   const candidates: { path: string; mentioned: boolean }[] = [];
   for (const path of paths) {
@@ -77,7 +79,6 @@ export async function governingRecords(opts: GoverningOptions): Promise<Governin
     if (declared || mentioned || tags.test(blob.toString('latin1'))) candidates.push({ path, mentioned });
   }
   if (!candidates.length) return [];
-  // one code index for every path (retrieval would build one per place otherwise)
   // one code index for every path (retrieval would build one per place otherwise); a caller's
   // index of only the changed files serves until a question needs more of the tree
   let index = opts.index;

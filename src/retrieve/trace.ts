@@ -16,7 +16,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeIndex } from '../code/code-index.js';
-import type { CodeSymbol } from '../code/types.js';
+import type { CodeSymbol, RouteRegistration } from '../code/types.js';
 import type { Why } from './types.js';
 import type { TraceTarget } from './trace-target.js';
 
@@ -73,12 +73,24 @@ export function pathsEntryCovers(entry: string, file: string): boolean {
 
 const depthOf = (dir: string) => (dir ? dir.split('/').length : 0);
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+/** The package.json files that could make a directory or one above it a package, nearest first. */
+const packageCandidates = (dir: string): string[] => {
+  const out: string[] = [];
+  for (let d: string | undefined = dir; d !== undefined; d = d === '' ? undefined : dirOf(d)) out.push(d ? `${d}/package.json` : 'package.json');
+  return out;
+};
 
 export interface TraceOptions {
   snapshot: Snapshot;
   set: ArtifactSet;
   index: CodeIndex;
   target: TraceTarget;
+  /**
+   * Say why the file's content was not parsed (`skipped`; default true). Asking parses the
+   * file; a caller that reads only which records govern it (retrieval's declared slot, the
+   * pre-commit hook's one line) passes false and the trace reads no parse it does not need.
+   */
+  reportSkipped?: boolean;
 }
 
 /**
@@ -96,7 +108,14 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   if (isDir && (target.line !== undefined || target.symbol !== undefined)) throw new CtxError('USAGE', `${target.path} is a directory; a line or symbol needs a file`);
   if (isFile) await checkLineInFile(snapshot, target.path, target.line);
 
-  const symbols: CodeSymbol[] = isFile ? await index.symbolsOf(target.path) : [];
+  // the file's parse (its symbols and routes) is read only when the question needs it: a line
+  // or symbol to focus on, an anchor naming a symbol or an endpoint of the file. A whole-file
+  // trace is otherwise answered from file-level facts the index keeps without parsing (the
+  // annotations it found when it classified the file, DEC-071): for a TypeScript file nobody
+  // annotated, parsing would load the compiler for nothing
+  let parsed: CodeSymbol[] | undefined;
+  const symbolsOfFile = async (): Promise<CodeSymbol[]> => (parsed ??= isFile ? await index.symbolsOf(target.path) : []);
+  const symbols: CodeSymbol[] = target.symbol !== undefined || target.line !== undefined ? await symbolsOfFile() : [];
   let focus: { start: number; end: number } | undefined;
   if (target.symbol !== undefined) {
     const s = findSymbol(symbols, target.symbol);
@@ -140,7 +159,10 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const targetDir = isFile ? dirOf(target.path) : target.path;
   // a file asked about through the place index: its package.json candidates were looked up
   // with it, so the package is found without the tree's listing (a directory needs it anyway)
-  const byLookup = isFile && snapshot.listPaths !== undefined;
+  const byLookup = isFile && (snapshot.listPaths !== undefined || snapshot.prefetch !== undefined);
+  // a git snapshot (the staged tree, a commit) looks the candidates up at once: a file's
+  // package is a file-level fact, not worth listing 100,000 files for (DEC-071)
+  if (byLookup && snapshot.listPaths === undefined) snapshot.prefetch!(packageCandidates(targetDir));
   const all = byLookup ? [] : await snapshot.list();
   const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
   const hasPackage = async (d: string) => (byLookup ? (await snapshot.blobOf(d ? `${d}/package.json` : 'package.json')) !== undefined : pkgDirs.has(d));
@@ -173,7 +195,8 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     return { level: 'directory', via, how: label, distance: Math.max(0, depthOf(targetDir) - depthOf(base)) };
   };
 
-  const routes = isFile ? ((await index.recordOf(target.path))?.routes ?? []) : [];
+  let routes: RouteRegistration[] | undefined;
+  const routesOfFile = async () => (routes ??= isFile ? ((await index.recordOf(target.path))?.routes ?? []) : []);
   const route = (p: string) => '/' + p.split('/').filter(Boolean).join('/');
   for (const a of set.artifacts) {
     const pathSet = compilePaths(a.paths);
@@ -184,7 +207,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     for (const raw of a.anchors) {
       const spec = parseAnchor(raw);
       if (spec.kind === 'symbol' && isFile && spec.path === target.path) {
-        const s = findSymbol(symbols, spec.symbol);
+        const s = findSymbol(await symbolsOfFile(), spec.symbol);
         if (!s) continue;
         if (!focus) add(a.id, { level: 'symbol', via: 'anchor', how: `anchor ${raw} (${a.file})`, symbol: s.name, distance: 0 });
         else if (symDistance.has(s.name)) add(a.id, { level: 'symbol', via: 'anchor', how: `anchor ${raw} (${a.file})`, symbol: s.name, distance: symDistance.get(s.name)! });
@@ -194,7 +217,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
         }
       } else if (spec.kind === 'endpoint') {
         // the place registers the endpoint an anchor names
-        for (const r of routes) {
+        for (const r of await routesOfFile()) {
           if ((r.method !== spec.method && r.method !== 'ALL') || route(r.path) !== route(spec.path)) continue;
           if (focus && (r.line < focus.start || r.line > focus.end)) continue;
           add(a.id, { level: focus ? 'symbol' : 'file', via: 'anchor', how: `anchor ${raw} (${target.path}:${r.line})`, line: r.line, distance: 0 });
@@ -224,7 +247,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const result: TraceResult = { target: { ...target, kind: isFile ? 'file' : 'directory' }, entries };
   if (focus) result.target.symbolRange = focus;
   if (pkg !== undefined) result.package = pkg;
-  const skipped = isFile ? await index.skippedReason(target.path) : undefined;
+  const skipped = isFile && opts.reportSkipped !== false ? await index.skippedReason(target.path) : undefined;
   if (skipped) result.skipped = skipped;
   return result;
 }

@@ -52,7 +52,7 @@ import {
   summariseAnswers,
   validateDataset,
 } from './retrieval/lib.mjs';
-import { BenchError, RECORD_EXT, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
+import { BenchError, RECORD_EXT, checkoutPinned, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
@@ -131,7 +131,7 @@ function prepareClone(data, repo, work) {
   if (!data.commit) fail('the dev set names no "commit" to pin');
   const dir = cloneOnce(repo, path.join(work, `${data.name}-${data.commit.slice(0, 12)}`), data.repository ?? 'the dev set repository');
   try {
-    git(dir, 'checkout', '--quiet', '--force', '--detach', data.commit);
+    checkoutPinned(dir, data.commit);
   } catch (e) {
     fail(`commit ${data.commit} is not in ${repo}: ${e.stderr?.toString().trim() || e.message}`);
   }
@@ -147,7 +147,10 @@ function writeConfig(dir, config) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `# written by bench/retrieval.mjs from the dev set\n${yaml.dump(config, { lineWidth: 120 })}`);
   git(dir, 'add', '.contextia/config.yaml');
-  git(dir, 'commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'bench: git-ctx sources for the retrieval dev set');
+  // write-tree --missing-ok, not `git commit`: a blob the mirror lacks (see checkoutPinned) stays in the tree as it is
+  const tree = git(dir, 'write-tree', '--missing-ok');
+  const commit = git(dir, 'commit-tree', tree, '-p', 'HEAD', '-m', 'bench: git-ctx sources for the retrieval dev set');
+  git(dir, 'update-ref', 'HEAD', commit);
 }
 
 /** A throwaway repository holding the fixture's records, one commit. */

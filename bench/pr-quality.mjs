@@ -44,7 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { Bm25 } from './retrieval/lib.mjs';
-import { BenchError, RECORD_EXT, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
+import { BenchError, RECORD_EXT, checkoutPinned, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
 import { BASELINE_SHOWN, HIT_AT, RR_DEPTH, diffQueryTokens, noiseOf, shownRecords, summarisePr, validatePrDevset } from './pr-devset/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -122,7 +122,8 @@ function treeWithConfig(dir, commit, blob) {
     const env = { GIT_INDEX_FILE: index };
     git(dir, ['read-tree', commit], { env });
     git(dir, ['update-index', '--add', '--cacheinfo', `100644,${blob},${CONFIG_PATH}`], { env });
-    return git(dir, ['write-tree'], { env });
+    // --missing-ok: a blob the mirror lacks (see checkoutPinned) stays in the tree as it is
+    return git(dir, ['write-tree', '--missing-ok'], { env });
   } finally {
     rmSync(index, { force: true });
   }
@@ -181,7 +182,7 @@ async function runCtx(bin, cwd, args) {
 /** git-ctx's answer for one replayed case: the records shown and the noise files' records. */
 async function askGitCtx(dir, pr, opts) {
   // `list` reads the working tree: head' checked out gives the ids' record files
-  git(dir, ['checkout', '--quiet', '--force', '--detach', pr.head]);
+  checkoutPinned(dir, pr.head);
   const list = await runCtx(opts.bin, dir, ['list', '--format', 'json']);
   const fileOf = new Map((list.artifacts ?? []).map((a) => [a.id, a.file]));
   const t0 = Date.now();

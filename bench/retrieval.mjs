@@ -5,7 +5,7 @@
 // record most often in the first 3 of queries that do not label it.
 //
 // Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json,
-// bench/retrieval/content-publisher.json, bench/retrieval/python-tuf.json (held-out, labelled blind;
+// bench/retrieval/content-publisher.json, bench/retrieval/python-tuf.json and bench/retrieval/carbon-aware-sdk.json (held-out, labelled blind;
 // files no record governs have relevant [] like off-topic questions; see bench/README-retrieval-devsets.md).
 //   npm run build && node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json
 // The BM25 baseline is run twice: `baseline` always answers (every record sharing a word),
@@ -52,7 +52,7 @@ import {
   summariseAnswers,
   validateDataset,
 } from './retrieval/lib.mjs';
-import { BenchError, RECORD_EXT, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
+import { BenchError, RECORD_EXT, checkoutPinned, cloneOnce, fail, gitEnv, mirrorOf } from './lib/devset-repo.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
@@ -74,6 +74,7 @@ Examples:
   node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json   # the second set (SmartBear/git-en-boite)
   node bench/retrieval.mjs --data bench/retrieval/content-publisher.json   # the third (alphagov/content-publisher, Ruby)
   node bench/retrieval.mjs --data bench/retrieval/python-tuf.json   # held-out, labelled blind (theupdateframework/python-tuf, Python, MADR)
+  node bench/retrieval.mjs --data bench/retrieval/carbon-aware-sdk.json   # held-out, labelled blind (Green-Software-Foundation/carbon-aware-sdk, C#)
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
   GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text \\
@@ -131,7 +132,7 @@ function prepareClone(data, repo, work) {
   if (!data.commit) fail('the dev set names no "commit" to pin');
   const dir = cloneOnce(repo, path.join(work, `${data.name}-${data.commit.slice(0, 12)}`), data.repository ?? 'the dev set repository');
   try {
-    git(dir, 'checkout', '--quiet', '--force', '--detach', data.commit);
+    checkoutPinned(dir, data.commit);
   } catch (e) {
     fail(`commit ${data.commit} is not in ${repo}: ${e.stderr?.toString().trim() || e.message}`);
   }
@@ -147,7 +148,10 @@ function writeConfig(dir, config) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `# written by bench/retrieval.mjs from the dev set\n${yaml.dump(config, { lineWidth: 120 })}`);
   git(dir, 'add', '.contextia/config.yaml');
-  git(dir, 'commit', '--quiet', '--allow-empty', '--no-verify', '-m', 'bench: git-ctx sources for the retrieval dev set');
+  // write-tree --missing-ok, not `git commit`: a blob the mirror lacks (see checkoutPinned) stays in the tree as it is
+  const tree = git(dir, 'write-tree', '--missing-ok');
+  const commit = git(dir, 'commit-tree', tree, '-p', 'HEAD', '-m', 'bench: git-ctx sources for the retrieval dev set');
+  git(dir, 'update-ref', 'HEAD', commit);
 }
 
 /** A throwaway repository holding the fixture's records, one commit. */

@@ -50,3 +50,45 @@ export function cloneOnce(repo, dir, what) {
   }
   return dir;
 }
+
+/**
+ * Checks `commit` out (detached, forced) in the clone at `dir`, also when the mirror lacks some of
+ * its blobs: `fetch` may leave a snapshot's largest files out, and a plain checkout then stops.
+ * Each absent blob reads as an empty file (a replace ref to the empty blob, for checkout and for
+ * `git show`), and its path is marked skip-worktree so git does not report the empty copy as a
+ * change. The tree measured is then the commit's with those files empty. Returns their paths.
+ */
+export function checkoutPinned(dir, commit) {
+  const run = (args, input) =>
+    execFileSync('git', args, { cwd: dir, env: gitEnv, encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const blobs = run(['ls-tree', '-r', '-z', commit])
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [, type, oid] = line.slice(0, tab).split(' ');
+      return { type, oid, path: line.slice(tab + 1) };
+    })
+    .filter((e) => e.type === 'blob');
+  // --no-replace-objects: a blob replaced by an earlier run is still absent and needs its path marked again
+  const missing = new Set(
+    run(['--no-replace-objects', 'cat-file', '--batch-check'], blobs.map((b) => b.oid).join('\n') + '\n')
+      .split('\n')
+      .filter((l) => l.endsWith(' missing'))
+      .map((l) => l.split(' ')[0]),
+  );
+  const absent = blobs.filter((b) => missing.has(b.oid));
+  if (absent.length) {
+    const empty = run(['hash-object', '-w', '--stdin'], '').trim();
+    for (const oid of new Set(absent.map((b) => b.oid))) run(['update-ref', `refs/replace/${oid}`, empty]);
+  }
+  // paths an earlier run marked would stop a checkout that changes or removes them
+  const marked = run(['ls-files', '-v', '-z'])
+    .split('\0')
+    .filter((l) => l.startsWith('S '))
+    .map((l) => l.slice(2));
+  if (marked.length) run(['update-index', '--no-skip-worktree', '--', ...marked]);
+  run(['checkout', '--quiet', '--force', '--detach', commit]);
+  if (absent.length) run(['update-index', '--skip-worktree', '--', ...absent.map((b) => b.path)]);
+  return absent.map((b) => b.path);
+}

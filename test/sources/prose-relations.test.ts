@@ -141,4 +141,20 @@ describe('successor following from prose (issue 30 item 5)', () => {
       snapshot.close();
     }
   });
+
+  it('a link inside a fenced example, also one quoted ("> ```markdown"), is the example\'s: no relation and no broken link', async () => {
+    // carbon-aware-sdk's 0004-documentation.md shows what a sub-README should hold, links and all
+    const example = ['All other README.md files only link back to the docs. EG:', '', '> `./src/api/README.md`', '>', '> ```markdown', '> # Api', '>', '> - [Architecture](/docs/architecture/overview.md)', '> - [Old notes](0011-event-retention.md)', '> ```', '', '```md', 'See [the retention record](0011-event-retention.md).', '```', '', 'Outside the examples: see [the schema](0003-event-schema.md).'].join('\n');
+    const repo = fixture({ 'doc/adr/0017-docs.md': adr('0017', 'Docs', 'Accepted', example) });
+    const set = await load(repo.dir);
+    const docs = set.artifacts.find((a) => a.id === 'ADR-0017')!;
+    expect(docs.relations).toEqual({ relates_to: ['ADR-0003'] });
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const broken = (await runCheck({ snapshot, now: new Date('2026-01-01T00:00:00Z') })).findings.filter((f) => f.rule === 'broken-link' && f.id === 'ADR-0017');
+      expect(broken).toEqual([]);
+    } finally {
+      snapshot.close();
+    }
+  });
 });

@@ -96,6 +96,19 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(ranks.indexOf('ADR-0007')).toBeLessThan(ranks.indexOf('ADR-0009'));
   });
 
+  it('a prose line that starts with a markdown link is prose, not data: the sentence stays whole', () => {
+    // carbon-aware-sdk's 0007: the summary stopped at "The project will strive toward the", and the
+    // rest of the decision was weighed as quoted material
+    const text = '# 7. Data Source Interfaces\n\n## Decision\n\nThe project will strive toward the\n[interface segregation principle](https://en.wikipedia.org/wiki/Interface_segregation_principle)\nof [SOLID](https://en.wikipedia.org/wiki/SOLID) design by using separate\ninterfaces for unique roles.\n\n## Context\n\nLogs:\n\n[12:00:01] INFO started\n[\n  1, 2\n]\n';
+    expect(derivedSummary(text)).toBe('The project will strive toward the interface segregation principle of SOLID design by using separate interfaces for unique roles.');
+    const parts = recordParts(text);
+    expect(parts.filter((p) => p.kind === 'decision').map((p) => p.text).join('\n')).toContain('[interface segregation principle]');
+    // log lines and JSON brackets still read as quoted
+    const quoted = parts.filter((p) => p.kind === 'quoted').map((p) => p.text).join('\n');
+    expect(quoted).toContain('[12:00:01] INFO started');
+    expect(quoted.split('\n')).toContain('[');
+  });
+
   it('derives a deterministic summary from the decision part, else the context, else the lead', () => {
     expect(parse('doc/adr/0007-idempotent-refunds.md', KEY_RECORD).summary).toBe('We picked transaction.id as the idempotency key of every refund request.');
     expect(derivedSummary('# Notes\n\n## Context\n\nWe had no queue.\n')).toBe('We had no queue.');

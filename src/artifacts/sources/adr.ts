@@ -319,8 +319,16 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
     return out.sort((a, b) => a.at - b.at);
   };
+  // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):
+  // a link written there is the example's, not this record's reference
+  let quotedFence = false;
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
+    if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(?:>\s*)*(```|~~~)/.test(l)) {
+      quotedFence = !quotedFence;
+      continue;
+    }
+    if (quotedFence) continue;
     const phrases = PHRASE_ANY.test(l) ? phrasesIn(l) : [];
     const inRelated = relatedRanges.length > 0 && relatedRanges.some(([a, b]) => i >= a && i < b);
     const inStatus = !!statusRange && i >= statusRange[0] && i < statusRange[1];

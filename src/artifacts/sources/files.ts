@@ -5,12 +5,19 @@ import path from 'node:path';
 /** File names in a record folder that are not records. */
 const NOT_RECORDS = new Set(['readme', 'index', 'template', 'adr-template', 'toc', 'summary', 'changelog', 'license', 'contributing']);
 
+/**
+ * A template numbered zero so that it sorts first (`0000-ladr-template.md`, `000-adr-template.md`):
+ * record number 0 with "template" in its name. A real record 0 (`0000-use-madr.md`) has no
+ * template in its name, and a later record about templates (`0012-email-templates.md`) is not 0.
+ */
+const ZERO_TEMPLATE = /^0+[-_ .](?:.*[-_ .])?templates?(?:[-_ .].*)?$/i;
+
 /** Whether a file in a decision-record folder is a record: markdown or reStructuredText, not a README, index or template. */
 export function isAdrFile(p: string): boolean {
   const base = p.slice(p.lastIndexOf('/') + 1);
   const m = /^(.*)\.(md|markdown|rst)$/i.exec(base);
   if (!m || base[0] === '_' || base[0] === '.') return false;
-  return !NOT_RECORDS.has(m[1]!.toLowerCase());
+  return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!);
 }
 
 /** The number a record's file name starts with (`0048-x.md`, `ADR-0048-x.md`, `adr_48.md`), as written. */

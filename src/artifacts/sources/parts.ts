@@ -45,7 +45,7 @@ export function sectionKind(title: string): PartKind | undefined {
 }
 
 /** A line that is data or machine output rather than prose: JSON, log lines, stack frames, hex dumps. */
-const LOG_LINE = /^\s*(?:[{}[\]]|"[^"]*"\s*:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[\d{2}:\d{2}|at\s+[\w$.<>]+\s*\(|(?:[0-9a-f]{2}\s){6,}|(?:DEBUG|INFO|WARN|WARNING|ERROR|TRACE)\b|\$\s|>>>\s)/;
+const LOG_LINE = /^\s*(?:[{}\]]|\[(?![^\]\n]*\][([])|"[^"]*"\s*:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[\d{2}:\d{2}|at\s+[\w$.<>]+\s*\(|(?:[0-9a-f]{2}\s){6,}|(?:DEBUG|INFO|WARN|WARNING|ERROR|TRACE)\b|\$\s|>>>\s)/;
 
 /**
  * The parts of a record's text, in order. `levelOne` headings after the first that are not

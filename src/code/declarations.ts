@@ -1,13 +1,14 @@
 // @spec SPEC-ANCHORS-001
 
 import { sha256 } from '../util/hash.js';
-import { extractTreeSitterFacts, type TreeSitterLanguage } from './graph/extract-tree-sitter.js';
+import type * as TreeSitter from '@vscode/tree-sitter-wasm';
+import { extractTreeSitterFacts, parserForGrammar, type TreeSitterLanguage } from './graph/extract-tree-sitter.js';
 import { graphLanguageOf } from './graph/build.js';
 import { COMMENT_SYNTAX, scanComments } from './languages.js';
 import type { CodeLanguage, CodeSymbol } from './types.js';
 
 /**
- * The declarations of a Python, Go, Java or Ruby file as the code index gives a TS/JS file's:
+ * The declarations of a Python, Go, Java, Ruby, C# or Rust file as the code index gives a TS/JS file's:
  * qualified names (`Payment.refund`), line spans, the comments attached above, and a
  * fingerprint. The code graph's parser (tree-sitter) finds them; a record's anchor
  * `app/pay.py#Payment.refund`, `trace path#Symbol` and the staleness judge then work on these
@@ -27,28 +28,105 @@ const foldSpace = (text: string): string =>
     .replace(/ ?([^\w$ ]) ?/g, '$1')
     .trim();
 
-/** The languages whose declarations are read here (the code graph's, other than TS/JS). */
-export function declarationLanguage(path: string): TreeSitterLanguage | undefined {
+/** Languages whose declarations (only) are read here, beyond the code graph's. */
+type DeclarationsOnly = 'csharp' | 'rust';
+type DeclLanguage = TreeSitterLanguage | DeclarationsOnly;
+const DECLARATIONS_ONLY: Record<string, DeclarationsOnly> = { cs: 'csharp', rs: 'rust' };
+const GRAMMAR: Record<DeclarationsOnly, string> = { csharp: 'tree-sitter-c-sharp.wasm', rust: 'tree-sitter-rust.wasm' };
+
+/** The languages whose declarations are read here: the code graph's other than TS/JS, C# and Rust. */
+export function declarationLanguage(path: string): DeclLanguage | undefined {
   const g = graphLanguageOf(path);
-  return g === undefined || g === 'typescript' ? undefined : g;
+  if (g !== undefined) return g === 'typescript' ? undefined : g;
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? DECLARATIONS_ONLY[path.slice(dot + 1).toLowerCase()] : undefined;
 }
 
-const COMMENT_LINE: Record<TreeSitterLanguage, RegExp> = {
+/** A line that belongs to the declaration below it: a comment, a decorator, an attribute. */
+const COMMENT_LINE: Record<DeclLanguage, RegExp> = {
   python: /^\s*(?:#|@)/,
   ruby: /^\s*#/,
   go: /^\s*(?:\/\/|\/\*|\*)/,
   java: /^\s*(?:\/\/|\/\*|\*|@)/,
+  csharp: /^\s*(?:\/\/|\/\*|\*|\[)/,
+  rust: /^\s*(?:\/\/|\/\*|\*|#!?\[)/,
 };
 
-const SYNTAX: Record<TreeSitterLanguage, Exclude<CodeLanguage, 'ts'>> = { python: 'python', ruby: 'ruby', go: 'go', java: 'java' };
+const SYNTAX: Record<DeclLanguage, Exclude<CodeLanguage, 'ts'>> = { python: 'python', ruby: 'ruby', go: 'go', java: 'java', csharp: 'csharp', rust: 'rust' };
+
+/** A declaration's lines up to the one naming it: its modifiers, past attributes and decorators. */
+function header(lines: readonly string[], from: number, to: number, name: string): string {
+  const out: string[] = [];
+  for (let i = from; i <= to && i <= lines.length; i++) {
+    out.push(lines[i - 1]!);
+    if (lines[i - 1]!.includes(name)) break;
+  }
+  return out.join(' ');
+}
 
 /** Whether a declaration is visible outside its file, by each language's own convention. */
-function isExported(lang: TreeSitterLanguage, name: string, firstLine: string): boolean {
+function isExported(lang: DeclLanguage, name: string, head: string): boolean {
   const simple = name.split('.').pop() ?? name;
   if (lang === 'python') return !name.split('.').some((p) => p.startsWith('_') && !/^__\w+__$/.test(p));
   if (lang === 'go') return /^[A-Z]/.test(simple);
-  if (lang === 'java') return /\bpublic\b/.test(firstLine);
+  if (lang === 'java' || lang === 'csharp') return /\bpublic\b/.test(head);
+  if (lang === 'rust') return /\bpub\b/.test(head);
   return true;
+}
+
+interface Decl {
+  name: string;
+  kind: 'function' | 'method' | 'class';
+  line: number;
+  end: number;
+}
+
+const CS_TYPES = new Set(['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration', 'record_struct_declaration', 'enum_declaration']);
+const CS_MEMBERS = new Set(['method_declaration', 'constructor_declaration', 'destructor_declaration', 'property_declaration', 'event_declaration']);
+const RS_TYPES = new Set(['struct_item', 'enum_item', 'union_item', 'trait_item', 'mod_item']);
+
+/** C# and Rust declarations: types (a namespace is not part of the name), their members, `impl` blocks' functions. */
+function declarationsOnly(lang: DeclarationsOnly, root: TreeSitter.Node): Decl[] {
+  const out: Decl[] = [];
+  const walk = (n: TreeSitter.Node, scope: string | undefined) => {
+    const q = (name: string) => (scope ? `${scope}.${name}` : name);
+    const name = n.childForFieldName('name')?.text;
+    const at = { line: n.startPosition.row + 1, end: n.endPosition.row + 1 };
+    let inner = scope;
+    if (lang === 'csharp' && name && CS_TYPES.has(n.type)) {
+      inner = q(name);
+      out.push({ name: inner, kind: 'class', ...at });
+    } else if (lang === 'csharp' && name && CS_MEMBERS.has(n.type)) {
+      out.push({ name: q(name), kind: 'method', ...at });
+      return;
+    } else if (lang === 'rust' && name && RS_TYPES.has(n.type)) {
+      inner = q(name);
+      out.push({ name: inner, kind: 'class', ...at });
+    } else if (lang === 'rust' && n.type === 'impl_item') {
+      // `impl<T> Trait for Type<T>`: the functions are the type's
+      const type = n.childForFieldName('type')?.text.replace(/<[\s\S]*$/, '').split('::').pop();
+      if (type) inner = q(type);
+    } else if (lang === 'rust' && name && (n.type === 'function_item' || n.type === 'function_signature_item')) {
+      out.push({ name: q(name), kind: scope ? 'method' : 'function', ...at });
+      return;
+    }
+    for (const c of n.namedChildren) if (c) walk(c, inner);
+  };
+  walk(root, undefined);
+  return out;
+}
+
+/** The declarations of a file through its language's grammar. */
+async function declsOf(lang: DeclLanguage, text: string): Promise<Decl[]> {
+  if (lang !== 'csharp' && lang !== 'rust') return (await extractTreeSitterFacts(lang, text)).decls;
+  const parser = await parserForGrammar(GRAMMAR[lang]);
+  const tree = parser.parse(text);
+  if (!tree) return [];
+  try {
+    return declarationsOnly(lang, tree.rootNode);
+  } finally {
+    tree.delete();
+  }
 }
 
 /**
@@ -58,7 +136,7 @@ function isExported(lang: TreeSitterLanguage, name: string, firstLine: string): 
 export async function declarationsOf(path: string, text: string): Promise<CodeSymbol[] | undefined> {
   const lang = declarationLanguage(path);
   if (!lang) return undefined;
-  const facts = await extractTreeSitterFacts(lang, text);
+  const decls = await declsOf(lang, text);
   // comments (docstrings too) blanked out, offsets kept: a declaration's text without them
   const syntax = COMMENT_SYNTAX[SYNTAX[lang]];
   let code = text;
@@ -74,9 +152,9 @@ export async function declarationsOf(path: string, text: string): Promise<CodeSy
   }
   const lines = text.split('\n');
   const codeLines = code.split('\n');
-  const names = new Set(facts.decls.map((d) => d.name));
+  const names = new Set(decls.map((d) => d.name));
   const out: CodeSymbol[] = [];
-  for (const d of facts.decls) {
+  for (const d of decls) {
     let docLine = d.line;
     while (docLine > 1 && COMMENT_LINE[lang].test(lines[docLine - 2] ?? '') && (lines[docLine - 2] ?? '').trim() !== '') docLine--;
     const simple = d.name.split('.').pop() ?? d.name;
@@ -86,7 +164,7 @@ export async function declarationsOf(path: string, text: string): Promise<CodeSy
     const fingerprint = sha256(foldSpace(nameless));
     const dot = d.name.lastIndexOf('.');
     const parent = dot > 0 && names.has(d.name.slice(0, dot)) ? d.name.slice(0, dot) : undefined;
-    const sym: CodeSymbol = { name: d.name, kind: d.kind === 'class' ? 'class' : d.kind === 'method' || parent ? 'method' : 'function', line: d.line, endLine: d.end, docLine, exported: isExported(lang, d.name, lines[d.line - 1] ?? ''), fingerprint };
+    const sym: CodeSymbol = { name: d.name, kind: d.kind === 'class' ? 'class' : d.kind === 'method' || parent ? 'method' : 'function', line: d.line, endLine: d.end, docLine, exported: isExported(lang, d.name, header(codeLines, d.line, d.end, simple)), fingerprint };
     if (parent) sym.parent = parent;
     out.push(sym);
   }

@@ -327,7 +327,9 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const graphSymbols = () => (declared ??= (async () => ((await neighbours?.declarations?.(path)?.catch(() => undefined)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line })))());
   let symbolRange: { name: string; line: number; endLine: number; docLine: number } | undefined;
   if (opts.target.symbol !== undefined) {
-    symbolRange = findSymbol(await index.symbolsOf(path), opts.target.symbol) ?? findDeclaration(await graphSymbols(), opts.target.symbol);
+    const own = await index.symbolsOf(path);
+    // as written (`Cache.read`), or as a person shortens it (`read`, `Cache#read`)
+    symbolRange = findSymbol(own, opts.target.symbol) ?? findDeclaration(own, opts.target.symbol) ?? findDeclaration(await graphSymbols(), opts.target.symbol);
     if (!symbolRange) {
       const names = [...new Set([...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)])].slice(0, 8);
       throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});

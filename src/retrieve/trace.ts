@@ -15,6 +15,7 @@ import { CtxError } from '../errors.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
+import { findDeclaration } from '../code/graph/symbols.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeSymbol, RouteRegistration } from '../code/types.js';
 import type { Why } from './types.js';
@@ -118,7 +119,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const symbols: CodeSymbol[] = target.symbol !== undefined || target.line !== undefined ? await symbolsOfFile() : [];
   let focus: { start: number; end: number } | undefined;
   if (target.symbol !== undefined) {
-    const s = findSymbol(symbols, target.symbol);
+    const s = findSymbol(symbols, target.symbol) ?? findDeclaration(symbols, target.symbol);
     if (!s && (await index.skippedReason(target.path))) throw new CtxError('USAGE', `${target.path} was not parsed (${await index.skippedReason(target.path)}), so its symbols are unknown`, { file: target.path });
     // trace and anchors know the declarations of TS/JS, Python, Go, Java and Ruby files, and a
     // line of any file can be traced: say so rather than a bare "no symbol"

@@ -70,6 +70,24 @@ describe('declarations of files the TypeScript compiler does not read', () => {
     expect(rb?.map((s) => s.name)).toEqual(['Payment', 'Payment.refund']);
     expect(await declarationsOf('app/Pay.kt', 'class Pay\n')).toBeUndefined();
   });
+
+  it('C# and Rust: types and members, a namespace not in the name, impl blocks under their type', async () => {
+    const cs = await declarationsOf(
+      'src/Api/ForecastController.cs',
+      'namespace Carbon.Api;\n\npublic class ForecastController\n{\n    /// <summary>Batch forecasts.</summary>\n    [HttpPost("batch")]\n    public async Task<IActionResult> BatchAsync(int n)\n    {\n        return Ok(n);\n    }\n\n    private int Count { get; set; }\n}\n',
+    );
+    expect(cs?.map((s) => [s.name, s.kind, s.exported, s.docLine, s.line])).toEqual([
+      ['ForecastController', 'class', true, 3, 3],
+      ['ForecastController.BatchAsync', 'method', true, 5, 6],
+      ['ForecastController.Count', 'method', false, 12, 12],
+    ]);
+    const rs = await declarationsOf('src/pay.rs', 'pub struct Payment { cents: u64 }\n\nimpl<T> Refund for Payment {\n    /// Give it back.\n    pub fn refund(&self) -> u64 { self.cents }\n}\n\nfn helper() {}\n');
+    expect(rs?.map((s) => [s.name, s.kind, s.exported])).toEqual([
+      ['Payment', 'class', true],
+      ['Payment.refund', 'method', true],
+      ['helper', 'function', false],
+    ]);
+  });
 });
 
 describe('anchors on Python symbols', () => {
@@ -79,6 +97,20 @@ describe('anchors on Python symbols', () => {
     repo.commit('code', { 'app/pay.py': PY, [DEC]: decision('DEC-REFUND-001', `anchors:\n  - ${anchor}\n`) });
     return repo;
   };
+
+  it('trace and for take a symbol as a person shortens it (a C# method without its class)', () => {
+    const repo = makeRepo();
+    repo.commit('code', {
+      'src/Api/ForecastController.cs': 'namespace Carbon.Api;\n\npublic class ForecastController\n{\n    // batches are capped at 100 locations\n    public int BatchAsync(int n)\n    {\n        return Math.Min(n, 100);\n    }\n}\n',
+      [DEC]: decision('DEC-REFUND-001', 'anchors:\n  - src/Api/ForecastController.cs#ForecastController.BatchAsync\n'),
+    });
+    const trace = runCli(['trace', 'src/Api/ForecastController.cs#BatchAsync', '--json'], { cwd: repo.dir });
+    expect(trace.code, trace.stderr).toBe(0);
+    expect((JSON.parse(trace.stdout) as { entries: { id: string }[] }).entries.map((e) => e.id)).toContain('DEC-REFUND-001');
+    const forJson = JSON.parse(runCli(['for', 'src/Api/ForecastController.cs#BatchAsync', '--json'], { cwd: repo.dir }).stdout) as { results: { id: string }[] };
+    expect(forJson.results.map((r) => r.id)).toContain('DEC-REFUND-001');
+    expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
+  });
 
   it('check knows them; trace and for find the record on the symbol', () => {
     const repo = repoWith('app/pay.py#Payment.refund');

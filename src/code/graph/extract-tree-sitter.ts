@@ -14,13 +14,17 @@ export type TreeSitterLanguage = Exclude<GraphLanguage, 'typescript'>;
 const GRAMMAR: Record<TreeSitterLanguage, string> = { python: 'tree-sitter-python.wasm', go: 'tree-sitter-go.wasm', java: 'tree-sitter-java.wasm', ruby: 'tree-sitter-ruby.wasm' };
 
 let runtime: Promise<{ rt: Runtime; dir: string }> | undefined;
-const languages = new Map<TreeSitterLanguage, Promise<TreeSitter.Language>>();
+const languages = new Map<string, Promise<TreeSitter.Language>>();
+
+/** A parser of a language graph facts are read for. */
+const parserFor = (lang: TreeSitterLanguage): Promise<TreeSitter.Parser> => parserForGrammar(GRAMMAR[lang]);
 
 /**
- * The tree-sitter runtime and grammars shipped as WebAssembly in `@vscode/tree-sitter-wasm`
- * (read from the installed package, never downloaded), each loaded on first use.
+ * A parser for one of the grammars shipped as WebAssembly in `@vscode/tree-sitter-wasm`
+ * (`tree-sitter-c-sharp.wasm`; read from the installed package, never downloaded): the runtime
+ * and each grammar are loaded on first use.
  */
-async function parserFor(lang: TreeSitterLanguage): Promise<TreeSitter.Parser> {
+export async function parserForGrammar(grammar: string): Promise<TreeSitter.Parser> {
   runtime ??= (async () => {
     const req = createRequire(import.meta.url);
     const dir = path.join(path.dirname(req.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
@@ -29,10 +33,10 @@ async function parserFor(lang: TreeSitterLanguage): Promise<TreeSitter.Parser> {
     return { rt, dir };
   })();
   const { rt, dir } = await runtime;
-  let l = languages.get(lang);
+  let l = languages.get(grammar);
   if (!l) {
-    l = rt.Language.load(path.join(dir, GRAMMAR[lang]));
-    languages.set(lang, l);
+    l = rt.Language.load(path.join(dir, grammar));
+    languages.set(grammar, l);
   }
   const parser = new rt.Parser();
   parser.setLanguage(await l);

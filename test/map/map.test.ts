@@ -33,6 +33,8 @@ describe('git ctx map', () => {
     expect(r.code).toBe(0);
     const file = r.stdout.trim();
     expect(file).toBe(path.join(repo.dir, '.git/ctx/map.html'));
+    // what the page holds is said on stderr; stdout is the path alone
+    expect(r.stderr).toContain("map: 2 records, 0 edges\n");
     const html = readFileSync(file, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     // no external resource of any kind, and the hostile title cannot close the data element

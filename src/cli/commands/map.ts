@@ -53,6 +53,9 @@ export function register(program: Command): void {
       await writeFileAtomic(file, renderMapHtml(data));
       for (const w of data.warnings) io().err(`git-ctx: warning: ${w}\n`);
       if (repo.set.problems.length) io().err(`git-ctx: warning: ${plural(repo.set.problems.length, 'file')} did not load and are not on the map; git ctx check lists them\n`);
+      // what the page holds, on stderr: stdout stays the path alone (`xdg-open "$(git ctx map)"`)
+      const stale = data.nodes.filter((n) => n.staleness === 'stale').length;
+      io().err(`map: ${plural(data.nodes.length, 'record')}, ${plural(data.edges.length, 'edge')}${data.broken.length ? `, ${plural(data.broken.length, 'broken link')}` : ''}${stale ? `, ${stale} stale` : ''}\n`);
       io().out(file + '\n');
     } finally {
       repo.close();

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
+import { loadConfig } from '../../src/config.js';
+import { openSnapshot } from '../../src/snapshot/open.js';
+import { retrieveForText } from '../../src/retrieve/engine.js';
+import { RELEVANCE_FLOOR } from '../../src/retrieve/floor.js';
+import { semanticLaneFor } from '../../src/semantic/lane.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { connect } from '../mcp/helpers.js';
+
+const adr = (n: number, title: string, context: string, decision: string, consequences: string) =>
+  `# ${n}. ${title}\n\nDate: 2019-${String(n).padStart(2, '0')}-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n\n## Consequences\n\n${consequences}\n`;
+
+/**
+ * A publishing application's adr-tools folder of twelve records, as the content-publisher
+ * development set has one: nearly every record speaks of publishing, content, documents and
+ * publishers, so those words meet any question about the app, on topic or not.
+ */
+function publisher() {
+  const r = (n: number, slug: string, title: string, context: string, decision: string, consequences: string) => [`docs/adr/${String(n).padStart(4, '0')}-${slug}.md`, adr(n, title, context, decision, consequences)] as const;
+  const repo = makeRepo(
+    Object.fromEntries([
+      ['.contextia/config.yaml', 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n'],
+      r(1, 'record-architecture-decisions', 'Record architecture decisions', 'We need to record the architectural decisions made on this publishing application.', 'We will use Architecture Decision Records, as described by Michael Nygard.', 'Publishers and developers can read why the application is built the way it is.'),
+      r(2, 'use-local-datastore', 'Use a local datastore for publishing', 'Other publishing applications keep no content of their own and read every draft from the Publishing API, which made them slow to build.', 'We keep the drafts of documents in our own Postgres database and send content to the Publishing API when a publisher publishes it.', 'Two copies of content can drift; a sync job run after each deployment compares them.'),
+      r(3, 'sending-email-notifications', 'Sending email notifications', 'Publishers want to know when their content went live on GOV.UK.', 'Emails are sent through GOV.UK Notify by Action Mailer in a background job; a failed delivery is retried three times.', 'The publishing application depends on Notify being up; test runs use a fake delivery method.'),
+      r(4, 'editing-microcopy', 'Editing microcopy', 'Interface text was written inline in templates and code, so nobody could review every string a publisher sees.', 'All interface strings, page headings and validation messages live in locale files in a hierarchy by screen.', 'Content designers can change a string without reading the code.'),
+      r(5, 'restricted-deletion', 'Restricted deletion', 'Foreign keys keep the database consistent when rows are removed.', 'Every foreign key uses on_delete restrict: a user who created documents cannot be deleted, and a document is never deleted while revisions point to it.', 'Removing data is a deliberate task run by a developer.'),
+      r(6, 'file-attachment-rendering', 'Rendering file attachments', 'A publisher can embed a file attachment in the body of a document; GOV.UK shows it as a block with its size and file format.', 'Attachments are rendered by the shared publishing components, the same ones GOV.UK pages use, so the preview matches the published page.', 'A change to the components needs a new deployment of both applications.'),
+      r(7, 'bulk-data-loading', 'Bulk data loading', 'Organisations, contacts and the topic taxonomy are long lists loaded from the Publishing API; loading them during a web request made screens slow and sometimes timed out.', 'A background job loads the lists every hour and caches them in Redis; a request only reads the cache.', 'The lists can be an hour old; a publisher waiting for a new organisation has to wait for the next run.'),
+      r(8, 'modelling-history', 'Modelling history', 'The documents table kept only the latest content, and its history lived in an audit table that was not meant to be permanent.', 'Every edit creates a new immutable revision row; a document points to its current and live revisions, and the timeline is built from them.', 'The schema has more tables, and publishing a document copies no content.'),
+      r(9, 'tagging-governments', 'Tagging content to governments', 'Political content published under an earlier government is shown in history mode on GOV.UK.', 'A document is tagged with the government in office when it was first published, and publishers can mark it political.', 'The publishing application reads governments from the Publishing API.'),
+      r(10, 'business-logic-out-of-controllers', 'Moving business logic out of controllers', 'Controller actions grew long and hard to test as publishing features were added.', 'Each action that changes state calls one interactor object, which does the work and returns a result the controller renders.', 'Controllers only choose what to render; the interactors are tested alone.'),
+      r(11, 'avoiding-initialisation-flickers', 'Avoiding initialisation flickers', 'Elements hidden by JavaScript flashed on screen while the page loaded.', 'A js-enabled class on the body, set by an inline script in the head, hides them before the first paint.', 'If scripts fail the elements stay hidden; a timeout removes the class.'),
+      r(12, 'publishing-times-and-change-history', 'Publishing times and change history', 'Content migrated from Whitehall arrived with wrong first published times and change notes.', 'The Publishing API is the source of truth for first published times; the application sends change notes with each major change and lets publishers backdate a document.', 'Migrated documents keep their history.'),
+      ['app/interactors/publish_interactor.rb', '# publishes the current revision of a document and sends the email notification\nclass PublishInteractor\n  def call(document)\n    document.publish!\n  end\nend\n'],
+    ]),
+  );
+  repo.commit('publishing application');
+  return repo;
+}
+
+/**
+ * Far off-topic questions, typed as users type them (issue 30's own examples among them): one
+ * or two of their words meet a record by chance ("deployment", "processing", "model"), their
+ * subject none. Near-domain questions (an attachment's virus scan, load testing the app, the
+ * font of the screens) are not here: they share the records' common words ("publishing",
+ * "screens", "attachment") and are still answered (DEC-072 measures them).
+ */
+const FAR = ['kubernetes helm chart deployment', 'kafka stream processing', 'elasticsearch index mapping', 'machine learning model training pipeline', 'oauth token refresh', 'Which payment provider handles card refunds?'];
+/** Questions in other words than the records', with the record that decides each. */
+const IN_DOMAIN: [string, string][] = [
+  ['Which service delivers the emails publishers get when content goes live?', 'ADR-0003'],
+  ['Can we delete a user who created documents?', 'ADR-0005'],
+  ['Where do the headings and validation messages of the screens live?', 'ADR-0004'],
+  ['Why is the list of organisations read from Redis?', 'ADR-0007'],
+];
+
+describe('off-topic questions answered with nothing in a publishing app whose records share their words (issue 30 items 3, 9; DEC-072)', () => {
+  it('answers nothing to far off-topic questions, and the deciding record to questions in other words', async () => {
+    const repo = publisher();
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const semantic = semanticLaneFor(snapshot.root, set, {});
+      for (const q of FAR) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, results: r.results.map((x) => x.id) }).toEqual({ q, results: [] });
+        for (const w of r.weak ?? []) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
+      }
+      for (const [q, id] of IN_DOMAIN) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, first: r.results[0]?.id }).toEqual({ q, first: id });
+        expect(r.results[0]!.relevance).toBeGreaterThanOrEqual(RELEVANCE_FLOOR);
+      }
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('the CLI JSON and MCP search say the same: `results` empty and `weak` listed, the deciding record answered', async () => {
+    const repo = publisher();
+    for (const q of [FAR[0]!, FAR[5]!]) {
+      const json = JSON.parse(runCli(['search', q, '--json'], { cwd: repo.dir }).stdout);
+      expect({ q, results: json.results }).toEqual({ q, results: [] });
+      expect(json.weak.length).toBeGreaterThan(0);
+      for (const w of json.weak) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
+    }
+    const on = JSON.parse(runCli(['search', IN_DOMAIN[1]![0], '--json'], { cwd: repo.dir }).stdout);
+    expect(on.results[0]).toMatchObject({ id: 'ADR-0005', slot: 'fused' });
+    const c = await connect({ cwd: repo.dir });
+    const s = await c.call('search_decisions', { query: FAR[1]! });
+    expect(s.isError).toBeFalsy();
+    expect(s.data.results).toEqual([]);
+    expect(s.text).toContain("Nothing in this repository's records governs this");
+    const m = await c.call('search_decisions', { query: IN_DOMAIN[0]![0] });
+    expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0003');
+  });
+});

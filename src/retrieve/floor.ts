@@ -104,10 +104,32 @@ export interface EvidenceInput {
 export const UNUSED_WORD_WEIGHT = 1.5;
 
 /**
+ * A matched word says something when its weight (wordWeight × its weight in the query) is at
+ * least this: rarer in English than about the sixty commonest words, and not in most of the
+ * repository's code files ("app", "model", "state", "get" in the development sets fall under it).
+ */
+export const WEIGHTY_WORD = 0.1;
+/**
+ * What a question's evidence counts when a record meets it in one weighty word only (DEC-072):
+ * a question of three words or more that shares a single telling word with a record shares it
+ * by chance more often than not — "kubernetes helm chart deployment" and a record that says
+ * "deployment", "GraphQL schema federation" and one that says "schema" — while a record that
+ * decides a question meets it in two telling words or more (its subject and what is asked of
+ * it), or in meaning. Measured over the three development sets at the floor 0.17 (58
+ * off-topic questions, bench/retrieval-floor.mjs): 0.5 empties 42 of 58 for the same 1 right
+ * answer lost as without it (33 of 58); 0.6 empties 40, 0 (one word is never evidence) 45 for
+ * 3 lost; the weighty bar at 0.05 empties 40, at 0.2 41 for 10 lost. One- and two-word queries
+ * are lookups ("typescript flow", "amp"): one matched word is what they ask for.
+ */
+export const ONE_WORD_SHARE = 0.5;
+
+/**
  * Each fused candidate's evidence: the share of the query's weighted words (wordWeight) that
  * the record matches. Off-topic questions use words the repository never uses, or words that
  * only common prose shares with a record: their best share stays low. For a question
- * (`unused`), a word no candidate matches weighs UNUSED_WORD_WEIGHT times as much.
+ * (`unused`), a word no candidate matches weighs UNUSED_WORD_WEIGHT times as much, and a
+ * record that meets a question of three words or more in one weighty word only counts
+ * ONE_WORD_SHARE of its share.
  */
 export function textEvidence(input: EvidenceInput & { unused?: boolean }, hits: readonly { id: string; matched: readonly string[] }[]): Map<string, number> {
   const files = input.codeWords?.files ?? 0;
@@ -122,9 +144,16 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean }, hits: 
   }
   const out = new Map<string, number>();
   if (!total) return out;
+  const lookup = input.terms.size <= 2;
   for (const h of hits) {
     let s = 0;
-    for (const t of h.matched) s += w.get(t) ?? 0;
+    let weighty = 0;
+    for (const t of h.matched) {
+      const x = w.get(t) ?? 0;
+      s += x;
+      if (x >= WEIGHTY_WORD) weighty++;
+    }
+    if (input.unused && !lookup && weighty < 2) s *= ONE_WORD_SHARE;
     out.set(h.id, Math.min(1, s / total));
   }
   return out;

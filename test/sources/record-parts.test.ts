@@ -121,6 +121,15 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(derivedSummary(long)).toBe(s);
   });
 
+  it('a decision that opens with a short bullet label reads the label with the prose under it', () => {
+    // carbon-aware-sdk's 0014 opens its decision with "- Decoupling from SDK" and explains it below
+    const labelled = '# 14. Plug-in data sources\n\n## Decision\n\n- Decoupling from SDK\n\nEach data source is built on its own, with no dependency on the SDK.\n\n- Smaller builds\n\nOnly the sources in use ship.\n';
+    expect(derivedSummary(labelled)).toBe('Decoupling from SDK: Each data source is built on its own, with no dependency on the SDK.');
+    // a list of short items, one per paragraph, keeps its first item; a bullet that is a sentence stays one
+    expect(derivedSummary('# 2. Tools\n\n## Decision\n\n- Use Postgres\n\n- Use Redis\n')).toBe('Use Postgres');
+    expect(derivedSummary('# 3. DB\n\n## Decision\n\n- We use Postgres.\n\nIt is what we run.\n')).toBe('We use Postgres.');
+  });
+
   it('reads MADR sections by what they hold: Decision Drivers are context, Decision Outcome is the decision, the title opens no section', () => {
     // a MADR 2 record whose title holds the word "Decision" and whose metadata is a list under it
     const madr = [

@@ -187,19 +187,35 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
   for (let k = 0; k < parts.length; k++) {
     if (parts[k]!.kind !== kind) continue;
     let para: string[] = [];
+    // a lone bullet of a few words ("- Decoupling from SDK") is a label: the prose under it says what it means
+    let label: string | undefined;
+    let firstRaw = '';
     for (const raw of parts[k]!.text.split('\n')) {
       const l = raw.trim();
+      if (l && !para.length) firstRaw = l;
       if (!l) {
         // the metadata list under a title ("Status: accepted; Date: 2020-10-20") is skipped
         if (para.length && para.every((x) => METADATA_LINE.test(x))) para = [];
+        if (para.length === 1 && label === undefined && LABEL_ITEM.test(firstRaw)) {
+          label = para[0]!;
+          para = [];
+        }
         if (para.length) break;
         continue;
       }
       // list items read as one sentence each
       const item = /^(?:[-*+]|\d+[.)])\s+/.test(l);
+      // a label followed by another item is a list of short items: the first of them is the paragraph
+      if (item && label !== undefined && !para.length) {
+        para = [label];
+        label = undefined;
+        break;
+      }
       if (item && para.length && !/[.;:!?]$/.test(para[para.length - 1]!)) para[para.length - 1] += ';';
       para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));
     }
+    if (label !== undefined && !para.length) para = [label];
+    else if (label !== undefined) para[0] = `${label.replace(/[.:;]$/, '')}: ${para[0]}`;
     const s = para
       .join(' ')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -212,6 +228,9 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
   }
   return undefined;
 }
+
+/** A list item of at most five words without a sentence's end: a label, not a statement. */
+const LABEL_ITEM = /^(?:[-*+]|\d+[.)])\s+(?:\S+\s+){0,4}\S*[^\s.!?;]$/;
 
 /** A `Key: value` line of the metadata MADR and Nygard records write as a list under the title. */
 const METADATA_LINE = /^(?:status|date|deciders?|consulted|informed|technical story|authors?|tags?)\s*:/i;

@@ -13,6 +13,7 @@ export { innermostSymbol };
 import { gitGrepFiles, tagEre } from './grep.js';
 import { languageOf } from './languages.js';
 import { prefilterRegex, tagRegex } from './tags.js';
+import { PartialIndexError, type CodeIndexStats } from './index-types.js';
 import type { Annotation, CodeLanguage, CodeSymbol, FileRecord, IndexedFile, IndexProblem } from './types.js';
 
 export interface CodeIndexOptions {
@@ -34,28 +35,7 @@ export interface CodeIndexOptions {
   known?: SnapshotEntry[];
 }
 
-/** A partial code index (CodeIndexOptions.known) was asked for what only a whole one knows. */
-export class PartialIndexError extends Error {
-  constructor(what: string) {
-    super(`internal: a partial code index does not know ${what}`);
-    this.name = 'PartialIndexError';
-  }
-}
-
-/** Counters of one index build, for benchmarks and `--verbose` output. */
-export interface CodeIndexStats {
-  /** files considered (known language, after include/exclude) */
-  files: number;
-  /** files the pre-filter matched */
-  candidates: number;
-  /** files read in this run (cache misses) */
-  read: number;
-  /** files parsed/extracted in this run */
-  extracted: number;
-  /** carriers taken from the classification kept by the git index's stamp (DEC-070); 0: classified file by file */
-  kept: number;
-  ms: number;
-}
+export { PartialIndexError, type CodeIndexStats } from './index-types.js';
 
 const READ_CHUNK = 256;
 /** Up to this many files of unknown content are read directly; more are pre-filtered by git grep. */

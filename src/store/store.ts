@@ -58,6 +58,7 @@ export class Store {
   private depth = 0;
   /** what the table families' repositories see of this database */
   private readonly conn: StoreDb;
+  private busyTimeoutMs = 15_000;
 
   private constructor(dir: string, opts: StoreOptions) {
     this.dir = dir;
@@ -88,6 +89,7 @@ export class Store {
     const store = new Store(dir, opts);
     const Driver = loadDriver(opts.env);
     const timeout = opts.busyTimeoutMs ?? 15_000;
+    store.busyTimeoutMs = timeout;
     const connect = () => {
       const db = new Driver(store.file, { timeout });
       try {
@@ -121,9 +123,18 @@ export class Store {
   }
 
   private prepareSchema(): void {
-    const version = this.pragma('user_version');
-    const appId = this.pragma('application_id');
-    const tables = Number(this.scalar("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'"));
+    // one read snapshot for the three: read one statement at a time, another process's first
+    // migration could commit between them (no application id yet, then its tables), and the
+    // store it had just made would be taken for a foreign file and moved aside, with its rows
+    this.db.exec('BEGIN');
+    let version: number, appId: number, tables: number;
+    try {
+      version = this.pragma('user_version');
+      appId = this.pragma('application_id');
+      tables = Number(this.scalar("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'"));
+    } finally {
+      this.db.exec('COMMIT');
+    }
     if (appId !== APPLICATION_ID && (tables > 0 || version !== 0)) throw new ForeignFile(`not a git-ctx evidence store (application_id ${appId}, ${tables} tables)`);
     if (version > SCHEMA_VERSION) {
       throw new CtxError('STORE', `the evidence store has schema version ${version}, newer than this git-ctx knows (${SCHEMA_VERSION})`, {
@@ -135,10 +146,28 @@ export class Store {
       // set before any table exists: lets retention give pages back with incremental_vacuum
       this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
     }
-    this.db.exec('PRAGMA journal_mode = WAL');
+    this.switchToWal();
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
     if (version < SCHEMA_VERSION) this.migrate();
+  }
+
+  /**
+   * WAL mode, once per database file (it persists). Switching needs every other connection out
+   * of the file for a moment, and SQLite answers SQLITE_BUSY at once, without the busy timeout,
+   * when a second opener holds it: wait and retry within the same timeout, as a write would.
+   */
+  private switchToWal(): void {
+    const until = Date.now() + this.busyTimeoutMs;
+    for (;;) {
+      try {
+        this.db.exec('PRAGMA journal_mode = WAL');
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= until) throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.floor(Math.random() * 20));
+      }
+    }
   }
 
   /** Apply the missing migrations, each in one write transaction; a concurrent opener waits and then finds them applied. */

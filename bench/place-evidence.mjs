@@ -10,15 +10,12 @@
 // set: it prepares the clones in .bench-work/retrieval/), then
 //   node bench/place-evidence.mjs [--sets git-en-boite,dotcom-rendering,content-publisher] [--kind ungoverned]
 // Exit: 0 done, 2 a set whose clone is missing.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flagValue, preparedDevSet } from './retrieval/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i < 0 ? fallback : process.argv[i + 1];
-};
+const arg = (name, fallback) => flagValue(process.argv, name, fallback);
 const sets = arg('--sets', 'git-en-boite,dotcom-rendering,content-publisher').split(',');
 const only = arg('--kind', undefined);
 const load = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
@@ -29,12 +26,7 @@ const { recordParts } = await load('artifacts/sources/parts.js');
 const { terms } = await load('retrieve/text.js');
 
 for (const name of sets) {
-  const data = JSON.parse(readFileSync(path.join(ROOT, `bench/retrieval/${name}.json`), 'utf8'));
-  const cwd = path.join(ROOT, `.bench-work/retrieval/${data.name}-${data.commit.slice(0, 12)}`);
-  if (!existsSync(cwd)) {
-    console.error(`bench/place-evidence.mjs: ${cwd} is missing: run node bench/retrieval.mjs --data bench/retrieval/${name}.json first`);
-    process.exit(2);
-  }
+  const { data, cwd } = await preparedDevSet(ROOT, name, 'bench/place-evidence.mjs');
   const snapshot = await lib.openSnapshot({ cwd, rev: 'HEAD' });
   try {
     const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));

@@ -9,15 +9,12 @@
 //   node bench/retrieval-floor.mjs [--sets git-en-boite,dotcom-rendering,content-publisher] [--floors 0,0.15,0.17,0.21] [--list 0.17]
 // --list F names, at floor F, each off-topic question answered and each right answer lost.
 // Exit: 0 done, 2 bad usage or a set whose clone is missing.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { flagValue, isPlaceKind, preparedDevSet } from './retrieval/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i < 0 ? fallback : process.argv[i + 1];
-};
+const arg = (name, fallback) => flagValue(process.argv, name, fallback);
 const sets = arg('--sets', 'git-en-boite,dotcom-rendering,content-publisher').split(',');
 const floors = arg('--floors', '0,0.13,0.15,0.17,0.19,0.21,0.24,0.27,0.3').split(',').map(Number);
 const list = arg('--list', undefined);
@@ -26,17 +23,12 @@ if (floors.some((f) => !(f >= 0 && f <= 1))) {
   process.exit(2);
 }
 const lib = await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href);
-const place = (kind) => kind === 'file' || kind === 'symbol' || kind === 'ungoverned';
+const place = isPlaceKind;
 const group = (kind) => (kind === 'file' || kind === 'symbol' ? 'place' : kind === 'offtopic' || kind === 'ungoverned' ? kind : 'text');
 
 const answers = {};
 for (const name of sets) {
-  const data = JSON.parse(readFileSync(path.join(ROOT, `bench/retrieval/${name}.json`), 'utf8'));
-  const cwd = path.join(ROOT, `.bench-work/retrieval/${data.name}-${data.commit.slice(0, 12)}`);
-  if (!existsSync(cwd)) {
-    console.error(`bench/retrieval-floor.mjs: ${cwd} is missing: run node bench/retrieval.mjs --data bench/retrieval/${name}.json first`);
-    process.exit(2);
-  }
+  const { data, cwd } = await preparedDevSet(ROOT, name, 'bench/retrieval-floor.mjs');
   const snapshot = await lib.openSnapshot({ cwd, rev: 'HEAD' });
   try {
     const set = await lib.loadArtifactSet(snapshot, await lib.loadConfig(snapshot));

@@ -65,3 +65,5 @@ export function formatTable(rows: SummaryRow[], systems: string[]): string;
 export function validateDataset(data: unknown, minimums?: Record<string, number>): string[];
 export function countKinds(queries: DevQuery[]): Record<string, number>;
 export function namesFile(text: string, filePath: string): boolean;
+export function preparedDevSet(root: string, name: string, script: string): Promise<{ data: DevSet; cwd: string }>;
+export function flagValue(argv: readonly string[], name: string, fallback: string | undefined): string | undefined;

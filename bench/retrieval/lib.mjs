@@ -293,3 +293,26 @@ export function namesFile(text, filePath) {
   const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}($|[^\\p{L}\\p{N}_])`, 'u').test(text);
 }
+
+/**
+ * The clone `bench/retrieval.mjs` prepared for a dev set (under `.bench-work/retrieval/`), for
+ * the benches that read it afterwards: the set's data and the clone's path; exits 2 naming the
+ * command that prepares it when it is missing.
+ */
+export async function preparedDevSet(root, name, script) {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const data = JSON.parse(readFileSync(path.join(root, `bench/retrieval/${name}.json`), 'utf8'));
+  const cwd = path.join(root, `.bench-work/retrieval/${data.name}-${data.commit.slice(0, 12)}`);
+  if (!existsSync(cwd)) {
+    console.error(`${script}: ${cwd} is missing: run node bench/retrieval.mjs --data bench/retrieval/${name}.json first`);
+    process.exit(2);
+  }
+  return { data, cwd };
+}
+
+/** The value after a command-line flag, or the fallback when it is absent. */
+export function flagValue(argv, name, fallback) {
+  const i = argv.indexOf(name);
+  return i < 0 ? fallback : argv[i + 1];
+}

@@ -2,6 +2,7 @@
 
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
+import { isInactive } from '../artifacts/in-force.js';
 import { terms } from '../retrieve/text.js';
 import { embedderFor, semanticSettings } from '../semantic/lane.js';
 import { dot, type Embedder, type VectorSpace } from '../semantic/embedder.js';
@@ -133,7 +134,7 @@ export function conflictThreshold(set: Pick<ArtifactSet, 'config'>): number {
 
 /** Is a record in force (not superseded, deprecated, rejected…)? */
 export function isActive(a: Artifact, set: Pick<ArtifactSet, 'config'>): boolean {
-  return !(a.status && (set.config.types[a.type]?.inactive ?? []).includes(a.status));
+  return !isInactive(a, set.config);
 }
 
 /** Active decisions of the set (repository and, when enabled, the global store), one per id. */

@@ -29,7 +29,7 @@ export function addRetrievalOptions(cmd: Command): Command {
     .addOption(formatOption(['human', 'json', 'context'], 'human'))
     .option('--json', 'shorthand for --format json')
     .addOption(new Option('-d, --depth <depth>', 'summaries (default) or full text of each record').choices(['summary', 'full']).default('summary'))
-    .option('-a, --all', 'include inactive records (superseded, deprecated, rejected, done), marked, and list the weak matches under the relevance floor')
+    .option('-a, --all', 'include records out of force (superseded, deprecated, done), marked, and list the weak matches under the relevance floor; rejected records answer without it, marked')
     .option('--status <list>', 'only records with these statuses (comma-separated, repeatable)', list)
     .option('--type <list>', 'only these types (decision, spec, norm, …)', list)
     .option('--owner <list>', 'only records owned by these (owner: in frontmatter or the provenance sidecar)', list)

@@ -161,7 +161,7 @@ export function createServer(options: CreateServerOptions): McpServer {
   );
 
   const retrievalSchema = {
-    all: z.boolean().optional().describe('include inactive records (superseded, deprecated, rejected), marked'),
+    all: z.boolean().optional().describe('include records out of force (superseded, deprecated), marked; rejected records answer without it, marked'),
     types: z.array(z.string().min(1).max(100)).optional().describe('only these types, e.g. ["decision"]'),
     max: z.number().int().min(0).max(50).optional().describe('most related (non-declared) records (default 5)'),
     session_id: z.string().min(1).max(256).optional().describe('your agent session, recorded with the episode (feedback refers to the episode id in the answer)'),

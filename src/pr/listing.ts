@@ -2,6 +2,7 @@ import { buildGraph, REVERSE_NAMES } from '../artifacts/graph.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { RELATION_KINDS, type Artifact } from '../artifacts/types.js';
 import type { Config } from '../config.js';
+import { isInactive } from '../artifacts/in-force.js';
 import { detectDrift } from '../staleness/drift.js';
 import { successorOf } from '../staleness/lifecycle.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -20,10 +21,6 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function successorField(set: ArtifactSet, id: string): Pick<PrArtifact, 'successor'> {
   const s = successorOf(set, id);
   return s ? { successor: { id: s.id, ...(s.title !== undefined ? { title: s.title } : {}), ...(s.status !== undefined ? { status: s.status } : {}), via: s.via } } : {};
-}
-
-function isInactive(a: Artifact, config: Config): boolean {
-  return !!a.status && (config.types[a.type]?.inactive ?? []).includes(a.status);
 }
 
 /** Phase: the record files the PR adds, edits or deletes (a deleted record is listed as removed). */

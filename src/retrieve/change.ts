@@ -1,7 +1,8 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { ChangedFile } from '../git/diff.js';
-import { isInactive, retrieveForText } from './engine.js';
+import { retrieveForText } from './engine.js';
+import { isRetired } from '../artifacts/in-force.js';
 import { aboveFloor, RELEVANCE_FLOOR } from './floor.js';
 import { LANE_NAMES } from './types.js';
 import { changeQuery, type ChangeQuery, type ChangeQueryInput } from './change-query.js';
@@ -206,7 +207,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const results: ChangeRecord[] = [];
     for (const [id, h] of [...hits].sort((a, b) => b[1].strength - a[1].strength || (a[0] < b[0] ? -1 : 1))) {
       const a = set.byId.get(id);
-      if (!a || (!opts.filters?.all && isInactive(a, set))) continue;
+      if (!a || (!opts.filters?.all && isRetired(a, set.config))) continue;
       const places = [...q.byFile.keys()].map((path) => ({ path, lines: [] as [number, number][] }));
       results.push({ id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, strength: h.strength, relevance: changeRelevance(h.strength), why: h.why, evidence: [], places, fromText: named.has(id) });
     }

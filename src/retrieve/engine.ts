@@ -2,6 +2,7 @@
 
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
+import { isInactive, isRetired } from '../artifacts/in-force.js';
 import { CtxError } from '../errors.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
@@ -103,14 +104,9 @@ function initialReports(caps: RetrievalCaps): Record<LaneName, LaneReport> {
   return r;
 }
 
-/** Is a record no longer in force (superseded, deprecated, rejected, done…)? */
-export function isInactive(a: Artifact, set: ArtifactSet): boolean {
-  return !!a.status && (set.config.types[a.type]?.inactive ?? []).includes(a.status);
-}
-
-/** Slot 4: does a record pass the filters (inactive ones only with `all`)? */
+/** Slot 4: does a record pass the filters (retired ones only with `all`; a rejected one answers, marked)? */
 export function passesFilters(a: Artifact, set: ArtifactSet, f: RetrievalFilters): boolean {
-  if (!f.all && isInactive(a, set)) return false;
+  if (!f.all && isRetired(a, set.config)) return false;
   const inList = (list: string[] | undefined, v: string | undefined) => !list?.length || (v !== undefined && list.some((x) => x.toLowerCase() === v.toLowerCase()));
   if (!inList(f.status, a.status) || !inList(f.type, a.type) || !inList(f.owner, a.owner) || !inList(f.domain, a.domain) || !inList(f.scope, a.scope)) return false;
   // a source is the file format (contextia, adr) or how the record was captured (ai_chat, meeting, manual)
@@ -140,7 +136,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const record = (a: Artifact, slot: RetrievedRecord['slot'], score: number, why: Why[]): RetrievedRecord => {
     const r: RetrievedRecord = { id: a.id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, slot, score: round(score), why };
     if (a.summary) r.summary = a.summary;
-    if (isInactive(a, set)) r.inactive = true;
+    if (isInactive(a, set.config)) r.inactive = true;
     if (opts.depth === 'full') r.body = a.body;
     return r;
   };

@@ -1,5 +1,6 @@
 // @spec SPEC-RULES-001
 
+import { isInactive } from '../artifacts/in-force.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { TokenCounter } from '../assemble/tokens.js';
@@ -79,7 +80,7 @@ export function exportedArtifacts(set: ArtifactSet, config: Config): Artifact[] 
   const types = config.rule_files.types;
   const rank = new Map(types.map((t, i) => [t, i]));
   return set.artifacts
-    .filter((a) => a.origin === 'repo' && rank.has(a.type) && !(a.status && (config.types[a.type]?.inactive ?? []).includes(a.status)))
+    .filter((a) => a.origin === 'repo' && rank.has(a.type) && !isInactive(a, config))
     .filter((a) => set.byId.get(a.id) === a)
     .sort((a, b) => rank.get(a.type)! - rank.get(b.type)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -1,8 +1,8 @@
 // @spec SPEC-CONFIRM-001
 
 import type { ArtifactSet } from '../../artifacts/load.js';
-import type { Artifact } from '../../artifacts/types.js';
 import type { Config } from '../../config.js';
+import { isInactive } from '../../artifacts/in-force.js';
 import { MAX_FILE_BYTES } from '../../code/extract.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { gitBlobHash, sha256 } from '../../util/hash.js';
@@ -39,10 +39,6 @@ const READ_CHUNK = 256;
 /** NUL in the first 8000 bytes: git's own binary heuristic (as the code index). */
 const isBinary = (buf: Buffer) => buf.subarray(0, 8000).includes(0);
 
-function isInactive(config: Config, a: Artifact): boolean {
-  const t = config.types[a.type];
-  return !!a.status && !!t && t.inactive.includes(a.status);
-}
 
 /**
  * Every confirmation of the set's active repository records (global records carry none:
@@ -52,7 +48,7 @@ export async function collectConfirmations(snapshot: Snapshot, config: Config, s
   const confirmations: Confirmation[] = [];
   const problems: ConfirmProblem[] = [];
   for (const a of set.artifacts) {
-    if (a.origin !== 'repo' || isInactive(config, a)) continue;
+    if (a.origin !== 'repo' || isInactive(a, config)) continue;
     const front = a.data.confirm !== undefined;
     if (!front && !a.body.includes('git-ctx')) continue;
     const text = front ? (await snapshot.read(a.file))?.toString('utf8') : undefined;

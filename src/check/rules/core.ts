@@ -1,5 +1,6 @@
 import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
 import { ID_PATTERN, type Artifact } from '../../artifacts/types.js';
+import { isInactive } from '../../artifacts/in-force.js';
 import type { CheckContext, Finding, Rule, RuleFinding } from '../types.js';
 import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
@@ -77,10 +78,6 @@ export function impossibleDate(v: string): string | undefined {
   return undefined;
 }
 
-function isInactive(ctx: CheckContext, a: Artifact): boolean {
-  const t = ctx.config.types[a.type];
-  return !!a.status && !!t && t.inactive.includes(a.status);
-}
 
 /** Load problems (malformed files) surface as findings under their own rule ids. */
 const loadProblems: Rule[] = [
@@ -262,7 +259,7 @@ export const CORE_RULES: Rule[] = [
     run: (ctx) => {
       const res: Out[] = [];
       for (const a of ctx.set.artifacts) {
-        if (a.origin !== 'repo' || isInactive(ctx, a)) continue;
+        if (a.origin !== 'repo' || isInactive(a, ctx.config)) continue;
         const by = [...new Set(graphOf(ctx).in.get(a.id)?.filter((e) => e.kind === 'supersedes').map((e) => e.from) ?? [])].sort();
         if (!by.length) continue;
         res.push({
@@ -283,10 +280,10 @@ export const CORE_RULES: Rule[] = [
     run: (ctx) => {
       const res: Out[] = [];
       for (const a of ctx.set.artifacts) {
-        if (a.type !== 'task' || isInactive(ctx, a)) continue;
+        if (a.type !== 'task' || isInactive(a, ctx.config)) continue;
         for (const l of [...a.links.map((x) => x.id), ...a.requires]) {
           const t = ctx.set.byId.get(l);
-          if (t && isInactive(ctx, t)) {
+          if (t && isInactive(t, ctx.config)) {
             const by = graphOf(ctx).in.get(t.id)?.filter((e) => e.kind === 'supersedes').map((e) => e.from) ?? [];
             res.push({ rule: 'task-links-inactive', id: a.id, file: a.file, line: line(a, 'links'), message: `task links ${t.id}, which is ${t.status}${by.length ? ` (superseded by ${by.join(', ')})` : ''}` });
           }
@@ -303,10 +300,10 @@ export const CORE_RULES: Rule[] = [
       const res: Out[] = [];
       const seen = new Set<string>();
       for (const a of ctx.set.artifacts) {
-        if (isInactive(ctx, a)) continue;
+        if (isInactive(a, ctx.config)) continue;
         for (const other of a.relations.conflicts_with ?? []) {
           const b = ctx.set.byId.get(other);
-          if (!b || isInactive(ctx, b)) continue;
+          if (!b || isInactive(b, ctx.config)) continue;
           const key = [a.id, b.id].sort().join('|');
           if (seen.has(key)) continue;
           seen.add(key);
@@ -323,7 +320,7 @@ export const CORE_RULES: Rule[] = [
     run: (ctx) => {
       const g = graphOf(ctx);
       return ctx.set.artifacts
-        .filter((a) => a.type === 'spec' && a.origin === 'repo' && !isInactive(ctx, a) && !(g.in.get(a.id)?.length) && a.paths.length === 0 && a.anchors.length === 0)
+        .filter((a) => a.type === 'spec' && a.origin === 'repo' && !isInactive(a, ctx.config) && !(g.in.get(a.id)?.length) && a.paths.length === 0 && a.anchors.length === 0)
         .map((a) => ({ rule: 'orphan-spec', id: a.id, file: a.file, line: line(a, 'id'), message: `spec ${a.id} is not linked from any artifact and declares no paths or anchors` }));
     },
   },

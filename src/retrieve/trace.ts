@@ -370,28 +370,32 @@ export interface TraceFallback {
   why: Why[];
 }
 
+/** A fallback match under the relevance floor, with its relevance (floor.ts). */
+export type TraceWeak = TraceFallback & { relevance: number };
+
 /**
  * `trace` as a view of retrieval: the declared hits as they are (slot 1 at the place), and
  * only when none is known, the fused band as a clearly weaker fallback.
  */
-export async function traceWithFallback(opts: { snapshot: Snapshot; set: ArtifactSet; index: CodeIndex; target: TraceTarget; fallback?: number }): Promise<TraceResult & { fallback?: TraceFallback[] }> {
+export async function traceWithFallback(opts: { snapshot: Snapshot; set: ArtifactSet; index: CodeIndex; target: TraceTarget; fallback?: number }): Promise<TraceResult & { fallback?: TraceFallback[]; weak?: TraceWeak[] }> {
   const trace = await traceLocation(opts);
   if (trace.entries.some((e) => e.known) || opts.fallback === 0) return trace;
   // retrieval is loaded only when nothing is declared here (the engine itself imports this module's types)
   const { retrieveForPlace } = await import('./engine.js');
   const r = await retrieveForPlace({ snapshot: opts.snapshot, set: opts.set, index: opts.index, target: opts.target, neighbours: false, caps: { declared: 0, fused: opts.fallback ?? 5, links: 0 } });
-  const fallback: TraceFallback[] = r.results
-    .filter((x) => x.slot === 'fused')
-    .map((x) => ({
-      id: x.id,
-      type: x.type,
-      title: x.title,
-      ...(x.status != null ? { status: x.status } : {}),
-      file: x.file,
-      evidence: x.why.some((w) => w.kind === 'mention') ? 'mentioned in' : 'nearest by keywords',
-      why: x.why,
-    }));
-  return { ...trace, fallback };
+  const entry = (x: (typeof r.results)[number]): TraceFallback => ({
+    id: x.id,
+    type: x.type,
+    title: x.title,
+    ...(x.status != null ? { status: x.status } : {}),
+    file: x.file,
+    evidence: x.why.some((w) => w.kind === 'mention') ? 'mentioned in' : 'nearest by keywords',
+    why: x.why,
+  });
+  const fallback = r.results.filter((x) => x.slot === 'fused').map(entry);
+  // matches under the relevance floor: not answers ("nothing governs this place"), listed apart for debugging as `for`'s JSON lists them
+  const weak = (r.weak ?? []).map((x) => ({ ...entry(x), relevance: x.relevance ?? 0 }));
+  return { ...trace, fallback, weak };
 }
 
 /**

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
@@ -160,6 +161,13 @@ describe('calibrated relevance: a floor and a weak band (issue 30 item 3, DEC-05
     expect(place.stdout).not.toContain('ADR-');
     const trace = runCli(['trace', 'src/ui/palette.js'], { cwd: repo.dir });
     expect(trace.stdout).toContain('nothing governs this place');
+    // trace's JSON keeps the fallback's keyword matches under the floor apart, each with its relevance
+    writeFileSync(path.join(repo.dir, 'src/ui/footer.js'), "// the footer of the storefront\nexport const footer = { year: 2024, shop: 'open', provider: 'acme' };\n");
+    const traceJson = JSON.parse(runCli(['trace', 'src/ui/footer.js', '--json'], { cwd: repo.dir }).stdout);
+    expect(traceJson.fallback).toEqual([]);
+    expect(traceJson.weak.length).toBeGreaterThan(0);
+    for (const w of traceJson.weak) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
+    expect(runCli(['trace', 'src/ui/footer.js'], { cwd: repo.dir }).stdout).toContain('nothing governs this place');
   });
 
   it('MCP tools say nothing governs, and the agent-read hook stays silent', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from '../commander.js';
-import type { TraceEntry, TraceFallback, TraceResult } from '../../retrieve/trace.js';
+import type { TraceEntry, TraceFallback, TraceResult, TraceWeak } from '../../retrieve/trace.js';
 import { successorText, type Successor } from '../../staleness/lifecycle.js';
 import type { StaleMark } from '../../staleness/marks.js';
 import type { MentionHit } from '../../artifacts/sources/mentions.js';
@@ -14,7 +14,7 @@ interface TraceOptions extends RepoOptions {
 
 /** A trace entry as printed: the staleness mark and the successor are attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark; successor?: Successor };
-type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: (MentionHit & { stale?: StaleMark })[]; fallback?: TraceFallback[] };
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: (MentionHit & { stale?: StaleMark })[]; fallback?: TraceFallback[]; weak?: TraceWeak[] };
 /** What `trace` keeps of an answer (DEC-062): the marked trace and the files its episode names. */
 type TraceAnswer = { marked: MarkedTrace; files: string[] };
 
@@ -83,6 +83,7 @@ export function register(program: Command): void {
         // a record named in the place's text is listed once, as mentioned
         if (marked.fallback) marked.fallback = marked.fallback.filter((f) => !mentioned.some((m) => m.id === f.id));
         if (!marked.fallback?.length) delete marked.fallback;
+        if (marked.weak) marked.weak = marked.weak.filter((f) => !mentioned.some((m) => m.id === f.id));
       }
       const shown = [...marked.entries.filter((e) => e.known), ...(marked.mentioned ?? []), ...(marked.fallback ?? [])];
       const files = [target.path, ...shown.map((e) => repo.set.byId.get(e.id)?.file ?? '')];

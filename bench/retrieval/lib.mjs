@@ -302,7 +302,12 @@ export function namesFile(text, filePath) {
 export async function preparedDevSet(root, name, script) {
   const { existsSync, readFileSync } = await import('node:fs');
   const path = await import('node:path');
-  const data = JSON.parse(readFileSync(path.join(root, `bench/retrieval/${name}.json`), 'utf8'));
+  const file = path.join(root, `bench/retrieval/${name}.json`);
+  if (!existsSync(file)) {
+    console.error(`${script}: no dev set ${name} (bench/retrieval/${name}.json); the sets are the .json files there`);
+    process.exit(2);
+  }
+  const data = JSON.parse(readFileSync(file, 'utf8'));
   const cwd = path.join(root, `.bench-work/retrieval/${data.name}-${data.commit.slice(0, 12)}`);
   if (!existsSync(cwd)) {
     console.error(`${script}: ${cwd} is missing: run node bench/retrieval.mjs --data bench/retrieval/${name}.json first`);

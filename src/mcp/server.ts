@@ -201,7 +201,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Search the records',
       description:
-        'Search decisions, specs and norms by a question or keywords: ranked, each with its evidence (matched terms, relation chain) and summary; inactive records hidden unless all. Records are often written in other words than your question: also pass terms, 3 to 8 of your own rephrasings and related technical words (synonyms, the library or pattern names, identifiers you expect), which are searched with the query. The answer ends with its episode id for the feedback tool. Load the full text with read_artifact.',
+        'Search decisions, specs and norms by a question or keywords: ranked, each with its evidence (matched terms, relation chain) and summary; records out of force hidden unless all (a rejected one is shown, marked: a proposal turned down, not a rule). Records are often written in other words than your question: also pass terms, 3 to 8 of your own rephrasings and related technical words (synonyms, the library or pattern names, identifiers you expect), which are searched with the query. The answer ends with its episode id for the feedback tool. Load the full text with read_artifact.',
       inputSchema: {
         query: z.string().min(1).max(2000).describe('a question or keywords, e.g. "how do we rate limit webhooks"'),
         terms: z

@@ -67,6 +67,14 @@ export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)
 }
 
 /**
+ * An agent reads a record's summary as guidance; a rejected record's summary is the proposal
+ * that was turned down (DEC-076), so its tag says so in words rather than "inactive".
+ */
+function inactiveNote(x: RetrievedRecord): string {
+  return x.status === 'rejected' ? ': a proposal turned down, not a rule to follow; the record says why' : ', inactive';
+}
+
+/**
  * For agents: compact markdown, summaries first with ids to fetch in full; no fingerprints,
  * stamps or scores (noise to a model), evidence in one line.
  */
@@ -80,7 +88,7 @@ export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?
   const out: string[] = [`# ${head}`, ''];
   for (const x of r.results) {
     const from = sourceMark(x.file);
-    const tag = `${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}${from ? `, from ${from}` : ''}`;
+    const tag = `${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? inactiveNote(x) : ''}${from ? `, from ${from}` : ''}`;
     if (opts.shownEarlier?.has(x.id)) {
       out.push(`- ${x.id} (${tag}) — ${x.title}: shown earlier in this session.`);
       continue;

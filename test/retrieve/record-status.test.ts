@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -69,12 +70,17 @@ describe('a record out of force in retrieval (DEC-076)', () => {
     expect(r.code, r.stderr).toBe(0);
     const results = (JSON.parse(r.stdout) as { results: Hit[] }).results;
     expect(results[0]).toMatchObject({ id: 'ADR-0002', status: 'rejected', inactive: true });
+    // an agent reading the file is told the record is a proposal turned down, not guidance
+    const payload = JSON.stringify({ session_id: 'status', hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, 'src/BatchController.cs') }, cwd: repo.dir });
+    const hook = runCli(['hook', 'agent-read'], { cwd: repo.dir, input: payload });
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toMatch(/## ADR-0002 — Stream batch forecast responses \(decision, rejected: a proposal turned down, not a rule to follow; the record says why; related\)/);
     const c = await connect({ cwd: repo.dir });
     try {
       const res = await c.call('search_decisions', { query: 'why do the batch forecast endpoints not stream their responses?' });
       expect(res.isError).toBeFalsy();
       expect((res.data.results as Hit[])[0]).toMatchObject({ id: 'ADR-0002', status: 'rejected', inactive: true });
-      expect(res.text).toMatch(/ADR-0002[^\n]*rejected/);
+      expect(res.text).toContain('ADR-0002 — Stream batch forecast responses (decision, rejected: a proposal turned down, not a rule to follow');
     } finally {
       await c.close();
     }

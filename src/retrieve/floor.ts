@@ -55,15 +55,29 @@ export const SEMANTIC_BASE = 0.2;
 export const SEMANTIC_ALONE = { min: 0.42, gap: 0.1 } as const;
 
 /**
+ * For a question, two lanes agreeing on a record is worth as much as the keyword lane's own
+ * say (DEC-074): its first record found by one chance word ("kafka stream processing" →
+ * "processing", shared by three records at nearly the same score) is first by chance, and
+ * meaning putting the same record first confirms little. Meaning's lift counts in full once
+ * the keyword evidence reaches the floor, and in proportion below it. Measured over the three
+ * development sets (bench/retrieval-floor.mjs, 58 off-topic questions): at the floor 0.17, 44
+ * of 58 answered with nothing instead of 42, for no right answer lost; pivots from 0.13 to 0.3
+ * give the same, 0.1 one fewer. A question met by no word (the paraphrase fixture's "letters to
+ * customers") is answered by meaning alone as before (SEMANTIC_ALONE).
+ */
+export const AGREEMENT_PIVOT = RELEVANCE_FLOOR;
+
+/**
  * The evidence meaning adds: `keywordsFirst` is the keyword lane's best record and its
- * evidence, `semantic` the semantic lane's hits best first.
+ * evidence, `semantic` the semantic lane's hits best first, `alone` whether the query is a
+ * question (meaning may then stand alone, and its agreement is scaled by AGREEMENT_PIVOT).
  */
 export function semanticEvidence(keywordsFirst: { id: string; evidence: number } | undefined, semantic: readonly { id: string; score: number }[], alone: boolean): number {
   const [first, second] = semantic;
   if (!first) return 0;
   const lift = Math.max(0, first.score - SEMANTIC_BASE);
   let e = 0;
-  if (keywordsFirst?.id === first.id) e = keywordsFirst.evidence + lift;
+  if (keywordsFirst?.id === first.id) e = keywordsFirst.evidence + (alone ? lift * Math.min(1, keywordsFirst.evidence / AGREEMENT_PIVOT) : lift);
   if (alone && first.score >= SEMANTIC_ALONE.min && first.score - (second?.score ?? 0) >= SEMANTIC_ALONE.gap) e = Math.max(e, lift);
   return Math.min(1, e);
 }

@@ -8,6 +8,7 @@
 // set: it prepares the clones in .bench-work/retrieval/), then
 //   node bench/retrieval-floor.mjs [--sets git-en-boite,dotcom-rendering,content-publisher] [--floors 0,0.15,0.17,0.21] [--list 0.17]
 // --list F names, at floor F, each off-topic question answered and each right answer lost.
+// Last, per set: questions with a right record in the top 3 of the answer as given.
 // Exit: 0 done, 2 bad usage or a set whose clone is missing.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,7 +40,7 @@ for (const name of sets) {
       // declared records are never floored; the fused band (answers and weak matches) best first
       const declared = r.results.filter((x) => x.slot === 'declared').map((x) => ({ file: x.file, relevance: 1 }));
       const fused = [...r.results.filter((x) => x.slot === 'fused'), ...r.weak].sort((a, b) => b.score - a.score).map((x) => ({ file: x.file, relevance: x.relevance }));
-      answers[name].push({ q, declared, fused });
+      answers[name].push({ q, declared, fused, shown: r.results.map((x) => x.file) });
     }
   } finally {
     snapshot.close();
@@ -67,6 +68,20 @@ for (const f of floors) {
   const cs = sets.map((s) => count(s, f));
   const all = cs.reduce((t, c) => ({ offtopic: [t.offtopic[0] + c.offtopic[0], t.offtopic[1] + c.offtopic[1]], ungoverned: [t.ungoverned[0] + c.ungoverned[0], t.ungoverned[1] + c.ungoverned[1]], text: t.text + c.text, place: t.place + c.place }));
   console.log([f.toFixed(2).padEnd(6), ...cs.map((c) => cell(c).padEnd(30)), cell(all)].join(' '));
+}
+// issue 30's question goal is read in the top 3: per set, text queries (question, paraphrase,
+// keyword) with a right record in the first 3 of the answer as given (the engine's floor, linked
+// records included)
+console.log(`\nquestions with a right record in the top 3 of the answer as given (its floor and linked records):`);
+for (const name of sets) {
+  const c = {};
+  for (const a of answers[name]) {
+    if (group(a.q.kind) !== 'text') continue;
+    const k = (c[a.q.kind] ??= [0, 0]);
+    k[1]++;
+    if (hit(a, a.shown.slice(0, 3))) k[0]++;
+  }
+  console.log(`  ${name.padEnd(20)} ${Object.entries(c).map(([k, [h, n]]) => `${k} ${h}/${n}`).join('  ')}`);
 }
 if (list !== undefined) {
   const f = Number(list);

@@ -3,7 +3,7 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { retrieveForText } from '../../src/retrieve/engine.js';
-import { ONE_WORD_SHARE, RELEVANCE_FLOOR, textEvidence, UNUSED_WORD_WEIGHT, WEIGHTY_WORD } from '../../src/retrieve/floor.js';
+import { AGREEMENT_PIVOT, ONE_WORD_SHARE, RELEVANCE_FLOOR, SEMANTIC_ALONE, SEMANTIC_BASE, semanticEvidence, textEvidence, UNUSED_WORD_WEIGHT, WEIGHTY_WORD } from '../../src/retrieve/floor.js';
 import { queryOf } from '../../src/retrieve/bm25.js';
 import { surfaceForms } from '../../src/retrieve/text.js';
 import { semanticLaneFor } from '../../src/semantic/lane.js';
@@ -54,6 +54,13 @@ function publisher() {
  */
 const FAR = ['kubernetes helm chart deployment', 'GraphQL schema federation', 'android app offline sync', 'kafka stream processing', 'elasticsearch index mapping', 'machine learning model training pipeline', 'oauth token refresh', 'Which payment provider handles card refunds?'];
 const NEAR = ['Which spell checker do editors get when writing the body?'];
+/**
+ * Near-domain questions met by one chance word ("file", "publisher") whose record meaning also
+ * puts first (cosines 0.41 and 0.42): before DEC-074 that agreement added its whole lift to the
+ * keyword lane's small evidence (0.27 each); now it counts as far as the keyword evidence
+ * reaches the floor.
+ */
+const AGREED_BY_CHANCE = ['How is an uploaded file scanned for viruses?', 'How are publisher comments moderated?'];
 /** Questions in other words than the records', with the record that decides each. */
 const IN_DOMAIN: [string, string][] = [
   ['Which service delivers the emails publishers get when content goes live?', 'ADR-0003'],
@@ -80,13 +87,39 @@ describe('off-topic questions answered with nothing in a publishing app whose re
     expect(ev('typescript flow', ['flow'])).toBeCloseTo(1 / (1 + UNUSED_WORD_WEIGHT), 9);
   });
 
+  it('meaning agreeing with a keyword lane under the floor confirms only as much as the keyword evidence says (DEC-074)', () => {
+    const sem = [
+      { id: 'A', score: 0.41 },
+      { id: 'B', score: 0.34 },
+    ];
+    const lift = 0.41 - SEMANTIC_BASE;
+    expect(AGREEMENT_PIVOT).toBe(RELEVANCE_FLOOR);
+    // a question whose keyword evidence is a third of the floor: a third of the lift
+    const weak = AGREEMENT_PIVOT / 3;
+    expect(semanticEvidence({ id: 'A', evidence: weak }, sem, true)).toBeCloseTo(weak + lift / 3, 9);
+    expect(semanticEvidence({ id: 'A', evidence: weak }, sem, true)).toBeLessThan(RELEVANCE_FLOOR);
+    // at the floor and above: the whole lift, as before
+    expect(semanticEvidence({ id: 'A', evidence: AGREEMENT_PIVOT }, sem, true)).toBeCloseTo(AGREEMENT_PIVOT + lift, 9);
+    expect(semanticEvidence({ id: 'A', evidence: 0.5 }, sem, true)).toBeCloseTo(0.5 + lift, 9);
+    // no agreement: nothing added; a place (not a question) keeps the whole lift
+    expect(semanticEvidence({ id: 'B', evidence: weak }, sem, true)).toBe(0);
+    expect(semanticEvidence({ id: 'A', evidence: weak }, sem, false)).toBeCloseTo(weak + lift, 9);
+    // one record clearly the closest in meaning still stands alone, whatever the keywords say
+    const clear = [
+      { id: 'A', score: SEMANTIC_ALONE.min + 0.1 },
+      { id: 'B', score: SEMANTIC_ALONE.min - 0.05 },
+    ];
+    expect(semanticEvidence({ id: 'A', evidence: 0.01 }, clear, true)).toBeCloseTo(SEMANTIC_ALONE.min + 0.1 - SEMANTIC_BASE, 9);
+    expect(semanticEvidence(undefined, clear, true)).toBeCloseTo(SEMANTIC_ALONE.min + 0.1 - SEMANTIC_BASE, 9);
+  });
+
   it('answers nothing to far and near off-topic questions, and the deciding record to questions in other words', async () => {
     const repo = publisher();
     const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
     try {
       const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
       const semantic = semanticLaneFor(snapshot.root, set, {});
-      for (const q of [...FAR, ...NEAR]) {
+      for (const q of [...FAR, ...NEAR, ...AGREED_BY_CHANCE]) {
         const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
         expect({ q, results: r.results.map((x) => x.id) }).toEqual({ q, results: [] });
         for (const w of r.weak ?? []) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
@@ -103,7 +136,7 @@ describe('off-topic questions answered with nothing in a publishing app whose re
 
   it('the CLI JSON and MCP search say the same: `results` empty and `weak` listed, the deciding record answered', async () => {
     const repo = publisher();
-    for (const q of [FAR[1]!, NEAR[0]!]) {
+    for (const q of [FAR[1]!, NEAR[0]!, ...AGREED_BY_CHANCE]) {
       const json = JSON.parse(runCli(['search', q, '--json'], { cwd: repo.dir }).stdout);
       expect({ q, results: json.results }).toEqual({ q, results: [] });
       expect(json.weak.length).toBeGreaterThan(0);
@@ -112,10 +145,12 @@ describe('off-topic questions answered with nothing in a publishing app whose re
     const on = JSON.parse(runCli(['search', IN_DOMAIN[1]![0], '--json'], { cwd: repo.dir }).stdout);
     expect(on.results[0]).toMatchObject({ id: 'ADR-0005', slot: 'fused' });
     const c = await connect({ cwd: repo.dir });
-    const s = await c.call('search_decisions', { query: FAR[2]! });
-    expect(s.isError).toBeFalsy();
-    expect(s.data.results).toEqual([]);
-    expect(s.text).toContain("Nothing in this repository's records governs this");
+    for (const query of [FAR[2]!, AGREED_BY_CHANCE[1]!]) {
+      const s = await c.call('search_decisions', { query });
+      expect(s.isError).toBeFalsy();
+      expect({ query, results: s.data.results }).toEqual({ query, results: [] });
+      expect(s.text).toContain("Nothing in this repository's records governs this");
+    }
     const m = await c.call('search_decisions', { query: IN_DOMAIN[0]![0] });
     expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0003');
   });

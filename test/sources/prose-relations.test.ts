@@ -5,6 +5,7 @@ import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCheck } from '../../src/check/run.js';
+import { runCli } from '../helpers/cli.js';
 
 /**
  * An adr-tools folder whose records point at each other in prose, the way real records do
@@ -99,6 +100,24 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(set.byId.get('MADR-0001')!.title).toBe('Use Vite for bundling');
     expect(set.byId.get('MADR-0002')!.title).toBe('Status heading');
     expect(set.byId.get('ADR-0014')!.title).toBe('New auth');
+  });
+
+  it('reads a title whose template number was left unfilled ("# n. Django Templates") without the placeholder', async () => {
+    // cisagov/manage.get.gov's 0010 and 0011 kept the adr-tools template's "n." for their number
+    const repo = fixture({
+      'doc/adr/0015-django-templates.md': '# n. Django Templates\n\nDate: 2022-09-26\n\n## Status\n\nApproved\n\n## Decision\n\nTo use the built-in engine.\n',
+      'doc/adr/0016-login.md': '# NNNN. Sign in with Login.gov\n\n## Status\n\nApproved\n',
+      'doc/adr/0017-n-plus-one.md': '# 17. N+1 queries in the admin\n\n## Status\n\nAccepted\n',
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.title).toBe('Django Templates');
+    expect(set.byId.get('ADR-0016')!.title).toBe('Sign in with Login.gov');
+    // a title that starts with the letter n is not a placeholder
+    expect(set.byId.get('ADR-0017')!.title).toBe('N+1 queries in the admin');
+    const list = runCli(['list', '--json'], { cwd: repo.dir });
+    expect(list.code, list.stderr).toBe(0);
+    const titles = (JSON.parse(list.stdout) as { artifacts: { id: string; title: string }[] }).artifacts.filter((a) => a.id === 'ADR-0015').map((a) => a.title);
+    expect(titles).toEqual(['Django Templates']);
   });
 
   it('counts a mention only when it names a file or a folder below the top level', async () => {

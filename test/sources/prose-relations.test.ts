@@ -120,6 +120,22 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(titles).toEqual(['Django Templates']);
   });
 
+  it('a record linked by its GitHub address is a reference when this repository has that record; another repository\'s file is none, and no broken link', async () => {
+    // cisagov/manage.get.gov's 0031 links 0008 and 0027 by https://github.com/…/blob/main/docs/…
+    const body = 'See [the REST record](https://github.com/acme/shop/blob/main/doc/adr/0001-use-rest.md) for context. We also read [their notes](https://github.com/other/lib/blob/main/doc/adr/0042-caching.md) and [a GitLab copy](https://gitlab.com/acme/shop/-/blob/v2/doc/adr/0011-event-retention.md).';
+    const repo = fixture({ 'doc/adr/0015-web.md': adr('0015', 'Web', 'Accepted', body) });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0001', 'ADR-0011'] });
+    expect(reverseEdges(buildGraph(set), 'ADR-0001')).toMatchObject({ relates_to: expect.arrayContaining(['ADR-0015']) });
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const found = (await runCheck({ snapshot, now: new Date('2026-01-01T00:00:00Z') })).findings.filter((f) => f.id === 'ADR-0015' && f.severity === 'error');
+      expect(found).toEqual([]);
+    } finally {
+      snapshot.close();
+    }
+  });
+
   it('counts a mention only when it names a file or a folder below the top level', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);

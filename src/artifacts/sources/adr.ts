@@ -82,6 +82,17 @@ function phrasesIn(l: string): { end: number; start: number; kind: RelationKind;
   return out.sort((a, b) => a.end - b.end);
 }
 
+/** A file's address on GitHub or GitLab (`https://host/owner/repo/blob/<ref>/<path>`, GitLab with `/-/`): the path. */
+const BLOB_URL = /^https?:\/\/[^/]+\/[^/]+\/[^/]+\/(?:-\/)?blob\/[^/]+\/([^?#]+)$/i;
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURI(s);
+  } catch {
+    return s;
+  }
+}
+
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
 
@@ -308,7 +319,17 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const spans: [number, number][] = [];
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
-      if (/^[a-z]+:/i.test(target)) continue;
+      if (/^[a-z]+:/i.test(target)) {
+        // a record linked by its forge address (".../blob/main/docs/adr/0008-x.md"): a reference
+        // only when this repository has a record at that path (`^`: dropped otherwise, never broken)
+        const blob = file.startsWith('~') ? null : BLOB_URL.exec(target);
+        if (blob) {
+          const open = l.lastIndexOf('[', m.index);
+          out.push({ ref: '^' + safeDecode(blob[1]!), at: open < 0 ? m.index : open });
+          spans.push([open < 0 ? m.index : open, m.index + m[0].length]);
+        }
+        continue;
+      }
       const p = linkedPath(file, dir, decodeURI(target));
       // a markdown link's text starts at its `[`: the wording before the link text counts
       const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;

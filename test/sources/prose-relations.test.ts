@@ -136,6 +136,14 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     }
   });
 
+  it('a wording counts for a reference only in the same sentence: "form updates … etc. We … (see [0001])" relates, it does not amend', async () => {
+    // cisagov/manage.get.gov's 0031 read as amending 0008 through the noun "updates" a sentence earlier
+    const line = 'Templates handle forms but not dynamic form updates, hidden elements, etc. We load plain scripts (see [the REST record](0001-use-rest.md) for additional context). Later work [refines ADR 3](0003-event-schema.md) where needed.';
+    const repo = fixture({ 'doc/adr/0015-frontend.md': adr('0015', 'Frontend', 'Accepted', line) });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0001'], amends: ['ADR-0003'] });
+  });
+
   it('counts a mention only when it names a file or a folder below the top level', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);

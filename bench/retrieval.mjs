@@ -5,7 +5,8 @@
 // record most often in the first 3 of queries that do not label it.
 //
 // Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json,
-// bench/retrieval/content-publisher.json, bench/retrieval/python-tuf.json and bench/retrieval/carbon-aware-sdk.json (held-out, labelled blind;
+// bench/retrieval/content-publisher.json, bench/retrieval/python-tuf.json, bench/retrieval/carbon-aware-sdk.json and
+// bench/retrieval/manage-get-gov.json (held-out, labelled blind;
 // files no record governs have relevant [] like off-topic questions; see bench/README-retrieval-devsets.md).
 //   npm run build && node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json
 // The BM25 baseline is run twice: `baseline` always answers (every record sharing a word),
@@ -75,6 +76,7 @@ Examples:
   node bench/retrieval.mjs --data bench/retrieval/content-publisher.json   # the third (alphagov/content-publisher, Ruby)
   node bench/retrieval.mjs --data bench/retrieval/python-tuf.json   # held-out, labelled blind (theupdateframework/python-tuf, Python, MADR)
   node bench/retrieval.mjs --data bench/retrieval/carbon-aware-sdk.json   # held-out, labelled blind (Green-Software-Foundation/carbon-aware-sdk, C#)
+  node bench/retrieval.mjs --data bench/retrieval/manage-get-gov.json   # held-out, labelled blind (cisagov/manage.get.gov, Python, Django)
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
   GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text \\

@@ -7,7 +7,7 @@ import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/r
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
 // SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails) and the held-out
-// theupdateframework/python-tuf (Python, MADR) and Green-Software-Foundation/carbon-aware-sdk (C#), both held out. The shape
+// theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#) and cisagov/manage.get.gov (Python, Django), all three held out. The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,6 +64,16 @@ const SETS: AdrSet[] = [
     // C#: a type, or a method (a name followed by its parameter list)
     declares: (name) => new RegExp(`((class|interface|record|enum|struct)\\s+${name}\\b)|(\\s${name}\\s*\\()`),
     minimums: { total: 50, file: 11, unnamed: 8, symbol: 5, question: 14, offtopic: 8, ungoverned: 6 },
+  },
+  {
+    // the third held-out set, labelled blind: Nygard records of a Django registrar, Python
+    file: 'manage-get-gov.json',
+    repository: 'cisagov/manage.get.gov',
+    env: 'GIT_CTX_DEVSET_MGG_REPO',
+    records: 'docs/architecture/decisions/',
+    recordPath: /^docs\/architecture\/decisions\/\d{4}-[A-Za-z0-9-]+\.md$/,
+    declares: (name) => new RegExp(`(class|def)\\s+${name}\\b`),
+    minimums: { total: 50, file: 15, unnamed: 10, symbol: 5, question: 14, offtopic: 8, ungoverned: 6 },
   },
 ];
 

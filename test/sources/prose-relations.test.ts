@@ -5,6 +5,7 @@ import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCheck } from '../../src/check/run.js';
+import { runCli } from '../helpers/cli.js';
 
 /**
  * An adr-tools folder whose records point at each other in prose, the way real records do
@@ -99,6 +100,48 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(set.byId.get('MADR-0001')!.title).toBe('Use Vite for bundling');
     expect(set.byId.get('MADR-0002')!.title).toBe('Status heading');
     expect(set.byId.get('ADR-0014')!.title).toBe('New auth');
+  });
+
+  it('reads a title whose template number was left unfilled ("# n. Django Templates") without the placeholder', async () => {
+    // cisagov/manage.get.gov's 0010 and 0011 kept the adr-tools template's "n." for their number
+    const repo = fixture({
+      'doc/adr/0015-django-templates.md': '# n. Django Templates\n\nDate: 2022-09-26\n\n## Status\n\nApproved\n\n## Decision\n\nTo use the built-in engine.\n',
+      'doc/adr/0016-login.md': '# NNNN. Sign in with Login.gov\n\n## Status\n\nApproved\n',
+      'doc/adr/0017-n-plus-one.md': '# 17. N+1 queries in the admin\n\n## Status\n\nAccepted\n',
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.title).toBe('Django Templates');
+    expect(set.byId.get('ADR-0016')!.title).toBe('Sign in with Login.gov');
+    // a title that starts with the letter n is not a placeholder
+    expect(set.byId.get('ADR-0017')!.title).toBe('N+1 queries in the admin');
+    const list = runCli(['list', '--json'], { cwd: repo.dir });
+    expect(list.code, list.stderr).toBe(0);
+    const titles = (JSON.parse(list.stdout) as { artifacts: { id: string; title: string }[] }).artifacts.filter((a) => a.id === 'ADR-0015').map((a) => a.title);
+    expect(titles).toEqual(['Django Templates']);
+  });
+
+  it('a record linked by its GitHub address is a reference when this repository has that record; another repository\'s file is none, and no broken link', async () => {
+    // cisagov/manage.get.gov's 0031 links 0008 and 0027 by https://github.com/…/blob/main/docs/…
+    const body = 'See [the REST record](https://github.com/acme/shop/blob/main/doc/adr/0001-use-rest.md) for context. We also read [their notes](https://github.com/other/lib/blob/main/doc/adr/0042-caching.md) and [a GitLab copy](https://gitlab.com/acme/shop/-/blob/v2/doc/adr/0011-event-retention.md).';
+    const repo = fixture({ 'doc/adr/0015-web.md': adr('0015', 'Web', 'Accepted', body) });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0001', 'ADR-0011'] });
+    expect(reverseEdges(buildGraph(set), 'ADR-0001')).toMatchObject({ relates_to: expect.arrayContaining(['ADR-0015']) });
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const found = (await runCheck({ snapshot, now: new Date('2026-01-01T00:00:00Z') })).findings.filter((f) => f.id === 'ADR-0015' && f.severity === 'error');
+      expect(found).toEqual([]);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('a wording counts for a reference only in the same sentence: "form updates … etc. We … (see [0001])" relates, it does not amend', async () => {
+    // cisagov/manage.get.gov's 0031 read as amending 0008 through the noun "updates" a sentence earlier
+    const line = 'Templates handle forms but not dynamic form updates, hidden elements, etc. We load plain scripts (see [the REST record](0001-use-rest.md) for additional context). Later work [refines ADR 3](0003-event-schema.md) where needed.';
+    const repo = fixture({ 'doc/adr/0015-frontend.md': adr('0015', 'Frontend', 'Accepted', line) });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0001'], amends: ['ADR-0003'] });
   });
 
   it('counts a mention only when it names a file or a folder below the top level', async () => {

@@ -130,6 +130,14 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(derivedSummary('# 3. DB\n\n## Decision\n\n- We use Postgres.\n\nIt is what we run.\n')).toBe('We use Postgres.');
   });
 
+  it('a decision that opens with the chosen option\'s number ("(#2) Use …") is summarised without it', () => {
+    // cisagov/manage.get.gov's 0029, 0030 and 0031 open their decision with "(#1)" or "(#2)"
+    expect(derivedSummary('# 29. DNS hosting\n\n## Decision\n\n(#2) Use separate services inside existing registrar app\n\n## Considered Options\n\n### 1. Internal Django app\n')).toBe('Use separate services inside existing registrar app');
+    expect(derivedSummary('# 9. Flags\n\n## Decision\n\n(Option 3a) Feature flags with Waffle.\n')).toBe('Feature flags with Waffle.');
+    // a parenthesis that is no option number stays
+    expect(derivedSummary('# 4. Cache\n\n## Decision\n\n(For now) we leave caching off.\n')).toBe('(For now) we leave caching off.');
+  });
+
   it('reads MADR sections by what they hold: Decision Drivers are context, Decision Outcome is the decision, the title opens no section', () => {
     // a MADR 2 record whose title holds the word "Decision" and whose metadata is a list under it
     const madr = [

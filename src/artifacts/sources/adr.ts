@@ -19,11 +19,14 @@ export interface AdrSourceOptions {
   type: string;
 }
 
-/** "1. Use X", "ADR-0048: Use X", "ADR 7 - Use X", "0003 Use X" → "Use X". */
+/** "1. Use X", "ADR-0048: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
 function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs
     .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
+    // the template's number left unfilled ("# n. Django Templates", "# NNNN. Title"): no number
+    // was written, and the placeholder is no word of the title
+    .replace(/^\s*(?:n|N{1,4}|NUMBER|[Xx]{3,4})[.:]\s+(?=\S)/, '')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/^[*_`]+|[*_`]+$/g, '')
     .trim();
@@ -78,6 +81,20 @@ function phrasesIn(l: string): { end: number; start: number; kind: RelationKind;
   }
   return out.sort((a, b) => a.end - b.end);
 }
+
+/** A file's address on GitHub or GitLab (`https://host/owner/repo/blob/<ref>/<path>`, GitLab with `/-/`): the path. */
+const BLOB_URL = /^https?:\/\/[^/]+\/[^/]+\/[^/]+\/(?:-\/)?blob\/[^/]+\/([^?#]+)$/i;
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURI(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A sentence ends between a wording and a reference: a full stop, "!" or "?" and a capital or an opening bracket after it. */
+const SENTENCE_END = /[.!?]["')\]]*\s+["'([]?\p{Lu}/u;
 
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
@@ -300,22 +317,32 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // "ADR 7", "ADR-0007", "ADR #7"
   const numbered = new RegExp(prefixRe.source.replace('[-_ ]?', '[-_ ]?#?\\s?'), 'gi');
   /** References on a line and where each is written: record files linked, `ADR 7`/`ADR #7`, and (`~`, kept only when a record has the number) `#7`, `0007-…`. */
-  const refsIn = (l: string, phrased: boolean): { ref: string; at: number }[] => {
-    const out: { ref: string; at: number }[] = [];
+  const refsIn = (l: string, phrased: boolean): { ref: string; at: number; end: number }[] => {
+    const out: { ref: string; at: number; end: number }[] = [];
     const spans: [number, number][] = [];
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
-      if (/^[a-z]+:/i.test(target)) continue;
+      if (/^[a-z]+:/i.test(target)) {
+        // a record linked by its forge address (".../blob/main/docs/adr/0008-x.md"): a reference
+        // only when this repository has a record at that path (`^`: dropped otherwise, never broken)
+        const blob = file.startsWith('~') ? null : BLOB_URL.exec(target);
+        if (blob) {
+          const open = l.lastIndexOf('[', m.index);
+          out.push({ ref: '^' + safeDecode(blob[1]!), at: open < 0 ? m.index : open, end: m.index + m[0].length });
+          spans.push([open < 0 ? m.index : open, m.index + m[0].length]);
+        }
+        continue;
+      }
       const p = linkedPath(file, dir, decodeURI(target));
       // a markdown link's text starts at its `[`: the wording before the link text counts
       const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;
-      out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p), at: open < 0 ? m.index : open });
+      out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p), at: open < 0 ? m.index : open, end: m.index + m[0].length });
       spans.push([open < 0 ? m.index : open, m.index + m[0].length]);
     }
     const free = (i: number) => !spans.some(([a, b]) => i >= a && i < b);
-    for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index });
+    for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index, end: m.index + m[0].length });
     if (phrased) {
-      for (const m of l.matchAll(/(?<![\w/&#])#(\d{1,5})\b|(?<![\w/.#-])(\d{3,5})-[A-Za-z][\w-]*/g)) if (free(m.index) && !out.some((o) => o.at === m.index)) out.push({ ref: '~' + opts.prefix + (m[1] ?? m[2]), at: m.index });
+      for (const m of l.matchAll(/(?<![\w/&#])#(\d{1,5})\b|(?<![\w/.#-])(\d{3,5})-[A-Za-z][\w-]*/g)) if (free(m.index) && !out.some((o) => o.at === m.index)) out.push({ ref: '~' + opts.prefix + (m[1] ?? m[2]), at: m.index, end: m.index + m[0].length });
     }
     return out.sort((a, b) => a.at - b.at);
   };
@@ -335,10 +362,12 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const refs = refsIn(l, phrases.length > 0);
     if (!refs.length) continue;
     for (const r of refs) {
-      // the wording nearest before the reference, else the first after it
+      // the wording nearest before the reference, else the first after it, in the reference's
+      // own sentence: "dynamic form updates, hidden elements, etc. We … (see [the SSR record](…))"
+      // is no record that updates another
       let ph = undefined as (typeof phrases)[number] | undefined;
-      for (const p of phrases) if (p.end <= r.at) ph = p;
-      ph ??= phrases.find((p) => p.start >= r.at);
+      for (const p of phrases) if (p.end <= r.at && !SENTENCE_END.test(l.slice(p.end, r.at))) ph = p;
+      ph ??= phrases.find((p) => p.start >= r.at && !SENTENCE_END.test(l.slice(r.end, p.start)));
       if (!ph) {
         // a reference without wording: related, in a Related section or anywhere (a Status section's bare link is left out)
         if (inStatus && !inRelated) continue;

@@ -14,8 +14,10 @@ export interface SourceExtra {
   /** code named in the text: candidate repository paths (first that exists wins) and its line */
   mc?: [string[], number][];
   /**
-   * relations written in the text: [kind, ref, line, incoming]. A ref is an id or `@path`
-   * (a linked record file); incoming (1) means the other record holds the edge
+   * relations written in the text: [kind, ref, line, incoming]. A ref is an id, `@path`
+   * (a linked record file), `^path` (a record linked by its GitHub/GitLab address: kept only
+   * when a record has that path) or `~` + id (a loose number, kept only when a record has it);
+   * incoming (1) means the other record holds the edge
    * ("Superseded by X" is X supersedes this).
    */
   rel?: [RelationKind, string, number, 0 | 1][];

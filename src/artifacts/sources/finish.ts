@@ -60,6 +60,8 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
       const m = /^~(.*?)(\d+)$/.exec(ref);
       return m ? byNumber.get(`${m[1]!.toLowerCase()}${Number(m[2])}`)?.id : undefined;
     }
+    // a record's forge address: only a record of this set at that path (another repository's file is no reference)
+    if (ref.startsWith('^')) return byFile.get(ref.slice(1))?.id;
     if (ref.startsWith('@')) {
       const hit = byFile.get(ref.slice(1));
       if (hit) return hit.id;

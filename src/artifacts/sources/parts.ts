@@ -222,7 +222,10 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
       .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
       .replace(/\s+/g, ' ')
-      .trim();
+      .trim()
+      // the number of the chosen option ("(#2) Use separate services …") points into the options
+      // listed elsewhere in the record: the summary says what was chosen without it
+      .replace(/^\((?:#|option\s*)\d+[a-z]?\)\s*(?=\S)/i, '');
     // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary
     if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l))) return s;
   }

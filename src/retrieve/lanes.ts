@@ -48,18 +48,32 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   return textEvidence({ terms, forms, unused: true, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}) }, found);
 }
 
+/**
+ * A place's keyword hits less each record's background (place-background.ts, DEC-075): a
+ * record standing high beside most code files of the repository gives way to one this file
+ * alone brings up. Hits are as found when the tree has too few code files to tell.
+ */
+async function placeRanking(found: KeywordHit[], ctx: LaneContext): Promise<KeywordHit[]> {
+  if (found.length < 2) return found;
+  const { placeBackgroundOf, aboveBackground } = await import('./place-background.js');
+  const bg = await placeBackgroundOf(ctx.snapshot, ctx.set.artifacts, ctx.set.key).catch(() => undefined);
+  return bg ? aboveBackground(found, bg) : found;
+}
+
 /** Slot 2: BM25 over the records, the query being the text or the code at the place. */
 export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q, ctx) : queryOf(q.text);
     const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key, { place: q.kind === 'place' });
+    // for a place, ranked by what each record says of this code beyond what it says of any code here
+    const ranked = q.kind === 'place' ? await placeRanking(found, ctx) : found;
     mark('keywords: searched');
     // matched terms are stems: shown as the words of the question or the code they came from
     const forms = q.kind === 'place' ? surfaceForms(q.path, surfaceForms(await q.code())) : surfaceForms(q.text);
     const shown = (t: string) => forms.get(t) ?? t;
     const evidence = await evidenceOf(q, ctx, terms, forms, found);
-    return found.map((h) => {
+    return ranked.map((h) => {
       // `terms` are what matched (the judge of near-duplicate drafts weighs them); the text
       // names the words worth reading, and a match on nothing else still says what it matched
       const matched = h.matched.slice(0, 12).map(shown);

@@ -44,12 +44,15 @@ export const BACKGROUND_WEIGHT = 0.35;
 
 /**
  * The background of the records over the snapshot's code, remembered in the `place-background`
- * cache by the tree's identity and the records' keyword index: a warm place question reads one
- * small file. Undefined for a tree of few code files.
+ * cache by the state of the git index (or the commit) and the records' keyword index: a warm
+ * place question reads one small file. Undefined for a tree of few code files.
  */
 export async function placeBackgroundOf(snapshot: Snapshot, artifacts: readonly Artifact[], setKey?: string): Promise<PlaceBackground | undefined> {
   const identityOf = (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.bind(snapshot);
-  const identity = (await identityOf?.().catch(() => undefined)) ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
+  // a place snapshot's identity is `<index stamp>|<focus files' blob ids>`: the background is a
+  // mean over 200 files, which the file an agent is editing does not move, so it is kept per
+  // state of the git index (editing the file in focus does not sample the tree again)
+  const identity = (await identityOf?.().catch(() => undefined))?.split('|')[0] ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
   const key = identity ? sha1(`${VERSION}\n${SAMPLE}\n${identity}\n${keywordKeyOf(artifacts, setKey)}`) : undefined;
   const cache = memo<PlaceBackground>(snapshot.root, 'place-background');
   if (key) {

@@ -29,13 +29,17 @@ const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c
 export const isCodePath = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(node_modules|vendor|dist|build)\//.test(p) && !/\.min\.js$/.test(p);
 
 /**
- * The code words of the snapshot's tree, remembered in the `code-words` cache by the tree's
- * identity (the place snapshot's listing identity, else the commit): a warm question reads one
- * small file. A tree without an identity is counted and not remembered.
+ * The code words of the snapshot's tree, remembered in the `code-words` cache by the state of
+ * the git index (a place snapshot's listing identity without its focus files), else the
+ * commit: a warm question reads one small file. The counts are shares over up to 1,500 files,
+ * which the one file an agent is editing does not move, so editing the file in focus does not
+ * count the tree again (about 0.2 s of CPU on 600 code files, 0.75 s on 1,600, at every read
+ * after an edit). A tree without an identity is counted and not remembered.
  */
 export async function codeWordsOf(snapshot: Snapshot): Promise<CodeWords | undefined> {
   const identityOf = (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.bind(snapshot);
-  const identity = (await identityOf?.().catch(() => undefined)) ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
+  // a place snapshot's identity is `<index stamp>|<focus files' blob ids>`
+  const identity = (await identityOf?.().catch(() => undefined))?.split('|')[0] ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
   const key = identity ? sha1(`${VERSION}\n${identity}`) : undefined;
   const cache = memo<CodeWords>(snapshot.root, 'code-words');
   if (key) {

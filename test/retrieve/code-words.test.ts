@@ -1,3 +1,5 @@
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
@@ -7,6 +9,7 @@ import { codeWordsOf } from '../../src/retrieve/code-words.js';
 import { nearnessSignals } from '../../src/retrieve/signals.js';
 import { terms } from '../../src/retrieve/text.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
 
 const IDEM = '// keeps retried refunds idempotent: the provider sees the same key twice\nmodule.exports = function refundKey(transaction) {\n  return transaction.id;\n};\n';
 
@@ -67,6 +70,29 @@ describe('code as code (issue 30 item 2, DEC-055)', () => {
     } finally {
       snapshot.close();
     }
+  });
+
+  it('are kept per state of the git index: editing the file in focus does not count the tree again, staging a change does', () => {
+    const repo = fixture();
+    const file = 'src/payments/handlers/idem.js';
+    const cache = path.join(repo.dir, '.git/ctx/cache/code-words.json');
+    const ask = () => {
+      const r = runCli(['for', file, '--json'], { cwd: repo.dir });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { results: { id: string }[] };
+    };
+    expect(ask().results[0]?.id).toBe('ADR-0003');
+    const counted = readFileSync(cache);
+    const mtime = statSync(cache).mtimeMs;
+    // an agent edits the file it reads: the same counts answer, the answer still reads the edit
+    appendFileSync(path.join(repo.dir, file), '// the refund key is the transaction id\n');
+    expect(ask().results[0]?.id).toBe('ADR-0003');
+    expect(readFileSync(cache).equals(counted)).toBe(true);
+    expect(statSync(cache).mtimeMs).toBe(mtime);
+    // staged, the index is another state: counted again
+    repo.git('add', file);
+    ask();
+    expect(readFileSync(cache).equals(counted)).toBe(false);
   });
 
   it('two files that share only the top folder are not near', async () => {

@@ -135,8 +135,11 @@ describe.each([
     const repo = repoWith(n);
     const want = await expectSame(repo.dir);
     expect(want.artifacts).toHaveLength(n);
-    // the warm CLI run is answered by the clean listing
-    runCli(['search', 'invoice', 'webhook', '--json'], { cwd: repo.dir });
+    // the warm CLI run is answered by the clean listing: the caches of the set are warm, and
+    // the question is another one, so no kept answer of the same question answers it instead
+    // (when the index's stat data is old enough to be trusted, a repeated question is answered
+    // from the place-answer cache without reading the set)
+    runCli(['search', 'invoice', '--json'], { cwd: repo.dir });
     const warm = warmTimings(repo.dir);
     expect(warm.code).toBe(0);
     expect(warm.stderr).toContain('finished set read (by the clean listing)');

@@ -3,7 +3,7 @@
 import type { Artifact } from '../artifacts/types.js';
 import { KeywordCacheDamaged } from '../cache/keyword-index.js';
 import { recordParts, type PartKind } from '../artifacts/sources/parts.js';
-import { surfaceForms, terms } from './text.js';
+import { terms } from './text.js';
 
 /**
  * BM25 over records, fields weighted (a simplified BM25F): title and keywords count thrice,
@@ -78,26 +78,10 @@ const MAX_BODY = 20_000;
 const OUTLIER_LENGTH = 3;
 const OUTLIER_POWER = 2;
 
-/**
- * For a question (a handful of words, each asked once), term frequency saturates later and
- * length counts wholly (DEC-077): a record that repeats what the question asks about is about
- * it, where one that names it in passing is not, and with K1 1.2 the second kind reached half
- * of the first's score from one mention. Places keep K1 and B: their queries are tens of
- * weighted words, where breadth already decides. Measured on the three development sets
- * (bench/retrieval.mjs, with the question words of COMMON_QUESTION_WEIGHT): question MRR
- * 0.808 → 0.846 (git-en-boite), 0.893 → 0.911 (dotcom-rendering), 0.938 → 0.969
- * (content-publisher), paraphrases no lower and no R@5 lost; K1 1.6 gains less, K1 3 and 4
- * lose paraphrases, and B 0.9 with K1 2 loses content-publisher's questions (DEC-077's rows).
- */
-const K1_QUESTION = 2;
-const B_QUESTION = 1;
-
 /** How a search reads the query. */
 export interface SearchOptions {
   /** the query is the code at a place: outlier-long records' weak matches weigh less (OUTLIER_LENGTH) */
   place?: boolean;
-  /** the query is a question or keywords a person typed: K1_QUESTION and B_QUESTION */
-  question?: boolean;
 }
 
 export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex {
@@ -154,9 +138,9 @@ export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<s
   // the formula as ever, its per-document and per-term parts computed once (the same
   // numbers, fewer operations in a loop that runs once per process, mostly unoptimised):
   // score += (qw × idf) × (tf × (K1 + 1) / (tf + lengthPart(doc)))
-  const plain = opts.question ? lengthParts(src.lens, src.avgLen, K1_QUESTION, B_QUESTION) : (src.dens ?? lengthParts(src.lens, src.avgLen));
+  const plain = src.dens ?? lengthParts(src.lens, src.avgLen);
   const dens = opts.place ? outlierLengthParts(plain, src.lens, src.avgLen) : plain;
-  const k1 = (opts.question ? K1_QUESTION : K1) + 1;
+  const k1 = K1 + 1;
   const lists: { term: string; w: number; p: ArrayLike<number> }[] = [];
   for (const [term, qw] of query) {
     const p = src.postingsOf(term);
@@ -225,10 +209,10 @@ export function scoreLists(lists: readonly { w: number; p: ArrayLike<number> }[]
 }
 
 /** Each document's length part of the BM25 denominator: TF_SCALE × K1 × (1 − B + B × len / avgLen). */
-export function lengthParts(lens: ArrayLike<number>, avgLen: number, k1 = K1, b = B): Float64Array {
+export function lengthParts(lens: ArrayLike<number>, avgLen: number): Float64Array {
   const avg = avgLen || 1;
   const out = new Float64Array(lens.length);
-  for (let i = 0; i < lens.length; i++) out[i] = TF_SCALE * k1 * (1 - b + (b * lens[i]!) / avg);
+  for (let i = 0; i < lens.length; i++) out[i] = TF_SCALE * K1 * (1 - B + (B * lens[i]!) / avg);
   return out;
 }
 
@@ -249,35 +233,5 @@ export function outlierLengthParts(dens: ArrayLike<number>, lens: ArrayLike<numb
 export function queryOf(text: string): Map<string, number> {
   const q = new Map<string, number>();
   for (const t of terms(text)) q.set(t, (q.get(t) ?? 0) + 1);
-  return q;
-}
-
-/**
- * A word among the commonest of general English (its frequency rank under COMMON_QUESTION_RANK
- * in the default embedder's word table: "one", "new", "only", "first", "all", "time") weighs
- * COMMON_QUESTION_WEIGHT in a question's ranking (DEC-077). The stop list keeps such words,
- * since code and records use them as names; in a question they are how it is phrased, and a
- * record that shares them outranked the one that shares its subject. A rank over a news corpus
- * lists a few domain words among them ("government", "state"): they keep 0.3, not 0. Measured
- * with K1_QUESTION on the development sets: paraphrase MRR 0.415 → 0.422 (dotcom-rendering),
- * 0.729 → 0.767 (content-publisher), git-en-boite unchanged; the first 500 or 1,500 words, or a
- * weight by the log of every word's rank, lose git-en-boite's questions ("second", "service",
- * "same"). The evidence of the relevance floor (floor.ts) reads the question's words unweighed.
- */
-export const COMMON_QUESTION_RANK = 100;
-export const COMMON_QUESTION_WEIGHT = 0.3;
-
-/**
- * The terms of a question as its ranking weighs them: queryOf's, a common English word's at
- * COMMON_QUESTION_WEIGHT (`englishRank`: a word's frequency rank; without it, every term counts).
- */
-export function questionQuery(text: string, englishRank?: (word: string) => number | undefined): Map<string, number> {
-  const q = queryOf(text);
-  if (!englishRank) return q;
-  const forms = surfaceForms(text);
-  for (const [t, n] of q) {
-    const r = englishRank(forms.get(t) ?? t);
-    if (r !== undefined && r < COMMON_QUESTION_RANK) q.set(t, n * COMMON_QUESTION_WEIGHT);
-  }
   return q;
 }

@@ -1,6 +1,6 @@
 // @spec SPEC-RETRIEVE-001
 
-import { queryOf, questionQuery, type KeywordHit } from './bm25.js';
+import { queryOf, type KeywordHit } from './bm25.js';
 import { englishRanks, PLACE_EVIDENCE_SCALE, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { shownWords, surfaceForms } from './text.js';
@@ -65,10 +65,7 @@ export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q, ctx) : queryOf(q.text);
-    // a question is ranked with its commonest English words weighing less (bm25.ts, DEC-077);
-    // its evidence (below) reads every word as asked
-    const asked = q.kind === 'place' ? terms : questionQuery(q.text, englishRanks());
-    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, asked, ctx.pool, ctx.set.key, q.kind === 'place' ? { place: true } : { question: true });
+    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key, { place: q.kind === 'place' });
     // for a place, ranked by what each record says of this code beyond what it says of any code here
     const ranked = q.kind === 'place' ? await placeRanking(found, ctx) : found;
     mark('keywords: searched');

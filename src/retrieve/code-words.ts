@@ -29,6 +29,29 @@ const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c
 export const isCodePath = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(node_modules|vendor|dist|build)\//.test(p) && !/\.min\.js$/.test(p);
 
 /**
+ * What statistics sampled over the tree's code are kept by: the state of the git index (a
+ * place snapshot's listing identity without its focus files, `<index stamp>|<focus blob ids>`),
+ * else the commit; undefined when neither is known (then they are counted and not kept).
+ */
+export async function treeStateOf(snapshot: Snapshot): Promise<string | undefined> {
+  const identityOf = (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.bind(snapshot);
+  return (await identityOf?.().catch(() => undefined))?.split('|')[0] ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
+}
+
+/**
+ * Up to `max` of the tree's code files, evenly spaced in path order (deterministic for a tree);
+ * undefined when it has fewer than `min` (links and submodules are not code files).
+ */
+export async function sampleCodePaths(snapshot: Snapshot, max: number, min: number): Promise<string[] | undefined> {
+  const paths = (await snapshot.list()).filter((e) => e.mode !== '120000' && e.mode !== '160000' && isCodePath(e.path)).map((e) => e.path);
+  if (!paths.length || paths.length < min) return undefined;
+  const step = Math.max(1, paths.length / max);
+  const picked: string[] = [];
+  for (let i = 0; i < paths.length && picked.length < max; i += step) picked.push(paths[Math.floor(i)]!);
+  return picked;
+}
+
+/**
  * The code words of the snapshot's tree, remembered in the `code-words` cache by the state of
  * the git index (a place snapshot's listing identity without its focus files), else the
  * commit: a warm question reads one small file. The counts are shares over up to 1,500 files,
@@ -37,20 +60,15 @@ export const isCodePath = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(n
  * after an edit). A tree without an identity is counted and not remembered.
  */
 export async function codeWordsOf(snapshot: Snapshot): Promise<CodeWords | undefined> {
-  const identityOf = (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.bind(snapshot);
-  // a place snapshot's identity is `<index stamp>|<focus files' blob ids>`
-  const identity = (await identityOf?.().catch(() => undefined))?.split('|')[0] ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
+  const identity = await treeStateOf(snapshot);
   const key = identity ? sha1(`${VERSION}\n${identity}`) : undefined;
   const cache = memo<CodeWords>(snapshot.root, 'code-words');
   if (key) {
     const hit = cache.get(key);
     if (hit && typeof hit.files === 'number' && hit.df && typeof hit.df === 'object') return hit;
   }
-  const paths = (await snapshot.list()).filter((e) => e.mode !== '120000' && e.mode !== '160000' && isCodePath(e.path)).map((e) => e.path);
-  if (!paths.length) return undefined;
-  const step = Math.max(1, paths.length / MAX_FILES);
-  const picked: string[] = [];
-  for (let i = 0; i < paths.length && picked.length < MAX_FILES; i += step) picked.push(paths[Math.floor(i)]!);
+  const picked = await sampleCodePaths(snapshot, MAX_FILES, 1);
+  if (!picked) return undefined;
   const counts = new Map<string, number>();
   const bufs = await snapshot.readMany(picked);
   let files = 0;

@@ -5,7 +5,7 @@ import type { Artifact } from '../artifacts/types.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha1 } from '../util/hash.js';
 import { searchKeywords, type KeywordHit, type KeywordSource } from './bm25.js';
-import { codeWordsOf, distinctWords, isCodePath } from './code-words.js';
+import { codeWordsOf, distinctWords, sampleCodePaths, treeStateOf } from './code-words.js';
 import { extractPlaceTerms, placeQuery } from './extract.js';
 import { keywordIndexFor, keywordKeyOf } from './keyword-cache.js';
 
@@ -48,22 +48,17 @@ export const BACKGROUND_WEIGHT = 0.35;
  * place question reads one small file. Undefined for a tree of few code files.
  */
 export async function placeBackgroundOf(snapshot: Snapshot, artifacts: readonly Artifact[], setKey?: string): Promise<PlaceBackground | undefined> {
-  const identityOf = (snapshot as { listIdentity?: () => Promise<string | undefined> }).listIdentity?.bind(snapshot);
-  // a place snapshot's identity is `<index stamp>|<focus files' blob ids>`: the background is a
-  // mean over 200 files, which the file an agent is editing does not move, so it is kept per
-  // state of the git index (editing the file in focus does not sample the tree again)
-  const identity = (await identityOf?.().catch(() => undefined))?.split('|')[0] ?? (snapshot.kind === 'commit' ? snapshot.commit : undefined);
+  // a mean over 200 files, which the file an agent is editing does not move: kept per state of
+  // the git index (editing the file in focus does not sample the tree again)
+  const identity = await treeStateOf(snapshot);
   const key = identity ? sha1(`${VERSION}\n${SAMPLE}\n${identity}\n${keywordKeyOf(artifacts, setKey)}`) : undefined;
   const cache = memo<PlaceBackground>(snapshot.root, 'place-background');
   if (key) {
     const hit = cache.get(key);
     if (hit && typeof hit.files === 'number' && hit.standing && typeof hit.standing === 'object') return hit;
   }
-  const paths = (await snapshot.list()).filter((e) => e.mode !== '120000' && e.mode !== '160000' && isCodePath(e.path)).map((e) => e.path);
-  if (paths.length < MIN_FILES) return undefined;
-  const step = Math.max(1, paths.length / SAMPLE);
-  const picked: string[] = [];
-  for (let i = 0; i < paths.length && picked.length < SAMPLE; i += step) picked.push(paths[Math.floor(i)]!);
+  const picked = await sampleCodePaths(snapshot, SAMPLE, MIN_FILES);
+  if (!picked) return undefined;
   const [bufs, cw] = await Promise.all([snapshot.readMany(picked), codeWordsOf(snapshot).catch(() => undefined)]);
   const distinct = distinctWords(cw);
   const { index, close } = keywordIndexFor(snapshot.root, artifacts, setKey);

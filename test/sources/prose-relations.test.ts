@@ -200,4 +200,18 @@ describe('successor following from prose (issue 30 item 5)', () => {
       snapshot.close();
     }
   });
+
+  it('a link whose % is no escape ("100%-done") is read as written: no crash, the record it names is related', () => {
+    const repo = makeRepo({
+      'doc/adr/0001-record.md': adr('0001', 'Record', 'Accepted', 'See [the other record](0002-100%-done.md) for updates.'),
+      'doc/adr/0002-100%-done.md': adr('0002', 'Hundred percent done', 'Accepted', 'Done.'),
+    });
+    repo.commit('records');
+    const r = runCli(['check', '--json'], { cwd: repo.dir });
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(r.code, r.stderr).toBe(0);
+    const shown = runCli(['show', 'ADR-0001', '--json'], { cwd: repo.dir });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('ADR-0002');
+  });
 });

@@ -333,7 +333,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         }
         continue;
       }
-      const p = linkedPath(file, dir, decodeURI(target));
+      const p = linkedPath(file, dir, safeDecode(target));
       // a markdown link's text starts at its `[`: the wording before the link text counts
       const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;
       out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p), at: open < 0 ? m.index : open, end: m.index + m[0].length });

@@ -3,6 +3,7 @@
 // commits. Run after `npm run build`:  node bench/assemble.mjs [--artifacts 2000] [--runs 9] [--keep]
 // Prints wall times of the real CLI (node start-up included) for a cold run (no token-count
 // cache), warm runs, --at an older commit, and a budgeted run; and the in-process library time.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

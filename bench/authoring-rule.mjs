@@ -4,6 +4,7 @@
 // cache (every record embedded by the default embedder), and on with a warm one.
 // Usage: npm run build && node bench/authoring-rule.mjs [--decisions N] [--runs N]
 // Wall-clock figures include Node start-up; `node -e 0` is measured in the same run.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

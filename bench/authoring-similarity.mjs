@@ -18,6 +18,7 @@
 // $GIT_CTX_GEB_REPO for git-en-boite, $GIT_CTX_CP_REPO for content-publisher); a set is skipped
 // when its mirror is absent.
 
+import './lib/help.mjs';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // Benchmark: `git ctx check` on a generated repository with 2,000 artifacts.
 // Usage: npm run build && node bench/check.mjs [--artifacts N] [--runs N]
 // Prints wall-clock figures that include Node start-up, as a user would see them.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

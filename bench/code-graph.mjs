@@ -9,6 +9,7 @@
 //   npm run build && node bench/code-graph.mjs [--files 10000] [--keep]
 //
 // Targets (issue 13): cold build < 3 s; warm question ≤ 2× `node -e 0` and < 150 ms beyond it.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,6 +6,7 @@
 //   npm run build && node bench/code-index.mjs [--files 10000] [--keep]
 //
 // Targets: cold < 3 s, warm < 0.5 s, peak RSS < 600 MB.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';

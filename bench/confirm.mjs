@@ -6,6 +6,7 @@
 // Prints wall and CPU times (user + sys, git included) of the real CLI (node start-up
 // included) beside `node -e 0`: a cold `check` (no facts cache), warm `check` runs, and the
 // pre-commit hook with 10 staged files. On a shared machine the CPU figure is the steadier one.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -10,6 +10,7 @@
 //   episodes --since 1d    the CLI listing on that store (warm: journal already ingested)
 // Medians of alternating runs; targets: recording adds < 5 ms, 100k episodes < 100 MB,
 // `episodes --since 1d` < 200 ms.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

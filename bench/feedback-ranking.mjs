@@ -7,6 +7,7 @@
 //   for, ranking on            the same with feedback_ranking: true and N votes in the store
 //   profile read + rank        in process: reading the store's profile file, scoring, reordering
 // Medians of alternating runs; target: ranking on adds no more than a few ms to a warm `for`.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,6 +4,7 @@
 // first pass (what a cold load pays: the reader loaded and not yet optimised) and the median
 // of later passes, CPU of this process. Run after `npm run build`:
 //   node bench/frontmatter.mjs [--runs 5] [--dist dist]
+import './lib/help.mjs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { arg, ROOT } from './lib/common.mjs';

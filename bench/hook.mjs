@@ -9,6 +9,7 @@
 //             their new blobs are not in the cache, so the TypeScript parser has to load
 // For each: the first run after staging (new blobs parsed), then repeated runs (all cached).
 // With hyperfine on PATH (apt-get install hyperfine) it is used for the repeated runs too.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,6 +5,7 @@
 // measured in the same run: `check` with a billion-laughs artifact, a bundle over a
 // 5,000-long requires chain, the pre-commit hook with a 200 MB staged source file, a task
 // bundle over a 2,000-long requires cycle, and `pr` over 1,500 added decisions (70 KB of titles).
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import os from 'node:os';

@@ -8,6 +8,7 @@
 // Each row gives wall time and CPU time (user + system, git children included): on a busy
 // machine the wall measures the neighbours too.
 // Backends: the evidence store (SQLite, the default) and the file fallback (SQLite not loaded).
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

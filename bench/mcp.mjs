@@ -4,6 +4,7 @@
 // Usage: npm run build && node bench/mcp.mjs [--artifacts N] [--calls N]
 // Targets: phase 1 and phase 2 warm p50 < 20 ms, p95 < 50 ms. Each call re-checks the
 // working tree (git status of .contextia), so the figures include that process spawn.
+import './lib/help.mjs';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

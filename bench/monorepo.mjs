@@ -8,6 +8,7 @@
 // Warm = median of the runs after one unmeasured run (best of them beside it); cold = no
 // .git/ctx at all. `tse`: a repository the size of typescript-eslint (7,900 files, 400
 // decisions, 4 declared on the file asked), with and without NODE_EXTRA_CA_CERTS.
+import './lib/help.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -8,6 +8,7 @@
 // parses every tagged TS file alone (what check does), then the main thread and one worker
 // split them (the worker takes --share of the files, as it starts later: it loads the
 // TypeScript compiler again). Prints wall and CPU time beside `node -e 0` of the same run.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

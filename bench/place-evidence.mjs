@@ -10,6 +10,7 @@
 // set: it prepares the clones in .bench-work/retrieval/), then
 //   node bench/place-evidence.mjs [--sets git-en-boite,dotcom-rendering,content-publisher] [--kind ungoverned]
 // Exit: 0 done, 2 a set whose clone is missing.
+import './lib/help.mjs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { flagValue, preparedDevSet } from './retrieval/lib.mjs';

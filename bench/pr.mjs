@@ -3,6 +3,7 @@
 // Builds the repository in a temp dir (deterministic content), then runs the CLI as a real
 // process: once cold (no code-index cache) and twice warm. Prints figures; asserts nothing.
 // Usage: npm run build && node bench/pr.mjs [--files 10000] [--changed 1000]
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

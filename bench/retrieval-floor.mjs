@@ -10,6 +10,7 @@
 // --list F names, at floor F, each off-topic question answered and each right answer lost.
 // Last, per set: questions with a right record in the top 3 of the answer as given.
 // Exit: 0 done, 2 bad usage or a set whose clone is missing.
+import './lib/help.mjs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { flagValue, isPlaceKind, preparedDevSet } from './retrieval/lib.mjs';

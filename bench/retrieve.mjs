@@ -5,6 +5,7 @@
 //   node bench/retrieve.mjs [--files 10000] [--records 5000] [--runs 7] [--keep]
 // Cold = no .git/ctx cache (code index, import graph, keyword index built); warm = median; cpu =
 // user + system time of that run (with /usr/bin/time), git's children included.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -12,6 +12,7 @@
 // kernel time that no clone meets (DEC-035); one row still measures that case, named so.
 // "fresh clone" is CI's case: the rule files committed, no .git/ctx, `--check`.
 // Usage: npm run build && node bench/rules-map.mjs [--records N] [--runs N] [--keep]
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

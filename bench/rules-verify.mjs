@@ -5,6 +5,7 @@
 // `node -e 0` measured in the same run. Target: each under 1 s. "cold" removes .git/ctx (no
 // artifact or token-count cache); "warm" keeps it, as every run after the first does.
 // Usage: npm run build && node bench/rules-verify.mjs [--records N] [--runs N] [--keep]
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -14,6 +14,7 @@
 //              again), and the first run after a commit and a new `git add` (what a real
 //              commit pays). The repository gets one commit per run of the second kind.
 // Peak RSS needs GNU time (/usr/bin/time); without it that column says "n/a".
+import './lib/help.mjs';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';

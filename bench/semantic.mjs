@@ -10,6 +10,7 @@
 //     beside on the same thread), and the whole command's wall time
 //   - the vectors file's size
 // Targets (issue 17): embedding 5,000 records < 5 s; warm semantic query < 50 ms; file < 10 MB.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

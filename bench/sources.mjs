@@ -5,6 +5,7 @@
 // With --search: warm `search`/`for` over 1,000 records, local and as two git sources (bench/lib/search-sources.mjs).
 // Prints in-process load times (cold: no parse cache; warm: cache filled) and wall-clock
 // `git ctx list` times beside `node -e 0`, measured in the same run.
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,6 +4,7 @@
 // timings of the full command, as users run it (spawning bin/git-ctx.js), wall and CPU time.
 // The warm report must equal the cold one (the results cache may only save time).
 // Usage: npm run build && node bench/stale.mjs [--keep] [--decisions N] [--commits N]
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -8,6 +8,7 @@
 // given with --mirror (e.g. the workplace's ADR mirrors), and generated edge cases (whitespace
 // and format characters, emoji, CJK, special-token text, long runs).
 // Usage: node bench/token-counters.mjs --dir /tmp/candidates [--mirror GITDIR]... [--runs 5] [--per-mirror 500]
+import './lib/help.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -125,12 +125,13 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const { set } = opts;
   const filters = opts.filters ?? {};
   const t0 = now();
-  let hidden = 0;
+  // each record counts once, however many slots (the band, a successor, a link) meet it
+  const hidden = new Set<string>();
   const ok = (id: string) => {
     const a = set.byId.get(id);
     if (!a) return false;
     if (passesFilters(a, set, filters)) return true;
-    hidden++;
+    hidden.add(id);
     return false;
   };
   const record = (a: Artifact, slot: RetrievedRecord['slot'], score: number, why: Why[]): RetrievedRecord => {
@@ -243,7 +244,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
       if (m) r.stale = `${m.state}${m.summary ? `: ${m.summary}` : ''}`;
     }
   }
-  reports.metadata = { status: 'ok', count: hidden, ms: round(now() - t0), ...(hidden ? { message: `${hidden} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
+  reports.metadata = { status: 'ok', count: hidden.size, ms: round(now() - t0), ...(hidden.size ? { message: `${hidden.size} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
   return { results, weak };
 }
 

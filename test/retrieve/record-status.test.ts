@@ -58,6 +58,18 @@ describe('a record out of force in retrieval (DEC-076)', () => {
     expect(all.find((r) => r.id === 'ADR-0003')).toMatchObject({ status: 'superseded', inactive: true });
   });
 
+  it('the metadata slot counts a hidden record once, though the band and the links slot both met it', () => {
+    const repo = forecasts();
+    // ADR-0003 is found by its own words and again through ADR-0004's "supersedes" link;
+    // the deprecated ADR-0005 is a weak match: two records hidden, not three meetings
+    const r = runCli(['search', 'cache forecasts in process memory', '--json'], { cwd: repo.dir });
+    const out = JSON.parse(r.stdout) as { slots: { metadata: { count: number; message?: string } } };
+    const all = JSON.parse(runCli(['search', 'cache forecasts in process memory', '--json', '--all'], { cwd: repo.dir }).stdout) as { results: Hit[]; weak: Hit[] };
+    const inactive = new Set([...all.results, ...all.weak].filter((h) => h.inactive && h.status !== 'rejected').map((h) => h.id));
+    expect([...inactive].sort()).toEqual(['ADR-0003', 'ADR-0005']);
+    expect(out.slots.metadata).toMatchObject({ count: 2, message: '2 hidden by filters (inactive records need --all)' });
+  });
+
   it('a deprecated record answers only with --all', () => {
     const repo = forecasts();
     expect(search(repo.dir, 'compare dashboard screenshots with percy').results.map((r) => r.id)).not.toContain('ADR-0005');

@@ -97,6 +97,13 @@ const MENTION_STRENGTH = 0.6;
 const MIN_QUERY_WEIGHT = 20;
 /** Records scored by the engine, before the floor. */
 const POOL = 12;
+/**
+ * A record found by the change's words alone shares at least this many distinct words with it:
+ * one word in common ("code" in a title, "types" in a path) is chance, however rare the word
+ * among the records; a record named by the description or naming a changed file needs none
+ * (DEC-080).
+ */
+const MIN_SHARED_TERMS = 2;
 
 /** Words of a dependency bump's title that say only that something was bumped. */
 const BUMP_WORDS = new Set(terms('bump bumps update updates upgrade dependency dependencies deps dep version versions chore build group directory across from to pin unpin remove add packages package lock lockfile'));
@@ -235,6 +242,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   for (const f of change.files) {
     for (const [id, s] of mentionSignals(set, f.path)) if (s.score > (mentions.get(id)?.score ?? 0)) mentions.set(id, { score: s.score, why: s.why, path: f.path });
   }
+  const enough = (id: string) => named.has(id) || mentions.has(id) || (raw.get(id)?.matched.length ?? 0) >= MIN_SHARED_TERMS;
   // the whole fused band, the engine's weak matches included (DEC-057's floor is calibrated on
   // questions and places; a change is judged on its own scale below), best first as fused
   const ranked = [...r.results, ...(r.weak ?? [])].filter((x) => x.slot === 'fused').sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
@@ -269,9 +277,11 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   });
   // a record the engine ranked low but the description names, or that names a changed file, still counts
   out.sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1));
+  // one word in common is chance: such a record keeps its place in the others' standing, never a place in the answer
+  const candidates = out.filter((x) => enough(x.id));
   // one scale (DEC-068): the strongest record must reach the floor, those after it FOLLOW_SHARE of it
-  const best = out[0];
-  const kept = best && aboveFloor(onScale(best.strength)) ? out.filter((x) => aboveFloor(onScale(x.strength) / FOLLOW_SHARE)).slice(0, opts.max ?? 5) : [];
+  const best = candidates[0];
+  const kept = best && aboveFloor(onScale(best.strength)) ? candidates.filter((x) => aboveFloor(onScale(x.strength) / FOLLOW_SHARE)).slice(0, opts.max ?? 5) : [];
   return {
     query,
     results: kept,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { renderPrComment } from '../../src/pr/render.js';
 import { RECORDS, paymentsRepo } from './change-scenario.js';
+import { governanceScenario } from './scenario.js';
 
 describe('PR bot: one ranked list', () => {
   it('declared first, then what retrieval over the change finds; each record once, with its files and lines', async () => {
@@ -68,6 +69,19 @@ describe('PR bot: one ranked list', () => {
     repo.commit('Fix a typo in the contributing guide', { 'CONTRIBUTING.md': '# Contributing\n\nRun the tests before you push a branch.\n' });
     const docs = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'docs', cache: false, check: false });
     expect(docs.ranked.length).toBeLessThanOrEqual(1);
+  });
+
+  it('one word in common with a record is chance: a change sharing only "code" with a record lists nothing', async () => {
+    const s = await governanceScenario();
+    s.repo.git('checkout', '-q', '-b', 'docs', s.base);
+    const head = s.repo.commit('docs only', { 'src/readme.txt': 'plain text, changed\n' });
+    // the title shares "code" with NORM-ERROR-001 ("Errors carry a code and a cause"), and nothing else does
+    const r = await analyzePullRequest({ cwd: s.repo.dir, base: s.base, head, cache: false, check: false, title: 'Change governed code' });
+    expect(r.ranked).toEqual([]);
+    expect(r.retrieval.belowFloor).toBeGreaterThanOrEqual(1);
+    // two words in common with it is no longer chance
+    const two = await analyzePullRequest({ cwd: s.repo.dir, base: s.base, head, cache: false, check: false, title: 'Change the error code' });
+    expect(two.ranked.map((x) => x.id)).toContain('NORM-ERROR-001');
   });
 
   it('a head without .contextia/config.yaml reads the record folders as `for` does, and says so', async () => {

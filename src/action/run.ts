@@ -78,6 +78,13 @@ function runUrl(): string | undefined {
   return Number.isFinite(runId) && runId > 0 ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : undefined;
 }
 
+/** A record file on GitHub at the commit the comment is about (the merge base for a removed record), path segments encoded. */
+function recordUrlOf(r: PrResult): (file: string, side: 'head' | 'base') => string {
+  const { serverUrl } = github.context;
+  const { owner, repo } = github.context.repo;
+  return (file, side) => `${serverUrl}/${owner}/${repo}/blob/${side === 'head' ? r.head.commit : r.mergeBase}/${file.split('/').map((seg) => encodeURIComponent(seg).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/')}`;
+}
+
 /**
  * Write the decision map of the head commit, upload it as a workflow artifact and link it
  * from the job summary. A map that cannot be built or uploaded is a warning, never a
@@ -152,7 +159,7 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
     const command = reproduceCommand(result);
     // the job summary first: it is the fallback for everything else
     // the job summary carries the full list (the comment points to it): every row, within GitHub's 1 MiB
-    const summaryText = renderPrComment(result, { marker: false, maxItems: Number.MAX_SAFE_INTEGER, maxChars: SUMMARY_MAX_CHARS, command });
+    const summaryText = renderPrComment(result, { marker: false, maxItems: Number.MAX_SAFE_INTEGER, maxChars: SUMMARY_MAX_CHARS, command, recordUrl: recordUrlOf(result) });
     await core.summary.addRaw(summaryText).write();
 
     const { annotations, dropped } = planAnnotations(result);
@@ -162,7 +169,7 @@ export async function run(opts: { upload?: ArtifactUploader } = {}): Promise<voi
     let comment: StickyCommentResult | undefined;
     if (!pr) core.info(`git-ctx: ${ctx.eventName} event: no pull request to comment on; the report is in the job summary and annotations`);
     if (inputs.comment && pr) {
-      const body = renderPrComment(result, { maxItems: inputs.maxItems, maxChars: COMMENT_MAX_CHARS, summaryUrl: runUrl(), command });
+      const body = renderPrComment(result, { maxItems: inputs.maxItems, maxChars: COMMENT_MAX_CHARS, summaryUrl: runUrl(), command, recordUrl: recordUrlOf(result) });
       const login = await resolveLogin(octokit);
       comment = await upsertStickyComment(octokit, { ...ctx.repo, issueNumber: pr.number, login, body, create: !nothingApplies(result) });
       if (comment.action === 'forbidden') core.warning(`git-ctx: ${comment.reason}. The report is in the job summary and annotations; see docs/action.md ("Pull requests from forks") for the workflow_run recipe.`);

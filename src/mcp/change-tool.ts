@@ -3,9 +3,9 @@ import type { ToolOutput } from './result.js';
 
 /*
  * context_for_change: what an agent asks before it opens a pull request — the records for a
- * range of commits or for the staged change, one ranked list (declared, edited here, then
- * retrieved over the change above the floor), each record once with the files and lines that
- * brought it in.
+ * range of commits or for the staged change, one ranked list (declared, then retrieved over the
+ * change above the floor), each record once with the files and lines that brought it in; apart,
+ * the records the change itself adds, edits or removes (DEC-080).
  */
 
 export interface ContextForChangeArgs {
@@ -27,7 +27,8 @@ export async function contextForChangeTool(ctx: ToolContext, args: ContextForCha
     text: renderChangeContext(answer),
     data: {
       query: answer.query,
-      results: answer.ranked.map((x) => ({ id: x.id, type: x.type, title: x.title, status: x.status ?? null, file: x.file, strength: x.strength, why: x.why, places: x.places, ...(x.inactive ? { inactive: true } : {}) })),
+      results: answer.ranked.map((x) => ({ id: x.id, type: x.type, title: x.title, status: x.status ?? null, file: x.file, strength: x.strength, why: x.why, places: x.places, ...(x.inactive ? { inactive: true } : {}), ...(x.editedHere ? { edited_here: true } : {}) })),
+      record_changes: answer.recordChanges.map((c) => ({ id: c.id, type: c.type, title: c.title, status: c.status ?? null, file: c.file, change: c.change })),
       retrieval: answer.retrieval,
       ...(answer.ungovernable ? { ungovernable: answer.ungovernable.map(({ path, reason }) => ({ path, reason })) } : {}),
       ...(answer.zeroConfig ? { zero_config: { sources: answer.zeroConfig.sources.map(({ dir, records, from }) => ({ dir, records, from })), from: answer.zeroConfig.from } } : {}),

@@ -183,7 +183,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Records for a change',
       description:
-        'Before opening a pull request: the decisions, specs and norms a change concerns, as one ranked list — declared ones first (anchors, annotations, paths on the changed code), then records the change edits, then records found from the change itself (its added and removed lines, the symbols they sit in, its paths, title and body) above a relevance floor. Each record once, with the files and line ranges that brought it in; a change no record governs gets one line saying so. Give range (base...head, base..head, or a base compared with HEAD) or staged: true.',
+        'Before opening a pull request: the decisions, specs and norms a change concerns, as one ranked list — declared ones first (anchors, annotations, paths on the changed code), then records found from the change itself (its added and removed lines, the symbols they sit in, its paths, title and body) above a relevance floor. Each record once, with the files and line ranges that brought it in; a change no record governs gets one line saying so. Records the change itself adds, edits or removes are listed apart (record_changes): a new record is not what governs the change. Give range (base...head, base..head, or a base compared with HEAD) or staged: true.',
       inputSchema: {
         range: z.string().min(1).max(512).optional().describe('e.g. main...HEAD, origin/main..HEAD or main'),
         staged: z.boolean().optional().describe('the staged change (the git index against HEAD)'),

@@ -14,7 +14,7 @@ import { judgeStaleness, madeStaleBy } from './stale.js';
 import { splitChangedFiles } from './ungoverned.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter, type ChangedSides } from './governance.js';
 import { editedRecords, entryMaker, listRecords, unstampedChanges, type EntryOf } from './listing.js';
-import { changeDescription, rankChange } from './ranked.js';
+import { changeDescription, rankChange, recordChangesOf } from './ranked.js';
 import type { Inclusion, PrArtifact, PrFile, PrLocation, PrResult, PrSimilarDecision } from './types.js';
 
 export interface AnalyzePullRequestOptions {
@@ -150,7 +150,8 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     });
     const description = await changeDescription(root, { from: mergeBase, to: headId }, { title: opts.title, body: opts.body });
     // retrieval reads only what can be governed: the ungovernable files are counted apart (DEC-060)
-    const { ranked, retrieval } = await rankChange(artifacts, governable, { headSnap, headSet, headIndex, description, max: opts.related, env: opts.env });
+    const recordChanges = recordChangesOf(edited, baseSet);
+    const { ranked, retrieval } = await rankChange(artifacts, governable, { headSnap, headSet, headIndex, description, changes: recordChanges, max: opts.related, env: opts.env });
 
     const similarDecisions = await addedLookAlikes(headSnap.root, headSet, baseSet, limitations);
     const { introduced } = coherence;
@@ -164,6 +165,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       mergeBase,
       files,
       ranked,
+      recordChanges,
       retrieval,
       artifacts,
       locations,

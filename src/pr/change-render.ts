@@ -1,7 +1,7 @@
 import { zeroConfigLine } from '../artifacts/sources/zero-config-line.js';
 import { paint, type Paint } from '../util/color.js';
 import type { ChangeAnswer } from './change.js';
-import type { PrRanked } from './types.js';
+import type { PrRanked, PrRecordChange } from './types.js';
 
 /*
  * How `git ctx for --diff/--staged` and MCP context_for_change say a change's ranked records:
@@ -10,7 +10,17 @@ import type { PrRanked } from './types.js';
 
 export type ChangeFormat = 'human' | 'json' | 'context';
 
-const BAND: Record<PrRanked['strength'], string> = { declared: 'declared', edited: 'edited here', retrieved: 'related' };
+const BAND: Record<PrRanked['strength'], string> = { declared: 'declared', retrieved: 'related' };
+
+/** The band, and whether the change also edits the record. */
+const band = (x: PrRanked) => `${BAND[x.strength]}${x.editedHere ? ', edited here' : ''}`;
+
+const VERB: Record<PrRecordChange['change'], string> = { added: 'adds', edited: 'edits', removed: 'removes' };
+
+/** One line per record file the change adds, edits or removes: news, said apart from what governs it (DEC-080). */
+export function recordChangeLines(a: Pick<ChangeAnswer, 'recordChanges'>): string[] {
+  return (a.recordChanges ?? []).map((c) => `This change ${VERB[c.change]} ${c.type} ${c.id} — ${c.title}${c.status ? ` (${c.status})` : ''}`);
+}
 
 const what = (a: ChangeAnswer) => (a.query.staged ? 'the staged change' : `the change ${a.query.range}`);
 
@@ -34,9 +44,10 @@ export function renderChangeJson(a: ChangeAnswer): string {
 export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): string {
   const lines: string[] = [p.bold(`${what(a)} (${a.query.files} file${a.query.files === 1 ? '' : 's'})`)];
   if (a.zeroConfig) lines.push(p.dim(`  ${zeroConfigLine(a.zeroConfig)}`));
+  for (const l of recordChangeLines(a)) lines.push(`  ${l}`);
   if (!a.ranked.length) lines.push(`  ${noneLine(a)}`);
   for (const x of a.ranked) {
-    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}  ${p.dim(`[${BAND[x.strength]}]`)}`);
+    lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}  ${p.dim(`[${band(x)}]`)}`);
     lines.push(`      ${p.dim(x.why)}`);
     if (x.places.length) lines.push(`      ${p.dim(placesLine(x))}`);
   }
@@ -46,10 +57,12 @@ export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): str
 
 export function renderChangeContext(a: ChangeAnswer): string {
   const zero = a.zeroConfig ? `\n(${zeroConfigLine(a.zeroConfig)})` : '';
-  if (!a.ranked.length) return `${noneLine(a)}${zero}\n`;
+  const news = recordChangeLines(a).map((l) => `${l}.`);
+  if (!a.ranked.length) return [...news, `${noneLine(a)}${zero}`].join('\n') + '\n';
   const out = [`# Records for ${what(a)}`, ''];
+  if (news.length) out.push(...news, '');
   for (const x of a.ranked) {
-    out.push(`- ${x.id} — ${x.title} (${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}; ${BAND[x.strength]}): ${x.why}${x.places.length ? ` [${placesLine(x)}]` : ''}`);
+    out.push(`- ${x.id} — ${x.title} (${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}; ${band(x)}): ${x.why}${x.places.length ? ` [${placesLine(x)}]` : ''}`);
   }
   out.push('', `Full text: \`git ctx show <id>\`.${zero}`);
   return out.join('\n') + '\n';

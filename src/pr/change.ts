@@ -7,14 +7,15 @@ import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js
 import { changedCodeIndexes } from './analyze.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter } from './governance.js';
 import { editedRecords, entryMaker, listRecords } from './listing.js';
-import { changeDescription, rankChange } from './ranked.js';
-import type { PrRanked, PrRetrieval, PrResult } from './types.js';
+import { changeDescription, rankChange, recordChangesOf } from './ranked.js';
+import type { PrRanked, PrRecordChange, PrRetrieval, PrResult } from './types.js';
 import { splitChangedFiles } from './ungoverned.js';
 
 /*
  * The records for a change before it is a pull request (`git ctx for --diff <range>`,
  * `--staged`, MCP context_for_change): the pull request's ranked list — declared governance,
- * records it edits, then retrieval over the change above the floor — for a range of commits or
+ * then retrieval over the change above the floor, and apart the records it adds, edits or
+ * removes (DEC-080) — for a range of commits or
  * for what is staged, so an agent can ask before it opens a pull request.
  */
 
@@ -37,8 +38,10 @@ export interface AnalyzeChangeOptions {
 
 export interface ChangeAnswer {
   query: { kind: 'change'; range?: string; staged?: boolean; base: string; head: string; files: number };
-  /** strongest first, each record once (empty: no record governs the change) */
+  /** the records that govern the change, strongest first, each once (empty: no record governs the change) */
   ranked: PrRanked[];
+  /** the record files the change adds, edits or removes (empty when none): news, not governance (DEC-080) */
+  recordChanges: PrRecordChange[];
   retrieval: PrRetrieval;
   /** changed files no record can govern (lockfiles, generated, vendored, binaries…): counted, never scored (absent when none) */
   ungovernable?: PrResult['ungovernable'];
@@ -100,10 +103,13 @@ export async function analyzeChange(opts: AnalyzeChangeOptions): Promise<ChangeA
     const edited = editedRecords(sides, headSet, baseSet);
     const { listed } = listRecords(gov, sides, headSet, edited, entryMaker(headSet, headConfig, new Map()));
     const description = await changeDescription(root, range, { title: opts.title, body: opts.body });
-    const { ranked, retrieval } = await rankChange([...listed.values()], governable, { headSnap, headSet, headIndex, description, max: opts.max, env: opts.env });
+    // a first commit has no base: every record it holds is added
+    const recordChanges = recordChangesOf(edited, baseSnap ? baseSet : undefined);
+    const { ranked, retrieval } = await rankChange([...listed.values()], governable, { headSnap, headSet, headIndex, description, changes: recordChanges, max: opts.max, env: opts.env });
     return {
       query: { kind: 'change', ...(opts.range ? { range: opts.range } : { staged: true }), base: baseRev, head, files: files.length },
       ranked,
+      recordChanges,
       retrieval,
       ...(ungovernable.length ? { ungovernable } : {}),
       ...(headConfig.zeroConfig?.sources.length ? { zeroConfig: headConfig.zeroConfig } : {}),

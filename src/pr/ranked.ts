@@ -5,12 +5,15 @@ import { runGit } from '../git/exec.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { ChangeRecord } from '../retrieve/change.js';
 import { hunkSymbols } from './hunk-symbols.js';
-import type { GovernanceMatch, PrArtifact, PrPlace, PrRanked, PrRetrieval } from './types.js';
+import type { Artifact } from '../artifacts/types.js';
+import type { GovernanceMatch, PrArtifact, PrPlace, PrRanked, PrRecordChange, PrRetrieval } from './types.js';
 
 /*
- * The pull request's one ranked list (issue 31 item 2): declared governance first, then the
- * records the pull request edits, then what retrieval over the change finds above its floor.
- * Each record once, with the changed files and lines that brought it in and a one-line why.
+ * The pull request's one ranked list (issue 31 item 2): declared governance first, then what
+ * retrieval over the change finds above its floor. Each record once, with the changed files and
+ * lines that brought it in and a one-line why. Only records that stand before the change govern
+ * it: a record the pull request adds is news, said apart (`recordChanges`), never ranked; one it
+ * edits is ranked only when declared or found like any other, and marked (DEC-080).
  */
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -72,15 +75,32 @@ function declaredWhy(matches: readonly GovernanceMatch[]): string {
 }
 
 /**
- * The ranked list. `artifacts` are the PR's listed records (direct and edited ones join the
- * list; required, related and mentioned ones only when retrieval finds them too); `retrieved`
- * is the change retrieval's answer above its floor.
+ * The record files a change adds, edits or removes (from `editedRecords`), by id: added when
+ * the id is not at the merge base (or there is no base: a first commit).
  */
-export function rankedList(artifacts: readonly PrArtifact[], retrieved: readonly ChangeRecord[], set: ArtifactSet): PrRanked[] {
+export function recordChangesOf(edited: ReadonlyMap<string, { artifact: Artifact; removed: boolean }>, baseSet: ArtifactSet | undefined): PrRecordChange[] {
+  return [...edited]
+    .map(([id, e]): PrRecordChange => {
+      const a = e.artifact;
+      const change = e.removed ? 'removed' : baseSet?.byId.has(id) ? 'edited' : 'added';
+      return { id, type: a.type, title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file, change };
+    })
+    .sort((x, y) => cmp(x.change, y.change) || cmp(x.id, y.id));
+}
+
+/**
+ * The ranked list. `artifacts` are the PR's listed records (direct ones join the list;
+ * required, related and mentioned ones only when retrieval finds them too); `retrieved` is the
+ * change retrieval's answer above its floor. A record in `changes` as added never joins; one
+ * edited or removed joins only as declared or retrieved, marked `editedHere`.
+ */
+export function rankedList(artifacts: readonly PrArtifact[], retrieved: readonly ChangeRecord[], set: ArtifactSet, changes: readonly PrRecordChange[] = []): PrRanked[] {
   const out: PrRanked[] = [];
-  const seen = new Set<string>();
+  const added = new Set(changes.filter((c) => c.change === 'added').map((c) => c.id));
+  const editedHere = new Set(changes.filter((c) => c.change !== 'added').map((c) => c.id));
+  const seen = new Set<string>(added);
   const found = new Map(retrieved.map((r) => [r.id, r]));
-  const direct = artifacts.filter((a) => a.inclusion === 'direct');
+  const direct = artifacts.filter((a) => a.inclusion === 'direct' && !added.has(a.id));
   const declaredScore = (a: PrArtifact) => {
     const perFile = new Map<string, number>();
     for (const m of a.matches) perFile.set(m.file, Math.max(perFile.get(m.file) ?? 0, DECLARED_WEIGHT[m.via]));
@@ -88,20 +108,16 @@ export function rankedList(artifacts: readonly PrArtifact[], retrieved: readonly
     for (const v of perFile.values()) s += v;
     return s + (found.get(a.id)?.strength ?? 0);
   };
+  const mark = (id: string) => (editedHere.has(id) ? { editedHere: true } : {});
   const base = (a: PrArtifact) => ({ id: a.id, type: a.type, title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file, inactive: a.inactive });
   for (const a of direct.map((a) => ({ a, s: declaredScore(a) })).sort((x, y) => Number(x.a.inactive) - Number(y.a.inactive) || y.s - x.s || cmp(x.a.id, y.a.id))) {
-    out.push({ ...base(a.a), strength: 'declared', score: round(a.s), why: declaredWhy(a.a.matches), places: declaredPlaces(a.a.matches) });
+    out.push({ ...base(a.a), strength: 'declared', score: round(a.s), why: declaredWhy(a.a.matches), places: declaredPlaces(a.a.matches), ...mark(a.a.id) });
     seen.add(a.a.id);
-  }
-  for (const a of artifacts.filter((x) => x.inclusion === 'edited').sort((x, y) => cmp(x.id, y.id))) {
-    if (seen.has(a.id)) continue;
-    out.push({ ...base(a), strength: 'edited', score: round(found.get(a.id)?.strength ?? 0), why: a.file ? `this pull request edits ${a.file}` : 'this pull request removes it', places: a.file ? [{ path: a.file, lines: [] }] : [] });
-    seen.add(a.id);
   }
   for (const r of retrieved) {
     if (seen.has(r.id)) continue;
     const a = set.byId.get(r.id);
-    out.push({ id: r.id, type: r.type, title: r.title, ...(r.status != null ? { status: r.status } : {}), file: a?.file ?? r.file, strength: 'retrieved', score: r.strength, why: r.why, places: r.places, inactive: !!r.inactive });
+    out.push({ id: r.id, type: r.type, title: r.title, ...(r.status != null ? { status: r.status } : {}), file: a?.file ?? r.file, strength: 'retrieved', score: r.strength, why: r.why, places: r.places, inactive: !!r.inactive, ...mark(r.id) });
     seen.add(r.id);
   }
   return out;
@@ -117,7 +133,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 export async function rankChange(
   artifacts: readonly PrArtifact[],
   files: readonly ChangedFile[],
-  at: { headSnap: Snapshot; headSet: ArtifactSet; headIndex?: CodeIndex; description: Awaited<ReturnType<typeof changeDescription>>; max?: number; env?: NodeJS.ProcessEnv },
+  at: { headSnap: Snapshot; headSet: ArtifactSet; headIndex?: CodeIndex; description: Awaited<ReturnType<typeof changeDescription>>; changes?: readonly PrRecordChange[]; max?: number; env?: NodeJS.ProcessEnv },
 ): Promise<{ ranked: PrRanked[]; retrieval: PrRetrieval }> {
   const { headSnap, headSet, description } = at;
   const max = at.max ?? 5;
@@ -128,8 +144,10 @@ export async function rankChange(
     // Python/Go/Java/Ruby declarations and settings files' sections, which git's hunk header misses (hunk-symbols.ts)
     for (const [path, names] of await hunkSymbols(files, headSnap)) symbols.set(path, [...new Set([...(symbols.get(path) ?? []), ...names])]);
     const semantic = semanticLaneFor(headSnap.root, headSet, at.env ?? process.env);
-    found = await retrieveForChange({ snapshot: headSnap, set: headSet, change: { files, title: description.title, body: description.body, symbols }, semantic, feedback: false, max });
+    // a record the change adds is written about the change: it would take a place of the records that govern it
+    const exclude = new Set((at.changes ?? []).filter((c) => c.change === 'added').map((c) => c.id));
+    found = await retrieveForChange({ snapshot: headSnap, set: headSet, change: { files, title: description.title, body: description.body, symbols }, semantic, feedback: false, max, exclude });
   }
-  const ranked = rankedList(artifacts, found?.results ?? [], headSet);
+  const ranked = rankedList(artifacts, found?.results ?? [], headSet, at.changes);
   return { ranked, retrieval: { read: found?.query.read.length ?? 0, skipped: found?.query.skipped ?? [], belowFloor: found?.belowFloor ?? 0, description: description.source } };
 }

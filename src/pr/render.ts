@@ -4,7 +4,7 @@ import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';
 import { fullListHint, madeStaleSection, notScoredNote } from './render-notes.js';
 import type { ZeroConfig } from '../config.js';
-import type { FailOn, PrArtifact, PrResult } from './types.js';
+import type { FailOn, PrArtifact, PrRecordChange, PrResult } from './types.js';
 
 /** The hidden marker that identifies the bot's sticky comment. */
 export const COMMENT_MARKER = '<!-- git-ctx:pr-comment -->';
@@ -30,13 +30,15 @@ export interface RenderPrOptions {
   summaryUrl?: string;
   /** the command that reproduces this report locally (default built from the result) */
   command?: string;
+  /** where a record file can be read (the Action: the file at the head commit on GitHub); absent, ids are not linked */
+  recordUrl?: (file: string, side: 'head' | 'base') => string;
 }
 
 export type PrFormat = 'markdown' | 'json' | 'sarif';
 
 /** True when nothing governs the change and the PR introduced no coherence finding. */
 export function nothingApplies(r: PrResult): boolean {
-  return r.artifacts.length === 0 && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0 && !r.similarDecisions?.length && !r.proposals?.length;
+  return r.artifacts.length === 0 && !r.ranked?.length && !r.recordChanges?.length && r.coherence.introduced.length === 0 && r.coherence.ruleErrors.length === 0 && !r.similarDecisions?.length && !r.proposals?.length;
 }
 
 /** The local command that reproduces a report: exact commits, so it still holds after the branches move. */
@@ -51,14 +53,16 @@ const MATCHES_SHOWN = 3;
  * Marks that are not stated elsewhere: "changed without re-stamp" and "stale at head" are
  * each one item under "Needs attention" (with what to do), so the table does not repeat them.
  */
-function flags(a: PrArtifact): string {
+function flags(a: PrArtifact, change?: PrRecordChange['change']): string {
   const f: string[] = [];
   if (a.staleness?.status === 'stale' && a.inclusion === 'stale-elsewhere') f.push('⚠️ stale at head');
   else if (a.staleness?.status === 'moved') f.push('🔀 anchors moved');
   if (a.inactive) f.push(`💤 ${a.status ? escapeText(a.status) : 'inactive'}`);
   if (a.successor) f.push(`➡️ superseded by ${[...a.successor.via, a.successor.id].map(code).join(' → ')}`);
+  if (change && a.inclusion !== 'edited') f.push(change === 'added' ? '🆕 added by this PR' : change === 'removed' ? '🗑️ removed by this PR' : '✏️ edited in this PR');
   return f.join(' · ');
 }
+
 
 function why(a: PrArtifact): string {
   switch (a.inclusion) {
@@ -88,13 +92,19 @@ function why(a: PrArtifact): string {
 
 const SUMMARY_MAX = 200;
 
-function artifactRow(a: PrArtifact): string {
+/** The table row maker of one result: a row flags a record this PR adds, edits or removes. */
+function rowsOf(r: PrResult): (a: PrArtifact) => string {
+  const changeOf = new Map((r.recordChanges ?? []).map((c) => [c.id, c.change]));
+  return (a) => artifactRow(a, changeOf.get(a.id));
+}
+
+function artifactRow(a: PrArtifact, change?: PrRecordChange['change']): string {
   const title = escapeText(truncate(a.title, TITLE_MAX));
   // the one-line summary: what docs/action.md promises the comment shows
   const summary = a.summary ? `<br>${escapeText(truncate(a.summary, SUMMARY_MAX))}` : '';
   // a record of another repository says which, and at which pinned commit (DEC-061)
   const from = sourceMark(a.file);
-  return `| ${code(a.id)} ${title}${from ? ` (from ${code(from)})` : ''}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
+  return `| ${code(a.id)} ${title}${from ? ` (from ${code(from)})` : ''}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a, change)} |`;
 }
 
 const ARTIFACT_HEAD = ['| Artifact | Type | Status | Why | Flags |', '|---|---|---|---|---|'];
@@ -162,7 +172,16 @@ function headline(r: PrResult): string {
   // files" of a PR that changes ten would undercount it (the note at the end names them)
   const notScored = r.ungovernable?.length ?? 0;
   const of = notScored ? `${c.governed} of ${c.files} scored file${c.files === 1 ? '' : 's'}; ${notScored} more changed file${notScored === 1 ? '' : 's'} not scored, listed at the end` : `${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'}`;
-  const parts = [`**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${of})`];
+  const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved').length;
+  const checked = `${c.files} changed file${c.files === 1 ? '' : 's'}${notScored ? `; ${notScored} more not scored, listed at the end` : ''}`;
+  // an ADR folder declares nothing: what the change's words find is then the whole answer, said as such
+  const parts = [
+    c.direct
+      ? `**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${of})${found ? `; ${found} more record${found === 1 ? '' : 's'} found by its lines, paths or description` : ''}`
+      : found
+        ? `No record declares the code this PR changes (${checked}); **${found} record${found === 1 ? '' : 's'}** match${found === 1 ? 'es' : ''} its lines, paths or description`
+        : `No decision, spec or norm governs the code this PR changes (${checked})`,
+  ];
   const more: string[] = [];
   const stale = staleInScope(r);
   const made = r.madeStale?.length ?? 0;
@@ -185,11 +204,12 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   lines.push('### git-ctx: context for this pull request', '', headline(r), '');
   lines.push(...madeStaleSection(r, budget));
   lines.push(...attention(r, budget));
+  lines.push(...recordChangesSection(r, budget, opts));
 
+  const artifactRow = rowsOf(r);
   const direct = r.artifacts.filter((a) => a.inclusion === 'direct');
   if (direct.length) lines.push('#### Governing artifacts', '', ...table(ARTIFACT_HEAD, direct.map(artifactRow), budget), '');
-  const edited = r.artifacts.filter((a) => a.inclusion === 'edited');
-  if (edited.length) lines.push('#### Edited in this PR', '', ...table(ARTIFACT_HEAD, edited.map(artifactRow), budget), '');
+  lines.push(...foundSection(r, budget, direct.length > 0, opts));
   lines.push(...lookAlikes(r));
   lines.push(...proposed(r));
   const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned');
@@ -198,7 +218,6 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
     lines.push(`<details><summary>Also relevant: ${indirect.length} ${what} artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');
     lines.push(...table(ARTIFACT_HEAD, indirect.map(artifactRow), budget), '', '</details>', '');
   }
-  lines.push(...alsoRelevant(r, budget));
   const elsewhere = r.artifacts.filter((a) => a.inclusion === 'stale-elsewhere');
   if (elsewhere.length) {
     lines.push(`<details><summary>Stale elsewhere: ${elsewhere.length} artifact${elsewhere.length === 1 ? '' : 's'} stale at head that this PR does not touch</summary>`, '');
@@ -256,20 +275,64 @@ function placesText(places: PrResult['ranked'][number]['places']): string {
   return shown.length ? ` · ${shown.join(', ')}${places.length > shown.length ? ` and ${places.length - shown.length} more` : ''}` : '';
 }
 
-/** What retrieval over the change found beyond the declared records, strongest first, each once: collapsed, after them. */
-function alsoRelevant(r: PrResult, budget: Budget): string[] {
+/** One record found by retrieval over the change: id, title, status, why, where, and whether this PR edits it. */
+function foundItem(x: PrResult['ranked'][number], n: number, opts: RenderPrOptions): string {
+  const edited = x.editedHere ? ' · ✏️ edited in this PR' : '';
+  const inactive = x.inactive ? ' · 💤 no longer in force' : '';
+  return `${n}. ${recordLink(x.id, x.file, 'head', opts)} ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}${placesText(x.places)}${edited}${inactive}`;
+}
+
+/**
+ * What retrieval over the change found, strongest first, numbered: the comment's answer when
+ * nothing is declared (an ADR folder declares nothing), after the declared records otherwise.
+ */
+function foundSection(r: PrResult, budget: Budget, afterDeclared: boolean, opts: RenderPrOptions): string[] {
   const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved');
   if (!found.length) return [];
-  const lines = [`<details><summary>Also relevant (found by retrieval over the change, not declared): ${found.length} record${found.length === 1 ? '' : 's'}</summary>`, ''];
+  const head = afterDeclared ? `#### Also relevant, not declared: found by the change's lines, paths or description` : '#### Decisions this change concerns, strongest first';
+  const lines = [head, ''];
   for (const [i, x] of found.entries()) {
     if (i >= budget.rows) {
       budget.cut++;
       continue;
     }
-    lines.push(`- **${escapeText(x.id)}** ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}${placesText(x.places)}`);
+    lines.push(foundItem(x, i + 1, opts));
   }
-  lines.push('', '</details>', '');
+  lines.push('');
   return lines;
+}
+
+/** A record's id in bold, linked to its file when the renderer knows where files are read. */
+function recordLink(id: string, file: string, side: 'head' | 'base', opts: RenderPrOptions): string {
+  const bold = `**${escapeText(id)}**`;
+  // a record of another repository (DEC-061) is not a file of this one
+  const url = file && !sourceMark(file) && opts.recordUrl ? opts.recordUrl(file, side) : '';
+  // a URL with a parenthesis or a space would end the link early: such a file goes unlinked
+  return url && /^https:\/\/[^\s()<>]+$/.test(url) ? `[${bold}](${url})` : bold;
+}
+
+const CHANGE_VERB: Record<PrRecordChange['change'], string> = { added: 'Adds', edited: 'Edits', removed: 'Removes' };
+
+/**
+ * The record files this PR adds, edits or removes: news a reviewer must see, said apart from
+ * what governs the change — a record the PR adds is written about the change, not a decision it
+ * answers to (DEC-080). A listed record that also governs the change says so.
+ */
+function recordChangesSection(r: PrResult, budget: Budget, opts: RenderPrOptions): string[] {
+  const changes = r.recordChanges ?? [];
+  if (!changes.length) return [];
+  const ranked = new Set((r.ranked ?? []).map((x) => x.id));
+  const direct = new Set(r.artifacts.filter((a) => a.inclusion === 'direct').map((a) => a.id));
+  const items = changes.map((c) => {
+    const also = ranked.has(c.id) || direct.has(c.id) ? (c.change === 'added' ? ' — it declares the changed code (below)' : ' — it governs this change too (below)') : '';
+    return `- ${CHANGE_VERB[c.change]} ${escapeText(c.type)} ${recordLink(c.id, c.file, c.change === 'removed' ? 'base' : 'head', opts)} ${escapeText(truncate(c.title, TITLE_MAX))}${c.status ? ` (${escapeText(c.status)})` : ''} · ${code(c.file)}${also}`;
+  });
+  const shown = items.slice(0, budget.rows);
+  if (items.length > shown.length) {
+    budget.cut += items.length - shown.length;
+    shown.push(`- …and ${items.length - shown.length} more.`);
+  }
+  return shown.length ? [`#### Records this PR changes`, '', ...shown, ''] : [];
 }
 
 /** The head has no config file: which folders were read, in the comment's own words (zeroConfigLine for terminals). */
@@ -286,14 +349,8 @@ function renderNothing(r: PrResult, opts: RenderPrOptions): string {
     lines.push(`**git-ctx**: no decision, spec or norm governs the code this PR changes (${r.counts.files} file${r.counts.files === 1 ? '' : 's'} checked${notScored}), and it introduces no coherence finding.`);
     for (const l of r.limitations.slice(0, 5)) lines.push(`- ${escapeText(truncate(l, 500))}`);
     if (r.zeroConfig) lines.push('', zeroConfigNote(r.zeroConfig));
-    // nothing declared, yet retrieval may know records about these files: worth a look, collapsed
-    const budget = { rows, cut: 0 };
-    const extra = rows > 0 ? alsoRelevant(r, budget) : [];
-    if (!rows && r.ranked?.some((x) => x.strength === 'retrieved')) budget.cut++;
-    if (extra.length) lines.push('', ...extra.slice(0, -1));
     const note = notScoredNote(r);
     if (note.length) lines.push('', ...note.slice(0, -1));
-    if (budget.cut) lines.push('', fullListHint(r, 'Some files were left out', opts.summaryUrl));
     lines.push('', ...footer(r, opts));
     const text = lines.join('\n') + '\n';
     if (text.length <= maxChars || rows === 0) return text;
@@ -324,8 +381,8 @@ export function renderPrComment(r: PrResult, opts: RenderPrOptions = {}): string
 
 /** An upper bound of the rows of any one table or list of the comment. */
 function longestTable(r: PrResult): number {
-  const alsoRelevant = (r.ranked ?? []).filter((x) => x.strength === 'retrieved').length;
-  return 1 + r.artifacts.length + alsoRelevant + (r.madeStale?.length ?? 0) + r.coherence.introduced.length + r.coherence.ruleErrors.length + r.limitations.length;
+  const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved').length;
+  return 1 + r.artifacts.length + found + (r.recordChanges?.length ?? 0) + (r.madeStale?.length ?? 0) + r.coherence.introduced.length + r.coherence.ruleErrors.length + r.limitations.length;
 }
 
 /** Machine-readable report (the data the comment is rendered from). */

@@ -103,8 +103,10 @@ export interface PrPlace {
 
 /**
  * One decision in the pull request's ranked list, strongest first: declared governance
- * (annotations, anchors, `paths`) before the records the PR edits, before what retrieval over
- * the change finds above its floor. Each record once, with the places that brought it in.
+ * (annotations, anchors, `paths`) before what retrieval over the change finds above its floor.
+ * Only records that stand before the change (at the merge base) govern it: one the PR adds is
+ * news, listed in `recordChanges`, never here (DEC-080). Each record once, with the places that
+ * brought it in.
  */
 export interface PrRanked {
   id: string;
@@ -113,8 +115,10 @@ export interface PrRanked {
   status?: string;
   /** record file at head ('' when it exists only at base) */
   file: string;
-  /** declared: it governs changed code; edited: the PR edits the record; retrieved: the change's words, paths or description find it */
-  strength: 'declared' | 'edited' | 'retrieved';
+  /** declared: an annotation, anchor or `paths` of it covers changed code; retrieved: the change's words, paths or description find it */
+  strength: 'declared' | 'retrieved';
+  /** the pull request also edits (or removes) this record's file: its text at head is the PR's (absent otherwise) */
+  editedHere?: boolean;
   /** strength within its band (declared: how much of the change it governs; retrieved: relevance, the floor being 1) */
   score: number;
   /** one line: why it is listed */
@@ -122,6 +126,17 @@ export interface PrRanked {
   places: PrPlace[];
   /** its type counts its status as no longer in force */
   inactive: boolean;
+}
+
+/** A record file the pull request adds, edits or removes: news for the reviewer, apart from what governs the change (DEC-080). */
+export interface PrRecordChange {
+  id: string;
+  type: string;
+  title: string;
+  status?: string;
+  /** record file at head (at the merge base for a removed record) */
+  file: string;
+  change: 'added' | 'edited' | 'removed';
 }
 
 /** What the change retrieval read and left out (ungovernable files are not scored). */
@@ -156,8 +171,10 @@ export interface PrResult {
   /** the commit the PR is compared with (merge base of base and head) */
   mergeBase: string;
   files: PrFile[];
-  /** the decisions for this pull request, strongest first, each once (empty: no record governs the change) */
+  /** the decisions that govern this pull request's change, strongest first, each once (empty: no record governs the change) */
   ranked: PrRanked[];
+  /** the record files this pull request adds, edits or removes, by id (empty when none) */
+  recordChanges: PrRecordChange[];
   /** what retrieval over the change read */
   retrieval: PrRetrieval;
   artifacts: PrArtifact[];

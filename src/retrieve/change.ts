@@ -24,6 +24,8 @@ export interface ChangeRetrieveOptions extends Omit<RetrieveOptions, 'lanes' | '
   change: ChangeQueryInput;
   /** records returned at most (default 5) */
   max?: number;
+  /** ids never returned nor counted: the records the change itself adds (a pull request's new record is written about it) */
+  exclude?: ReadonlySet<string>;
 }
 
 /** Where in the change a record's words were found: a file and its changed line ranges (head lines; base lines for a deletion). */
@@ -203,7 +205,8 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   const { codeWordsOf } = await import('./code-words.js');
   const cw = await codeWordsOf(snapshot).catch(() => undefined);
   const q: ChangeQuery = changeQuery({ ...change, recordDirs: change.recordDirs ?? [set.config.dir, ...set.config.sources.map((s) => s.dir)] }, cw);
-  const named = namedIds(`${change.title ?? ''}\n${change.body ?? ''}`, set.byId.keys());
+  const excluded = opts.exclude ?? new Set<string>();
+  const named = namedIds(`${change.title ?? ''}\n${change.body ?? ''}`, [...set.byId.keys()].filter((id) => !excluded.has(id)));
   const query: ChangeRetrieval['query'] = { kind: 'change', files: change.files.length, read: [...q.byFile.keys()], skipped: q.skipped, terms: q.terms.size };
   // nothing that can be governed was read (lockfiles, CI settings, generated files only), or
   // only versions changed: no retrieval over words, only what names the change's subject
@@ -214,7 +217,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const results: ChangeRecord[] = [];
     for (const [id, h] of [...hits].sort((a, b) => b[1].strength - a[1].strength || (a[0] < b[0] ? -1 : 1))) {
       const a = set.byId.get(id);
-      if (!a || (!opts.filters?.all && isRetired(a, set.config))) continue;
+      if (!a || excluded.has(id) || (!opts.filters?.all && isRetired(a, set.config))) continue;
       const places = [...q.byFile.keys()].map((path) => ({ path, lines: [] as [number, number][] }));
       results.push({ id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, strength: h.strength, relevance: changeRelevance(h.strength), why: h.why, evidence: [], places, fromText: named.has(id) });
     }
@@ -245,7 +248,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   const enough = (id: string) => named.has(id) || mentions.has(id) || (raw.get(id)?.matched.length ?? 0) >= MIN_SHARED_TERMS;
   // the whole fused band, the engine's weak matches included (DEC-057's floor is calibrated on
   // questions and places; a change is judged on its own scale below), best first as fused
-  const ranked = [...r.results, ...(r.weak ?? [])].filter((x) => x.slot === 'fused').sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  const ranked = [...r.results, ...(r.weak ?? [])].filter((x) => x.slot === 'fused' && !excluded.has(x.id)).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   const scores = ranked.map((x) => raw.get(x.id)?.score ?? 0);
   // the scale of the score: the query's own weight (a long change matches more of any record)
   let wsum = 0;
@@ -271,7 +274,9 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const evidence = [...x.why, ...(men ? [men.why] : [])];
     const fromText = named.has(x.id) || matched.some((t) => q.text.has(t));
     const words = matched.slice(0, 4).map((t) => forms.get(t) ?? t);
-    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${men.why.text}${words.length ? `; shares ${words.join(', ')}` : ''}` : `shares ${words.join(', ')}${fromText ? ' (with the description)' : ''}`;
+    // said to a reviewer: the words the record and the change have in common, and whether the description has them too
+    const with_ = `with this change${fromText ? ' and its description' : ''}`;
+    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${men.why.text}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;
     const strength = strengthOf(i);
     return { id: x.id, type: x.type, title: x.title, status: x.status, file: x.file, strength, relevance: changeRelevance(strength), why, evidence, places, fromText, ...(x.inactive ? { inactive: true } : {}) };
   });

@@ -105,7 +105,7 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     expect(body.length).toBeLessThan(600);
   });
 
-  it('nothing applies but retrieval knows records: the short note carries the collapsible "also relevant" list', async () => {
+  it('no record declares the change but retrieval finds one: the comment says so and lists it, numbered, linked to the record at head', async () => {
     const repo = makeRepo({
       'src/webhooks/limiter.ts': '// throttle webhook deliveries with a token bucket\nexport function throttle(sender: string) {\n  return sender;\n}\n',
       '.contextia/system/rationale/DEC-RATE.md': '---\nid: DEC-RATE\ntype: decision\ntitle: Throttle webhooks per sender\nstatus: accepted\nkeywords: [throttle, webhook, token bucket]\n---\n\n# Throttle webhooks\n\nWebhook deliveries are throttled per sender.\n',
@@ -122,10 +122,16 @@ describe('GitHub Action (committed bundle, real process, fake GitHub)', () => {
     expect(r.outputs['comment-action']).toBe('updated');
     const body = github.comment(9)!;
     expect(github.server.commentsBy(9, BOT)[0]!.id).toBe(earlier.id);
-    expect(body).toContain('no decision, spec or norm governs the code this PR changes (1 file checked)');
-    expect(body).toContain('<details><summary>Also relevant (found by retrieval over the change, not declared): 1 record</summary>');
-    expect(body).toMatch(/\*\*DEC\\-RATE\*\* Throttle webhooks per sender \(accepted\) — .*`src\/webhooks\/limiter\.ts:3`/);
-    expect(r.summary).toContain('Also relevant (found by retrieval over the change, not declared)');
+    // found by the change's words is an answer, not "nothing governs": said plainly, the record listed open
+    expect(body).not.toContain('no decision, spec or norm governs');
+    expect(body).toContain('No record declares the code this PR changes (1 changed file); **1 record** matches its lines, paths or description.');
+    expect(body).toContain('#### Decisions this change concerns, strongest first');
+    expect(body).toMatch(new RegExp(`\\n1\\. \\[\\*\\*DEC\\\\-RATE\\*\\*\\]\\(https://github\\.example/acme/widgets/blob/${head}/\\.contextia/system/rationale/DEC-RATE\\.md\\) Throttle webhooks per sender \\(accepted\\) — .*\`src/webhooks/limiter\\.ts:3\``));
+    expect(r.summary).toContain('#### Decisions this change concerns, strongest first');
+    // a pull request without an earlier comment gets one: a found record is worth posting
+    const fresh = await github.run({ workspace: repo.dir, event: pullRequestEvent({ number: 10, base, head }) });
+    expect(fresh.outputs['comment-action']).toBe('created');
+    expect(github.comment(10)).toContain('#### Decisions this change concerns, strongest first');
   });
 
   it('the pull request\'s title and body are part of what retrieval over the change asks with', async () => {

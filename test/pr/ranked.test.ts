@@ -39,7 +39,8 @@ describe('PR bot: one ranked list', () => {
     const md = renderPrComment(r);
     expect(md).toContain('#### Governing artifacts');
     expect(md.match(/\*\*DEC\\-IDEM\*\*/g)).toHaveLength(1);
-    expect(md).toContain('Also relevant (found by retrieval over the change, not declared): ');
+    expect(md).toContain("#### Also relevant, not declared: found by the change's lines, paths or description");
+    expect(md).toMatch(/\n1\. \*\*DEC\\-IDEM\*\* Generate idempotency key \(accepted\) — shares the words .*idempotency.* with this change and its description · `src\/idempotency\.ts:1-3`/);
     expect(md.indexOf('DEC\\-IDEM')).toBeGreaterThan(md.indexOf('#### Governing artifacts'));
   });
 

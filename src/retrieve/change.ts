@@ -212,7 +212,12 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   // only versions changed: no retrieval over words, only what names the change's subject
   if (!q.byFile.size || q.versionsOnly) {
     const hits = new Map<string, { strength: number; why: string }>();
-    if (q.versionsOnly) for (const b of bumpRecords(set, q.bumped, change.title ?? '')) hits.set(b.id, { strength: 1 + 0.5 * (b.shared.length - 1), why: `its title names ${b.shared.join(', ')}, which this change bumps` });
+    // the shared words as the record's title spells them, not as stems ("workspaces", not "workspac")
+    const spelt = (id: string, ts: readonly string[]) => {
+      const forms = surfaceForms(set.byId.get(id)?.title ?? '');
+      return [...new Set(ts.map((t) => forms.get(t) ?? t))];
+    };
+    if (q.versionsOnly) for (const b of bumpRecords(set, q.bumped, change.title ?? '')) hits.set(b.id, { strength: 1 + 0.5 * (b.shared.length - 1), why: `its title names ${spelt(b.id, b.shared).join(', ')}, which this change bumps` });
     for (const id of named) hits.set(id, { strength: NAMED_STRENGTH + (hits.get(id)?.strength ?? 0), why: `the description names ${id}` });
     const results: ChangeRecord[] = [];
     for (const [id, h] of [...hits].sort((a, b) => b[1].strength - a[1].strength || (a[0] < b[0] ? -1 : 1))) {
@@ -273,7 +278,8 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     if (men && !places.some((p) => p.path === men.path)) places.push({ path: men.path, lines: [] });
     const evidence = [...x.why, ...(men ? [men.why] : [])];
     const fromText = named.has(x.id) || matched.some((t) => q.text.has(t));
-    const words = matched.slice(0, 4).map((t) => forms.get(t) ?? t);
+    // two stems may read as one word (docker-compose, dockercompose): each said once
+    const words = [...new Set(matched.slice(0, 6).map((t) => forms.get(t) ?? t))].slice(0, 4);
     // said to a reviewer: the words the record and the change have in common, and whether the description has them too
     const with_ = `with this change${fromText ? ' and its description' : ''}`;
     const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${men.why.text}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;

@@ -72,6 +72,16 @@ describe('PR bot: one ranked list', () => {
     expect(docs.ranked.length).toBeLessThanOrEqual(1);
   });
 
+  it('a bump finds the record whose title names what it bumps, said as the title spells it, not as a stem', async () => {
+    const repo = paymentsRepo({ ...RECORDS, '.contextia/system/rationale/DEC-WS.md': '---\nid: DEC-WS\ntype: decision\ntitle: Use yarn workspaces instead of lerna\nstatus: accepted\n---\n\n# Workspaces\n\nPackages are linked with yarn workspaces.\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.git('checkout', '-q', '-b', 'bump');
+    repo.commit('Bump workspaces-run to v2', { 'package.json': '{\n  "name": "payments",\n  "dependencies": {\n    "left-pad": "^1.2.0",\n    "uuid": "^8.3.0",\n    "workspaces-run": "^2.0.0"\n  }\n}\n' });
+    const r = await analyzePullRequest({ cwd: repo.dir, base: 'main', head: 'bump', cache: false, check: false });
+    expect(r.ranked.map((x) => x.id)).toEqual(['DEC-WS']);
+    expect(r.ranked[0]!.why).toBe('its title names workspaces, which this change bumps');
+  });
+
   it('one word in common with a record is chance: a change sharing only "code" with a record lists nothing', async () => {
     const s = await governanceScenario();
     s.repo.git('checkout', '-q', '-b', 'docs', s.base);

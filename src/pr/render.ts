@@ -212,7 +212,9 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   lines.push(...foundSection(r, budget, direct.length > 0, opts));
   lines.push(...lookAlikes(r));
   lines.push(...proposed(r));
-  const indirect = r.artifacts.filter((a) => a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned');
+  // a record the ranked list already shows (retrieval found it too) is said once, there
+  const ranked = new Set((r.ranked ?? []).map((x) => x.id));
+  const indirect = r.artifacts.filter((a) => (a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned') && !ranked.has(a.id));
   if (indirect.length) {
     const what = indirect.some((a) => a.inclusion === 'mentioned') ? 'required, related or mentioning' : 'required or related';
     lines.push(`<details><summary>Also relevant: ${indirect.length} ${what} artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');

@@ -152,6 +152,15 @@ function namedIds(text: string, ids: Iterable<string>): Set<string> {
   return out;
 }
 
+/**
+ * A mention said about the record itself: "its text mentions src/db (line 15)" rather than the
+ * place lane's "mentions src/db (docs/adr/0003-….md:15)", whose file is the record being listed.
+ */
+function ownMention(text: string): string {
+  const m = /^mentions (.+) \((.+):(\d+)\)$/.exec(text);
+  return m ? `its text mentions ${m[1]} (line ${m[3]})` : text;
+}
+
 /** Consecutive line numbers as ranges: 3, 4, 5, 9 → [3, 5], [9, 9]. */
 function ranges(lines: number[]): [number, number][] {
   const out: [number, number][] = [];
@@ -282,7 +291,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const words = [...new Set(matched.slice(0, 6).map((t) => forms.get(t) ?? t))].slice(0, 4);
     // said to a reviewer: the words the record and the change have in common, and whether the description has them too
     const with_ = `with this change${fromText ? ' and its description' : ''}`;
-    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${men.why.text}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;
+    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${ownMention(men.why.text)}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;
     const strength = strengthOf(i);
     return { id: x.id, type: x.type, title: x.title, status: x.status, file: x.file, strength, relevance: changeRelevance(strength), why, evidence, places, fromText, ...(x.inactive ? { inactive: true } : {}) };
   });

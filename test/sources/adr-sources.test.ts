@@ -180,7 +180,7 @@ describe('the PR bot', () => {
     const md = renderPrComment(r, {});
     expect(md).toContain('required, related or mentioning');
     // a mentioning record retrieval also finds is said once, in the ranked list, with its mention (DEC-080)
-    expect(md).toContain('. **ADR\\-0003** Use CockroachDB for storage (accepted) — mentions src/db \\(docs/adr/0003\\-use\\-cockroachdb\\-for\\-storage\\.md\\:15\\)');
+    expect(md).toContain('. **ADR\\-0003** Use CockroachDB for storage (accepted) — its text mentions src/db \\(line 15\\)');
     expect(md.match(/ADR-0003`? Use CockroachDB/g) ?? []).toHaveLength(0);
     expect(md).toContain('| `ADR-0002` Use Postgres for storage');
     expect(md).toContain('mentions `src/db/pool.ts`');

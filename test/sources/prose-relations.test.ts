@@ -144,6 +144,25 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0001'], amends: ['ADR-0003'] });
   });
 
+  it("a link's target decides which record it references, not the record its text names; a disagreement is a finding", async () => {
+    // a link titled with one record's number that leads to another record's file, or to its page
+    // on the project's documentation site (the site drops the number from the file name)
+    const body = [
+      'As agreed in [ADR-0011](0012-topics.md), topics carry the events.',
+      'The replay rules follow [ADR 9](https://docs.example.org/architecture/adr/event-retention/).',
+      'Our [earlier notes](https://docs.example.org/blog/event-retention) are no record.',
+      'The schema is in [ADR-3](https://docs.example.org/architecture/adr/no-such-page).',
+    ].join('\n');
+    const repo = fixture({ 'doc/adr/0015-streams.md': adr('0015', 'Streams', 'Accepted', body) });
+    const set = await load(repo.dir);
+    // 0012 by its file, 0011 by its page (its text says 9), 0003 by the text of a link leading to no record
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0012', 'ADR-0011', 'ADR-0003'] });
+    const found = set.problems.filter((p) => p.rule === 'reference-disagrees' && p.file === 'doc/adr/0015-streams.md');
+    expect(found.map((p) => p.line).sort()).toEqual([11, 12]);
+    expect(found.find((p) => p.line === 11)!.message).toContain('names ADR-0011 but it leads to doc/adr/0012-topics.md (ADR-0012)');
+    expect(found.find((p) => p.line === 12)!.message).toContain('names ADR-0009 but it leads to doc/adr/0011-event-retention.md (ADR-0011)');
+  });
+
   it('counts a mention only when it names a file or a folder below the top level', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);

@@ -16,7 +16,10 @@ export interface SourceExtra {
   /**
    * relations written in the text: [kind, ref, line, incoming]. A ref is an id, `@path`
    * (a linked record file), `^path` (a record linked by its GitHub/GitLab address: kept only
-   * when a record has that path) or `~` + id (a loose number, kept only when a record has it);
+   * when a record has that path), `%folder/slug` (a record's published page: its folder's
+   * name and file name, with or without the number) or `~` + id (a loose number, kept only
+   * when a record has it); a link whose text names a record carries it after `\u0001`
+   * (`@doc/adr/0016-x.md\u0001ADR-15`: the target decides, a disagreement is a finding);
    * incoming (1) means the other record holds the edge
    * ("Superseded by X" is X supersedes this).
    */

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { StaleReport, StaleStatus } from '../staleness/types.js';
 import { provenanceOf, type Provenance } from '../artifacts/sources/provenance.js';
+import { relationStatedBy } from '../artifacts/sources/extra.js';
 
 /** Staleness as the map shows it: the engine's verdict, or why there is none. */
 export type MapStaleness = StaleStatus | 'not judged';
@@ -56,6 +57,8 @@ export interface MapEdge {
   /** link, requires, supersedes, depends_on, conflicts_with, caused_by, co_decided */
   kind: string;
   label?: string;
+  /** the record whose text states the edge, when it is not the source's own ("Superseded by" written in the target) */
+  statedBy?: string;
 }
 
 export interface MapData {
@@ -193,7 +196,8 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
       const id = `${e.from}|${e.kind}|${e.to}`;
       if (seenEdge.has(id) || e.from === e.to) continue;
       seenEdge.add(id);
-      edges.push({ id, source: e.from, target: e.to, kind: e.kind, ...(e.label ? { label: e.label } : {}) });
+      const statedBy = e.kind !== 'link' && e.kind !== 'requires' ? relationStatedBy(a, e.kind, e.to) : undefined;
+      edges.push({ id, source: e.from, target: e.to, kind: e.kind, ...(e.label ? { label: e.label } : {}), ...(statedBy ? { statedBy } : {}) });
     }
   }
   return {

@@ -93,6 +93,30 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(found[0]!.message).toMatch(/ADR-0010 and ADR-0012 each say they supersede the other|ADR-0012 and ADR-0010 each say/);
   });
 
+  it("a supersession only the older record states is shown as that record's word: show, show --json and the map say who said it", async () => {
+    // the newer record says nothing of the older one; the older one's Status says "Superseded by"
+    const repo = fixture({
+      'doc/adr/0015-user-model.md': adr('0015', 'User model', 'Superseded by [16. User model revisited](0016-user-model-revisited.md)', 'Profiles.'),
+      'doc/adr/0016-user-model-revisited.md': adr('0016', 'User model revisited', 'Accepted', 'Accounts and contacts.'),
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0016')!.relations).toEqual({ supersedes: ['ADR-0015'] });
+    const human = runCli(['show', 'ADR-0016'], { cwd: repo.dir });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain("supersedes: ADR-0015 (ADR-0015's text says it is superseded by ADR-0016; this record's text does not say so)");
+    expect(human.stdout).not.toContain('supersedes (from the text)');
+    const json = JSON.parse(runCli(['show', 'ADR-0016', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: unknown; relationsStatedByOthers?: unknown };
+    expect(json.relationsFromText).toBeUndefined();
+    expect(json.relationsStatedByOthers).toEqual([{ kind: 'supersedes', id: 'ADR-0015', statedBy: 'ADR-0015' }]);
+    // both records state it (0014 "Supersedes 13", 0013 "Superseded by 14"): 0014's own word
+    const both = JSON.parse(runCli(['show', 'ADR-0014', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: unknown; relationsStatedByOthers?: unknown };
+    expect(both.relationsFromText).toEqual({ supersedes: ['ADR-0013'] });
+    expect(both.relationsStatedByOthers).toBeUndefined();
+    const map = JSON.parse(runCli(['map', '--json', '--no-staleness'], { cwd: repo.dir }).stdout) as { edges: { source: string; target: string; kind: string; statedBy?: string }[] };
+    expect(map.edges.find((e) => e.source === 'ADR-0016' && e.target === 'ADR-0015')).toMatchObject({ kind: 'supersedes', statedBy: 'ADR-0015' });
+    expect(map.edges.find((e) => e.source === 'ADR-0014' && e.target === 'ADR-0013')?.statedBy).toBeUndefined();
+  });
+
   it('takes titles from the record title, never from a Status or Synopsis heading', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('RST-0001')!.title).toBe('Synopsis first');

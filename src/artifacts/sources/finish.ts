@@ -3,7 +3,7 @@
 import type { Config } from '../../config.js';
 import type { Artifact, LoadProblem, RelationKind } from '../types.js';
 import type { PathLookup } from '../../util/glob.js';
-import { extraOf } from './extra.js';
+import { extraOf, setExtra } from './extra.js';
 import { mentionPattern, resolveMentions } from './mentions.js';
 import { mapStatus } from './status.js';
 
@@ -169,11 +169,17 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const a = byId.get(to)!;
     const rel: Partial<Record<RelationKind, string[]>> = {};
     for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
+    const by: [RelationKind, string, string][] = [];
     for (const { kind, from } of list) {
       const l = (rel[kind] ??= []);
-      if (!l.includes(from)) l.push(from);
+      if (!l.includes(from)) {
+        l.push(from);
+        // this record's text does not say it: the other one does ("Superseded by" this)
+        by.push([kind, from, from]);
+      }
     }
     a.relations = rel;
+    if (by.length) setExtra(a, { ...extraOf(a), by });
   }
 
   // statuses repeat across records: map each (type, text) once

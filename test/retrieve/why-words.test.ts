@@ -37,6 +37,30 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
     expect(shownWords(['ill-formed', 'metadata', 'after', '2021', 'md', 'ill-formed', 'readme', '429'])).toEqual(['ill-formed', 'metadata', 'readme', '429']);
   });
 
+  it("never shows what is left of a contraction (\"don't\" → don) as a matched word: it is no word of the subject", async () => {
+    for (const t of ["don't", 'doesn’t', "won't", "we'll", "we've", "isn't", "shouldn't"]) expect(surfaceForms(t).size, t).toBe(0);
+    // "re" is kept as a term ("re-render"), never shown alone
+    expect(shownWords([...surfaceForms("they're").values()])).toEqual([]);
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'docs/adr/0001-no-retries-in-webhooks.md': "# 1. No retries in webhooks\n\n## Status\n\nAccepted\n\n## Decision\n\nWebhook handlers don't retry; we'll let the sender's queue retry, and we won't keep state.\n",
+      'docs/adr/0002-queue-names.md': '# 2. Queue names\n\n## Status\n\nAccepted\n\n## Decision\n\nQueues are named after their sender.\n',
+    });
+    repo.commit('fixture');
+    const { snapshot, set } = await open(repo.dir);
+    try {
+      const r = await retrieveForText({ snapshot, set, text: "why don't webhook handlers retry? we'll see", staleness: false });
+      const hit = r.results.find((x) => x.id === 'ADR-0001')!;
+      expect(hit).toBeDefined();
+      const kw = hit.why.find((w) => w.kind === 'keywords')!;
+      expect(kw.terms).toEqual(expect.arrayContaining(['webhook', 'handlers', 'retry']));
+      for (const frag of ['don', 'll', 'won', 've']) expect(kw.terms).not.toContain(frag);
+      expect(kw.text).not.toMatch(/\bdon\b|\bll\b/);
+    } finally {
+      snapshot.close();
+    }
+  });
+
   it("leaves a licence header out of a file's words: boilerplate says nothing of what the code does (DEC-069)", () => {
     const py = '# Copyright 2021, New York University and the TUF contributors\n# SPDX-License-Identifier: MIT OR Apache-2.0\n\n# verify the signature threshold of the root role\ndef verify_root(root):\n    return root.threshold\n';
     const t = extractPlaceTerms(py, 'tuf/api/root.py');

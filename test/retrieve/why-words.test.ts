@@ -6,6 +6,7 @@ import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js'
 import { shownWords, surfaceForms } from '../../src/retrieve/text.js';
 import { extractPlaceTerms } from '../../src/retrieve/extract.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
 
 /** An ADR folder whose records have no status line, and a file of code (issue 30 item 6). */
 function fixture() {
@@ -58,6 +59,24 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
       expect(kw.text).not.toMatch(/\bdon\b|\bll\b/);
     } finally {
       snapshot.close();
+    }
+  });
+
+  it('trace --json keeps the status key of every record it names, null when the record has none (mentioned, fallback, weak)', () => {
+    const repo = makeRepo({
+      'docs/adr/0001-charging-courseware.md': '# 1. Charging for courseware\n\n## Decision\n\nEvery charge references the courseware it pays for, in `src/billing/charges.ts`.\n',
+      'docs/adr/0002-invoice-numbers.md': '# 2. Invoice numbers\n\n## Decision\n\nInvoices are numbered per school and per year; a charge reference names its courseware.\n',
+      'src/billing/charges.ts': '// each charge references its courseware\nexport function chargeReference(courseware: string) {\n  return `charge:${courseware}`;\n}\n',
+      'src/billing/refunds.ts': '// a refund references the charge and its courseware\nexport function refundReference(charge: string, courseware: string) {\n  return `refund:${charge}:${courseware}`;\n}\n',
+    });
+    repo.commit('fixture');
+    for (const file of ['src/billing/charges.ts', 'src/billing/refunds.ts']) {
+      const r = runCli(['trace', file, '--json'], { cwd: repo.dir });
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as Record<string, unknown>;
+      const named = ['entries', 'mentioned', 'fallback', 'weak'].flatMap((k) => (Array.isArray(j[k]) ? (j[k] as Record<string, unknown>[]) : []));
+      expect(named.length, file).toBeGreaterThan(0);
+      for (const e of named) if (e.known !== false) expect(e, `${file}: ${String(e.id)}`).toHaveProperty('status', null);
     }
   });
 

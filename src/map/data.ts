@@ -1,7 +1,7 @@
 // @spec SPEC-MAP-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
-import { edgesOf } from '../artifacts/graph.js';
+import { DOCUMENT_PATH, edgesOf } from '../artifacts/graph.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
@@ -72,6 +72,8 @@ export interface MapData {
   edges: MapEdge[];
   /** edges whose target does not exist (shown nowhere as edges; listed on the node) */
   broken: { source: string; target: string; kind: string }[];
+  /** edges to a document of the tree that is no record (a record's link to the design note beside it): not broken */
+  documents?: { source: string; target: string; kind: string }[];
   /** why staleness could not be judged, if so */
   warnings: string[];
 }
@@ -186,11 +188,14 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
 
   const edges: MapEdge[] = [];
   const broken: MapData['broken'] = [];
+  const documents: NonNullable<MapData['documents']> = [];
   const seenEdge = new Set<string>();
   for (const a of arts) {
     for (const e of edgesOf(a, (id) => ids.has(id))) {
       if (!e.resolved) {
-        broken.push({ source: e.from, target: e.to, kind: e.kind });
+        // a link to a document that exists leads somewhere (check says the same)
+        if (DOCUMENT_PATH.test(e.to) && (await snapshot.blobOf(e.to)) !== undefined) documents.push({ source: e.from, target: e.to, kind: e.kind });
+        else broken.push({ source: e.from, target: e.to, kind: e.kind });
         continue;
       }
       const id = `${e.from}|${e.kind}|${e.to}`;
@@ -209,6 +214,7 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
     nodes,
     edges,
     broken,
+    ...(documents.length ? { documents } : {}),
     warnings,
   };
 }

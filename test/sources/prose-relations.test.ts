@@ -226,6 +226,13 @@ describe('successor following from prose (issue 30 item 5)', () => {
     } finally {
       snapshot.close();
     }
+    // the map agrees with check: the design note is a document it links, the missing page is broken
+    const map = runCli(['map', '--json', '--no-staleness'], { cwd: repo.dir });
+    expect(map.code, map.stderr).toBe(0);
+    const data = JSON.parse(map.stdout) as { broken: { source: string; target: string }[]; documents?: { source: string; target: string }[] };
+    expect(data.broken.filter((b) => b.source === 'ADR-0015').map((b) => b.target)).toEqual(['doc/gone.md']);
+    expect(data.documents).toEqual([{ source: 'ADR-0015', target: 'doc/cache-design.md', kind: 'relates_to' }]);
+    expect(runCli(['map', '--no-staleness', '-o', `${repo.dir}/.git/map.html`], { cwd: repo.dir }).stderr).toMatch(/2 broken links/);
   });
 
   it('a link inside a fenced example, also one quoted ("> ```markdown"), is the example\'s: no relation and no broken link', async () => {

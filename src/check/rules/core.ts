@@ -1,4 +1,4 @@
-import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
+import { buildGraph, DOCUMENT_PATH, findCycles, type LinkGraph } from '../../artifacts/graph.js';
 import { ID_PATTERN, type Artifact } from '../../artifacts/types.js';
 import { isInactive } from '../../artifacts/in-force.js';
 import type { CheckContext, Finding, Rule, RuleFinding } from '../types.js';
@@ -33,9 +33,6 @@ async function lineNaming(ctx: CheckContext, a: Artifact, target: string, from: 
   for (let i = Math.max(0, (from ?? 1) - 1); i < lines.length; i++) if (names.some((n) => lines[i]!.includes(n))) return i + 1;
   return from;
 }
-
-/** A link target written as a repository path of a document (`docs/design.md`), not an id. */
-const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
 
 const line = (a: Artifact, key: string) => a.keyLines[key] ?? a.keyLines.id;
 

@@ -117,6 +117,18 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(map.edges.find((e) => e.source === 'ADR-0014' && e.target === 'ADR-0013')?.statedBy).toBeUndefined();
   });
 
+  it('a wording that ends its line is the wording of the reference opening the next line ("Superseded by" ⏎ "[16. …](…)"), never across a blank line', async () => {
+    const repo = fixture({
+      'doc/adr/0015-sessions.md': adr('0015', 'Sessions', 'Superseded by\n[16. Tokens](0016-tokens.md).', 'Sessions.'),
+      'doc/adr/0016-tokens.md': adr('0016', 'Tokens', 'Accepted', 'This record amends\n[the schema record](0003-event-schema.md) for token events. Retention is replaced by\n\n[ADR 11](0011-event-retention.md) in no way: a new paragraph, no wording.'),
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.status).toBe('superseded');
+    expect(set.byId.get('ADR-0015')!.statusText).toBe('Superseded by 16. Tokens.');
+    expect(set.byId.get('ADR-0016')!.relations).toEqual({ supersedes: ['ADR-0015'], amends: ['ADR-0003'], relates_to: ['ADR-0011'] });
+    expect(reverseEdges(buildGraph(set), 'ADR-0015')).toEqual({ superseded_by: ['ADR-0016'] });
+  });
+
   it('takes titles from the record title, never from a Status or Synopsis heading', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('RST-0001')!.title).toBe('Synopsis first');

@@ -254,6 +254,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         break;
       }
     }
+    // "Superseded by" ⏎ "[7. Queues](…)": the status goes on to the next line of its paragraph
+    const next = found.status ? lines[found.status.line]?.trim() : undefined;
+    if (found.status && next && /\b(?:by|of|to)\s*:?$/i.test(found.status.value)) found.status = { ...found.status, value: `${found.status.value} ${plain(next)}` };
   }
   // "## Status: Proposed": a heading that carries the status itself
   if (!found.status) {
@@ -369,8 +372,13 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):
   // a link written there is the example's, not this record's reference
   let quotedFence = false;
+  // a wording that ends its line ("Superseded by" ⏎ "[7. Queues](0007-queues.md)", a paragraph
+  // wrapped at 80 columns): it is the wording of the first reference on the next line
+  let carried: ReturnType<typeof phrasesIn>[number] | undefined;
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
+    const before = carried;
+    carried = undefined;
     if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(?:>\s*)*(```|~~~)/.test(l)) {
       quotedFence = !quotedFence;
       continue;
@@ -379,14 +387,17 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const phrases = PHRASE_ANY.test(l) ? phrasesIn(l) : [];
     const inRelated = relatedRanges.length > 0 && relatedRanges.some(([a, b]) => i >= a && i < b);
     const inStatus = !!statusRange && i >= statusRange[0] && i < statusRange[1];
-    const refs = refsIn(l, phrases.length > 0);
+    const refs = refsIn(l, phrases.length > 0 || before !== undefined);
+    const last = phrases[phrases.length - 1];
+    if (last && /^[\s:,\u2013\u2014-]*$/.test(l.slice(last.end))) carried = last;
     if (!refs.length) continue;
-    for (const r of refs) {
+    for (const [n, r] of refs.entries()) {
       // the wording nearest before the reference, else the first after it, in the reference's
       // own sentence: "dynamic form updates, hidden elements, etc. We … (see [the SSR record](…))"
       // is no record that updates another
       let ph = undefined as (typeof phrases)[number] | undefined;
       for (const p of phrases) if (p.end <= r.at && !SENTENCE_END.test(l.slice(p.end, r.at))) ph = p;
+      if (!ph && n === 0 && before && !SENTENCE_END.test(l.slice(0, r.at)) && !phrases.some((p) => p.start < r.at)) ph = before;
       ph ??= phrases.find((p) => p.start >= r.at && !SENTENCE_END.test(l.slice(r.end, p.start)));
       if (!ph) {
         // a reference without wording: related, in a Related section or anywhere (a Status section's bare link is left out)

@@ -43,6 +43,13 @@ export function edgesOf(a: Artifact, has: (id: string) => boolean): Edge[] {
   return res;
 }
 
+/**
+ * A relation or link whose target is a path to a document (`docs/history-mode.md`), not an id:
+ * a record read in place links the design note beside it. When the document exists, the edge
+ * leads somewhere real (no broken link), though to no record.
+ */
+export const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
+
 /** The link graph with computed reverse edges (leads_to, superseded_by, …). */
 export function buildGraph(set: Pick<ArtifactSet, 'byId'>): LinkGraph {
   const has = (id: string) => set.byId.has(id);

@@ -1,13 +1,14 @@
 // @spec SPEC-MAP-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
-import { edgesOf } from '../artifacts/graph.js';
+import { DOCUMENT_PATH, edgesOf } from '../artifacts/graph.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { StaleReport, StaleStatus } from '../staleness/types.js';
 import { provenanceOf, type Provenance } from '../artifacts/sources/provenance.js';
+import { relationStatedBy } from '../artifacts/sources/extra.js';
 
 /** Staleness as the map shows it: the engine's verdict, or why there is none. */
 export type MapStaleness = StaleStatus | 'not judged';
@@ -56,6 +57,8 @@ export interface MapEdge {
   /** link, requires, supersedes, depends_on, conflicts_with, caused_by, co_decided */
   kind: string;
   label?: string;
+  /** the record whose text states the edge, when it is not the source's own ("Superseded by" written in the target) */
+  statedBy?: string;
 }
 
 export interface MapData {
@@ -69,6 +72,8 @@ export interface MapData {
   edges: MapEdge[];
   /** edges whose target does not exist (shown nowhere as edges; listed on the node) */
   broken: { source: string; target: string; kind: string }[];
+  /** edges to a document of the tree that is no record (a record's link to the design note beside it): not broken */
+  documents?: { source: string; target: string; kind: string }[];
   /** why staleness could not be judged, if so */
   warnings: string[];
 }
@@ -183,17 +188,21 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
 
   const edges: MapEdge[] = [];
   const broken: MapData['broken'] = [];
+  const documents: NonNullable<MapData['documents']> = [];
   const seenEdge = new Set<string>();
   for (const a of arts) {
     for (const e of edgesOf(a, (id) => ids.has(id))) {
       if (!e.resolved) {
-        broken.push({ source: e.from, target: e.to, kind: e.kind });
+        // a link to a document that exists leads somewhere (check says the same)
+        if (DOCUMENT_PATH.test(e.to) && (await snapshot.blobOf(e.to)) !== undefined) documents.push({ source: e.from, target: e.to, kind: e.kind });
+        else broken.push({ source: e.from, target: e.to, kind: e.kind });
         continue;
       }
       const id = `${e.from}|${e.kind}|${e.to}`;
       if (seenEdge.has(id) || e.from === e.to) continue;
       seenEdge.add(id);
-      edges.push({ id, source: e.from, target: e.to, kind: e.kind, ...(e.label ? { label: e.label } : {}) });
+      const statedBy = e.kind !== 'link' && e.kind !== 'requires' ? relationStatedBy(a, e.kind, e.to) : undefined;
+      edges.push({ id, source: e.from, target: e.to, kind: e.kind, ...(e.label ? { label: e.label } : {}), ...(statedBy ? { statedBy } : {}) });
     }
   }
   return {
@@ -205,6 +214,7 @@ export async function buildMapData(opts: BuildMapOptions): Promise<MapData> {
     nodes,
     edges,
     broken,
+    ...(documents.length ? { documents } : {}),
     warnings,
   };
 }

@@ -203,8 +203,10 @@ export const PAGE_JS = String.raw`
     section('Superseded by', n.supersededBy, relLink);
     var outs = data.edges.filter(function (e) { return e.source === n.id; });
     var ins = data.edges.filter(function (e) { return e.target === n.id; });
-    section('Points to', outs, function (li, e) { li.appendChild(document.createTextNode((e.kind === 'link' ? (e.label || 'link') : e.kind) + ' ')); relLink(li, e.target); });
-    section('Pointed at by', ins, function (li, e) { li.appendChild(document.createTextNode((e.kind === 'link' ? (e.label || 'link') : e.kind) + ' from ')); relLink(li, e.source); });
+    // an edge the other record's text states ("Superseded by" in the older record) says so
+    function said(li, e) { if (e.statedBy) li.appendChild(document.createTextNode(' (as ' + e.statedBy + '\u2019s text says)')); }
+    section('Points to', outs, function (li, e) { li.appendChild(document.createTextNode((e.kind === 'link' ? (e.label || 'link') : e.kind) + ' ')); relLink(li, e.target); said(li, e); });
+    section('Pointed at by', ins, function (li, e) { li.appendChild(document.createTextNode((e.kind === 'link' ? (e.label || 'link') : e.kind) + ' from ')); relLink(li, e.source); said(li, e); });
     section('Anchors', n.anchors, code);
     section('Paths', n.paths, code);
     section('Mentioned code', n.mentions, code);

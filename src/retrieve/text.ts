@@ -20,6 +20,24 @@ const STOP = new Set(
   ).split(' '),
 );
 
+/**
+ * What is left of a contraction once the apostrophe splits it ("don't" → don, "we'll" → ll):
+ * no word of the subject, so no term of a question, a record or code, and never a word `why`
+ * shows as matched. A record still wrote the word: it counts in the record's length
+ * (`contractionCount`), as it did when it was a term. "re" ("we're") stays a term: it is
+ * mostly the prefix of "re-render", "re-use" in technical prose; `why` does not show it.
+ */
+const CONTRACTIONS = new Set('don doesn didn isn aren wasn weren haven hasn hadn won wouldn shouldn couldn mustn needn shan ain ll ve'.split(' '));
+for (const w of CONTRACTIONS) STOP.add(w);
+
+/** How many contraction fragments a text writes (a record's length: see CONTRACTIONS). */
+export function contractionCount(text: string): number {
+  if (!/['\u2019]/.test(text)) return 0;
+  let n = 0;
+  for (const w of splitWords(text)) if (CONTRACTIONS.has(w)) n++;
+  return n;
+}
+
 /** Split an identifier or phrase into lower-case words: `parseHTTPRequest_v2` → parse, http, request, v2. */
 export function splitWords(text: string): string[] {
   const out: string[] = [];
@@ -109,7 +127,7 @@ const UNSHOWN = new Set(
     'about above after again against all also among another around before behind below beside besides between beyond both ' +
     'during each either else even ever every few further here however just least less many more most much neither never ' +
     'nor often once only other others over own per quite rather same since soon still though through thus together toward ' +
-    'towards under unless until upon very via whether within without yet ' +
+    'towards under unless until upon very via whether within without yet re ' +
     'md mdx rst txt json yml yaml toml xml html htm css scss cfg ini lock'
   ).split(' '),
 );

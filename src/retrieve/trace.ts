@@ -49,7 +49,8 @@ export interface TraceEntry {
   known: boolean;
   type?: string;
   title?: string;
-  status?: string;
+  /** null: a known record without a status (the key is always there for a known one) */
+  status?: string | null;
   file?: string;
   /** the nearest match, which decides the order */
   match: TraceMatch;
@@ -239,7 +240,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     if (art) {
       e.type = art.type;
       e.title = art.title;
-      if (art.status !== undefined) e.status = art.status;
+      e.status = art.status ?? null;
       e.file = art.file;
     }
     entries.push(e);
@@ -261,7 +262,8 @@ export interface PathsTraceMatch {
   id: string;
   type: string;
   title: string;
-  status?: string;
+  /** null when the record has none */
+  status: string | null;
   file: string;
   /** the `paths` entry that matched best */
   pattern: string;
@@ -348,7 +350,7 @@ export function traceByPaths(set: ArtifactSet, repoPath: string, opts: PathsTrac
     id: a.id,
     type: a.type,
     title: a.title,
-    ...(a.status !== undefined ? { status: a.status } : {}),
+    status: a.status ?? null,
     file: a.file,
     pattern: best.pattern,
     how: best.how,
@@ -363,7 +365,8 @@ export interface TraceFallback {
   id: string;
   type: string;
   title: string;
-  status?: string;
+  /** null when the record has none */
+  status: string | null;
   file: string;
   /** "mentioned in" when a record's text names the place, else "nearest by keywords" */
   evidence: 'mentioned in' | 'nearest by keywords';
@@ -387,7 +390,7 @@ export async function traceWithFallback(opts: { snapshot: Snapshot; set: Artifac
     id: x.id,
     type: x.type,
     title: x.title,
-    ...(x.status != null ? { status: x.status } : {}),
+    status: x.status ?? null,
     file: x.file,
     evidence: x.why.some((w) => w.kind === 'mention') ? 'mentioned in' : 'nearest by keywords',
     why: x.why,

@@ -6,6 +6,7 @@ import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js'
 import { shownWords, surfaceForms } from '../../src/retrieve/text.js';
 import { extractPlaceTerms } from '../../src/retrieve/extract.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
 
 /** An ADR folder whose records have no status line, and a file of code (issue 30 item 6). */
 function fixture() {
@@ -35,6 +36,48 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
     expect(f.get('form')).toBe('ill-formed');
     expect(f.get('ill')).toBe('ill-formed');
     expect(shownWords(['ill-formed', 'metadata', 'after', '2021', 'md', 'ill-formed', 'readme', '429'])).toEqual(['ill-formed', 'metadata', 'readme', '429']);
+  });
+
+  it("never shows what is left of a contraction (\"don't\" → don) as a matched word: it is no word of the subject", async () => {
+    for (const t of ["don't", 'doesn’t', "won't", "we'll", "we've", "isn't", "shouldn't"]) expect(surfaceForms(t).size, t).toBe(0);
+    // "re" is kept as a term ("re-render"), never shown alone
+    expect(shownWords([...surfaceForms("they're").values()])).toEqual([]);
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'docs/adr/0001-no-retries-in-webhooks.md': "# 1. No retries in webhooks\n\n## Status\n\nAccepted\n\n## Decision\n\nWebhook handlers don't retry; we'll let the sender's queue retry, and we won't keep state.\n",
+      'docs/adr/0002-queue-names.md': '# 2. Queue names\n\n## Status\n\nAccepted\n\n## Decision\n\nQueues are named after their sender.\n',
+    });
+    repo.commit('fixture');
+    const { snapshot, set } = await open(repo.dir);
+    try {
+      const r = await retrieveForText({ snapshot, set, text: "why don't webhook handlers retry? we'll see", staleness: false });
+      const hit = r.results.find((x) => x.id === 'ADR-0001')!;
+      expect(hit).toBeDefined();
+      const kw = hit.why.find((w) => w.kind === 'keywords')!;
+      expect(kw.terms).toEqual(expect.arrayContaining(['webhook', 'handlers', 'retry']));
+      for (const frag of ['don', 'll', 'won', 've']) expect(kw.terms).not.toContain(frag);
+      expect(kw.text).not.toMatch(/\bdon\b|\bll\b/);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('trace --json keeps the status key of every record it names, null when the record has none (mentioned, fallback, weak)', () => {
+    const repo = makeRepo({
+      'docs/adr/0001-charging-courseware.md': '# 1. Charging for courseware\n\n## Decision\n\nEvery charge references the courseware it pays for, in `src/billing/charges.ts`.\n',
+      'docs/adr/0002-invoice-numbers.md': '# 2. Invoice numbers\n\n## Decision\n\nInvoices are numbered per school and per year; a charge reference names its courseware.\n',
+      'src/billing/charges.ts': '// each charge references its courseware\nexport function chargeReference(courseware: string) {\n  return `charge:${courseware}`;\n}\n',
+      'src/billing/refunds.ts': '// a refund references the charge and its courseware\nexport function refundReference(charge: string, courseware: string) {\n  return `refund:${charge}:${courseware}`;\n}\n',
+    });
+    repo.commit('fixture');
+    for (const file of ['src/billing/charges.ts', 'src/billing/refunds.ts']) {
+      const r = runCli(['trace', file, '--json'], { cwd: repo.dir });
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as Record<string, unknown>;
+      const named = ['entries', 'mentioned', 'fallback', 'weak'].flatMap((k) => (Array.isArray(j[k]) ? (j[k] as Record<string, unknown>[]) : []));
+      expect(named.length, file).toBeGreaterThan(0);
+      for (const e of named) if (e.known !== false) expect(e, `${file}: ${String(e.id)}`).toHaveProperty('status', null);
+    }
   });
 
   it("leaves a licence header out of a file's words: boilerplate says nothing of what the code does (DEC-069)", () => {

@@ -63,11 +63,15 @@ describe('git ctx init finds decision records', () => {
       'vendor/x/adr/0001-no.md',
       'build/decisions/0001-no.md',
       'docs/payment-decision-records/ADR-001-tokens.md',
+      'dotcom/docs/architecture/3rd-party-technical-reviews/001-a.md',
+      'dotcom/docs/architecture/3rd-party-technical-reviews/002-b.md',
     ];
     expect(detectRecordFolders(files).map((s) => [s.dir, s.prefix, s.records])).toEqual([
       // the shallowest folder keeps ADR-; the others are named after their nearest distinctive folder
       ['docs/payment-decision-records', 'ADR-', 1],
       ['dotcom/docs/architecture', 'DOTCOM-', 5],
+      // a long folder name is cut between words, never inside one ("…-TECHNICAL-REVI-")
+      ['dotcom/docs/architecture/3rd-party-technical-reviews', '3RD-PARTY-TECHNICAL-', 2],
       ['dotcom/docs/architecture/third-party-review', 'THIRD-PARTY-REVIEW-', 2],
       ['src/payments/adr', 'PAYMENTS-', 1],
     ]);

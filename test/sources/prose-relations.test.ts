@@ -93,6 +93,42 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(found[0]!.message).toMatch(/ADR-0010 and ADR-0012 each say they supersede the other|ADR-0012 and ADR-0010 each say/);
   });
 
+  it("a supersession only the older record states is shown as that record's word: show, show --json and the map say who said it", async () => {
+    // the newer record says nothing of the older one; the older one's Status says "Superseded by"
+    const repo = fixture({
+      'doc/adr/0015-user-model.md': adr('0015', 'User model', 'Superseded by [16. User model revisited](0016-user-model-revisited.md)', 'Profiles.'),
+      'doc/adr/0016-user-model-revisited.md': adr('0016', 'User model revisited', 'Accepted', 'Accounts and contacts.'),
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0016')!.relations).toEqual({ supersedes: ['ADR-0015'] });
+    const human = runCli(['show', 'ADR-0016'], { cwd: repo.dir });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain("supersedes: ADR-0015 (ADR-0015's text says it is superseded by ADR-0016; this record's text does not say so)");
+    expect(human.stdout).not.toContain('supersedes (from the text)');
+    const json = JSON.parse(runCli(['show', 'ADR-0016', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: unknown; relationsStatedByOthers?: unknown };
+    expect(json.relationsFromText).toBeUndefined();
+    expect(json.relationsStatedByOthers).toEqual([{ kind: 'supersedes', id: 'ADR-0015', statedBy: 'ADR-0015' }]);
+    // both records state it (0014 "Supersedes 13", 0013 "Superseded by 14"): 0014's own word
+    const both = JSON.parse(runCli(['show', 'ADR-0014', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: unknown; relationsStatedByOthers?: unknown };
+    expect(both.relationsFromText).toEqual({ supersedes: ['ADR-0013'] });
+    expect(both.relationsStatedByOthers).toBeUndefined();
+    const map = JSON.parse(runCli(['map', '--json', '--no-staleness'], { cwd: repo.dir }).stdout) as { edges: { source: string; target: string; kind: string; statedBy?: string }[] };
+    expect(map.edges.find((e) => e.source === 'ADR-0016' && e.target === 'ADR-0015')).toMatchObject({ kind: 'supersedes', statedBy: 'ADR-0015' });
+    expect(map.edges.find((e) => e.source === 'ADR-0014' && e.target === 'ADR-0013')?.statedBy).toBeUndefined();
+  });
+
+  it('a wording that ends its line is the wording of the reference opening the next line ("Superseded by" ⏎ "[16. …](…)"), never across a blank line', async () => {
+    const repo = fixture({
+      'doc/adr/0015-sessions.md': adr('0015', 'Sessions', 'Superseded by\n[16. Tokens](0016-tokens.md).', 'Sessions.'),
+      'doc/adr/0016-tokens.md': adr('0016', 'Tokens', 'Accepted', 'This record amends\n[the schema record](0003-event-schema.md) for token events. Retention is replaced by\n\n[ADR 11](0011-event-retention.md) in no way: a new paragraph, no wording.'),
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.status).toBe('superseded');
+    expect(set.byId.get('ADR-0015')!.statusText).toBe('Superseded by 16. Tokens.');
+    expect(set.byId.get('ADR-0016')!.relations).toEqual({ supersedes: ['ADR-0015'], amends: ['ADR-0003'], relates_to: ['ADR-0011'] });
+    expect(reverseEdges(buildGraph(set), 'ADR-0015')).toEqual({ superseded_by: ['ADR-0016'] });
+  });
+
   it('takes titles from the record title, never from a Status or Synopsis heading', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('RST-0001')!.title).toBe('Synopsis first');
@@ -144,6 +180,25 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0001'], amends: ['ADR-0003'] });
   });
 
+  it("a link's target decides which record it references, not the record its text names; a disagreement is a finding", async () => {
+    // a link titled with one record's number that leads to another record's file, or to its page
+    // on the project's documentation site (the site drops the number from the file name)
+    const body = [
+      'As agreed in [ADR-0011](0012-topics.md), topics carry the events.',
+      'The replay rules follow [ADR 9](https://docs.example.org/architecture/adr/event-retention/).',
+      'Our [earlier notes](https://docs.example.org/blog/event-retention) are no record.',
+      'The schema is in [ADR-3](https://docs.example.org/architecture/adr/no-such-page).',
+    ].join('\n');
+    const repo = fixture({ 'doc/adr/0015-streams.md': adr('0015', 'Streams', 'Accepted', body) });
+    const set = await load(repo.dir);
+    // 0012 by its file, 0011 by its page (its text says 9), 0003 by the text of a link leading to no record
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0012', 'ADR-0011', 'ADR-0003'] });
+    const found = set.problems.filter((p) => p.rule === 'reference-disagrees' && p.file === 'doc/adr/0015-streams.md');
+    expect(found.map((p) => p.line).sort()).toEqual([11, 12]);
+    expect(found.find((p) => p.line === 11)!.message).toContain('names ADR-0011 but it leads to doc/adr/0012-topics.md (ADR-0012)');
+    expect(found.find((p) => p.line === 12)!.message).toContain('names ADR-0009 but it leads to doc/adr/0011-event-retention.md (ADR-0011)');
+  });
+
   it('counts a mention only when it names a file or a folder below the top level', async () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);
@@ -183,6 +238,13 @@ describe('successor following from prose (issue 30 item 5)', () => {
     } finally {
       snapshot.close();
     }
+    // the map agrees with check: the design note is a document it links, the missing page is broken
+    const map = runCli(['map', '--json', '--no-staleness'], { cwd: repo.dir });
+    expect(map.code, map.stderr).toBe(0);
+    const data = JSON.parse(map.stdout) as { broken: { source: string; target: string }[]; documents?: { source: string; target: string }[] };
+    expect(data.broken.filter((b) => b.source === 'ADR-0015').map((b) => b.target)).toEqual(['doc/gone.md']);
+    expect(data.documents).toEqual([{ source: 'ADR-0015', target: 'doc/cache-design.md', kind: 'relates_to' }]);
+    expect(runCli(['map', '--no-staleness', '-o', `${repo.dir}/.git/map.html`], { cwd: repo.dir }).stderr).toMatch(/2 broken links/);
   });
 
   it('a link inside a fenced example, also one quoted ("> ```markdown"), is the example\'s: no relation and no broken link', async () => {

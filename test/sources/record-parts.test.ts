@@ -130,6 +130,14 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(derivedSummary('# 3. DB\n\n## Decision\n\n- We use Postgres.\n\nIt is what we run.\n')).toBe('We use Postgres.');
   });
 
+  it('a sentence that hands over to a list ("We decided that:", "Chosen option: X, because") is finished by the first item, not cut before it', () => {
+    expect(derivedSummary('# 3. Model\n\n## Decision\n\nWe decided that:\n\n- Orders are kept per tenant and never\n  shared between tenants.\n- Invoices are immutable.\n')).toBe('We decided that: Orders are kept per tenant and never shared between tenants.');
+    expect(derivedSummary('# 0. Records\n\n## Decision Outcome\n\nChosen option: "Plain markdown", because\n\n* Everyone can read it.\n* It diffs well.\n')).toBe('Chosen option: "Plain markdown", because Everyone can read it.');
+    expect(derivedSummary('# 7. Queue\n\n## Decision\n\nThe rule is simple:\n\nEvery job is retried twice.\n\nA third failure pages the team.\n')).toBe('The rule is simple: Every job is retried twice.');
+    // a colon followed by code is left as it was: the code is no sentence to finish it with
+    expect(derivedSummary('# 6. Layout\n\n## Decision\n\nWe lay the folders out like:\n\n```\n- repos\n```\n')).toBe('We lay the folders out like:');
+  });
+
   it('a decision that opens with the chosen option\'s number ("(#2) Use …") is summarised without it', () => {
     // cisagov/manage.get.gov's 0029, 0030 and 0031 open their decision with "(#1)" or "(#2)"
     expect(derivedSummary('# 29. DNS hosting\n\n## Decision\n\n(#2) Use separate services inside existing registrar app\n\n## Considered Options\n\n### 1. Internal Django app\n')).toBe('Use separate services inside existing registrar app');

@@ -254,6 +254,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         break;
       }
     }
+    // "Superseded by" ⏎ "[7. Queues](…)": the status goes on to the next line of its paragraph
+    const next = found.status ? lines[found.status.line]?.trim() : undefined;
+    if (found.status && next && /\b(?:by|of|to)\s*:?$/i.test(found.status.value)) found.status = { ...found.status, value: `${found.status.value} ${plain(next)}` };
   }
   // "## Status: Proposed": a heading that carries the status itself
   if (!found.status) {
@@ -316,28 +319,48 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const prefixRe = prefixPattern(opts.prefix);
   // "ADR 7", "ADR-0007", "ADR #7"
   const numbered = new RegExp(prefixRe.source.replace('[-_ ]?', '[-_ ]?#?\\s?'), 'gi');
+  /** The record a link's text names by prefix and number, as an alternative after `\u0001` (none: ''). */
+  const labelRef = (label: string): string => {
+    numbered.lastIndex = 0;
+    const m = numbered.exec(label);
+    numbered.lastIndex = 0;
+    return m ? '\u0001' + opts.prefix + m[1] : '';
+  };
   /** References on a line and where each is written: record files linked, `ADR 7`/`ADR #7`, and (`~`, kept only when a record has the number) `#7`, `0007-…`. */
   const refsIn = (l: string, phrased: boolean): { ref: string; at: number; end: number }[] => {
     const out: { ref: string; at: number; end: number }[] = [];
     const spans: [number, number][] = [];
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
+      // a markdown link's text starts at its `[`: the wording before the link text counts
+      const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;
+      const at = open < 0 ? m.index : open;
+      // the record its text names ("[ADR-0015](…)"), kept beside the target: the target decides
+      const named = m[1] && open >= 0 ? labelRef(l.slice(open + 1, m.index)) : '';
       if (/^[a-z]+:/i.test(target)) {
         // a record linked by its forge address (".../blob/main/docs/adr/0008-x.md"): a reference
         // only when this repository has a record at that path (`^`: dropped otherwise, never broken)
         const blob = file.startsWith('~') ? null : BLOB_URL.exec(target);
         if (blob) {
-          const open = l.lastIndexOf('[', m.index);
-          out.push({ ref: '^' + safeDecode(blob[1]!), at: open < 0 ? m.index : open, end: m.index + m[0].length });
-          spans.push([open < 0 ? m.index : open, m.index + m[0].length]);
+          out.push({ ref: '^' + safeDecode(blob[1]!) + named, at, end: m.index + m[0].length });
+          spans.push([at, m.index + m[0].length]);
         }
         continue;
       }
       const p = linkedPath(file, dir, safeDecode(target));
-      // a markdown link's text starts at its `[`: the wording before the link text counts
-      const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;
-      out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p), at: open < 0 ? m.index : open, end: m.index + m[0].length });
-      spans.push([open < 0 ? m.index : open, m.index + m[0].length]);
+      out.push({ ref: '@' + (m[3] && !/\.(rst|md)$/i.test(p) ? p + '.rst' : p) + named, at, end: m.index + m[0].length });
+      spans.push([at, m.index + m[0].length]);
+    }
+    // a record's published page (".../docs/architecture/decisions/watt-time-v3" on a docs site,
+    // "./0016-watt-time-v3" without its extension): `%folder/slug`, a reference when a record of
+    // that folder has that file name (with or without its number); else the link's text decides
+    for (const m of l.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const open = l.lastIndexOf('[', m.index);
+      if (open < 0 || spans.some(([a, b]) => m.index >= a && m.index < b)) continue;
+      const slug = pageSlug(file, dir, m[1]!);
+      if (!slug) continue;
+      out.push({ ref: '%' + slug + labelRef(l.slice(open + 1, m.index)), at: open, end: m.index + m[0].length });
+      spans.push([open, m.index + m[0].length]);
     }
     const free = (i: number) => !spans.some(([a, b]) => i >= a && i < b);
     for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index, end: m.index + m[0].length });
@@ -349,8 +372,13 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):
   // a link written there is the example's, not this record's reference
   let quotedFence = false;
+  // a wording that ends its line ("Superseded by" ⏎ "[7. Queues](0007-queues.md)", a paragraph
+  // wrapped at 80 columns): it is the wording of the first reference on the next line
+  let carried: ReturnType<typeof phrasesIn>[number] | undefined;
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
+    const before = carried;
+    carried = undefined;
     if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(?:>\s*)*(```|~~~)/.test(l)) {
       quotedFence = !quotedFence;
       continue;
@@ -359,14 +387,17 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const phrases = PHRASE_ANY.test(l) ? phrasesIn(l) : [];
     const inRelated = relatedRanges.length > 0 && relatedRanges.some(([a, b]) => i >= a && i < b);
     const inStatus = !!statusRange && i >= statusRange[0] && i < statusRange[1];
-    const refs = refsIn(l, phrases.length > 0);
+    const refs = refsIn(l, phrases.length > 0 || before !== undefined);
+    const last = phrases[phrases.length - 1];
+    if (last && /^[\s:,\u2013\u2014-]*$/.test(l.slice(last.end))) carried = last;
     if (!refs.length) continue;
-    for (const r of refs) {
+    for (const [n, r] of refs.entries()) {
       // the wording nearest before the reference, else the first after it, in the reference's
       // own sentence: "dynamic form updates, hidden elements, etc. We … (see [the SSR record](…))"
       // is no record that updates another
       let ph = undefined as (typeof phrases)[number] | undefined;
       for (const p of phrases) if (p.end <= r.at && !SENTENCE_END.test(l.slice(p.end, r.at))) ph = p;
+      if (!ph && n === 0 && before && !SENTENCE_END.test(l.slice(0, r.at)) && !phrases.some((p) => p.start < r.at)) ph = before;
       ph ??= phrases.find((p) => p.start >= r.at && !SENTENCE_END.test(l.slice(r.end, p.start)));
       if (!ph) {
         // a reference without wording: related, in a Related section or anywhere (a Status section's bare link is left out)
@@ -416,6 +447,30 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // n: only an id taken from the file name is renumbered or found by number
   setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
   return { artifact, problems };
+}
+
+/**
+ * `folder/slug` of a link that may be a record's published page: the last two segments of its
+ * path (a web address, or a relative link without a markdown/rst extension), lowercased,
+ * without `.html`, a query or an anchor; undefined when the last segment is no word-like slug
+ * (a number alone, an image, an archive).
+ */
+function pageSlug(file: string, dir: string, target: string): string | undefined {
+  let t = target.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  if (!t) return undefined;
+  if (/^[a-z][a-z+.-]*:/i.test(t)) {
+    if (!/^https?:\/\/[^/]+\//i.test(t)) return undefined;
+    t = t.replace(/^https?:\/\/[^/]+/i, '');
+  } else {
+    if (file.startsWith('~')) return undefined;
+    t = linkedPath(file, dir, t);
+  }
+  t = safeDecode(t).replace(/\.html?$/i, '');
+  const segs = t.split('/').filter(Boolean);
+  const slug = segs[segs.length - 1];
+  const folder = segs[segs.length - 2];
+  if (!slug || !folder || !/^[\p{L}\d][\p{L}\d_.-]*$/u.test(slug) || !/\p{L}/u.test(slug) || /\.[a-z0-9]{1,5}$/i.test(slug)) return undefined;
+  return `${folder.toLowerCase()}/${slug.toLowerCase()}`;
 }
 
 /**

@@ -132,14 +132,14 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
     let prefix = 'ADR-';
     const named = pointedDirs.get(dir)?.name;
     if (named) {
-      const slug = named.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24);
+      const slug = prefixSlug(named);
       if (slug) prefix = `${slug}-`;
       for (let i = 2; used.has(prefix); i++) prefix = `${slug}${i}-`;
     }
     if (used.has(prefix)) {
       const segs = dir.split('/').filter((s) => !GENERIC.has(s.toLowerCase()));
       const seg = segs[segs.length - 1] ?? dir.replace(/\//g, '-');
-      const slug = seg.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'RECORDS';
+      const slug = prefixSlug(seg) || 'RECORDS';
       prefix = `${slug}-`;
       for (let i = 2; used.has(prefix); i++) prefix = `${slug}${i}-`;
     }
@@ -156,6 +156,18 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
     if (src) src.records++;
   }
   return out.sort((a, b) => Number(!a.from) - Number(!b.from) || (a.dir < b.dir ? -1 : 1));
+}
+
+/**
+ * An id prefix from a folder's or a package's name: upper case, words joined by `-`, at most
+ * 24 characters cut between words ("3rd-party-technical-review" → 3RD-PARTY-TECHNICAL, not
+ * 3RD-PARTY-TECHNICAL-REVI: an id reads as words), or at 24 when the first word is longer.
+ */
+function prefixSlug(name: string): string {
+  const slug = name.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (slug.length <= 24) return slug;
+  const at = slug.lastIndexOf('-', 24);
+  return at > 0 ? slug.slice(0, at) : slug.slice(0, 24);
 }
 
 /** Agents' rule files present in a repository (AGENTS.md, CLAUDE.md, Cursor rules, Copilot instructions, …). */

@@ -3,7 +3,7 @@
 import type { Config } from '../../config.js';
 import type { Artifact, LoadProblem, RelationKind } from '../types.js';
 import type { PathLookup } from '../../util/glob.js';
-import { extraOf } from './extra.js';
+import { extraOf, setExtra } from './extra.js';
 import { mentionPattern, resolveMentions } from './mentions.js';
 import { mapStatus } from './status.js';
 
@@ -54,7 +54,23 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const k = `${prefix.toLowerCase()}${Number(n)}`;
     if (a.id.endsWith(n) && !byNumber.has(k)) byNumber.set(k, a);
   }
-  const resolve = (ref: string): string | undefined => {
+  // a record's published page by `folder/slug`: its folder's name and its file name, with and without the number
+  let bySlug: Map<string, string | null> | undefined;
+  const slugOf = (key: string): string | undefined => {
+    if (!bySlug) {
+      bySlug = new Map();
+      for (const a of artifacts) {
+        if (a.format !== 'adr') continue;
+        const parts = a.file.split('/');
+        const folder = (parts[parts.length - 2] ?? '').toLowerCase();
+        const stem = parts[parts.length - 1]!.replace(/\.[^.]+$/, '').toLowerCase();
+        for (const k of new Set([`${folder}/${stem}`, `${folder}/${stem.replace(/^\d+[-_ .]+/, '')}`])) bySlug.set(k, bySlug.has(k) && bySlug.get(k) !== a.id ? null : a.id);
+      }
+    }
+    return bySlug.get(key) ?? undefined;
+  };
+  const resolveOne = (ref: string): string | undefined => {
+    if (ref.startsWith('%')) return slugOf(ref.slice(1));
     // a loose reference ("#7", "0007-…" beside a wording) counts only when a record has the number
     if (ref.startsWith('~')) {
       const m = /^~(.*?)(\d+)$/.exec(ref);
@@ -72,6 +88,26 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const hit = m ? byNumber.get(`${m[1]!.toLowerCase()}${Number(m[2])}`) : undefined;
     return hit?.id ?? ref;
   };
+  // a link whose text names a record (`target\u0001ADR-15`): the target decides when it is a
+  // record; a text naming another record is a finding, once per link; a page that is no record
+  // leaves the text to decide
+  const mismatched = new Set<string>();
+  const resolveAt = (a: Artifact, ref: string, line: number): string | undefined => {
+    const cut = ref.indexOf('\u0001');
+    if (cut < 0) return resolveOne(ref);
+    const target = resolveOne(ref.slice(0, cut));
+    const named = resolveOne(ref.slice(cut + 1));
+    const namedRecord = named !== undefined && byId.has(named) ? named : undefined;
+    if (target !== undefined && byId.has(target)) {
+      const key = `${a.id}\0${line}\0${ref}`;
+      if (namedRecord && namedRecord !== target && !mismatched.has(key)) {
+        mismatched.add(key);
+        problems.push({ file: a.file, line, rule: 'reference-disagrees', message: `a link's text names ${namedRecord} but it leads to ${byId.get(target)!.file} (${target}); read as a reference to ${target}: correct the text or the link` });
+      }
+      return target;
+    }
+    return ref.startsWith('%') ? named : target;
+  };
   // a supersession is drawn when the records agree, or one states it and the other does not
   // contradict it; two records that each claim to supersede the other get a relates_to and a finding
   const claims = new Map<string, { file: string; line: number }>();
@@ -79,7 +115,7 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     for (const t of a.relations.supersedes ?? []) claims.set(`${a.id}\0${t}`, { file: a.file, line: a.keyLines.relations ?? 1 });
     for (const [kind, ref, line, dir] of extras[i]?.rel ?? []) {
       if (kind !== 'supersedes') continue;
-      const to = resolve(ref);
+      const to = resolveAt(a, ref, line);
       if (to === undefined || to === a.id) continue;
       const key = dir === 0 ? `${a.id}\0${to}` : `${to}\0${a.id}`;
       if (!claims.has(key)) claims.set(key, { file: a.file, line });
@@ -96,7 +132,7 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const links = [...a.links];
     let linkLine: number | undefined;
     for (const [written, ref, line, dir] of x.rel) {
-      const to = resolve(ref);
+      const to = resolveAt(a, ref, line);
       if (to === undefined || to === a.id) continue;
       let kind = written;
       if (kind === 'supersedes' && (dir === 0 ? disputed(a.id, to) : disputed(to, a.id))) {
@@ -133,11 +169,17 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const a = byId.get(to)!;
     const rel: Partial<Record<RelationKind, string[]>> = {};
     for (const [k, v] of Object.entries(a.relations)) rel[k as RelationKind] = [...v];
+    const by: [RelationKind, string, string][] = [];
     for (const { kind, from } of list) {
       const l = (rel[kind] ??= []);
-      if (!l.includes(from)) l.push(from);
+      if (!l.includes(from)) {
+        l.push(from);
+        // this record's text does not say it: the other one does ("Superseded by" this)
+        by.push([kind, from, from]);
+      }
     }
     a.relations = rel;
+    if (by.length) setExtra(a, { ...extraOf(a), by });
   }
 
   // statuses repeat across records: map each (type, text) once

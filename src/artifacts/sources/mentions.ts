@@ -124,7 +124,8 @@ export interface MentionHit {
   id: string;
   type: string;
   title: string;
-  status?: string;
+  /** null when the record has none */
+  status: string | null;
   file: string;
   /** the mention as written (path, directory, glob or file#Symbol) */
   target: string;
@@ -146,7 +147,7 @@ export function mentionedIn(artifacts: Iterable<Artifact>, repoPath: string): Me
       const t = hash < 0 ? m.target : m.target.slice(0, hash);
       const hit = t === p || (p && p.startsWith(t + '/')) || (picomatch.scan(t).isGlob && picomatch(t, { dot: true })(p));
       if (!hit) continue;
-      out.push({ id: a.id, type: a.type, title: a.title, ...(a.status !== undefined ? { status: a.status } : {}), file: a.file, target: m.target, line: m.line });
+      out.push({ id: a.id, type: a.type, title: a.title, status: a.status ?? null, file: a.file, target: m.target, line: m.line });
       break;
     }
   }

@@ -190,6 +190,10 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     // a lone bullet of a few words ("- Decoupling from SDK") is a label: the prose under it says what it means
     let label: string | undefined;
     let firstRaw = '';
+    // "We decided that:", "Chosen option: X, because" and a list or a paragraph after a blank
+    // line: what follows finishes the sentence, so its first item (or the paragraph) is read
+    // into the summary (else it stops mid-thought)
+    let listAfter: 'wait' | 'in' | undefined;
     for (const raw of parts[k]!.text.split('\n')) {
       const l = raw.trim();
       if (l && !para.length) firstRaw = l;
@@ -200,11 +204,22 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
           label = para[0]!;
           para = [];
         }
+        if (para.length && listAfter === undefined && label === undefined && INTRODUCES.test(para[para.length - 1]!)) {
+          listAfter = 'wait';
+          continue;
+        }
         if (para.length) break;
         continue;
       }
       // list items read as one sentence each
       const item = /^(?:[-*+]|\d+[.)])\s+/.test(l);
+      if (listAfter === 'wait') {
+        listAfter = 'in';
+        para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));
+        continue;
+      }
+      // the first item (or paragraph) finishes the sentence; the rest is the record's to tell
+      if (listAfter === 'in' && item) break;
       // a label followed by another item is a list of short items: the first of them is the paragraph
       if (item && label !== undefined && !para.length) {
         para = [label];
@@ -231,6 +246,9 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
   }
   return undefined;
 }
+
+/** The end of a line that announces what follows: "that:", "the following:", ", because". */
+const INTRODUCES = /(?::|\bbecause|\bas follows)$/i;
 
 /** A list item of at most five words without a sentence's end: a label, not a statement. */
 const LABEL_ITEM = /^(?:[-*+]|\d+[.)])\s+(?:\S+\s+){0,4}\S*[^\s.!?;]$/;

@@ -143,7 +143,8 @@ async function recordsAt(store: SourceStore, commit: string, s: GitSourceConfig)
     const rel = extraOf(a)?.rel ?? [];
     const status = (a.statusText ?? a.status ?? '').toLowerCase();
     const superseded = status.startsWith('superseded') || rel.some(([k, , , incoming]) => k === 'supersedes' && incoming === 1);
-    const named = rel.filter(([k, , , incoming]) => k === 'supersedes' && incoming === 0).map(([, ref]) => ref);
+    // a link's target, not the record its text names (`target\u0001ADR-7`: see finishSources)
+    const named = rel.filter(([k, , , incoming]) => k === 'supersedes' && incoming === 0).map(([, ref]) => ref.split('\u0001')[0]!);
     // the title's number is the file's: a renumbered record differs by it alone
     const words = wordsOf(buf.toString('utf8').replace(/^(#\s*)\d+[.:]?\s*/m, '$1'));
     out.set(e.path, { id: a.id, file, blob: e.blob, ...(superseded ? { status: 'superseded' } : a.status !== undefined ? { status: a.status } : {}), supersedes: [...(a.relations.supersedes ?? []), ...named], words });

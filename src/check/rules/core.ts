@@ -1,4 +1,4 @@
-import { buildGraph, findCycles, type LinkGraph } from '../../artifacts/graph.js';
+import { buildGraph, DOCUMENT_PATH, findCycles, type LinkGraph } from '../../artifacts/graph.js';
 import { ID_PATTERN, type Artifact } from '../../artifacts/types.js';
 import { isInactive } from '../../artifacts/in-force.js';
 import type { CheckContext, Finding, Rule, RuleFinding } from '../types.js';
@@ -33,9 +33,6 @@ async function lineNaming(ctx: CheckContext, a: Artifact, target: string, from: 
   for (let i = Math.max(0, (from ?? 1) - 1); i < lines.length; i++) if (names.some((n) => lines[i]!.includes(n))) return i + 1;
   return from;
 }
-
-/** A link target written as a repository path of a document (`docs/design.md`), not an id. */
-const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
 
 const line = (a: Artifact, key: string) => a.keyLines[key] ?? a.keyLines.id;
 
@@ -92,6 +89,7 @@ const loadProblems: Rule[] = [
   ['status-unmapped', "a decision record's status that maps onto nothing in its type's vocabulary (add a status_map entry)"],
   ['duplicate-number', 'two decision records with the same number in their file names (the later one gets a longer id)'],
   ['supersession-disagrees', 'two decision records that each say they supersede the other (no supersession is drawn)'],
+  ['reference-disagrees', "a link in a decision record whose text names one record (\"ADR-15\") while it leads to another's file or page (the target is read)"],
   ['stamps-malformed', 'a line of the stamps sidecar (stamps of records read in place) that does not parse, or stamps a record twice'],
   ['stamps-orphaned', 'a line of the stamps sidecar stamping an id no record read in place has (renumbered, renamed or removed)'],
   ['provenance-malformed', 'a line of the provenance sidecar (owner, session, commit, source of records read in place) that does not parse'],
@@ -99,7 +97,7 @@ const loadProblems: Rule[] = [
   ['source-empty', 'a git source whose folder holds no files at the pinned commit'],
 ].map(([id, description]) => ({
   id: id!,
-  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'supersession-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
+  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'supersession-disagrees' || id === 'reference-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
   description: description!,
   run: (ctx: CheckContext) => ctx.set.problems.filter((p) => p.rule === id).map((p) => ({ rule: p.rule, message: p.message, file: p.file, line: p.line })),
 }));

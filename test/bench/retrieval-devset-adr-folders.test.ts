@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/retrieval/lib.mjs';
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
-// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails) and the held-out
+// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go) and the held-out
 // theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#) and cisagov/manage.get.gov (Python, Django), all three held out. The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
@@ -43,6 +43,17 @@ const SETS: AdrSet[] = [
     // Ruby: a class or module, or a method (instance or `self.`)
     declares: (name) => new RegExp(`(class|module|def)\\s+(self\\.)?${name}\\b`),
     minimums: { total: 60, file: 20, unnamed: 15, symbol: 8, question: 10, paraphrase: 10, keyword: 5, offtopic: 10 },
+  },
+  {
+    // the fourth development set (DEC-078): adr-NNN records with emoji headings, Go
+    file: 'goboot.json',
+    repository: 'it-timo/goboot',
+    env: 'GIT_CTX_DEVSET_GOBOOT_REPO',
+    records: 'doc/adr/',
+    recordPath: /^doc\/adr\/adr-\d{3}-[a-z0-9-]+\.md$/,
+    // Go: a function or method, a type, or a constant / variable
+    declares: (name) => new RegExp(`(func\\s+(\\([^)]*\\)\\s*)?${name}\\b)|(type\\s+${name}\\b)|(\\b${name}\\s*=)`),
+    minimums: { total: 80, file: 20, unnamed: 10, symbol: 12, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
   },
   {
     // the held-out set, labelled blind (bench/README-retrieval-devsets.md): MADR records, Python

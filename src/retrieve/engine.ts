@@ -32,6 +32,7 @@ import {
 } from './types.js';
 import { now } from '../util/timing.js';
 import { namedPlaces } from './trace.js';
+import { declarationInText } from './text-declaration.js';
 
 export { namedPlaces };
 
@@ -327,6 +328,11 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     const own = await index.symbolsOf(path);
     // as written (`Cache.read`), or as a person shortens it (`read`, `Cache#read`)
     symbolRange = findSymbol(own, opts.target.symbol) ?? findDeclaration(own, opts.target.symbol) ?? findDeclaration(await graphSymbols(), opts.target.symbol);
+    // a constant, a variable or a field neither lists: found by the line that declares it
+    if (!symbolRange) {
+      const buf = await snapshot.read(path);
+      if (buf && !buf.subarray(0, 8000).includes(0)) symbolRange = declarationInText(buf.subarray(0, MAX_PLACE_BYTES).toString('utf8'), opts.target.symbol);
+    }
     if (!symbolRange) {
       const names = [...new Set([...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)])].slice(0, 8);
       throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});

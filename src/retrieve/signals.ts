@@ -19,13 +19,18 @@ export function mentionSignals(set: ArtifactSet, path: string, symbol?: string):
   for (const a of set.artifacts) {
     if (!a.mentions?.length) continue;
     let best: Signal | undefined;
+    // a record that names several folders lays out the code (`pkg/config` holds the data,
+    // `pkg/types` the constants, `pkg/app` wires them): it says less of each than a record
+    // that names one. Each folder's mention counts 1/√(folders named) (DEC-078)
+    const folders = new Set(a.mentions.map((m) => normalizeRepoPath(m.target.replace(/#.*$/, ''))).filter((f) => !isGlob(f) && !/\.[A-Za-z0-9]+$/.test(f))).size;
+    const perFolder = 1 / Math.sqrt(Math.max(1, folders));
     for (const m of a.mentions) {
       const hash = m.target.indexOf('#');
       const file = normalizeRepoPath(hash >= 0 ? m.target.slice(0, hash) : m.target);
       const sym = hash >= 0 ? m.target.slice(hash + 1) : undefined;
       let s = 0;
       if (file === path) s = sym && symbol && (sym === symbol || symbol.startsWith(sym + '.')) ? 1 : sym ? 0.7 : 0.9;
-      else if (isGlob(file) ? entryCovers(file, path) : path.startsWith(file + '/')) s = 0.5 * Math.min(1, segs(file.replace(/\/?\*.*$/, '')).length / depth);
+      else if (isGlob(file) ? entryCovers(file, path) : path.startsWith(file + '/')) s = perFolder * 0.5 * Math.min(1, segs(file.replace(/\/?\*.*$/, '')).length / depth);
       if (s > (best?.score ?? 0)) best = { score: s, why: { kind: 'mention', text: `mentions ${m.target} (${a.file}:${m.line})` } };
     }
     if (best) out.set(a.id, best);

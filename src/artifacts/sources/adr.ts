@@ -19,11 +19,12 @@ export interface AdrSourceOptions {
   type: string;
 }
 
-/** "1. Use X", "ADR-0048: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
+/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
 function stripNumber(title: string): string {
   const t = title
-    // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs
-    .replace(/^\s*(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
+    // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon
+    // before it (it-timo/goboot heads every record "# 📄 ADR-NNN: …") goes with it
+    .replace(/^\s*(?:[\p{Extended_Pictographic}\p{So}\uFE0F\u200D]+\s*)?(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
     // the template's number left unfilled ("# n. Django Templates", "# NNNN. Title"): no number
     // was written, and the placeholder is no word of the title
     .replace(/^\s*(?:n|N{1,4}|NUMBER|[Xx]{3,4})[.:]\s+(?=\S)/, '')

@@ -25,9 +25,11 @@
 // and the record files behind the ids from `git ctx list --format json` at head'.
 //
 // Reported per set and over all sets, for git-ctx and the baseline:
-//   hit@3    positives with a right record among the first 3 distinct records shown (the order
-//            of the comment: governing, edited, related/mentioned, then each file's "also
-//            relevant" records; see bench/pr-devset/lib.mjs shownRecords)
+//   hit@3    positives with a right record among the first 3 distinct records shown: the
+//            answer's ranked list (records that existed before the change, declared then found;
+//            a record the PR adds is listed apart, DEC-080), or for an older answer its
+//            artifacts then each file's "also relevant" records; see bench/pr-devset/lib.mjs
+//            shownRecords
 //   MRR      reciprocal rank of the first right record shown (depth 10)
 //   negatives  records shown for each case no record governs (the right answer is none)
 //   noise    lockfiles, CI workflows/settings and generated files among the changed files, and

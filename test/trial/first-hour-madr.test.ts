@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+/**
+ * A new user's first hour on a monorepo whose only records are a MADR 4 folder
+ * (`docs/decisions/`, YAML frontmatter, "Decision Outcome"), without `git ctx init`.
+ */
+const madr = (status: string, title: string, context: string, outcome: string) =>
+  `---\nstatus: ${status}\ndate: "2026-03-13"\ndecision-makers:\n  - "@acme/archive-team"\nconsulted: []\ninformed: []\n---\n\n# ${title}\n\n## Context and Problem Statement\n\n${context}\n\n## Considered Options\n\n* Keep it\n* Change it\n\n## Decision Outcome\n\n${outcome}\n`;
+
+function fixture(extra: Record<string, string> = {}) {
+  const repo = makeRepo({
+    'docs/decisions/0000-use-madr.md': madr('accepted', 'Use Markdown Architectural Decision Records', 'We want to record decisions.', 'Chosen option: MADR 4.0.0.'),
+    'docs/decisions/0002-group-dependency-updates.md': madr('accepted', 'Group dependency updates per ecosystem', 'One pull request per folder floods reviewers.', 'Chosen option: one group per ecosystem in `.github/dependabot.yaml`.'),
+    'docs/decisions/0005-exploration-notes.md': madr(
+      'proposed',
+      'Explore ideas in notes before records',
+      'Two record pull requests ([#2263 ADR-0001][pr-2263], [#2320 ADR-0004][pr-2320]) have been open for months.\n\n[pr-2263]: https://example.org/pull/2263\n[pr-2320]: https://example.org/pull/2320',
+      'Chosen option: a notes folder upstream of `docs/decisions/`.',
+    ),
+    '.github/dependabot.yaml': 'version: 2\nupdates: []\n',
+    'services/inbox/proxy.go': 'package main\n\n// ServeHTTP forwards uploads.\nfunc ServeHTTP() {}\n',
+    ...extra,
+  });
+  repo.commit('records');
+  return repo;
+}
+
+describe('first hour on a MADR folder, without init', () => {
+  it('a record number named in passing in prose, with no record behind it, is a warning: check exits 0', () => {
+    const repo = fixture();
+    const cli = runCli(['check', '--json'], { cwd: repo.dir });
+    const out = JSON.parse(cli.stdout) as { findings: { rule: string; severity: string; file: string; line: number; message: string }[] };
+    const broken = out.findings.filter((f) => f.rule === 'broken-link');
+    expect(broken.map((f) => [f.severity, f.file, f.line])).toEqual([
+      ['warning', 'docs/decisions/0005-exploration-notes.md', 14],
+      ['warning', 'docs/decisions/0005-exploration-notes.md', 14],
+    ]);
+    expect(broken[0]!.message).toContain('its text names ADR-0001 without linking it, and no record has that number');
+    expect(cli.code).toBe(0);
+    // warm (the parse and set caches answer): the same verdict
+    const warm = JSON.parse(runCli(['check', '--json'], { cwd: repo.dir }).stdout) as typeof out;
+    expect(warm.findings.filter((f) => f.rule === 'broken-link').map((f) => f.severity)).toEqual(['warning', 'warning']);
+    // a linked record file that does not exist stays an error: the team wrote the link
+    repo.commit('a dead link', { 'docs/decisions/0006-successor.md': madr('accepted', 'Successor', 'See [the old one](0003-gone.md).', 'Chosen option: this.') });
+    const cli2 = runCli(['check', '--json'], { cwd: repo.dir });
+    const out2 = JSON.parse(cli2.stdout) as typeof out;
+    expect(out2.findings.filter((f) => f.rule === 'broken-link' && f.severity === 'error').map((f) => f.file)).toEqual(['docs/decisions/0006-successor.md']);
+    expect(cli2.code).toBe(1);
+  });
+});

@@ -47,6 +47,24 @@ export function requireArtifact(set: ArtifactSet, id: string): Artifact {
     const shown = numbered.slice(0, 10).map((x) => `${x.id} (${x.file})`);
     throw new CtxError('UNKNOWN_ID', `${id} names ${numbered.length} records: ${shown.join(', ')}${numbered.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${numbered[0]!.id}` });
   }
+  const unloaded = unloadedFileFor(set, id);
+  if (unloaded) throw new CtxError('UNKNOWN_ID', `${id} is not loaded: ${unloaded.file}${unloaded.line ? `:${unloaded.line}` : ''}: ${unloaded.message}`, { hint: 'fix the file, then git ctx check' });
   const near = closeMatches(id, [...set.byId.keys()]);
   throw new CtxError('UNKNOWN_ID', `unknown artifact id: ${id}`, { hint: near.length ? `did you mean ${near.join(', ')}?` : 'run git ctx list to see the ids' });
+}
+
+/**
+ * The load problem of a file that would have given this id and did not load (invalid
+ * frontmatter, a binary file in a records folder): `DEC-007` for `…/DEC-007.md`, `7` for
+ * `…/0007-diagram.md`. Without it "unknown id" sends the reader looking for a typo.
+ */
+function unloadedFileFor(set: ArtifactSet, id: string): ArtifactSet['problems'][number] | undefined {
+  const typed = TYPED_NUMBER.exec(id.trim());
+  const wanted = id.trim().toLowerCase();
+  return set.problems.find((p) => {
+    const stem = (p.file.split('/').pop() ?? '').replace(/\.[^.]*$/, '').toLowerCase();
+    if (stem === wanted) return true;
+    const n = /^0*(\d+)[-_ ]/.exec(stem);
+    return !!typed && !!n && Number(n[1]) === Number(typed[2]);
+  });
 }

@@ -9,7 +9,7 @@ import { runCli } from '../helpers/cli.js';
 const madr = (status: string, title: string, context: string, outcome: string) =>
   `---\nstatus: ${status}\ndate: "2026-03-13"\ndecision-makers:\n  - "@acme/archive-team"\nconsulted: []\ninformed: []\n---\n\n# ${title}\n\n## Context and Problem Statement\n\n${context}\n\n## Considered Options\n\n* Keep it\n* Change it\n\n## Decision Outcome\n\n${outcome}\n`;
 
-function fixture(extra: Record<string, string> = {}) {
+function fixture(extra: Record<string, string | Buffer> = {}) {
   const repo = makeRepo({
     'docs/decisions/0000-use-madr.md': madr('accepted', 'Use Markdown Architectural Decision Records', 'We want to record decisions.', 'Chosen option: MADR 4.0.0.'),
     'docs/decisions/0002-group-dependency-updates.md': madr('accepted', 'Group dependency updates per ecosystem', 'One pull request per folder floods reviewers.', 'Chosen option: one group per ecosystem in `.github/dependabot.yaml`.'),
@@ -48,5 +48,28 @@ describe('first hour on a MADR folder, without init', () => {
     const out2 = JSON.parse(cli2.stdout) as typeof out;
     expect(out2.findings.filter((f) => f.rule === 'broken-link' && f.severity === 'error').map((f) => f.file)).toEqual(['docs/decisions/0006-successor.md']);
     expect(cli2.code).toBe(1);
+  });
+
+  it('show names what kept a record from loading: frontmatter that is no YAML, a binary file, a broken contextia record', () => {
+    const repo = fixture({
+      'docs/decisions/0006-use-nats.md': '---\nstatus: accepted\ndate: "2026-05-01\ndecision-makers: [a, b\n---\n\n# Use NATS for events\n\n## Decision Outcome\n\nChosen option: NATS.\n',
+      'docs/decisions/0007-diagram.md': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 0xff, 0xfe, 0, 1]),
+      '.contextia/config.yaml': 'sources:\n  - { dir: docs/decisions, format: adr, prefix: ADR-, type: decision }\n',
+      '.contextia/system/rationale/DEC-007.md': '---\nid: DEC-007\ntype: decision\ntitle: [unclosed\n---\n\n# Broken\n',
+    });
+    const six = runCli(['show', '6'], { cwd: repo.dir });
+    expect(six.code).toBe(0);
+    expect(six.stdout).not.toContain('no metadata written');
+    expect(six.stdout).toMatch(/problem: docs\/decisions\/0006-use-nats\.md:4: invalid YAML in the record's frontmatter/);
+    const json = JSON.parse(runCli(['show', '6', '--json'], { cwd: repo.dir }).stdout) as { problems?: { line: number; rule: string }[] };
+    expect(json.problems).toEqual([expect.objectContaining({ line: 4, rule: 'frontmatter-malformed' })]);
+    // a file that gave no record: its problem, not "unknown id"
+    const seven = runCli(['show', '7'], { cwd: repo.dir });
+    expect(seven.code).toBe(2);
+    expect(seven.stderr).toContain('7 is not loaded: docs/decisions/0007-diagram.md: binary file');
+    const dec = runCli(['show', 'DEC-007'], { cwd: repo.dir });
+    expect(dec.code).toBe(2);
+    expect(dec.stderr).toMatch(/DEC-007 is not loaded: \.contextia\/system\/rationale\/DEC-007\.md:\d+: invalid YAML/);
+    expect(runCli(['show', '9'], { cwd: repo.dir }).stderr).toContain('unknown artifact id: 9');
   });
 });

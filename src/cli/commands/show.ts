@@ -39,12 +39,17 @@ export function register(program: Command): void {
         return by ? [{ kind: k as RelationKind, id: t, statedBy: by }] : [];
       }));
       const confirms = readConfirmations(a, undefined);
+      // what kept the record from loading whole (frontmatter that is no YAML): said here, since
+      // the record still shows, and not only by `git ctx check`
+      const problems = repo.set.problems.filter((x) => x.file === a.file);
       if (o.json || o.format === 'json') {
-        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, status: a.status ?? null, ...(a.statusText !== undefined && a.statusText.toLowerCase() !== a.status?.toLowerCase() ? { statusWritten: a.statusText } : {}), frontmatter: a.data, ...(fromText.length ? { relationsFromText: Object.fromEntries(fromText) } : {}), ...(statedElsewhere.length ? { relationsStatedByOthers: statedElsewhere } : {}), reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
+        io().out(JSON.stringify({ version: 1, id: a.id, type: a.type, title: a.title, file: a.file, depth: o.depth, status: a.status ?? null, ...(a.statusText !== undefined && a.statusText.toLowerCase() !== a.status?.toLowerCase() ? { statusWritten: a.statusText } : {}), frontmatter: a.data, ...(fromText.length ? { relationsFromText: Object.fromEntries(fromText) } : {}), ...(statedElsewhere.length ? { relationsStatedByOthers: statedElsewhere } : {}), reverse, confirm: confirms.confirmations.map(({ kind, pattern, in: scope, message, severity }) => ({ kind, pattern, in: scope, message, severity })), ...(problems.length ? { problems: problems.map(({ line, rule, message }) => ({ line: line ?? null, rule, message })) } : {}), body: o.depth === 'meta' ? undefined : bodyAt(a, o.depth) }, null, 2) + '\n');
         return;
       }
       const p = colors();
-      io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${metaText(a, { withStamp: o.depth === 'full', withConfidence: true })}\n`);
+      const unread = problems.some((x) => x.rule === 'frontmatter-malformed') && !Object.keys(a.data).length;
+      io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${unread ? '' : `${metaText(a, { withStamp: o.depth === 'full', withConfidence: true })}\n`}`);
+      for (const x of problems) io().out(`${p.red('problem:')} ${x.file}${x.line ? `:${x.line}` : ''}: ${x.message} (${x.rule}; fix it in the file, then git ctx check)\n`);
       for (const [k, v] of fromText) io().out(`${p.dim(`${k} (from the text):`)} ${v.join(', ')}\n`);
       for (const r of statedElsewhere) io().out(`${p.dim(`${r.kind}:`)} ${r.id} ${p.dim(`(${r.statedBy}'s text says it is ${REVERSE_NAMES[r.kind].replace(/_/g, ' ')} ${a.id}; this record's text does not say so)`)}\n`);
       for (const [k, v] of Object.entries(reverse)) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);

@@ -42,10 +42,10 @@ export function decisionSection(body: string): string | undefined {
  */
 export function bodyAt(a: Artifact, depth: Depth): string {
   if (depth === 'meta') return '';
-  if (depth === 'full') return a.body.trim();
   // a record read in place keeps its whole text as the body, MADR frontmatter included: the
-  // summary starts after it (the metadata is shown apart)
-  const body = a.body.replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '');
+  // text starts after it at every depth, since the metadata is shown apart (twice otherwise)
+  const body = a.format === 'adr' ? a.body.replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '') : a.body;
+  if (depth === 'full') return body.trim();
   const first = firstSection(body);
   const decision = decisionSection(body);
   return decision && !first.includes(decision) ? `${first}\n\n${decision}` : first;

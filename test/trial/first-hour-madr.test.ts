@@ -72,4 +72,19 @@ describe('first hour on a MADR folder, without init', () => {
     expect(dec.stderr).toMatch(/DEC-007 is not loaded: \.contextia\/system\/rationale\/DEC-007\.md:\d+: invalid YAML/);
     expect(runCli(['show', '9'], { cwd: repo.dir }).stderr).toContain('unknown artifact id: 9');
   });
+
+  it('show and a bundle give a MADR record its metadata once, not again as the frontmatter at the top of its text', () => {
+    const repo = fixture();
+    const full = runCli(['show', '2'], { cwd: repo.dir });
+    expect(full.code).toBe(0);
+    expect(full.stdout.match(/decision-makers/g)).toHaveLength(1);
+    expect(full.stdout).not.toMatch(/^---$/m);
+    expect(full.stdout).toContain('# Group dependency updates per ecosystem\n\n## Context and Problem Statement');
+    const bundle = runCli(['context', 'ADR-0002', '--format', 'json'], { cwd: repo.dir });
+    const parts = (JSON.parse(bundle.stdout) as { entries: { id: string; body?: string }[] }).entries;
+    const body = parts.find((x) => x.id === 'ADR-0002')?.body ?? '';
+    expect(body).toContain('Chosen option: one group per ecosystem');
+    expect(body).not.toContain('decision-makers');
+  });
 });
+

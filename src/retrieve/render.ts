@@ -79,7 +79,10 @@ function inactiveNote(x: RetrievedRecord): string {
  * stamps or scores (noise to a model), evidence in one line.
  */
 export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?: ReadonlySet<string> } & RenderOptions = {}): string {
-  const head = r.query.kind === 'place' ? `Records governing ${r.query.place}` : `Records for "${r.query.text}"`;
+  // "governing" is a claim only a declared record makes: an agent reading related records
+  // under that heading takes a keyword match for a rule of this file
+  const declared = r.results.some((x) => x.slot === 'declared');
+  const head = r.query.kind === 'place' ? (declared || !r.results.length ? `Records governing ${r.query.place}` : `Records related to ${r.query.place} (none declared)`) : `Records for "${r.query.text}"`;
   if (!r.results.length) {
     // said plainly, so an agent does not go on as if a record had been found
     const weak = opts.showWeak && r.weak?.length ? `\nWeak matches (probably not about this): ${r.weak.map((x) => `${x.id} — ${x.title}`).join('; ')}.` : '';

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
@@ -85,6 +86,20 @@ describe('first hour on a MADR folder, without init', () => {
     const body = parts.find((x) => x.id === 'ADR-0002')?.body ?? '';
     expect(body).toContain('Chosen option: one group per ecosystem');
     expect(body).not.toContain('decision-makers');
+  });
+
+  it('an agent reading a file that only related records concern is not told they govern it; a declared record is', () => {
+    const repo = fixture();
+    const read = (file: string) => {
+      const out = runCli(['hook', 'agent-read'], { cwd: repo.dir, input: JSON.stringify({ session_id: `s-${file}`, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: path.join(repo.dir, file) }, cwd: repo.dir }) });
+      expect(out.code).toBe(0);
+      return (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+    const related = read('.github/dependabot.yaml');
+    expect(related).toMatch(/^# Records related to \.github\/dependabot\.yaml \(none declared\)\n/);
+    expect(related).toContain('## ADR-0002 — Group dependency updates per ecosystem (decision, accepted; related)');
+    repo.commit('a declared record', { '.contextia/config.yaml': 'sources:\n  - { dir: docs/decisions, format: adr, prefix: ADR-, type: decision }\n', '.contextia/system/rationale/DEC-001.md': '---\nid: DEC-001\ntype: decision\ntitle: Updates are grouped\nstatus: accepted\npaths: [.github/**]\n---\n\n# Updates are grouped\n' });
+    expect(read('.github/dependabot.yaml')).toMatch(/^# Records governing \.github\/dependabot\.yaml\n/);
   });
 });
 

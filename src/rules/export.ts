@@ -73,7 +73,15 @@ export interface RulesPlan {
   budget: number;
   /** records left out as the decision-records meta-record */
   meta: string[];
+  /** records left out because they are still proposals (status proposed or draft) */
+  pending: string[];
 }
+
+/**
+ * A proposal is not yet a rule: rule files tell agents to follow what they hold, and an agent's
+ * own `add --propose` would otherwise steer every agent before a person confirmed it (DEC-081).
+ */
+const PENDING_STATUSES: ReadonlySet<string> = new Set(['proposed', 'draft']);
 
 /** The records that go into rule files: configured types, active statuses, ordered by type then id. */
 export function exportedArtifacts(set: ArtifactSet, config: Config): Artifact[] {
@@ -362,7 +370,12 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
   };
   const includeMeta = opts.includeMeta ?? config.rule_files.include_meta;
   const meta: string[] = [];
+  const pending: string[] = [];
   const arts = exportedArtifacts(set, config).filter((a) => {
+    if (a.status !== undefined && PENDING_STATUSES.has(a.status)) {
+      pending.push(a.id);
+      return false;
+    }
     if (includeMeta || !isMetaRecord(a, textOf(a).text)) return true;
     meta.push(a.id);
     return false;
@@ -467,5 +480,5 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     const { text, fitted } = whole;
     push(file, f, spliceSection(cur, text), cur, fitted);
   }
-  return { formats, ids: arts.map((a) => a.id), files, budget, meta };
+  return { formats, ids: arts.map((a) => a.id), files, budget, meta, pending };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -100,6 +101,22 @@ describe('first hour on a MADR folder, without init', () => {
     expect(related).toContain('## ADR-0002 — Group dependency updates per ecosystem (decision, accepted; related)');
     repo.commit('a declared record', { '.contextia/config.yaml': 'sources:\n  - { dir: docs/decisions, format: adr, prefix: ADR-, type: decision }\n', '.contextia/system/rationale/DEC-001.md': '---\nid: DEC-001\ntype: decision\ntitle: Updates are grouped\nstatus: accepted\npaths: [.github/**]\n---\n\n# Updates are grouped\n' });
     expect(read('.github/dependabot.yaml')).toMatch(/^# Records governing \.github\/dependabot\.yaml\n/);
+  });
+
+  it('rules export leaves proposals out of the rule files agents follow, says so, and takes one in once confirmed', () => {
+    const repo = fixture();
+    const first = runCli(['rules', 'export'], { cwd: repo.dir });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('left out, still proposals: ADR-0005 (git ctx confirm <id> accepts one)');
+    const agents = readFileSync(path.join(repo.dir, 'AGENTS.md'), 'utf8');
+    expect(agents).toContain('### ADR-0002: Group dependency updates per ecosystem');
+    expect(agents).not.toContain('ADR-0005');
+    const json = JSON.parse(runCli(['rules', 'export', '--dry-run', '--json'], { cwd: repo.dir }).stdout) as { records: string[]; pending: string[] };
+    expect(json.pending).toEqual(['ADR-0005']);
+    expect(json.records).not.toContain('ADR-0005');
+    expect(runCli(['confirm', 'ADR-0005'], { cwd: repo.dir }).code).toBe(0);
+    expect(runCli(['rules', 'export'], { cwd: repo.dir }).stdout).not.toContain('still proposals');
+    expect(readFileSync(path.join(repo.dir, 'AGENTS.md'), 'utf8')).toContain('### ADR-0005: Explore ideas in notes before records');
   });
 });
 

@@ -80,7 +80,8 @@ export function register(program: Command): void {
         'with paths; a section of CLAUDE.md for the rest), kiro (.kiro/steering/<id>.md: fileMatchPattern;',
         'inclusion always for norms without paths) and windsurf (.windsurf/rules/<id>.md: trigger glob + globs;',
         'always_on for norms without paths). A format counts as present when its folder exists, even empty.',
-        'The decision-records meta-record ("Record architecture decisions") is left out unless rule_files.include_meta.',
+        'The decision-records meta-record ("Record architecture decisions") is left out unless rule_files.include_meta;',
+        'so are proposals (status proposed or draft) until a person accepts them (git ctx confirm <id>).',
         'In AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md only the part between',
         '<!-- git-ctx:rules:begin --> and <!-- git-ctx:rules:end --> is written; the rest is kept byte for byte.',
         'Superseded, deprecated and other inactive records never appear; each file fits rule_files.budget tokens.',
@@ -119,13 +120,14 @@ export function register(program: Command): void {
       }
       if (o.json) {
         const files = plan.files.map(({ path: p, format, changed: c, content, ids, lowered, dropped }) => ({ path: p, format, action: !c ? 'unchanged' : content === null ? 'remove' : 'write', ids, lowered, dropped }));
-        io().out(JSON.stringify({ version: 1, formats: plan.formats, budget: plan.budget, records: plan.ids, written: write, files }, null, 2) + '\n');
+        io().out(JSON.stringify({ version: 1, formats: plan.formats, budget: plan.budget, records: plan.ids, pending: plan.pending, written: write, files }, null, 2) + '\n');
       } else {
         const p = colors();
         const verb = (f: (typeof plan.files)[number]) => (f.content === null ? (write ? 'removed' : 'would remove') : f.current === undefined ? (write ? 'created' : 'would create') : write ? 'updated' : 'would update');
         // one write for the whole listing: a first export lists thousands of files
         const lines = changed.map((f) => `${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
         lines.push(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
+        if (plan.pending.length) lines.push(p.dim(`left out, still proposals: ${plan.pending.join(', ')} (git ctx confirm <id> accepts one)\n`));
         io().out(lines.join(''));
       }
       if (o.check && changed.length) throw new ExitCode(1);

@@ -66,6 +66,10 @@ async function badRevision(root: string, rev: string): Promise<CtxError> {
   if (colon >= 0 && !rev.startsWith('-') && path.posix.normalize(`./${rev.slice(colon + 1)}`).startsWith('../')) {
     return new CtxError('BAD_REVISION', `${rev} names a path outside the repository, not a commit`, { hint });
   }
+  // `HEAD~5` in a clone made with --depth 1 (CI checkouts): the commit exists, only not here
+  if (!rev.startsWith('-') && (await runGit(['rev-parse', '--is-shallow-repository'], { cwd: root }).catch(() => '')).trim() === 'true') {
+    return new CtxError('BAD_REVISION', `unknown revision: ${rev} (this is a shallow clone: history before its oldest fetched commit is absent)`, { hint: 'fetch the history it needs (git fetch --deepen=<n>, or git fetch --unshallow), or pass a commit this clone has' });
+  }
   return new CtxError('BAD_REVISION', `unknown revision: ${rev}`, { hint });
 }
 

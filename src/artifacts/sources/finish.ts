@@ -192,7 +192,7 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
       if (m.unmapped) {
         if (a.format === 'adr') {
           const vocab = config.types[a.type]?.statuses ?? [];
-          problems.push({ file: a.file, line: a.keyLines.status, rule: 'status-unmapped', message: `status "${a.status}" maps onto no ${a.type} status; add it to ${config.dir}/config.yaml as status_map: { ${JSON.stringify(m.key)}: <${vocab.join('|')}> }` });
+          problems.push({ file: a.file, line: a.keyLines.status, rule: 'status-unmapped', message: `status "${a.status}" maps onto no ${a.type} status; add it to ${config.dir}/config.yaml${config.noFile ? ' (git ctx init writes that file)' : ''} as status_map: { ${JSON.stringify(m.key)}: <${vocab.join('|')}> }` });
         }
       } else if (m.status !== a.status) {
         a.status = m.status;

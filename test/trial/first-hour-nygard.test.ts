@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+/** A Go service whose records are an adr-tools folder nested under docs/architecture/, one with a status of its own words. */
+const nygard = (n: number, title: string, status: string, decision: string) => `# ${n}. ${title}\n\nDate: 2023-02-21\n\n## Status\n\n${status}\n\n## Context\n\nThe embedding tool was archived.\n\n## Decision\n\n${decision}\n\n## Consequences\n\nBuilds change.\n`;
+
+describe('first hour on a nested adr-tools folder, without init', () => {
+  it("an unmapped status says where its mapping goes, and that init writes that file when there is none", () => {
+    const repo = makeRepo({
+      '.adr-dir': 'docs/architecture/decisions\n',
+      'docs/architecture/decisions/0001-record-architecture-decisions.md': nygard(1, 'Record architecture decisions', 'Accepted', 'We record decisions.'),
+      'docs/architecture/decisions/0002-embed-assets-with-go-embed.md': nygard(2, 'Embed assets with go embed', 'Inprogress', 'Use `go:embed` for the bundled templates.'),
+      'cmd/tool/main.go': 'package main\n\nfunc main() {}\n',
+    });
+    repo.commit('records');
+    const before = runCli(['check', '--json'], { cwd: repo.dir });
+    expect(before.code).toBe(0);
+    const find = (out: string) => (JSON.parse(out) as { findings: { rule: string; line: number; message: string }[] }).findings.find((f) => f.rule === 'status-unmapped');
+    const unmapped = find(before.stdout);
+    expect(unmapped?.line).toBe(7);
+    expect(unmapped?.message).toContain('add it to .contextia/config.yaml (git ctx init writes that file) as status_map: { "inprogress": <proposed|accepted|deprecated|superseded|rejected> }');
+    expect(runCli(['init'], { cwd: repo.dir }).code).toBe(0);
+    const after = find(runCli(['check', '--json'], { cwd: repo.dir }).stdout);
+    expect(after?.message).toContain('add it to .contextia/config.yaml as status_map: { "inprogress"');
+  });
+});

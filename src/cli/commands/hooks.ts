@@ -1,6 +1,28 @@
 import type { Command } from '../commander.js';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, io } from '../shared.js';
+
+/**
+ * Whether the agent's shell finds `git-ctx` on this PATH: the settings file runs the bare
+ * command (an agent starts it from its own shell, with no node_modules/.bin), so without it
+ * every file read runs a command that is not there and the agent gets nothing.
+ */
+function onPath(env: NodeJS.ProcessEnv): boolean {
+  const names = process.platform === 'win32' ? ['git-ctx.cmd', 'git-ctx.exe', 'git-ctx'] : ['git-ctx'];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const n of names) {
+      try {
+        accessSync(path.join(dir, n), constants.X_OK);
+        return true;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return false;
+}
 
 interface HooksInstallCliOptions {
   root?: string;
@@ -56,6 +78,9 @@ export function register(program: Command): void {
         const r = await installAgentHook({ cwd: o.root ? path.resolve(io().cwd, o.root) : io().cwd, agent: o.agent, uninstall: o.uninstall });
         const said = { installed: `added the file-read hook to ${r.file}`, 'already-installed': `${r.file} already runs the file-read hook`, uninstalled: `removed the file-read hook from ${r.file}`, 'not-installed': `${r.file} has no git-ctx file-read hook` };
         io().out(o.json ? JSON.stringify(r, null, 2) + '\n' : `${said[r.action]}\n`);
+        if ((r.action === 'installed' || r.action === 'already-installed') && !onPath(io().env)) {
+          io().err(`git-ctx: note: git-ctx is not on this PATH; the agent runs "git-ctx hook agent-read" on each read and gets nothing until it is (npm install -g git-ctx, or npm link in a checkout)\n`);
+        }
         return;
       }
       const [{ installHook }, { renderInstall }] = await Promise.all([import('../../hooks/install.js'), import('../../hooks/render.js')]);

@@ -52,7 +52,11 @@ export async function guard(ctx: ToolContext, name: string, fn: () => Promise<To
   try {
     return await fn();
   } catch (e) {
-    if (isCtxError(e)) return failure(`${e.located}${e.hint ? `\nhint: ${e.hint}` : ''}`, { code: e.code });
+    if (isCtxError(e)) {
+      // an agent has no shell to run "git ctx list" in: the index of ids is a tool call away
+      const hint = e.code === 'UNKNOWN_ID' && e.hint?.includes('git ctx list') ? 'call get_context without ids for the index of ids' : e.hint;
+      return failure(`${e.located}${hint ? `\nhint: ${hint}` : ''}`, { code: e.code });
+    }
     const err = e as Error;
     ctx.log(`git-ctx mcp: ${name} failed unexpectedly: ${err?.stack ?? String(e)}`);
     return failure(`${name} failed unexpectedly: ${err?.message ?? String(e)}. This is a bug in git-ctx; the server log (stderr) has the stack.`, { code: 'INTERNAL' });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { connect } from '../mcp/helpers.js';
 
 /**
  * A new user's first hour on a monorepo whose only records are a MADR 4 folder
@@ -117,6 +118,19 @@ describe('first hour on a MADR folder, without init', () => {
     expect(runCli(['confirm', 'ADR-0005'], { cwd: repo.dir }).code).toBe(0);
     expect(runCli(['rules', 'export'], { cwd: repo.dir }).stdout).not.toContain('still proposals');
     expect(readFileSync(path.join(repo.dir, 'AGENTS.md'), 'utf8')).toContain('### ADR-0005: Explore ideas in notes before records');
+  });
+
+  it('MCP: an unknown id sends the agent to the index, not to a shell command; a number finds the MADR record', async () => {
+    const repo = fixture();
+    const c = await connect({ cwd: repo.dir });
+    const miss = await c.call('read_artifact', { id: 'TASK-LOGIN-77' });
+    expect(miss.isError).toBe(true);
+    expect(miss.text).toContain('unknown artifact id: TASK-LOGIN-77');
+    expect(miss.text).toContain('hint: call get_context without ids for the index of ids');
+    expect(miss.text).not.toContain('git ctx list');
+    const hit = await c.call('read_artifact', { id: '2' });
+    expect(hit.isError).toBeFalsy();
+    expect(hit.text.match(/decision-makers/g)).toHaveLength(1);
   });
 });
 

@@ -71,3 +71,17 @@ export async function writeRecordStatus(root: string, a: Artifact, status: strin
     return true;
   });
 }
+
+/**
+ * Whether a record keeps its status on a status line of its text (an adr-tools `## Status`
+ * section, a `Status:` line) rather than in frontmatter: such a record says who replaces it on
+ * that line ("Superseded by [3. …](0003-….md)"), and gets no frontmatter added.
+ */
+export async function statusOnItsLine(root: string, a: Artifact): Promise<boolean> {
+  if (a.format !== 'adr' || !a.keyLines.status) return false;
+  const abs = path.join(root, ...a.file.split('/'));
+  await containedPath(root, abs);
+  const text = await readFile(abs, 'utf8');
+  return !(splitFrontmatter(text).hasFrontmatter && readFrontmatterData(text, a.file).status !== undefined);
+}
+

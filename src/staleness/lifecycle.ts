@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.js';
-import type { writeRecordStatus as WriteRecordStatus } from '../artifacts/record-status.js';
+import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -30,6 +30,7 @@ function repoOnly(a: Artifact): void {
  */
 const updateFrontmatter: typeof UpdateFrontmatter = async (...args) => (await import('../artifacts/write.js')).updateFrontmatter(...args);
 const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../artifacts/record-status.js')).writeRecordStatus(...args);
+const statusOnItsLine: typeof StatusOnItsLine = async (...args) => (await import('../artifacts/record-status.js')).statusOnItsLine(...args);
 
 /**
  * Mark an artifact deprecated (status from the type's vocabulary), with an optional reason
@@ -101,6 +102,23 @@ export async function supersedeArtifact(root: string, config: Config, set: Artif
     stack.push(...(set.byId.get(id)?.relations.supersedes ?? []));
   }
   checkStatus(config, older, 'superseded');
+  if (await statusOnItsLine(root, older)) {
+    // an adr-tools record says it on its status line, as adr-tools writes it: "Superseded by
+    // [3. Title](0003-title.md)", from which the newer record's supersedes edge is read; neither
+    // record gets frontmatter its format does not have
+    if (older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id)) {
+      return [
+        { id: newer.id, file: newer.file, changed: false, status: newer.status },
+        { id: older.id, file: older.file, changed: false, status: 'superseded' },
+      ];
+    }
+    const link = path.posix.relative(path.posix.dirname(older.file), newer.file);
+    const changed = await writeRecordStatus(root, older, 'superseded', { suffix: ` by [${newer.title.replace(/[[\]]/g, '')}](${link.includes(' ') ? `<${link}>` : link})` });
+    return [
+      { id: newer.id, file: newer.file, changed, status: newer.status },
+      { id: older.id, file: older.file, changed, status: 'superseded' },
+    ];
+  }
   const rNew = await updateFrontmatter(path.join(root, newer.file), (cur) => {
     const rel = cur.relations && typeof cur.relations === 'object' && !Array.isArray(cur.relations) ? (cur.relations as Record<string, unknown>) : undefined;
     const topLevel = Array.isArray(cur.supersedes) || typeof cur.supersedes === 'string';

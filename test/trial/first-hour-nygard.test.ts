@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
@@ -24,4 +26,28 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     const after = find(runCli(['check', '--json'], { cwd: repo.dir }).stdout);
     expect(after?.message).toContain('add it to .contextia/config.yaml as status_map: { "inprogress"');
   });
+
+  it('supersede writes an adr-tools record\'s own "Superseded by [link]" status line, adds no frontmatter to either record, and is idempotent', () => {
+    const repo = makeRepo({
+      '.adr-dir': 'docs/architecture/decisions\n',
+      'docs/architecture/decisions/0002-embed-with-packer.md': nygard(2, 'Embed assets with a packer', 'Accepted', 'Use the packer tool.'),
+      'docs/architecture/decisions/0003-embed-assets-with-go-embed.md': nygard(3, 'Embed assets with go embed', 'Accepted', 'Use `go:embed` for the bundled templates.'),
+    });
+    repo.commit('records');
+    const r = runCli(['supersede', '2', '--by', '3'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('ADR-0003 supersedes ADR-0002\nADR-0002: status superseded\n');
+    const older = readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0002-embed-with-packer.md'), 'utf8');
+    expect(older).toBe(nygard(2, 'Embed assets with a packer', 'Superseded by [Embed assets with go embed](0003-embed-assets-with-go-embed.md)', 'Use the packer tool.'));
+    const newer = readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0003-embed-assets-with-go-embed.md'), 'utf8');
+    expect(newer).toBe(nygard(3, 'Embed assets with go embed', 'Accepted', 'Use `go:embed` for the bundled templates.'));
+    const shown = JSON.parse(runCli(['show', '3', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: Record<string, string[]> };
+    expect(shown.relationsFromText).toEqual({ supersedes: ['ADR-0002'] });
+    expect((JSON.parse(runCli(['show', '2', '--json'], { cwd: repo.dir }).stdout) as { status: string }).status).toBe('superseded');
+    const again = runCli(['supersede', '2', '--by', '3'], { cwd: repo.dir });
+    expect(again.stdout).toContain('(already recorded)');
+    expect(readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0002-embed-with-packer.md'), 'utf8')).toBe(older);
+    expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
+  });
 });
+

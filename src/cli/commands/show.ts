@@ -49,7 +49,7 @@ export function register(program: Command): void {
       const p = colors();
       const unread = problems.some((x) => x.rule === 'frontmatter-malformed') && !Object.keys(a.data).length;
       io().out(`${p.bold(`${a.id}`)} ${p.dim(`(${a.type}, ${a.file})`)}\n${unread ? '' : `${metaText(a, { withStamp: o.depth === 'full', withConfidence: true })}\n`}`);
-      for (const x of problems) io().out(`${p.red('problem:')} ${x.file}${x.line ? `:${x.line}` : ''}: ${x.message} (${x.rule}; fix it in the file, then git ctx check)\n`);
+      for (const x of problems) io().out(`${p.red('problem:')} ${x.file}${x.line ? `:${x.line}` : ''}: ${x.message} (${x.rule})\n`);
       for (const [k, v] of fromText) io().out(`${p.dim(`${k} (from the text):`)} ${v.join(', ')}\n`);
       for (const r of statedElsewhere) io().out(`${p.dim(`${r.kind}:`)} ${r.id} ${p.dim(`(${r.statedBy}'s text says it is ${REVERSE_NAMES[r.kind].replace(/_/g, ' ')} ${a.id}; this record's text does not say so)`)}\n`);
       for (const [k, v] of Object.entries(reverse)) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);

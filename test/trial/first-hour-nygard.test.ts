@@ -49,5 +49,22 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     expect(readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0002-embed-with-packer.md'), 'utf8')).toBe(older);
     expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
   });
+
+  it('impact that reaches nothing says what would connect the record or the code', () => {
+    const repo = makeRepo({
+      'docs/adr/0001-record-architecture-decisions.md': nygard(1, 'Record architecture decisions', 'Accepted', 'We record decisions.'),
+      'docs/adr/0002-embed-assets.md': nygard(2, 'Embed assets', 'Accepted', 'Templates are embedded by `cmd/tool/assets.go`.'),
+      'cmd/tool/assets.go': 'package main\n\nfunc Assets() {}\n',
+      'cmd/tool/main.go': 'package main\n\nfunc main() {}\n',
+    });
+    repo.commit('records');
+    const record = runCli(['impact', 'ADR-0001'], { cwd: repo.dir });
+    expect(record.code).toBe(0);
+    expect(record.stdout).toContain('no records reached\n  it names no code (paths:, anchors, @decision/@spec annotations or code named in its text) and no record relies on it\n');
+    const code = runCli(['impact', 'cmd/tool/main.go'], { cwd: repo.dir });
+    expect(code.stdout).toContain('no record is declared on this code or on the code that uses it; `git ctx for cmd/tool/main.go` lists records related by words, mentions and nearness');
+    // something reached: no such line
+    expect(runCli(['impact', 'ADR-0002'], { cwd: repo.dir }).stdout).not.toContain('it names no code');
+  });
 });
 

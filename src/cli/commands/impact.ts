@@ -38,6 +38,16 @@ const RENDERERS: Record<'human' | 'json', (r: ImpactResult, p: Paint) => string>
     if (r.code.length) lines.push(`code (${r.code.length}):`);
     for (const h of r.code) lines.push(...hitLines(h, p));
     if (r.truncated) lines.push(p.yellow(`${plural(r.truncated, 'more result')} left out by --limit`));
+    // nothing reached: say what would connect it, not only that nothing does
+    if (!r.artifacts.length && !r.code.length) {
+      lines.push(
+        p.dim(
+          q.kind === 'artifact'
+            ? `  it names no code (paths:, anchors, @decision/@spec annotations or code named in its text) and ${q.direction === 'forward' ? 'no record relies on it' : 'requires no record'}`
+            : `  no record is declared on this code or on the code that uses it; \`git ctx for ${q.id}\` lists records related by words, mentions and nearness`,
+        ),
+      );
+    }
     return lines.join('\n') + '\n';
   },
 };

@@ -6,7 +6,6 @@ import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
 import { federatedFile, sourceMark } from '../../artifacts/sources/federated-file.js';
-import { extraOf } from '../../artifacts/sources/extra.js';
 
 type Out = Omit<Finding, 'severity'>;
 
@@ -194,12 +193,6 @@ export const CORE_RULES: Rule[] = [
         const key = e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : a.keyLines.relations ? 'relations' : e.kind;
         const where = e.kind === 'link' ? `links.${e.label}` : e.kind === 'requires' ? 'requires' : `relations.${e.kind}`;
         const at = await lineNaming(ctx, a, e.to, line(a, key));
-        if (namedInPassing(a, e.kind, e.to)) {
-          // "two ADR PRs (#2263 ADR-0001, …) are still open": the team's prose names a number no
-          // record has yet; the team never wrote it as a link, so it does not fail the check
-          res.push({ rule: 'broken-link', severity: 'warning', id: a.id, file: a.file, line: at, message: `its text names ${e.to} without linking it, and no record has that number${suggest(e.to, ctx)}: link the record once it exists, or leave it if it names a record elsewhere` });
-          continue;
-        }
         res.push({ rule: 'broken-link', id: a.id, file: a.file, line: at, message: `${where} names ${e.to}, which does not exist${suggest(e.to, ctx)}` });
       }
       return res;
@@ -362,15 +355,4 @@ function suggest(id: string, ctx: CheckContext): string {
   const pin = ctx.set.sources?.pinned.find((p) => p.prefix && id.startsWith(p.prefix));
   const where = pin ? ` in git source ${pin.name} at ${pin.commit.slice(0, 12)}` : '';
   return `${where}${best.length ? ` (did you mean ${best[0]}?)` : ''}`;
-}
-
-/**
- * Whether a record read in place names `to` only as a number in its prose ("ADR-0001"), as
- * a related record, never as a linked file or with a relation's wording (supersedes, amends):
- * a mention in passing, not a relation the team wrote down.
- */
-function namedInPassing(a: Artifact, kind: string, to: string): boolean {
-  if (a.format !== 'adr' || kind !== 'relates_to') return false;
-  const refs = (extraOf(a)?.rel ?? []).filter(([, ref]) => ref === to);
-  return refs.length > 0 && refs.every(([k]) => k === 'relates_to');
 }

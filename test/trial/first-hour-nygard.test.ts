@@ -41,8 +41,9 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     expect(older).toBe(nygard(2, 'Embed assets with a packer', 'Superseded by [Embed assets with go embed](0003-embed-assets-with-go-embed.md)', 'Use the packer tool.'));
     const newer = readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0003-embed-assets-with-go-embed.md'), 'utf8');
     expect(newer).toBe(nygard(3, 'Embed assets with go embed', 'Accepted', 'Use `go:embed` for the bundled templates.'));
-    const shown = JSON.parse(runCli(['show', '3', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: Record<string, string[]> };
-    expect(shown.relationsFromText).toEqual({ supersedes: ['ADR-0002'] });
+    // the edge is the older record's word (its status line), as adr-tools records state it
+    const shown = JSON.parse(runCli(['show', '3', '--json'], { cwd: repo.dir }).stdout) as { relationsStatedByOthers?: { kind: string; id: string; statedBy: string }[] };
+    expect(shown.relationsStatedByOthers).toEqual([{ kind: 'supersedes', id: 'ADR-0002', statedBy: 'ADR-0002' }]);
     expect((JSON.parse(runCli(['show', '2', '--json'], { cwd: repo.dir }).stdout) as { status: string }).status).toBe('superseded');
     const again = runCli(['supersede', '2', '--by', '3'], { cwd: repo.dir });
     expect(again.stdout).toContain('(already recorded)');

@@ -85,3 +85,29 @@ export async function statusOnItsLine(root: string, a: Artifact): Promise<boolea
   return !(splitFrontmatter(text).hasFrontmatter && readFrontmatterData(text, a.file).status !== undefined);
 }
 
+/**
+ * Add a paragraph after a record's status line ("Supersedes [2. …](0002-….md)", as adr-tools
+ * writes it in the newer record's Status section), unless the record already holds it. Under
+ * the file lock, atomic, inside the work tree; the rest of the file stays byte for byte.
+ */
+export async function addAfterStatusLine(root: string, a: Artifact, paragraph: string): Promise<boolean> {
+  const line = a.keyLines.status;
+  if (!line) throw new CtxError('PARSE', `${a.id} has no status line to write after`, { file: a.file });
+  const abs = path.join(root, ...a.file.split('/'));
+  await containedPath(root, abs);
+  return withLock(abs, async () => {
+    const before = await readFile(abs, 'utf8');
+    if (before.includes(paragraph)) return false;
+    const eol = before.includes('\r\n') ? '\r\n' : '\n';
+    const lines = before.split('\n');
+    if (line > lines.length) throw new CtxError('PARSE', `line ${line} is past the end of the record`, { file: a.file, line });
+    // only a Status section takes a paragraph: a "* Status: accepted" line of a metadata list does not
+    let h = line - 2;
+    while (h >= 0 && !lines[h]!.trim()) h--;
+    if (h < 0 || !/^#+\s*status\s*:?\s*$/i.test(lines[h]!.trim())) return false;
+    lines.splice(line, 0, eol === '\r\n' ? `\r` : '', paragraph + (eol === '\r\n' ? '\r' : ''));
+    await writeFileAtomic(abs, lines.join('\n'));
+    return true;
+  });
+}
+

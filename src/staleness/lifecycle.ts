@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.js';
-import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine } from '../artifacts/record-status.js';
+import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -31,6 +31,7 @@ function repoOnly(a: Artifact): void {
 const updateFrontmatter: typeof UpdateFrontmatter = async (...args) => (await import('../artifacts/write.js')).updateFrontmatter(...args);
 const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../artifacts/record-status.js')).writeRecordStatus(...args);
 const statusOnItsLine: typeof StatusOnItsLine = async (...args) => (await import('../artifacts/record-status.js')).statusOnItsLine(...args);
+const addAfterStatusLine: typeof AddAfterStatusLine = async (...args) => (await import('../artifacts/record-status.js')).addAfterStatusLine(...args);
 
 /**
  * Mark an artifact deprecated (status from the type's vocabulary), with an optional reason
@@ -104,19 +105,18 @@ export async function supersedeArtifact(root: string, config: Config, set: Artif
   checkStatus(config, older, 'superseded');
   if (await statusOnItsLine(root, older)) {
     // an adr-tools record says it on its status line, as adr-tools writes it: "Superseded by
-    // [3. Title](0003-title.md)", from which the newer record's supersedes edge is read; neither
-    // record gets frontmatter its format does not have
-    if (older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id)) {
-      return [
-        { id: newer.id, file: newer.file, changed: false, status: newer.status },
-        { id: older.id, file: older.file, changed: false, status: 'superseded' },
-      ];
-    }
-    const link = path.posix.relative(path.posix.dirname(older.file), newer.file);
-    const changed = await writeRecordStatus(root, older, 'superseded', { suffix: ` by [${newer.title.replace(/[[\]]/g, '')}](${link.includes(' ') ? `<${link}>` : link})` });
+    // [3. Title](0003-title.md)" on the older one and, when the newer one has a status line too,
+    // "Supersedes [2. Title](0002-title.md)" after it, so both records state it; neither gets
+    // frontmatter its format does not have
+    const linkTo = (from: Artifact, to: Artifact) => {
+      const rel = path.posix.relative(path.posix.dirname(from.file), to.file);
+      return `[${to.title.replace(/[[\]]/g, '')}](${rel.includes(' ') ? `<${rel}>` : rel})`;
+    };
+    const oldChanged = older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id) ? false : await writeRecordStatus(root, older, 'superseded', { suffix: ` by ${linkTo(older, newer)}` });
+    const newChanged = (await statusOnItsLine(root, newer)) ? await addAfterStatusLine(root, newer, `Supersedes ${linkTo(newer, older)}`) : false;
     return [
-      { id: newer.id, file: newer.file, changed, status: newer.status },
-      { id: older.id, file: older.file, changed, status: 'superseded' },
+      { id: newer.id, file: newer.file, changed: oldChanged || newChanged, status: newer.status },
+      { id: older.id, file: older.file, changed: oldChanged, status: 'superseded' },
     ];
   }
   const rNew = await updateFrontmatter(path.join(root, newer.file), (cur) => {

@@ -27,7 +27,7 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     expect(after?.message).toContain('add it to .contextia/config.yaml as status_map: { "inprogress"');
   });
 
-  it('supersede writes an adr-tools record\'s own "Superseded by [link]" status line, adds no frontmatter to either record, and is idempotent', () => {
+  it('supersede writes adr-tools\' own "Superseded by [link]" and "Supersedes [link]" lines, adds no frontmatter to either record, and is idempotent', () => {
     const repo = makeRepo({
       '.adr-dir': 'docs/architecture/decisions\n',
       'docs/architecture/decisions/0002-embed-with-packer.md': nygard(2, 'Embed assets with a packer', 'Accepted', 'Use the packer tool.'),
@@ -40,14 +40,16 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     const older = readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0002-embed-with-packer.md'), 'utf8');
     expect(older).toBe(nygard(2, 'Embed assets with a packer', 'Superseded by [Embed assets with go embed](0003-embed-assets-with-go-embed.md)', 'Use the packer tool.'));
     const newer = readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0003-embed-assets-with-go-embed.md'), 'utf8');
-    expect(newer).toBe(nygard(3, 'Embed assets with go embed', 'Accepted', 'Use `go:embed` for the bundled templates.'));
-    // the edge is the older record's word (its status line), as adr-tools records state it
-    const shown = JSON.parse(runCli(['show', '3', '--json'], { cwd: repo.dir }).stdout) as { relationsStatedByOthers?: { kind: string; id: string; statedBy: string }[] };
-    expect(shown.relationsStatedByOthers).toEqual([{ kind: 'supersedes', id: 'ADR-0002', statedBy: 'ADR-0002' }]);
+    // the newer record states it too, in its Status section, as adr-tools writes it
+    expect(newer).toBe(nygard(3, 'Embed assets with go embed', 'Accepted\n\nSupersedes [Embed assets with a packer](0002-embed-with-packer.md)', 'Use `go:embed` for the bundled templates.'));
+    const shown = JSON.parse(runCli(['show', '3', '--json'], { cwd: repo.dir }).stdout) as { relationsFromText?: Record<string, string[]>; relationsStatedByOthers?: unknown[] };
+    expect(shown.relationsFromText).toEqual({ supersedes: ['ADR-0002'] });
+    expect(shown.relationsStatedByOthers).toBeUndefined();
     expect((JSON.parse(runCli(['show', '2', '--json'], { cwd: repo.dir }).stdout) as { status: string }).status).toBe('superseded');
     const again = runCli(['supersede', '2', '--by', '3'], { cwd: repo.dir });
     expect(again.stdout).toContain('(already recorded)');
     expect(readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0002-embed-with-packer.md'), 'utf8')).toBe(older);
+    expect(readFileSync(path.join(repo.dir, 'docs/architecture/decisions/0003-embed-assets-with-go-embed.md'), 'utf8')).toBe(newer);
     expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
   });
 

@@ -126,7 +126,8 @@ describe('zero configuration: a clone with an ADR folder and no config file', ()
     repo.commit('longer backoff', { 'src/payments/webhooks.ts': 'export function retryWebhook(attempt: number): number {\n  return Math.min(60_000, 2 ** attempt * 200);\n}\n' });
     const md = cli(repo.dir, 'pr', '--base', 'main', '--head', 'feature', '--fail-on', 'never');
     expect(md.code, md.stderr).toBe(0);
-    expect(md.stdout).toContain('ADR-0002');
+    // ids in the comment's bold are markdown-escaped, as every id quoted from the repository (src/pr/escape.ts)
+    expect(md.stdout).toContain('**ADR\\-0002** Retry payment webhooks with exponential backoff');
     expect(md.stdout).toContain('No `.contextia/config.yaml` at the head: decision records were read from `docs/adr/` (found by folder name); `git ctx init` pins them.');
     expect(md.stderr).toContain('read decision records from docs/adr/');
     const json = cli(repo.dir, 'pr', '--base', 'main', '--head', 'feature', '--json', '--fail-on', 'never');

@@ -172,6 +172,22 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     }
   });
 
+  it('a record number named in passing that no record has ("[#2263 ADR-0042][pr-2263]", a pull request) is no relation and no broken link; one a record has still relates', async () => {
+    const body = 'Reviewed in ([#2263 ADR-0042][pr-2263], [#2320 ADR-0009][pr-2320]).\n\n[pr-2263]: https://github.com/acme/shop/pull/2263\n[pr-2320]: https://github.com/acme/shop/pull/2320';
+    const repo = fixture({ 'doc/adr/0015-web.md': adr('0015', 'Web', 'Accepted', body), 'doc/adr/0016-cache.md': adr('0016', 'Cache', 'Accepted', 'Superseded in spirit? No: this replaces ADR-0043 for reads.') });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.relations).toEqual({ relates_to: ['ADR-0009'] });
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const findings = (await runCheck({ snapshot, now: new Date('2026-01-01T00:00:00Z') })).findings;
+      expect(findings.filter((f) => f.id === 'ADR-0015')).toEqual([]);
+      // a worded reference to a record that does not exist is still a broken link
+      expect(findings.filter((f) => f.id === 'ADR-0016' && f.severity === 'error').map((f) => f.message).join('\n')).toMatch(/ADR-0043/);
+    } finally {
+      snapshot.close();
+    }
+  });
+
   it('a wording counts for a reference only in the same sentence: "form updates … etc. We … (see [0001])" relates, it does not amend', async () => {
     // cisagov/manage.get.gov's 0031 read as amending 0008 through the noun "updates" a sentence earlier
     const line = 'Templates handle forms but not dynamic form updates, hidden elements, etc. We load plain scripts (see [the REST record](0001-use-rest.md) for additional context). Later work [refines ADR 3](0003-event-schema.md) where needed.';

@@ -404,7 +404,10 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         // a reference without wording: related, in a Related section or anywhere (a Status section's bare link is left out)
         if (inStatus && !inRelated) continue;
         if (r.ref.startsWith('~')) continue;
-        rel.push(['relates_to', r.ref, i + 1, 0]);
+        // "ADR-0001" named in passing with no wording ("[#2263 ADR-0001][pr-2263]": a pull
+        // request's title) relates only when a record has that number: a number nobody wrote
+        // a record for is the team's prose, not a broken reference that fails check
+        rel.push(['relates_to', /^[@^%]/.test(r.ref) ? r.ref : '~' + r.ref, i + 1, 0]);
         continue;
       }
       // a Status section is where "Superseded by" is written without more; other wordings there are prose

@@ -188,6 +188,16 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     }
   });
 
+  it('a MADR frontmatter status "superseded by MADR-0001" draws the supersession, with its successor followed', async () => {
+    const repo = fixture({ 'doc/madr/0003-use-webpack.md': '---\nstatus: "superseded by MADR-0001"\ndate: 2023-01-01\n---\n# Use Webpack for bundling\n\n## Decision Outcome\n\nChosen option: Webpack.\n' });
+    const set = await load(repo.dir);
+    // drawn as the newer record's supersession (the older one states it), as for a Status section
+    expect(set.byId.get('MADR-0001')!.relations).toEqual({ supersedes: ['MADR-0003'] });
+    expect(reverseEdges(buildGraph(set), 'MADR-0003')).toEqual({ superseded_by: ['MADR-0001'] });
+    const show = runCli(['show', 'MADR-0003'], { cwd: repo.dir });
+    expect(show.stdout).toMatch(/superseded_by \(computed\): MADR-0001/);
+  });
+
   it('a wording counts for a reference only in the same sentence: "form updates … etc. We … (see [0001])" relates, it does not amend', async () => {
     // cisagov/manage.get.gov's 0031 read as amending 0008 through the noun "updates" a sentence earlier
     const line = 'Templates handle forms but not dynamic form updates, hidden elements, etc. We load plain scripts (see [the REST record](0001-use-rest.md) for additional context). Later work [refines ADR 3](0003-event-schema.md) where needed.';

@@ -370,6 +370,18 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
     return out.sort((a, b) => a.at - b.at);
   };
+  // MADR frontmatter `status: "superseded by ADR-0002"` states the relation as a Status
+  // section's line does: its wording and references, at the status key's line
+  if (startLine > 0 && typeof data.status === 'string' && PHRASE_ANY.test(data.status)) {
+    const v = data.status;
+    const phrases = phrasesIn(v);
+    for (const r of refsIn(v, phrases.length > 0)) {
+      let ph = undefined as (typeof phrases)[number] | undefined;
+      for (const p of phrases) if (p.end <= r.at) ph = p;
+      ph ??= phrases.find((p) => p.start >= r.at);
+      if (ph) rel.push([ph.kind, r.ref, keyLines.status ?? 1, ph.dir]);
+    }
+  }
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):
   // a link written there is the example's, not this record's reference
   let quotedFence = false;

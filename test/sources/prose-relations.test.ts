@@ -229,6 +229,15 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     const set = await load(fixture().dir);
     expect(set.byId.get('ADR-0014')!.mentions).toEqual([{ target: 'src/auth', line: 13 }]);
   });
+
+  it("a link to a heading of a document (`[this README](readme.md#index)`) mentions the document, never a symbol anchor that check or stale would call dead", async () => {
+    const repo = fixture({ 'doc/adr/0015-index.md': adr('0015', 'Keep an index', 'Accepted', 'See [the notes](../../docs/readme.md#getting-started) and [their index](../../docs/readme.md#index) for the list; the token code is `src/auth/tokens.ts#token`.') });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.mentions).toEqual([
+      { target: 'docs/readme.md', line: 11 },
+      { target: 'src/auth/tokens.ts#token', line: 11 },
+    ]);
+  });
 });
 
 describe('successor following from prose (issue 30 item 5)', () => {

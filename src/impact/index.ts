@@ -4,6 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import { CtxError } from '../errors.js';
+import { nearPaths } from '../snapshot/missing-path.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { closeMatches } from '../util/close-match.js';
 import { normalizeRepoPath } from '../util/paths.js';
@@ -79,11 +80,7 @@ async function notFound(set: ArtifactSet, snapshot: Snapshot, target: string, fi
   if (!looksLikePath || ids.length) {
     return new CtxError('UNKNOWN_ID', `no artifact ${target} and no such file or directory in the snapshot`, { hint: ids.length ? `did you mean ${ids.join(', ')}?` : 'run git ctx list for the ids' });
   }
-  // same file name elsewhere: the path was probably typed from another directory
-  const base = file.slice(file.lastIndexOf('/') + 1);
-  const all = (await snapshot.list()).map((e) => e.path);
-  const same = base ? all.filter((p) => p === base || p.endsWith('/' + base)).slice(0, 3) : [];
-  const near = same.length ? same : closeMatches(file, all);
+  const near = await nearPaths(snapshot, file);
   return new CtxError('USAGE', `no such file or directory in the snapshot: ${file || '.'} (and no artifact with that id)`, { hint: near.length ? `did you mean ${near.join(', ')}?` : 'paths are relative to the repository root; use git ctx list for the ids' });
 }
 

@@ -4,6 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { isInactive, isRetired } from '../artifacts/in-force.js';
 import { CtxError } from '../errors.js';
+import { noSuchPath } from '../snapshot/missing-path.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from './trace.js';
@@ -313,7 +314,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const path = normalizeRepoPath(opts.target.path);
   // a place that does not exist is the caller's error, not a failed lane
   const isFile = (await snapshot.blobOf(path)) !== undefined;
-  if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${path || '.'}`);
+  if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw await noSuchPath(snapshot, path);
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
   if (isFile) await checkLineInFile(snapshot, path, opts.target.line);
   // over a place snapshot, a code index of the place and what anchors name (see src/place)

@@ -12,6 +12,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { checkLineInFile } from '../code/place-line.js';
 import { CtxError } from '../errors.js';
+import { noSuchPath } from '../snapshot/missing-path.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
@@ -106,7 +107,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const target = { ...opts.target, path: normalizeRepoPath(opts.target.path) };
   const isFile = (await snapshot.blobOf(target.path)) !== undefined;
   const isDir = !isFile && (target.path === '' || (await snapshot.listUnder(target.path)).length > 0);
-  if (!isFile && !isDir) throw new CtxError('USAGE', `no such file or directory in the snapshot: ${target.path || '.'}`);
+  if (!isFile && !isDir) throw await noSuchPath(snapshot, target.path);
   if (isDir && (target.line !== undefined || target.symbol !== undefined)) throw new CtxError('USAGE', `${target.path} is a directory; a line or symbol needs a file`);
   if (isFile) await checkLineInFile(snapshot, target.path, target.line);
 

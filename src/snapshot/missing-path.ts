@@ -1,0 +1,34 @@
+// @spec SPEC-SNAPSHOT-001
+//
+// A path the user typed that the snapshot does not hold: the error says which files they
+// probably meant (`.github/dependabot.yml` for `.yaml`, `src/pay.ts` typed from `src/`), so a
+// typo costs one more try instead of a search through the tree.
+
+import { CtxError } from '../errors.js';
+import { closeMatches } from '../util/close-match.js';
+import type { Snapshot } from './types.js';
+
+/** Up to three paths of the snapshot a missing `file` probably meant, best first. */
+export async function nearPaths(snapshot: Snapshot, file: string): Promise<string[]> {
+  if (!file) return [];
+  const all = (await snapshot.list()).map((e) => e.path);
+  // the same file name elsewhere: the path was typed from another directory
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const same = all.filter((p) => p === base || p.endsWith('/' + base));
+  if (same.length) return same.slice(0, 3);
+  // the same file with another extension (`.yml` for `.yaml`, `.markdown` for `.md`)
+  const stem = (p: string) => p.replace(/\.[^./]+$/, '');
+  const want = stem(file);
+  const other = all.filter((p) => stem(p) === want);
+  if (other.length) return other.slice(0, 3);
+  // a typo or another extension: edit distance, on paths of about the same length only
+  return closeMatches(file, all.filter((p) => Math.abs(p.length - file.length) <= 2));
+}
+
+/** The usage error for a place that is neither a file nor a directory of the snapshot. */
+export async function noSuchPath(snapshot: Snapshot, file: string, suffix = ''): Promise<CtxError> {
+  const near = await nearPaths(snapshot, file);
+  return new CtxError('USAGE', `no such file or directory in the snapshot: ${file || '.'}${suffix}`, {
+    hint: near.length ? `did you mean ${near.join(', ')}?` : 'paths are relative to the repository root',
+  });
+}

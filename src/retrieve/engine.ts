@@ -5,6 +5,7 @@ import type { Artifact } from '../artifacts/types.js';
 import { isInactive, isRetired } from '../artifacts/in-force.js';
 import { CtxError } from '../errors.js';
 import { noSuchPath } from '../snapshot/missing-path.js';
+import { namesHint } from '../util/close-match.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from './trace.js';
@@ -335,8 +336,8 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
       if (buf && !buf.subarray(0, 8000).includes(0)) symbolRange = declarationInText(buf.subarray(0, MAX_PLACE_BYTES).toString('utf8'), opts.target.symbol);
     }
     if (!symbolRange) {
-      const names = [...new Set([...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)])].slice(0, 8);
-      throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: `symbols: ${names.join(', ')}` } : {});
+      const names = [...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)];
+      throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: namesHint(opts.target.symbol, names) } : {});
     }
   }
   const symbol = symbolRange?.name ?? (opts.target.line !== undefined ? ((await index.symbolAt(path, opts.target.line))?.name ?? (await neighbours?.symbolAt(path, opts.target.line).catch(() => undefined))) : undefined);

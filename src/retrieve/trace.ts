@@ -13,6 +13,7 @@ import type { Artifact } from '../artifacts/types.js';
 import { checkLineInFile } from '../code/place-line.js';
 import { CtxError } from '../errors.js';
 import { noSuchPath } from '../snapshot/missing-path.js';
+import { namesHint } from '../util/close-match.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { normalizeRepoPath } from '../util/paths.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
@@ -125,7 +126,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     if (!s && (await index.skippedReason(target.path))) throw new CtxError('USAGE', `${target.path} was not parsed (${await index.skippedReason(target.path)}), so its symbols are unknown`, { file: target.path });
     // trace and anchors know the declarations of TS/JS, Python, Go, Java and Ruby files, and a
     // line of any file can be traced: say so rather than a bare "no symbol"
-    if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? `symbols: ${symbols.slice(0, 8).map((x) => x.name).join(', ')}` : `symbols are known in TypeScript/JavaScript, Python, Go, Java and Ruby files: ask for a line (${target.path}:LINE)` });
+    if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? namesHint(target.symbol, symbols.map((x) => x.name)) : `symbols are known in TypeScript/JavaScript, Python, Go, Java and Ruby files: ask for a line (${target.path}:LINE)` });
     focus = { start: s.line, end: s.endLine };
   } else if (target.line !== undefined) focus = { start: target.line, end: target.line };
 

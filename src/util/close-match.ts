@@ -29,3 +29,16 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length]!;
 }
+
+/**
+ * A hint listing `names` for someone who asked for `asked`: the close ones first ("did you
+ * mean"), then the others, at most `max`, saying how many more there are.
+ */
+export function namesHint(asked: string, names: readonly string[], max = 8): string {
+  const unique = [...new Set(names)];
+  const near = closeMatches(asked, unique);
+  const rest = unique.filter((n) => !near.includes(n));
+  const shown = [...near, ...rest].slice(0, max);
+  const more = unique.length - shown.length;
+  return `${near.length ? `did you mean ${near.join(', ')}? ` : ''}symbols: ${shown.join(', ')}${more > 0 ? ` … and ${more} more` : ''}`;
+}

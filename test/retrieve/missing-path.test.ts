@@ -32,4 +32,16 @@ describe('a place that is not in the snapshot', () => {
     expect(r.stderr).toContain('hint: paths are relative to the repository root');
     expect(r.stderr).not.toContain('did you mean');
   });
+
+  it('a symbol the file lacks: the close names first, then the others, and how many more there are', () => {
+    const repo = service();
+    const fns = ['refund', 'charge', 'capture', 'authorize', 'voidPayment', 'settle', 'dispute', 'payout', 'reconcile', 'retryCharge'];
+    repo.commit('more', { 'src/payments/ops.ts': fns.map((f) => `export function ${f}() {\n  return 1;\n}\n`).join('') });
+    for (const cmd of ['for', 'trace']) {
+      const r = runCli([cmd, 'src/payments/ops.ts#refnd'], { cwd: repo.dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('no symbol refnd in src/payments/ops.ts');
+      expect(r.stderr).toMatch(/did you mean refund\? symbols: refund, charge, capture, authorize, voidPayment, settle, dispute, payout … and 2 more/);
+    }
+  });
 });

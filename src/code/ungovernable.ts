@@ -41,6 +41,19 @@ export const LOCKFILES: ReadonlySet<string> = new Set([
 export const VENDOR_DIRS: ReadonlySet<string> = new Set(['vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'bower_components', 'Pods', 'Carthage']);
 
 /**
+ * The vendor folder a path sits in (`vendor`, `third_party`, … at any depth, or Go's
+ * `Godeps/_workspace`), or undefined. One rule for the PR report and the code analyses
+ * (others-code.ts): a file the report calls vendored is one the code graph leaves out.
+ */
+export function vendorFolderOf(path: string): string | undefined {
+  const segments = path.split('/');
+  segments.pop();
+  const i = segments.indexOf('_workspace');
+  if (i > 0 && segments[i - 1] === 'Godeps') return 'Godeps/_workspace';
+  return segments.find((s) => VENDOR_DIRS.has(s));
+}
+
+/**
  * CI and dependency-bot configuration: pipelines, not product code. A record rarely governs
  * them and retrieval guesses at them by keyword, so they are out unless a record names them
  * (`paths:`, an anchor, a mention: see ClassifyOptions.declared).
@@ -153,7 +166,7 @@ export async function classifyGovernable(paths: readonly string[], opts: Classif
     }
     const segments = p.split('/');
     const base = segments[segments.length - 1]!;
-    const vendorDir = vendored === false ? undefined : segments.slice(0, -1).find((s) => VENDOR_DIRS.has(s));
+    const vendorDir = vendored === false ? undefined : vendorFolderOf(p);
     if (vendorDir) {
       out('vendored', `in ${vendorDir}/`);
       continue;

@@ -1,6 +1,8 @@
 // @spec SPEC-RETRIEVE-001
 
 import { memo } from '../cache/memo.js';
+import { othersCodeOf } from '../code/others-code.js';
+import { vendorFolderOf } from '../code/ungovernable.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha1 } from '../util/hash.js';
 import { extractPlaceTerms } from './extract.js';
@@ -25,8 +27,11 @@ const MAX_BYTES = 16_000;
 const VERSION = 'code-words-v2';
 const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte)$/i;
 
-/** Whether a path is code these frequencies count (not data, docs or configuration). */
-export const isCodePath = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(node_modules|vendor|dist|build)\//.test(p) && !/\.min\.js$/.test(p);
+/** Whether a path is code of the team's own by its name (not data, docs, configuration, build output). */
+const isCodeFile = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(dist|build)\//.test(p) && !/\.min\.js$/.test(p);
+
+/** Whether a path is code these frequencies count, by its name alone (no vendor folder: others-code.ts's rule without the tree's attributes). */
+export const isCodePath = (p: string): boolean => isCodeFile(p) && vendorFolderOf(p) === undefined;
 
 /**
  * What statistics sampled over the tree's code are kept by: the state of the git index (a
@@ -43,7 +48,9 @@ export async function treeStateOf(snapshot: Snapshot): Promise<string | undefine
  * undefined when it has fewer than `min` (links and submodules are not code files).
  */
 export async function sampleCodePaths(snapshot: Snapshot, max: number, min: number): Promise<string[] | undefined> {
-  const paths = (await snapshot.list()).filter((e) => e.mode !== '120000' && e.mode !== '160000' && isCodePath(e.path)).map((e) => e.path);
+  // vendored and generated code says nothing about the team's words (others-code.ts)
+  const othersCode = await othersCodeOf(snapshot);
+  const paths = (await snapshot.list()).filter((e) => e.mode !== '120000' && e.mode !== '160000' && isCodeFile(e.path) && !othersCode(e.path)).map((e) => e.path);
   if (!paths.length || paths.length < min) return undefined;
   const step = Math.max(1, paths.length / max);
   const picked: string[] = [];

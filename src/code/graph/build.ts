@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Snapshot } from '../../snapshot/types.js';
 import { cacheStore } from '../../cache/memo.js';
+import { othersCodeOf } from '../others-code.js';
 import { loadTypeScript } from '../ts-extract.js';
 import { extractTreeSitterFacts } from './extract-tree-sitter.js';
 import { extractTsFacts } from './extract-ts.js';
@@ -53,6 +54,8 @@ export interface Collected {
 /** The code and config files of the snapshot, and the keys they give. */
 export async function collectCode(snapshot: Snapshot, maxBytes: number): Promise<Collected> {
   const entries = await snapshot.list();
+  // vendored and generated code is not the team's: left out of the graph (others-code.ts)
+  const othersCode = await othersCodeOf(snapshot);
   const code: Collected['code'] = [];
   const configs: string[] = [];
   const hash = createHash('sha1').update(`git-ctx/code-graph ${CODE_GRAPH_VERSION} ${maxBytes}\n`);
@@ -62,6 +65,7 @@ export async function collectCode(snapshot: Snapshot, maxBytes: number): Promise
     const lang = graphLanguageOf(e.path);
     const isConfig = !lang && (isTsConfigPath(e.path) || isPackageJsonPath(e.path) || e.path === 'go.mod' || e.path.endsWith('/go.mod'));
     if (!lang && !isConfig) continue;
+    if (lang && othersCode(e.path)) continue;
     const blob = e.blob ?? (await snapshot.blobOf(e.path));
     if (!blob) continue;
     hash.update(`${e.path}\0${blob}\n`);

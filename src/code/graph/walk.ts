@@ -96,7 +96,12 @@ async function indexGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
   if (!graphLanguageOf(opts.path)) throw new CtxError('USAGE', `graph reads TypeScript/JavaScript, Python, Go, Java and Ruby files, not ${opts.path}`);
   const g = await openCodeNeighbours(index.snapshot);
   const { findDeclaration } = await import('./symbols.js');
-  const found = findDeclaration((await g.declarations(opts.path)).map(([name, line, end]) => ({ name, line, end })), opts.symbol);
+  const decls = await g.declarations(opts.path);
+  if (!decls.length) {
+    const { othersCodeOf } = await import('../others-code.js');
+    if ((await othersCodeOf(index.snapshot))(opts.path)) throw new CtxError('USAGE', `${opts.path} is vendored or generated code (a vendor folder or .gitattributes linguist-vendored/linguist-generated): the code graph leaves it out; mark it linguist-vendored=false in .gitattributes to read it`);
+  }
+  const found = findDeclaration(decls.map(([name, line, end]) => ({ name, line, end })), opts.symbol);
   if (!found) throw new CtxError('USAGE', `no symbol ${opts.symbol} in ${opts.path}`);
 
   const nodes = new Map<string, GraphNode>();

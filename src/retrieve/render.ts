@@ -20,6 +20,8 @@ export function renderRetrievalJson(r: RetrievalResult): string {
 /** How a renderer shows matches under the relevance floor: `showWeak` lists them (`--all`). */
 export interface RenderOptions {
   showWeak?: boolean;
+  /** the repository has no record git-ctx reads: "nothing found" says why and what sets records up */
+  noRecords?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export interface RenderOptions {
 export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): string {
   const what = r.query.kind === 'place' ? 'nothing here governs this' : 'no record here answers this';
   const n = r.weak?.length ?? 0;
+  if (!n && opts.noRecords) return 'nothing found: no decision records are read here (no .contextia/ and no decision-record folder such as docs/adr/); `git ctx init` sets them up';
   if (!n) return 'nothing found';
   return `${what} (${n} weak match${n === 1 ? '' : 'es'} under the relevance floor${opts.showWeak ? '' : ': --all shows them'})`;
 }

@@ -108,13 +108,21 @@ describe('zero configuration: a clone with an ADR folder and no config file', ()
     expect(out.artifacts).toEqual([]);
   });
 
-  it('a repository with no record folder still says nothing found, without a notice', () => {
+  it('a repository with no record folder says nothing found and why, with no zero-config notice', () => {
     const repo = makeRepo();
     repo.commit('code', { 'src/payments/webhooks.ts': ADR_REPO['src/payments/webhooks.ts'], 'docs/guide.md': '# Guide\n' });
     const forPlace = cli(repo.dir, 'for', 'src/payments/webhooks.ts');
     expect(forPlace.code, forPlace.stderr).toBe(0);
-    expect(forPlace.stdout).toContain('nothing found');
+    const why = 'nothing found: no decision records are read here (no .contextia/ and no decision-record folder such as docs/adr/); `git ctx init` sets them up';
+    expect(forPlace.stdout).toContain(why);
     expect(forPlace.stderr).toBe('');
+    const search = cli(repo.dir, 'search', 'webhook', 'retries');
+    expect(search.stdout).toContain(why);
+    expect(search.stderr).toBe('');
+    // with records, an answer of nothing does not claim there are none
+    const withRecords = adrRepo();
+    const offTopic = cli(withRecords.dir, 'search', 'kubernetes', 'helm', 'chart');
+    expect(offTopic.stdout).not.toContain('no decision records are read here');
     const check = cli(repo.dir, 'check', '--json');
     expect(check.stderr).toBe('');
     expect((JSON.parse(check.stdout) as { zero_config?: unknown }).zero_config).toBeUndefined();

@@ -10,7 +10,7 @@ import { filesOf, finishRetrieval } from '../../retrieve/episode.js';
 
 type ForOptions = RepoOptions & RetrievalCliOptions & { diff?: string; title?: string; body?: string };
 /** What `for` keeps of an answer (DEC-062): the retrieval and the zero-configuration fact of its JSON. */
-type ForAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson> };
+type ForAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson>; noRecords: boolean };
 
 export function register(program: Command): void {
   const cmd = program
@@ -62,10 +62,10 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       // the lanes load only when the answer is computed
       const [{ retrieveForPlace }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
       const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...settings });
-      return { value: { result, zero: zeroConfigJson(repo.config) }, files: (v) => filesOf(v.result) };
+      return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0 }, files: (v) => filesOf(v.result) };
     });
-    const { result, zero } = answer.value;
-    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all }));
+    const { result, zero, noRecords } = answer.value;
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords }));
     await finishRetrieval(rec, result, answer.dirty);
   });
 }

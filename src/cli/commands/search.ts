@@ -10,7 +10,7 @@ import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '..
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;
 /** What `search` keeps of an answer (DEC-062), as `for` does: the retrieval and the zero-configuration fact of its JSON. */
-type SearchAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson> };
+type SearchAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson>; noRecords: boolean };
 
 export function register(program: Command): void {
   const cmd = program
@@ -43,11 +43,11 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       async (repo) => {
         const [{ retrieveForText }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
         const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...settings });
-        return { value: { result, zero: zeroConfigJson(repo.config) }, files: (v) => filesOf(v.result) };
+        return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0 }, files: (v) => filesOf(v.result) };
       },
     );
-    const { result, zero } = answer.value;
-    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all }));
+    const { result, zero, noRecords } = answer.value;
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords }));
     await finishRetrieval(rec, result, answer.dirty);
   });
 }

@@ -33,6 +33,11 @@ describe('authoring where the records live: an adr-tools folder named by .adr-di
     expect(existsSync(path.join(repo.dir, '.contextia'))).toBe(false);
     const list = JSON.parse(runCli(['list', '--json'], { cwd: repo.dir }).stdout) as { artifacts: { id: string; status: string; title: string }[] };
     expect(list.artifacts).toContainEqual(expect.objectContaining({ id: 'ADR-0005', status: 'proposed', title: 'Adopt OpenTelemetry' }));
+    // in words: the file, what was created, and what to do next
+    const human = runCli(['new', 'decision', '--title', 'Trace every job', '--date', '2026-02-01'], { cwd: repo.dir });
+    expect(human.stdout).toBe(`${ADR_TOOLS}/0006-trace-every-job.md\n`);
+    expect(human.stderr).toContain('created ADR-0006 (nygard)');
+    expect(human.stderr).toContain('next: write its context and decision, then git ctx check and commit it');
   });
 
   it('add writes the decision and its rationale into the folder; a .contextia record only on request', () => {

@@ -25,6 +25,8 @@ describe('git ctx new', () => {
     const r = runCli(['new', 'decision', '--title', 'Use ECB rates'], { cwd: repo.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('.contextia/system/rationale/DEC-004.md\n');
+    // what to do next, on stderr beside "created"
+    expect(r.stderr).toContain('next: set status and summary, name the code it governs (paths: in its frontmatter, or @decision DEC-004 in the code), then git ctx check');
     const { artifact, problems } = read(repo.dir, '.contextia/system/rationale/DEC-004.md');
     expect(problems).toEqual([]);
     expect(artifact).toMatchObject({ id: 'DEC-004', type: 'decision', title: 'Use ECB rates', status: 'proposed' });

@@ -68,6 +68,7 @@ export function register(program: Command): void {
           else {
             io().out(`${rec.file}\n`);
             io().err(`${colors().green('created')} ${rec.id} (${rec.style})${rec.log ? `; listed in ${rec.log}` : ''}\n`);
+            io().err(`next: write its context and decision, then git ctx check and commit it; git ctx for <file> finds it by its words\n`);
           }
           return;
         }
@@ -77,6 +78,7 @@ export function register(program: Command): void {
         else {
           io().out(`${r.file}\n`);
           io().err(`${colors().green('created')} ${r.id}\n`);
+          if (r.type === 'decision' || r.type === 'spec' || r.type === 'norm') io().err(`next: set status and summary, name the code it governs (paths: in its frontmatter, or @${r.type} ${r.id} in the code), then git ctx check\n`);
         }
       } finally {
         repo.close();

@@ -70,6 +70,13 @@ export function pointedRecordFolders(read: (file: string) => string | undefined,
 
 /** Folders never searched: dependencies, vendored and generated code. */
 const SKIP = /(^|\/)(node_modules|vendor|vendors|third[_-]party|dist|build|out|target|coverage|generated|\.git|\.contextia|\.next|\.cache|bower_components|site-packages|\.venv|venv)(\/|$)/i;
+/**
+ * Folders of a project's tests: the sample records a records tool (or a linter, a site
+ * generator) keeps there to test itself are fixtures, not the team's decisions. Guessing them
+ * by name would fill every answer with "Lorem ipsum" records and fail `check` on their
+ * deliberately broken links; a folder the team's own pointer names is still read.
+ */
+const TEST_DIR = /(^|\/)(tests?|__tests__|[\w-]*[-_]tests?|e2e|__fixtures__|fixtures?|test[-_]?data|testdata|test[-_]?fixtures?)(\/|$)/i;
 /** Folder names that hold decision records. */
 const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
 /** Folders inside a records folder that sort records by state or age: part of the same source. */
@@ -82,13 +89,13 @@ const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisio
  * hold numbered records (directly or in `historic*`/`proposed*`/`superseded` folders, which
  * belong to the same source). A numbered folder inside a source that is not such a state
  * folder keeps its own numbering and becomes a source of its own with its own prefix.
- * Skips dependencies, vendored and generated folders.
+ * Skips dependencies, vendored and generated folders, and the sample records of test folders.
  */
 export function detectRecordFolders(files: string[], pointed: readonly PointedFolder[] = []): DetectedSource[] {
   const pointedDirs = new Map(pointed.map((p) => [p.dir, p] as const));
   const numbered = new Map<string, number>();
   for (const f of files) {
-    if (SKIP.test(f) || !isAdrFile(f) || fileNumber(f) === undefined) continue;
+    if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || fileNumber(f) === undefined) continue;
     const d = path.posix.dirname(f);
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
   }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+/**
+ * A log4brains monorepo as a new user clones it: `.log4brains.yml` names a project folder and
+ * one per package, records are named by their creation date (`YYYYMMDD-slug.md`, two on the
+ * same day), the folder keeps index.md and template.md, and the tool's own integration tests
+ * keep sample record folders (with deliberately broken links) under `integration-tests/`.
+ */
+const l4b = (title: string, status: string, date: string, body = '') => `# ${title}\n\n- Status: ${status}\n- Date: ${date}\n\n## Context and Problem Statement\n\nWhy ${title.toLowerCase()}.\n\n## Decision Outcome\n\nChosen option: "${title}".${body}\n`;
+const REPO = {
+  '.log4brains.yml': 'project:\n  name: Shelf\n  adrFolder: ./docs/adr\n  packages:\n    - name: core\n      path: ./packages/core\n      adrFolder: ./packages/core/docs/adr\n',
+  'docs/adr/index.md': '# Architecture knowledge base\n',
+  'docs/adr/template.md': '# [short title]\n\n- Status: [draft | proposed]\n',
+  'docs/adr/20200924-use-markdown-architectural-decision-records.md': l4b('Use Markdown Architectural Decision Records', 'accepted', '2020-09-24'),
+  'docs/adr/20200925-multi-packages-monorepo-with-yarn-and-lerna.md': l4b('Multi-packages monorepo with Yarn and Lerna', 'accepted', '2020-09-25'),
+  'docs/adr/20200925-use-prettier-for-the-code-style.md': l4b('Use Prettier for the code style', 'accepted', '2020-09-25'),
+  'docs/adr/20200926-use-the-adr-number-as-its-id.md': l4b('Use the ADR number as its id', 'superseded by [20201016-use-the-slug-as-its-id](20201016-use-the-slug-as-its-id.md)', '2020-09-26'),
+  'docs/adr/20201016-use-the-slug-as-its-id.md': l4b('Use the slug as its id', 'accepted', '2020-10-16', '\n\n## Links\n\n- Supersedes [20200926-use-the-adr-number-as-its-id](20200926-use-the-adr-number-as-its-id.md)'),
+  'packages/core/docs/adr/20201002-use-ddd-for-the-core-api.md': l4b('Use DDD for the core API', 'accepted', '2020-10-02'),
+  'packages/core/src/AdrSlug.ts': 'export class AdrSlug {\n  constructor(readonly value: string) {}\n}\n',
+  'packages/core/integration-tests/ro-project/docs/adr/20200101-first-adr.md': l4b('First ADR', 'accepted', '2020-01-01'),
+  'packages/core/integration-tests/ro-project/docs/adr/20201028-links.md': l4b('Links', 'accepted', '2020-10-28', '\n\n## Links\n\n- Relates to [broken](20200101-first-adr-BROKEN.md)'),
+  'packages/core/integration-tests/ro-project/docs/adr/20201029-superseder.md': l4b('Superseder', 'accepted', '2020-10-29'),
+  'packages/core/test/fixtures/decisions/0001-sample.md': l4b('Sample', 'accepted', '2020-01-01'),
+  'packages/core/test/fixtures/decisions/0002-sample.md': l4b('Sample two', 'accepted', '2020-01-02'),
+  'package.json': '{"name":"shelf","private":true,"workspaces":["packages/*"]}\n',
+};
+
+const cli = (dir: string, ...args: string[]) => runCli(args, { cwd: dir });
+const listed = (stdout: string) => (JSON.parse(stdout) as { artifacts: { id: string; file: string; status: string | null }[] }).artifacts;
+
+describe('a log4brains monorepo: dated record names, test fixture folders', () => {
+  it('reads the folders .log4brains.yml names, not the sample records of its tests', () => {
+    const repo = makeRepo();
+    repo.commit('import', REPO);
+    const list = cli(repo.dir, 'list', '--json');
+    expect(list.code, list.stderr).toBe(0);
+    const files = listed(list.stdout).map((a) => a.file);
+    expect(files).toHaveLength(6);
+    expect(files.filter((f) => /integration-tests|fixtures/.test(f))).toEqual([]);
+    expect(list.stderr).toContain('read decision records from docs/adr/, packages/core/docs/adr/ (found by .log4brains.yml)');
+    const check = cli(repo.dir, 'check');
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+});

@@ -89,7 +89,7 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
   const agentRules = detectAgentRuleFiles(files);
   if (existing.length) return { created: [], folders, existing, identity, sources, unmapped: [], agentRules };
 
-  cfg.sources = sources.map(({ records: _n, from: _f, ...src }) => src);
+  cfg.sources = sources.map(({ records: _n, from: _f, dated: _d, ...src }) => src);
   const created: string[] = [];
   // createOnly: a concurrent init (or a file that appeared meanwhile) is never clobbered
   await writeFileAtomic(await containedPath(opts.root, configRel), renderConfigYaml(cfg), { createOnly: true });

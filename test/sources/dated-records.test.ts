@@ -44,4 +44,38 @@ describe('a log4brains monorepo: dated record names, test fixture folders', () =
     const check = cli(repo.dir, 'check');
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });
+
+  it('a date is not a record number: one id per record, no duplicate-number warning, the supersession read', () => {
+    const repo = makeRepo();
+    repo.commit('import', REPO);
+    const list = cli(repo.dir, 'list', '--json');
+    const byFile = new Map(listed(list.stdout).map((a) => [a.file, a] as const));
+    expect(byFile.get('docs/adr/20200925-multi-packages-monorepo-with-yarn-and-lerna.md')!.id).toBe('ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
+    expect(byFile.get('docs/adr/20200925-use-prettier-for-the-code-style.md')!.id).toBe('ADR-20200925-use-prettier-for-the-code-style');
+    expect(byFile.get('packages/core/docs/adr/20201002-use-ddd-for-the-core-api.md')!.id).toBe('CORE-20201002-use-ddd-for-the-core-api');
+    const check = cli(repo.dir, 'check', '--json');
+    const rules = (JSON.parse(check.stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule);
+    expect(rules).not.toContain('duplicate-number');
+    const show = cli(repo.dir, 'show', 'ADR-20200926-use-the-adr-number-as-its-id');
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/superseded_by.*ADR-20201016-use-the-slug-as-its-id/);
+  });
+
+  it('new decision goes to the project folder, named by its date as the others are', () => {
+    const repo = makeRepo();
+    repo.commit('import', REPO);
+    const dry = cli(repo.dir, 'new', 'decision', '--title', 'Use pnpm workspaces', '--date', '2026-11-28', '--dry-run', '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    const r = JSON.parse(dry.stdout) as { id: string; file: string; text: string };
+    expect(r.file).toBe('docs/adr/20261128-use-pnpm-workspaces.md');
+    expect(r.id).toBe('ADR-20261128-use-pnpm-workspaces');
+    expect(r.text).toMatch(/^# Use pnpm workspaces\n\n- Status: proposed\n- Date: 2026-11-28\n/);
+    const made = cli(repo.dir, 'new', 'decision', '--title', 'Use pnpm workspaces', '--date', '2026-11-28');
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout.trim()).toBe('docs/adr/20261128-use-pnpm-workspaces.md');
+    // the same title on the same day does not overwrite the first
+    const again = cli(repo.dir, 'new', 'decision', '--title', 'Use pnpm workspaces', '--date', '2026-11-28');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe('docs/adr/20261128-use-pnpm-workspaces-2.md');
+  });
 });

@@ -2,12 +2,14 @@
 
 import path from 'node:path';
 import type { SourceConfig } from '../../config.js';
-import { fileNumber, isAdrFile } from './files.js';
+import { fileDate, fileNumber, isAdrFile } from './files.js';
 
 /** A decision-record folder found in a repository. */
 export interface DetectedSource extends SourceConfig {
   /** records in it (nested folders included, minus those of a nested source) */
   records: number;
+  /** its records are named by their date (`20200924-slug.md`), so their ids are prefix + file name, not prefix + number */
+  dated?: boolean;
   /** the team's own pointer that named the folder (`.adr-dir`, `.log4brains.yml`); absent when found by its name */
   from?: string;
 }
@@ -86,7 +88,7 @@ const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisio
 /**
  * Decision-record folders among a repository's files, at any depth: folders named like
  * `adr`, `decisions`, `*decision-records`, `architecture/decisions` or `architecture` that
- * hold numbered records (directly or in `historic*`/`proposed*`/`superseded` folders, which
+ * hold numbered or dated records (directly or in `historic*`/`proposed*`/`superseded` folders, which
  * belong to the same source). A numbered folder inside a source that is not such a state
  * folder keeps its own numbering and becomes a source of its own with its own prefix.
  * Skips dependencies, vendored and generated folders, and the sample records of test folders.
@@ -95,7 +97,7 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   const pointedDirs = new Map(pointed.map((p) => [p.dir, p] as const));
   const numbered = new Map<string, number>();
   for (const f of files) {
-    if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || fileNumber(f) === undefined) continue;
+    if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || (fileNumber(f) === undefined && fileDate(f) === undefined)) continue;
     const d = path.posix.dirname(f);
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
   }
@@ -157,11 +159,15 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   // every record file is counted (unnumbered ones too), by the innermost source holding it
   for (const o of out) o.records = 0;
   const byDepth = [...out].sort((a, b) => b.dir.length - a.dir.length);
+  const dated = new Map<DetectedSource, number>();
   for (const f of files) {
     if (SKIP.test(f) || !isAdrFile(f)) continue;
     const src = byDepth.find((o) => f.startsWith(o.dir + '/'));
-    if (src) src.records++;
+    if (!src) continue;
+    src.records++;
+    if (fileDate(f) !== undefined) dated.set(src, (dated.get(src) ?? 0) + 1);
   }
+  for (const [o, n] of dated) if (n * 2 > o.records) o.dated = true;
   return out.sort((a, b) => Number(!a.from) - Number(!b.from) || (a.dir < b.dir ? -1 : 1));
 }
 

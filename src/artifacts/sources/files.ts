@@ -20,13 +20,27 @@ export function isAdrFile(p: string): boolean {
   return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!);
 }
 
-/** The number a record's file name starts with (`0048-x.md`, `ADR-0048-x.md`, `adr_48.md`), as written. */
+/** A calendar date at the start of a record's file name: `20200924-`, `2020-09-24-`; the separator between its parts is group 2. */
+const DATE_NAME = /^((?:19|20)\d\d)(-?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?=$|[-_ .])/;
+
+/**
+ * The creation date a record's file name starts with instead of a number, as written
+ * (log4brains names records `20200924-slug.md`; others `2020-09-24-slug.md`). Such a date
+ * orders records but does not number them: two records of one day are common, and the
+ * tools that name them so identify a record by its whole file name.
+ */
+export function fileDate(file: string): string | undefined {
+  return DATE_NAME.exec(path.posix.basename(file))?.[0];
+}
+
+/** The number a record's file name starts with (`0048-x.md`, `ADR-0048-x.md`, `adr_48.md`), as written; none when it starts with a date. */
 export function fileNumber(file: string): string | undefined {
   const stem = path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+  if (DATE_NAME.test(stem)) return undefined;
   return /^(?:[A-Za-z]{2,8}[-_ ]?)?(\d+)(?:$|[-_ .])/.exec(stem)?.[1];
 }
 
-/** The id of a record from its file name: prefix + number as written, or prefix + slug when unnumbered. */
+/** The id of a record from its file name: prefix + number as written, or prefix + slug when unnumbered (a dated name keeps its date: `ADR-20200924-use-markdown`). */
 export function adrIdFor(file: string, prefix: string): string {
   const n = fileNumber(file);
   if (n !== undefined) return prefix + n;

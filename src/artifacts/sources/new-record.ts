@@ -11,7 +11,7 @@ import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
 import { confirmationSection, type ConfirmEntry } from './confirm-block.js';
 import { updateDecisionLog } from './decision-log.js';
-import { adrIdFor, fileNumber } from './files.js';
+import { adrIdFor, fileDate, fileNumber } from './files.js';
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 
 export interface NewRecordOptions {
@@ -85,6 +85,8 @@ const slug = (s: string, sep = '-') => s.toLowerCase().normalize('NFKD').replace
 /** How a folder names its records, from one name: `0014-title.md`, `adr-014-title.md`, `ADR_7_title.md`. */
 interface NamePattern {
   prefix: string;
+  /** named by the creation date instead of a number (log4brains): the separator between its parts, '' or '-' */
+  dated?: string;
   /** between the number and the title */
   sep: string;
   /** between the title's words */
@@ -94,6 +96,9 @@ interface NamePattern {
 
 function namePattern(file: string | undefined): NamePattern {
   const base = file ? path.posix.basename(file) : '';
+  const date = file ? fileDate(file) : undefined;
+  const d = date !== undefined ? /^([-_ .])(.*)\.(md|markdown)$/i.exec(base.slice(date.length)) : null;
+  if (d) return { prefix: '', dated: date!.includes('-') ? '-' : '', sep: d[1]!, words: d[2]!.includes('_') && !d[2]!.includes('-') ? '_' : '-', ext: d[3]! };
   const m = /^([A-Za-z]{2,8}[-_ ]?)?(\d+)([-_ .])(.*)\.(md|markdown)$/i.exec(base);
   if (!m) return { prefix: '', sep: '-', words: '-', ext: 'md' };
   return { prefix: m[1] ?? '', sep: m[3]!, words: m[4]!.includes('_') && !m[4]!.includes('-') ? '_' : '-', ext: m[5]! };
@@ -102,7 +107,8 @@ function namePattern(file: string | undefined): NamePattern {
 /**
  * Write a new decision record into an adr source folder in the folder's own style: the next
  * number after the highest one in it (any file of the folder counts, records or not; padded
- * like the others, 4 digits when there are none), named like its newest record, and shaped
+ * like the others, 4 digits when there are none) — or its date, when the newest record is named
+ * by its date (`20201016-slug.md`) — named like its newest record, and shaped
  * like the newest record whose shape git-ctx can fill (record-shape.ts): adr-tools,
  * MADR frontmatter or bullets, hand-written metadata lines. An empty folder gets Nygard
  * (`# N. Title`, `Date:`, `## Status`), a folder of records git-ctx cannot learn from MADR
@@ -129,11 +135,13 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     width = Math.max(width, n.length);
   }
   // newest first: records directly in the folder before those in its subfolders (an archive
-  // such as historic/ is not how the team writes now), then the highest number, then the later name
+  // such as historic/ is not how the team writes now), then the highest number or the latest
+  // date (a folder that moved from numbers to dates, as log4brains did, writes dated now), then the later name
   const nested = (f: string) => (path.posix.dirname(f) === dir ? 0 : 1);
+  const order = (f: string) => Number(fileNumber(f) ?? fileDate(f)?.replace(/-/g, '') ?? -1);
   const newest = inDir
-    .filter((a) => fileNumber(a.file) !== undefined && /\.(md|markdown)$/i.test(a.file))
-    .sort((a, b) => nested(a.file) - nested(b.file) || Number(fileNumber(b.file)) - Number(fileNumber(a.file)) || (a.file < b.file ? 1 : -1));
+    .filter((a) => order(a.file) >= 0 && /\.(md|markdown)$/i.test(a.file))
+    .sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
   let shape: RecordShape | undefined;
   for (const a of newest) {
     const text = await readFile(path.join(root, ...a.file.split('/')), 'utf8').catch(() => undefined);
@@ -144,8 +152,10 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   const title = o.title.trim() || 'Untitled decision';
   const status = o.status?.trim() || 'Proposed';
   for (let n = max + 1; n < max + 20; n++) {
-    const num = String(n).padStart(width || 4, '0');
-    const file = `${dir}/${names.prefix}${num}${names.sep}${slug(title, names.words)}.${names.ext}`;
+    // a dated folder names the record by its date; another record of that day and title gets -2, -3, …
+    const num = names.dated !== undefined ? o.date.replace(/-/g, names.dated) : String(n).padStart(width || 4, '0');
+    const again = names.dated !== undefined && n > max + 1 ? `${names.words}${n - max}` : '';
+    const file = `${dir}/${names.prefix}${num}${names.sep}${slug(title, names.words)}${again}.${names.ext}`;
     const c = o.content ?? {};
     const para = (t: string | undefined) => (t?.trim() ? `${t.trim()}\n\n` : '');
     const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
@@ -169,7 +179,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     await mkdirContained(root, path.dirname(abs));
     try {
       await writeFileAtomic(abs, text + confirmation, { createOnly: true });
-      const log = await updateDecisionLog(root, dir, { number: String(n), file, title }, (name) => inDir.find((a) => path.posix.basename(a.file) === name)?.title);
+      const log = await updateDecisionLog(root, dir, { number: names.dated !== undefined ? num : String(n), file, title }, (name) => inDir.find((a) => path.posix.basename(a.file) === name)?.title);
       return log ? { ...result, log } : result;
     } catch (e) {
       if (!(e instanceof CtxError && e.code === 'EXISTS')) throw e;

@@ -33,10 +33,32 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
 }
 
 /**
+ * The records read from decision-record folders that a typed text names by the start of
+ * their id up to a word (`ADR-20201016` for ADR-20201016-use-the-slug, a record named by its
+ * date), by their file name without extension (`20201016-use-the-slug`, as log4brains and
+ * links call it) or by their path. A dated record's id is its whole file name: people type
+ * its date.
+ */
+function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
+  const t = typed.trim().toLowerCase().replace(/\\/g, '/');
+  if (!t) return [];
+  const out: Artifact[] = [];
+  for (const a of set.byId.values()) {
+    if (a.format !== 'adr') continue;
+    const id = a.id.toLowerCase();
+    const file = a.file.toLowerCase();
+    const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+    if (id.startsWith(t + '-') || stem === t || file === t) out.push(a);
+  }
+  return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+}
+
+/**
  * The artifact with this id, or UNKNOWN_ID with close-match suggestions. Case-insensitive
  * fallback; then, for records read from decision-record folders, by number as people type
  * it (`10`, `0010`, `adr-10` for ADR-0010): one record with that number is the answer,
- * several are listed so the reader can pick.
+ * several are listed so the reader can pick; then by the start of its id, its file name or
+ * path (recordsByStart), the same way.
  */
 export function requireArtifact(set: ArtifactSet, id: string): Artifact {
   const a = set.byId.get(id) ?? [...set.byId.values()].find((x) => x.id.toLowerCase() === id.toLowerCase());
@@ -46,6 +68,12 @@ export function requireArtifact(set: ArtifactSet, id: string): Artifact {
   if (numbered.length > 1) {
     const shown = numbered.slice(0, 10).map((x) => `${x.id} (${x.file})`);
     throw new CtxError('UNKNOWN_ID', `${id} names ${numbered.length} records: ${shown.join(', ')}${numbered.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${numbered[0]!.id}` });
+  }
+  const started = recordsByStart(set, id);
+  if (started.length === 1) return started[0]!;
+  if (started.length > 1) {
+    const shown = started.slice(0, 10).map((x) => `${x.id} (${x.file})`);
+    throw new CtxError('UNKNOWN_ID', `${id} names ${started.length} records: ${shown.join(', ')}${started.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${started[0]!.id}` });
   }
   const unloaded = unloadedFileFor(set, id);
   if (unloaded) throw new CtxError('UNKNOWN_ID', `${id} is not loaded: ${unloaded.file}${unloaded.line ? `:${unloaded.line}` : ''}: ${unloaded.message}`, { hint: 'fix the file, then git ctx check' });

@@ -59,6 +59,16 @@ describe('a log4brains monorepo: dated record names, test fixture folders', () =
     const show = cli(repo.dir, 'show', 'ADR-20200926-use-the-adr-number-as-its-id');
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/superseded_by.*ADR-20201016-use-the-slug-as-its-id/);
+    // people type a dated record's date, or its file name as links and log4brains name it
+    const byDate = cli(repo.dir, 'show', 'ADR-20201016');
+    expect(byDate.code, byDate.stderr).toBe(0);
+    expect(byDate.stdout).toMatch(/^ADR-20201016-use-the-slug-as-its-id \(decision/);
+    const byName = cli(repo.dir, 'show', '20201016-use-the-slug-as-its-id', '--depth', 'summary');
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(byName.stdout).toContain('ADR-20201016-use-the-slug-as-its-id');
+    const twoThatDay = cli(repo.dir, 'show', 'ADR-20200925');
+    expect(twoThatDay.code).toBe(2);
+    expect(twoThatDay.stderr).toContain('ADR-20200925 names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
   });
 
   it('new decision goes to the project folder, named by its date as the others are', () => {

@@ -14,15 +14,26 @@ export function statusText(a: Pick<Artifact, 'status' | 'statusText'>): string |
 }
 
 /**
+ * Keys a documentation site's generator reads from a record it publishes (Jekyll's
+ * just-the-docs `parent`/`nav_order`, Docusaurus `sidebar_position`, Hugo `weight`, …): where
+ * the page sits in the site's menu, nothing about the decision. A record read in place from a
+ * records folder that a site also publishes carries them in its frontmatter.
+ */
+const SITE_KEYS = new Set(['layout', 'parent', 'grand_parent', 'nav_order', 'nav_exclude', 'has_children', 'has_toc', 'permalink', 'sidebar_position', 'sidebar_label', 'sidebar_class_name', 'weight', 'menu', 'toc', 'hide', 'search_exclude']);
+
+/**
  * Frontmatter as YAML text, without the stamp (an implementation detail at every depth but
  * full), with the status read as `statusText` says, and without the internal confidence
- * (DEC-054: agents treat every record alike) unless a person reads it (`withConfidence`). A
+ * (DEC-054: agents treat every record alike) unless a person reads it (`withConfidence`),
+ * without a read-in-place record's site navigation keys (SITE_KEYS). A
  * record that wrote no metadata (an ADR without a Status line) says so instead of printing an
  * empty object.
  */
 export function metaText(a: Artifact, opts: { withStamp?: boolean; withConfidence?: boolean } = {}): string {
   const data: Record<string, unknown> = opts.withConfidence ? { ...a.data } : { ...agentVisible(a.data) };
   if (!opts.withStamp) delete data.stamp;
+  // a published record's place in the site's menu says nothing to its reader (`show --json` keeps it)
+  if (a.format === 'adr') for (const k of Object.keys(data)) if (SITE_KEYS.has(k)) delete data[k];
   const status = statusText(a);
   if (status !== undefined && status !== data.status) data.status = status;
   if (!Object.keys(data).length) return '(no metadata written in the record)';

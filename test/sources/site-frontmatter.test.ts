@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+/** A Java project's MADR folder that its just-the-docs site also publishes: each record's frontmatter places it in the site's menu. */
+const REPO = {
+  'docs/decisions/0002-use-slf4j-for-logging.md': '---\nparent: Decision Records\nnav_order: 2\n---\n# Use SLF4J together with log4j2 for logging\n\n## Context and Problem Statement\n\nWhich logging facade?\n\n## Decision Outcome\n\nChosen option: "SLF4J with Log4j2 binding", because it supports Java 9.\n',
+  'docs/decisions/0045-use-input-flag.md': '---\nnav_order: 45\nparent: Decision Records\nstatus: "superseded by ADR-0046"\n---\n# Use --input for input files\n\n## Decision Outcome\n\nChosen option: "--input".\n',
+  'docs/decisions/0046-positional-input.md': '---\nnav_order: 46\nparent: Decision Records\nstatus: accepted\n---\n# Allow a positional input file\n\n## Decision Outcome\n\nChosen option: "positional".\n',
+  'src/main/java/org/example/Log.java': 'package org.example;\n\nimport org.slf4j.Logger;\n\npublic class Log {}\n',
+};
+
+describe('records a documentation site also publishes', () => {
+  it('show leaves out the site menu keys (parent, nav_order) and keeps the decision\'s own; --json keeps every key', () => {
+    const repo = makeRepo();
+    repo.commit('import', REPO);
+    const show = runCli(['show', 'ADR-0045', '--depth', 'meta'], { cwd: repo.dir });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).not.toMatch(/nav_order|parent:/);
+    expect(show.stdout).toContain('status: superseded (written "superseded by ADR-0046")');
+    const bare = runCli(['show', 'ADR-0002', '--depth', 'meta'], { cwd: repo.dir });
+    expect(bare.stdout).toContain('(no metadata written in the record)');
+    const json = runCli(['show', 'ADR-0045', '--json'], { cwd: repo.dir });
+    expect((JSON.parse(json.stdout) as { frontmatter: Record<string, unknown> }).frontmatter).toMatchObject({ nav_order: '45', parent: 'Decision Records' });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Command } from '../commander.js';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, io } from '../shared.js';
@@ -22,6 +23,18 @@ function onPath(env: NodeJS.ProcessEnv): boolean {
     }
   }
   return false;
+}
+
+/** Whether the project's own install holds the CLI the pre-commit hook runs first (`node_modules/.bin/git-ctx` at the work tree's top). */
+function reachableInProject(cwd: string): boolean {
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8' }).stdout?.trim();
+  if (!top) return false;
+  try {
+    accessSync(path.join(top, 'node_modules', '.bin', process.platform === 'win32' ? 'git-ctx.cmd' : 'git-ctx'), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 interface HooksInstallCliOptions {
@@ -87,6 +100,12 @@ export function register(program: Command): void {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
       const result = await installHook({ cwd, force: o.force, uninstall: o.uninstall });
       io().out(o.json ? JSON.stringify(result, null, 2) + '\n' : renderInstall(result));
+      // the hook git runs from .git/hooks stops the commit when it finds no CLI (a hook manager's
+      // entry only prints a notice): someone trying git-ctx without installing it learns it now
+      const ownHook = !result.manager && (result.action === 'installed' || result.action === 'updated' || result.action === 'unchanged' || result.action === 'chained');
+      if (ownHook && !onPath(io().env) && !reachableInProject(cwd)) {
+        io().err('git-ctx: note: the hook runs node_modules/.bin/git-ctx or git-ctx on PATH and finds neither here: your commits stop until one is there (npm install -g git-ctx, or npm link in a checkout), or skip it with GIT_CTX_SKIP=1\n');
+      }
       if (result.action === 'husky-manual' || result.action === 'manager-manual' || result.action === 'shared-hooks-dir') throw new ExitCode(1);
     });
 }

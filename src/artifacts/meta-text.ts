@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { agentVisible } from './sources/provenance.js';
+import { SITE_KEYS } from './sources/site-keys.js';
 import type { Artifact } from './types.js';
 
 /**
@@ -12,14 +13,6 @@ export function statusText(a: Pick<Artifact, 'status' | 'statusText'>): string |
   // "Accepted" for accepted is the same word: only a different one is worth showing
   return a.statusText !== undefined && a.statusText.toLowerCase() !== a.status.toLowerCase() ? `${a.status} (written ${JSON.stringify(a.statusText)})` : a.status;
 }
-
-/**
- * Keys a documentation site's generator reads from a record it publishes (Jekyll's
- * just-the-docs `parent`/`nav_order`, Docusaurus `sidebar_position`, Hugo `weight`, …): where
- * the page sits in the site's menu, nothing about the decision. A record read in place from a
- * records folder that a site also publishes carries them in its frontmatter.
- */
-const SITE_KEYS = new Set(['layout', 'parent', 'grand_parent', 'nav_order', 'nav_exclude', 'has_children', 'has_toc', 'permalink', 'sidebar_position', 'sidebar_label', 'sidebar_class_name', 'weight', 'menu', 'toc', 'hide', 'search_exclude']);
 
 /**
  * Frontmatter as YAML text, without the stamp (an implementation detail at every depth but

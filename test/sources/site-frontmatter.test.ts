@@ -23,4 +23,14 @@ describe('records a documentation site also publishes', () => {
     const json = runCli(['show', 'ADR-0045', '--json'], { cwd: repo.dir });
     expect((JSON.parse(json.stdout) as { frontmatter: Record<string, unknown> }).frontmatter).toMatchObject({ nav_order: '45', parent: 'Decision Records' });
   });
+
+  it('new decision keeps the site keys of the folder\'s records, the menu order taking the new number', () => {
+    const repo = makeRepo();
+    repo.commit('import', REPO);
+    const dry = runCli(['new', 'decision', '--title', 'Use Gradle version catalogs', '--date', '2026-11-28', '--dry-run', '--json'], { cwd: repo.dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    const r = JSON.parse(dry.stdout) as { file: string; text: string };
+    expect(r.file).toBe('docs/decisions/0047-use-gradle-version-catalogs.md');
+    expect(r.text).toMatch(/^---\nnav_order: 47\nparent: Decision Records\nstatus: proposed\ndate: 2026-11-28\n---\n# Use Gradle version catalogs\n/);
+  });
 });

@@ -1,6 +1,7 @@
 // @spec SPEC-SOURCES-001
 
 import { splitFrontmatter } from '../parse.js';
+import { SITE_KEYS, SITE_ORDER_KEYS } from './site-keys.js';
 
 /** What a new record fills in: the rest of the learned shape stays as empty sections. */
 export interface RecordFill {
@@ -29,6 +30,8 @@ export interface RecordShape {
   style: 'nygard' | 'madr';
   /** frontmatter keys git-ctx fills, in the record's order (undefined: no frontmatter) */
   frontmatter?: ('status' | 'date')[];
+  /** the model's documentation-site keys, copied so the site lists the new record too (`parent: Decision Records`; `nav_order: {n}` takes its number) */
+  site?: string[];
   /** the title line before the title: `14. `, `ADR-014: ` (the number as `{n}`), or '' */
   titlePrefix: string;
   /** the title's number is zero-padded like the file name's (`# 0014. …`), not bare (`# 14. …`) */
@@ -56,7 +59,12 @@ const roleOf = (title: string): Role => {
 export function learnShape(text: string): RecordShape | undefined {
   const fm = splitFrontmatter(text.replace(/\r\n/g, '\n'));
   let frontmatter: RecordShape['frontmatter'];
+  const site: string[] = [];
   if (fm.hasFrontmatter) {
+    for (const m of fm.yaml.matchAll(/^([a-z_]+):[ \t]*(\S.*)$/gm)) {
+      if (m[1] === 'permalink' || !SITE_KEYS.has(m[1]!)) continue;
+      site.push(SITE_ORDER_KEYS.has(m[1]!) && /^\d+$/.test(m[2]!.trim()) ? `${m[1]}: {n}` : m[0]);
+    }
     const keys = [...fm.yaml.matchAll(/^(status|date):/gm)].map((m) => m[1] as 'status' | 'date');
     frontmatter = keys.includes('status') ? keys : ['status', ...keys];
     if (!frontmatter.includes('date')) frontmatter.push('date');
@@ -107,7 +115,7 @@ export function learnShape(text: string): RecordShape | undefined {
   if (!hasStatus) return undefined;
   const madr = !!frontmatter || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => /outcome/i.test(s.title));
   completeSections(sections, madr);
-  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), titlePrefix, titlePadded, meta, sections, statusLower };
+  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(site.length ? { site } : {}), titlePrefix, titlePadded, meta, sections, statusLower };
 }
 
 const ORDER: Role[] = ['status', 'context', 'decision', 'consequences'];
@@ -151,7 +159,7 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
   let out = '';
   if (shape.frontmatter) {
     // frontmatter statuses are written lower case, as MADR's template does
-    out += `---\n${shape.frontmatter.map((k) => `${k}: ${k === 'status' ? f.status.toLowerCase() : f.date}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n`;
+    out += `---\n${(shape.site ?? []).map((l) => `${l.replace('{n}', String(Number(f.number)))}\n`).join('')}${shape.frontmatter.map((k) => `${k}: ${k === 'status' ? f.status.toLowerCase() : f.date}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n`;
   }
   out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
   const written = new Set<string>();

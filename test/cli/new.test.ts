@@ -37,6 +37,18 @@ describe('git ctx new', () => {
     expect(check.code, check.stdout).toBe(0);
   });
 
+  it('takes the title as words after the type, as people first type it; two different titles are refused', () => {
+    const repo = fixtureRepo();
+    const r = runCli(['new', 'decision', 'Use', 'ECB rates'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('.contextia/system/rationale/DEC-004.md\n');
+    expect(read(repo.dir, '.contextia/system/rationale/DEC-004.md').artifact).toMatchObject({ id: 'DEC-004', title: 'Use ECB rates' });
+    const both = runCli(['new', 'decision', 'Use Postgres', '--title', 'Use MySQL'], { cwd: repo.dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('two titles: "Use Postgres" and --title "Use MySQL"');
+    expect(existsSync(path.join(repo.dir, '.contextia/system/rationale/DEC-005.md'))).toBe(false);
+  });
+
   it('numbers per domain across the whole set, including ids in files with other names', () => {
     const repo = fixtureRepo();
     // DEC-BILLING-003 lives in billing-idempotency.md: its number still counts

@@ -29,6 +29,7 @@ export function register(program: Command): void {
   program
     .command('new')
     .argument('<type>', 'artifact type (decision, spec, norm, task, principle, concept, policy, procedure, design, or one from config.yaml)')
+    .argument('[title...]', 'its title, as --title gives it (git ctx new decision Use Postgres)')
     .description("Create an artifact file in its type's folder with the next free id, and print its path")
     .option('-C, --root <dir>', 'repository to work on (default: the current directory)')
     .option('--id <id>', 'use this id instead of the next free one')
@@ -44,8 +45,14 @@ export function register(program: Command): void {
     .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
     .option('--dry-run', 'print the file it would write and its text; write nothing')
     .option('--json', 'print {id, type, file} as JSON (with --dry-run also {dryRun: true, text})')
-    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\n  git ctx new decision --in .contextia --title "Use Postgres"   (a frontmatter record beside an ADR folder)\n  git ctx new decision --title "Use Postgres" --dry-run   (where it would go, and its text)\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
-    .action(async (type: string, o: NewCliOptions) => {
+    .addHelpText('after', '\nExamples:\n  git ctx new decision --title "Use ECB rates" --domain billing --links SPEC-CURRENCY-001\n  git ctx new decision "Use ECB rates"   (the same title, without --title)\n  git ctx new task --title "Support refunds"\n  git ctx new decision --in docs/adr --title "Use Postgres" --date 2026-01-31\n  git ctx new decision --in .contextia --title "Use Postgres"   (a frontmatter record beside an ADR folder)\n  git ctx new decision --title "Use Postgres" --dry-run   (where it would go, and its text)\nExit codes: 0 created, 2 unknown type, invalid or existing id, or not a git repository.')
+    .action(async (type: string, words: string[], o: NewCliOptions) => {
+      // `git ctx new decision "Use Postgres"` is how people first type it: the words are the title
+      if (words.length) {
+        const typed = words.join(' ').trim();
+        if (o.title !== undefined && o.title.trim() !== typed) throw new CtxError('USAGE', `two titles: ${JSON.stringify(typed)} and --title ${JSON.stringify(o.title)}`, { hint: 'give the title once' });
+        o.title = typed;
+      }
       if (o.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw new CtxError('USAGE', `--date must be YYYY-MM-DD (got ${JSON.stringify(o.date)})`);
       const now = o.date ? new Date(`${o.date}T00:00:00Z`) : new Date();
       if (Number.isNaN(now.getTime())) throw new CtxError('USAGE', `--date ${o.date} is not a calendar date`);

@@ -36,6 +36,23 @@ const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const LICENCE_RE = /\bcopyright\b|\(c\)\s*\d{4}|\bspdx-license-identifier\b|\blicen[cs]ed?\s+(?:under|to)\b|\bpermission is hereby granted\b/i;
 
 /**
+ * An identifier's terms, remembered: a file names the same identifiers again and again, and a
+ * cold run reads up to 1,500 files for the code's word shares (DEC-055). Bounded, cleared
+ * when full. The arrays are shared: callers copy them (spread), never change them.
+ */
+const IDENTIFIER_TERMS = new Map<string, readonly string[]>();
+const IDENTIFIER_TERMS_MAX = 50_000;
+function identifierTerms(id: string): readonly string[] {
+  let t = IDENTIFIER_TERMS.get(id);
+  if (t === undefined) {
+    if (IDENTIFIER_TERMS.size >= IDENTIFIER_TERMS_MAX) IDENTIFIER_TERMS.clear();
+    t = terms(id);
+    IDENTIFIER_TERMS.set(id, t);
+  }
+  return t;
+}
+
+/**
  * Identifiers, comments, string literals, imports of a piece of code (any language: the
  * patterns are the C/JS/Python/shell family's), and the words of its path. No parser: it
  * must be cheap on any file, and a stray match only adds a weak term.
@@ -57,7 +74,7 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
     return ' ';
   });
   const identifiers: string[] = [];
-  for (const m of rest.matchAll(IDENT_RE)) identifiers.push(...terms(m[0]));
+  for (const m of rest.matchAll(IDENT_RE)) identifiers.push(...identifierTerms(m[0]));
   return { identifiers, comments, strings, imports, path: terms(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => opts.keepPathNoise || !PATH_NOISE.has(w)) };
 }
 

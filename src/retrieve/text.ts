@@ -43,6 +43,11 @@ export function splitWords(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(/[^A-Za-z0-9]+/)) {
     if (!raw) continue;
+    // most words have no capital to split at: kept as they are (the same result, without the replaces)
+    if (!/[A-Z]/.test(raw)) {
+      out.push(raw);
+      continue;
+    }
     const parts = raw
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
       .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -52,29 +57,48 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
+/**
+ * Stems already computed: code repeats its words (a cold run reads up to 1,500 files for the
+ * code's word shares, DEC-055), and the suffix rules below cost more than a lookup. Bounded:
+ * cleared when full, so a long-lived MCP server does not grow with every word it ever met.
+ */
+const STEMS = new Map<string, string>();
+const STEMS_MAX = 100_000;
+
 /** Light suffix stripping (plural, -ing, -ed, -ation…): enough to meet "limits"/"limiting"/"limited". */
 export function stem(w: string): string {
-  if (w.length <= 3 || /^\d/.test(w)) return w;
-  const rules: [RegExp, string][] = [
-    [/ies$/, 'y'],
-    [/(ss)es$/, '$1'],
-    [/([^s])s$/, '$1'],
-  ];
-  for (const [re, rep] of rules) if (re.test(w)) {
+  if (w.length <= 3) return w;
+  const known = STEMS.get(w);
+  if (known !== undefined) return known;
+  if (STEMS.size >= STEMS_MAX) STEMS.clear();
+  const out = stemOf(w);
+  STEMS.set(w, out);
+  return out;
+}
+
+const RULES: [RegExp, string][] = [
+  [/ies$/, 'y'],
+  [/(ss)es$/, '$1'],
+  [/([^s])s$/, '$1'],
+];
+const ENDS: [string, number][] = [
+  ['ational', 5],
+  ['ization', 5],
+  ['ation', 4],
+  ['ness', 4],
+  ['ment', 4],
+  ['ing', 4],
+  ['ed', 4],
+  ['ly', 4],
+];
+
+function stemOf(w: string): string {
+  if (/^\d/.test(w)) return w;
+  for (const [re, rep] of RULES) if (re.test(w)) {
     w = w.replace(re, rep);
     break;
   }
-  const ends: [string, number][] = [
-    ['ational', 5],
-    ['ization', 5],
-    ['ation', 4],
-    ['ness', 4],
-    ['ment', 4],
-    ['ing', 4],
-    ['ed', 4],
-    ['ly', 4],
-  ];
-  for (const [suf, min] of ends) {
+  for (const [suf, min] of ENDS) {
     if (w.endsWith(suf) && w.length - suf.length >= min - 1 && w.length - suf.length >= 3) {
       w = w.slice(0, -suf.length);
       // limitt → limit, stopp → stop

@@ -5,7 +5,8 @@
 // record most often in the first 3 of queries that do not label it.
 //
 // Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json,
-// bench/retrieval/content-publisher.json, bench/retrieval/python-tuf.json, bench/retrieval/carbon-aware-sdk.json and
+// bench/retrieval/content-publisher.json, bench/retrieval/goboot.json, bench/retrieval/sylius.json (PHP, DEC-085),
+// bench/retrieval/python-tuf.json, bench/retrieval/carbon-aware-sdk.json and
 // bench/retrieval/manage-get-gov.json (held-out, labelled blind;
 // files no record governs have relevant [] like off-topic questions; see bench/README-retrieval-devsets.md).
 //   npm run build && node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json

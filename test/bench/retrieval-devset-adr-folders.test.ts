@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/retrieval/lib.mjs';
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
-// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go) and the held-out
+// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP) and the held-out
 // theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#) and cisagov/manage.get.gov (Python, Django), all three held out. The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
@@ -54,6 +54,17 @@ const SETS: AdrSet[] = [
     // Go: a function or method, a type, or a constant / variable
     declares: (name) => new RegExp(`(func\\s+(\\([^)]*\\)\\s*)?${name}\\b)|(type\\s+${name}\\b)|(\\b${name}\\s*=)`),
     minimums: { total: 80, file: 20, unnamed: 10, symbol: 12, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
+  },
+  {
+    // the fifth development set (DEC-085): dated MADR-like records (YYYY_MM_DD_topic.md), PHP/Symfony
+    file: 'sylius.json',
+    repository: 'Sylius/Sylius',
+    env: 'GIT_CTX_DEVSET_SYLIUS_REPO',
+    records: 'adr/',
+    recordPath: /^adr\/\d{4}_\d{2}_\d{2}_[a-z0-9_]+\.md$/,
+    // PHP: a class, interface, trait or enum, or a function / method
+    declares: (name) => new RegExp(`(class|interface|trait|enum|function)\\s+${name}\\b`),
+    minimums: { total: 80, file: 25, unnamed: 15, symbol: 12, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
   },
   {
     // the held-out set, labelled blind (bench/README-retrieval-devsets.md): MADR records, Python

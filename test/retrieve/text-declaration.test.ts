@@ -41,3 +41,75 @@ describe('a symbol neither the code index nor the code graph lists (DEC-078)', (
     }
   });
 });
+
+// A PSR-12 PHP class: the code graph reads no PHP, so `path#method` was "no symbol" (DEC-085).
+const PHP = [
+  '<?php',
+  '',
+  'namespace App\\StateProcessor\\Admin\\AdminUser;',
+  '',
+  'use App\\Exception\\CannotRemoveCurrentlyLoggedInUser;',
+  '',
+  'final readonly class RemoveProcessor implements ProcessorInterface',
+  '{',
+  '    public function __construct(',
+  '        private ProcessorInterface $removeProcessor,',
+  '        private TokenStorageInterface $tokenStorage,',
+  '    ) {',
+  '    }',
+  '',
+  '    /** Refuses to remove the administrator who is signed in. */',
+  '    public function process($data, Operation $operation, array $context = []): void',
+  '    {',
+  "        if ($this->isTryingToRemoveLoggedInUser($data)) { // '}' in a comment",
+  '            throw new CannotRemoveCurrentlyLoggedInUser("no {self} removal");',
+  '        }',
+  '',
+  '        $this->removeProcessor->process($data, $operation, [], $context);',
+  '    }',
+  '',
+  '    abstract protected function describe(): string;',
+  '',
+  '    private function isTryingToRemoveLoggedInUser(UserInterface $user): bool',
+  '    {',
+  '        return $this->tokenStorage->getToken()?->getUser() === $user;',
+  '    }',
+  '}',
+  '',
+].join('\n');
+
+describe('a method or class of a language the code graph cannot parse (PHP, Kotlin)', () => {
+  it('runs from its declaration to the brace closing its block: on the header line or alone on the next; a bodiless one is its line', () => {
+    expect(declarationInText(PHP, 'process')).toEqual({ name: 'process', line: 16, endLine: 23, docLine: 16 });
+    expect(declarationInText(PHP, '__construct')).toMatchObject({ line: 9, endLine: 13 });
+    expect(declarationInText(PHP, 'RemoveProcessor')).toMatchObject({ line: 7, endLine: 31 });
+    expect(declarationInText(PHP, 'describe')).toMatchObject({ line: 25, endLine: 25 });
+    expect(declarationInText(PHP, 'isTryingToRemoveLoggedInUser')).toMatchObject({ line: 27, endLine: 30 });
+    const kotlin = 'class Cart {\n    fun total(): Int {\n        return items.sumOf { it.price }\n    }\n}\n';
+    expect(declarationInText(kotlin, 'total')).toMatchObject({ line: 2, endLine: 4 });
+    // a Python function has no braces: its line, as before (a dict literal in its body is no block)
+    expect(declarationInText('def build(x):\n    return {"a": x}\n', 'build')).toMatchObject({ line: 1, endLine: 1 });
+  });
+
+  it('`for file.php#method` answers from the method instead of failing with "no symbol"', async () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: adr\n    format: adr\n    type: decision\n',
+      'adr/2024_07_16_state_processors_directory_structure.md':
+        '# API - State Processors Directory Structure\n\n* Status: Accepted\n* Date: 2024-07-15\n\n## Context and Problem Statement\n\nData persisters lived in one folder.\n\n## Decision Outcome\n\nState processors are grouped by section, resource and operation: Persist and Remove processors apart.\n',
+      'adr/2022_02_21_using_cart_by_guest.md':
+        '# Using cart by guest and logged in customer\n\n* Status: accepted\n\n## Decision Outcome\n\nA flag on the order marks a cart created by a guest.\n',
+      'src/StateProcessor/Admin/AdminUser/RemoveProcessor.php': PHP,
+    });
+    repo.commit('fixture');
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const r = await retrieveForPlace({ snapshot, set, target: { path: 'src/StateProcessor/Admin/AdminUser/RemoveProcessor.php', symbol: 'process' }, neighbours: false, staleness: false });
+      expect(r.query).toMatchObject({ kind: 'place', symbol: 'process' });
+      // dated file names: the record reads as ADR-2024, the other as ADR-2022
+      expect(r.results[0]?.id).toBe('ADR-2024');
+    } finally {
+      snapshot.close();
+    }
+  });
+});

@@ -23,6 +23,9 @@ const PATH_BONUS = 10;
 export const MAX_QUERY_TERMS = 60;
 
 const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''/gm;
+/** Markup's comments (XML, HTML, SVG, templates); in code, `<!-- -->` is part of a string. */
+const MARKUP_COMMENT_RE = /<!--[\s\S]*?-->/g;
+const MARKUP_PATH_RE = /\.(?:xml|xsd|xsl|xslt|html?|xhtml|svg|twig|vue|svelte|jsp|xaml|csproj|props|targets|plist)$/i;
 const STRING_RE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
 const IMPORT_RE = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)["']([^"'\n]+)["']|^\s*(?:from|import)\s+([\w.]+)/gm;
 /** Folder and file names every repository has: no evidence of a topic. */
@@ -32,8 +35,10 @@ const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
  * A licence or copyright notice (DEC-069): the same boilerplate heads many files of a project,
  * and its words ("copyright", "contributors", a year, "apache") say nothing of what the code
  * does; a record that mentions a licence or a year in passing must not meet the file by them.
+ * The Symfony family heads its files "This file is part of the X package. (c) Name", one `#`
+ * line each in YAML: either line alone is the notice. A markup file's `<!-- -->` is a comment.
  */
-const LICENCE_RE = /\bcopyright\b|\(c\)\s*\d{4}|\bspdx-license-identifier\b|\blicen[cs]ed?\s+(?:under|to)\b|\bpermission is hereby granted\b/i;
+const LICENCE_RE = /\bcopyright\b|\(c\)\s*\d{4}|^[\s#*/!<-]*\(c\)\s|\bthis file is part of\b|\bspdx-license-identifier\b|\blicen[cs]ed?\s+(?:under|to)\b|\bpermission is hereby granted\b/i;
 
 /**
  * An identifier's terms, remembered: a file names the same identifiers again and again, and a
@@ -61,11 +66,12 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
   const comments: string[] = [];
   const strings: string[] = [];
   const imports: string[] = [];
-  let rest = code.replace(COMMENT_RE, (m) => {
+  const comment = (m: string) => {
     if (LICENCE_RE.test(m)) return ' ';
     comments.push(...terms(m));
     return ' ';
-  });
+  };
+  let rest = (MARKUP_PATH_RE.test(path) ? code.replace(MARKUP_COMMENT_RE, comment) : code).replace(COMMENT_RE, comment);
   for (const m of rest.matchAll(IMPORT_RE)) imports.push(...terms(m[1] ?? m[2] ?? ''));
   rest = rest.replace(STRING_RE, (m) => {
     // JavaScript's `'use strict'` heads many files and says nothing of any of them; "strict"

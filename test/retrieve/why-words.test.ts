@@ -89,6 +89,20 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
     expect(extractPlaceTerms(js, 'src/key.js').comments).toEqual(['retri', 'refund', 'reus', 'key']);
   });
 
+  it("leaves the Symfony family's header out too: 'This file is part of the … package' and '(c) Name', one # line each in YAML, or an XML comment (DEC-085)", () => {
+    const yaml = '# This file is part of the Sylius package.\n# (c) Sylius Sp. z o.o.\n\nframework:\n    messenger:\n        # one bus per context\n        default_bus: sylius.command_bus\n';
+    const y = extractPlaceTerms(yaml, 'src/Sylius/Bundle/CoreBundle/Resources/config/app/messenger.yaml');
+    expect(y.comments).toEqual(['one', 'bus', 'per', 'context']);
+    for (const w of ['file', 'part', 'packag', 'sp', 'o']) expect([...y.comments, ...y.identifiers]).not.toContain(w);
+    const xml = '<?xml version="1.0" encoding="UTF-8"?>\n\n<!--\n\n This file is part of the Sylius package.\n\n (c) Sylius Sp. z o.o.\n\n For the full copyright and license information, please view the LICENSE\n file that was distributed with this source code.\n\n-->\n\n<container>\n    <!-- resolves the section by the path prefix -->\n    <service id="sylius_api.section_resolver.admin_api" />\n</container>\n';
+    const x = extractPlaceTerms(xml, 'src/Sylius/Bundle/ApiBundle/Resources/config/services/section_resolver.xml');
+    expect(x.comments).toEqual(expect.arrayContaining(['resolv', 'section', 'path', 'prefix']));
+    for (const w of ['file', 'part', 'packag', 'copyright', 'licens', 'distribut', 'pleas']) expect([...x.comments, ...x.identifiers]).not.toContain(w);
+    // in code, `<!-- -->` belongs to a string: its words stay the string's
+    const ts = 'export const page = () => `<!-- preload the critical scripts -->\n<script defer></script>`;\n';
+    expect(extractPlaceTerms(ts, 'src/server/htmlPageTemplate.ts').comments).toEqual([]);
+  });
+
   it('shows the words of the question and of the code, not stems; status is null when the record has none', async () => {
     const repo = fixture();
     const { snapshot, set } = await open(repo.dir);

@@ -355,7 +355,8 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     const lines = text.split('\n');
     // a symbol only the code graph knows starts at its declaration: its doc comment is the lines of comments just above
     if (s === symbolRange) s.docLine = commentStart(lines, s.line);
-    const importLines = lines.filter((l) => /^\s*(import|from|require|using|#include|package)\b/.test(l));
+    // imports and the package or namespace line, in each language's word (PHP's and Rust's `use`)
+    const importLines = lines.filter((l) => /^\s*(import|from|require|using|#include|package|use|namespace)\b/.test(l));
     return [...importLines, ...lines.slice(s.docLine - 1, s.endLine)].join('\n');
   };
   const code = codeText();

@@ -113,3 +113,44 @@ describe('a method or class of a language the code graph cannot parse (PHP, Kotl
     }
   });
 });
+
+describe("a PHP method's query carries the file's `use` and `namespace` lines, as a Java method's carries its imports (DEC-085)", () => {
+  it('the record the imports point to matches on their words', async () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: adr\n    format: adr\n    type: decision\n',
+      'adr/2021_04_15_using_iri_in_requests.md':
+        '# Using IRI as API resource identifier in requests\n\n* Status: accepted\n* Date: 2021-04-15\n\n## Context and Problem Statement\n\nRequests name related resources by their IRI, while commands and their handlers need the code or id.\n\n## Decision Outcome\n\nAn IRI in a request is turned into the identifier the command needs by the IRI-to-identifier converter; commands that need it implement the conversion-aware interface.\n',
+      'adr/2022_03_18_raw_data_in_commands.md':
+        '# Use raw data in commands and events\n\n* Status: accepted\n* Date: 2022-03-18\n\n## Context and Problem Statement\n\nCommands may be dispatched to external systems or processed asynchronously, so the data they carry must survive the serializer and a denormalizer.\n\n## Decision Outcome\n\nCommands carry raw data only, built from the request, and the handler fetches the objects.\n',
+      'src/Serializer/CommandArgumentsDenormalizer.php': [
+        '<?php',
+        '',
+        'namespace App\\Serializer\\Denormalizer;',
+        '',
+        'use App\\Command\\IriToIdentifierConversionAwareInterface;',
+        'use App\\Converter\\IriToIdentifierConverterInterface;',
+        '',
+        'final class CommandArgumentsDenormalizer',
+        '{',
+        '    public function denormalize(mixed $payload, string $class, ?string $format = null, array $context = []): mixed',
+        '    {',
+        '        $payload = $this->convert($payload);',
+        '',
+        '        return $this->inner->denormalize($payload, $class, $format, $context);',
+        '    }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    repo.commit('fixture');
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const r = await retrieveForPlace({ snapshot, set, target: { path: 'src/Serializer/CommandArgumentsDenormalizer.php', symbol: 'denormalize' }, neighbours: false, staleness: false });
+      const iri = r.results.find((x) => x.id === 'ADR-2021');
+      expect(iri?.why[0]?.terms).toEqual(expect.arrayContaining(['iri', 'converter']));
+    } finally {
+      snapshot.close();
+    }
+  });
+});

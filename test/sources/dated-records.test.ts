@@ -89,3 +89,40 @@ describe('a log4brains monorepo: dated record names, test fixture folders', () =
     expect(again.stdout.trim()).toBe('docs/adr/20261128-use-pnpm-workspaces-2.md');
   });
 });
+
+describe('records named by an underscored date (2020_03_03_topic.md)', () => {
+  const rec = (title: string, date: string) => `# ${title}\n\n* Status: accepted\n* Date: ${date}\n\n## Context and Problem Statement\n\nWhy ${title.toLowerCase()}.\n\n## Decision Outcome\n\nChosen option: "${title}".\n`;
+  const FILES = {
+    'adr/_readme.md': '# Architectural decision records\n',
+    'adr/_template.md': '# [short title]\n\n* Status: [proposed | accepted]\n',
+    'adr/2020_03_03_api_product_option_values.md': rec('Product option values in the API', '2020-03-03'),
+    'adr/2020_03_03_api_translations.md': rec('Translations in the API', '2020-03-03'),
+    'adr/2020_05_13_handling_non_crud_operations_in_api.md': rec('Handling non-CRUD operations in the API', '2020-05-13'),
+    'src/Api/Translations.php': '<?php\nfinal class Translations {}\n',
+  };
+
+  it('are not numbered by their year: one id per record, no duplicate-number or renumber warning', () => {
+    const repo = makeRepo();
+    repo.commit('import', FILES);
+    const list = cli(repo.dir, 'list', '--json');
+    expect(list.code, list.stderr).toBe(0);
+    const ids = listed(list.stdout).map((a) => a.id).sort();
+    expect(ids).toEqual([
+      'ADR-2020-03-03-api-product-option-values',
+      'ADR-2020-03-03-api-translations',
+      'ADR-2020-05-13-handling-non-crud-operations-in-api',
+    ]);
+    const check = cli(repo.dir, 'check', '--json');
+    const rules = (JSON.parse(check.stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule);
+    expect(rules).not.toContain('duplicate-number');
+    expect(check.stdout).not.toMatch(/renumber/);
+  });
+
+  it('new decision names the file by its date with underscores, as the folder does', () => {
+    const repo = makeRepo();
+    repo.commit('import', FILES);
+    const dry = cli(repo.dir, 'new', 'decision', '--title', 'Use API Platform filters', '--date', '2026-11-28', '--dry-run', '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as { file: string }).file).toBe('adr/2026_11_28_use_api_platform_filters.md');
+  });
+});

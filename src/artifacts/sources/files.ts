@@ -20,12 +20,12 @@ export function isAdrFile(p: string): boolean {
   return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!);
 }
 
-/** A calendar date at the start of a record's file name: `20200924-`, `2020-09-24-`; the separator between its parts is group 2. */
-const DATE_NAME = /^((?:19|20)\d\d)(-?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?=$|[-_ .])/;
+/** A calendar date at the start of a record's file name: `20200924-`, `2020-09-24-`, `2020_09_24_`; the separator between its parts is group 2. */
+const DATE_NAME = /^((?:19|20)\d\d)([-_]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?=$|[-_ .])/;
 
 /**
  * The creation date a record's file name starts with instead of a number, as written
- * (log4brains names records `20200924-slug.md`; others `2020-09-24-slug.md`). Such a date
+ * (log4brains names records `20200924-slug.md`; others `2020-09-24-slug.md` or `2020_09_24_slug.md`). Such a date
  * orders records but does not number them: two records of one day are common, and the
  * tools that name them so identify a record by its whole file name.
  */

@@ -85,7 +85,7 @@ const slug = (s: string, sep = '-') => s.toLowerCase().normalize('NFKD').replace
 /** How a folder names its records, from one name: `0014-title.md`, `adr-014-title.md`, `ADR_7_title.md`. */
 interface NamePattern {
   prefix: string;
-  /** named by the creation date instead of a number (log4brains): the separator between its parts, '' or '-' */
+  /** named by the creation date instead of a number (log4brains): the separator between its parts, '', '-' or '_' */
   dated?: string;
   /** between the number and the title */
   sep: string;
@@ -98,7 +98,7 @@ function namePattern(file: string | undefined): NamePattern {
   const base = file ? path.posix.basename(file) : '';
   const date = file ? fileDate(file) : undefined;
   const d = date !== undefined ? /^([-_ .])(.*)\.(md|markdown)$/i.exec(base.slice(date.length)) : null;
-  if (d) return { prefix: '', dated: date!.includes('-') ? '-' : '', sep: d[1]!, words: d[2]!.includes('_') && !d[2]!.includes('-') ? '_' : '-', ext: d[3]! };
+  if (d) return { prefix: '', dated: date!.length > 8 ? date![4]! : '', sep: d[1]!, words: d[2]!.includes('_') && !d[2]!.includes('-') ? '_' : '-', ext: d[3]! };
   const m = /^([A-Za-z]{2,8}[-_ ]?)?(\d+)([-_ .])(.*)\.(md|markdown)$/i.exec(base);
   if (!m) return { prefix: '', sep: '-', words: '-', ext: 'md' };
   return { prefix: m[1] ?? '', sep: m[3]!, words: m[4]!.includes('_') && !m[4]!.includes('-') ? '_' : '-', ext: m[5]! };
@@ -138,7 +138,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   // such as historic/ is not how the team writes now), then the highest number or the latest
   // date (a folder that moved from numbers to dates, as log4brains did, writes dated now), then the later name
   const nested = (f: string) => (path.posix.dirname(f) === dir ? 0 : 1);
-  const order = (f: string) => Number(fileNumber(f) ?? fileDate(f)?.replace(/-/g, '') ?? -1);
+  const order = (f: string) => Number(fileNumber(f) ?? fileDate(f)?.replace(/[-_]/g, '') ?? -1);
   const newest = inDir
     .filter((a) => order(a.file) >= 0 && /\.(md|markdown)$/i.test(a.file))
     .sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));

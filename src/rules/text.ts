@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Artifact } from '../artifacts/types.js';
 import { fileNumber } from '../artifacts/sources/files.js';
+import { TEMPLATE_BECAUSE } from '../artifacts/sources/parts.js';
 
 /**
  * What a record tells an agent: the part of its text that decides something, as plain
@@ -346,7 +347,7 @@ export function ruleText(a: Artifact, index: RecordIndex): RuleText {
     .split('\n')
     .map((l) => {
       if (/^\s{0,3}(```|~~~)/.test(l)) fence = !fence;
-      return fence ? l : resolveLine(l, a, index);
+      return fence ? l : resolveLine(l.replace(TEMPLATE_BECAUSE, ''), a, index);
     })
     .join('\n');
   // a decision record's summary not written by its authors was taken from its decision (so repeated) or its context (boilerplate)

@@ -21,6 +21,15 @@ describe('what a record decides (ruleText)', () => {
     expect(ruleText(b, recordIndex([b])).text).toBe('Chosen option: "Z".\n\n**Rollout**\n\nIn May.');
   });
 
+  it("leaves out MADR's template justification, whose 'see below' points at nothing in a rule file", () => {
+    const a = adr('docs/decisions/0007-logging.md', '# Logging\n\n## Decision Outcome\n\nChosen option: "SLF4J with Log4j2 binding", because comes out best (see below).\n');
+    expect(ruleText(a, recordIndex([a])).text).toBe('Chosen option: "SLF4J with Log4j2 binding".');
+    const b = adr('docs/decisions/0008-db.md', '# Database\n\n## Decision Outcome\n\nChosen option: "Use MariaDB Connector", because comes out best \\(see below\\).\n');
+    expect(ruleText(b, recordIndex([b])).text).toBe('Chosen option: "Use MariaDB Connector".');
+    const c = adr('docs/decisions/0009-ui.md', '# UI\n\n## Decision Outcome\n\nChosen option: "JavaFX", because it is the only toolkit we know.\n');
+    expect(ruleText(c, recordIndex([c])).text).toBe('Chosen option: "JavaFX", because it is the only toolkit we know.');
+  });
+
   it('renders reStructuredText directives, roles and literal blocks as markdown', () => {
     const md = rstToMarkdown('Title\n=====\n\n.. code-block:: sql\n\n   SELECT 1;\n\nUse :doc:`the guide <guide>` and ``x``.\n\n.. _target: https://example.com\n\n#. first\n');
     expect(md).toContain('# Title');

@@ -112,6 +112,9 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
   it('derives a deterministic summary from the decision part, else the context, else the lead', () => {
     expect(parse('doc/adr/0007-idempotent-refunds.md', KEY_RECORD).summary).toBe('We picked transaction.id as the idempotency key of every refund request.');
     expect(derivedSummary('# Notes\n\n## Context\n\nWe had no queue.\n')).toBe('We had no queue.');
+    // MADR's template justification says nothing, and its "see below" points at options a summary does not carry
+    expect(derivedSummary('# Logging\n\n## Decision Outcome\n\nChosen option: "SLF4J with Log4j2 binding", because comes out best (see below).\n')).toBe('Chosen option: "SLF4J with Log4j2 binding".');
+    expect(derivedSummary('# DB\n\n## Decision Outcome\n\nChosen option: "MariaDB Connector", because comes out best \\(see below\\).\n')).toBe('Chosen option: "MariaDB Connector".');
     const lead = '> **Warning**\n> no longer used\n\n# `.env` File\n\nAny values in the `.env` file should not be required to run locally.\n\n## Making Changes\n\nAsk first.\n';
     expect(derivedSummary(lead)).toBe('Any values in the .env file should not be required to run locally.');
     const long = `# T\n\n## Decision\n\n${'word '.repeat(80)}end\n`;

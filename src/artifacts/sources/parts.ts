@@ -240,12 +240,20 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       .trim()
       // the number of the chosen option ("(#2) Use separate services …") points into the options
       // listed elsewhere in the record: the summary says what was chosen without it
-      .replace(/^\((?:#|option\s*)\d+[a-z]?\)\s*(?=\S)/i, '');
+      .replace(/^\((?:#|option\s*)\d+[a-z]?\)\s*(?=\S)/i, '')
+      .replace(TEMPLATE_BECAUSE, '');
     // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary
     if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l))) return s;
   }
   return undefined;
 }
+
+/**
+ * MADR's template justification, left as the template wrote it: ', because comes out best
+ * (see below)' says nothing of why, and "below" points at options a summary or a rule file
+ * does not carry. Left out of derived summaries and rule files (src/rules/text.ts).
+ */
+export const TEMPLATE_BECAUSE = /,?\s*because\s+(?:it\s+)?comes out best\s*\\?\(see below\\?\)/gi;
 
 /** The end of a line that announces what follows: "that:", "the following:", ", because". */
 const INTRODUCES = /(?::|\bbecause|\bas follows)$/i;

@@ -7,6 +7,7 @@ import { bodyAt } from '../artifacts/depth.js';
 import { metaText } from '../artifacts/meta-text.js';
 import { ID_PATTERN } from '../artifacts/types.js';
 import { VERSION } from '../version.js';
+import { strictArgs } from './args.js';
 import { DEFAULT_BUDGET, getContext } from './get-context.js';
 import { RepoReader } from './repo.js';
 import { toCallToolResult, type ToolOutput } from './result.js';
@@ -88,7 +89,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Get project context (two-phase)',
       description:
         'Phase 1 (no ids): an index of the artifacts — id, type, title, summary, scope, status — filterable by areas (types), scope, status and baseline_only. Phase 2 (ids): full content of those ids with `requires` expanded transitively, ordered global → domain → project. With session_id, artifacts already received in the session are not repeated (changed ones are re-sent).',
-      inputSchema: {
+      inputSchema: strictArgs({
         ids: z.array(idSchema).optional().describe('phase 2: artifact ids to load in full (requires are added)'),
         areas: oneOrMany(z.string()).optional().describe('phase 1: only these types, e.g. ["decision","norm"]'),
         scope: oneOrMany(scopeSchema).optional().describe('phase 1: only these scopes'),
@@ -97,7 +98,7 @@ export function createServer(options: CreateServerOptions): McpServer {
         session_id: z.string().min(1).max(256).optional().describe('a stable id for this agent session; remembered across server restarts'),
         reset: z.boolean().optional().describe('forget what this session received before answering'),
         budget: budgetSchema.optional().describe(`token budget of the answer (default ${DEFAULT_BUDGET}); anything cut is listed`),
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: false },
     },
     (args, extra) =>
@@ -126,13 +127,13 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Assemble a task bundle',
       description: "The deterministic context bundle of a task (or any artifact): its links and requires followed, ordered identity → task → specs → norms → decisions, fitted to the token budget by lowering depth before dropping, each entry saying why it is included.",
-      inputSchema: {
+      inputSchema: strictArgs({
         id: idSchema.describe('task (or other artifact) id, e.g. TASK-042'),
         depth: depthSchema.optional().describe('detail wanted before budgeting (default from config: full)'),
         budget: budgetSchema.optional().describe(`token budget (default: config assemble.budget, else ${DEFAULT_BUDGET})`),
         format: z.enum(['context', 'markdown', 'json']).optional().describe('context (compact, default), markdown or json'),
         max_depth: z.number().int().min(0).max(100).optional().describe('link hops to follow (default: unlimited)'),
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('assemble_task', () => assembleTaskTool(ctx, args)),
@@ -143,7 +144,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Read one artifact',
       description: 'One artifact at a depth: meta (frontmatter), summary (+ first section) or full, with computed reverse edges (superseded_by, leads_to, required_by, …).',
-      inputSchema: { id: idSchema, depth: depthSchema.optional().describe('meta | summary | full (default full)') },
+      inputSchema: strictArgs({ id: idSchema, depth: depthSchema.optional().describe('meta | summary | full (default full)') }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('read_artifact', () => readArtifactTool(ctx, args)),
@@ -154,7 +155,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'What governs this code',
       description: 'The artifacts governing a place in the code, nearest first: annotated symbol, file, directories, package. Target: path, path:line or path#Symbol.name (repository-relative).',
-      inputSchema: { target: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts#InvoiceGenerator.generate or src/billing/invoice.ts:42') },
+      inputSchema: strictArgs({ target: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts#InvoiceGenerator.generate or src/billing/invoice.ts:42') }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('trace', () => traceTool(ctx, args)),
@@ -172,7 +173,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Records for a place in the code',
       description:
         'The decisions, specs and norms that govern or concern a place in the code: declared ones first (anchors, annotations, paths, the code graph; nearest first), then related ones found by keywords read from the code and by mentions (weaker), then linked ones. Summaries with the evidence for each; load the full text with read_artifact. Place: path, path:line or path#Symbol (repository-relative).',
-      inputSchema: { place: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts, src/billing/invoice.ts:42 or src/billing/invoice.ts#InvoiceGenerator.generate'), ...retrievalSchema },
+      inputSchema: strictArgs({ place: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts, src/billing/invoice.ts:42 or src/billing/invoice.ts#InvoiceGenerator.generate'), ...retrievalSchema }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args, extra) => run('context_for_code', () => contextForCodeTool(forCall(ctx, extra), args)),
@@ -184,13 +185,13 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Records for a change',
       description:
         'Before opening a pull request: the decisions, specs and norms a change concerns, as one ranked list — declared ones first (anchors, annotations, paths on the changed code), then records found from the change itself (its added and removed lines, the symbols they sit in, its paths, title and body) above a relevance floor. Each record once, with the files and line ranges that brought it in; a change no record governs gets one line saying so. Records the change itself adds, edits or removes are listed apart (record_changes): a new record is not what governs the change. Give range (base...head, base..head, or a base compared with HEAD) or staged: true.',
-      inputSchema: {
+      inputSchema: strictArgs({
         range: z.string().min(1).max(512).optional().describe('e.g. main...HEAD, origin/main..HEAD or main'),
         staged: z.boolean().optional().describe('the staged change (the git index against HEAD)'),
         title: z.string().max(1000).optional().describe("the change's title (default: the first line of the range's commit messages)"),
         body: z.string().max(20000).optional().describe("the change's description (default: the rest of the commit messages)"),
         max: z.number().int().min(0).max(50).optional().describe('most records found by retrieval beyond the declared ones (default 5)'),
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args, extra) => run('context_for_change', () => contextForChangeTool(forCall(ctx, extra), args)),
@@ -202,7 +203,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Search the records',
       description:
         'Search decisions, specs and norms by a question or keywords: ranked, each with its evidence (matched terms, relation chain) and summary; records out of force hidden unless all (a rejected one is shown, marked: a proposal turned down, not a rule). Records are often written in other words than your question: also pass terms, 3 to 8 of your own rephrasings and related technical words (synonyms, the library or pattern names, identifiers you expect), which are searched with the query. The answer ends with its episode id for the feedback tool. Load the full text with read_artifact.',
-      inputSchema: {
+      inputSchema: strictArgs({
         query: z.string().min(1).max(2000).describe('a question or keywords, e.g. "how do we rate limit webhooks"'),
         terms: z
           .array(z.string().min(1).max(200))
@@ -210,7 +211,7 @@ export function createServer(options: CreateServerOptions): McpServer {
           .optional()
           .describe('3 to 8 rephrasings and related technical words, e.g. ["throttling", "token bucket", "429 Too Many Requests", "backoff"]'),
         ...retrievalSchema,
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args, extra) => run('search_decisions', () => searchDecisionsTool(forCall(ctx, extra), args)),
@@ -223,14 +224,14 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Feedback on a retrieval',
       description:
         'Say how good an answer was: the episode id comes with every context_for_code, search_decisions and get_context answer (data.episode; context_for_code and search_decisions also end their text with it). Mark references (artifact ids, paths) useful or not useful, and name what was missing. Append-only; `git ctx eval` replays episodes against the engine using this feedback.',
-      inputSchema: {
+      inputSchema: strictArgs({
         episode: z.string().min(4).max(64).describe('the episode id from an answer (data.episode), or a unique prefix of it'),
         useful: refs.describe('references that helped, e.g. ["DEC-007"]'),
         not_useful: refs.describe('references that did not help'),
         missing: refs.describe('what should have been returned and was not, e.g. ["NORM-003"]'),
         note: z.string().max(4000).optional().describe('free text'),
         session_id: z.string().min(1).max(256).optional().describe('your agent session'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run('feedback', () => feedbackTool(ctx, args)),
@@ -242,12 +243,12 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'What a change touches',
       description:
         'Impact of a change. Target an artifact id: the code it governs and the records relying on it (requires, depends on, amends, links to it), transitively. Target code (path, directory, path:line or path#Symbol): the records declared on it and on the code importing or calling it. reverse with an id: what the record relies on. Each result has its path of edges; mentions are weaker; stale marks come from the latest staleness run.',
-      inputSchema: {
+      inputSchema: strictArgs({
         target: z.string().min(1).max(4096).describe('e.g. DEC-BILLING-001, src/billing/invoice.ts or src/billing/invoice.ts#InvoiceGenerator.generate'),
         reverse: z.boolean().optional().describe('for an id: what the record relies on instead of what relies on it'),
         depth: z.number().int().min(1).max(20).optional().describe('edges to follow (default 3)'),
         limit: z.number().int().min(1).max(1000).optional().describe('most records and most code places, each (default 50)'),
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('impact', () => impactTool(ctx, args)),
@@ -258,7 +259,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Check coherence',
       description: 'Run the coherence check on the working tree: malformed or duplicate artifacts, broken links, unknown statuses, dead anchors, … Findings are data, not a failure.',
-      inputSchema: { rules: z.array(z.string().min(1)).optional().describe('only these rule ids') },
+      inputSchema: strictArgs({ rules: z.array(z.string().min(1)).optional().describe('only these rule ids') }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('check', () => checkTool(ctx, args)),
@@ -270,9 +271,9 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Decisions a change violates',
       description:
         "Check a change against the decisions' confirmations (forbidden calls and imports, required text, …): only the lines the change adds count. Without diff: the working tree's changes against HEAD, untracked files whole. Call it before you say an edit is done; each violation names the file:line and the decision.",
-      inputSchema: {
+      inputSchema: strictArgs({
         diff: z.string().max(4_000_000).optional().describe('a unified diff already applied to the working tree (e.g. git diff main): check its added lines'),
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('check_change', () => checkChangeTool(ctx, args)),
@@ -283,11 +284,11 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Staleness of artifacts',
       description: 'Judge artifacts against the code they anchor: fresh, moved (fixable by git ctx stamp --fix), stale (with the commits that changed it), unanchored or unstamped; superseded/deprecated lifecycle is reported too.',
-      inputSchema: {
+      inputSchema: strictArgs({
         ids: z.array(idSchema).optional().describe('only these artifacts (default: all)'),
         since: z.string().min(1).max(200).regex(/^[^-]/, 'a revision, not an option').optional().describe('judge against this revision instead of each stamp'),
         all: z.boolean().optional().describe('list fresh artifacts too'),
-      },
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('stale', () => staleTool(ctx, args)),
@@ -299,7 +300,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Add a decision',
       description:
         'Record a decision as an artifact in the repository. It is first compared with the active decisions (repository and global): when some are similar (similarity ≥ semantic.conflict_threshold, default 0.75) nothing is written and they are returned with id, title and similarity, so you can use or update one, supersede one, or call again with force: true.',
-      inputSchema: {
+      inputSchema: strictArgs({
         decision: z.string().min(1).max(20_000).describe('what was decided, e.g. "Store idempotency keys in Redis for 24 hours"'),
         title: z.string().min(1).max(200).optional().describe('title (default: the first clause of the decision)'),
         rationale: z.string().max(20_000).optional().describe('why'),
@@ -308,7 +309,7 @@ export function createServer(options: CreateServerOptions): McpServer {
         paths: z.array(z.string().min(1).max(4096)).optional().describe('code it governs (globs), e.g. ["src/payments/**"]'),
         keywords: z.array(z.string().min(1).max(100)).optional(),
         force: z.boolean().optional().describe('write even when similar active decisions exist'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run('add_decision', async () => (await import('./add-decision.js')).addDecisionTool(ctx, args)),
@@ -320,7 +321,7 @@ export function createServer(options: CreateServerOptions): McpServer {
       title: 'Propose a decision',
       description:
         'Propose a decision you inferred while working (e.g. "verify webhook signatures before processing") for a person to confirm: written as a proposed record with your session and the current commit, in the team\'s decision folder and style, not committed. Compared with the active decisions first, as add_decision: when some are similar nothing is written and they are returned.',
-      inputSchema: {
+      inputSchema: strictArgs({
         decision: z.string().min(1).max(20_000).describe('what was decided, in one or two sentences'),
         title: z.string().min(1).max(200).optional().describe('title (default: the first clause of the decision)'),
         rationale: z.string().max(20_000).optional().describe('why, and where it came up'),
@@ -330,7 +331,7 @@ export function createServer(options: CreateServerOptions): McpServer {
         keywords: z.array(z.string().min(1).max(100)).optional(),
         session_id: z.string().min(1).max(256).optional().describe('your agent session (default: this connection)'),
         force: z.boolean().optional().describe('write even when similar active decisions exist'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run('propose_decision', async () => (await import('./propose-decision.js')).proposeDecisionTool(ctx, args)),

@@ -3,8 +3,9 @@ import { code, escapeText, truncate } from './escape.js';
 import { recordStateLabel } from '../staleness/vocabulary.js';
 import { renderPrSarif } from './sarif.js';
 import { fullListHint, madeStaleSection, notScoredNote } from './render-notes.js';
+import { changedRecordIds, placesText, proposalText, recordChangesSection, recordLink } from './render-changes.js';
 import type { ZeroConfig } from '../config.js';
-import type { FailOn, PrArtifact, PrRecordChange, PrResult } from './types.js';
+import type { FailOn, PrArtifact, PrResult } from './types.js';
 
 /** The hidden marker that identifies the bot's sticky comment. */
 export const COMMENT_MARKER = '<!-- git-ctx:pr-comment -->';
@@ -53,13 +54,12 @@ const MATCHES_SHOWN = 3;
  * Marks that are not stated elsewhere: "changed without re-stamp" and "stale at head" are
  * each one item under "Needs attention" (with what to do), so the table does not repeat them.
  */
-function flags(a: PrArtifact, change?: PrRecordChange['change']): string {
+function flags(a: PrArtifact): string {
   const f: string[] = [];
   if (a.staleness?.status === 'stale' && a.inclusion === 'stale-elsewhere') f.push('⚠️ stale at head');
   else if (a.staleness?.status === 'moved') f.push('🔀 anchors moved');
   if (a.inactive) f.push(`💤 ${a.status ? escapeText(a.status) : 'inactive'}`);
   if (a.successor) f.push(`➡️ superseded by ${[...a.successor.via, a.successor.id].map(code).join(' → ')}`);
-  if (change && a.inclusion !== 'edited') f.push(change === 'added' ? '🆕 added by this PR' : change === 'removed' ? '🗑️ removed by this PR' : '✏️ edited in this PR');
   return f.join(' · ');
 }
 
@@ -92,19 +92,13 @@ function why(a: PrArtifact): string {
 
 const SUMMARY_MAX = 200;
 
-/** The table row maker of one result: a row flags a record this PR adds, edits or removes. */
-function rowsOf(r: PrResult): (a: PrArtifact) => string {
-  const changeOf = new Map((r.recordChanges ?? []).map((c) => [c.id, c.change]));
-  return (a) => artifactRow(a, changeOf.get(a.id));
-}
-
-function artifactRow(a: PrArtifact, change?: PrRecordChange['change']): string {
+function artifactRow(a: PrArtifact): string {
   const title = escapeText(truncate(a.title, TITLE_MAX));
   // the one-line summary: what docs/action.md promises the comment shows
   const summary = a.summary ? `<br>${escapeText(truncate(a.summary, SUMMARY_MAX))}` : '';
   // a record of another repository says which, and at which pinned commit (DEC-061)
   const from = sourceMark(a.file);
-  return `| ${code(a.id)} ${title}${from ? ` (from ${code(from)})` : ''}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a, change)} |`;
+  return `| ${code(a.id)} ${title}${from ? ` (from ${code(from)})` : ''}${summary} | ${escapeText(a.type)} | ${a.status ? escapeText(a.status) : ''} | ${why(a)} | ${flags(a)} |`;
 }
 
 const ARTIFACT_HEAD = ['| Artifact | Type | Status | Why | Flags |', '|---|---|---|---|---|'];
@@ -172,15 +166,28 @@ function headline(r: PrResult): string {
   // files" of a PR that changes ten would undercount it (the note at the end names them)
   const notScored = r.ungovernable?.length ?? 0;
   const of = notScored ? `${c.governed} of ${c.files} scored file${c.files === 1 ? '' : 's'}; ${notScored} more changed file${notScored === 1 ? '' : 's'} not scored, listed at the end` : `${c.governed} of ${c.files} changed file${c.files === 1 ? '' : 's'}`;
-  const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved').length;
+  // a record this PR adds or edits is counted apart: it is listed under "Records this PR changes" (DEC-084)
+  const changed = changedRecordIds(r);
+  const direct = r.artifacts.filter((a) => a.inclusion === 'direct' && !changed.has(a.id)).length;
+  const retrieved = (r.ranked ?? []).filter((x) => x.strength === 'retrieved');
+  const found = retrieved.filter((x) => !changed.has(x.id)).length;
+  const declaredByChanged = r.artifacts.filter((a) => a.inclusion === 'direct' && changed.has(a.id)).length;
+  const concernedChanged = new Set([...r.artifacts.filter((a) => a.inclusion === 'direct').map((a) => a.id), ...retrieved.map((x) => x.id)].filter((id) => changed.has(id))).size;
+  const s = (n: number) => (n === 1 ? '' : 's');
+  const tail = concernedChanged ? `; ${concernedChanged} record${s(concernedChanged)} this PR adds or edits concern${concernedChanged === 1 ? 's' : ''} it too (above)` : '';
+  const matchText = `**${found} record${s(found)}** match${found === 1 ? 'es' : ''} its lines, paths or description`;
   const checked = `${c.files} changed file${c.files === 1 ? '' : 's'}${notScored ? `; ${notScored} more not scored, listed at the end` : ''}`;
   // an ADR folder declares nothing: what the change's words find is then the whole answer, said as such
   const parts = [
-    c.direct
-      ? `**${c.direct} artifact${c.direct === 1 ? '' : 's'}** govern${c.direct === 1 ? 's' : ''} the code this PR changes (${of})${found ? `; ${found} more record${found === 1 ? '' : 's'} found by its lines, paths or description` : ''}`
-      : found
-        ? `No record declares the code this PR changes (${checked}); **${found} record${found === 1 ? '' : 's'}** match${found === 1 ? 'es' : ''} its lines, paths or description`
-        : `No decision, spec or norm governs the code this PR changes (${checked})`,
+    direct
+      ? `**${direct} artifact${s(direct)}** govern${direct === 1 ? 's' : ''} the code this PR changes (${of})${found ? `; ${found} more record${s(found)} found by its lines, paths or description` : ''}${tail}`
+      : declaredByChanged
+        ? `Only record${s(declaredByChanged)} this PR adds or edits declare${declaredByChanged === 1 ? 's' : ''} the code it changes (${checked}; above)${found ? `; ${matchText}` : ''}`
+        : found
+          ? `No record declares the code this PR changes (${checked}); ${matchText}${tail}`
+          : concernedChanged
+            ? `No record that stood before this PR governs the code it changes (${checked}); ${concernedChanged} record${s(concernedChanged)} it edits concern${concernedChanged === 1 ? 's' : ''} it (above)`
+            : `No decision, spec or norm governs the code this PR changes (${checked})`,
   ];
   const more: string[] = [];
   const stale = staleInScope(r);
@@ -204,23 +211,26 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
   lines.push('### git-ctx: context for this pull request', '', headline(r), '');
   lines.push(...madeStaleSection(r, budget));
   lines.push(...attention(r, budget));
-  lines.push(...recordChangesSection(r, budget, opts));
+  const changes = recordChangesSection(r, budget.rows, opts, (a) => [why(a), flags(a)].filter(Boolean).join(' · '));
+  lines.push(...changes.lines);
+  budget.cut += changes.cut;
 
-  const artifactRow = rowsOf(r);
-  const direct = r.artifacts.filter((a) => a.inclusion === 'direct');
+  // a record this PR adds, edits or removes is said once, under "Records this PR changes" (DEC-084)
+  const changed = changedRecordIds(r);
+  const direct = r.artifacts.filter((a) => a.inclusion === 'direct' && !changed.has(a.id));
   if (direct.length) lines.push('#### Governing artifacts', '', ...table(ARTIFACT_HEAD, direct.map(artifactRow), budget), '');
   lines.push(...foundSection(r, budget, direct.length > 0, opts));
   lines.push(...lookAlikes(r));
   lines.push(...proposed(r));
   // a record the ranked list already shows (retrieval found it too) is said once, there
   const ranked = new Set((r.ranked ?? []).map((x) => x.id));
-  const indirect = r.artifacts.filter((a) => (a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned') && !ranked.has(a.id));
+  const indirect = r.artifacts.filter((a) => (a.inclusion === 'required' || a.inclusion === 'related' || a.inclusion === 'mentioned') && !ranked.has(a.id) && !changed.has(a.id));
   if (indirect.length) {
     const what = indirect.some((a) => a.inclusion === 'mentioned') ? 'required, related or mentioning' : 'required or related';
     lines.push(`<details><summary>Also relevant: ${indirect.length} ${what} artifact${indirect.length === 1 ? '' : 's'}</summary>`, '');
     lines.push(...table(ARTIFACT_HEAD, indirect.map(artifactRow), budget), '', '</details>', '');
   }
-  const elsewhere = r.artifacts.filter((a) => a.inclusion === 'stale-elsewhere');
+  const elsewhere = r.artifacts.filter((a) => a.inclusion === 'stale-elsewhere' && !changed.has(a.id));
   if (elsewhere.length) {
     lines.push(`<details><summary>Stale elsewhere: ${elsewhere.length} artifact${elsewhere.length === 1 ? '' : 's'} stale at head that this PR does not touch</summary>`, '');
     lines.push(...table(ARTIFACT_HEAD, elsewhere.map(artifactRow), budget), '', '</details>', '');
@@ -252,8 +262,10 @@ function renderFull(r: PrResult, opts: RenderPrOptions, budget: Budget): string 
 
 /** One line per decision the PR adds that resembles an active one, with the similar ids and scores. */
 function lookAlikes(r: PrResult): string[] {
-  if (!r.similarDecisions?.length) return [];
-  const lines = r.similarDecisions.slice(0, 20).map(
+  const changed = changedRecordIds(r);
+  const similar = (r.similarDecisions ?? []).filter((d) => !changed.has(d.id));
+  if (!similar.length) return [];
+  const lines = similar.slice(0, 20).map(
     (d) => `- ⚠️ **${escapeText(d.id)}** (added) resembles ${d.similar.slice(0, 5).map((s) => `**${escapeText(s.id)}** ${escapeText(truncate(s.title, 80))} (${s.similarity.toFixed(2)})`).join(', ')}: supersede, merge or link them if both stand.`,
   );
   return ['#### Resembles an active decision', '', ...lines, ''];
@@ -261,27 +273,18 @@ function lookAlikes(r: PrResult): string[] {
 
 /** Records proposed in the PR, by whom, with the command that confirms each (DEC-054). */
 function proposed(r: PrResult): string[] {
-  if (!r.proposals?.length) return [];
-  const lines = r.proposals.slice(0, 20).map((p) => {
-    const by = p.source === 'ai_chat' ? `proposed by an agent${p.session_id ? ` in session ${code(p.session_id)}` : ''}` : `proposed${p.owner ? ` by ${escapeText(p.owner)}` : ''}`;
-    const at = p.commit ? ` at ${code(p.commit.slice(0, 12))}` : '';
-    return `- 📝 **${escapeText(p.id)}** ${escapeText(truncate(p.title, 120))} — ${by}${at}. Confirm: ${code(`git ctx confirm ${p.id}`)} (or ${code(`git ctx reject ${p.id}`)}), then commit.`;
-  });
-  if (r.proposals.length > lines.length) lines.push(`- …and ${r.proposals.length - lines.length} more: ${code('git ctx proposals')}`);
+  const changed = changedRecordIds(r);
+  const proposals = (r.proposals ?? []).filter((p) => !changed.has(p.id));
+  if (!proposals.length) return [];
+  const lines = proposals.slice(0, 20).map((p) => `- 📝 **${escapeText(p.id)}** ${escapeText(truncate(p.title, 120))} — ${proposalText(p)}`);
+  if (proposals.length > lines.length) lines.push(`- …and ${proposals.length - lines.length} more: ${code('git ctx proposals')}`);
   return ['#### Proposed decisions to confirm', '', ...lines, ''];
-}
-
-/** Where a ranked record was brought in: its first places, `file:start-end`. */
-function placesText(places: PrResult['ranked'][number]['places']): string {
-  const shown = places.slice(0, 3).map((p) => code(`${p.path}${p.lines[0] ? `:${p.lines[0][0]}${p.lines[0][1] !== p.lines[0][0] ? `-${p.lines[0][1]}` : ''}` : ''}`));
-  return shown.length ? ` · ${shown.join(', ')}${places.length > shown.length ? ` and ${places.length - shown.length} more` : ''}` : '';
 }
 
 /** One record found by retrieval over the change: id, title, status, why, where, and whether this PR edits it. */
 function foundItem(x: PrResult['ranked'][number], n: number, opts: RenderPrOptions): string {
-  const edited = x.editedHere ? ' · ✏️ edited in this PR' : '';
   const inactive = x.inactive ? ' · 💤 no longer in force' : '';
-  return `${n}. ${recordLink(x.id, x.file, 'head', opts)} ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}${placesText(x.places)}${edited}${inactive}`;
+  return `${n}. ${recordLink(x.id, x.file, 'head', opts)} ${escapeText(truncate(x.title, 120))}${x.status ? ` (${escapeText(x.status)})` : ''} — ${escapeText(truncate(x.why, 200))}${placesText(x.places)}${inactive}`;
 }
 
 /**
@@ -289,7 +292,8 @@ function foundItem(x: PrResult['ranked'][number], n: number, opts: RenderPrOptio
  * nothing is declared (an ADR folder declares nothing), after the declared records otherwise.
  */
 function foundSection(r: PrResult, budget: Budget, afterDeclared: boolean, opts: RenderPrOptions): string[] {
-  const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved');
+  const changed = changedRecordIds(r);
+  const found = (r.ranked ?? []).filter((x) => x.strength === 'retrieved' && !changed.has(x.id));
   if (!found.length) return [];
   const head = afterDeclared ? `#### Also relevant, not declared: found by the change's lines, paths or description` : '#### Decisions this change concerns, strongest first';
   const lines = [head, ''];
@@ -302,39 +306,6 @@ function foundSection(r: PrResult, budget: Budget, afterDeclared: boolean, opts:
   }
   lines.push('');
   return lines;
-}
-
-/** A record's id in bold, linked to its file when the renderer knows where files are read. */
-function recordLink(id: string, file: string, side: 'head' | 'base', opts: RenderPrOptions): string {
-  const bold = `**${escapeText(id)}**`;
-  // a record of another repository (DEC-061) is not a file of this one
-  const url = file && !sourceMark(file) && opts.recordUrl ? opts.recordUrl(file, side) : '';
-  // a URL with a parenthesis or a space would end the link early: such a file goes unlinked
-  return url && /^https:\/\/[^\s()<>]+$/.test(url) ? `[${bold}](${url})` : bold;
-}
-
-const CHANGE_VERB: Record<PrRecordChange['change'], string> = { added: 'Adds', edited: 'Edits', removed: 'Removes' };
-
-/**
- * The record files this PR adds, edits or removes: news a reviewer must see, said apart from
- * what governs the change — a record the PR adds is written about the change, not a decision it
- * answers to (DEC-080). A listed record that also governs the change says so.
- */
-function recordChangesSection(r: PrResult, budget: Budget, opts: RenderPrOptions): string[] {
-  const changes = r.recordChanges ?? [];
-  if (!changes.length) return [];
-  const ranked = new Set((r.ranked ?? []).map((x) => x.id));
-  const direct = new Set(r.artifacts.filter((a) => a.inclusion === 'direct').map((a) => a.id));
-  const items = changes.map((c) => {
-    const also = ranked.has(c.id) || direct.has(c.id) ? (c.change === 'added' ? ' — it declares the changed code (below)' : ' — it governs this change too (below)') : '';
-    return `- ${CHANGE_VERB[c.change]} ${escapeText(c.type)} ${recordLink(c.id, c.file, c.change === 'removed' ? 'base' : 'head', opts)} ${escapeText(truncate(c.title, TITLE_MAX))}${c.status ? ` (${escapeText(c.status)})` : ''} · ${code(c.file)}${also}`;
-  });
-  const shown = items.slice(0, budget.rows);
-  if (items.length > shown.length) {
-    budget.cut += items.length - shown.length;
-    shown.push(`- …and ${items.length - shown.length} more.`);
-  }
-  return shown.length ? [`#### Records this PR changes`, '', ...shown, ''] : [];
 }
 
 /** The head has no config file: which folders were read, in the comment's own words (zeroConfigLine for terminals). */

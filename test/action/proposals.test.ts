@@ -31,8 +31,10 @@ describe('PR bot: records proposed in the pull request', () => {
     const r = await analyzePullRequest({ cwd: s.repo.dir, base: 'main', head: 'feature', cache: false });
     expect(r.proposals).toEqual([expect.objectContaining({ id: 'DEC-011', file: s.file, source: 'ai_chat', session_id: 'sess-pr-7', commit: s.base })]);
     const md = renderPrComment(r);
-    expect(md).toContain('#### Proposed decisions to confirm');
-    expect(md).toContain(`- 📝 **DEC\\-011** Verify webhook signatures before processing any webhook payload — proposed by an agent in session \`sess-pr-7\` at \`${s.base.slice(0, 12)}\`. Confirm: \`git ctx confirm DEC-011\` (or \`git ctx reject DEC-011\`), then commit.`);
+    // said on the record's own line under "Records this PR changes" (DEC-084)
+    expect(md).not.toContain('#### Proposed decisions to confirm');
+    expect(md).toMatch(/- Adds decision \*\*DEC\\-011\*\* Verify webhook signatures before processing any webhook payload[^\n]*\n/);
+    expect(md).toContain(`\n  - 📝 proposed by an agent in session \`sess-pr-7\` at \`${s.base.slice(0, 12)}\`. Confirm: \`git ctx confirm DEC-011\` (or \`git ctx reject DEC-011\`), then commit.`);
     expect(md).not.toMatch(/ai_inferred|confidence/);
   });
 

@@ -66,7 +66,8 @@ describe('PR comment: "Resembles an active decision" through the same judgement'
     expect(r.similarDecisions).toHaveLength(1);
     expect(r.similarDecisions![0]).toMatchObject({ id: 'ADR-004', similar: [{ id: 'ADR-002', title: 'Cache sessions in Redis' }] });
     expect(r.similarDecisions![0]!.similar[0]!.similarity).toBeGreaterThanOrEqual(0.75);
-    expect(renderPrComment(r)).toMatch(/- ⚠️ \*\*ADR\\-004\*\* \(added\) resembles \*\*ADR\\-002\*\* Cache sessions in Redis \((0\.\d\d|1\.00)\): supersede, merge or link them if both stand\.\n/);
+    // said on the added record's own line under "Records this PR changes" (DEC-084)
+    expect(renderPrComment(r)).toMatch(/- Adds decision \*\*ADR\\-004\*\*[^\n]*\n {2}- ⚠️ it resembles \*\*ADR\\-002\*\* Cache sessions in Redis \((0\.\d\d|1\.00)\): supersede, merge or link them if both stand\.\n/);
   });
 
   it('a record on another subject in the same template resembles nothing', async () => {

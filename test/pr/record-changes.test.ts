@@ -51,8 +51,9 @@ describe('records the pull request adds or edits', () => {
     expect(md).toContain('No record declares the code this PR changes');
     expect(md).not.toContain('no decision, spec or norm governs');
     expect(md).toMatch(/\n1\. \[\*\*ADR\\-0002\*\*\]\(https:\/\/github\.example\/o\/r\/blob\/[0-9a-f]{40}\/doc\/adr\/0002-retry-gateway-calls\.md\) Retry gateway calls \(accepted\) — /);
-    // it restates the record that governs the change: said in its own section, as for any added look-alike
-    expect(md).toMatch(/#### Resembles an active decision\n\n- ⚠️ \*\*ADR\\-0005\*\* \(added\) resembles \*\*ADR\\-0002\*\* Retry gateway calls/);
+    // it restates the record that governs the change: said on its own line, not in a section of its own (DEC-084)
+    expect(md).toMatch(/- Adds decision [^\n]*ADR\\-0005[^\n]*\n {2}- ⚠️ it resembles \*\*ADR\\-0002\*\* Retry gateway calls \((0\.\d\d|1\.00)\): supersede, merge or link them if both stand\.\n/);
+    expect(md).not.toContain('#### Resembles an active decision');
 
     // `for --diff` and MCP context_for_change say the same
     const change = await analyzeChange({ cwd: repo.dir, range: 'main...feature', cache: false });
@@ -79,8 +80,9 @@ describe('records the pull request adds or edits', () => {
     expect(r.ranked[0]).toMatchObject({ id: 'ADR-0002', strength: 'retrieved', editedHere: true });
     expect(r.ranked.map((x) => x.id)).not.toContain('ADR-0004');
     const md = renderPrComment(r);
-    expect(md).toContain('- Edits decision **ADR\\-0002** Retry gateway calls (accepted) · `doc/adr/0002-retry-gateway-calls.md` — it governs this change too (below)');
+    expect(md).toContain('- Edits decision **ADR\\-0002** Retry gateway calls (accepted) · `doc/adr/0002-retry-gateway-calls.md`\n  - it governs this change too, found by its lines, paths or description: ');
     expect(md).toMatch(/- Edits decision \*\*ADR\\-0004\*\* Monthly settlement reports \(superseded\) · `doc\/adr\/0004-monthly-reports\.md`\n/);
-    expect(md).toMatch(/\n1\. \*\*ADR\\-0002\*\* Retry gateway calls \(accepted\) — .* · ✏️ edited in this PR\n/);
+    // said once, under "Records this PR changes": not again as a found record (DEC-084)
+    expect(md).not.toMatch(/\n\d+\. \*\*ADR\\-0002\*\*/);
   });
 });

@@ -7,6 +7,7 @@ import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { mentionCandidates } from './mentions.js';
+import { isDatedStatusLabel, statusOfLine } from './status.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 
@@ -234,7 +235,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       if (v && !/^[=\-~^]+$/.test(v)) {
         // "Status: Accepted" inside a Status section reads as its value
         const mm = META_LINE.exec(lines[i]!);
-        found.status = { value: mm && metaKey(mm[1]!) === 'status' ? plain(mm[2]!) : v, line: i + 1 };
+        // a date-led line states a status only when a status word follows its date
+        const value = statusOfLine(mm && metaKey(mm[1]!) === 'status' ? plain(mm[2]!) : v);
+        if (value) found.status = { value, line: i + 1 };
         break;
       }
     }
@@ -269,8 +272,15 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const mm = rf ?? (inHead ? META_LINE.exec(l) : null);
     if (mm) {
       const k = metaKey(mm[1]!);
-      const v = plain(mm[2]!);
+      const v = k === 'status' ? statusOfLine(plain(mm[2]!)) : plain(mm[2]!);
       if (k && v && !found[k]) found[k] = { value: v, line: i + 1 };
+      continue;
+    }
+    // "- Status 01/03/2021: Accepted": a dated label the Key: value reading cannot take
+    const bare = inHead && !found.status ? plain(l.replace(/^\s*(?:[-*+]\s+)/, '')) : '';
+    if (bare && isDatedStatusLabel(bare)) {
+      const v = statusOfLine(bare);
+      if (v) found.status = { value: v, line: i + 1 };
       continue;
     }
     if (inHead && /^\s*\|/.test(l)) {

@@ -98,3 +98,43 @@ function firstWordStatus(key: string, vocab: string[], map: Record<string, strin
   if (vocab.includes(w)) return w;
   return map[w] ?? DEFAULT_STATUS_MAP[w];
 }
+
+/** A date as records write it: 01/03/2021, 2021-03-01, 1.3.2021, 2021/03/01. */
+const DATE = String.raw`\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}`;
+/** "Current status 01/03/2021:", "Status (2021-03-01):", "Status:" — a label naming the status, perhaps dated. */
+const STATUS_LABEL = new RegExp(String.raw`^(?:(?:current|decision|adr)\s+)?status\s*(\(?(?:as\s+of\s+|on\s+)?${DATE}\)?)?\s*[:\-\u2013\u2014]\s*`, 'i');
+const LEADING_DATE = new RegExp(String.raw`^\(?${DATE}\)?\s*[:\-\u2013\u2014,]?\s*`);
+/** Words a status phrase has at most once its decoration is gone ("superseded by", "partially implemented"). */
+const STATUS_WORDS_MAX = 3;
+
+/**
+ * The status a status line states, or undefined when it states none. A line led by a date or
+ * by a dated label ("01/03/2021: Accepted", "Current status 01/03/2021: Removed from AMP
+ * following proof of concept, next steps TBD") is a note about the record's history: what
+ * follows the date is its status only when it is a status word or a short phrase — the first
+ * reads "Accepted", the second none (it was read "Current …", and "current" maps to accepted).
+ * Any other line is returned as written: the status vocabulary judges it (`mapStatus`).
+ */
+export function statusOfLine(text: string): string | undefined {
+  let s = text.trim();
+  let led = false;
+  const label = STATUS_LABEL.exec(s);
+  if (label && (label[1] || /^(?:current|decision|adr)\s/i.test(s))) {
+    s = s.slice(label[0].length);
+    led = true;
+  }
+  const date = LEADING_DATE.exec(s);
+  if (date && date[0].length < s.length) {
+    s = s.slice(date[0].length);
+    led = true;
+  }
+  if (!led) return text;
+  const words = normalizeStatus(s).split(' ').filter(Boolean).length;
+  return words > 0 && words <= STATUS_WORDS_MAX ? s.trim() : undefined;
+}
+
+/** True when a metadata line names the status with a date in its label ("- Status 01/03/2021: Accepted"), which the plain `Key: value` reading misses. */
+export function isDatedStatusLabel(text: string): boolean {
+  const m = STATUS_LABEL.exec(text.trim());
+  return !!m && !!m[1];
+}

@@ -8,7 +8,7 @@ import { LANE_NAMES } from './types.js';
 import { changeQuery, type ChangeQuery, type ChangeQueryInput } from './change-query.js';
 import { searchRecords } from './keyword-cache.js';
 import { mentionSignals } from './signals.js';
-import { surfaceForms, terms } from './text.js';
+import { camelNamesIn, surfaceForms, terms } from './text.js';
 import type { LaneReport, LaneName, RetrievalLane, RetrieveOptions, Why } from './types.js';
 
 /*
@@ -288,7 +288,10 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const evidence = [...x.why, ...(men ? [men.why] : [])];
     const fromText = named.has(x.id) || matched.some((t) => q.text.has(t));
     // two stems may read as one word (docker-compose, dockercompose): each said once
-    const words = [...new Set(matched.slice(0, 6).map((t) => forms.get(t) ?? t))].slice(0, 4);
+    // a term the record writes only inside a name ("WattTime") is shown as that name
+    const rec = set.byId.get(x.id);
+    const names = camelNamesIn(rec ? `${rec.title}\n${rec.body}` : '', matched.slice(0, 6));
+    const words = [...new Set(matched.slice(0, 6).map((t) => names.get(t) ?? forms.get(t) ?? t))].slice(0, 4);
     // said to a reviewer: the words the record and the change have in common, and whether the description has them too
     const with_ = `with this change${fromText ? ' and its description' : ''}`;
     const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${ownMention(men.why.text)}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;

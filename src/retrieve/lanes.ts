@@ -3,7 +3,7 @@
 import { queryOf, type KeywordHit } from './bm25.js';
 import { englishRanks, PLACE_EVIDENCE_SCALE, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
-import { shownWords, surfaceForms } from './text.js';
+import { camelNamesIn, shownWords, surfaceForms } from './text.js';
 import { mentionSignals, nearnessSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
@@ -71,13 +71,16 @@ export const keywordsLane: RetrievalLane = {
     mark('keywords: searched');
     // matched terms are stems: shown as the words of the question or the code they came from
     const forms = q.kind === 'place' ? surfaceForms(q.path, surfaceForms(await q.code())) : surfaceForms(q.text);
-    const shown = (t: string) => forms.get(t) ?? t;
     const evidence = await evidenceOf(q, ctx, terms, forms, found);
     return ranked.map((h) => {
+      // a term the record writes only inside a name ("WattTime") is shown as that name; a
+      // search reads the title and summary only (a body read would leave the kept search set)
+      const rec = ctx.set.byId.get(h.id);
+      const names = camelNamesIn(rec ? `${rec.title}\n${q.kind === 'place' ? rec.body : (rec.summary ?? '')}` : '', h.matched);
       // `terms` are what matched (the judge of near-duplicate drafts weighs them); the text
       // names the words worth reading, and a match on nothing else still says what it matched
-      const matched = h.matched.slice(0, 12).map(shown);
-      const readable = shownWords(h.matched.map(shown));
+      const matched = h.matched.slice(0, 12).map((t) => forms.get(t) ?? t);
+      const readable = shownWords(h.matched.map((t) => names.get(t) ?? forms.get(t) ?? t));
       const words = readable.length ? readable : matched;
       return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: matched } satisfies Why] };
     });

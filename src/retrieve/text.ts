@@ -142,6 +142,34 @@ export function surfaceForms(text: string, into: Map<string, string> = new Map()
 }
 
 /**
+ * Terms a record writes only inside a camel-case name ("WattTime", "GitHub", "JavaScript") →
+ * that name as the record spells it. Terms split such a name into its words (watt, time) so
+ * that code and prose meet; an explanation showing "matches watt, time" reads as two words
+ * the record never wrote. A term the record also writes on its own keeps its usual showing.
+ * Only `wanted` terms are looked for, and the scan stops once each has been seen on its own.
+ */
+export function camelNamesIn(text: string, wanted: Iterable<string>): Map<string, string> {
+  const want = new Set(wanted);
+  const named = new Map<string, string>();
+  const alone = new Set<string>();
+  if (!want.size) return named;
+  for (const token of text.split(/[^A-Za-z0-9]+/)) {
+    if (!token) continue;
+    const words = splitWords(token);
+    const camel = words.length > 1;
+    for (const w of words) {
+      const t = stem(w);
+      if (!want.has(t)) continue;
+      if (!camel) alone.add(t);
+      else if (!named.has(t)) named.set(t, token);
+    }
+    if (alone.size === want.size) break;
+  }
+  for (const t of alone) named.delete(t);
+  return named;
+}
+
+/**
  * Words an explanation does not show (DEC-069): they may count in the match, but "matches
  * after, 2021, md" reads like a bug. Prose function words the stop list keeps (it is shared
  * with code, where "after" or "over" can be a name), years, and file extensions.

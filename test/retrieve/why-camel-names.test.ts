@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+type Answer = { results: { id: string; why: { kind: string; text: string }[] }[] };
+const keywordsWhy = (stdout: string, id: string) =>
+  (JSON.parse(stdout) as Answer).results
+    .find((r) => r.id === id)!
+    .why.filter((w) => w.kind === 'keywords')
+    .map((w) => w.text)
+    .join(' | ');
+
+// carbon-aware-sdk's records name their data sources WattTime and ElectricityMaps: a name the
+// record writes as one camel-case word was explained as the two words retrieval splits it into
+describe('a camel-case name in why', () => {
+  it('is shown as the record spells it, in for and search; a word the record also writes alone stays that word', () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: doc/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'doc/adr/0001-use-watttime.md': '# 1. Use WattTime for marginal emissions\n\n## Status\n\nAccepted\n\n## Context\n\nWe need marginal carbon intensity for the grid regions our customers run in.\n\n## Decision\n\nWe read marginal emissions from WattTime. The WattTime client signs in with a token and caches it.\n',
+      'doc/adr/0002-electricity-maps.md': '# 2. ElectricityMaps for average intensity\n\n## Status\n\nAccepted\n\n## Decision\n\nAverage carbon intensity comes from ElectricityMaps; the maps are refreshed every hour, on time.\n',
+      'src/emissions/WattTimeClient.ts': '/** Reads marginal emissions from the WattTime API; the login token is cached. */\nexport class WattTimeClient {\n  async marginalEmissions(region: string) {\n    return fetch(`https://api.watttime.org/v3/signal-index?region=${region}`);\n  }\n}\n',
+    });
+    repo.commit('records and code');
+
+    const place = runCli(['for', 'src/emissions/WattTimeClient.ts', '--format', 'json'], { cwd: repo.dir });
+    expect(place.code, place.stderr).toBe(0);
+    const why = keywordsWhy(place.stdout, 'ADR-0001');
+    expect(why).toMatch(/^matches .*\bWattTime\b/);
+    expect(why).not.toMatch(/\bwatt\b|(?<!Watt)\btime\b/);
+
+    const search = runCli(['search', 'electricity maps refreshed on time', '--format', 'json'], { cwd: repo.dir });
+    expect(search.code, search.stderr).toBe(0);
+    const maps = keywordsWhy(search.stdout, 'ADR-0002');
+    // "maps" is also written alone ("the maps are refreshed"), "electricity" only inside the name
+    expect(maps).toContain('ElectricityMaps');
+    expect(maps).toMatch(/\bmaps\b/);
+    expect(maps).toMatch(/\btime\b/);
+    expect(maps).not.toMatch(/\belectricity\b/);
+  });
+});

@@ -3,6 +3,7 @@
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { isInactive, isRetired } from '../artifacts/in-force.js';
+import { isMetaArtifact } from '../artifacts/meta-record.js';
 import { CtxError } from '../errors.js';
 import { noSuchPath } from '../snapshot/missing-path.js';
 import { namesHint } from '../util/close-match.js';
@@ -204,6 +205,11 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
       continue;
     }
     if (fusedCount >= caps.fused) break;
+    // the record about how decisions are recorded governs the records folder, not this code (DEC-084)
+    if (!question && isMetaArtifact(set.byId.get(id)!)) {
+      if (weak.length < caps.fused) weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
+      continue;
+    }
     if (!aboveFloor(rel)) {
       // the band is best first: every later match is weaker still
       if (weak.length >= caps.fused) break;

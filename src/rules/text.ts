@@ -274,18 +274,7 @@ export function summaryRepeats(summary: string, text: string): boolean {
   return plainWords(text).includes(s);
 }
 
-/**
- * The adr-tools / MADR record about keeping decision records ("Record architecture
- * decisions", "Use Markdown Architectural Decision Records"): true of the process, empty
- * for an agent changing code.
- */
-export function isMetaRecord(a: Artifact, text: string): boolean {
-  const t = norm(a.title ?? '');
-  if (/^(?:record|recording|use|using|adopt|adopting|document|documenting|keep|keeping|write|writing|introduce|introducing)\s+(?:of\s+)?(?:the\s+)?(?:markdown\s+|lightweight\s+|any\s+)*(?:architecture|architectural|design|technical)?\s*decisions?(?:\s+records?)?(?:\s*\((?:adrs?|madr)\))?(?:\s+(?:in|for)\s+this\s+(?:project|repository|repo))?$/.test(t)) return true;
-  if (/^(?:use|using|adopt)\s+(?:adrs?|madr)(?:\s+\d+(?:\.\d+)*)?$/.test(t)) return true;
-  const body = plainWords(text);
-  return /^we will (?:use|keep|record)\b.{0,60}\b(?:architecture|architectural) decision records?\b/.test(body) || /^chosen option: "?(?:madr|markdown (?:any |architectural )?decision records?)/.test(body);
-}
+export { isMetaRecord } from '../artifacts/meta-record.js';
 
 /**
  * What a record decides: its decision / outcome / rules section (any heading of that kind,

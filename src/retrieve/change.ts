@@ -156,9 +156,8 @@ function namedIds(text: string, ids: Iterable<string>): Set<string> {
  * A mention said about the record itself: "its text mentions src/db (line 15)" rather than the
  * place lane's "mentions src/db (docs/adr/0003-….md:15)", whose file is the record being listed.
  */
-function ownMention(text: string): string {
-  const m = /^mentions (.+) \((.+):(\d+)\)$/.exec(text);
-  return m ? `its text mentions ${m[1]} (line ${m[3]})` : text;
+function ownMention(m: { why: Why; mention?: { target: string; line: number } }): string {
+  return m.mention ? `its text mentions ${m.mention.target} (line ${m.mention.line})` : m.why.text;
 }
 
 /** Consecutive line numbers as ranges: 3, 4, 5, 9 → [3, 5], [9, 9]. */
@@ -255,9 +254,9 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   const r = await retrieveForText({ ...opts, text: q.prose || ' ', lanes: { keywords, declared: none, mentions: noMentions }, caps: { declared: 0, fused: POOL, links: 0 }, staleness: false });
 
   // records whose text names a changed file: evidence beside the words
-  const mentions = new Map<string, { score: number; why: Why; path: string }>();
+  const mentions = new Map<string, { score: number; why: Why; mention?: { target: string; line: number }; path: string }>();
   for (const f of change.files) {
-    for (const [id, s] of mentionSignals(set, f.path)) if (s.score > (mentions.get(id)?.score ?? 0)) mentions.set(id, { score: s.score, why: s.why, path: f.path });
+    for (const [id, s] of mentionSignals(set, f.path)) if (s.score > (mentions.get(id)?.score ?? 0)) mentions.set(id, { score: s.score, why: s.why, ...(s.mention ? { mention: s.mention } : {}), path: f.path });
   }
   const enough = (id: string) => named.has(id) || mentions.has(id) || (raw.get(id)?.matched.length ?? 0) >= MIN_SHARED_TERMS;
   // the whole fused band, the engine's weak matches included (DEC-057's floor is calibrated on
@@ -294,7 +293,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const words = [...new Set(matched.slice(0, 6).map((t) => names.get(t) ?? forms.get(t) ?? t))].slice(0, 4);
     // said to a reviewer: the words the record and the change have in common, and whether the description has them too
     const with_ = `with this change${fromText ? ' and its description' : ''}`;
-    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${ownMention(men.why.text)}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;
+    const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${ownMention(men)}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;
     const strength = strengthOf(i);
     return { id: x.id, type: x.type, title: x.title, status: x.status, file: x.file, strength, relevance: changeRelevance(strength), why, evidence, places, fromText, ...(x.inactive ? { inactive: true } : {}) };
   });

@@ -7,7 +7,8 @@ import { normalizeRepoPath } from '../util/paths.js';
 import type { Why } from './types.js';
 
 /** One signal of an approximate lane: its strength in [0, 1] and the evidence. */
-export type Signal = { score: number; why: Why };
+/** A signal's strength and why; a mention signal also says which mention, as data (what the record wrote, at which line of its file). */
+export type Signal = { score: number; why: Why; mention?: { target: string; line: number } };
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const segs = (p: string) => (p ? p.split('/') : []);
@@ -31,7 +32,7 @@ export function mentionSignals(set: ArtifactSet, path: string, symbol?: string):
       let s = 0;
       if (file === path) s = sym && symbol && (sym === symbol || symbol.startsWith(sym + '.')) ? 1 : sym ? 0.7 : 0.9;
       else if (isGlob(file) ? entryCovers(file, path) : path.startsWith(file + '/')) s = perFolder * 0.5 * Math.min(1, segs(file.replace(/\/?\*.*$/, '')).length / depth);
-      if (s > (best?.score ?? 0)) best = { score: s, why: { kind: 'mention', text: `mentions ${m.target} (${a.file}:${m.line})` } };
+      if (s > (best?.score ?? 0)) best = { score: s, why: { kind: 'mention', text: `mentions ${m.target} (${a.file}:${m.line})` }, mention: { target: m.target, line: m.line } };
     }
     if (best) out.set(a.id, best);
   }

@@ -26,7 +26,7 @@ function repoFrom(fixture: string): TestRepo {
 }
 
 /** Rules whose inputs cannot live in a text fixture folder are built in code below. */
-const BUILT_IN_CODE = new Set(['binary-file', 'invalid-encoding', 'file-too-large', 'symlink-skipped', /* needs an upstream repository: test/sources/git-sources.test.ts */ 'source-empty']);
+const BUILT_IN_CODE = new Set(['binary-file', 'invalid-encoding', 'file-too-large', 'symlink-skipped', /* needs an upstream repository: test/sources/git-sources.test.ts */ 'source-empty', /* needs a rename in history: test/check/moved-paths.test.ts */ 'mention-moved']);
 
 describe('every core rule has a triggering and a clean fixture', () => {
   const folders = new Set(readdirSync(FIXTURES));

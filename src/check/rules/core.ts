@@ -6,6 +6,12 @@ import { globIndexFor } from '../../util/glob.js';
 import { compilePaths, entryCovers } from '../../util/path-set.js';
 import { closeMatches } from '../../util/close-match.js';
 import { federatedFile, sourceMark } from '../../artifacts/sources/federated-file.js';
+import { posix } from 'node:path';
+import { movedPaths, type MovedPath } from '../moved-paths.js';
+import { extraOf } from '../../artifacts/sources/extra.js';
+
+/** Missing mentioned files looked up in history per check: a record set names few. */
+const MAX_MOVED_LOOKUPS = 200;
 
 type Out = Omit<Finding, 'severity'>;
 
@@ -184,18 +190,59 @@ export const CORE_RULES: Rule[] = [
       const g = graphOf(ctx);
       // a pinned record's link out of its folder to nothing in its upstream, found while loading (DEC-066)
       const res: RuleFinding[] = ctx.set.problems.filter((p) => p.rule === 'broken-link').map((p) => ({ rule: 'broken-link', severity: 'warning', file: p.file, message: p.message }));
+      const broken: (typeof g.edges)[number][] = [];
       for (const e of g.edges) {
         if (e.resolved) continue;
         // a record read in place that links to a document of the tree which is no record (the
         // design note beside an ADR folder) links to something that exists: not broken
         if (DOCUMENT_PATH.test(e.to) && (await ctx.snapshot.blobOf(e.to)) !== undefined) continue;
+        broken.push(e);
+      }
+      // a linked file that git history shows renamed: where it went (one history walk for all)
+      const readings = new Map(broken.filter((e) => DOCUMENT_PATH.test(e.to)).map((e) => [e.to, pathReadings(e.to, ctx.set.byId.get(e.from)!.file)]));
+      const moved = readings.size ? await movedPaths(ctx.snapshot, [...readings.values()].flat()).catch(() => new Map<string, MovedPath>()) : new Map<string, MovedPath>();
+      for (const e of broken) {
         const a = ctx.set.byId.get(e.from)!;
         const key = e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : a.keyLines.relations ? 'relations' : e.kind;
         const where = e.kind === 'link' ? `links.${e.label}` : e.kind === 'requires' ? 'requires' : `relations.${e.kind}`;
         const at = await lineNaming(ctx, a, e.to, line(a, key));
-        res.push({ rule: 'broken-link', id: a.id, file: a.file, line: at, message: `${where} names ${e.to}, which does not exist${suggest(e.to, ctx)}` });
+        const went = (readings.get(e.to) ?? []).map((p) => [p, moved.get(p)] as const).find(([, m]) => m);
+        const hint = went ? movedHint(went[0], went[1]!, a.file, ctx) : suggest(e.to, ctx);
+        res.push({ rule: 'broken-link', id: a.id, file: a.file, line: at, message: `${where} names ${e.to}, which does not exist${hint}` });
       }
       return res;
+    },
+  },
+  {
+    id: 'mention-moved',
+    severity: 'warning',
+    description: 'a record mentions a file that is gone at HEAD and that git history shows renamed',
+    run: async (ctx) => {
+      // a stamped record's mentions are judged by staleness (moved, fixable by stamp --fix)
+      // a mention of a file that is gone resolves to nothing and is dropped from `mentions`:
+      // its readings (beside the record, from the root) are in the record's candidates
+      const named: { a: Artifact; readings: string[]; line: number }[] = [];
+      for (const a of ctx.set.artifacts) {
+        if (a.origin !== 'repo' || a.stamp) continue;
+        for (const [alts, at] of extraOf(a)?.mc ?? []) {
+          const files = alts.filter((p) => p.includes('/') && /\.[A-Za-z0-9]+$/.test(p) && !/[*?[{#]/.test(p));
+          if (!files.length || named.length >= MAX_MOVED_LOOKUPS) continue;
+          let present = false;
+          for (const p of files) if ((present = (await ctx.snapshot.blobOf(p)) !== undefined)) break;
+          if (!present) named.push({ a, readings: files, line: at });
+        }
+      }
+      if (!named.length) return [];
+      const moved = await movedPaths(ctx.snapshot, named.flatMap((n) => n.readings)).catch(() => new Map<string, MovedPath>());
+      const said = new Set<string>();
+      const records = new Set(ctx.set.artifacts.map((a) => a.file));
+      return named.flatMap(({ a, readings, line: at }) => {
+        const hit = readings.map((p) => [p, moved.get(p)] as const).find(([, m]) => m);
+        // a record's file that moved is a link between records: broken-link says where it went
+        if (!hit || records.has(hit[1]!.to) || said.has(`${a.id}\0${hit[0]}`)) return [];
+        said.add(`${a.id}\0${hit[0]}`);
+        return [{ rule: 'mention-moved', id: a.id, file: a.file, line: at, message: `mentions ${hit[0]}, which moved to ${hit[1]!.to} in ${hit[1]!.commit.slice(0, 7)}: write the new path` }];
+      });
     },
   },
   {
@@ -342,6 +389,24 @@ export const CORE_RULES: Rule[] = [
     },
   },
 ];
+
+/**
+ * The paths a broken link to a file may have meant: as resolved (beside the record), and, when
+ * that repeats the record's folder, as written from the repository's root
+ * (`docs/architecture/docs/architecture/016-x.md` → `docs/architecture/016-x.md`).
+ */
+function pathReadings(target: string, recordFile: string): string[] {
+  const dir = posix.dirname(recordFile);
+  const rest = dir !== '.' && target.startsWith(dir + '/') ? target.slice(dir.length + 1) : '';
+  return rest.includes('/') && rest !== target ? [target, rest] : [target];
+}
+
+/** " (moved: X was renamed to Y in abc1234, record Z; link it as ../Y)" */
+function movedHint(was: string, m: MovedPath, recordFile: string, ctx: CheckContext): string {
+  const rec = ctx.set.artifacts.find((a) => a.file === m.to);
+  const rel = posix.relative(posix.dirname(recordFile), m.to);
+  return ` (moved: ${was} was renamed to ${m.to} in ${m.commit.slice(0, 7)}${rec ? `, record ${rec.id}` : ''}; link it as ${rel})`;
+}
 
 /** " (did you mean X?)" for a near-miss id. */
 function suggest(id: string, ctx: CheckContext): string {

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+const CHARGE = 'export function charge(amount: number) {\n  return Math.round(amount);\n}\n';
+
+// guardian/dotcom-rendering's record 028 links `dotcom-rendering/docs/architecture/016-react-context-api.md`,
+// moved to historic-adrs/ since, and record 024 names components moved out of src/web/: check said
+// "does not exist" (or nothing), with no word of where they went, which git history knows.
+describe('a path a record names that git history shows renamed', () => {
+  it('check says where a linked record and a mentioned file moved; a file deleted without a rename did not move', () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: doc/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'src/old/path.ts': CHARGE,
+      'doc/adr/0001-keep-records.md': '# 1. Keep records\n\n## Status\n\nAccepted\n\n## Decision\n\nWe keep records of decisions.\n',
+      'doc/adr/0002-charge-once.md': '# 2. Charge once\n\n## Status\n\nAccepted\n\n## Decision\n\nCharging lives in `src/old/path.ts`; it follows [record 1](0001-keep-records.md).\n',
+    });
+    repo.commit('records and code');
+    mkdirSync(path.join(repo.dir, 'src/payments'));
+    repo.git('mv', 'src/old/path.ts', 'src/payments/charge.ts');
+    repo.commit('move the charge code');
+    mkdirSync(path.join(repo.dir, 'doc/adr/historic'));
+    repo.git('mv', 'doc/adr/0001-keep-records.md', 'doc/adr/historic/0001-keep-records.md');
+    repo.commit('move the old record');
+    const sha = (n: number) => repo.git('rev-parse', '--short=7', `HEAD~${n}`);
+
+    const check = runCli(['check'], { cwd: repo.dir });
+    expect(check.stdout).toContain(`doc/adr/0002-charge-once.md:9  warning  mentions src/old/path.ts, which moved to src/payments/charge.ts in ${sha(1)}: write the new path  mention-moved`);
+    expect(check.stdout).toMatch(
+      new RegExp(`doc/adr/0002-charge-once\\.md:9  error  relations\\.relates_to names doc/adr/0001-keep-records\\.md, which does not exist \\(moved: doc/adr/0001-keep-records\\.md was renamed to doc/adr/historic/0001-keep-records\\.md in ${sha(0)}, record ADR-0001; link it as historic/0001-keep-records\\.md\\)`),
+    );
+    // the moved record is said once, as a link
+    expect(check.stdout.match(/0001-keep-records/g)?.length).toBe(4);
+
+    // a file deleted without a rename is not said to have moved
+    repo.rm('src/payments/charge.ts');
+    repo.commit('drop the charge code');
+    const after = runCli(['check'], { cwd: repo.dir });
+    expect(after.stdout).not.toContain('mention-moved');
+  });
+});

@@ -1,4 +1,4 @@
-// @spec SPEC-SOURCES-001
+// @spec SPEC-ARTIFACTS-001
 
 import { recordParts } from './sources/parts.js';
 import type { Artifact } from './types.js';

@@ -27,7 +27,7 @@ describe('a path a record names that git history shows renamed', () => {
     const sha = (n: number) => repo.git('rev-parse', '--short=7', `HEAD~${n}`);
 
     const check = runCli(['check'], { cwd: repo.dir });
-    expect(check.stdout).toContain(`doc/adr/0002-charge-once.md:9  warning  mentions src/old/path.ts, which moved to src/payments/charge.ts in ${sha(1)}: write the new path  mention-moved`);
+    expect(check.stdout).toContain(`doc/adr/0002-charge-once.md:9  info  mentions src/old/path.ts, which moved to src/payments/charge.ts in ${sha(1)}: write the new path  mention-moved`);
     expect(check.stdout).toMatch(
       new RegExp(`doc/adr/0002-charge-once\\.md:9  error  relations\\.relates_to names doc/adr/0001-keep-records\\.md, which does not exist \\(moved: doc/adr/0001-keep-records\\.md was renamed to doc/adr/historic/0001-keep-records\\.md in ${sha(0)}, record ADR-0001; link it as historic/0001-keep-records\\.md\\)`),
     );

@@ -3,8 +3,8 @@
 import { recordParts } from './sources/parts.js';
 import type { Artifact } from './types.js';
 
-/** A title without markup, numbering and a trailing colon, lower case. */
-function norm(title: string): string {
+/** A title or heading without markup, numbering and a trailing colon, lower case. */
+export function norm(title: string): string {
   return title
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_`]/g, '')
@@ -14,7 +14,8 @@ function norm(title: string): string {
     .toLowerCase();
 }
 
-const plainWords = (s: string) =>
+/** A text's words without link targets, emphasis, quotes and runs of space, lower case. */
+export const plainWords = (s: string): string =>
   s
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_`>#"\u201c\u201d]/g, '')

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Artifact } from '../artifacts/types.js';
 import { fileNumber } from '../artifacts/sources/files.js';
 import { TEMPLATE_BECAUSE } from '../artifacts/sources/parts.js';
+import { norm, plainWords } from '../artifacts/meta-record.js';
 
 /**
  * What a record tells an agent: the part of its text that decides something, as plain
@@ -51,17 +52,6 @@ const WEIGHS = /^(?:(?:positive|negative|good|bad|neutral)?\s*consequences?|conf
 /** A metadata line at the head of a record ("Date: …", "* Status: accepted", ":Status: Accepted"). */
 const META =
   /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:status|state|date|created|updated|last updated|deciders?|decision[- ]makers?|authors?|owners?|consulted|informed|technical story|tags|supersedes|superseded by|amended by|amends)(?:\*\*|__)?\s*:(?:\*\*|__)?\s/i;
-
-/** A heading's text without markup, numbering and a trailing colon, lower case. */
-function norm(title: string): string {
-  return title
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`]/g, '')
-    .replace(/^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+\.)\s+/i, '')
-    .replace(/[\s:.]+$/, '')
-    .trim()
-    .toLowerCase();
-}
 
 interface Heading {
   /** first line of the heading (its text) */
@@ -257,14 +247,6 @@ export function relinkText(text: string, fromDir: string): string {
     return encodeURI(rel || '.').replace(/[()]/g, (c) => encodeURIComponent(c)) + frag;
   });
 }
-
-const plainWords = (s: string) =>
-  s
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`>#"\u201c\u201d]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
 
 /** Whether a summary says nothing the text does not (equal, contained, or its truncated start). */
 export function summaryRepeats(summary: string, text: string): boolean {

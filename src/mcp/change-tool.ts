@@ -28,7 +28,7 @@ export async function contextForChangeTool(ctx: ToolContext, args: ContextForCha
     data: {
       query: answer.query,
       results: answer.ranked.map((x) => ({ id: x.id, type: x.type, title: x.title, status: x.status ?? null, file: x.file, strength: x.strength, why: x.why, places: x.places, ...(x.inactive ? { inactive: true } : {}), ...(x.editedHere ? { edited_here: true } : {}) })),
-      record_changes: answer.recordChanges.map((c) => ({ id: c.id, type: c.type, title: c.title, status: c.status ?? null, file: c.file, change: c.change })),
+      record_changes: answer.recordChanges.map((c) => ({ id: c.id, type: c.type, title: c.title, status: c.status ?? null, file: c.file, change: c.change, ...(c.alsoRanked ? { also_ranked: true } : {}) })),
       retrieval: answer.retrieval,
       ...(answer.ungovernable ? { ungovernable: answer.ungovernable.map(({ path, reason }) => ({ path, reason })) } : {}),
       ...(answer.zeroConfig ? { zero_config: { sources: answer.zeroConfig.sources.map(({ dir, records, from }) => ({ dir, records, from })), from: answer.zeroConfig.from } } : {}),

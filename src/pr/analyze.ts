@@ -14,7 +14,7 @@ import { judgeStaleness, madeStaleBy } from './stale.js';
 import { splitChangedFiles } from './ungoverned.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter, type ChangedSides } from './governance.js';
 import { editedRecords, entryMaker, listRecords, unstampedChanges, type EntryOf } from './listing.js';
-import { changeDescription, rankChange, recordChangesOf } from './ranked.js';
+import { changeDescription, markRanked, rankChange, recordChangesOf } from './ranked.js';
 import type { Inclusion, PrArtifact, PrFile, PrLocation, PrResult, PrSimilarDecision } from './types.js';
 
 export interface AnalyzePullRequestOptions {
@@ -165,7 +165,7 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
       mergeBase,
       files,
       ranked,
-      recordChanges,
+      recordChanges: markRanked(recordChanges, ranked),
       retrieval,
       artifacts,
       locations,

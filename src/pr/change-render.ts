@@ -17,9 +17,19 @@ const band = (x: PrRanked) => `${BAND[x.strength]}${x.editedHere ? ', edited her
 
 const VERB: Record<PrRecordChange['change'], string> = { added: 'adds', edited: 'edits', removed: 'removes' };
 
-/** One line per record file the change adds, edits or removes: news, said apart from what governs it (DEC-080). */
-export function recordChangeLines(a: Pick<ChangeAnswer, 'recordChanges'>): string[] {
-  return (a.recordChanges ?? []).map((c) => `This change ${VERB[c.change]} ${c.type} ${c.id} — ${c.title}${c.status ? ` (${c.status})` : ''}`);
+/**
+ * What the change does to record files (DEC-080), one item per record: its line, then — for a
+ * record the change edits that also governs it — that role on an indented line, so the record
+ * is said once, as the PR comment says it (DEC-084). `ranked` is left without those records.
+ */
+export function recordChangeItems(a: Pick<ChangeAnswer, 'recordChanges' | 'ranked'>): { items: { line: string; also?: string }[]; ranked: PrRanked[] } {
+  const changed = new Set((a.recordChanges ?? []).map((c) => c.id));
+  const items = (a.recordChanges ?? []).map((c) => {
+    const line = `This change ${VERB[c.change]} ${c.type} ${c.id} — ${c.title}${c.status ? ` (${c.status})` : ''}`;
+    const x = a.ranked.find((r) => r.id === c.id);
+    return x ? { line, also: `it governs this change too (${BAND[x.strength]}): ${x.why}${x.places.length ? ` [${placesLine(x)}]` : ''}` } : { line };
+  });
+  return { items, ranked: a.ranked.filter((x) => !changed.has(x.id)) };
 }
 
 const what = (a: ChangeAnswer) => (a.query.staged ? 'the staged change' : `the change ${a.query.range}`);
@@ -44,9 +54,10 @@ export function renderChangeJson(a: ChangeAnswer): string {
 export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): string {
   const lines: string[] = [p.bold(`${what(a)} (${a.query.files} file${a.query.files === 1 ? '' : 's'})`)];
   if (a.zeroConfig) lines.push(p.dim(`  ${zeroConfigLine(a.zeroConfig)}`));
-  for (const l of recordChangeLines(a)) lines.push(`  ${l}`);
+  const { items, ranked } = recordChangeItems(a);
+  for (const i of items) lines.push(`  ${i.line}`, ...(i.also ? [`      ${p.dim(i.also)}`] : []));
   if (!a.ranked.length) lines.push(`  ${noneLine(a)}`);
-  for (const x of a.ranked) {
+  for (const x of ranked) {
     lines.push(`  ${p.bold(x.id)}  ${x.type}${x.status ? ` ${x.status}` : ''}${x.inactive ? ` ${p.yellow('(inactive)')}` : ''}  ${x.title}  ${p.dim(`[${band(x)}]`)}`);
     lines.push(`      ${p.dim(x.why)}`);
     if (x.places.length) lines.push(`      ${p.dim(placesLine(x))}`);
@@ -57,11 +68,12 @@ export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): str
 
 export function renderChangeContext(a: ChangeAnswer): string {
   const zero = a.zeroConfig ? `\n(${zeroConfigLine(a.zeroConfig)})` : '';
-  const news = recordChangeLines(a).map((l) => `${l}.`);
+  const { items, ranked } = recordChangeItems(a);
+  const news = items.flatMap((i) => [`${i.line}.`, ...(i.also ? [`  - ${i.also}`] : [])]);
   if (!a.ranked.length) return [...news, `${noneLine(a)}${zero}`].join('\n') + '\n';
   const out = [`# Records for ${what(a)}`, ''];
   if (news.length) out.push(...news, '');
-  for (const x of a.ranked) {
+  for (const x of ranked) {
     out.push(`- ${x.id} — ${x.title} (${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}; ${band(x)}): ${x.why}${x.places.length ? ` [${placesLine(x)}]` : ''}`);
   }
   out.push('', `Full text: \`git ctx show <id>\`.${zero}`);

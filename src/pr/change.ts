@@ -7,7 +7,7 @@ import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js
 import { changedCodeIndexes } from './analyze.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter } from './governance.js';
 import { editedRecords, entryMaker, listRecords } from './listing.js';
-import { changeDescription, rankChange, recordChangesOf } from './ranked.js';
+import { changeDescription, markRanked, rankChange, recordChangesOf } from './ranked.js';
 import type { PrRanked, PrRecordChange, PrRetrieval, PrResult } from './types.js';
 import { splitChangedFiles } from './ungoverned.js';
 
@@ -109,7 +109,7 @@ export async function analyzeChange(opts: AnalyzeChangeOptions): Promise<ChangeA
     return {
       query: { kind: 'change', ...(opts.range ? { range: opts.range } : { staged: true }), base: baseRev, head, files: files.length },
       ranked,
-      recordChanges,
+      recordChanges: markRanked(recordChanges, ranked),
       retrieval,
       ...(ungovernable.length ? { ungovernable } : {}),
       ...(headConfig.zeroConfig?.sources.length ? { zeroConfig: headConfig.zeroConfig } : {}),

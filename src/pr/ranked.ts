@@ -88,6 +88,12 @@ export function recordChangesOf(edited: ReadonlyMap<string, { artifact: Artifact
     .sort((x, y) => cmp(x.change, y.change) || cmp(x.id, y.id));
 }
 
+/** The record changes, each marked `alsoRanked` when the record also governs the change (it is in `ranked`, marked `editedHere`). */
+export function markRanked(changes: readonly PrRecordChange[], ranked: readonly PrRanked[]): PrRecordChange[] {
+  const ids = new Set(ranked.map((x) => x.id));
+  return changes.map((c) => (ids.has(c.id) ? { ...c, alsoRanked: true } : c));
+}
+
 /**
  * The ranked list. `artifacts` are the PR's listed records (direct ones join the list;
  * required, related and mentioned ones only when retrieval finds them too); `retrieved` is the

@@ -137,6 +137,8 @@ export interface PrRecordChange {
   /** record file at head (at the merge base for a removed record) */
   file: string;
   change: 'added' | 'edited' | 'removed';
+  /** the record also governs the change: it is in `ranked` too, marked `editedHere` (absent otherwise); front ends say it once, here (DEC-084) */
+  alsoRanked?: true;
 }
 
 /** What the change retrieval read and left out (ungovernable files are not scored). */

@@ -181,6 +181,8 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     a.relations = rel;
     if (by.length) setExtra(a, { ...extraOf(a), by });
   }
+  const touched = new Set([...artifacts.filter((_, i) => extras[i]?.rel?.length), ...[...incoming.keys()].map((id) => byId.get(id)!)]);
+  for (const a of touched) dropRedundantRelatesTo(a, byId);
 
   // statuses repeat across records: map each (type, text) once
   const mapped = new Map<string, ReturnType<typeof mapStatus>>();
@@ -202,6 +204,25 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
   }
 
   if (index) resolveSetMentions(artifacts, index);
+}
+
+/**
+ * A record read in place often links the record it is superseded by (or amends) again under
+ * "## Links": that link reads as `relates_to`, beside the typed relation the status line or
+ * the other record states for the same pair. The typed relation says more; the plain one is
+ * dropped, in either direction, so show, list and map say the pair once. Replaces the
+ * relations object (the parse cache holds the old one).
+ */
+function dropRedundantRelatesTo(a: Artifact, byId: ReadonlyMap<string, Artifact>): void {
+  const plain = a.relations.relates_to;
+  if (!plain?.length) return;
+  const typed = (from: Artifact | undefined, to: string) => !!from && Object.entries(from.relations).some(([k, v]) => k !== 'relates_to' && v.includes(to));
+  const kept = plain.filter((t) => !typed(a, t) && !typed(byId.get(t), a.id));
+  if (kept.length === plain.length) return;
+  const rel: Partial<Record<RelationKind, string[]>> = { ...a.relations };
+  if (kept.length) rel.relates_to = kept;
+  else delete rel.relates_to;
+  a.relations = rel;
 }
 
 /**

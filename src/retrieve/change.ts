@@ -288,9 +288,12 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     const fromText = named.has(x.id) || matched.some((t) => q.text.has(t));
     // two stems may read as one word (docker-compose, dockercompose): each said once
     // a term the record writes only inside a name ("WattTime") is shown as that name
+    // and every word as the record writes it (DEC-053/069): "JSON", not the change's "csl-json"
     const rec = set.byId.get(x.id);
-    const names = camelNamesIn(rec ? `${rec.title}\n${rec.body}` : '', matched.slice(0, 6));
-    const words = [...new Set(matched.slice(0, 6).map((t) => names.get(t) ?? forms.get(t) ?? t))].slice(0, 4);
+    const recText = rec ? `${rec.title}\n${rec.body}` : '';
+    const names = camelNamesIn(recText, matched.slice(0, 6));
+    const recForms = surfaceForms(recText);
+    const words = [...new Set(matched.slice(0, 6).map((t) => names.get(t) ?? recForms.get(t) ?? forms.get(t) ?? t))].slice(0, 4);
     // said to a reviewer: the words the record and the change have in common, and whether the description has them too
     const with_ = `with this change${fromText ? ' and its description' : ''}`;
     const why = named.has(x.id) ? `the description names ${x.id}` : men ? `${ownMention(men)}${words.length ? `; shares the words ${words.join(', ')} ${with_}` : ''}` : `shares the words ${words.join(', ')} ${with_}`;

@@ -34,6 +34,14 @@ describe('a path a record names that git history shows renamed', () => {
     // the moved record is said once, as a link
     expect(check.stdout.match(/0001-keep-records/g)?.length).toBe(4);
 
+    // a record that says where the file went keeps the old path as history: nothing to say
+    repo.commit('the record names the new path too', {
+      'doc/adr/0002-charge-once.md': '# 2. Charge once\n\n## Status\n\nAccepted\n\n## Decision\n\nCharging lives in `src/old/path.ts` (now `src/payments/charge.ts`).\n',
+    });
+    const both = runCli(['check'], { cwd: repo.dir });
+    expect(both.stdout).toContain('0 errors');
+    expect(both.stdout).not.toContain('mention-moved');
+
     // a file deleted without a rename is not said to have moved
     repo.rm('src/payments/charge.ts');
     repo.commit('drop the charge code');

@@ -241,6 +241,9 @@ export const CORE_RULES: Rule[] = [
         const hit = readings.map((p) => [p, moved.get(p)] as const).find(([, m]) => m);
         // a record's file that moved is a link between records: broken-link says where it went
         if (!hit || records.has(hit[1]!.to) || said.has(`${a.id}\0${hit[0]}`)) return [];
+        // a record that names where the file went as well ("`old.ts` (now `new.ts`)") keeps the
+        // old path as history, on purpose
+        if ((extraOf(a)?.mc ?? []).some(([alts]) => alts.includes(hit[1]!.to))) return [];
         said.add(`${a.id}\0${hit[0]}`);
         return [{ rule: 'mention-moved', id: a.id, file: a.file, line: at, message: `mentions ${hit[0]}, which moved to ${hit[1]!.to} in ${hit[1]!.commit.slice(0, 7)}: write the new path` }];
       });

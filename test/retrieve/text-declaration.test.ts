@@ -106,8 +106,8 @@ describe('a method or class of a language the code graph cannot parse (PHP, Kotl
       const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
       const r = await retrieveForPlace({ snapshot, set, target: { path: 'src/StateProcessor/Admin/AdminUser/RemoveProcessor.php', symbol: 'process' }, neighbours: false, staleness: false });
       expect(r.query).toMatchObject({ kind: 'place', symbol: 'process' });
-      // dated file names: the record reads as ADR-2024, the other as ADR-2022
-      expect(r.results[0]?.id).toBe('ADR-2024');
+      // dated file names: each record's id is the prefix and its file name (DEC-083)
+      expect(r.results[0]?.id).toBe('ADR-2024-07-16-state-processors-directory-structure');
     } finally {
       snapshot.close();
     }
@@ -147,7 +147,7 @@ describe("a PHP method's query carries the file's `use` and `namespace` lines, a
     try {
       const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
       const r = await retrieveForPlace({ snapshot, set, target: { path: 'src/Serializer/CommandArgumentsDenormalizer.php', symbol: 'denormalize' }, neighbours: false, staleness: false });
-      const iri = r.results.find((x) => x.id === 'ADR-2021');
+      const iri = r.results.find((x) => x.id === 'ADR-2021-04-15-using-iri-in-requests');
       expect(iri?.why[0]?.terms).toEqual(expect.arrayContaining(['iri', 'converter']));
     } finally {
       snapshot.close();

@@ -58,6 +58,13 @@ const SPELLING_BUDGET = 3;
 const UNCHANGED = 0.35;
 /** Terms kept (the heaviest): bounded time, less noise. */
 const MAX_TERMS = 80;
+/**
+ * A path word in more than this share of the code files is where every change sits: its
+ * weight falls from whole at this share to a fifth at every file (measured on the PR sets,
+ * DEC-090: Sylius, whose 11,000 files all sit in `src/Sylius/Bundle/`, put a record linking one
+ * such path first for changes all over the bundles).
+ */
+const UBIQUITOUS_PATH_WORD = 0.5;
 /** Distinctiveness curve of the change's words in this repository's code (see code-words.ts). */
 const CURVE = { floor: 0.25, power: 2 };
 
@@ -78,11 +85,16 @@ export function unreadableChange(f: ChangedFile, recordDirs: readonly string[] =
   return undefined;
 }
 
+/** One version or constraint: `1.2.3`, `^10`, `>=18.0.0`, `v4`, `2.x`. */
+const VERSION = String.raw`[~^<>=v]*\d+(?:\.[\w*-]+)*`;
 /**
  * A line that only sets a version: `"mocha": "^10.0.0",`, `uses: actions/checkout@v4`,
- * `version = "1.2.3"`, `dugite==1.93.0`. What such a line says is the name on its left.
+ * `version = "1.2.3"`, `dugite==1.93.0`, a range (`"node": "^20 || ^22"`, `">=18 <21"`). What
+ * such a line says is the name on its left.
  */
-const VERSION_LINE = /^\s*(?:-\s*)?(?:uses:\s*)?["']?([@\w./-]+?)["']?\s*(?:[:=@]=?|==|>=|~=)\s*["']?(?:[~^<>=v]*\d+(?:\.[\w-]+)*|[0-9a-f]{7,40})["']?,?\s*(?:#.*)?$/;
+const VERSION_LINE = new RegExp(
+  String.raw`^\s*(?:-\s*)?(?:uses:\s*)?["']?([@\w./-]+?)["']?\s*(?:[:=@]=?|==|>=|~=)\s*["']?(?:${VERSION}(?:\s*(?:\|\||,|\s-\s|\s)\s*${VERSION})*|[0-9a-f]{7,40})["']?,?\s*(?:#.*)?$`,
+);
 
 /**
  * Files whose lines name dependencies and their versions: manifests, version pins, workflows.
@@ -115,7 +127,7 @@ function descriptionText(text: string): string {
 }
 
 /** The terms of one changed file, weighted, before its budget. */
-function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: string) => number, spelling: boolean): Map<string, number> {
+function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: string) => number, spelling: boolean, pathShare: (t: string) => number = () => 1): Map<string, number> {
   const raw = new Map<string, number>();
   const add = (ts: readonly string[], w: number) => {
     for (const t of ts) raw.set(t, (raw.get(t) ?? 0) + w);
@@ -145,7 +157,7 @@ function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: strin
   const ctx = [...new Set([...f.hunks.map((h) => h.context ?? ''), ...symbols])].join('\n');
   add(extractPlaceTerms(ctx, '').identifiers, WEIGHT.symbols);
   const paths = [...new Set([f.path, ...(f.oldPath ? [f.oldPath] : [])])];
-  for (const p of paths) add(terms(p.replace(/\.[A-Za-z0-9]+$/, '')), WEIGHT.path / paths.length);
+  for (const p of paths) for (const t of terms(p.replace(/\.[A-Za-z0-9]+$/, ''))) add([t], (WEIGHT.path / paths.length) * pathShare(t));
   for (const [term, w] of raw) out.set(term, (1 + Math.log(1 + w)) * weight(term));
   return out;
 }
@@ -156,6 +168,13 @@ function fileTerms(f: ChangedFile, symbols: readonly string[], weight: (t: strin
  */
 export function changeQuery(input: ChangeQueryInput, codeWords?: CodeWords): ChangeQuery {
   const weight = codeWordWeight(codeWords, CURVE);
+  // a folder most files sit in (`src`, `Bundle`) says where the change is, not what it does:
+  // summed over every changed file it would outweigh the title. A folder of a tenth of the
+  // code (`amp/`, `payments/`) is what a change there is about, and keeps its whole say.
+  const pathShare = (t: string) => {
+    const share = codeWords && codeWords.files >= 20 ? (codeWords.df[t] ?? 0) / codeWords.files : 0;
+    return share <= UBIQUITOUS_PATH_WORD ? 1 : Math.max(0.2, (1 - share) / (1 - UBIQUITOUS_PATH_WORD));
+  };
   const q = new Map<string, number>();
   const byFile = new Map<string, Set<string>>();
   const skipped: ChangeQuery['skipped'] = [];
@@ -185,7 +204,7 @@ export function changeQuery(input: ChangeQueryInput, codeWords?: CodeWords): Cha
   for (const f of read) {
     const typo = isSpellingFix(f, codeWords);
     if (typo) spelling.push(f.path);
-    const ft = fileTerms(f, input.symbols?.get(f.path) ?? [], weight, typo);
+    const ft = fileTerms(f, input.symbols?.get(f.path) ?? [], weight, typo, pathShare);
     let sum = 0;
     for (const w of ft.values()) sum += w;
     const budget = typo ? SPELLING_BUDGET : FILE_BUDGET;

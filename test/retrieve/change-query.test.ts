@@ -72,4 +72,33 @@ describe('change query', () => {
     const engines = await diffOf({ 'package.json': '{\n  "engines": {\n    "node": "20"\n  }\n}\n' }, { 'package.json': '{\n  "engines": {\n    "node": "22"\n  }\n}\n' });
     expect(changeQuery({ files: engines }).versionsOnly).toBe(true);
   });
+
+  it('a range of versions is a version too: widening the engines of three manifests asks only about what they name', async () => {
+    const manifest = (range: string) => `{\n  "engines": {\n    "node": "${range}",\n    "npm": ">=9 <11"\n  },\n  "engineStrict": true\n}\n`;
+    const files = await diffOf(
+      { 'package.json': manifest('^20'), 'src/AdminBundle/package.json': manifest('^18 || ^20'), 'src/ShopBundle/package.json': manifest('>=18.0.0 <21') },
+      { 'package.json': manifest('^20 || ^22'), 'src/AdminBundle/package.json': manifest('^20 || ^22'), 'src/ShopBundle/package.json': manifest('>=20.0.0 <23') },
+    );
+    const q = changeQuery({ files, title: 'Add Node 22' });
+    expect(q.versionsOnly).toBe(true);
+    expect([...q.terms.keys()]).toEqual([term('node')]);
+    // the numbers of the range, the paths and the title's words are not asked about
+    expect(q.terms.has('22')).toBe(false);
+    expect(q.terms.has(term('bundle'))).toBe(false);
+  });
+
+  it('a folder every code file sits in weighs little in a change; a folder of a tenth of the code keeps its say', async () => {
+    const bundles = ['Core', 'Api', 'Admin', 'Shop', 'Payment', 'User'];
+    const base = Object.fromEntries(bundles.map((b) => [`src/Acme/Bundle/${b}Bundle/Amp/${b}Config.php`, `<?php\nfinal class ${b}Config { public const ID = 'acme_${b.toLowerCase()}.config'; }\n`]));
+    const head = Object.fromEntries(bundles.map((b) => [`src/Acme/Bundle/${b}Bundle/Amp/${b}Config.php`, `<?php\nfinal class ${b}Config { public const ID = 'acme.${b.toLowerCase()}.config'; }\n`]));
+    const files = await diffOf(base, head);
+    // 40 code files: every one under src/Acme/Bundle, four of them under an Amp folder
+    const codeWords = { files: 40, df: { [term('src')]: 40, [term('acme')]: 40, [term('bundle')]: 38, [term('amp')]: 4 } };
+    const q = changeQuery({ files, title: 'Unify service ids' }, codeWords);
+    const w = (x: string) => q.terms.get(term(x)) ?? 0;
+    expect(w('amp')).toBeGreaterThan(2.5 * w('src'));
+    expect(w('amp')).toBeGreaterThan(2.5 * w('bundle'));
+    // the title still says most
+    expect(w('unify')).toBeGreaterThan(w('src') * 4);
+  });
 });

@@ -18,13 +18,18 @@ export interface CodeWords {
   files: number;
   /** words in 2 or more of them (a word not listed is in at most one) */
   df: Record<string, number>;
+  /**
+   * of `df`, the files that have the word only in their path, not in their code: a folder every
+   * file sits under (`dotcom-rendering/`) makes its words look common without the code using them
+   */
+  pathOnly?: Record<string, number>;
 }
 
 /** Files read at most: a deterministic sample estimates the shares as well as the whole tree. */
 const MAX_FILES = 1500;
 /** Bytes read per file: the head of a file carries its imports, names and doc comments. */
 const MAX_BYTES = 16_000;
-const VERSION = 'code-words-v2';
+const VERSION = 'code-words-v3';
 const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte)$/i;
 
 /** Whether a path is code of the team's own by its name (not data, docs, configuration, build output). */
@@ -77,6 +82,7 @@ export async function codeWordsOf(snapshot: Snapshot): Promise<CodeWords | undef
   const picked = await sampleCodePaths(snapshot, MAX_FILES, 1);
   if (!picked) return undefined;
   const counts = new Map<string, number>();
+  const pathCounts = new Map<string, number>();
   const bufs = await snapshot.readMany(picked);
   let files = 0;
   for (let i = 0; i < picked.length; i++) {
@@ -84,12 +90,15 @@ export async function codeWordsOf(snapshot: Snapshot): Promise<CodeWords | undef
     if (!buf || buf.subarray(0, 8000).includes(0)) continue;
     files++;
     const t = extractPlaceTerms(buf.subarray(0, MAX_BYTES).toString('utf8'), picked[i]!, { keepPathNoise: true });
-    const seen = new Set([...t.identifiers, ...t.comments, ...t.strings, ...t.imports, ...t.path]);
-    for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const inCode = new Set([...t.identifiers, ...t.comments, ...t.strings, ...t.imports]);
+    for (const w of new Set([...inCode, ...t.path])) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const w of new Set(t.path)) if (!inCode.has(w)) pathCounts.set(w, (pathCounts.get(w) ?? 0) + 1);
   }
   const df: Record<string, number> = {};
   for (const [w, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n >= 2) df[w] = n;
-  const out: CodeWords = { files, df };
+  const pathOnly: Record<string, number> = {};
+  for (const [w, n] of [...pathCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (df[w] !== undefined) pathOnly[w] = n;
+  const out: CodeWords = { files, df, pathOnly };
   if (key) cache.set(key, out);
   return out;
 }
@@ -119,5 +128,33 @@ export function codeWordWeight(cw: CodeWords | undefined, curve: { floor: number
   };
 }
 
+/**
+ * A word the code itself uses in at least COMMON_SHARE of the code files (the language's keywords
+ * that are no stop words, `end`, `declare`, `namespace`; the vendor's or package's name,
+ * `sylius`, `goboot`, `guardian`) says next to nothing of one file: its code factor is
+ * COMMON_FACTOR of the curve's (DEC-087). The curve alone leaves it at its floor (0.6), as high
+ * as a word in a tenth of the files, since the power 3 keeps the curve flat for all but rare
+ * words. The share counts the code, not the path: a word only the folder names give to every
+ * file (`render` of `dotcom-rendering/`) is no common code word, and the path side weighs
+ * folder words already. Chosen on the five development sets (bench/retrieval.mjs): 0.5 and
+ * 0.3 raise goboot's and Sylius's file MRR and leave the other three sets as they were; a
+ * share of 0.4 costs dotcom-rendering, and counting path words in the share costs it too.
+ */
+const COMMON_SHARE = 0.5;
+const COMMON_FACTOR = 0.3;
+
+/** The code curve's factor with the words most code files use lowered (COMMON_SHARE). */
+function lessForCommon(cw: CodeWords | undefined, factor: (term: string) => number): (term: string) => number {
+  if (!cw || cw.files < 20) return factor;
+  const inCode = (term: string) => (cw.df[term] ?? 0) - (cw.pathOnly?.[term] ?? 0);
+  return (term) => (inCode(term) >= COMMON_SHARE * cw.files ? COMMON_FACTOR * factor(term) : factor(term));
+}
+
+/** The curves' factors alone (DEC-055), for the code's words and the path's. */
+export const curveWords = (cw: CodeWords | undefined) => ({ code: codeWordWeight(cw, CODE_CURVE), path: codeWordWeight(cw, PATH_CURVE) });
+
 /** The factors placeQuery takes, for the code's words and the path's. */
-export const distinctWords = (cw: CodeWords | undefined) => ({ code: codeWordWeight(cw, CODE_CURVE), path: codeWordWeight(cw, PATH_CURVE) });
+export function distinctWords(cw: CodeWords | undefined): { code: (term: string) => number; path: (term: string) => number } {
+  const curve = curveWords(cw);
+  return { code: lessForCommon(cw, curve.code), path: curve.path };
+}

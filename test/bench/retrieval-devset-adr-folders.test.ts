@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/retrieval/lib.mjs';
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
-// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP) and the held-out
+// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP), informalsystems/tendermint-rs (Rust) and the held-out
 // theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#) and cisagov/manage.get.gov (Python, Django), all three held out. The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
@@ -65,6 +65,17 @@ const SETS: AdrSet[] = [
     // PHP: a class, interface, trait or enum, or a function / method
     declares: (name) => new RegExp(`(class|interface|trait|enum|function)\\s+${name}\\b`),
     minimums: { total: 80, file: 25, unnamed: 15, symbol: 12, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
+  },
+  {
+    // the sixth development set (DEC-088): Nygard records adr-NNN-topic.md, a Rust Cargo workspace
+    file: 'tendermint-rs.json',
+    repository: 'informalsystems/tendermint-rs',
+    env: 'GIT_CTX_DEVSET_TENDERMINT_REPO',
+    records: 'docs/architecture/',
+    recordPath: /^docs\/architecture\/adr-\d{3}-[a-z0-9-]+\.md$/,
+    // Rust: a function or method, a type (struct, enum, trait, alias) or a module
+    declares: (name) => new RegExp(`(fn|struct|enum|trait|type|mod)\\s+${name}\\b`),
+    minimums: { total: 80, file: 20, unnamed: 10, symbol: 10, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
   },
   {
     // the held-out set, labelled blind (bench/README-retrieval-devsets.md): MADR records, Python

@@ -70,13 +70,15 @@ function isExported(lang: DeclLanguage, name: string, head: string): boolean {
   if (lang === 'python') return !name.split('.').some((p) => p.startsWith('_') && !/^__\w+__$/.test(p));
   if (lang === 'go') return /^[A-Z]/.test(simple);
   if (lang === 'java' || lang === 'csharp') return /\bpublic\b/.test(head);
-  if (lang === 'rust') return /\bpub\b/.test(head);
+  // a `macro_rules!` is never `pub`: `#[macro_export]` above it exports it from the crate
+  if (lang === 'rust') return /\bpub\b/.test(head) || /#\[\s*macro_export\b/.test(head);
   return true;
 }
 
 interface Decl {
   name: string;
-  kind: 'function' | 'method' | 'class';
+  /** `variable` and `type`: Rust `const`/`static`, `type` aliases and `macro_rules!` (not in the code graph) */
+  kind: 'function' | 'method' | 'class' | 'variable' | 'type';
   line: number;
   end: number;
 }
@@ -84,6 +86,9 @@ interface Decl {
 const CS_TYPES = new Set(['class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration', 'record_struct_declaration', 'enum_declaration']);
 const CS_MEMBERS = new Set(['method_declaration', 'constructor_declaration', 'destructor_declaration', 'property_declaration', 'event_declaration']);
 const RS_TYPES = new Set(['struct_item', 'enum_item', 'union_item', 'trait_item', 'mod_item']);
+// items a record names as often as a function: `const MAX_PEERS`, `static GENESIS`, `type Result<T>`, `macro_rules! bail`
+const RS_VALUES = new Set(['const_item', 'static_item']);
+const RS_ALIASES = new Set(['type_item', 'macro_definition']);
 
 /** C# and Rust declarations: types (a namespace is not part of the name), their members, `impl` blocks' functions. */
 function declarationsOnly(lang: DeclarationsOnly, root: TreeSitter.Node): Decl[] {
@@ -108,6 +113,9 @@ function declarationsOnly(lang: DeclarationsOnly, root: TreeSitter.Node): Decl[]
       if (type) inner = q(type);
     } else if (lang === 'rust' && name && (n.type === 'function_item' || n.type === 'function_signature_item')) {
       out.push({ name: q(name), kind: scope ? 'method' : 'function', ...at });
+      return;
+    } else if (lang === 'rust' && name && (RS_VALUES.has(n.type) || RS_ALIASES.has(n.type))) {
+      out.push({ name: q(name), kind: RS_VALUES.has(n.type) ? 'variable' : 'type', ...at });
       return;
     }
     for (const c of n.namedChildren) if (c) walk(c, inner);
@@ -164,7 +172,7 @@ export async function declarationsOf(path: string, text: string): Promise<CodeSy
     const fingerprint = sha256(foldSpace(nameless));
     const dot = d.name.lastIndexOf('.');
     const parent = dot > 0 && names.has(d.name.slice(0, dot)) ? d.name.slice(0, dot) : undefined;
-    const sym: CodeSymbol = { name: d.name, kind: d.kind === 'class' ? 'class' : d.kind === 'method' || parent ? 'method' : 'function', line: d.line, endLine: d.end, docLine, exported: isExported(lang, d.name, header(codeLines, d.line, d.end, simple)), fingerprint };
+    const sym: CodeSymbol = { name: d.name, kind: d.kind === 'class' || d.kind === 'variable' || d.kind === 'type' ? d.kind : d.kind === 'method' || parent ? 'method' : 'function', line: d.line, endLine: d.end, docLine, exported: isExported(lang, d.name, header(codeLines, lang === 'rust' ? docLine : d.line, d.end, simple)), fingerprint };
     if (parent) sym.parent = parent;
     out.push(sym);
   }

@@ -88,6 +88,42 @@ describe('declarations of files the TypeScript compiler does not read', () => {
       ['helper', 'function', false],
     ]);
   });
+
+  it('Rust: constants, statics, type aliases and macros, exported by `pub` or `#[macro_export]`', async () => {
+    const rs = await declarationsOf(
+      'p2p/src/peer.rs',
+      [
+        '//! Peers and their limits.',
+        '',
+        '/// At most this many peers at once.',
+        'pub const MAX_PEERS: usize = 50;',
+        'static GREETING: &str = "hi";',
+        'pub type Result<T> = core::result::Result<T, Error>;',
+        '',
+        '#[macro_export]',
+        'macro_rules! bail {',
+        '    ($e:expr) => { return Err($e.into()) };',
+        '}',
+        '',
+        'macro_rules! local_only { () => {}; }',
+        '',
+        'pub struct Peer;',
+        'impl Peer {',
+        '    pub const TIMEOUT_SECS: u64 = 30;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(rs?.map((s) => [s.name, s.kind, s.exported, s.docLine, s.line])).toEqual([
+      ['MAX_PEERS', 'variable', true, 3, 4],
+      ['GREETING', 'variable', false, 5, 5],
+      ['Result', 'type', true, 6, 6],
+      ['bail', 'type', true, 8, 9],
+      ['local_only', 'type', false, 13, 13],
+      ['Peer', 'class', true, 15, 15],
+      ['Peer.TIMEOUT_SECS', 'variable', true, 17, 17],
+    ]);
+  });
 });
 
 describe('anchors on Python symbols', () => {

@@ -53,7 +53,7 @@ export function projectedNeighbours(snapshot: Snapshot, index: () => Promise<Cod
   let loaded: Promise<Projection | undefined> | undefined;
   const load = () => (loaded ??= file.on ? projection(snapshot, file, open).catch(() => undefined) : Promise.resolve(undefined));
   return {
-    languages: ['typescript', 'javascript', 'python', 'go', 'java', 'ruby'],
+    languages: ['typescript', 'javascript', 'python', 'go', 'java', 'ruby', 'rust'],
     imports: async (p) => (await open()).imports(p),
     importers: async (p) => {
       const m = await load();

@@ -16,7 +16,7 @@ export function defaultNeighbours(index: CodeIndex, snapshot: Snapshot = index.s
   let graph: Promise<CodeNeighbours> | undefined;
   const open = () => (graph ??= import('../code/graph/index.js').then((m) => m.openCodeNeighbours(snapshot)));
   return {
-    languages: ['typescript', 'javascript', 'python', 'go', 'java', 'ruby'],
+    languages: ['typescript', 'javascript', 'python', 'go', 'java', 'ruby', 'rust'],
     imports: async (p) => (await open()).imports(p),
     importers: async (p) => (await open()).importers(p),
     callers: async (p, s) => (await open()).callers(p, s),

@@ -44,7 +44,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('graph')
     .argument('<symbol>', 'path#Symbol.name (path relative to the current directory)')
-    .description('Callers and callees of a symbol (TypeScript/JavaScript, Python, Go, Java, Ruby), with the artifacts governing each')
+    .description('Callers and callees of a symbol (TypeScript/JavaScript, Python, Go, Java, Ruby, Rust), with the artifacts governing each')
     .option('--callers', 'only callers')
     .option('--callees', 'only callees')
     .option('-d, --depth <n>', 'levels to follow', parsePositiveInt('--depth'), 1)

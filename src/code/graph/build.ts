@@ -28,7 +28,11 @@ const EXT_LANG = new Map<string, GraphLanguage>([
   ['go', 'go'],
   ['java', 'java'],
   ['rb', 'ruby'], ['rake', 'ruby'],
+  ['rs', 'rust'],
 ]);
+
+/** go.mod (Go module paths) and Cargo.toml (a Cargo workspace's crate names): what imports resolve through. */
+const isManifestPath = (p: string) => p === 'go.mod' || p.endsWith('/go.mod') || p === 'Cargo.toml' || p.endsWith('/Cargo.toml');
 
 /** The graph language of a repository path, from its extension. */
 export function graphLanguageOf(path: string): GraphLanguage | undefined {
@@ -63,7 +67,7 @@ export async function collectCode(snapshot: Snapshot, maxBytes: number): Promise
   for (const e of entries) {
     if (e.mode === '120000' || e.mode === '160000') continue;
     const lang = graphLanguageOf(e.path);
-    const isConfig = !lang && (isTsConfigPath(e.path) || isPackageJsonPath(e.path) || e.path === 'go.mod' || e.path.endsWith('/go.mod'));
+    const isConfig = !lang && (isTsConfigPath(e.path) || isPackageJsonPath(e.path) || isManifestPath(e.path));
     if (!lang && !isConfig) continue;
     if (lang && othersCode(e.path)) continue;
     const blob = e.blob ?? (await snapshot.blobOf(e.path));
@@ -144,7 +148,7 @@ async function build(
     const b = bufs[i];
     if (b && b.length <= maxBytes) texts.set(p, b.toString('utf8'));
   });
-  const goMods = new Map([...texts].filter(([p]) => p === 'go.mod' || p.endsWith('/go.mod')));
+  const manifests = new Map([...texts].filter(([p]) => isManifestPath(p)));
   const hasTs = code.some((c) => c.lang === 'typescript');
   let tsResolver: TsResolver | undefined;
   if (hasTs) {
@@ -164,7 +168,7 @@ async function build(
         return r;
       },
     },
-    goMods,
+    manifests,
   );
 
   try {

@@ -6,12 +6,13 @@ import type * as TreeSitter from '@vscode/tree-sitter-wasm';
 import type { FileFacts, GraphCall, GraphDecl, GraphImport, GraphLanguage } from './types.js';
 import { MODULE_SYMBOL } from './types.js';
 import { ruby } from './extract-ruby.js';
+import { rust } from './extract-rust.js';
 
 type TsNode = TreeSitter.Node;
 type Runtime = typeof TreeSitter;
 export type TreeSitterLanguage = Exclude<GraphLanguage, 'typescript'>;
 
-const GRAMMAR: Record<TreeSitterLanguage, string> = { python: 'tree-sitter-python.wasm', go: 'tree-sitter-go.wasm', java: 'tree-sitter-java.wasm', ruby: 'tree-sitter-ruby.wasm' };
+const GRAMMAR: Record<TreeSitterLanguage, string> = { python: 'tree-sitter-python.wasm', go: 'tree-sitter-go.wasm', java: 'tree-sitter-java.wasm', ruby: 'tree-sitter-ruby.wasm', rust: 'tree-sitter-rust.wasm' };
 
 let runtime: Promise<{ rt: Runtime; dir: string }> | undefined;
 const languages = new Map<string, Promise<TreeSitter.Language>>();
@@ -45,7 +46,7 @@ export async function parserForGrammar(grammar: string): Promise<TreeSitter.Pars
 
 const parsers = new Map<TreeSitterLanguage, Promise<TreeSitter.Parser>>();
 
-/** Facts of a Python, Go, Java or Ruby file through its tree-sitter grammar. */
+/** Facts of a Python, Go, Java, Ruby or Rust file through its tree-sitter grammar. */
 export async function extractTreeSitterFacts(lang: TreeSitterLanguage, text: string): Promise<FileFacts> {
   let p = parsers.get(lang);
   if (!p) {
@@ -56,7 +57,7 @@ export async function extractTreeSitterFacts(lang: TreeSitterLanguage, text: str
   const tree = parser.parse(text);
   if (!tree) return { lang, decls: [], imports: [], calls: [], error: 'the parser gave no tree' };
   try {
-    const facts = lang === 'python' ? python(tree.rootNode) : lang === 'go' ? go(tree.rootNode) : lang === 'ruby' ? ruby(tree.rootNode) : java(tree.rootNode);
+    const facts = lang === 'python' ? python(tree.rootNode) : lang === 'go' ? go(tree.rootNode) : lang === 'ruby' ? ruby(tree.rootNode) : lang === 'rust' ? rust(tree.rootNode) : java(tree.rootNode);
     if (tree.rootNode.hasError) {
       const bad = firstError(tree.rootNode);
       facts.error = `line ${bad ? bad.startPosition.row + 1 : 1}: syntax error`;

@@ -150,7 +150,7 @@ interface ShardSource {
 }
 
 export class Neighbours implements CodeGraphIndex {
-  readonly languages: readonly string[] = ['typescript', 'javascript', 'python', 'go', 'java', 'ruby'];
+  readonly languages: readonly string[] = ['typescript', 'javascript', 'python', 'go', 'java', 'ruby', 'rust'];
   readonly problems: CodeGraphProblem[];
   private readonly loaded = new Map<number, Record<string, FileEntry>>();
   private full: Entries | undefined;

@@ -2,6 +2,7 @@
 
 import type { FileFacts, GraphCall, GraphDecl } from './types.js';
 import { MODULE_SYMBOL } from './types.js';
+import { RustResolver } from './resolve-rust.js';
 
 /** Where a local name leads: a whole module (`*`) or a symbol path inside one of `files`. */
 interface Target {
@@ -58,21 +59,21 @@ export class Linker {
   // Ruby: qualified module/class name -> files that open it; `lib/a/b.rb`-style paths -> file
   private rubyConsts?: Map<string, string[]>;
   private rubyFiles?: Set<string>;
+  private readonly rs: RustResolver;
 
   constructor(
     private readonly facts: Map<string, FileFacts>,
     private readonly resolver: SpecResolver,
-    /** go.mod paths and their text */
-    goMods: Map<string, string>,
+    /** go.mod and Cargo.toml paths and their text (Go modules; a Cargo workspace's crates by name) */
+    manifests: Map<string, string>,
   ) {
-    if (goMods.size) {
-      this.goMods = [];
-      for (const [p, text] of goMods) {
-        const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(text);
-        if (m) this.goMods.push([m[2]!, dirOf(p)]);
-      }
-      this.goMods.sort((a, b) => b[0].length - a[0].length);
+    this.rs = new RustResolver(facts, manifests);
+    this.goMods = [];
+    for (const [p, text] of manifests) {
+      const m = p === 'go.mod' || p.endsWith('/go.mod') ? /^\s*module\s+("?)([^\s"]+)\1/m.exec(text) : null;
+      if (m) this.goMods.push([m[2]!, dirOf(p)]);
     }
+    this.goMods.sort((a, b) => b[0].length - a[0].length);
   }
 
   private decls(path: string): Map<string, GraphDecl> {
@@ -248,6 +249,11 @@ export class Linker {
         const to = this.rubyRequire(imp.spec, path);
         if (to) imports.add(to);
       }
+    } else if (f.lang === 'rust') {
+      for (const { file, local, name } of this.rs.bindingsOf(f, path)) {
+        imports.add(file);
+        if (local) bind(local, { files: [file], name });
+      }
     }
     imports.delete(path);
     const lookup = (local: string) => {
@@ -286,7 +292,7 @@ export class Linker {
       let n = name;
       if (f.lang === 'typescript' && (n === 'default' || n.startsWith('default.')) && f.defaultExport) n = f.defaultExport + n.slice('default'.length);
       if (this.decls(p).has(n)) return [p, n];
-      if ((f.lang !== 'typescript' && f.lang !== 'python') || depth > 4) continue;
+      if ((f.lang !== 'typescript' && f.lang !== 'python' && f.lang !== 'rust') || depth > 4) continue;
       const head = n.split('.')[0]!;
       for (const imp of f.imports) {
         if (!imp.reexports) continue;
@@ -307,8 +313,9 @@ export class Linker {
       for (const imp of f.imports) {
         const pair = imp.names.find(([local]) => local === head);
         if (!pair) continue;
-        const to = f.lang === 'python' ? this.pyResolve(imp.spec, p) : this.resolver.ts(imp.spec, p);
-        const inner = pair[1] === '*' ? n.slice(head.length + 1) : pair[1] + n.slice(head.length);
+        const rs = f.lang === 'rust' ? this.rs.resolve(imp.spec, p) : undefined; // a `pub use` binds the item its path ends in
+        const to = rs ? rs.file : f.lang === 'python' ? this.pyResolve(imp.spec, p) : this.resolver.ts(imp.spec, p);
+        const inner = (rs?.name ?? pair[1]) === '*' ? n.slice(head.length + 1) : (rs?.name ?? pair[1]) + n.slice(head.length);
         const hit = to && inner ? this.find([to], inner, depth + 1) : undefined;
         if (hit) return hit;
       }

@@ -1,9 +1,9 @@
 // @spec SPEC-CODEGRAPH-001
 
 /** Languages the code graph reads. */
-export type GraphLanguage = 'typescript' | 'python' | 'go' | 'java' | 'ruby';
+export type GraphLanguage = 'typescript' | 'python' | 'go' | 'java' | 'ruby' | 'rust';
 
-export const GRAPH_LANGUAGES: readonly GraphLanguage[] = ['typescript', 'python', 'go', 'java', 'ruby'];
+export const GRAPH_LANGUAGES: readonly GraphLanguage[] = ['typescript', 'python', 'go', 'java', 'ruby', 'rust'];
 
 /** A declaration: `name` is qualified inside the file (`Class.method`, `outer.inner`, Go `Type.Method`, Ruby `Module.Class.method`). Lines 1-based, inclusive. */
 export interface GraphDecl {

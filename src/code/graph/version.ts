@@ -5,4 +5,4 @@
  * A module of its own so that caches derived from the graph (impact's projections) can key
  * on it without loading the graph.
  */
-export const CODE_GRAPH_VERSION = 2;
+export const CODE_GRAPH_VERSION = 3;

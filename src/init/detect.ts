@@ -54,6 +54,17 @@ const MARKERS: [string, RegExp, string][] = [
   ['go.mod', /^module\s+(\S+)/m, 'go.mod'],
 ];
 
+/**
+ * The `members` of a Cargo.toml's `[workspace]` table, as written (globs kept): a Rust monorepo's
+ * crates, the way package.json `workspaces` lists a JavaScript one's packages.
+ */
+export function cargoWorkspaceMembers(toml: string): string[] {
+  const table = /^\s*\[workspace\]\s*$([\s\S]*?)(?=^\s*\[[^\]]+\]\s*$|(?![\s\S]))/m.exec(toml)?.[1];
+  const members = table && /^\s*members\s*=\s*\[([^\]]*)\]/m.exec(table)?.[1];
+  if (!members) return [];
+  return [...members.replace(/#.*$/gm, '').matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!);
+}
+
 async function readText(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
@@ -141,6 +152,13 @@ export async function detectIdentity(root: string): Promise<DetectedIdentity> {
     if (list.length) {
       workspaces = list;
       sources.push('pnpm-workspace.yaml');
+    }
+  }
+  if (!workspaces) {
+    const list = cargoWorkspaceMembers((await readText(path.join(root, 'Cargo.toml'))) ?? '');
+    if (list.length) {
+      workspaces = list;
+      sources.push('Cargo.toml [workspace]');
     }
   }
   if (!description) {

@@ -22,7 +22,12 @@ const PATH_BONUS = 10;
 /** A query longer than this is trimmed to its heaviest terms (bounded time, less noise). */
 export const MAX_QUERY_TERMS = 60;
 
-const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''/gm;
+/**
+ * `//`, `/* *\/`, `#` and docstrings; `#[…]` and `#![…]` are not comments but attributes (Rust's
+ * `#[derive(Serialize)]`, `#[cfg(test)]` on most items, PHP 8's `#[Route]`): code, whose words
+ * are the file's identifiers, not the weightier words of its prose.
+ */
+const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#(?!!?\[)[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''/gm;
 /** Markup's comments (XML, HTML, SVG, templates); in code, `<!-- -->` is part of a string. */
 const MARKUP_COMMENT_RE = /<!--[\s\S]*?-->/g;
 const MARKUP_PATH_RE = /\.(?:xml|xsd|xsl|xslt|html?|xhtml|svg|twig|vue|svelte|jsp|xaml|csproj|props|targets|plist)$/i;

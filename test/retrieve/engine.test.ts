@@ -81,6 +81,18 @@ describe('text', () => {
     expect(t.strings).toEqual(['strict']);
     expect(t.identifiers).toContain('strict');
   });
+
+  it("reads Rust's and PHP's #[…] attributes as code, its /// and //! doc comments and a # comment as prose", () => {
+    const rs = extractPlaceTerms('//! Light blocks.\n#![allow(dead_code)]\n\n/// Signed by enough voting power.\n#[derive(Serialize, Deserialize)]\npub struct Verdict;\n', 'verifier/src/verdict.rs');
+    expect(rs.comments).toEqual(terms('Light blocks. Signed by enough voting power.'));
+    for (const w of ['derive', 'serialize', 'allow']) {
+      expect(rs.comments).not.toContain(stem(w));
+      expect(rs.identifiers).toContain(stem(w));
+    }
+    const php = extractPlaceTerms('#[AsMessageHandler]\nfinal class SendOrderConfirmation\n{\n    # a plain comment\n}\n', 'src/Handler/SendOrderConfirmation.php');
+    expect(php.comments).toEqual(terms('a plain comment'));
+    expect(php.identifiers).toContain(stem('message'));
+  });
 });
 
 describe('retrieveForPlace', () => {

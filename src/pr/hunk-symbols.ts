@@ -60,7 +60,7 @@ const spanOf = (h: { newStart: number; newLines: number }): [number, number] => 
 /**
  * Per changed head path, what its hunks sit in that git's hunk header and the code index do
  * not say: a settings file's sections; the declarations (`Class.method`) of a Python, Go,
- * Java or Ruby file, innermost and enclosing, read at head by the code graph's parser.
+ * Java, Ruby or Rust file, innermost and enclosing, read at head by the code graph's parser.
  */
 export async function hunkSymbols(files: readonly ChangedFile[], head: Snapshot): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();

@@ -76,6 +76,19 @@ describe('hunk symbols: what a change sits in beyond git’s hunk header', () =>
     }
   });
 
+  it('names the Rust function of an impl block a hunk is in', async () => {
+    const RS = ['pub struct Vault;', '', 'impl Vault {', '    pub fn rotate(&self) -> u32 {', '        let retries = 1;', '        retries', '    }', '', '    pub fn describe(&self) -> &str {', '        "vault"', '    }', '}', ''].join('\n');
+    const { repo, base, head } = pullRequestRepo({ files: { ...RECORDS, 'vault/src/keys.rs': RS }, change: { 'vault/src/keys.rs': RS.replace('let retries = 1;', 'let retries = 3;') } });
+    const diff = await diffPullRequest(repo.dir, base, head, {});
+    const snap = await openSnapshot({ cwd: repo.dir, kind: 'commit', rev: head, backend: 'git' });
+    try {
+      const symbols = await hunkSymbols(diff.files, snap);
+      expect(symbols.get('vault/src/keys.rs')).toEqual(['Vault.rotate']);
+    } finally {
+      snap.close();
+    }
+  });
+
   it('sections: TOML tables and arrays of tables, a deletion between keys, lines before any section', () => {
     const lines = ['top = 1', '[tool.ruff]', 'line-length = 80', '', '[tool.ruff.lint]  # the linter', 'select = ["ALL"]', '[[tool.mypy.overrides]]', 'module = "x"'];
     expect(sectionsAt(lines, [{ start: 1, count: 1 }])).toEqual([]);

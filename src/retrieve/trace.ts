@@ -63,7 +63,7 @@ export interface TraceEntry {
 export interface TraceResult {
   target: TraceTarget & { kind: 'file' | 'directory'; symbolRange?: { start: number; end: number } };
   entries: TraceEntry[];
-  /** the nearest directory holding a package.json, if any ('' = the root) */
+  /** the nearest directory holding a package.json or a Cargo.toml, if any ('' = the root) */
   package?: string;
   /** why the traced file's content was not parsed (its own annotations and symbols are unknown) */
   skipped?: string;
@@ -77,10 +77,13 @@ export function pathsEntryCovers(entry: string, file: string): boolean {
 
 const depthOf = (dir: string) => (dir ? dir.split('/').length : 0);
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-/** The package.json files that could make a directory or one above it a package, nearest first. */
+/** What makes a directory a package: an npm package, or a Cargo crate (a workspace's members are folders with their own). */
+const MANIFESTS = ['package.json', 'Cargo.toml'];
+const isManifest = (p: string) => MANIFESTS.some((m) => p === m || p.endsWith(`/${m}`));
+/** The manifests that could make a directory or one above it a package, nearest first. */
 const packageCandidates = (dir: string): string[] => {
   const out: string[] = [];
-  for (let d: string | undefined = dir; d !== undefined; d = d === '' ? undefined : dirOf(d)) out.push(d ? `${d}/package.json` : 'package.json');
+  for (let d: string | undefined = dir; d !== undefined; d = d === '' ? undefined : dirOf(d)) for (const m of MANIFESTS) out.push(d ? `${d}/${m}` : m);
   return out;
 };
 
@@ -101,7 +104,7 @@ export interface TraceOptions {
  * What governs a place in the code, nearest first: the innermost annotated symbol and the
  * symbols enclosing it, then the file (file-level annotations, file anchors), then its
  * directory and the parents (paths globs, directory anchors), then the package (the nearest
- * directory with a package.json). Each entry says how it matched.
+ * directory with a package.json or a Cargo.toml). Each entry says how it matched.
  */
 export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   const { snapshot, set, index } = opts;
@@ -159,7 +162,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     }
   }
 
-  // package: the nearest directory (of the target) holding a package.json
+  // package: the nearest directory (of the target) holding a package.json or a Cargo.toml
   const targetDir = isFile ? dirOf(target.path) : target.path;
   // a file asked about through the place index: its package.json candidates were looked up
   // with it, so the package is found without the tree's listing (a directory needs it anyway)
@@ -168,8 +171,12 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   // package is a file-level fact, not worth listing 100,000 files for (DEC-071)
   if (byLookup && snapshot.listPaths === undefined) snapshot.prefetch!(packageCandidates(targetDir));
   const all = byLookup ? [] : await snapshot.list();
-  const pkgDirs = new Set(all.filter((e) => e.path === 'package.json' || e.path.endsWith('/package.json')).map((e) => dirOf(e.path)));
-  const hasPackage = async (d: string) => (byLookup ? (await snapshot.blobOf(d ? `${d}/package.json` : 'package.json')) !== undefined : pkgDirs.has(d));
+  const pkgDirs = new Set(all.filter((e) => isManifest(e.path)).map((e) => dirOf(e.path)));
+  const hasManifest = async (d: string) => {
+    for (const m of MANIFESTS) if ((await snapshot.blobOf(d ? `${d}/${m}` : m)) !== undefined) return true;
+    return false;
+  };
+  const hasPackage = async (d: string) => (byLookup ? hasManifest(d) : pkgDirs.has(d));
   let pkg: string | undefined;
   for (let d: string | undefined = targetDir; d !== undefined; d = d === '' ? undefined : dirOf(d)) {
     if (await hasPackage(d)) {
@@ -192,9 +199,9 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     }
     const label = via === 'paths' ? `paths: ${entry} (${a.file})` : `anchor ${entry} (${a.file})`;
     if (isFile && normalizeRepoPath(entry) === target.path) return { level: 'file', via, how: label, distance: 0 };
-    // an entry naming the package root as a whole (`pkg`, `pkg/**`, `pkg/package.json`) is package level
+    // an entry naming the package root as a whole (`pkg`, `pkg/**`, `pkg/package.json`, `pkg/Cargo.toml`) is package level
     const n = normalizeRepoPath(entry);
-    const wholePackage = pkg !== undefined && [pkg, pkg ? `${pkg}/**` : '**', pkg ? `${pkg}/package.json` : 'package.json'].includes(n);
+    const wholePackage = pkg !== undefined && [pkg, pkg ? `${pkg}/**` : '**', ...MANIFESTS.map((m) => (pkg ? `${pkg}/${m}` : m))].includes(n);
     if (wholePackage) return { level: 'package', via, how: label, distance: depthOf(targetDir) - depthOf(pkg!) };
     return { level: 'directory', via, how: label, distance: Math.max(0, depthOf(targetDir) - depthOf(base)) };
   };

@@ -105,6 +105,7 @@ describe('code graph: Rust in a Cargo workspace', () => {
       ...WORKSPACE,
       '.contextia/system/rationale/DEC-WIRE.md': rec('DEC-WIRE', 'One transport module per wire protocol', '', '## Decision\n\nEach wire protocol gets its own module under transport, behind the Http type.'),
       '.contextia/system/rationale/DEC-PEERS.md': rec('DEC-PEERS', 'Cap open connections', 'anchors:\n  - core/src/limits.rs#MAX_PEERS\n', '## Decision\n\nAt most fifty connections stay open at once.'),
+      '.contextia/system/rationale/DEC-RPC.md': rec('DEC-RPC', 'The RPC crate owns the wire', 'paths:\n  - rpc/**\n', '## Decision\n\nEverything that talks to a node lives in the rpc crate.'),
     });
     repo.commit('init');
     const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
@@ -116,6 +117,12 @@ describe('code graph: Rust in a Cargo workspace', () => {
     } finally {
       snapshot.close();
     }
+    // a workspace member is a package: a record on the whole crate is package level, as on an npm workspace's
+    const crate = runCli(['trace', 'rpc/src/transport/http.rs', '--json'], { cwd: repo.dir });
+    expect(crate.code, crate.stderr).toBe(0);
+    const crateJson = JSON.parse(crate.stdout) as { package?: string; entries: { id: string; match: { level: string } }[] };
+    expect(crateJson.package).toBe('rpc');
+    expect(crateJson.entries.find((e) => e.id === 'DEC-RPC')?.match.level).toBe('package');
     const trace = runCli(['trace', 'core/src/limits.rs#MAX_PEERS', '--json'], { cwd: repo.dir });
     expect(trace.code, trace.stderr).toBe(0);
     expect((JSON.parse(trace.stdout) as { entries: { id: string }[] }).entries.map((e) => e.id)).toContain('DEC-PEERS');

@@ -59,8 +59,9 @@ export function register(program: Command): void {
         "  git ctx graph 'app/orders/service.py#OrderService.place' --callees --json",
         "  git ctx graph 'internal/orders/service.go#Service.Place'",
         "  git ctx graph 'app/services/orders/place.rb#Orders::Place#call'",
+        "  git ctx graph 'rpc/src/client.rs#HttpClient.perform' --callers",
         '',
-        'TypeScript/JavaScript goes through the type checker; Python, Go, Java and Ruby through the code',
+        'TypeScript/JavaScript goes through the type checker; Python, Go, Java, Ruby and Rust through the code',
         'graph index (tree-sitter), cached under .git/ctx/cache.',
       ].join('\n'),
     );

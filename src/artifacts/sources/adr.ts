@@ -8,6 +8,7 @@ import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, statusOfLine } from './status.js';
+import { isPlaceholderTitle, unbraceValues } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 
@@ -160,7 +161,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     if (split.hasFrontmatter) {
       const loaded = loadYamlStrings(split.yaml);
       if (loaded.ok && loaded.data && typeof loaded.data === 'object' && !Array.isArray(loaded.data)) {
-        data = { ...(loaded.data as Record<string, unknown>) };
+        data = unbraceValues(loaded.data as Record<string, unknown>);
         const lines = split.yaml.split('\n');
         lines.forEach((l, i) => {
           const m = /^([A-Za-z_][\w-]*)\s*:/.exec(l);
@@ -205,7 +206,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   }
   // the title: an rst overlined heading, else the first level-1 heading that is not a section's name
   const h1 = sections.find((s) => s.over && !NOT_TITLE.test(plain(s.title))) ?? sections.find((s) => s.level === 1 && !NOT_TITLE.test(plain(s.title)));
-  if (h1) title = { value: stripNumber(h1.title), line: h1.at + 1 };
+  if (h1 && !isPlaceholderTitle(plain(h1.title))) title = { value: stripNumber(h1.title), line: h1.at + 1 };
 
   // metadata: frontmatter first, then a Status section, then metadata lines/fields/tables
   const found: Partial<Record<'status' | 'date' | 'deciders', Found>> = {};
@@ -437,7 +438,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const artifact: Artifact = {
     id,
     type: str(data.type) ?? opts.type,
-    title: str(data.title) ?? title?.value ?? fallbackTitle(),
+    title: (str(data.title) && !isPlaceholderTitle(str(data.title)!) ? str(data.title) : undefined) ?? title?.value ?? fallbackTitle(),
     status: found.status?.value,
     scope: 'project',
     domain: str(data.domain),

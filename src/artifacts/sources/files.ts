@@ -12,12 +12,19 @@ const NOT_RECORDS = new Set(['readme', 'index', 'template', 'adr-template', 'toc
  */
 const ZERO_TEMPLATE = /^0+[-_ .](?:.*[-_ .])?templates?(?:[-_ .].*)?$/i;
 
+/**
+ * A template kept beside the records without a number (`adr-short-template.md`,
+ * `madr-template.md`, `template-lite.md`): "template" as the name's first or last word. A
+ * record about templates has a number or a date (`0012-email-templates.md`) and is kept.
+ */
+const NAMED_TEMPLATE = /^(?!\d)(?:template(?:[-_ .].*)?|.*[-_ .]template)$/i;
+
 /** Whether a file in a decision-record folder is a record: markdown or reStructuredText, not a README, index or template. */
 export function isAdrFile(p: string): boolean {
   const base = p.slice(p.lastIndexOf('/') + 1);
   const m = /^(.*)\.(md|markdown|rst)$/i.exec(base);
   if (!m || base[0] === '_' || base[0] === '.') return false;
-  return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!);
+  return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!) && !NAMED_TEMPLATE.test(m[1]!);
 }
 
 /** A calendar date at the start of a record's file name: `20200924-`, `2020-09-24-`, `2020_09_24_`; the separator between its parts is group 2. */

@@ -1,0 +1,30 @@
+// @spec SPEC-SOURCES-001
+
+/**
+ * MADR's templates write each value as a `{placeholder}` (`status: {proposed | accepted | …}`,
+ * `date: {YYYY-MM-DD …}`), and teams fill a value in without removing the braces:
+ * `status: {accepted}`, `date: { 2024-05-02 }`, `deciders: { Stephen Toub, Ben Thomas }`. YAML
+ * reads those as flow mappings whose keys are the values and whose values are all null, which
+ * printed as "[object Object]". Such a mapping is the value its keys spell: one key is that
+ * string, several are a list. A real mapping (a key with a value) is left as it is.
+ */
+export function unbraceValues(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  for (const [k, v] of Object.entries(data)) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || v instanceof Date) continue;
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (!entries.length || entries.some(([, x]) => x !== null)) continue;
+    const keys = entries.map(([key]) => key.trim()).filter(Boolean);
+    out[k] = keys.length === 1 ? keys[0] : keys;
+  }
+  return out;
+}
+
+/**
+ * A title that is still the template's placeholder, as a whole: `{short title of solved problem
+ * and solution}`, `[short title …]`, `<title>`. Such a record has no title of its own yet; its
+ * file name says what it is about.
+ */
+export function isPlaceholderTitle(title: string): boolean {
+  return /^(?:\{[^{}]*\}|\[[^[\]]*\]|<[^<>]*>)$/.test(title.trim());
+}

@@ -80,7 +80,14 @@ export function decisionTarget(set: ArtifactSet, into?: string): DecisionTarget 
   return best !== undefined ? { kind: 'adr', dir: best } : { kind: 'contextia' };
 }
 
-const slug = (s: string, sep = '-') => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, sep).replace(new RegExp(`^\\${sep}+|\\${sep}+$`, 'g'), '').slice(0, 60) || 'decision';
+/** A file-name slug of at most 60 characters, cut after a whole word ("…-in-every-feature", not "…-feature-m"). */
+const slug = (s: string, sep = '-') => {
+  const full = s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, sep).replace(new RegExp(`^\\${sep}+|\\${sep}+$`, 'g'), '');
+  if (full.length <= 60) return full || 'decision';
+  const cut = full.slice(0, 61);
+  const end = cut.lastIndexOf(sep);
+  return (end > 20 ? cut.slice(0, end) : full.slice(0, 60)) || 'decision';
+};
 
 /** How a folder names its records, from one name: `0014-title.md`, `adr-014-title.md`, `ADR_7_title.md`. */
 interface NamePattern {

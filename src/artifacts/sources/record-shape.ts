@@ -41,6 +41,8 @@ export interface RecordShape {
   sections: { hashes: string; title: string; role: Role }[];
   /** the model wrote its status in lower case (`* Status: accepted`), as MADR does */
   statusLower: boolean;
+  /** how the model's Status section writes its value (`- **{v}**`), when it decorates it */
+  statusLine?: string;
 }
 
 const roleOf = (title: string): Role => {
@@ -48,7 +50,8 @@ const roleOf = (title: string): Role => {
   if (t === 'status') return 'status';
   if (/^(context|context and problem statement|problem statement|context and problem)$/.test(t)) return 'context';
   if (/^(decision|decision outcome|the decision)$/.test(t)) return 'decision';
-  if (t === 'consequences') return 'consequences';
+  // "Outcomes" (with "Positive/Negative Outcomes" under it), "Consequences and Risks", "Implications": where a style weighs what follows
+  if (/^(consequences?|outcomes|consequences and risks|implications)$/.test(t)) return 'consequences';
   return 'other';
 };
 
@@ -113,9 +116,12 @@ export function learnShape(text: string): RecordShape | undefined {
   for (let i = sections.length - 1; i >= 0; i--) if (sections[i]!.hashes.length > top && sections[i]!.role === 'other') sections.splice(i, 1);
   const hasStatus = !!frontmatter || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
   if (!hasStatus) return undefined;
-  const madr = !!frontmatter || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => /outcome/i.test(s.title));
+  const madr = !!frontmatter || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => s.role === 'decision' && /outcome/i.test(s.title));
   completeSections(sections, madr);
-  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(site.length ? { site } : {}), titlePrefix, titlePadded, meta, sections, statusLower };
+  // a Status section's value as a list item or emphasised (`- **Accepted**`): the new record's too
+  const decorated = statusValue !== undefined && !meta.some((m) => m.key === 'status') ? /^([-*+]\s+)?(\*\*|__|\*|_)?[A-Za-z]+\2$/.exec(statusValue) : null;
+  const statusLine = decorated && (decorated[1] || decorated[2]) ? `${decorated[1] ?? ''}${decorated[2] ?? ''}{v}${decorated[2] ?? ''}` : undefined;
+  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(site.length ? { site } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
 }
 
 const ORDER: Role[] = ['status', 'context', 'decision', 'consequences'];
@@ -165,7 +171,7 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
   const written = new Set<string>();
   if (shape.meta.length) out += `\n${shape.meta.map((m) => m.line.replace('{v}', value(m.key))).join('\n')}\n`;
   const parts = shape.sections.map((s) => {
-    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? (shape.frontmatter || shape.meta.some((m) => m.key === 'status') ? undefined : status) : f[s.role];
+    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? (shape.frontmatter || shape.meta.some((m) => m.key === 'status') ? undefined : (shape.statusLine ?? '{v}').replace('{v}', status)) : f[s.role];
     if (s.role !== 'other') written.add(s.role);
     return `${s.hashes} ${s.title}\n${text?.trim() ? `\n${text.trim()}\n` : ''}`;
   });

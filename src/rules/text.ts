@@ -312,6 +312,7 @@ export function ruleText(a: Artifact, index: RecordIndex): RuleText {
     keepPointers();
     text = collect(lines, heads, keep);
   }
+  text = withoutDiagrams(text);
   // references outside code blocks only
   let fence = false;
   text = text
@@ -325,6 +326,31 @@ export function ruleText(a: Artifact, index: RecordIndex): RuleText {
   const derived = a.format === 'adr' && typeof a.data.summary !== 'string' && typeof a.data.description !== 'string';
   const summary = derived ? '' : (a.summary ?? '').replace(/\s+/g, ' ').trim();
   return { text, summary: summary && text && summaryRepeats(summary, text) ? '' : summary };
+}
+
+/** Fenced diagram languages: the source of a picture, not a rule an agent can follow. */
+const DIAGRAM_FENCE = /^\s{0,3}(`{3,}|~{3,})\s*(?:mermaid|plantuml|puml|dot|graphviz|ditaa|d2|structurizr)\b/i;
+
+/**
+ * The text without its fenced diagrams (```mermaid, ```plantuml, …): a rule file is read by an
+ * agent on every request, and a diagram's source costs tokens without saying what to do. The
+ * full record, named under each rule, keeps it.
+ */
+export function withoutDiagrams(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = DIAGRAM_FENCE.exec(lines[i]!);
+    if (!open) {
+      out.push(lines[i]!);
+      continue;
+    }
+    const close = new RegExp(`^\\s{0,3}${open[1]![0] === '`' ? '`' : '~'}{${open[1]!.length},}\\s*$`);
+    let j = i + 1;
+    while (j < lines.length && !close.test(lines[j]!)) j++;
+    i = j;
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** The kept lines, headings as bold lines, blank runs folded. */

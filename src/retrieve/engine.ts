@@ -35,7 +35,7 @@ import {
 } from './types.js';
 import { now } from '../util/timing.js';
 import { namedPlaces } from './trace.js';
-import { declarationInText } from './text-declaration.js';
+import { qualifiedDeclarationInText } from './qualified-declaration.js';
 
 export { namedPlaces };
 
@@ -339,7 +339,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     // a constant, a variable or a field neither lists: found by the line that declares it
     if (!symbolRange) {
       const buf = await snapshot.read(path);
-      if (buf && !buf.subarray(0, 8000).includes(0)) symbolRange = declarationInText(buf.subarray(0, MAX_PLACE_BYTES).toString('utf8'), opts.target.symbol);
+      if (buf && !buf.subarray(0, 8000).includes(0)) symbolRange = qualifiedDeclarationInText(buf.subarray(0, MAX_PLACE_BYTES).toString('utf8'), opts.target.symbol);
     }
     if (!symbolRange) {
       const names = [...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)];

@@ -63,10 +63,13 @@ describe('git ctx for / search', () => {
     expect(pySym.code).toBe(2);
     expect(pySym.stderr).toContain('no symbol Payment.refund in app/pay.py');
     expect(pySym.stderr).toContain('symbols: Payment, Payment.charge');
-    // a language without a parser here: the message says what to ask instead
-    const kt = runCli(['trace', 'app/Pay.kt#Pay.charge'], { cwd: py.dir });
+    // a language without a parser here: found by its declaring lines (DEC-086); a name no line
+    // declares says what to ask instead
+    expect(runCli(['trace', 'app/Pay.kt#Pay.charge'], { cwd: py.dir }).code).toBe(0);
+    const kt = runCli(['trace', 'app/Pay.kt#Pay.refund'], { cwd: py.dir });
     expect(kt.code).toBe(2);
-    expect(kt.stderr).toContain('symbols are known in TypeScript/JavaScript, Python, Go, Java and Ruby files: ask for a line (app/Pay.kt:LINE)');
+    expect(kt.stderr).toContain('no symbol Pay.refund in app/Pay.kt');
+    expect(kt.stderr).toContain('no line of the file declares it (class, fun, def, function, …): ask for a line (app/Pay.kt:LINE)');
     const cap = runCli(['search', 'x', '--cap', 'bogus=1'], { cwd: r.dir });
     expect(cap.code).toBe(2);
     expect(cap.stderr).toContain('--cap takes slot=n');

@@ -30,6 +30,8 @@ describe('MADR frontmatter values written inside the template braces (zero confi
       'docs/decisions/0021-aiservice-metadata.md': '---\nstatus: {proposed}\ndate: {2023-11-10}\ndeciders: SergeyMenshykh, markwallace\n---\n# Add AI Service Metadata\n\n## Decision Outcome\n\nExpose model id in metadata.\n',
       'docs/decisions/0044-otel-semantic-convention.md': '\ufeff---\nstatus: { accepted }\ncontact: { Tao Chen }\ndate: { 2024-05-02 }\ndeciders: { Stephen Toub, Ben Thomas }\n---\n\n# Use standardized vocabulary for observability\n\n## Decision Outcome\n\nFollow the OpenTelemetry semantic conventions.\n',
       'docs/decisions/0039-set-plugin-name-in-metadata.md': '---\nstatus: accepted\ndate: 2024-03-15\n---\n\n# {short title of solved problem and solution}\n\n## Decision Outcome\n\nSet the plugin name in function metadata.\n',
+      'docs/decisions/0057-python-structured-output.md': '---\nstatus: { in-progress }\n---\n\n# Structured output in Python\n\n## Decision Outcome\n\nUse response_format.\n',
+      'docs/decisions/0032-agents.md': '---\nstatus: experimental\n---\n\n# Agents overview\n\n## Decision Outcome\n\nAn agent framework beside the kernel.\n',
       'docs/decisions/adr-template.md': TEMPLATE,
       'docs/decisions/adr-short-template.md': TEMPLATE,
       'docs/decisions/0012-email-templates.md': '---\nstatus: accepted\n---\n\n# Email templates\n\n## Decision Outcome\n\nRender emails with Handlebars.\n',
@@ -41,6 +43,9 @@ describe('MADR frontmatter values written inside the template braces (zero confi
     const by = new Map(arts.map((a) => [a.id, a]));
     expect(by.get('ADR-0021')?.status).toBe('proposed');
     expect(by.get('ADR-0044')?.status).toBe('accepted');
+    // statuses teams write for what is still being tried
+    expect(by.get('ADR-0057')?.status).toBe('proposed');
+    expect(by.get('ADR-0032')?.status).toBe('proposed');
     expect(by.get('ADR-0039')?.title).toBe('Set plugin name in metadata');
     // a numbered record about templates stays; the unnumbered templates are no records
     expect(by.get('ADR-0012')?.title).toBe('Email templates');

@@ -22,6 +22,9 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   open: 'proposed',
   'in review': 'proposed',
   'in progress': 'proposed',
+  'in-progress': 'proposed',
+  // being tried before the team settles it (semantic-kernel's agents records)
+  experimental: 'proposed',
   'under discussion': 'proposed',
   'under review': 'proposed',
   pending: 'proposed',

@@ -59,6 +59,9 @@ describe('MADR frontmatter values written inside the template braces (zero confi
     expect(show.stdout).toMatch(/^contact: Tao Chen$/m);
     expect(show.stdout).toMatch(/- Ben Thomas/);
     expect(show.stdout).not.toMatch(/null/);
+    // the record starts with a byte-order mark: its frontmatter is read, not shown again as body text
+    expect(show.stdout).not.toContain('{ accepted }');
+    expect(show.stdout.match(/^status:/gm)).toHaveLength(1);
 
     const check = runCli(['check'], { cwd: repo.dir });
     expect(check.stdout + check.stderr).not.toMatch(/status-unmapped|object Object|frontmatter-malformed/);

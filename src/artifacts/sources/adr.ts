@@ -146,11 +146,13 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   };
   if (bytes.length > MAX_ARTIFACT_BYTES) return problem('file-too-large', `file is ${(bytes.length / 1048576).toFixed(1)} MB; records over ${MAX_ARTIFACT_BYTES / 1048576} MB are not loaded`);
   if (bytes.includes(0)) return problem('binary-file', 'binary file in a decision-record folder; expected markdown or reStructuredText');
-  const text = bytes.toString('utf8');
-  if (text.includes('\uFFFD') && !Buffer.from(text, 'utf8').equals(bytes)) {
-    const bad = text.indexOf('\uFFFD');
-    return problem('invalid-encoding', 'file is not valid UTF-8', text.slice(0, bad).split('\n').length);
+  const decoded = bytes.toString('utf8');
+  if (decoded.includes('\uFFFD') && !Buffer.from(decoded, 'utf8').equals(bytes)) {
+    const bad = decoded.indexOf('\uFFFD');
+    return problem('invalid-encoding', 'file is not valid UTF-8', decoded.slice(0, bad).split('\n').length);
   }
+  // a byte-order mark (Windows editors write one) is no text: left in, the body's frontmatter was shown and exported twice
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   const rst = /\.rst$/i.test(file);
   const keyLines: Record<string, number> = { id: 1 };
   let data: Record<string, unknown> = {};

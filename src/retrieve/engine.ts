@@ -205,8 +205,9 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
       continue;
     }
     if (fusedCount >= caps.fused) break;
-    // the record about how decisions are recorded governs the records folder, not this code (DEC-084)
-    if (!question && isMetaArtifact(set.byId.get(id)!)) {
+    // the record about how decisions are recorded governs the records folder, not this code
+    // (DEC-084); the identity record describes the project, and every bundle carries it (DEC-086)
+    if (!question && (isMetaArtifact(set.byId.get(id)!) || set.byId.get(id)!.type === 'identity')) {
       if (weak.length < caps.fused) weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
       continue;
     }

@@ -231,11 +231,15 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     }
     if (label !== undefined && !para.length) para = [label];
     else if (label !== undefined) para[0] = `${label.replace(/[.:;]$/, '')}: ${para[0]}`;
+    // code spans keep what they hold (`:feature:*:api`, `__init__`): emphasis is stripped around them
+    const code: string[] = [];
     const s = para
       .join(' ')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
+      .replace(/`([^`]+)`/g, (_, c: string) => `\uE000${code.push(c) - 1}\uE000`)
       .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
+      .replace(/\uE000(\d+)\uE000/g, (_, i: string) => code[Number(i)]!)
       .replace(/\s+/g, ' ')
       .trim()
       // the number of the chosen option ("(#2) Use separate services …") points into the options

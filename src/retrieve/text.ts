@@ -156,12 +156,14 @@ export function camelNamesIn(text: string, wanted: Iterable<string>): Map<string
   for (const token of text.split(/[^A-Za-z0-9]+/)) {
     if (!token) continue;
     const words = splitWords(token);
-    const camel = words.length > 1;
-    for (const w of words) {
-      const t = stem(w);
+    const stems = words.map(stem);
+    // the name stands for its words only when the match is the name (two of its words matched):
+    // code that says "provider" does not match "K9AppNameProvider", it matches "provider"
+    const camel = words.length > 1 && stems.filter((t) => want.has(t)).length > 1;
+    for (const t of stems) {
       if (!want.has(t)) continue;
-      if (!camel) alone.add(t);
-      else if (!named.has(t)) named.set(t, token);
+      if (words.length === 1) alone.add(t);
+      else if (camel && !named.has(t)) named.set(t, token);
     }
     if (alone.size === want.size) break;
   }

@@ -6,11 +6,17 @@
  * `status: {accepted}`, `date: { 2024-05-02 }`, `deciders: { Stephen Toub, Ben Thomas }`. YAML
  * reads those as flow mappings whose keys are the values and whose values are all null, which
  * printed as "[object Object]". Such a mapping is the value its keys spell: one key is that
- * string, several are a list. A real mapping (a key with a value) is left as it is.
+ * string, several are a list. A real mapping (a key with a value) is left as it is. A key the
+ * template offered and nobody filled (`consulted:` with nothing after it) says nothing: it is
+ * left out rather than shown as "consulted: null".
  */
 export function unbraceValues(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...data };
   for (const [k, v] of Object.entries(data)) {
+    if (v === null) {
+      delete out[k];
+      continue;
+    }
     if (!v || typeof v !== 'object' || Array.isArray(v) || v instanceof Date) continue;
     const entries = Object.entries(v as Record<string, unknown>);
     if (!entries.length || entries.some(([, x]) => x !== null)) continue;

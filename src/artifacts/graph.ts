@@ -46,9 +46,10 @@ export function edgesOf(a: Artifact, has: (id: string) => boolean): Edge[] {
 /**
  * A relation or link whose target is a path to a document (`docs/history-mode.md`), not an id:
  * a record read in place links the design note beside it. When the document exists, the edge
- * leads somewhere real (no broken link), though to no record.
+ * leads somewhere real (no broken link), though to no record. A document at the top of the
+ * repository (`../../FEATURE_MATRIX.md` from docs/decisions/) is one too: its path has no folder.
  */
-export const DOCUMENT_PATH = /\/.*\.(?:md|markdown|rst|txt)$/i;
+export const DOCUMENT_PATH = /(?:^|\/)[^/\s]+\.(?:md|markdown|rst|txt)$/i;
 
 /** The link graph with computed reverse edges (leads_to, superseded_by, …). */
 export function buildGraph(set: Pick<ArtifactSet, 'byId'>): LinkGraph {

@@ -207,7 +207,8 @@ export const CORE_RULES: Rule[] = [
         const where = e.kind === 'link' ? `links.${e.label}` : e.kind === 'requires' ? 'requires' : `relations.${e.kind}`;
         const at = await lineNaming(ctx, a, e.to, line(a, key));
         const went = (readings.get(e.to) ?? []).map((p) => [p, moved.get(p)] as const).find(([, m]) => m);
-        const hint = went ? movedHint(went[0], went[1]!, a.file, ctx) : suggest(e.to, ctx);
+        const near = went ? '' : suggest(e.to, ctx);
+        const hint = went ? movedHint(went[0], went[1]!, a.file, ctx) : near || (DOCUMENT_PATH.test(e.to) ? ((await sameNameHint(e.to, a.file, ctx)) ?? '') : '');
         res.push({ rule: 'broken-link', id: a.id, file: a.file, line: at, message: `${where} names ${e.to}, which does not exist${hint}` });
       }
       return res;
@@ -410,6 +411,20 @@ function movedHint(was: string, m: MovedPath, recordFile: string, ctx: CheckCont
   const rec = ctx.set.artifacts.find((a) => a.file === m.to);
   const rel = posix.relative(posix.dirname(recordFile), m.to);
   return ` (moved: ${was} was renamed to ${m.to} in ${m.commit.slice(0, 7)}${rec ? `, record ${rec.id}` : ''}; link it as ${rel})`;
+}
+
+/**
+ * " (the one X.md in the tree is Y: link it as ../Y)": a linked document git saw no rename of,
+ * whose name one file of the tree has. A record folder moved as a whole (docs/architecture/adr
+ * to docs/engineering/adr) leaves its relative links pointing beside the new folder; the
+ * document is where it was. Only a name no other file has is suggested.
+ */
+async function sameNameHint(target: string, recordFile: string, ctx: CheckContext): Promise<string | undefined> {
+  const name = posix.basename(target);
+  const hits: string[] = [];
+  for (const e of await ctx.snapshot.list()) if (e.path === name || e.path.endsWith('/' + name)) hits.push(e.path);
+  if (hits.length !== 1) return undefined;
+  return ` (the one ${name} in the tree is ${hits[0]}: link it as ${posix.relative(posix.dirname(recordFile), hits[0]!)})`;
 }
 
 /** " (did you mean X?)" for a near-miss id. */

@@ -104,9 +104,27 @@ const VERSION_LINE = new RegExp(
 const MANIFEST = /(?:^|\/)(?:package\.json|requirements[\w.-]*\.txt|constraints[\w.-]*\.txt|Pipfile|pyproject\.toml|setup\.cfg|Gemfile|[\w.-]+\.gemspec|go\.mod|Cargo\.toml|\.tool-versions|\.nvmrc|\.node-version|\.python-version|\.ruby-version|[\w.-]*\.(?:ya?ml))$/;
 const WRITTEN_AS_VERSION = /(?:^|[^\w.])v?\d+\.\d+|[~^]\d/;
 
+/** .NET projects and central package files, NuGet specs, Maven poms: versions written as XML. */
+const XML_MANIFEST = /\.(?:csproj|fsproj|vbproj|props|targets|nuspec)$|(?:^|\/)(?:pom\.xml|packages\.config)$/;
+const XML_PACKAGE = /^\s*<(?:PackageVersion|PackageReference|package|dependency)\b(?=[^>]*\b(?:Version|version)\s*=\s*"[^"]*\d)[^>]*\b(?:Include|Update|id)\s*=\s*"([^"]+)"[^>]*\/?>\s*$/;
+const XML_VERSION_ELEMENT = new RegExp(String.raw`^\s*<([\w.-]*[Vv]ersion[\w.-]*)>\s*${VERSION}\s*</\1>\s*$`);
+
+/**
+ * The name an XML manifest line bumps: `<PackageVersion Include="Testcontainers.Milvus"
+ * Version="4.14.0" />` bumps Testcontainers.Milvus; a version element alone (`<VersionPrefix>1.80.0
+ * </VersionPrefix>`, Maven's `<version>`) sets a version and names nothing a record decides.
+ * Undefined when the line says more than a version.
+ */
+function xmlVersionName(line: string): string | undefined {
+  const m = XML_PACKAGE.exec(line);
+  if (m) return m[1];
+  return XML_VERSION_ELEMENT.test(line) ? '' : undefined;
+}
+
 /** The names a line of versions bumps, or undefined when the line says more than a version. */
 function versionName(line: string, path: string): string | undefined {
   if (!line.trim()) return '';
+  if (XML_MANIFEST.test(path)) return xmlVersionName(line);
   const m = VERSION_LINE.exec(line);
   if (!m) return undefined;
   return MANIFEST.test(path) || WRITTEN_AS_VERSION.test(line.slice(line.indexOf(m[1]!) + m[1]!.length)) ? m[1] : undefined;

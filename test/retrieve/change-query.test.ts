@@ -101,4 +101,20 @@ describe('change query', () => {
     // the title still says most
     expect(w('unify')).toBeGreaterThan(w('src') * 4);
   });
+
+  it('versions written as XML: central package versions, a version prefix and a Maven version only bump what they name', async () => {
+    const props = (milvus: string, mongo: string) => `<Project>\n  <ItemGroup>\n    <PackageVersion Include="Testcontainers.Milvus" Version="${milvus}" />\n    <PackageVersion Include="Testcontainers.MongoDB" Version="${mongo}" />\n  </ItemGroup>\n</Project>\n`;
+    const build = (v: string) => `<Project>\n  <PropertyGroup>\n    <VersionPrefix>${v}</VersionPrefix>\n  </PropertyGroup>\n</Project>\n`;
+    const pom = (v: string) => `<project>\n  <dependency>\n    <artifactId>left-pad</artifactId>\n    <version>${v}</version>\n  </dependency>\n</project>\n`;
+    const files = await diffOf(
+      { 'dotnet/Directory.Packages.props': props('4.8.1', '4.6.0'), 'dotnet/nuget/nuget-package.props': build('1.79.0'), 'java/pom.xml': pom('1.0.0') },
+      { 'dotnet/Directory.Packages.props': props('4.14.0', '4.14.0'), 'dotnet/nuget/nuget-package.props': build('1.80.0'), 'java/pom.xml': pom('1.0.1') },
+    );
+    const q = changeQuery({ files, title: 'Bump Testcontainers packages' });
+    expect(q.versionsOnly).toBe(true);
+    expect(q.bumped.sort()).toEqual([...new Set([term('testcontainers'), term('milvus'), term('mongo'), term('db')])].sort());
+    // a property that is more than a version is a change of the build
+    const setting = await diffOf({ 'app.csproj': '<Project>\n  <PropertyGroup>\n    <Nullable>disable</Nullable>\n  </PropertyGroup>\n</Project>\n' }, { 'app.csproj': '<Project>\n  <PropertyGroup>\n    <Nullable>enable</Nullable>\n  </PropertyGroup>\n</Project>\n' });
+    expect(changeQuery({ files: setting }).versionsOnly).toBe(false);
+  });
 });

@@ -27,8 +27,8 @@ const sets = readdirSync(DIR)
 const mirrorOf = (repo: string) => `/work/.mirror/${repo.replace('/', '+')}/repo`;
 
 describe('the PR dev sets', () => {
-  it('there are six, on six repositories (python-tuf, carbon-aware-sdk and manage.get.gov held out, labelled blind), with enough positives and negatives between them', () => {
-    expect(sets.map((s) => s.data.repository).sort()).toEqual(['Green-Software-Foundation/carbon-aware-sdk', 'SmartBear/git-en-boite', 'alphagov/content-publisher', 'cisagov/manage.get.gov', 'guardian/dotcom-rendering', 'theupdateframework/python-tuf']);
+  it('there are seven, on seven repositories (python-tuf, carbon-aware-sdk and manage.get.gov held out, labelled blind; Sylius in PHP, DEC-090), with enough positives and negatives between them', () => {
+    expect(sets.map((s) => s.data.repository).sort()).toEqual(['Green-Software-Foundation/carbon-aware-sdk', 'SmartBear/git-en-boite', 'Sylius/Sylius', 'alphagov/content-publisher', 'cisagov/manage.get.gov', 'guardian/dotcom-rendering', 'theupdateframework/python-tuf']);
     const cases = sets.flatMap((s) => s.data.cases);
     expect(cases.filter((c) => c.kind === 'positive').length).toBeGreaterThanOrEqual(40);
     expect(cases.filter((c) => c.kind === 'negative').length).toBeGreaterThanOrEqual(9);

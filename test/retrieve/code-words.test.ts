@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
@@ -93,6 +93,28 @@ describe('code as code (issue 30 item 2, DEC-055)', () => {
     repo.git('add', file);
     ask();
     expect(readFileSync(cache).equals(counted)).toBe(false);
+  });
+
+  it('are counted once per snapshot of a work tree, which has no state to keep them by: a check searches once per draft-like record', async () => {
+    const repo = fixture();
+    const { snapshot } = await open(repo.dir);
+    try {
+      const first = await codeWordsOf(snapshot);
+      expect(first?.files).toBe(24);
+      expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-words.json'))).toBe(false);
+      // the second search of the same tree state reads the first count, not the files again
+      writeFileSync(path.join(repo.dir, 'src/payments/handlers/zelle.js'), IDEM);
+      expect(await codeWordsOf(snapshot)).toBe(first);
+    } finally {
+      snapshot.close();
+    }
+    // a new snapshot is a new tree state: counted again, with the new file
+    const again = await open(repo.dir);
+    try {
+      expect((await codeWordsOf(again.snapshot))?.files).toBe(25);
+    } finally {
+      again.snapshot.close();
+    }
   });
 
   it('two files that share only the top folder are not near', async () => {

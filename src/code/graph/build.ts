@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Snapshot } from '../../snapshot/types.js';
-import { cacheStore } from '../../cache/memo.js';
+import { cacheStore, type CacheStore } from '../../cache/memo.js';
 import { othersCodeOf } from '../others-code.js';
 import { loadTypeScript } from '../ts-extract.js';
 import { extractTreeSitterFacts } from './extract-tree-sitter.js';
@@ -32,7 +32,7 @@ const EXT_LANG = new Map<string, GraphLanguage>([
 ]);
 
 /** go.mod (Go module paths) and Cargo.toml (a Cargo workspace's crate names): what imports resolve through. */
-const isManifestPath = (p: string) => p === 'go.mod' || p.endsWith('/go.mod') || p === 'Cargo.toml' || p.endsWith('/Cargo.toml');
+export const isManifestPath = (p: string) => p === 'go.mod' || p.endsWith('/go.mod') || p === 'Cargo.toml' || p.endsWith('/Cargo.toml');
 
 /** The graph language of a repository path, from its extension. */
 export function graphLanguageOf(path: string): GraphLanguage | undefined {
@@ -81,9 +81,10 @@ export async function collectCode(snapshot: Snapshot, maxBytes: number): Promise
 }
 
 /** Build (or update from the last index) and save the linked index. */
-export async function fresh(snapshot: Snapshot, c: Collected, maxBytes: number, useCache: boolean, stats: CodeGraphStats, update: boolean): Promise<LinkedIndex> {
+export async function fresh(snapshot: Snapshot, c: Collected, maxBytes: number, useCache: boolean, stats: CodeGraphStats, update: boolean, given?: Previous | null): Promise<LinkedIndex> {
   const root = snapshot.root;
-  const prev = useCache && update ? previous(root, c.env) : undefined;
+  // the previous index to update: as the caller found it (null: none), else looked for here
+  const prev = useCache && update ? (given === undefined ? previous(root, c.env) : (given ?? undefined)) : undefined;
   const { linked, touched } = await build(snapshot, c.code, c.configs, maxBytes, useCache, stats, prev);
   if (useCache) saveIndex(root, c.key, c.env, c.code, linked, prev && touched ? { meta: prev.meta, touched } : undefined);
   return linked;
@@ -98,49 +99,9 @@ async function build(
   stats: CodeGraphStats,
   prev?: Previous,
 ): Promise<{ linked: LinkedIndex; touched?: Set<string> }> {
-  const factsFile = cacheStore<Partial<FactsCacheFile>>(useCache ? snapshot.root : undefined, 'code-graph-files');
-  const old = factsFile.read();
-  const cached = new Map<string, FileFacts>(old?.tool === 'git-ctx/code-graph-files' && old.version === CODE_GRAPH_VERSION && old.entries && typeof old.entries === 'object' ? Object.entries(old.entries) : []);
-  const facts = new Map<string, FileFacts>();
-  const used = new Map<string, FileFacts>();
-  const todo: { path: string; lang: GraphLanguage; key: string }[] = [];
-  for (const c of code) {
-    const k = `${c.blob}:${c.path.slice(c.path.lastIndexOf('.') + 1)}`;
-    const f = cached.get(k);
-    if (f && f.lang === c.lang && Array.isArray(f.decls) && Array.isArray(f.imports) && Array.isArray(f.calls)) {
-      facts.set(c.path, f);
-      used.set(k, f);
-      stats.cached++;
-    } else todo.push({ path: c.path, lang: c.lang, key: k });
-  }
-
-  for (let i = 0; i < todo.length; i += READ_BATCH) {
-    const batch = todo.slice(i, i + READ_BATCH);
-    const bufs = await snapshot.readMany(batch.map((t) => t.path));
-    for (const [j, t] of batch.entries()) {
-      const buf = bufs[j];
-      if (!buf) continue;
-      const f = await extract(t.path, t.lang, buf, maxBytes);
-      stats.parsed++;
-      facts.set(t.path, f);
-      used.set(t.key, f);
-    }
-  }
-
-  if (todo.length && factsFile.on) {
-    // entries used by this run, plus older ones (other branches) up to a bound
-    const limit = Math.max(20_000, used.size * 2);
-    const out: Record<string, FileFacts> = Object.fromEntries(used);
-    let n = used.size;
-    for (const [k, v] of cached) {
-      if (n >= limit) break;
-      if (!(k in out)) {
-        out[k] = v;
-        n++;
-      }
-    }
-    factsFile.write({ tool: 'git-ctx/code-graph-files', version: CODE_GRAPH_VERSION, entries: out } satisfies FactsCacheFile);
-  }
+  const reader = new FactsReader(snapshot, maxBytes, useCache, stats);
+  const facts = await reader.facts(code);
+  reader.save();
 
   const texts = new Map<string, string>();
   const bufs = await snapshot.readMany(configs);
@@ -177,6 +138,89 @@ async function build(
     if (!(e instanceof StaleShard)) throw e;
     stats.linked = 0;
     return linkAll(code, facts, linker, stats, undefined);
+  }
+}
+
+/** A file to read facts of: its path, language and blob (the facts cache's key). */
+export type CodeFile = { path: string; lang: GraphLanguage; blob: string };
+
+/**
+ * The facts of code files: from the blob-keyed cache, else parsed (buffers a caller already
+ * read can be handed in), and the cache written once with what was parsed. Facts come in the
+ * order of the files asked, not the cache's, so that a class two files declare resolves to the
+ * same one whichever of them the cache held.
+ */
+export class FactsReader {
+  private readonly file: CacheStore<Partial<FactsCacheFile>>;
+  private cached: Map<string, FileFacts> | undefined;
+  private readonly used = new Map<string, FileFacts>();
+  private parsed = 0;
+  /** paths already asked (a later ask of the same file is no new cache hit) */
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly snapshot: Snapshot,
+    private readonly maxBytes: number,
+    useCache: boolean,
+    private readonly stats: CodeGraphStats,
+  ) {
+    this.file = cacheStore<Partial<FactsCacheFile>>(useCache ? snapshot.root : undefined, 'code-graph-files');
+  }
+
+  async facts(code: readonly CodeFile[], read?: ReadonlyMap<string, Buffer>): Promise<Map<string, FileFacts>> {
+    if (!this.cached) {
+      const old = this.file.read();
+      this.cached = new Map(old?.tool === 'git-ctx/code-graph-files' && old.version === CODE_GRAPH_VERSION && old.entries && typeof old.entries === 'object' ? Object.entries(old.entries) : []);
+    }
+    const got = new Map<string, FileFacts>();
+    const todo: { path: string; lang: GraphLanguage; key: string }[] = [];
+    for (const c of code) {
+      const k = `${c.blob}:${c.path.slice(c.path.lastIndexOf('.') + 1)}`;
+      const f = this.used.get(k) ?? this.cached.get(k);
+      if (f && f.lang === c.lang && Array.isArray(f.decls) && Array.isArray(f.imports) && Array.isArray(f.calls)) {
+        got.set(c.path, f);
+        this.used.set(k, f);
+        if (!this.seen.has(c.path)) this.stats.cached++;
+      } else todo.push({ path: c.path, lang: c.lang, key: k });
+    }
+    for (let i = 0; i < todo.length; i += READ_BATCH) {
+      const batch = todo.slice(i, i + READ_BATCH);
+      const unread = batch.filter((t) => !read?.has(t.path)).map((t) => t.path);
+      const bufs = unread.length ? await this.snapshot.readMany(unread) : [];
+      const fromDisk = new Map(unread.map((p, j) => [p, bufs[j]] as const));
+      for (const t of batch) {
+        const buf = read?.get(t.path) ?? fromDisk.get(t.path);
+        if (!buf) continue;
+        const f = await extract(t.path, t.lang, buf, this.maxBytes);
+        this.stats.parsed++;
+        this.parsed++;
+        got.set(t.path, f);
+        this.used.set(t.key, f);
+      }
+    }
+    const facts = new Map<string, FileFacts>();
+    for (const c of code) {
+      this.seen.add(c.path);
+      const f = got.get(c.path);
+      if (f) facts.set(c.path, f);
+    }
+    return facts;
+  }
+
+  /** Write the cache when something was parsed: the entries used, plus older ones (other branches) up to a bound. */
+  save(): void {
+    if (!this.parsed || !this.file.on) return;
+    const limit = Math.max(20_000, this.used.size * 2);
+    const out: Record<string, FileFacts> = Object.fromEntries(this.used);
+    let n = this.used.size;
+    for (const [k, v] of this.cached ?? []) {
+      if (n >= limit) break;
+      if (!(k in out)) {
+        out[k] = v;
+        n++;
+      }
+    }
+    this.file.write({ tool: 'git-ctx/code-graph-files', version: CODE_GRAPH_VERSION, entries: out } satisfies FactsCacheFile);
   }
 }
 
@@ -292,7 +336,7 @@ function isReexporting(path: string, f: FileFacts | undefined): boolean {
   return f.lang === 'typescript' && f.imports.some((i) => i.reexports);
 }
 
-async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes: number): Promise<FileFacts> {
+export async function extract(path: string, lang: GraphLanguage, buf: Buffer, maxBytes: number): Promise<FileFacts> {
   const empty = (why: string): FileFacts => ({ lang, decls: [], imports: [], calls: [], skipped: why });
   if (buf.length > maxBytes) return empty(`${buf.length} bytes, over the ${maxBytes}-byte limit`);
   if (buf.subarray(0, 8000).includes(0)) return empty('binary content');

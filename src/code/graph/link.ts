@@ -35,6 +35,16 @@ function normalize(p: string): string | undefined {
   return out.join('/');
 }
 
+/** Go modules of go.mod files: `[module path, its folder]`, the longest path first (the innermost module owns an import). */
+export function goModules(manifests: ReadonlyMap<string, string>): [string, string][] {
+  const mods: [string, string][] = [];
+  for (const [p, text] of manifests) {
+    const m = p === 'go.mod' || p.endsWith('/go.mod') ? /^\s*module\s+("?)([^\s"]+)\1/m.exec(text) : null;
+    if (m) mods.push([m[2]!, dirOf(p)]);
+  }
+  return mods.sort((a, b) => b[0].length - a[0].length);
+}
+
 /**
  * Links per-file facts into a graph: each import resolved to files (TS through the
  * compiler, Python by module path with packages and relative imports, Go through go.mod
@@ -68,12 +78,7 @@ export class Linker {
     manifests: Map<string, string>,
   ) {
     this.rs = new RustResolver(facts, manifests);
-    this.goMods = [];
-    for (const [p, text] of manifests) {
-      const m = p === 'go.mod' || p.endsWith('/go.mod') ? /^\s*module\s+("?)([^\s"]+)\1/m.exec(text) : null;
-      if (m) this.goMods.push([m[2]!, dirOf(p)]);
-    }
-    this.goMods.sort((a, b) => b[0].length - a[0].length);
+    this.goMods = goModules(manifests);
   }
 
   private decls(path: string): Map<string, GraphDecl> {
@@ -475,6 +480,17 @@ export class Linker {
       this.methodTails.set(path, tails);
     }
     return tails.get(name) ?? [];
+  }
+
+  /**
+   * The files one file imports, as `link` gives them, without resolving its calls: only a Ruby
+   * file's calls add imports (its constants), so a Ruby file is linked whole.
+   */
+  importsOf(path: string): string[] {
+    const f = this.facts.get(path);
+    if (!f) return [];
+    if (f.lang === 'ruby') return this.link(path).imports;
+    return [...this.bindings(path, f).imports].sort();
   }
 
   /** Imports and resolved calls of one file. */

@@ -17,9 +17,11 @@ export function tagEre(tags: string[]): string {
  * Undefined when git cannot answer (isomorphic-git backend, old git): the caller then
  * reads the files itself.
  */
-export async function gitGrepFiles(snapshot: Snapshot, pattern: string, opts: { fixed?: boolean } = {}): Promise<Set<string> | undefined> {
+export async function gitGrepFiles(snapshot: Snapshot, pattern: string | readonly string[], opts: { fixed?: boolean } = {}): Promise<Set<string> | undefined> {
   if (snapshot.backend !== 'git') return undefined;
-  const args = ['-c', 'grep.fallbackToNoIndex=false', 'grep', '-l', '-z', '--full-name', '--no-color', '--no-textconv', opts.fixed ? '-F' : '-E', '-e', pattern];
+  const patterns = typeof pattern === 'string' ? [pattern] : pattern;
+  // any of several patterns: a file matching one of them is listed
+  const args = ['-c', 'grep.fallbackToNoIndex=false', 'grep', '-l', '-z', '--full-name', '--no-color', '--no-textconv', opts.fixed ? '-F' : '-E', ...patterns.flatMap((p) => ['-e', p])];
   let prefix = '';
   if (snapshot.kind === 'worktree') args.push('--untracked');
   else if (snapshot.kind === 'index') args.push('--cached');

@@ -11,10 +11,13 @@ import type { Snapshot } from '../snapshot/types.js';
  * never lists the tree for it. Symbols the graph index does not declare fall back to the
  * code index's own symbol table for `symbolAt`. The graph reads `snapshot` (default: the
  * index's), the whole repository even when the index covers a few files (a place index).
+ * With `focus`, the file a question is about: a tree whose graph was never built answers that
+ * file from the files that can matter to it, and builds the whole graph on the next question.
  */
-export function defaultNeighbours(index: CodeIndex, snapshot: Snapshot = index.snapshot): CodeNeighbours {
+export function defaultNeighbours(index: CodeIndex, snapshot: Snapshot = index.snapshot, focus?: string): CodeNeighbours {
   let graph: Promise<CodeNeighbours> | undefined;
-  const open = () => (graph ??= import('../code/graph/index.js').then((m) => m.openCodeNeighbours(snapshot)));
+  // a question about one file asks the graph for that file first (DEC-089)
+  const open = () => (graph ??= import('../code/graph/index.js').then((m) => (focus === undefined ? m.openCodeNeighbours(snapshot) : m.openFileNeighbours(snapshot, focus))));
   return {
     languages: ['typescript', 'javascript', 'python', 'go', 'java', 'ruby', 'rust'],
     imports: async (p) => (await open()).imports(p),

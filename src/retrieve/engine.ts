@@ -328,7 +328,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   // over a place snapshot, a code index of the place and what anchors name (see src/place)
   const [{ placeCodeIndex }, { defaultNeighbours }, { findSymbol }, { findDeclaration }] = await Promise.all([import('../place/index.js'), import('./default-neighbours.js'), import('../code/anchors.js'), import('../code/graph/symbols.js')]);
   const index = opts.index ?? (await placeCodeIndex(snapshot, set));
-  const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index, snapshot));
+  const neighbours: CodeNeighbours | undefined = opts.neighbours === false ? undefined : (opts.neighbours ?? defaultNeighbours(index, snapshot, isFile ? path : undefined));
   // the code index knows TypeScript symbols; the code graph knows Python, Go, Java, Ruby and the rest
   let declared: Promise<{ name: string; line: number; endLine: number; docLine: number }[]> | undefined;
   const graphSymbols = () => (declared ??= (async () => ((await neighbours?.declarations?.(path)?.catch(() => undefined)) ?? []).map(([name, line, endLine]) => ({ name, line, endLine, docLine: line })))());

@@ -217,12 +217,17 @@ export class Neighbours implements CodeGraphIndex {
   }
 
   async symbolAt(path: string, line: number): Promise<string | undefined> {
-    let best: [string, number, number] | undefined;
-    for (const d of (await this.entry(path))?.d ?? []) {
-      if (d[1] <= line && line <= d[2] && (!best || d[2] - d[1] < best[2] - best[1] || (d[2] - d[1] === best[2] - best[1] && d[1] > best[1]))) best = d;
-    }
-    return best?.[0];
+    return innermostAt((await this.entry(path))?.d ?? [], line);
   }
+}
+
+/** The innermost declaration enclosing a line: the shortest, the later of two as long. */
+export function innermostAt(decls: readonly [string, number, number][], line: number): string | undefined {
+  let best: [string, number, number] | undefined;
+  for (const d of decls) {
+    if (d[1] <= line && line <= d[2] && (!best || d[2] - d[1] < best[2] - best[1] || (d[2] - d[1] === best[2] - best[1] && d[1] > best[1]))) best = d;
+  }
+  return best?.[0];
 }
 
 function sortSites(list: Site[]): CallSite[] {

@@ -6,7 +6,8 @@ import { memo as cacheMemo } from '../../cache/memo.js';
 import type { CallSite, CodeNeighbours } from '../neighbours.js';
 import { CODE_GRAPH_VERSION } from './version.js';
 import { collectCode, fresh, type Collected } from './build.js';
-import { Neighbours, validMeta } from './index-store.js';
+import { innermostAt, Neighbours, norm, previous, validMeta, type Previous } from './index-store.js';
+import { answerForFile, type FileAnswer } from './scoped.js';
 
 export { graphLanguageOf } from './build.js';
 export type { FileFacts, GraphLanguage, GraphDecl, GraphImport, GraphCall } from './types.js';
@@ -63,6 +64,38 @@ export interface CodeGraphIndex extends CodeNeighbours {
  * reads one cache file and parses nothing, and after an edit only changed files are parsed.
  */
 export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOptions = {}): Promise<CodeGraphIndex> {
+  const kept = await openKept(snapshot, opts);
+  return 'index' in kept ? kept.index : kept.build();
+}
+
+/**
+ * The code graph for a question about one file (`for`, the agent-read hook): the kept index
+ * when there is one, or one kept earlier to update after an edit. On a tree with neither, the
+ * first question answers the file's imports, importers and declarations from the files that
+ * can matter to them (scoped.ts), and the next question on the same tree builds the whole
+ * graph that answers every later one from a shard. Callers and callees, and any other file,
+ * are asked of the whole graph (built then).
+ */
+export async function openFileNeighbours(snapshot: Snapshot, focus: string, opts: CodeGraphOptions = {}): Promise<CodeNeighbours> {
+  const kept = await openKept(snapshot, opts);
+  if ('index' in kept) return kept.index;
+  const { collected: c, stats, maxBytes, useCache } = kept;
+  const prev = useCache ? previous(snapshot.root, c.env) : undefined;
+  const asked = cacheMemo<{ focus: string }>(useCache ? snapshot.root : undefined, 'code-graph-asked');
+  if (prev || asked.get(c.env)) return kept.build(prev ?? null);
+  const path = norm(focus);
+  const answer = await answerForFile(snapshot, c, path, maxBytes, useCache, stats);
+  if (!answer) return kept.build(null);
+  asked.set(c.env, { focus: path });
+  return new FocusedNeighbours(path, answer, () => kept.build(null));
+}
+
+type Kept =
+  | { index: CodeGraphIndex }
+  | { collected: Collected; stats: CodeGraphStats; maxBytes: number; useCache: boolean; build: (prev?: Previous | null) => Promise<CodeGraphIndex> };
+
+/** The kept index of the snapshot's tree if there is one; else its code files listed, and how to build (or update) the index. */
+async function openKept(snapshot: Snapshot, opts: CodeGraphOptions): Promise<Kept> {
   const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_BYTES;
   const useCache = opts.cache !== false;
   const root = snapshot.root;
@@ -81,7 +114,7 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
       let collected: Promise<Collected> | undefined;
       const collect = () => (collected ??= collectCode(snapshot, maxBytes));
       const rebuild = async (update = true) => fresh(snapshot, await collect(), maxBytes, useCache, stats, update);
-      return new Neighbours(async () => (await collect()).code.map((c) => c.path), meta.problems, stats, { root, meta, rebuild });
+      return { index: new Neighbours(async () => (await collect()).code.map((c) => c.path), meta.problems, stats, { root, meta, rebuild }) };
     }
   }
   const c = await collectCode(snapshot, maxBytes);
@@ -96,11 +129,54 @@ export async function openCodeNeighbours(snapshot: Snapshot, opts: CodeGraphOpti
     stats.indexCached = true;
     stats.cached = c.code.length;
     remember();
-    return new Neighbours(async () => paths, meta.problems, stats, { root, meta, rebuild: (update = true) => fresh(snapshot, c, maxBytes, useCache, stats, update) });
+    return { index: new Neighbours(async () => paths, meta.problems, stats, { root, meta, rebuild: (update = true) => fresh(snapshot, c, maxBytes, useCache, stats, update) }) };
   }
-  const linked = await fresh(snapshot, c, maxBytes, useCache, stats, true);
-  remember();
-  return new Neighbours(async () => paths, linked.problems, stats, linked.files);
+  let built: Promise<CodeGraphIndex> | undefined;
+  // `prev`: the index to update, null when there is none to look for, absent to look for it
+  const build = (prev?: Previous | null) =>
+    (built ??= (async () => {
+      const linked = await fresh(snapshot, c, maxBytes, useCache, stats, true, prev);
+      remember();
+      return new Neighbours(async () => paths, linked.problems, stats, linked.files);
+    })());
+  return { collected: c, stats, maxBytes, useCache, build };
+}
+
+/** A file's answers from the files that can matter to it; everything else from the whole graph, built when first asked. */
+class FocusedNeighbours implements CodeNeighbours {
+  readonly languages: readonly string[] = ['typescript', 'javascript', 'python', 'go', 'java', 'ruby', 'rust'];
+
+  constructor(
+    private readonly focus: string,
+    private readonly answer: FileAnswer,
+    private readonly whole: () => Promise<CodeGraphIndex>,
+  ) {}
+
+  private mine = (path: string) => norm(path) === this.focus;
+
+  async imports(path: string): Promise<string[]> {
+    return this.mine(path) ? [...this.answer.imports] : (await this.whole()).imports(path);
+  }
+
+  async importers(path: string): Promise<string[]> {
+    return this.mine(path) ? [...this.answer.importers] : (await this.whole()).importers(path);
+  }
+
+  async declarations(path: string): Promise<[string, number, number][]> {
+    return this.mine(path) ? [...this.answer.decls] : (await this.whole()).declarations(path);
+  }
+
+  async symbolAt(path: string, line: number): Promise<string | undefined> {
+    return this.mine(path) ? innermostAt(this.answer.decls, line) : (await this.whole()).symbolAt(path, line);
+  }
+
+  async callers(path: string, symbol: string): Promise<CallSite[]> {
+    return (await this.whole()).callers(path, symbol);
+  }
+
+  async callees(path: string, symbol: string): Promise<CallSite[]> {
+    return (await this.whole()).callees(path, symbol);
+  }
 }
 
 /** Where the index key of a listing identity was found last (code-graph-memo.json). */

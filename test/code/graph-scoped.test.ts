@@ -1,0 +1,148 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openCodeNeighbours, openFileNeighbours } from '../../src/code/graph/index.js';
+import { collectCode } from '../../src/code/graph/build.js';
+import { answerForFile, declaredPackage } from '../../src/code/graph/scoped.js';
+import type { GraphLanguage } from '../../src/code/graph/types.js';
+import { openSnapshot } from '../../src/snapshot/index.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+/**
+ * A question about one file on a tree whose code graph was never built answers from the files
+ * that can matter to it (DEC-089): the answers must be the whole graph's, file by file.
+ */
+async function compareAll(files: Record<string, string>, lang: GraphLanguage) {
+  const repo = makeRepo(files);
+  repo.commit('init');
+  const snap = await openSnapshot({ cwd: repo.dir });
+  try {
+    const whole = await openCodeNeighbours(snap, { cache: false });
+    const c = await collectCode(snap, 1_000_000);
+    const mine = c.code.filter((x) => x.lang === lang);
+    const parsed: Record<string, number> = {};
+    for (const f of mine) {
+      const stats = { files: 0, parsed: 0, cached: 0, linked: 0, indexCached: false };
+      const a = await answerForFile(snap, c, f.path, 1_000_000, false, stats);
+      expect(a, f.path).toBeDefined();
+      expect({ path: f.path, ...a }).toEqual({ path: f.path, imports: await whole.imports(f.path), importers: await whole.importers(f.path), decls: await whole.declarations(f.path) });
+      parsed[f.path] = stats.parsed;
+    }
+    return { parsed, whole, count: mine.length };
+  } finally {
+    snap.close();
+  }
+}
+
+const JAVA: Record<string, string> = {
+  'core/src/main/java/org/acme/model/Entry.java': 'package org.acme.model;\n\nimport java.util.List;\n\npublic class Entry {\n  public static class Field {}\n  public List<String> names() { return List.of(); }\n}\n',
+  'core/src/main/java/org/acme/model/Database.java': 'package org.acme.model;\n\npublic class Database {\n  Entry first() { return new Entry(); }\n}\n',
+  // the same class in two source sets: where an import of it leads depends on both
+  'core/src/test/java/org/acme/model/Database.java': 'package org.acme.model;\n\npublic class Database {}\n',
+  'core/src/main/java/org/acme/model/package-info.java': '/** The model. */\n@Deprecated\npackage org.acme.model;\n',
+  'core/src/main/java/org/acme/logic/Writer.java': [
+    '/* Licence header */',
+    'package org.acme.logic;',
+    '',
+    'import org.acme.model.Entry;',
+    'import org.acme.model.Entry.Field;',
+    'import static org.acme.util.Strings.trim;',
+    'import org.acme.util.*;',
+    '',
+    'public class Writer {',
+    '  void write(Entry e) { trim(e.toString()); }',
+    '}',
+    '',
+  ].join('\n'),
+  'core/src/main/java/org/acme/logic/Reader.java': 'package /* the logic */ org.acme.logic;\n\nimport org.acme.model.*;\n\nclass Reader { Database db; }\n',
+  // a file named apart from its class: found by its file name too
+  'core/src/main/java/org/acme/util/Helpers.java': 'package org.acme.util;\n\npublic final class Strings {\n  public static String trim(String s) { return s.trim(); }\n}\n',
+  'core/src/main/java/org/acme/util/Other.java': 'package org.acme.util;\n\nimport org.acme.util.Helpers;\n\nclass Other {}\n',
+  // a package line the scan does not trust (a second package later): parsed whatever it names
+  'core/src/main/java/org/acme/gui/View.java': 'package org.acme.gui;\n\n// this package draws; see the package org.acme.model;\nimport org.acme.model.Entry;\nclass View {}\n',
+  'scripts/Tool.java': 'import org.acme.logic.Writer;\nimport org.acme.model.Database;\n\nclass Tool {}\n',
+};
+
+describe('answers for one file without the whole graph (DEC-089)', () => {
+  it('Java: imports, importers and declarations are the whole graph’s, for every file, reading fewer files', async () => {
+    const { parsed, whole, count } = await compareAll(JAVA, 'java');
+    expect(await whole.importers('core/src/main/java/org/acme/model/Entry.java')).toEqual([
+      'core/src/main/java/org/acme/gui/View.java',
+      'core/src/main/java/org/acme/logic/Reader.java',
+      'core/src/main/java/org/acme/logic/Writer.java',
+    ]);
+    expect(await whole.imports('core/src/main/java/org/acme/logic/Writer.java')).toContain('core/src/main/java/org/acme/util/Helpers.java');
+    // a file nothing names is answered from itself and the files that decide where its imports lead
+    expect(parsed['core/src/main/java/org/acme/util/Other.java']!).toBeLessThan(count);
+  });
+
+  it('Go: imports through go.mod module paths, a nested module, test files, the module’s own folder', async () => {
+    await compareAll(
+      {
+        'go.mod': 'module example.com/shop\n\ngo 1.22\n',
+        'main.go': 'package main\n\nimport (\n  "example.com/shop/cart"\n  "fmt"\n)\n\nfunc main() { fmt.Println(cart.Total()) }\n',
+        'shop.go': 'package main\n\nfunc helper() {}\n',
+        'cart/cart.go': 'package cart\n\nimport "example.com/shop/money"\n\nfunc Total() int { return money.Round(1) }\n',
+        'cart/cart_test.go': 'package cart\n\nimport "testing"\n\nfunc TestTotal(t *testing.T) { Total() }\n',
+        'money/money.go': 'package money\n\nfunc Round(n int) int { return n }\n',
+        'tools/go.mod': 'module example.com/tools\n',
+        'tools/gen/gen.go': 'package gen\n\nimport m "example.com/shop/money"\n\nfunc Gen() { m.Round(2) }\n',
+        'tools/tools.go': 'package tools\n\nimport "example.com/tools/gen"\n\nfunc Run() { gen.Gen() }\n',
+      },
+      'go',
+    );
+  });
+
+  it('Python: absolute and relative imports, packages’ __init__, submodules bound by from-imports', async () => {
+    await compareAll(
+      {
+        'app/__init__.py': 'from .config import load\n',
+        'app/config.py': 'def load():\n    return {}\n',
+        'app/models/__init__.py': '',
+        'app/models/user.py': 'from .. import config\nfrom . import base\n\nclass User(base.Base):\n    pass\n',
+        'app/models/base.py': 'class Base:\n    pass\n',
+        'app/cli.py': 'import app.models.user\nfrom app import load\nfrom app.models import user as u\n',
+        'tests/test_user.py': 'from app.models.user import User\n',
+      },
+      'python',
+    );
+  });
+
+  it('the first question on a tree keeps no whole graph; the next one builds it, and both answer alike', async () => {
+    const repo = makeRepo(JAVA);
+    repo.commit('init');
+    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const kept = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('code-graph-index')) : []);
+    const ask = async (file: string) => {
+      const snap = await openSnapshot({ cwd: repo.dir });
+      try {
+        const g = await openFileNeighbours(snap, file);
+        return [await g.imports(file), await g.importers(file), await g.declarations?.(file), await g.symbolAt(file, 6)];
+      } finally {
+        snap.close();
+      }
+    };
+    const entry = 'core/src/main/java/org/acme/model/Entry.java';
+    const first = await ask(entry);
+    expect(kept()).toEqual([]);
+    expect(first[1]).toHaveLength(3);
+    expect(first[3]).toBe('Entry.Field');
+    const second = await ask(entry);
+    expect(kept().length).toBeGreaterThan(0);
+    expect(second).toEqual(first);
+  });
+
+  it('reads the package a Java file declares without parsing it, or says it cannot', () => {
+    expect(declaredPackage('package a.b.c;\nclass X {}')).toBe('a.b.c');
+    expect(declaredPackage('// header\n/* more */\npackage   a.b ;\n')).toBe('a.b');
+    expect(declaredPackage('package/*c*/a;')).toBe('a');
+    expect(declaredPackage('class X {}')).toBe('');
+    expect(declaredPackage('@Deprecated\npackage a;')).toBeUndefined();
+    expect(declaredPackage('package a . b;')).toBeUndefined();
+    expect(declaredPackage('import a.B;\nclass X { String package_; }')).toBeUndefined();
+    expect(declaredPackage('package a;\n// see package b;\n')).toBeUndefined();
+    expect(declaredPackage('package a;\nclass Subpackage {}')).toBe('a');
+    expect(declaredPackage('\uFEFFpackage a;')).toBeUndefined();
+    expect(declaredPackage('/* unclosed package a;')).toBeUndefined();
+  });
+});

@@ -3,7 +3,7 @@
 import type { Artifact } from '../artifacts/types.js';
 import { KeywordCacheDamaged } from '../cache/keyword-index.js';
 import { recordParts, type PartKind } from '../artifacts/sources/parts.js';
-import { contractionCount, terms } from './text.js';
+import { contractionCount, joinedTerms, terms } from './text.js';
 
 /**
  * BM25 over records, fields weighted (a simplified BM25F): title and keywords count thrice,
@@ -101,6 +101,8 @@ export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex 
         tf.set(t, (tf.get(t) ?? 0) + w);
         len += w;
       }
+      // "WattTime" is also found as "watttime": indexed, not counted in the length (text.ts)
+      for (const t of joinedTerms(text)) tf.set(t, (tf.get(t) ?? 0) + w);
       // "don't", "we'll": words the record wrote, no terms (text.ts)
       len += w * contractionCount(text);
     };

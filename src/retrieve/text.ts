@@ -120,6 +120,30 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/**
+ * Names written in parts, run together (`WattTime` → watttime, `parseHTTPRequest` →
+ * parsehttprequest): a name split at its capitals is also found by its words joined, as people
+ * type it into a search or write it in a URL or a configuration key. A record is indexed under
+ * these too (bm25.ts), without their counting in its length, so no other score moves.
+ */
+export function joinedTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+    // a word with no capital, or all capitals ("HTTP"), is one word already
+    if (!/[A-Z]/.test(raw) || !/[a-z]/.test(raw)) continue;
+    const t = joinedTerm(splitWords(raw));
+    if (t !== undefined) out.push(t);
+  }
+  return out;
+}
+
+/** The term of a name's words run together; undefined for one word, a stop word or a run too long to be a name. */
+function joinedTerm(words: readonly string[]): string | undefined {
+  if (words.length < 2) return undefined;
+  const w = words.join('');
+  return w.length > 40 || STOP.has(w) ? undefined : stem(w);
+}
+
 /** A word written as part of a hyphenated compound ("well-formed", "round-half-even"). */
 const COMPOUND = /^[A-Za-z]+(?:-[A-Za-z]+){1,3}$/;
 
@@ -157,6 +181,9 @@ export function camelNamesIn(text: string, wanted: Iterable<string>): Map<string
     if (!token) continue;
     const words = splitWords(token);
     const stems = words.map(stem);
+    // a search for the name run together ("watttime") matched the name itself
+    const joined = joinedTerm(words);
+    if (joined !== undefined && want.has(joined) && !named.has(joined)) named.set(joined, token);
     // the name stands for its words only when the match is the name (two of its words matched):
     // code that says "provider" does not match "K9AppNameProvider", it matches "provider"
     const camel = words.length > 1 && stems.filter((t) => want.has(t)).length > 1;

@@ -37,4 +37,24 @@ describe('a camel-case name in why', () => {
     expect(maps).toMatch(/\btime\b/);
     expect(maps).not.toMatch(/\belectricity\b/);
   });
+
+  it('is found by its words run together: a search for "watttime" finds the record that writes WattTime', () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: doc/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'doc/adr/0001-use-watttime.md': '# 1. Marginal emissions from WattTime\n\n## Status\n\nAccepted\n\n## Decision\n\nWe read marginal emissions from WattTime; its client signs in with a token.\n',
+      'doc/adr/0002-electricity-maps.md': '# 2. Average intensity from ElectricityMaps\n\n## Status\n\nAccepted\n\n## Decision\n\nAverage carbon intensity comes from ElectricityMaps, refreshed every hour.\n',
+    });
+    repo.commit('records');
+    const search = (q: string) => {
+      const r = runCli(['search', q, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const joined = search('watttime');
+    expect((JSON.parse(joined) as Answer).results.map((r) => r.id)).toEqual(['ADR-0001']);
+    expect(keywordsWhy(joined, 'ADR-0001')).toBe('matches WattTime');
+    expect((JSON.parse(search('electricitymaps intensity')) as Answer).results[0]?.id).toBe('ADR-0002');
+    // the words apart find it as before
+    expect((JSON.parse(search('watt time')) as Answer).results[0]?.id).toBe('ADR-0001');
+  });
 });

@@ -26,6 +26,7 @@ import {
   spliceSection,
   type RuleFormat,
 } from './formats.js';
+import { Counts, fit, roomFor, type Fitted, type Room } from './budget.js';
 import { isMetaRecord, recordIndex, relinkText, ruleText, type RecordIndex, type RuleText } from './text.js';
 
 export interface RulesExportOptions {
@@ -42,6 +43,8 @@ export interface RulesExportOptions {
   includeMeta?: boolean;
   /** the intended content only: the files now are not read (`current` undefined, no removals); what rules verify needs */
   intendedOnly?: boolean;
+  /** tokens each file may hold (`rules export --budget`); default: config `rule_files.budget` */
+  budget?: number;
 }
 
 /** One file export would write (or remove). */
@@ -63,6 +66,8 @@ export interface RuleFile {
   ids: string[];
   lowered: string[];
   dropped: string[];
+  /** a managed section's bytes, when the file's agent reads only so much of it (the rest of the file counted) */
+  room?: number;
 }
 
 export interface RulesPlan {
@@ -70,6 +75,7 @@ export interface RulesPlan {
   /** the records exported, in order */
   ids: string[];
   files: RuleFile[];
+  /** tokens each file may hold */
   budget: number;
   /** records left out as the decision-records meta-record */
   meta: string[];
@@ -197,94 +203,25 @@ function entryFor(a: Artifact, rt: RuleText, parts: EntryParts, level: string, f
   return { a, full, short };
 }
 
-interface Fitted {
-  parts: string[];
-  ids: string[];
-  lowered: string[];
-  dropped: string[];
-}
-
-/**
- * Token counts for one plan, remembered by text: the same entry goes into AGENTS.md,
- * CLAUDE.md and GEMINI.md, and is counted once. Misses are counted in one call per batch
- * (each call may load the encoder).
- */
-class Counts {
-  private readonly known = new Map<string, number>();
-  constructor(private readonly counter: TokenCounter | undefined) {}
-  async ensure(texts: string[]): Promise<void> {
-    const miss = [...new Set(texts.filter((t) => !this.known.has(t)))];
-    if (!miss.length) return;
-    if (!this.counter) throw new CtxError('USAGE', 'a rule file exceeds its token budget and no token counter was given');
-    const n = await this.counter.count(miss);
-    miss.forEach((t, i) => this.known.set(t, n[i]!));
-  }
-  get(text: string): number {
-    return this.known.get(text)!;
-  }
-}
-
-const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
-
-/**
- * Fit entries into a token budget, in priority order: each entry in full while the full
- * text fits, then (once one does not) every later entry as its summary while that fits,
- * then the rest left out. A token is at least one byte, so while the bytes fit nothing is
- * counted; past that, entries are counted in batches of about four budgets' worth of
- * bytes, so a 2,000-record repository counts the few hundred entries that can matter.
- */
-async function fit(fixed: string[], entries: Entry[], budget: number, counts: Counts): Promise<Fitted> {
-  const out: Fitted = { parts: [], ids: [], lowered: [], dropped: [] };
-  const totalBytes = fixed.reduce((n, s) => n + bytes(s), 0) + entries.reduce((n, e) => n + bytes(e.full), 0);
-  if (totalBytes <= budget) {
-    out.parts = entries.map((e) => e.full);
-    out.ids = entries.map((e) => e.a.id);
-    return out;
-  }
-  await counts.ensure(fixed);
-  let used = fixed.reduce((n, s) => n + counts.get(s), 0);
-  let level: 'full' | 'short' = 'full';
-  let counted = 0;
-  for (let i = 0; i < entries.length; i++) {
-    if (i >= counted) {
-      // the next batch: entries up to ~4 budgets of bytes (at least one)
-      let j = i;
-      let b = 0;
-      while (j < entries.length && (j === i || b < 4 * budget)) b += bytes(entries[j]!.full) + bytes(entries[j++]!.short);
-      await counts.ensure(entries.slice(i, j).flatMap((e) => [e.full, e.short]));
-      counted = j;
-    }
-    const e = entries[i]!;
-    if (level === 'full' && used + counts.get(e.full) <= budget) {
-      used += counts.get(e.full);
-      out.parts.push(e.full);
-      out.ids.push(e.a.id);
-      continue;
-    }
-    level = 'short';
-    if (used + counts.get(e.short) <= budget) {
-      used += counts.get(e.short);
-      out.parts.push(e.short);
-      out.ids.push(e.a.id);
-      out.lowered.push(e.a.id);
-      continue;
-    }
-    out.dropped = entries.slice(i).map((x) => x.a.id);
-    break;
-  }
-  return out;
-}
-
 const INTRO =
   'The norms and decisions below are generated from the project\u2019s records by `git ctx rules export`; ' +
   'edit the records (or run `git ctx new`), not this section. Follow them when changing the code they apply to.';
 
-async function sectionFor(title: string, entries: Entry[], budget: number, counts: Counts, extra = ''): Promise<{ text: string; fitted: Fitted }> {
+/** Bytes kept for the line naming the records left out, inside a section's room. */
+const LEFT_OUT_LINE = 600;
+/** Records a left-out line names (the rest by count). */
+const LEFT_OUT_NAMED = 25;
+
+async function sectionFor(title: string, entries: Entry[], budget: number, counts: Counts, extra = '', room?: Room): Promise<{ text: string; fitted: Fitted }> {
   const head = `${BEGIN_MARKER}\n## ${title}\n\n${INTRO}${extra ? ' ' + extra : ''}`;
-  const fitted = await fit([head, END_MARKER], entries, budget, counts);
+  const fitted = await fit([head, END_MARKER], entries, budget, counts, room ? room.bytes - LEFT_OUT_LINE : Infinity);
   const parts = [head, ...fitted.parts];
   if (!entries.length) parts.push('No active norms or decisions yet.');
-  if (fitted.dropped.length) parts.push(`${plural(fitted.dropped.length, 'more record', 'more records')} left out for the token budget (${budget}): run \`git ctx list\` to see them all.`);
+  if (fitted.dropped.length) {
+    const named = fitted.dropped.slice(0, LEFT_OUT_NAMED).join(', ') + (fitted.dropped.length > LEFT_OUT_NAMED ? ` and ${fitted.dropped.length - LEFT_OUT_NAMED} more` : '');
+    const limit = room && fitted.byRoom ? `${room.bytes} bytes, so that ${room.file} stays within the ${room.limit} characters ${room.tool} reads` : `${budget} tokens`;
+    parts.push(`${plural(fitted.dropped.length, 'more record', 'more records')} left out for the budget (${limit}): ${named}. Run \`git ctx show <id>\` to read one, \`git ctx list\` to see them all.`);
+  }
   return { text: parts.join('\n\n') + '\n' + END_MARKER, fitted };
 }
 
@@ -318,7 +255,7 @@ async function wholeFile(frontmatter: string[], e: Entry, budget: number, counts
  */
 export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan> {
   const { snapshot, config, set } = opts;
-  const budget = config.rule_files.budget;
+  const budget = opts.budget ?? config.rule_files.budget;
   const counts = new Counts(opts.counter);
   const listing = await snapshot.list();
   const dirs = new Set<string>();
@@ -401,10 +338,13 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     return e;
   };
   const files: RuleFile[] = [];
-  const push = (path: string, format: RuleFormat, content: string | null, current: string | undefined, fitted?: Fitted, record?: string) => {
+  const push = (path: string, format: RuleFormat, content: string | null, current: string | undefined, fitted?: Fitted, record?: string, room?: Room) => {
     const line = current === undefined ? undefined : (findManagedSection(current)?.line ?? 1);
-    files.push({ path, format, content, current, changed: content !== (current ?? null), line, record, ids: fitted?.ids ?? [], lowered: fitted?.lowered ?? [], dropped: fitted?.dropped ?? [] });
+    const file: RuleFile = { path, format, content, current, changed: content !== (current ?? null), line, record, ids: fitted?.ids ?? [], lowered: fitted?.lowered ?? [], dropped: fitted?.dropped ?? [] };
+    if (room) file.room = room.bytes;
+    files.push(file);
   };
+  const limits = config.rule_files.limits;
   const scoped = (a: Artifact) => globs(a).include.length > 0;
   const description = (a: Artifact) => yamlString(`${a.id}: ${parts(a).title}${a.summary ? ' \u2014 ' + parts(a).summary : ''}`);
   /** globs for a format that reads one comma-separated string: brace alternatives spelled out */
@@ -428,11 +368,13 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     const extra = rest.length < arts.length ? `Records that apply to particular paths are in \`${dir}/\`.` : '';
     const cur = await sectionText(file);
     const fromDir = path.posix.dirname(file);
-    const { text, fitted } = await sectionFor('Project norms and decisions', rest.map((a) => entryOf(a, fromDir)), budget, counts, extra);
-    push(file, f, spliceSection(cur, text), cur, fitted);
+    const room = roomFor(f, file, cur, limits);
+    const { text, fitted } = await sectionFor('Project norms and decisions', rest.map((a) => entryOf(a, fromDir)), budget, counts, extra, room);
+    push(file, f, spliceSection(cur, text), cur, fitted, undefined, room);
   };
 
-  let whole: { text: string; fitted: Fitted } | undefined;
+  // AGENTS.md, CLAUDE.md and GEMINI.md carry the same section, fitted once per room
+  const wholeFor = new Map<string, Promise<{ text: string; fitted: Fitted }>>();
   for (const f of formats) {
     switch (f) {
       case 'cursor':
@@ -475,10 +417,12 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     }
     const file = SECTION_FILES[f]!;
     const cur = await sectionText(file);
-    // AGENTS.md, CLAUDE.md and GEMINI.md carry the same section: fitted once
-    whole ??= await sectionFor('Project norms and decisions', arts.map((a) => entryOf(a, '.')), budget, counts);
-    const { text, fitted } = whole;
-    push(file, f, spliceSection(cur, text), cur, fitted);
+    const room = roomFor(f, file, cur, limits);
+    const key = room ? `${room.bytes}\0${room.file}` : '';
+    let whole = wholeFor.get(key);
+    if (!whole) wholeFor.set(key, (whole = sectionFor('Project norms and decisions', arts.map((a) => entryOf(a, '.')), budget, counts, '', room)));
+    const { text, fitted } = await whole;
+    push(file, f, spliceSection(cur, text), cur, fitted, undefined, room);
   }
   return { formats, ids: arts.map((a) => a.id), files, budget, meta, pending };
 }

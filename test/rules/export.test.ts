@@ -125,12 +125,42 @@ describe('git ctx rules export', () => {
     const full = f.ids.filter((id: string) => !f.lowered.includes(id));
     expect([...full, ...f.lowered, ...f.dropped]).toEqual(['NORM-001', 'NORM-002', 'NORM-003', 'NORM-004', 'NORM-005', 'NORM-006']);
     const text = read(repo.dir, 'AGENTS.md');
-    if (f.dropped.length) expect(text).toContain(`${f.dropped.length} more record${f.dropped.length === 1 ? '' : 's'} left out for the token budget (700)`);
+    // the left-out line names the records an agent does not see
+    if (f.dropped.length) expect(text).toContain(`${f.dropped.length} more record${f.dropped.length === 1 ? '' : 's'} left out for the budget (700 tokens): ${f.dropped.join(', ')}.`);
     expect(text).toContain('word word');
     // the drift check counts the same way (it loads the encoder itself): no drift, then drift
     expect(driftFindings(repo.dir)).toEqual([]);
     repo.write({ '.contextia/system/norms/NORM-001.md': norm('NORM-001', '', 'other '.repeat(400)) });
     expect(driftFindings(repo.dir).map((x: { file: string }) => x.file)).toEqual(['AGENTS.md']);
+  });
+});
+
+describe('rules export: the room an agent reads', () => {
+  it('keeps AGENTS.md within what Codex reads, its own text counted; summaries, then records left out by name; --budget lowers the tokens', () => {
+    const long = 'Keep the invoices consistent with the ledger at every step. '.repeat(40);
+    const files: Record<string, string> = { 'AGENTS.md': `# Agents\n\n${'Hand-written guidance for agents, kept byte for byte. '.repeat(500)}\n` };
+    for (let i = 10; i < 40; i++) files[`.contextia/system/norms/NORM-0${i}.md`] = norm(`NORM-0${i}`, '', long);
+    const repo = makeRepo(files);
+    repo.commit('init');
+    const own = Buffer.byteLength(files['AGENTS.md']!);
+    expect(own).toBeGreaterThan(25_000);
+    const r = json(runCli(['rules', 'export', '--json'], { cwd: repo.dir }));
+    const f = r.files.find((x: { path: string }) => x.path === 'AGENTS.md');
+    // the file's own text, the blank line before the section and the final newline
+    expect(f.room).toBe(32_768 - own - 2);
+    expect(f.dropped.length).toBeGreaterThan(0);
+    const text = read(repo.dir, 'AGENTS.md');
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(32_768);
+    expect(text.startsWith(files['AGENTS.md']!)).toBe(true);
+    expect(text).toContain(`left out for the budget (${f.room} bytes, so that AGENTS.md stays within the 32768 characters Codex reads): ${f.dropped.join(', ')}.`);
+    // the same plan again: nothing to change (the room is the file's own text's, not the section's)
+    expect(runCli(['rules', 'export', '--check'], { cwd: repo.dir }).code).toBe(0);
+    const human = runCli(['rules', 'export', '--dry-run', '--budget', '300'], { cwd: repo.dir });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/would update +AGENTS\.md +\(\d+ as summaries, \d+ left out: 300 tokens, \d+ bytes beside the file's own text\)/);
+    const small = json(runCli(['rules', 'export', '--json', '--budget', '300'], { cwd: repo.dir })).files.find((x: { path: string }) => x.path === 'AGENTS.md');
+    expect(small.dropped.length).toBeGreaterThan(f.dropped.length);
+    expect(runCli(['rules', 'export', '--budget', 'many'], { cwd: repo.dir }).code).toBe(2);
   });
 });
 

@@ -6,11 +6,12 @@ import { RULE_FORMATS, SECTION_FILES, type RuleFormat } from '../../rules/format
 import { writeFileAtomic, writeFilesAtomic } from '../../util/atomic.js';
 import { containedPath, mkdirContained } from '../../util/contained.js';
 import { loadArtifactSet } from '../../artifacts/load.js';
-import { addRepoOptions, colors, ExitCode, io, loadRepo, noteZeroConfig, openRepo, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, ExitCode, io, loadRepo, noteZeroConfig, openRepo, parsePositiveInt, type RepoOptions } from '../shared.js';
 import { plural } from '../../util/plural.js';
 
 interface RulesExportCliOptions extends RepoOptions {
   format?: RuleFormat[];
+  budget?: number;
   check?: boolean;
   dryRun?: boolean;
   json?: boolean;
@@ -60,6 +61,12 @@ const formatOpt = () =>
 /** A repository-relative path resolved inside the root, refusing anything that leaves it or passes through a link. */
 const inside = (root: string, rel: string): Promise<string> => containedPath(root, rel);
 
+/** What the budget did to a file: records shortened to their summary and left out, and the limits that applied. */
+function budgetNote(f: { lowered: string[]; dropped: string[]; room?: number }, budget: number): string {
+  const limits = f.room !== undefined ? `${budget} tokens, ${f.room} bytes beside the file's own text` : `${budget} tokens`;
+  return `${f.lowered.length} as summaries, ${f.dropped.length} left out: ${limits}`;
+}
+
 export function register(program: Command): void {
   const rules = program.command('rules').description("Keep agents' rule files (AGENTS.md, CLAUDE.md, GEMINI.md, Cursor, Copilot, Claude Code rules, Kiro, Windsurf) in sync with the records");
 
@@ -67,6 +74,7 @@ export function register(program: Command): void {
     .command('export')
     .description('Write the active norms and decisions into the agents\u2019 rule files (managed sections and generated files only)')
     .addOption(formatOpt())
+    .option('--budget <tokens>', 'tokens each rule file may hold (default: config rule_files.budget, 8000)', parsePositiveInt('--budget'))
     .option('--check', 'write nothing; exit 1 when a file would change (for CI)')
     .option('--dry-run', 'write nothing; list what would change')
     .option('--json', 'print the plan as JSON')
@@ -84,10 +92,15 @@ export function register(program: Command): void {
         'so are proposals (status proposed or draft) until a person accepts them (git ctx confirm <id>).',
         'In AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md only the part between',
         '<!-- git-ctx:rules:begin --> and <!-- git-ctx:rules:end --> is written; the rest is kept byte for byte.',
-        'Superseded, deprecated and other inactive records never appear; each file fits rule_files.budget tokens.',
+        'Superseded, deprecated and other inactive records never appear. Each file fits the token budget',
+        '(--budget, rule_files.budget); a managed section also fits what its agent reads of the file, less',
+        "the file's own text: AGENTS.md 32 KiB (Codex), CLAUDE.md 40,000 characters (Claude Code),",
+        'copilot-instructions.md 4,000 (rule_files.limits changes them). Records go in full while they fit,',
+        'then as their summaries; the section names the records left out, and the listing counts them.',
         '',
         'Examples:',
         '  git ctx rules export                       # AGENTS.md + every format already in the repository',
+        '  git ctx rules export --budget 3000         # a smaller section: more records as summaries or left out',
         '  git ctx rules export --format cursor --format claude',
         '  git ctx rules export --check               # CI: exit 1 when the rule files lag behind the records',
         'Exit codes: 0 written (or up to date), 1 --check found files to update, 2 error.',
@@ -98,7 +111,7 @@ export function register(program: Command): void {
     const { repo, counter } = await openWithCounter(o);
     try {
       // no counter.free(): the process exits next, and freeing the encoder's 200k-entry table costs 0.1-0.3 s
-      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter });
+      const plan = await planRuleFiles({ snapshot: repo.snapshot, config: repo.config, set: repo.set, formats: o.format, counter, ...(o.budget !== undefined ? { budget: o.budget } : {}) });
       const changed = plan.files.filter((f) => f.changed);
       const write = !o.check && !o.dryRun;
       if (write) {
@@ -119,13 +132,13 @@ export function register(program: Command): void {
         await writeFilesAtomic(batch);
       }
       if (o.json) {
-        const files = plan.files.map(({ path: p, format, changed: c, content, ids, lowered, dropped }) => ({ path: p, format, action: !c ? 'unchanged' : content === null ? 'remove' : 'write', ids, lowered, dropped }));
+        const files = plan.files.map(({ path: p, format, changed: c, content, ids, lowered, dropped, room }) => ({ path: p, format, action: !c ? 'unchanged' : content === null ? 'remove' : 'write', ids, lowered, dropped, ...(room !== undefined ? { room } : {}) }));
         io().out(JSON.stringify({ version: 1, formats: plan.formats, budget: plan.budget, records: plan.ids, pending: plan.pending, written: write, files }, null, 2) + '\n');
       } else {
         const p = colors();
         const verb = (f: (typeof plan.files)[number]) => (f.content === null ? (write ? 'removed' : 'would remove') : f.current === undefined ? (write ? 'created' : 'would create') : write ? 'updated' : 'would update');
         // one write for the whole listing: a first export lists thousands of files
-        const lines = changed.map((f) => `${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (budget: ${f.lowered.length} shortened, ${f.dropped.length} left out)`) : ''}\n`);
+        const lines = changed.map((f) => `${p.green(verb(f).padEnd(12))} ${f.path}${f.lowered.length || f.dropped.length ? p.dim(`  (${budgetNote(f, plan.budget)})`) : ''}\n`);
         lines.push(p.dim(`${plural(plan.ids.length, 'record')} into ${plan.formats.join(', ') || 'no format'}: ${plural(changed.length, 'file')} ${write ? 'changed' : 'to change'}, ${plan.files.length - changed.length} up to date\n`));
         if (plan.pending.length) lines.push(p.dim(`left out, still proposals: ${plan.pending.join(', ')} (git ctx confirm <id> accepts one)\n`));
         io().out(lines.join(''));

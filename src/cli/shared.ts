@@ -124,3 +124,16 @@ export function parsePositiveInt(name: string) {
     return n;
   };
 }
+
+/**
+ * The widest an id column grows. A longer id (a dated slug, `ADR-20200924-use-a-long-name`)
+ * widened every row of `list` to its length; it is written whole (people copy ids) on a line
+ * of its own, and its row's other cells go on the next line, in their columns.
+ */
+export const ID_COLUMN_MAX = 24;
+
+/** An id column for these ids: its width, and a row's id cell (a long id, then a new line indented to the column). */
+export function idColumn(ids: readonly string[]): { width: number; cell: (id: string, style?: (s: string) => string) => string } {
+  const width = Math.min(ID_COLUMN_MAX, Math.max(2, ...ids.map((id) => id.length)));
+  return { width, cell: (id, style = (s) => s) => (id.length <= width ? style(id.padEnd(width)) : `${style(id)}\n${''.padEnd(width)}`) };
+}

@@ -3,7 +3,7 @@ import type { Command } from '../commander.js';
 import type { Artifact } from '../../artifacts/types.js';
 import { CtxError } from '../../errors.js';
 import { closeMatches } from '../../util/close-match.js';
-import { addRepoOptions, colors, formatOption, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, formatOption, idColumn, io, loadRepo, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 interface ListOptions extends RepoOptions {
   type?: string[];
@@ -64,11 +64,11 @@ export function register(program: Command): void {
         return;
       }
       const p = colors();
-      const w = Math.max(2, ...items.map((i) => i.id.length));
+      const idCol = idColumn(items.map((i) => i.id));
       const tw = Math.max(4, ...items.map((i) => i.type.length));
       // a person reads this: an agent's record not yet confirmed says so (DEC-054)
       const conf = (id: string) => String(repo.set.byId.get(id)?.data?.confidence ?? '');
-      for (const i of items) io().out(`${p.bold(i.id.padEnd(w))}  ${i.type.padEnd(tw)}  ${(i.status ?? '-').padEnd(10)}  ${i.title}${conf(i.id) ? p.dim(`  (${conf(i.id)})`) : ''}${sourceMark(i.file) ? p.dim(`  [from ${sourceMark(i.file)}]`) : ''}\n`);
+      for (const i of items) io().out(`${idCol.cell(i.id, p.bold)}  ${i.type.padEnd(tw)}  ${(i.status ?? '-').padEnd(10)}  ${i.title}${conf(i.id) ? p.dim(`  (${conf(i.id)})`) : ''}${sourceMark(i.file) ? p.dim(`  [from ${sourceMark(i.file)}]`) : ''}\n`);
       if (!items.length) io().err('no artifacts match\n');
       for (const pr of repo.set.problems) io().err(`${p.yellow('warning')} ${pr.file}${pr.line ? `:${pr.line}` : ''}: ${pr.message}\n`);
     } finally {

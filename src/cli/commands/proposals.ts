@@ -2,7 +2,7 @@
 
 import type { Command } from '../commander.js';
 import { listProposals } from '../../authoring/review.js';
-import { addRepoOptions, colors, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, formatOption, idColumn, io, loadRepo, type RepoOptions } from '../shared.js';
 
 interface ProposalsOptions extends RepoOptions {
   format: 'human' | 'json';
@@ -29,11 +29,12 @@ export function register(program: Command): void {
         return;
       }
       const p = colors();
-      const w = Math.max(2, ...items.map((i) => i.id.length));
+      const idCol = idColumn(items.map((i) => i.id));
+      const w = idCol.width;
       for (const i of items) {
         const v = i.provenance;
         const age = i.age_days === undefined ? 'age unknown' : i.age_days === 0 ? 'today' : `${i.age_days} day${i.age_days === 1 ? '' : 's'} ago`;
-        io().out(`${p.bold(i.id.padEnd(w))}  ${i.title}\n`);
+        io().out(`${idCol.cell(i.id, p.bold)}  ${i.title}\n`);
         const who = [v.source ? `source ${v.source}` : '', v.confidence ? `confidence ${v.confidence}` : '', v.owner ? `owner ${v.owner}` : '', v.session_id ? `session ${v.session_id}` : '', v.commit ? `commit ${v.commit.slice(0, 12)}` : ''].filter(Boolean).join(' · ');
         io().out(`${''.padEnd(w)}  ${p.dim(`${age} · ${i.file}${who ? ` · ${who}` : ''}`)}\n`);
       }

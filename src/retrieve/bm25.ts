@@ -82,7 +82,20 @@ const OUTLIER_POWER = 2;
 export interface SearchOptions {
   /** the query is the code at a place: outlier-long records' weak matches weigh less (OUTLIER_LENGTH) */
   place?: boolean;
+  /**
+   * the query is words a person typed (a search, a question): a word also matches a name the
+   * records write in parts (`watttime`, `WattTime`). Code at a place has its names in parts
+   * already, and matches their words.
+   */
+  joined?: boolean;
 }
+
+/**
+ * The names a record writes in parts, run together (`WattTime` → watttime), are kept under
+ * their own terms: this mark, which no word yields, before the joined term. A search reads
+ * them as the word itself; other queries never meet them, so their scores do not move.
+ */
+const JOINED = '~';
 
 export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex {
   const ids: string[] = [];
@@ -101,8 +114,8 @@ export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex 
         tf.set(t, (tf.get(t) ?? 0) + w);
         len += w;
       }
-      // "WattTime" is also found as "watttime": indexed, not counted in the length (text.ts)
-      for (const t of joinedTerms(text)) tf.set(t, (tf.get(t) ?? 0) + w);
+      // "WattTime" is also found as "watttime" by a search: indexed apart, not counted in the length (text.ts)
+      for (const t of joinedTerms(text)) tf.set(JOINED + t, (tf.get(JOINED + t) ?? 0) + w);
       // "don't", "we'll": words the record wrote, no terms (text.ts)
       len += w * contractionCount(text);
     };
@@ -147,7 +160,7 @@ export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<s
   const k1 = K1 + 1;
   const lists: { term: string; w: number; p: ArrayLike<number> }[] = [];
   for (const [term, qw] of query) {
-    const p = src.postingsOf(term);
+    const p = opts.joined ? withJoined(src.postingsOf(term), src.postingsOf(JOINED + term)) : src.postingsOf(term);
     if (!p) continue;
     const df = p.length / 2;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -187,6 +200,31 @@ export function searchKeywords(index: KeywordIndex | KeywordSource, query: Map<s
     score: scores[doc]!,
     matched: matched[i]!.sort((a, b) => b[1] - a[1]).map(([t]) => t),
   }));
+}
+
+/** A term's postings with those of the same word as a joined name: one list, docs ascending, a document in both summing its weights. */
+function withJoined(plain: ArrayLike<number> | undefined, joined: ArrayLike<number> | undefined): ArrayLike<number> | undefined {
+  if (!joined) return plain;
+  if (!plain) return joined;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < plain.length || j < joined.length) {
+    const a = i < plain.length ? plain[i]! : Infinity;
+    const b = j < joined.length ? joined[j]! : Infinity;
+    if (a === b) {
+      out.push(a, plain[i + 1]! + joined[j + 1]!);
+      i += 2;
+      j += 2;
+    } else if (a < b) {
+      out.push(a, plain[i + 1]!);
+      i += 2;
+    } else {
+      out.push(b, joined[j + 1]!);
+      j += 2;
+    }
+  }
+  return out;
 }
 
 /**

@@ -65,7 +65,7 @@ export const keywordsLane: RetrievalLane = {
   name: 'keywords',
   async run(q, ctx) {
     const terms = q.kind === 'place' ? await placeTerms(q, ctx) : queryOf(q.text);
-    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key, { place: q.kind === 'place' });
+    const found = searchRecords(ctx.snapshot.root, ctx.set.artifacts, terms, ctx.pool, ctx.set.key, q.kind === 'place' ? { place: true } : { joined: true });
     // for a place, ranked by what each record says of this code beyond what it says of any code here
     const ranked = q.kind === 'place' ? await placeRanking(found, ctx) : found;
     mark('keywords: searched');

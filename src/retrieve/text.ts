@@ -123,8 +123,8 @@ export function terms(text: string): string[] {
 /**
  * Names written in parts, run together (`WattTime` → watttime, `parseHTTPRequest` →
  * parsehttprequest): a name split at its capitals is also found by its words joined, as people
- * type it into a search or write it in a URL or a configuration key. A record is indexed under
- * these too (bm25.ts), without their counting in its length, so no other score moves.
+ * type it into a search. A record is indexed under these too (bm25.ts), apart from its words
+ * and without their counting in its length: a search reads them as the word, nothing else does.
  */
 export function joinedTerms(text: string): string[] {
   const out: string[] = [];

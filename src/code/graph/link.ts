@@ -3,6 +3,7 @@
 import type { FileFacts, GraphCall, GraphDecl } from './types.js';
 import { MODULE_SYMBOL } from './types.js';
 import { RustResolver } from './resolve-rust.js';
+import { base, dirOf, goModules, join, normalize } from './paths.js';
 
 /** Where a local name leads: a whole module (`*`) or a symbol path inside one of `files`. */
 interface Target {
@@ -17,32 +18,6 @@ export type CallEdge = [string, string, number, string, string];
 export interface SpecResolver {
   /** TypeScript/JavaScript: the compiler's module resolution */
   ts(spec: string, from: string): string | undefined;
-}
-
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const join = (a: string, b: string) => (a ? (b ? `${a}/${b}` : a) : b);
-const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-/** `a/b/../c` → `a/c`; undefined when it climbs out of the repository. */
-function normalize(p: string): string | undefined {
-  const out: string[] = [];
-  for (const seg of p.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (!out.length) return undefined;
-      out.pop();
-    } else out.push(seg);
-  }
-  return out.join('/');
-}
-
-/** Go modules of go.mod files: `[module path, its folder]`, the longest path first (the innermost module owns an import). */
-export function goModules(manifests: ReadonlyMap<string, string>): [string, string][] {
-  const mods: [string, string][] = [];
-  for (const [p, text] of manifests) {
-    const m = p === 'go.mod' || p.endsWith('/go.mod') ? /^\s*module\s+("?)([^\s"]+)\1/m.exec(text) : null;
-    if (m) mods.push([m[2]!, dirOf(p)]);
-  }
-  return mods.sort((a, b) => b[0].length - a[0].length);
 }
 
 /**

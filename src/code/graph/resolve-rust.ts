@@ -1,9 +1,7 @@
 // @spec SPEC-CODEGRAPH-001
 
 import type { FileFacts } from './types.js';
-
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const join = (a: string, b: string) => (a ? (b ? `${a}/${b}` : a) : b);
+import { dirOf, join } from './paths.js';
 
 /** A Rust path's end in the repository: a module file (`name` `*`) or an item declared in one. */
 export interface RustTarget {

@@ -1,6 +1,7 @@
 // @spec SPEC-CODEGRAPH-001
 
 import type { ts as TsNamespace } from 'ts-morph';
+import { dirOf, join } from './paths.js';
 
 type TS = typeof TsNamespace;
 
@@ -11,9 +12,6 @@ const OUTPUT_EXT = /(?:\.d)?\.(?:[cm]?[jt]sx?)$/;
 
 export const isTsConfigPath = (p: string) => CONFIG_RE.test(p);
 export const isPackageJsonPath = (p: string) => p === 'package.json' || p.endsWith('/package.json');
-
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const join = (a: string, b: string) => (a ? (b ? `${a}/${b}` : a) : b);
 
 /**
  * TypeScript module resolution over a snapshot's file list: the compiler's own

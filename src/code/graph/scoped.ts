@@ -16,7 +16,8 @@ import { mark } from '../../util/timing.js';
 import { gitGrepFiles } from '../grep.js';
 import type { CodeGraphStats } from './index.js';
 import { FactsReader, isManifestPath, type CodeFile, type Collected } from './build.js';
-import { goModules, Linker } from './link.js';
+import { Linker } from './link.js';
+import { base, dirOf, goModules } from './paths.js';
 import type { FileFacts, GraphLanguage } from './types.js';
 
 /** What the graph says of one file: as the whole graph's entry for it gives it. */
@@ -32,8 +33,6 @@ const SCOPED: ReadonlySet<GraphLanguage> = new Set(['java', 'go', 'python']);
 export const canScope = (lang: GraphLanguage): boolean => SCOPED.has(lang);
 
 const READ_BATCH = 512;
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 /** A file's facts when the graph does not read it for what it declares: only its language (a path in the lists of modules and packages). */
 const stub = (lang: GraphLanguage): FileFacts => ({ lang, decls: [], imports: [], calls: [] });
 

@@ -12,7 +12,7 @@ import { makeRepo } from '../helpers/git-repo.js';
  * A question about one file on a tree whose code graph was never built answers from the files
  * that can matter to it (DEC-089): the answers must be the whole graph's, file by file.
  */
-async function compareAll(files: Record<string, string>, lang: GraphLanguage) {
+async function compareAll(files: Record<string, string>, lang: GraphLanguage, wholeFor: readonly string[] = []) {
   const repo = makeRepo(files);
   repo.commit('init');
   const snap = await openSnapshot({ cwd: repo.dir });
@@ -24,6 +24,11 @@ async function compareAll(files: Record<string, string>, lang: GraphLanguage) {
     for (const f of mine) {
       const stats = { files: 0, parsed: 0, cached: 0, linked: 0, indexCached: false };
       const a = await answerForFile(snap, c, f.path, 1_000_000, false, stats);
+      // a file an import can reach without spelling its name is answered by the whole graph
+      if (wholeFor.includes(f.path)) {
+        expect(a, f.path).toBeUndefined();
+        continue;
+      }
       expect(a, f.path).toBeDefined();
       expect({ path: f.path, ...a }).toEqual({ path: f.path, imports: await whole.imports(f.path), importers: await whole.importers(f.path), decls: await whole.declarations(f.path) });
       parsed[f.path] = stats.parsed;
@@ -106,6 +111,38 @@ describe('answers for one file without the whole graph (DEC-089)', () => {
       },
       'python',
     );
+  });
+
+  it('TypeScript/JavaScript: relative, .js-suffixed, paths-mapped, baseUrl, workspace-package and dynamic imports, require, re-exports', async () => {
+    const ts = {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['web/src/*'] }, module: 'nodenext', moduleResolution: 'nodenext', allowJs: true, jsx: 'react-jsx' } }),
+      'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['libs/*', 'web'] }),
+      'libs/money/package.json': JSON.stringify({ name: '@acme/money', exports: { '.': './src/entry.ts', './*': './src/*.ts' } }),
+      'libs/money/src/entry.ts': "export { round } from './round.js';\n",
+      'libs/money/src/round.ts': 'export function round(n: number): number {\n  return Math.round(n);\n}\n',
+      'libs/money/src/format.ts': "import { round } from './round.js';\nexport const format = (n: number) => `${round(n)}`;\n",
+      'web/src/components/Price.tsx': "import { format } from '@acme/money/format';\nimport { round } from '@acme/money';\nexport function Price(p: { n: number }) {\n  return <b>{format(round(p.n))}</b>;\n}\n",
+      'web/src/components/index.ts': "export * from './Price';\n",
+      'web/src/pages/Home.tsx': "import { Price } from '@/components/Price';\nimport * as all from '../components';\nexport const Home = () => <Price n={all ? 1 : 2} />;\n",
+      'web/src/pages/lazy.ts': "export const load = () => import('./Home');\n",
+      'web/src/legacy/cart.js': "const money = require('../../../libs/money/src/round');\nmodule.exports = { total: (n) => money.round(n) };\n",
+      'web/src/legacy/cart.test.js': "const cart = require('./cart');\ncart.total(1);\n",
+      'web/src/types/shapes.d.ts': 'export interface Shape { n: number }\n',
+      'web/src/shapes-user.ts': "import type { Shape } from './types/shapes';\nexport const s: Shape = { n: 1 };\n",
+      // a name spelt in a file that does not import it: read, then left out by the resolution
+      'web/src/notes.ts': "export const note = 'Price and round and format are words here';\n",
+    };
+    const { whole } = await compareAll(ts, 'typescript', [
+      // reached through its folder
+      'web/src/components/index.ts',
+      // the package's entry point: a package.json spells its name
+      'libs/money/src/entry.ts',
+    ]);
+    expect(await whole.importers('libs/money/src/round.ts')).toEqual(['libs/money/src/entry.ts', 'libs/money/src/format.ts', 'web/src/legacy/cart.js']);
+    expect(await whole.importers('web/src/components/Price.tsx')).toEqual(['web/src/components/index.ts', 'web/src/pages/Home.tsx']);
+    expect(await whole.importers('web/src/pages/Home.tsx')).toEqual(['web/src/pages/lazy.ts']);
+    expect(await whole.importers('web/src/types/shapes.d.ts')).toEqual(['web/src/shapes-user.ts']);
+    expect(await whole.imports('web/src/components/Price.tsx')).toEqual(['libs/money/src/entry.ts', 'libs/money/src/format.ts']);
   });
 
   it('the first question on a tree keeps no whole graph; the next one builds it, and both answer alike', async () => {

@@ -171,6 +171,9 @@ describe('place index', () => {
     const importedBy = (r: Awaited<ReturnType<typeof indexedFor>>, id: string) => r.results.find((x) => x.id === id)?.why.some((w) => w.text.includes('imported by pkg/billing/src/late.ts')) ?? false;
     repo.write({ '.contextia/system/rationale/DEC-009.md': rec('DEC-009', 'decision') });
     expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
+    // the first question on a tree answered the file from the files that can import it (DEC-089); the second builds the whole graph
+    expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-graph-memo.json'))).toBe(false);
+    expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
     // the graph's key is now remembered by the index's stamp: a warm question lists nothing
     expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-graph-memo.json'))).toBe(true);
     expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);

@@ -12,7 +12,7 @@ import { othersCodeOf } from '../others-code.js';
 import { loadTypeScript } from '../ts-extract.js';
 import { extractTreeSitterFacts } from './extract-tree-sitter.js';
 import { extractTsFacts } from './extract-ts.js';
-import { Linker } from './link.js';
+import { Linker, type SpecResolver } from './link.js';
 import { isPackageJsonPath, isTsConfigPath, TsResolver } from './resolve-ts.js';
 import type { FileFacts, GraphLanguage } from './types.js';
 import { CODE_GRAPH_VERSION } from './version.js';
@@ -103,34 +103,9 @@ async function build(
   const facts = await reader.facts(code);
   reader.save();
 
-  const texts = new Map<string, string>();
-  const bufs = await snapshot.readMany(configs);
-  configs.forEach((p, i) => {
-    const b = bufs[i];
-    if (b && b.length <= maxBytes) texts.set(p, b.toString('utf8'));
-  });
+  const texts = await readConfigs(snapshot, configs, maxBytes);
   const manifests = new Map([...texts].filter(([p]) => isManifestPath(p)));
-  const hasTs = code.some((c) => c.lang === 'typescript');
-  let tsResolver: TsResolver | undefined;
-  if (hasTs) {
-    const ts = await loadTypeScript();
-    tsResolver = new TsResolver(ts, snapshot.root, new Set(code.map((c) => c.path)), texts);
-  }
-  const memo = new Map<string, string | undefined>();
-  const linker = new Linker(
-    facts,
-    {
-      ts: (spec, from) => {
-        if (!tsResolver) return undefined;
-        const k = `${from}\0${spec}`;
-        if (memo.has(k)) return memo.get(k);
-        const r = tsResolver.resolve(spec, from);
-        memo.set(k, r);
-        return r;
-      },
-    },
-    manifests,
-  );
+  const linker = new Linker(facts, await specResolver(snapshot, code, texts), manifests);
 
   try {
     return linkAll(code, facts, linker, stats, prev);
@@ -139,6 +114,33 @@ async function build(
     stats.linked = 0;
     return linkAll(code, facts, linker, stats, undefined);
   }
+}
+
+/** The text of config files (tsconfig/jsconfig, package.json, go.mod, Cargo.toml) within the size bound. */
+export async function readConfigs(snapshot: Snapshot, configs: readonly string[], maxBytes: number): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  const bufs = await snapshot.readMany([...configs]);
+  configs.forEach((p, i) => {
+    const b = bufs[i];
+    if (b && b.length <= maxBytes) texts.set(p, b.toString('utf8'));
+  });
+  return texts;
+}
+
+/** Import specifiers resolved as the TypeScript compiler would over the snapshot's files (each asked once); none without TS code. */
+export async function specResolver(snapshot: Snapshot, code: readonly { path: string; lang: GraphLanguage }[], texts: Map<string, string>): Promise<SpecResolver> {
+  if (!code.some((c) => c.lang === 'typescript')) return { ts: () => undefined };
+  const resolver = new TsResolver(await loadTypeScript(), snapshot.root, new Set(code.map((c) => c.path)), texts);
+  const memo = new Map<string, string | undefined>();
+  return {
+    ts: (spec, from) => {
+      const k = `${from}\0${spec}`;
+      if (memo.has(k)) return memo.get(k);
+      const r = resolver.resolve(spec, from);
+      memo.set(k, r);
+      return r;
+    },
+  };
 }
 
 /** A file to read facts of: its path, language and blob (the facts cache's key). */

@@ -8,15 +8,17 @@
  * scan of the text, without parsing), then the files that decide where those imports lead, and
  * the answer is what the whole graph would say. Languages whose imports are bound by what a
  * file's text must contain: Java (package and class names), Go (the package folder's import
- * path) and Python (the module's name). The others answer from the whole graph.
+ * path), Python (the module's name) and TypeScript/JavaScript (the file's name). The others
+ * answer from the whole graph.
  */
 
 import type { Snapshot } from '../../snapshot/types.js';
 import { mark } from '../../util/timing.js';
 import { gitGrepFiles } from '../grep.js';
 import type { CodeGraphStats } from './index.js';
-import { FactsReader, isManifestPath, type CodeFile, type Collected } from './build.js';
-import { Linker } from './link.js';
+import { FactsReader, isManifestPath, readConfigs, specResolver, type CodeFile, type Collected } from './build.js';
+import { Linker, type SpecResolver } from './link.js';
+import { isPackageJsonPath, isTsConfigPath } from './resolve-ts.js';
 import { base, dirOf, goModules } from './paths.js';
 import type { FileFacts, GraphLanguage } from './types.js';
 
@@ -27,7 +29,7 @@ export interface FileAnswer {
   decls: [string, number, number][];
 }
 
-const SCOPED: ReadonlySet<GraphLanguage> = new Set(['java', 'go', 'python']);
+const SCOPED: ReadonlySet<GraphLanguage> = new Set(['java', 'go', 'python', 'typescript']);
 
 /** Whether a file's imports and importers can be answered without the whole graph. */
 export const canScope = (lang: GraphLanguage): boolean => SCOPED.has(lang);
@@ -52,9 +54,14 @@ export async function answerForFile(snapshot: Snapshot, c: Collected, path: stri
     if (!own) return { imports: [], importers: [], decls: [] };
     const decls = own.decls.map((d): [string, number, number] => [d.name, d.line, d.end]);
     const same = c.code.filter((x) => x.lang === focus.lang);
-    const scope = focus.lang === 'java' ? await javaScope(snapshot, same, focus, own, reader, maxBytes) : await bySpelling(snapshot, c, same, focus, reader);
+    const scope =
+      focus.lang === 'java'
+        ? await javaScope(snapshot, same, focus, own, reader, maxBytes)
+        : focus.lang === 'typescript'
+          ? await tsScope(snapshot, c, same, focus, reader, maxBytes)
+          : await bySpelling(snapshot, c, same, focus, reader);
     if (!scope) return undefined;
-    const linker = new Linker(scope.facts, { ts: () => undefined }, scope.manifests);
+    const linker = new Linker(scope.facts, scope.resolver ?? { ts: () => undefined }, scope.manifests);
     const importers = scope.candidates.filter((q) => linker.importsOf(q).includes(path)).sort();
     mark(`code graph: ${path} answered from ${scope.facts.size} of ${same.length} ${focus.lang} files (${scope.candidates.length} could import it; ${stats.parsed} parsed)`);
     return { imports: linker.importsOf(path), importers, decls };
@@ -69,6 +76,8 @@ interface Scope {
   /** files that may import the focus file (parsed) */
   candidates: string[];
   manifests: Map<string, string>;
+  /** TypeScript: where an import specifier leads */
+  resolver?: SpecResolver;
 }
 
 /** Read files in batches: path -> buffer (absent when unreadable). */
@@ -230,6 +239,33 @@ async function bySpelling(snapshot: Snapshot, c: Collected, files: CodeFile[], f
   // a file the graph could not read has no facts there either: not a module or package file
   for (const q of [focus, ...candidates]) if (!parsed.has(q.path)) facts.delete(q.path);
   return { facts, candidates: candidates.filter((q) => parsed.has(q.path)).map((q) => q.path), manifests };
+}
+
+/**
+ * TypeScript and JavaScript. Every relative, `paths`-mapped, `baseUrl` or package-subpath
+ * import of a file ends in its name without the extension (`./FootballTable`,
+ * `@/components/FootballTable.js`), so only the files whose text spells that name can import
+ * it, and the compiler's resolution over the whole file list says which do. An import can
+ * reach a file without spelling its name only through a folder (`index`), a package's entry
+ * point or an exact `paths` mapping: an `index` file, or a name that some tsconfig or
+ * package.json spells, is answered from the whole graph.
+ */
+async function tsScope(snapshot: Snapshot, c: Collected, files: CodeFile[], focus: CodeFile, reader: FactsReader, maxBytes: number): Promise<Scope | undefined> {
+  const stem = base(focus.path).replace(/(?:\.d)?\.[cm]?[jt]sx?$/i, '');
+  if (!stem || stem === 'index') return undefined;
+  const texts = await readConfigs(
+    snapshot,
+    c.configs.filter((p) => isTsConfigPath(p) || isPackageJsonPath(p)),
+    maxBytes,
+  );
+  // a config that spells the name may map an import to it
+  if ([...texts.values()].some((t) => t.includes(stem))) return undefined;
+  const others = files.filter((q) => q.path !== focus.path);
+  const spelled = await filesSpelling(snapshot, others.map((q) => q.path), [stem]);
+  if (!spelled) return undefined;
+  const candidates = others.filter((q) => spelled.has(q.path));
+  const facts = await reader.facts([focus, ...candidates]);
+  return { facts, candidates: candidates.filter((q) => facts.has(q.path)).map((q) => q.path), manifests: new Map(), resolver: await specResolver(snapshot, c.code, texts) };
 }
 
 /** Of `paths`, those whose text contains one of `words` (git's grep, else read here); undefined when a word cannot be searched for as bytes. */

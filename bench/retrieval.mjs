@@ -7,6 +7,7 @@
 // Dev sets: bench/retrieval/dotcom-rendering.json (default), bench/retrieval/git-en-boite.json,
 // bench/retrieval/content-publisher.json, bench/retrieval/goboot.json, bench/retrieval/sylius.json (PHP, DEC-085),
 // bench/retrieval/tendermint-rs.json (Rust, a Cargo workspace, DEC-088),
+// bench/retrieval/semantic-kernel.json (C# and Python, 77 MADR records, DEC-091),
 // bench/retrieval/python-tuf.json, bench/retrieval/carbon-aware-sdk.json and
 // bench/retrieval/manage-get-gov.json (held-out, labelled blind;
 // files no record governs have relevant [] like off-topic questions; see bench/README-retrieval-devsets.md).

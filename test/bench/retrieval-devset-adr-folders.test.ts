@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/retrieval/lib.mjs';
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
-// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP), informalsystems/tendermint-rs (Rust) and the held-out
+// SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP), informalsystems/tendermint-rs (Rust), microsoft/semantic-kernel (C# and Python, MADR) and the held-out
 // theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#) and cisagov/manage.get.gov (Python, Django), all three held out. The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
@@ -75,6 +75,18 @@ const SETS: AdrSet[] = [
     recordPath: /^docs\/architecture\/adr-\d{3}-[a-z0-9-]+\.md$/,
     // Rust: a function or method, a type (struct, enum, trait, alias) or a module
     declares: (name) => new RegExp(`(fn|struct|enum|trait|type|mod)\\s+${name}\\b`),
+    minimums: { total: 80, file: 20, unnamed: 10, symbol: 10, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
+  },
+  {
+    // the seventh development set (DEC-091): MADR records NNNN-topic.md, a C# and Python SDK
+    file: 'semantic-kernel.json',
+    repository: 'microsoft/semantic-kernel',
+    env: 'GIT_CTX_DEVSET_SK_REPO',
+    records: 'docs/decisions/',
+    recordPath: /^docs\/decisions\/\d{4}-[A-Za-z0-9-]+\.md$/,
+    // C#: a type, or a method or property (the name before its parameters, type arguments or body);
+    // Python: a class or function
+    declares: (name) => new RegExp(`((class|interface|record|enum|struct|def)\\s+${name}\\b)|(\\s${name}\\s*(<[^>]*>)?\\s*(\\(|\\{|=>))`),
     minimums: { total: 80, file: 20, unnamed: 10, symbol: 10, question: 14, paraphrase: 10, keyword: 5, offtopic: 10, ungoverned: 6 },
   },
   {

@@ -46,6 +46,21 @@ const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const LICENCE_RE = /\bcopyright\b|\(c\)\s*\d{4}|^[\s#*/!<-]*\(c\)\s|\bthis file is part of\b|\bspdx-license-identifier\b|\blicen[cs]ed?\s+(?:under|to)\b|\bpermission is hereby granted\b/i;
 
 /**
+ * Documentation markup inside comments: C#'s XML doc tags (`/// <summary>`, `<see cref="X"/>`,
+ * `<param name="x">`), and the HTML of Javadoc and JSDoc (`<p>`, `<code>`), with the entities that
+ * escape brackets in them (`&lt;T&gt;`). The tag and attribute names head most documented
+ * files of such a language and say nothing of any one of them, yet a record quoting a
+ * documented snippet carries them too, so a file met records by `cref`, `summary` and `lt`
+ * (DEC-091). The attribute values are the names referred to (`cref="IAIService"`), and stay.
+ */
+const DOC_TAG_RE =
+  /<\/?(?:summary|remarks|returns|param|paramref|typeparam|typeparamref|see|seealso|exception|inheritdoc|value|example|code|c|para|list|listheader|item|term|description|include|permission|br|p|b|i|em|strong|ul|ol|li|a|pre|tt)\b((?:\s+[\w:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>/gi;
+const DOC_ENTITY_RE = /&(?:lt|gt|amp|quot|apos|nbsp|#\d+|#x[0-9a-f]+);/gi;
+/** A comment's prose without its documentation markup: the referred names kept, tags and entities gone. */
+const docProse = (comment: string): string =>
+  comment.replace(DOC_TAG_RE, (_m, attrs: string) => ` ${[...(attrs ?? '').matchAll(/=\s*(?:"([^"]*)"|'([^']*)')/g)].map((a) => a[1] ?? a[2]).join(' ')} `).replace(DOC_ENTITY_RE, ' ');
+
+/**
  * An identifier's terms, remembered: a file names the same identifiers again and again, and a
  * cold run reads up to 1,500 files for the code's word shares (DEC-055). Bounded, cleared
  * when full. The arrays are shared: callers copy them (spread), never change them.
@@ -73,7 +88,7 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
   const imports: string[] = [];
   const comment = (m: string) => {
     if (LICENCE_RE.test(m)) return ' ';
-    comments.push(...terms(m));
+    comments.push(...terms(docProse(m)));
     return ' ';
   };
   let rest = (MARKUP_PATH_RE.test(path) ? code.replace(MARKUP_COMMENT_RE, comment) : code).replace(COMMENT_RE, comment);

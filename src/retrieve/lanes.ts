@@ -4,7 +4,7 @@ import { queryOf, type KeywordHit } from './bm25.js';
 import { englishRanks, PLACE_EVIDENCE_SCALE, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { camelNamesIn, shownWords, surfaceForms } from './text.js';
-import { mentionSignals, nearnessSignals } from './signals.js';
+import { mentionSignals, nearnessSignals, typeNameSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
 
@@ -93,8 +93,11 @@ export const mentionsLane: RetrievalLane = {
   async run(q, ctx) {
     const place = q.kind === 'place' ? { path: q.path, symbol: q.symbol } : q.place && { path: q.place.path, symbol: q.place.symbol };
     if (!place) return [];
-    // a record that names the file is direct evidence: its strength is its evidence
-    return [...mentionSignals(ctx.set, place.path, place.symbol)].map(([id, s]) => ({ ref: artifact(id), score: s.score, evidence: s.score, why: [s.why] }));
+    // a record that names the file is direct evidence: its strength is its evidence; so is
+    // one naming the type the file is named after, for a place (DEC-091)
+    const signals = mentionSignals(ctx.set, place.path, place.symbol);
+    if (q.kind === 'place') for (const [id, s] of typeNameSignals(ctx.set, place.path)) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    return [...signals].map(([id, s]) => ({ ref: artifact(id), score: s.score, evidence: s.score, why: [s.why] }));
   },
 };
 

@@ -64,3 +64,54 @@ export function nearnessSignals(set: ArtifactSet, path: string): Map<string, Sig
   }
   return out;
 }
+
+/**
+ * How strongly a record whose title writes the name of the type a file is named after
+ * (`FunctionResult` for `FunctionResult.cs`, `ChatCompletionClientBase` for
+ * `chat_completion_client_base.py`) speaks of that file: the type is the record's subject, as
+ * much as when it names the file's path (0.9 above). In a body the name is one of many a record
+ * writes in passing (examples, snippets, neighbouring types): on the semantic-kernel set counting
+ * those too, at 0.3 or 0.5, moved the primary record of files down, not up (DEC-091).
+ */
+const TYPE_IN_TITLE = 0.9;
+
+/** Per record set: each compound name the records' titles write (lower case, no `_`) → the records. */
+const titleNamesBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
+const NAME_RE = /[A-Za-z][A-Za-z0-9_]*/g;
+/** A name of two words or more (`FunctionResult`, `client_base`): one word (`Kernel`, `index`) is as often prose. */
+const compound = (name: string): boolean => /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z]/.test(name);
+const joinedLower = (name: string) => name.replace(/_/g, '').toLowerCase();
+
+function titleNames(set: ArtifactSet): Map<string, string[]> {
+  let names = titleNamesBySet.get(set);
+  if (names) return names;
+  names = new Map();
+  for (const a of set.artifacts) {
+    for (const [m] of (a.title ?? '').matchAll(NAME_RE)) {
+      if (!compound(m)) continue;
+      const ids = names.get(joinedLower(m)) ?? [];
+      if (!ids.includes(a.id)) names.set(joinedLower(m), [...ids, a.id]);
+    }
+  }
+  titleNamesBySet.set(set, names);
+  return names;
+}
+
+/**
+ * Records whose title names the type the file at `path` is named after: C#, Java, Kotlin, PHP
+ * and Swift name a file after the type it declares, Python, Ruby and Go after it in snake case.
+ * Records name code by its types more often than by its paths ("Replace SKContext with
+ * FunctionResult"), and the code's words split such a name into common words (function,
+ * result) that many records share. Only a name of two words or more counts, and only the
+ * file's own (its first dotted part: `Orchestration.String.cs` is part of `Orchestration`).
+ */
+export function typeNameSignals(set: ArtifactSet, path: string): Map<string, Signal> {
+  const out = new Map<string, Signal>();
+  const base = path.split('/').pop() ?? '';
+  const stem = base.split('.')[0] ?? '';
+  if (!compound(stem)) return out;
+  for (const id of titleNames(set).get(joinedLower(stem)) ?? []) {
+    out.set(id, { score: TYPE_IN_TITLE, why: { kind: 'mention', text: `its title names ${stem}, the type ${base} is named after (${set.byId.get(id)?.file ?? id})` } });
+  }
+  return out;
+}

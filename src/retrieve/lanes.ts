@@ -1,7 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import { queryOf, type KeywordHit } from './bm25.js';
-import { englishRanks, PLACE_EVIDENCE_SCALE, textEvidence } from './floor.js';
+import { englishRanks, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { camelNamesIn, shownWords, surfaceForms } from './text.js';
 import { mentionSignals, nearnessSignals, typeNameSignals } from './signals.js';
@@ -45,7 +45,10 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   const { codeWordsOf } = await import('./code-words.js');
   const codeWords = await codeWordsOf(ctx.snapshot).catch(() => undefined);
   const rank = englishRanks();
-  return textEvidence({ terms, forms, unused: true, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}) }, found);
+  // a short question's hits are read passage by passage (PASSAGE_SHARE, DEC-092): only then
+  const passages = terms.size <= SHORT_QUESTION_TERMS && found.length ? (await import('./passages.js')) : undefined;
+  const index = passages?.passageIndexFor(ctx.snapshot.root, ctx.set.artifacts, ctx.set.key);
+  return textEvidence({ terms, forms, unused: true, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
 }
 
 /**

@@ -12,7 +12,7 @@ const l4b = (title: string, status: string, date: string, body = '') => `# ${tit
 const REPO = {
   '.log4brains.yml': 'project:\n  name: Shelf\n  adrFolder: ./docs/adr\n  packages:\n    - name: core\n      path: ./packages/core\n      adrFolder: ./packages/core/docs/adr\n',
   'docs/adr/index.md': '# Architecture knowledge base\n',
-  'docs/adr/template.md': '# [short title]\n\n- Status: [draft | proposed]\n',
+  'docs/adr/template.md': '# [short title]\n\n- Status: [draft | proposed] <!-- optional -->\n- Date: [YYYY-MM-DD when the decision was last updated] <!-- optional -->\n\n## Context and Problem Statement\n\n[Describe the context.]\n\n## Decision Outcome\n\nChosen option: "[option 1]".\n',
   'docs/adr/20200924-use-markdown-architectural-decision-records.md': l4b('Use Markdown Architectural Decision Records', 'accepted', '2020-09-24'),
   'docs/adr/20200925-multi-packages-monorepo-with-yarn-and-lerna.md': l4b('Multi-packages monorepo with Yarn and Lerna', 'accepted', '2020-09-25'),
   'docs/adr/20200925-use-prettier-for-the-code-style.md': l4b('Use Prettier for the code style', 'accepted', '2020-09-25'),

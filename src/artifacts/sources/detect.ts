@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { SourceConfig } from '../../config.js';
-import { fileDate, fileNumber, isAdrFile } from './files.js';
+import { fileDate, fileNumber, isAdrFile, isTemplateFile } from './files.js';
 
 /** A decision-record folder found in a repository. */
 export interface DetectedSource extends SourceConfig {
@@ -131,6 +131,15 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   // a numbered folder nested inside a source (not a state folder): its own source
   for (const d of orphans) {
     if ((numbered.get(d) ?? 0) >= 2 && [...counts.keys()].some((r) => d.startsWith(r + '/'))) counts.set(d, (counts.get(d) ?? 0) + numbered.get(d)!);
+  }
+  // a records folder holding only the team's template (`docs/adr/0000-adr-template.md`,
+  // `doc/adr/templates/template.md`): a team that set up its records and has written none yet;
+  // its first record goes there (DEC-093)
+  for (const f of files) {
+    if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isTemplateFile(f)) continue;
+    let d = path.posix.dirname(f);
+    if (/^templates?$/i.test(path.posix.basename(d))) d = path.posix.dirname(d);
+    if (!counts.has(d) && ![...counts.keys()].some((r) => d.startsWith(r + '/')) && RECORD_DIR.test(path.posix.basename(d)) && !/^architecture$/i.test(path.posix.basename(d))) counts.set(d, 0);
   }
   // the folders the team's tools point at come first (and take the plain prefix), even empty
   for (const d of pointedDirs.keys()) if (!counts.has(d)) counts.set(d, 0);

@@ -27,6 +27,17 @@ export function isAdrFile(p: string): boolean {
   return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!) && !NAMED_TEMPLATE.test(m[1]!);
 }
 
+/**
+ * Whether a file names a template for new records kept in a records folder (`template.md`,
+ * `adr-template.md`, `0000-adr-template.md`, `_template.md`, `adr-short-template.md`): the
+ * names isAdrFile leaves out as templates, markdown only (new records are markdown).
+ */
+export function isTemplateFile(p: string): boolean {
+  const m = /^[_.]?(.*)\.(md|markdown)$/i.exec(p.slice(p.lastIndexOf('/') + 1));
+  if (!m) return false;
+  return /^(?:adr-|madr-)?template$/i.test(m[1]!) || ZERO_TEMPLATE.test(m[1]!) || NAMED_TEMPLATE.test(m[1]!);
+}
+
 /** A calendar date at the start of a record's file name: `20200924-`, `2020-09-24-`, `2020_09_24_`; the separator between its parts is group 2. */
 const DATE_NAME = /^((?:19|20)\d\d)([-_]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?=$|[-_ .])/;
 

@@ -11,8 +11,9 @@ import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
 import { confirmationSection, type ConfirmEntry } from './confirm-block.js';
 import { updateDecisionLog } from './decision-log.js';
-import { adrIdFor, fileDate, fileNumber } from './files.js';
+import { adrIdFor, fileDate, fileNumber, isTemplateFile } from './files.js';
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
+import { fillTemplate, findTemplate } from './record-template.js';
 
 export interface NewRecordOptions {
   /** the records folder (an adr source's dir) */
@@ -35,6 +36,8 @@ export interface NewRecordResult {
   style: 'nygard' | 'madr';
   /** the text written (or, in a dry run, that would be) */
   text: string;
+  /** the team's template the record was written from, when the folder keeps one */
+  template?: string;
   /** the folder's generated log (adr-log's index.md) that got the record's line, when it keeps one */
   log?: string;
 }
@@ -115,7 +118,9 @@ function namePattern(file: string | undefined): NamePattern {
  * Write a new decision record into an adr source folder in the folder's own style: the next
  * number after the highest one in it (any file of the folder counts, records or not; padded
  * like the others, 4 digits when there are none) — or its date, when the newest record is named
- * by its date (`20201016-slug.md`) — named like its newest record, and shaped
+ * by its date (`20201016-slug.md`) — named like its newest record, and written from the
+ * team's template when the folder keeps one (record-template.ts: `0000-adr-template.md`,
+ * `template.md`, `templates/template.md`; its title line numbered as the records are), else shaped
  * like the newest record whose shape git-ctx can fill (record-shape.ts): adr-tools,
  * MADR frontmatter or bullets, hand-written metadata lines. An empty folder gets Nygard
  * (`# N. Title`, `Date:`, `## Status`), a folder of records git-ctx cannot learn from MADR
@@ -136,7 +141,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   let max = 0;
   let width = 0;
   for (const f of [...inDir.map((a) => a.file), ...onDisk]) {
-    const n = fileNumber(f);
+    // a template numbered to sort first or last (0000-, 9999-) holds no record's number
+    const n = isTemplateFile(f) ? undefined : fileNumber(f);
     if (n === undefined) continue;
     max = Math.max(max, Number(n));
     width = Math.max(width, n.length);
@@ -155,6 +161,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     if (text !== undefined && (shape = learnShape(text))) break;
   }
   const names = namePattern(newest[0]?.file);
+  // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
+  const template = await findTemplate(root, dir);
   const madr = shape ? shape.style === 'madr' : inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
   const title = o.title.trim() || 'Untitled decision';
   const status = o.status?.trim() || 'Proposed';
@@ -168,17 +176,21 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
     // the number in the title as the folder writes it there: adr-tools `# 14.`, or padded like the file
     const titleNumber = shape?.titlePadded ? num : String(n);
-    const text = shape
+    const fromTemplate = template && fillTemplate(template.text, { number: titleNumber, title, status, date: o.date, titlePrefix: shape?.titlePrefix.replace('{n}', titleNumber), context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords });
+    const text = fromTemplate
+      ? fromTemplate.text
+      : shape
       ? renderShape(shape, { number: titleNumber, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr
         ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
         : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
     // the record's own style: MADR 4 keeps Confirmation under Decision Outcome (DEC-052)
-    const confirmation = c.confirm?.length ? `\n${confirmationSection(c.confirm, madr ? 3 : 2)}` : '';
+    const style = fromTemplate ? fromTemplate.madr : madr;
+    const confirmation = c.confirm?.length ? `\n${confirmationSection(c.confirm, style ? 3 : 2)}` : '';
     const abs = path.join(root, ...file.split('/'));
     // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
     await containedPath(root, abs);
-    const result = { id: adrIdFor(file, src.prefix), file, abs, style: madr ? ('madr' as const) : ('nygard' as const), text: text + confirmation };
+    const result = { id: adrIdFor(file, src.prefix), file, abs, style: style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}) };
     if (o.dryRun) {
       if (existsSync(abs)) continue;
       return result;

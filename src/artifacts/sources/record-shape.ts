@@ -17,7 +17,7 @@ export interface RecordFill {
   keywords?: string[];
 }
 
-type Role = 'status' | 'context' | 'decision' | 'consequences' | 'other';
+export type Role = 'status' | 'context' | 'decision' | 'consequences' | 'other';
 
 /**
  * The shape of a folder's records, learned from one of them: how the title line numbers the
@@ -45,7 +45,7 @@ export interface RecordShape {
   statusLine?: string;
 }
 
-const roleOf = (title: string): Role => {
+export const roleOf = (title: string): Role => {
   const t = title.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
   if (t === 'status') return 'status';
   if (/^(context|context and problem statement|problem statement|context and problem)$/.test(t)) return 'context';

@@ -49,6 +49,13 @@ export function splitWords(text: string): string[] {
       continue;
     }
     const parts = raw
+      // names that are one word though written in mixed case (DEC-093): a plural acronym ("APIs",
+      // "ADRs", "URLs" → api, adr, url; not "ap", "ad rs"), a lower-case letter before an acronym
+      // ("gRPC", "iOS", "eBPF" → grpc, ios, ebpf; not a one-letter word dropped), an acronym with a
+      // version ("IPv6" → ipv6, not "pv6")
+      .replace(/([A-Z]{2,})s(?=$|[A-Z0-9])/g, '$1 ')
+      .replace(/(^|[^A-Za-z])([a-z])([A-Z]{2,})(?![a-z])/g, (_m, pre: string, a: string, b: string) => `${pre}${a}${b.toLowerCase()} `)
+      .replace(/([A-Z]+)([a-z]\d+)/g, (_m, a: string, b: string) => ` ${a.toLowerCase()}${b} `)
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
       .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
       .split(' ');

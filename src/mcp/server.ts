@@ -154,8 +154,12 @@ export function createServer(options: CreateServerOptions): McpServer {
     'trace',
     {
       title: 'What governs this code',
-      description: 'The artifacts governing a place in the code, nearest first: annotated symbol, file, directories, package. Target: path, path:line or path#Symbol.name (repository-relative).',
-      inputSchema: strictArgs({ target: z.string().min(1).max(4096).describe('e.g. src/billing/invoice.ts#InvoiceGenerator.generate or src/billing/invoice.ts:42') }),
+      description: 'The artifacts governing a place in the code, nearest first: annotated symbol, file, directories, package. Place: path, path:line or path#Symbol.name (repository-relative).',
+      // `place`, as context_for_code names it (DEC-093); `target`, its former name, is accepted for now
+      inputSchema: strictArgs({
+        place: z.string().min(1).max(4096).optional().describe('e.g. src/billing/invoice.ts#InvoiceGenerator.generate or src/billing/invoice.ts:42'),
+        target: z.string().min(1).max(4096).optional().describe('former name of place, accepted for now; use place'),
+      }),
       annotations: { ...readOnly, idempotentHint: true },
     },
     (args) => run('trace', () => traceTool(ctx, args)),

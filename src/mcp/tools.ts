@@ -183,12 +183,25 @@ function renderTrace(r: TraceResult, commit: string | undefined, successors: Map
   return lines.join('\n') + '\n';
 }
 
-/** trace: what governs a path, path:line or path#Symbol, nearest first. */
-export async function traceTool(ctx: ToolContext, args: { target: string }): Promise<ToolOutput> {
+/**
+ * trace: what governs a path, path:line or path#Symbol, nearest first. The place is `place`,
+ * as context_for_code names it; `target`, trace's former name for it, is still read, and the
+ * answer says so, so an agent's saved calls keep working while it learns the name (DEC-093).
+ */
+export async function traceTool(ctx: ToolContext, args: { place?: string; target?: string }): Promise<ToolOutput> {
+  if (args.place !== undefined && args.target !== undefined && args.place !== args.target) return failure(`two places: place ${JSON.stringify(args.place)} and target ${JSON.stringify(args.target)}; give place only`, { code: 'USAGE' });
+  const place = args.place ?? args.target;
+  if (place === undefined) return failure('trace needs place: a path, path:line or path#Symbol.name (repository-relative)', { code: 'USAGE' });
+  const note = args.place === undefined ? 'note: trace names its argument place now, as context_for_code does; target is accepted for now.\n' : '';
+  const out = await traceAt(ctx, place);
+  return note ? { ...out, text: note + out.text, data: { ...out.data, note: note.trim() } } : out;
+}
+
+async function traceAt(ctx: ToolContext, place: string): Promise<ToolOutput> {
   const state = await ctx.reader.state();
   const result = await withLiveSet(ctx, state, async (set, snapshot) => {
     const index = await buildCodeIndex(snapshot, state.config);
-    const target = parseTraceTarget(args.target, snapshot.root);
+    const target = parseTraceTarget(place, snapshot.root);
     const r = await traceLocation({ snapshot, set, index, target });
     await index.flush();
     const successors = new Map<string, Successor>();

@@ -59,7 +59,7 @@ describe('nothing dropped silently: a source file too large to parse', () => {
       const json = cli(['trace', 'src/big.ts', '--json'], repo.dir);
       expect((JSON.parse(json.stdout) as { skipped?: string }).skipped).toMatch(/over the 2048-byte bound/);
       const c = await connect({ cwd: repo.dir });
-      expect((await c.call('trace', { target: 'src/big.ts' })).text).toMatch(/Not parsed: \d+ bytes/);
+      expect((await c.call('trace', { place: 'src/big.ts' })).text).toMatch(/Not parsed: \d+ bytes/);
       const check = cli(['check'], repo.dir);
       expect(check.stdout).toMatch(/src\/big\.ts\s+warning\s+skipped:.*code-file-skipped/);
     });

@@ -14,7 +14,7 @@ const ARGS: Record<string, Record<string, unknown>[]> = {
   get_context: [{}, { ids: ['DEC-AI-001', 'DEC-OK-001', 'TASK-042'] }],
   read_artifact: [{ id: 'DEC-AI-001' }, { id: 'DEC-OK-001', depth: 'meta' }],
   assemble_task: [{ id: 'DEC-AI-001' }, { id: 'TASK-042', format: 'json' }],
-  trace: [{ target: 'src/billing/invoice.ts' }],
+  trace: [{ place: 'src/billing/invoice.ts' }],
   context_for_code: [{ place: 'src/billing/invoice.ts' }],
   search_decisions: [{ query: 'verify webhook signatures retries transaction id' }],
   stale: [{ all: true }],

@@ -70,7 +70,7 @@ describe('git ctx mcp over stdio', () => {
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_context', arguments: { ids: ['TASK-042'] } } });
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'check', arguments: {} } });
-    send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'trace', arguments: { target: 'src/billing/invoice.ts' } } });
+    send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'trace', arguments: { place: 'src/billing/invoice.ts' } } });
     await responses(5);
     child.stdin.end();
     await new Promise((r) => child.once('close', r));

@@ -86,22 +86,42 @@ describe('trace', () => {
   it('names what governs a symbol, a line and a file, nearest first', async () => {
     const repo = fixtureRepo();
     const c = await connect({ cwd: repo.dir });
-    const sym = await c.call('trace', { target: 'src/billing/invoice.ts#InvoiceGenerator.generate' });
+    const sym = await c.call('trace', { place: 'src/billing/invoice.ts#InvoiceGenerator.generate' });
     expect(sym.isError).toBeFalsy();
     const ids = (sym.data.entries as { id: string; level: string }[]).map((e) => `${e.level}:${e.id}`);
     expect(ids[0]).toBe('symbol:DEC-BILLING-001');
     expect(ids).toContain('symbol:SPEC-BILLING-001');
     expect(sym.text).toContain('# What governs src/billing/invoice.ts#InvoiceGenerator.generate');
-    const line = await c.call('trace', { target: 'src/billing/invoice.ts:5' });
+    const line = await c.call('trace', { place: 'src/billing/invoice.ts:5' });
     expect((line.data.entries as { id: string; level: string }[])[0]).toMatchObject({ id: 'DEC-BILLING-001', level: 'symbol' });
-    const file = await c.call('trace', { target: 'src/billing/invoice.ts' });
+    const file = await c.call('trace', { place: 'src/billing/invoice.ts' });
     expect((file.data.entries as { id: string }[]).map((e) => e.id)).toContain('SPEC-BILLING-001');
-    const none = await c.call('trace', { target: 'src/billing/missing.ts' });
+    const none = await c.call('trace', { place: 'src/billing/missing.ts' });
     expect(none.isError).toBe(true);
     expect(none.text).toContain('no such file or directory');
-    const outside = await c.call('trace', { target: '../../etc/passwd' });
+    const outside = await c.call('trace', { place: '../../etc/passwd' });
     expect(outside.isError).toBe(true);
     expect(outside.text).toContain('outside the repository');
+  });
+
+  it('takes place, as context_for_code does; target, its former name, still answers with a note (DEC-093)', async () => {
+    const repo = fixtureRepo();
+    const c = await connect({ cwd: repo.dir });
+    const tools = (await c.client.listTools()).tools;
+    for (const name of ['trace', 'context_for_code']) expect(Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {})).toContain('place');
+    const old = await c.call('trace', { target: 'src/billing/invoice.ts' });
+    expect(old.isError).toBeFalsy();
+    expect(old.text.split('\n')[0]).toBe('note: trace names its argument place now, as context_for_code does; target is accepted for now.');
+    expect((old.data.entries as { id: string }[]).map((e) => e.id)).toContain('SPEC-BILLING-001');
+    const now = await c.call('trace', { place: 'src/billing/invoice.ts' });
+    expect(now.text).not.toContain('note:');
+    expect(now.data.entries).toEqual(old.data.entries);
+    const neither = await c.call('trace', {});
+    expect(neither.isError).toBe(true);
+    expect(neither.text).toContain('trace needs place');
+    const both = await c.call('trace', { place: 'src/billing/invoice.ts', target: 'src/other.ts' });
+    expect(both.isError).toBe(true);
+    expect(both.text).toContain('give place only');
   });
 });
 

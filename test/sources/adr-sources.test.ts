@@ -194,7 +194,7 @@ describe('MCP', () => {
     const read = await c.call('read_artifact', { id: 'ADR-0002', depth: 'meta' });
     expect(read.isError).toBeFalsy();
     expect(read.data).toMatchObject({ id: 'ADR-0002', status: 'superseded', file: 'docs/adr/0002-use-postgres-for-storage.md', reverse: { superseded_by: ['ADR-0003'] } });
-    const tr = await c.call('trace', { target: 'src/db/pool.ts' });
+    const tr = await c.call('trace', { place: 'src/db/pool.ts' });
     expect(tr.data.mentioned).toEqual([
       { id: 'ADR-0002', file: 'docs/adr/0002-use-postgres-for-storage.md', line: 13, target: 'src/db/pool.ts' },
       { id: 'ADR-0003', file: 'docs/adr/0003-use-cockroachdb-for-storage.md', line: 15, target: 'src/db' },

@@ -136,7 +136,8 @@ export function defaultConfig(): Config {
     severities: {},
     fail_on: 'error',
     order: ['identity', 'task', 'spec', 'norm', 'decision', 'principle', 'concept', 'policy', 'procedure', 'design'],
-    tags: ['spec', 'decision', 'norm', 'task'],
+    // adr: teams with a records folder write `@adr 5` (DEC-093)
+    tags: ['spec', 'decision', 'norm', 'task', 'adr'],
     global: false,
     assemble: { encoding: 'o200k_base', depth: 'full' },
     anchors: { strict_bidirectional: false, include: [], exclude: ['node_modules/**', 'dist/**', 'vendor/**'] },

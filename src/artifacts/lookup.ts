@@ -96,3 +96,28 @@ function unloadedFileFor(set: ArtifactSet, id: string): ArtifactSet['problems'][
     return !!typed && !!n && Number(n[1]) === Number(typed[2]);
   });
 }
+
+/** annotationId's answers per set: code repeats an annotation's id in every file it governs. */
+const ANNOTATED = new WeakMap<ArtifactSet, Map<string, string>>();
+
+/**
+ * The id an annotation in code means (`@adr 5`, `@decision ADR-5`, `@adr 0005-use-kotlin`):
+ * the id as written when an artifact has it; else, as for a typed id (requireArtifact), the one
+ * record of a decision-record folder it names — by id in another case, by number (`5`,
+ * `ADR-5`), by file name or the start of its id — so a team that spells its ids its own way
+ * is read as it meant (DEC-093). An id naming none or several stays as written: check reports it.
+ */
+export function annotationId(set: ArtifactSet, written: string): string {
+  if (set.byId.has(written)) return written;
+  let memo = ANNOTATED.get(set);
+  if (!memo) ANNOTATED.set(set, (memo = new Map()));
+  let id = memo.get(written);
+  if (id === undefined) {
+    const lower = written.toLowerCase();
+    const matches = [...set.byId.values()].filter((x) => x.id.toLowerCase() === lower);
+    const found = matches.length ? matches : recordsByNumber(set, written).length ? recordsByNumber(set, written) : recordsByStart(set, written);
+    id = found.length === 1 ? found[0]!.id : written;
+    memo.set(written, id);
+  }
+  return id;
+}

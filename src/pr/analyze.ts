@@ -12,6 +12,7 @@ import { NarrowedSnapshot } from '../snapshot/narrow.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { judgeStaleness, madeStaleBy } from './stale.js';
 import { splitChangedFiles } from './ungoverned.js';
+import { annotationId } from '../artifacts/lookup.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter, type ChangedSides } from './governance.js';
 import { editedRecords, entryMaker, listRecords, unstampedChanges, type EntryOf } from './listing.js';
 import { changeDescription, markRanked, rankChange, recordChangesOf } from './ranked.js';
@@ -125,7 +126,8 @@ export async function analyzePullRequest(opts: AnalyzePullRequestOptions): Promi
     const sides = changedSides(governable, [headConfig.dir, baseConfig.dir]);
     const { headIndex, baseIndex } = await changedCodeIndexes(sides, { headSnap, baseSnap, headConfig, baseConfig, cache: opts.cache }, limitations);
 
-    const gov = new Governance();
+    // an annotation's id as the team spells it (`@adr 5`) names the record of the side it is on, else of the other (DEC-093)
+    const gov = new Governance((w) => (headSet.byId.has(w) ? w : annotationId(headSet, w) !== w ? annotationId(headSet, w) : annotationId(baseSet, w)));
     governByAnnotations(gov, sides, headIndex, baseIndex);
     await governByFrontmatter(gov, sides, headSet, headIndex, baseIndex);
     const edited = editedRecords(sides, headSet, baseSet);

@@ -5,6 +5,7 @@ import { runGit } from '../git/exec.js';
 import { diffPullRequest, diffStaged, findMergeBase, type ChangedFile } from '../git/diff.js';
 import { findRepoRoot, openSnapshot, resolveRevision } from '../snapshot/open.js';
 import { changedCodeIndexes } from './analyze.js';
+import { annotationId } from '../artifacts/lookup.js';
 import { changedSides, Governance, governByAnnotations, governByFrontmatter } from './governance.js';
 import { editedRecords, entryMaker, listRecords } from './listing.js';
 import { changeDescription, markRanked, rankChange, recordChangesOf } from './ranked.js';
@@ -97,7 +98,8 @@ export async function analyzeChange(opts: AnalyzeChangeOptions): Promise<ChangeA
     const { files: governable, ungovernable } = await splitChangedFiles(files, { headSnap, baseSnap: baseSnap ?? headSnap, headConfig, headSet }, limitations);
     const sides = changedSides(governable, [headConfig.dir, baseConfig.dir, ...headConfig.sources.map((s) => s.dir)]);
     const { headIndex, baseIndex } = await changedCodeIndexes(sides, { headSnap, baseSnap: baseSnap ?? headSnap, headConfig, baseConfig, cache: opts.cache }, limitations);
-    const gov = new Governance();
+    // an annotation's id as the team spells it (`@adr 5`) names the record of the side it is on, else of the other (DEC-093)
+    const gov = new Governance((w) => (headSet.byId.has(w) ? w : annotationId(headSet, w) !== w ? annotationId(headSet, w) : annotationId(baseSet, w)));
     governByAnnotations(gov, sides, headIndex, baseIndex);
     await governByFrontmatter(gov, sides, headSet, headIndex, baseIndex);
     const edited = editedRecords(sides, headSet, baseSet);

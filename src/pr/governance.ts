@@ -107,13 +107,18 @@ export class Governance {
   readonly matches = new Map<string, GovernanceMatch[]>();
   readonly locations = new Map<string, { file: string; line: number; endLine: number; symbol?: string; ids: Set<string> }>();
 
-  addMatch(id: string, m: GovernanceMatch): void {
+  /** @param idOf the record an id as written in code means (`@adr 5` is ADR-0005, DEC-093); as written without a set */
+  constructor(private readonly idOf: (written: string) => string = (id) => id) {}
+
+  addMatch(written: string, m: GovernanceMatch): void {
+    const id = this.idOf(written);
     const l = this.matches.get(id);
     if (!l) this.matches.set(id, [m]);
     else if (!l.some((x) => x.via === m.via && x.file === m.file && x.symbol === m.symbol && x.pattern === m.pattern && x.side === m.side)) l.push(m);
   }
 
-  addLocation(file: string, line: number, endLine: number, symbol: string | undefined, id: string): void {
+  addLocation(file: string, line: number, endLine: number, symbol: string | undefined, written: string): void {
+    const id = this.idOf(written);
     const k = `${file}\0${line}\0${endLine}`;
     let l = this.locations.get(k);
     if (!l) this.locations.set(k, (l = { file, line, endLine, symbol, ids: new Set() }));

@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import { annotationId } from '../artifacts/lookup.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
@@ -85,7 +86,7 @@ export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: Declar
         const out: { id: string; how: string }[] = [];
         for (const a of source.annotationsIn(file)) {
           const onIt = symbol === undefined || a.symbol === undefined || a.symbol === symbol || symbol.startsWith(a.symbol + '.');
-          if (onIt) for (const id of a.ids) out.push({ id, how: `@${a.tag} ${a.symbol ? `on ${a.symbol} ` : ''}(${file}:${a.line})` });
+          if (onIt) for (const id of a.ids) out.push({ id: annotationId(set, id), how: `@${a.tag} ${a.symbol ? `on ${a.symbol} ` : ''}(${file}:${a.line})` });
         }
         for (const art of byAnchorFile(set).get(file) ?? []) {
           for (const raw of art.anchors) {

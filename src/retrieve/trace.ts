@@ -9,6 +9,7 @@
 
 import { compilePaths, entryBase, entryCovers, relateEntry, type EntryHow } from '../util/path-set.js';
 import type { ArtifactSet } from '../artifacts/load.js';
+import { annotationId } from '../artifacts/lookup.js';
 import type { Artifact } from '../artifacts/types.js';
 import { checkLineInFile } from '../code/place-line.js';
 import { CtxError } from '../errors.js';
@@ -145,7 +146,9 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
   } else if (target.line !== undefined) focus = { start: target.line, end: target.line };
 
   const found = new Map<string, TraceMatch[]>();
-  const add = (id: string, m: TraceMatch) => {
+  const add = (written: string, m: TraceMatch) => {
+    // `@adr 5` names ADR-0005 (DEC-093)
+    const id = annotationId(set, written);
     const l = found.get(id);
     if (l) l.push(m);
     else found.set(id, [m]);

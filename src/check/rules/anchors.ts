@@ -1,4 +1,5 @@
 import type { Artifact } from '../../artifacts/types.js';
+import { annotationId } from '../../artifacts/lookup.js';
 // direct imports, not the code/ barrel: the hook loads these rules and must not pay for the graph or the parser
 import { fingerprintAnchor, findEndpoint, parseAnchor, type AnchorSpec } from '../../code/anchors.js';
 import { buildCodeIndex, type CodeIndex } from '../../code/code-index.js';
@@ -56,7 +57,8 @@ export const ANCHOR_RULES: Rule[] = [
       const out: Out[] = [];
       for (const a of index.annotations) {
         for (const id of a.ids) {
-          if (ctx.set.byId.has(id)) continue;
+          // `@adr 5` names ADR-0005 (DEC-093)
+          if (ctx.set.byId.has(annotationId(ctx.set, id))) continue;
           out.push({ rule: 'annotation-unknown-id', id, file: a.file, line: a.line, message: `@${a.tag} ${id}${a.symbol ? ` on ${a.symbol}` : ''} names no artifact` });
         }
       }
@@ -101,7 +103,8 @@ export const ANCHOR_RULES: Rule[] = [
       // direction 1: annotation outside the artifact's declared area
       const seen = new Set<string>();
       for (const ann of index.annotations) {
-        for (const id of ann.ids) {
+        for (const written of ann.ids) {
+          const id = annotationId(ctx.set, written);
           const art = ctx.set.byId.get(id);
           if (!art || (!art.paths.length && !art.anchors.length)) continue;
           const key = `${id}\0${ann.file}`;
@@ -136,7 +139,7 @@ export const ANCHOR_RULES: Rule[] = [
           ];
           const pathSet = compilePaths(art.paths);
           for (const { entry, key } of entries) {
-            const silent = index.files.filter((f) => entryCovers(entry, f.path) && (key !== 'paths' || pathSet.covers(f.path)) && !index.annotationsIn(f.path).some((x) => x.ids.includes(art.id)));
+            const silent = index.files.filter((f) => entryCovers(entry, f.path) && (key !== 'paths' || pathSet.covers(f.path)) && !index.annotationsIn(f.path).some((x) => x.ids.some((w) => annotationId(ctx.set, w) === art.id)));
             if (!silent.length) continue;
             const names = silent.slice(0, 5).map((f) => f.path).join(', ') + (silent.length > 5 ? `, … (${silent.length - 5} more)` : '');
             out.push({

@@ -86,6 +86,20 @@ describe('analyzePullRequest', () => {
     expect(runCli(['pr', '--base', 'nope'], { cwd: s.repo.dir }).code).toBe(2);
   });
 
+  it('git ctx pr takes a range as git writes it (DEC-093): main...feature and main..feature are --base main --head feature', async () => {
+    const s = await governanceScenario();
+    const flags = runCli(['pr', '--base', 'main', '--head', 'feature', '--json', '--fail-on', 'never'], { cwd: s.repo.dir });
+    for (const range of ['main...feature', 'main..feature']) {
+      const r = runCli(['pr', range, '--json', '--fail-on', 'never'], { cwd: s.repo.dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(flags.stdout);
+    }
+    const twice = runCli(['pr', 'main...feature', '--base', 'main'], { cwd: s.repo.dir });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('two ranges');
+    expect(runCli(['pr', '...'], { cwd: s.repo.dir }).stderr).toContain('is no range');
+  });
+
   it('nothing applies: a short note', async () => {
     const repo = makeRepo({ 'a.txt': '1\n' });
     const base = repo.commit('a');

@@ -1,3 +1,4 @@
+import { CtxError } from '../../errors.js';
 import { Option, type Command } from '../commander.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,7 @@ export function register(program: Command): void {
   program
     .command('pr')
     .description('What the pull-request bot says: the artifacts governing the code changed between --base and --head (merge base...head), staleness, unstamped changes, and coherence findings the change introduces')
+    .argument('[range]', 'base...head, base..head or a base, as git writes a range (git ctx pr main...HEAD): the same as --base and --head')
     .option('-C, --root <dir>', 'repository to work on (default: the current directory)')
     .option('--base <rev>', 'the branch or commit the pull request merges into (default: the upstream branch, else origin/HEAD)')
     .option('--head <rev>', 'the pull request head', 'HEAD')
@@ -54,8 +56,15 @@ export function register(program: Command): void {
         'Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or environment error.',
       ].join('\n'),
     )
-    .action(async (o: PrCliOptions) => {
+    .action(async (range: string | undefined, o: PrCliOptions) => {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;
+      // `git ctx pr HEAD~30..HEAD` is how people first type it (DEC-093): a range as git writes it
+      if (range !== undefined) {
+        const r = rangeSides(range);
+        if (o.base !== undefined || (r.head !== undefined && o.head !== 'HEAD')) throw new CtxError('USAGE', `two ranges: ${range} and ${o.base !== undefined ? `--base ${o.base}` : `--head ${o.head}`}`, { hint: 'give the range once' });
+        o.base = r.base;
+        if (r.head !== undefined) o.head = r.head;
+      }
       let base = o.base;
       if (!base) {
         const { defaultBase } = await import('../../pr/base.js');
@@ -90,4 +99,12 @@ function recordPrMarkers(cwd: string, result: PrResult, record: boolean): void {
   let dir = path.resolve(cwd);
   while (!existsSync(path.join(dir, '.git')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   appendMarkers(dir, markers, { record });
+}
+
+/** The sides of a range as git writes it: `a...b` and `a..b` (either side empty is HEAD), or a base alone. */
+function rangeSides(range: string): { base: string; head?: string } {
+  const m = /^(.*?)(\.{2,3})(.*)$/.exec(range.trim());
+  if (!m) return { base: range.trim() };
+  if (!m[1] && !m[3]) throw new CtxError('USAGE', `${range} is no range: write base...head, base..head or a base`);
+  return { base: m[1] || 'HEAD', head: m[3] || 'HEAD' };
 }

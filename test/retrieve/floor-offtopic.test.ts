@@ -8,11 +8,10 @@ import { queryOf } from '../../src/retrieve/bm25.js';
 import { surfaceForms } from '../../src/retrieve/text.js';
 import { semanticLaneFor } from '../../src/semantic/lane.js';
 import { runCli } from '../helpers/cli.js';
+import { adrEntry } from '../helpers/adr.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { connect } from '../mcp/helpers.js';
 
-const adr = (n: number, title: string, context: string, decision: string, consequences: string) =>
-  `# ${n}. ${title}\n\nDate: 2019-${String(n).padStart(2, '0')}-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n\n## Consequences\n\n${consequences}\n`;
 
 /**
  * A publishing application's adr-tools folder of twelve records, as the content-publisher
@@ -20,7 +19,7 @@ const adr = (n: number, title: string, context: string, decision: string, conseq
  * publishers, so those words meet any question about the app, on topic or not.
  */
 function publisher() {
-  const r = (n: number, slug: string, title: string, context: string, decision: string, consequences: string) => [`docs/adr/${String(n).padStart(4, '0')}-${slug}.md`, adr(n, title, context, decision, consequences)] as const;
+  const r = (n: number, slug: string, title: string, context: string, decision: string, consequences: string) => adrEntry('docs/adr', n, slug, title, context, decision, consequences, 2019);
   const repo = makeRepo(
     Object.fromEntries([
       ['.contextia/config.yaml', 'sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n'],

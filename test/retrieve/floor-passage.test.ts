@@ -10,11 +10,10 @@ import { queryOf } from '../../src/retrieve/bm25.js';
 import { surfaceForms, terms } from '../../src/retrieve/text.js';
 import { semanticLaneFor } from '../../src/semantic/lane.js';
 import { runCli } from '../helpers/cli.js';
+import { adrEntry } from '../helpers/adr.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { connect } from '../mcp/helpers.js';
 
-const adr = (n: number, title: string, context: string, decision: string, consequences: string) =>
-  `# ${n}. ${title}\n\nDate: 2020-${String(n).padStart(2, '0')}-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n\n## Consequences\n\n${consequences}\n`;
 
 /**
  * A service that keeps Git repositories for its clients, as the git-en-boite development set
@@ -23,7 +22,7 @@ const adr = (n: number, title: string, context: string, decision: string, conseq
  * REST API?") meets a record in words it says apart.
  */
 function gitService() {
-  const r = (n: number, slug: string, title: string, context: string, decision: string, consequences: string) => [`doc/adr/${String(n).padStart(4, '0')}-${slug}.md`, adr(n, title, context, decision, consequences)] as const;
+  const r = (n: number, slug: string, title: string, context: string, decision: string, consequences: string) => adrEntry('doc/adr', n, slug, title, context, decision, consequences, 2020);
   const repo = makeRepo(
     Object.fromEntries([
       ['.contextia/config.yaml', 'sources:\n  - dir: doc/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n'],

@@ -9,10 +9,8 @@ import { extractPlaceTerms, placeQuery } from '../../src/retrieve/extract.js';
 import { searchRecords } from '../../src/retrieve/keyword-cache.js';
 import { aboveBackground, BACKGROUND_WEIGHT, placeBackgroundOf } from '../../src/retrieve/place-background.js';
 import { runCli } from '../helpers/cli.js';
+import { adrText } from '../helpers/adr.js';
 import { makeRepo } from '../helpers/git-repo.js';
-
-const adr = (n: number, title: string, context: string, decision: string, consequences: string) =>
-  `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\n${decision}\n\n## Consequences\n\n${consequences}\n`;
 
 const SHOPS = ['basket', 'catalogue', 'checkout', 'customer', 'delivery', 'discount', 'gift', 'inventory', 'loyalty', 'newsletter', 'order', 'payment', 'promotion', 'receipt', 'refund', 'return', 'review', 'search', 'shipping', 'stock', 'supplier', 'voucher', 'warehouse', 'wishlist'];
 
@@ -26,14 +24,14 @@ const SHOPS = ['basket', 'catalogue', 'checkout', 'customer', 'delivery', 'disco
 function shop() {
   const files: Record<string, string> = {
     '.contextia/config.yaml': 'sources:\n  - dir: doc/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
-    'doc/adr/0001-ports-and-adapters.md': adr(
+    'doc/adr/0001-ports-and-adapters.md': adrText(
       1,
       'Ports and adapters for every service',
       'Each service talked to its repository and to other services directly, so a domain change touched adapters everywhere. Every service has a repository, a port, an adapter and a domain model.',
       'Every service exposes its domain through a port; a repository is an adapter behind a port; services call each other through ports only, never through another service repository or adapter. The domain model of a service depends on no adapter.',
       'A new service needs a port, a repository adapter and a domain model. Tests replace an adapter behind a port with an in-memory repository. Service, port, adapter, repository and domain are the words of every review.',
     ),
-    'doc/adr/0002-round-prices-to-cents.md': adr(
+    'doc/adr/0002-round-prices-to-cents.md': adrText(
       2,
       'Round prices half to even in cents',
       'Totals of a basket differed by a cent from the receipt because each line was rounded half up in floating point.',

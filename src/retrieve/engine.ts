@@ -35,7 +35,7 @@ import {
 } from './types.js';
 import { now } from '../util/timing.js';
 import { namedPlaces } from './trace.js';
-import { qualifiedDeclarationInText } from './qualified-declaration.js';
+import { declarationInFile } from './qualified-declaration.js';
 
 export { namedPlaces };
 
@@ -338,10 +338,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
     // as written (`Cache.read`), or as a person shortens it (`read`, `Cache#read`)
     symbolRange = findSymbol(own, opts.target.symbol) ?? findDeclaration(own, opts.target.symbol) ?? findDeclaration(await graphSymbols(), opts.target.symbol);
     // a constant, a variable or a field neither lists: found by the line that declares it
-    if (!symbolRange) {
-      const buf = await snapshot.read(path);
-      if (buf && !buf.subarray(0, 8000).includes(0)) symbolRange = qualifiedDeclarationInText(buf.subarray(0, MAX_PLACE_BYTES).toString('utf8'), opts.target.symbol);
-    }
+    symbolRange ??= await declarationInFile(snapshot, path, opts.target.symbol);
     if (!symbolRange) {
       const names = [...(await index.symbolsOf(path)).map((x) => x.name), ...(await graphSymbols()).map((x) => x.name)];
       throw new CtxError('USAGE', `no symbol ${opts.target.symbol} in ${path}`, names.length ? { hint: namesHint(opts.target.symbol, names) } : {});

@@ -1,6 +1,10 @@
 // @spec SPEC-RETRIEVE-001
 
+import type { Snapshot } from '../snapshot/types.js';
 import { declarationInText, type TextDeclaration } from './text-declaration.js';
+
+/** How much of a file a declaration is looked for in: the place queries' bound. */
+const MAX_FILE_BYTES = 200_000;
 
 /**
  * `declarationInText` for a name as people write it in `path#Symbol`: `Class.method` (or
@@ -25,4 +29,15 @@ export function qualifiedDeclarationInText(text: string, name: string): TextDecl
     if (to <= from && part !== parts.at(-1)) return undefined;
   }
   return found;
+}
+
+/**
+ * Where a file's text declares `name` (`Class.method` too), for a language the code index does
+ * not parse (Kotlin, PHP, C#, …) or a constant neither index lists: `trace` and `for` read
+ * `path#Symbol` alike. Undefined for a missing or binary file.
+ */
+export async function declarationInFile(snapshot: Snapshot, path: string, name: string): Promise<TextDeclaration | undefined> {
+  const buf = await snapshot.read(path);
+  if (!buf || buf.subarray(0, 8000).includes(0)) return undefined;
+  return qualifiedDeclarationInText(buf.subarray(0, MAX_FILE_BYTES).toString('utf8'), name);
 }

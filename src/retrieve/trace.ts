@@ -23,14 +23,7 @@ import type { CodeIndex } from '../code/code-index.js';
 import type { CodeSymbol, RouteRegistration } from '../code/types.js';
 import type { Why } from './types.js';
 import type { TraceTarget } from './trace-target.js';
-import { qualifiedDeclarationInText } from './qualified-declaration.js';
-
-/** Where a file's text declares `name`, read as text (a language the code index does not parse); undefined for a binary file. */
-async function textDeclarationOf(snapshot: Snapshot, file: string, name: string): Promise<{ line: number; endLine: number } | undefined> {
-  const buf = await snapshot.read(file);
-  if (!buf || buf.subarray(0, 8000).includes(0)) return undefined;
-  return qualifiedDeclarationInText(buf.subarray(0, 200_000).toString('utf8'), name);
-}
+import { declarationInFile } from './qualified-declaration.js';
 
 export { parseTraceTarget, type TraceTarget } from './trace-target.js';
 
@@ -138,7 +131,7 @@ export async function traceLocation(opts: TraceOptions): Promise<TraceResult> {
     if (!s && (await index.skippedReason(target.path))) throw new CtxError('USAGE', `${target.path} was not parsed (${await index.skippedReason(target.path)}), so its symbols are unknown`, { file: target.path });
     // a language the code index does not parse (Kotlin, PHP, C#, …): the line that declares it,
     // as `for` finds it, so that trace and for agree on what `path#Symbol` is
-    if (!s) s = await textDeclarationOf(snapshot, target.path, target.symbol);
+    if (!s) s = await declarationInFile(snapshot, target.path, target.symbol);
     // trace and anchors parse TS/JS, Python, Go, Java and Ruby files and find other languages'
     // declarations by their line; a line of any file can be traced: say so rather than a bare "no symbol"
     if (!s) throw new CtxError('USAGE', `no symbol ${target.symbol} in ${target.path}`, { hint: symbols.length ? namesHint(target.symbol, symbols.map((x) => x.name)) : `no line of the file declares it (class, fun, def, function, …): ask for a line (${target.path}:LINE)` });

@@ -59,7 +59,7 @@ export async function answerForFile(snapshot: Snapshot, c: Collected, path: stri
         ? await javaScope(snapshot, same, focus, own, reader, maxBytes)
         : focus.lang === 'typescript'
           ? await tsScope(snapshot, c, same, focus, reader, maxBytes)
-          : await bySpelling(snapshot, c, same, focus, reader);
+          : await bySpelling(snapshot, c, same, focus, reader, maxBytes);
     if (!scope) return undefined;
     const linker = new Linker(scope.facts, scope.resolver ?? { ts: () => undefined }, scope.manifests);
     const importers = scope.candidates.filter((q) => linker.importsOf(q).includes(path)).sort();
@@ -205,16 +205,9 @@ function skipExtras(text: string, i: number): number | undefined {
  * import of P names its module (the folder, for a package's `__init__`), and a relative import
  * of a package's `__init__` comes from inside the package, whose files are all parsed.
  */
-async function bySpelling(snapshot: Snapshot, c: Collected, files: CodeFile[], focus: CodeFile, reader: FactsReader): Promise<Scope | undefined> {
-  const manifests = new Map<string, string>();
-  if (focus.lang === 'go') {
-    const mods = c.configs.filter((p) => isManifestPath(p) && base(p) === 'go.mod');
-    const bufs = await snapshot.readMany(mods);
-    mods.forEach((p, i) => {
-      const b = bufs[i];
-      if (b) manifests.set(p, b.toString('utf8'));
-    });
-  }
+async function bySpelling(snapshot: Snapshot, c: Collected, files: CodeFile[], focus: CodeFile, reader: FactsReader, maxBytes: number): Promise<Scope | undefined> {
+  // Go: the go.mod files, read as the whole graph reads them
+  const manifests = focus.lang === 'go' ? await readConfigs(snapshot, c.configs.filter((p) => isManifestPath(p) && base(p) === 'go.mod'), maxBytes) : new Map<string, string>();
   const dir = dirOf(focus.path);
   const words = new Set<string>();
   let inside: ((p: string) => boolean) | undefined;

@@ -15,7 +15,7 @@ import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { feedbackScores, rankWithFeedback } from './feedback-rank.js';
 import { followLinks, successorEdges } from './links.js';
-import { aboveFloor, calibrate, semanticEvidence } from './floor.js';
+import { aboveFloor, calibrate, keywordQuery, semanticEvidence } from './floor.js';
 import {
   DEFAULT_CAPS,
   LANE_NAMES,
@@ -125,7 +125,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 type Lanes = Partial<Record<ReplaceableLane, LaneHit[]>>;
 
 /** Rank and cap the lanes' answers into results (slots 1 → fused → 3, slot 4 throughout). */
-async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number, question: boolean): Promise<{ results: RetrievedRecord[]; weak: RetrievedRecord[] }> {
+async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number, question: boolean, lookup = false): Promise<{ results: RetrievedRecord[]; weak: RetrievedRecord[] }> {
   const { set } = opts;
   const filters = opts.filters ?? {};
   const t0 = now();
@@ -188,11 +188,11 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   // standing beside the best shown; under the floor a match is weak, not an answer. A record
   // filtered out is judged beside the whole band: a superseded one leads to its successor
   // only when it was an answer itself
-  const evidence = bestEvidence(lanes, new Set(band.map(([id]) => id)), question);
+  const evidence = bestEvidence(lanes, new Set(band.map(([id]) => id)), question, lookup);
   const shown = band.filter(([id]) => set.byId.has(id) && passesFilters(set.byId.get(id)!, set, filters));
   const relevance = calibrate(band.map(([id, f]) => ({ id, score: f.score })), evidence);
   for (const [id, r] of calibrate(shown.map(([id, f]) => ({ id, score: f.score })), evidence)) relevance.set(id, r);
-  const meaningAlone = meaningOnlyEvidence(lanes, new Set(band.map(([id]) => id)), question);
+  const meaningAlone = meaningOnlyEvidence(lanes, new Set(band.map(([id]) => id)), question, lookup);
   let fusedCount = 0;
   for (const [id, f] of band) {
     // a record no word of the query (or mention of the place) found is an answer only as the
@@ -263,7 +263,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
  * a built-in one's place that reports no evidence cannot be judged by the floor: its answers
  * count in full, as before the floor existed.
  */
-function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean): number {
+function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean, lookup: boolean): number {
   let best = 0;
   for (const hits of [lanes.keywords, lanes.mentions]) {
     for (const h of hits ?? []) {
@@ -274,13 +274,13 @@ function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean)
   // meaning: two lanes agreeing on the first record, or (for a question) one record clearly closest
   const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
   const k = lanes.keywords?.find((h) => ids.has(h.ref.id));
-  return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: k.evidence ?? 0 }, sem, question));
+  return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: k.evidence ?? 0 }, sem, question, lookup));
 }
 
 /** The evidence meaning alone gives a record: only the semantic lane's first, when it is clearly the closest. */
-function meaningOnlyEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean): Map<string, number> {
+function meaningOnlyEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean, lookup: boolean): Map<string, number> {
   const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
-  return sem[0] ? new Map([[sem[0].id, semanticEvidence(undefined, sem, question)]]) : new Map();
+  return sem[0] ? new Map([[sem[0].id, semanticEvidence(undefined, sem, question, lookup)]]) : new Map();
 }
 
 /**
@@ -424,7 +424,7 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
   else reports.semantic.status = 'not-configured';
   const lanes = await runLanes(opts, names, reports, query, ctx);
-  const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic, true);
+  const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic, true, keywordQuery(opts.text));
   const results = await withFeedback(opts, { kind: 'search', text: opts.text }, found);
   return { query: { kind: 'search', text: opts.text }, results, weak, slots: reports };
 }

@@ -3,7 +3,7 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { retrieveForText } from '../../src/retrieve/engine.js';
-import { AGREEMENT_PIVOT, ONE_WORD_SHARE, RELEVANCE_FLOOR, SEMANTIC_ALONE, SEMANTIC_BASE, semanticEvidence, textEvidence, UNUSED_WORD_WEIGHT, WEIGHTY_WORD } from '../../src/retrieve/floor.js';
+import { AGREEMENT_PIVOT, keywordQuery, ONE_WORD_SHARE, RELEVANCE_FLOOR, SEMANTIC_ALONE, SEMANTIC_BASE, semanticEvidence, textEvidence, UNUSED_WORD_WEIGHT, WEIGHTY_WORD } from '../../src/retrieve/floor.js';
 import { queryOf } from '../../src/retrieve/bm25.js';
 import { surfaceForms } from '../../src/retrieve/text.js';
 import { semanticLaneFor } from '../../src/semantic/lane.js';
@@ -151,6 +151,86 @@ describe('off-topic questions answered with nothing in a publishing app whose re
       expect(s.text).toContain("Nothing in this repository's records governs this");
     }
     const m = await c.call('search_decisions', { query: IN_DOMAIN[0]![0] });
+    expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0003');
+  });
+});
+
+/**
+ * Far queries typed as keywords whose one common word ("notifications", "email") meets the
+ * notifications record, and whose average word vector sits near it: before DEC-094 meaning's
+ * agreement lifted them over the floor (0.28, 0.29, 0.26 as questions still are). Lookups of the
+ * records' own words, and a long question in other words, keep their record.
+ */
+const FAR_KEYWORDS = ['react native push notifications', 'email newsletter template layout', 'mobile push notification badges'];
+const LOOKUPS: [string, string][] = [
+  ['email delivery retries', 'ADR-0003'],
+  ['redis cache lists', 'ADR-0007'],
+  ['notify action mailer', 'ADR-0003'],
+  ['immutable revision rows', 'ADR-0008'],
+];
+const LONG_IN_OTHER_WORDS: [string, string][] = [
+  ['How are publishers told by email that their content went live, and what if delivery fails?', 'ADR-0003'],
+  ['Which service delivers the emails publishers get when content goes live, and what happens when delivery fails?', 'ADR-0003'],
+];
+
+describe('a query written as keywords is judged by its words (issue 30 item 3; DEC-094)', () => {
+  it('tells keywords from a question by its question mark or its first word', () => {
+    for (const q of ['kafka stream processing', 'GraphQL schema federation gateway', 'email delivery retries', 'click to view', 'letters to customers', '']) expect({ q, k: keywordQuery(q) }).toEqual({ q, k: true });
+    for (const q of ['how are letters to customers delivered', 'why no decimals for money', 'Which service delivers the emails?', 'kafka stream processing?', 'Can we delete a user who created documents?', "  What's decided about caching", "Don't we cache pages"]) expect({ q, k: keywordQuery(q) }).toEqual({ q, k: false });
+  });
+
+  it('meaning never stands alone for keywords, and agrees only with keyword evidence at the floor', () => {
+    const clear = [
+      { id: 'A', score: SEMANTIC_ALONE.min + 0.15 },
+      { id: 'B', score: SEMANTIC_ALONE.min - 0.05 },
+    ];
+    const lift = SEMANTIC_ALONE.min + 0.15 - SEMANTIC_BASE;
+    // a question: meaning clearly first stands alone; keywords: it does not
+    expect(semanticEvidence(undefined, clear, true)).toBeCloseTo(lift, 9);
+    expect(semanticEvidence(undefined, clear, true, true)).toBe(0);
+    // keyword evidence under the floor: meaning confirms nothing; at the floor and above, all of it
+    const weak = AGREEMENT_PIVOT / 2;
+    expect(semanticEvidence({ id: 'A', evidence: weak }, clear, true)).toBeCloseTo(lift, 9);
+    expect(semanticEvidence({ id: 'A', evidence: weak }, clear, true, true)).toBeCloseTo(weak, 9);
+    expect(semanticEvidence({ id: 'A', evidence: AGREEMENT_PIVOT }, clear, true, true)).toBeCloseTo(AGREEMENT_PIVOT + lift, 9);
+    expect(semanticEvidence({ id: 'A', evidence: 0.5 }, clear, true, true)).toBeCloseTo(0.5 + lift, 9);
+    // a place is not a text query: as before
+    expect(semanticEvidence({ id: 'A', evidence: weak }, clear, false, true)).toBeCloseTo(weak + lift, 9);
+  });
+
+  it('answers nothing to far keyword queries met by one common word; lookups and long questions in other words keep their record', async () => {
+    const repo = publisher();
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const semantic = semanticLaneFor(snapshot.root, set, {});
+      for (const q of FAR_KEYWORDS) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, results: r.results.map((x) => x.id) }).toEqual({ q, results: [] });
+        // still listed, under the floor
+        expect(r.weak?.[0]?.id).toBe('ADR-0003');
+        for (const w of r.weak ?? []) expect(w.relevance).toBeLessThan(RELEVANCE_FLOOR);
+      }
+      for (const [q, id] of [...LOOKUPS, ...LONG_IN_OTHER_WORDS]) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, first: r.results[0]?.id }).toEqual({ q, first: id });
+        expect(r.results[0]!.relevance).toBeGreaterThanOrEqual(RELEVANCE_FLOOR);
+      }
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('the CLI JSON and MCP search agree', async () => {
+    const repo = publisher();
+    const json = JSON.parse(runCli(['search', FAR_KEYWORDS[0]!, '--json'], { cwd: repo.dir }).stdout);
+    expect(json.results).toEqual([]);
+    expect(json.weak[0]).toMatchObject({ id: 'ADR-0003' });
+    const c = await connect({ cwd: repo.dir });
+    const s = await c.call('search_decisions', { query: FAR_KEYWORDS[1]! });
+    expect(s.isError).toBeFalsy();
+    expect(s.data.results).toEqual([]);
+    const m = await c.call('search_decisions', { query: LOOKUPS[0]![0] });
     expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0003');
   });
 });

@@ -243,8 +243,13 @@ describe('retrieveForPlace', () => {
       expect(t.slots.semantic.status).toBe('timeout');
       expect(t.results[0]!.id).toBe('DEC-RATE');
       const good: SemanticLane = { name: 'fixed', similar: async () => [{ id: 'DEC-CLOCK', score: 0.9 }] };
-      const g = await retrieveForText({ ...opts, text: 'webhook throttle', semantic: good });
+      // a question: the one record clearly closest in meaning is an answer, its contribution shown
+      const g = await retrieveForText({ ...opts, text: 'how do we throttle webhooks?', semantic: good });
       expect(g.results.find((x) => x.id === 'DEC-CLOCK')!.why[0]).toMatchObject({ kind: 'semantic', contribution: 0.72 });
+      // keywords are judged by their words (DEC-094): the same record is listed under weak, shown the same way
+      const k = await retrieveForText({ ...opts, text: 'webhook throttle', semantic: good });
+      expect(k.results.map((x) => x.id)).not.toContain('DEC-CLOCK');
+      expect(k.weak.find((x) => x.id === 'DEC-CLOCK')!.why[0]).toMatchObject({ kind: 'semantic', contribution: 0.72 });
     } finally {
       close();
     }

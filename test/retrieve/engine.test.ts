@@ -249,7 +249,7 @@ describe('retrieveForPlace', () => {
       // keywords are judged by their words (DEC-094): the same record is listed under weak, shown the same way
       const k = await retrieveForText({ ...opts, text: 'webhook throttle', semantic: good });
       expect(k.results.map((x) => x.id)).not.toContain('DEC-CLOCK');
-      expect(k.weak.find((x) => x.id === 'DEC-CLOCK')!.why[0]).toMatchObject({ kind: 'semantic', contribution: 0.72 });
+      expect((k.weak ?? []).find((x) => x.id === 'DEC-CLOCK')!.why[0]).toMatchObject({ kind: 'semantic', contribution: 0.72 });
     } finally {
       close();
     }

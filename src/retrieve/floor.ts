@@ -82,14 +82,16 @@ const ASKING = new Set('how why what which when where who whom whose can could s
  * never stands alone (SEMANTIC_ALONE is a question's), and its agreement with the keyword lane
  * adds its lift only once the keyword evidence itself reaches the floor (AGREEMENT_PIVOT as a
  * step, not a slope). A question ("how are letters to customers delivered", "why no decimals
- * for money") keeps both, and so does a text of more than one line (a draft `add` compares).
+ * for money", a question followed by the agent's terms as MCP search_decisions joins them) keeps
+ * both, and so does a text of more than one line (a draft `add` compares).
  * Measured over the seven development sets (DEC-094): 3 more of 122 off-topic queries answered
  * with nothing, no right answer lost, every R@5/MRR unchanged.
  */
 export function keywordQuery(text: string): boolean {
   const t = text.trim();
-  // a draft's title and decision (add's near-duplicate check) is a document, not a lookup
-  if (t.endsWith('?') || text.includes('\n')) return false;
+  // a draft's title and decision (add's near-duplicate check) is a document, not a lookup; a
+  // question mark anywhere is a question (MCP search_decisions appends the agent's terms after it)
+  if (t.includes('?') || text.includes('\n')) return false;
   const first = /^[A-Za-z]+/.exec(t)?.[0]?.toLowerCase();
   return !first || !ASKING.has(first);
 }

@@ -1,6 +1,7 @@
 // @spec SPEC-IMPACT-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import { annotationId } from '../artifacts/lookup.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { compilePaths, entryCovers, type PathSet } from '../util/path-set.js';
@@ -77,9 +78,22 @@ const literalPrefix = (entry: string) => {
  */
 export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: ImpactHit[]; code: ImpactHit[]; truncated: number }> {
   const { set, store, snapshot } = opts;
+  // an annotation's id as the team typed it (`@adr 5`) names its record here, with the set
+  // known: the stored edges are kept per file content and read the id as written (DEC-096)
+  const aliases = new Map<string, string[]>();
+  const canon = (e: ImpactEdge): ImpactEdge => {
+    if (e.kind !== 'annotation' || set.byId.has(e.src)) return e;
+    const id = annotationId(set, e.src);
+    if (id === e.src) return e;
+    const l = aliases.get(id);
+    if (!l) aliases.set(id, [e.src]);
+    else if (!l.includes(e.src)) l.push(e.src);
+    return { ...e, src: id };
+  };
   // path entries by their literal directory, so a file meets only the entries above it
   const pathEdges = new Map<string, ImpactEdge[]>();
-  for (const e of store.edgesToKind('path')) {
+  for (const raw of store.edgesToKind('path')) {
+    const e = canon(raw);
     if (!set.byId.has(e.src)) continue;
     const k = literalPrefix(e.dst);
     const l = pathEdges.get(k);
@@ -87,7 +101,8 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
     else pathEdges.set(k, [e]);
   }
   const symbolEdgesByFile = new Map<string, ImpactEdge[]>();
-  for (const e of store.edgesToKind('symbol')) {
+  for (const raw of store.edgesToKind('symbol')) {
+    const e = canon(raw);
     if (!set.byId.has(e.src)) continue;
     const f = fileOfSymbol(e.dst);
     const l = symbolEdgesByFile.get(f);
@@ -196,7 +211,8 @@ export async function walkImpact(opts: WalkOptions): Promise<{ artifacts: Impact
   /** The code an artifact names: symbols as they are, path entries expanded to the files they cover. */
   const codeOf = async (id: string): Promise<Candidate[]> => {
     const out: Candidate[] = [];
-    for (const e of store.edgesFrom('artifact', id)) {
+    const written = (aliases.get(id) ?? []).flatMap((w) => store.edgesFrom('artifact', w).filter((e) => e.kind === 'annotation').map(canon));
+    for (const e of [...store.edgesFrom('artifact', id), ...written]) {
       if (!CODE_KINDS.has(e.kind)) continue;
       const weak = WEAK_KINDS.has(e.kind);
       if (e.dstKind === 'symbol') {

@@ -1,4 +1,5 @@
 import type { Command } from '../commander.js';
+import { annotationId } from '../../artifacts/lookup.js';
 import { buildCodeIndex } from '../../code/code-index.js';
 import { codeGraph, type CodeGraph } from '../../code/graph/walk.js';
 import { parseTraceTarget } from '../../retrieve/trace.js';
@@ -72,7 +73,7 @@ export function register(program: Command): void {
       if (!target.symbol) throw new CtxError('USAGE', `graph needs a symbol: path#Symbol.name (got ${place})`);
       const index = await buildCodeIndex(repo.snapshot, repo.config);
       const both = !o.callers && !o.callees;
-      const graph = await codeGraph({ index, path: target.path, symbol: target.symbol, callers: both || !!o.callers, callees: both || !!o.callees, depth: o.depth });
+      const graph = await codeGraph({ index, path: target.path, symbol: target.symbol, callers: both || !!o.callers, callees: both || !!o.callees, depth: o.depth, idOf: (w) => annotationId(repo.set, w) });
       await index.flush();
       io().out(RENDERERS[o.json ? 'json' : o.format](graph));
     } finally {

@@ -7,7 +7,7 @@ import { findSymbol } from '../anchors.js';
 import { innermostSymbol, type CodeIndex } from '../code-index.js';
 import { gitGrepFiles } from '../grep.js';
 import type { CodeSymbol } from '../types.js';
-import { graphOf, MODULE, type CodeGraph, type CodeGraphOptions, type GraphEdge, type GraphNode } from './walk.js';
+import { governingIds, graphOf, MODULE, type CodeGraph, type CodeGraphOptions, type GraphEdge, type GraphNode } from './walk.js';
 
 const TS_EXT = /\.(?:[cm]?[jt]sx?)$/;
 
@@ -74,7 +74,7 @@ export async function preciseGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
     let n = nodes.get(id);
     if (!n) {
       const ann = index.annotationsIn(path).filter((a) => (sym ? a.symbol === sym.name || (a.symbol !== undefined && sym.name.startsWith(a.symbol + '.')) : false) || a.symbol === undefined);
-      n = { id, path, symbol: sym ? sym.name : MODULE, governedBy: [...new Set(ann.flatMap((a) => a.ids))].sort(), distance };
+      n = { id, path, symbol: sym ? sym.name : MODULE, governedBy: governingIds(opts, ann), distance };
       if (sym) n.line = sym.line;
       nodes.set(id, n);
     } else if (Math.abs(distance) < Math.abs(n.distance)) n.distance = distance;

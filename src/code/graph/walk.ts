@@ -52,6 +52,17 @@ export interface CodeGraphOptions {
    * Default: precise for TS/JS files, index for the others.
    */
   strategy?: CallGraphStrategy;
+  /**
+   * The id an annotation names, as the artifact set reads it (`@adr 5` names ADR-0005:
+   * annotationId, DEC-096); default: as written.
+   */
+  idOf?: (written: string) => string;
+}
+
+/** The ids a node's annotations name, each as the artifact set reads it, once and sorted. */
+export function governingIds(opts: CodeGraphOptions, ann: readonly { ids: readonly string[] }[]): string[] {
+  const idOf = opts.idOf ?? ((w: string) => w);
+  return [...new Set(ann.flatMap((a) => a.ids.map(idOf)))].sort();
 }
 
 export type CallGraphStrategy = 'precise' | 'index';
@@ -112,7 +123,7 @@ async function indexGraph(opts: CodeGraphOptions): Promise<CodeGraph> {
     if (!n) {
       const line = (await g.declarations(path)).find(([name]) => name === symbol)?.[1];
       const ann = index.annotationsIn(path).filter((a) => a.symbol === undefined || a.symbol === symbol || symbol.startsWith(a.symbol + '.') || (line !== undefined && a.startLine <= line && line <= a.endLine));
-      n = { id, path, symbol, governedBy: [...new Set(ann.flatMap((a) => a.ids))].sort(), distance };
+      n = { id, path, symbol, governedBy: governingIds(opts, ann), distance };
       if (line !== undefined) n.line = line;
       nodes.set(id, n);
     } else if (Math.abs(distance) < Math.abs(n.distance)) n.distance = distance;

@@ -69,6 +69,17 @@ class DraftJudge {
     return new DraftJudge(set, threshold, embedder, semantic, sim);
   }
 
+  private words: Set<string> | undefined;
+
+  /** The words of every record of the set, whole text: what the repository's records name. */
+  private recordWords(): Set<string> {
+    if (!this.words) {
+      this.words = new Set<string>();
+      for (const a of this.set.artifacts) for (const t of textTerms(a)) this.words.add(t);
+    }
+    return this.words;
+  }
+
   async judge(draft: DecisionDraft, excluded: readonly string[]): Promise<SimilarResult> {
     const { set, threshold, embedder, semantic, sim } = this;
     const title = draft.title?.trim() || deriveTitle(draft.decision);
@@ -95,6 +106,8 @@ class DraftJudge {
     const whole = weights.slice(0, MATCHED_SHOWN).reduce((a, b) => a + b, 0) || 1;
     // a fixed scale: a pair's score does not depend on the threshold it is compared with
     const scale = DEFAULT_CONFLICT_THRESHOLD / AGREEMENT_AT_THRESHOLD;
+    const names = namesOf(`${title}\n${draft.decision}`);
+    const known = names.length ? this.recordWords() : new Set<string>();
     const similar: SimilarRecord[] = [];
     candidates.forEach((r, i) => {
       const pair = pairs.get(r.id);
@@ -107,12 +120,52 @@ class DraftJudge {
       // rule, the PR comment) is its own first answer, and a neighbour it shares only the
       // repository's template words with scores a few hundredths of it
       const standing = r.score / fused[0]!.score;
-      const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing);
+      const named = namedIn(names, this.set.byId.get(r.id), known);
+      const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing * named);
       similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
     });
     similar.sort((x, y) => y.similarity - x.similarity || x.rank! - y.rank!);
     return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: similar.filter((s) => s.similarity >= threshold) };
   }
+}
+
+/**
+ * The things a draft names: its capitalised words, not acronyms, that do not start a sentence
+ * or a line (Koin, Redis, GraphQL), each as its terms. What a decision chooses is usually one.
+ */
+export function namesOf(text: string): string[][] {
+  const out = new Map<string, string[]>();
+  for (const sentence of text.split(/\n+|[.!?;:]\s+/)) {
+    const words = sentence.trim().split(/\s+/).slice(1);
+    for (const w of words) {
+      const bare = w.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+      // an acronym (UI, API, CI, JWTs) is as often the area's word as a thing chosen
+      if (!/^[A-Z]/.test(bare) || /^[A-Z0-9]+s?$/.test(bare)) continue;
+      const t = terms(bare);
+      if (t.length) out.set(t.join(' '), t);
+    }
+  }
+  return [...out.values()];
+}
+
+/** A record's words, whole text. */
+const textTerms = (a: Artifact) => terms([a.title, a.summary ?? '', a.keywords.join(' '), a.body].join('\n'));
+
+/**
+ * How far a record names the new things a draft names: of the draft's names that this record
+ * or no record of the set mentions (a name other records know, JavaScript or UI, is the
+ * area's, not what the draft chooses), the share this record mentions, counted half; 1 with
+ * none. A draft choosing a thing no record mentions (Koin for dependency injection, beside the
+ * build's dependency management) decides something else than the records it shares its
+ * area's words with (DEC-096). Half, not all: a restatement may name one thing its record does not.
+ */
+function namedIn(names: readonly string[][], a: Artifact | undefined, known: ReadonlySet<string>): number {
+  if (!names.length || !a) return 1;
+  const words = new Set(textTerms(a));
+  const has = (n: readonly string[], w: ReadonlySet<string>) => n.every((t) => w.has(t));
+  const counted = names.filter((n) => has(n, words) || !has(n, known));
+  if (!counted.length) return 1;
+  return (1 + counted.filter((n) => has(n, words)).length / counted.length) / 2;
 }
 
 /** The draft's words search matched in a record (its keyword evidence, as the draft wrote them). */

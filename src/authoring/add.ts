@@ -56,6 +56,8 @@ export interface AddDecisionResult extends ConflictCheck {
   format: 'contextia' | 'nygard' | 'madr';
   /** dry run: the text that would be written (a frontmatter record's id a placeholder, an ADR record's number the next free one) */
   text?: string;
+  /** an ADR record from the team's template: sections that still hold its guidance, to be written */
+  guidance?: string[];
 }
 
 const SCOPES = new Set(['global', 'domain', 'project']);
@@ -140,11 +142,12 @@ export async function addDecision(root: string, set: ArtifactSet, input: AddDeci
       },
       dryRun: opts.dryRun,
     });
-    if (opts.dryRun) return { ...check, outcome: 'dry-run', id: rec.id, file: rec.file, format: rec.style, text: rec.text };
+    const guidance = rec.guidance ? { guidance: rec.guidance } : {};
+    if (opts.dryRun) return { ...check, outcome: 'dry-run', id: rec.id, file: rec.file, format: rec.style, text: rec.text, ...guidance };
     const prov = sidecarProvenance(input.provenance, now);
     // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
     if (prov && !set.config.noFile) await updateSidecarProvenance(root, set.config.dir, new Map([[rec.id, prov]]));
-    return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style };
+    return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style, ...guidance };
   }
   const content = frontmatterContent(input);
   if (opts.dryRun) {

@@ -1,13 +1,14 @@
 // @spec SPEC-AUTHORING-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import { folderTemplates } from '../artifacts/sources/record-template.js';
 import type { Artifact } from '../artifacts/types.js';
 import { retrieveForText } from '../retrieve/engine.js';
 import { terms } from '../retrieve/text.js';
 import type { RetrievedRecord } from '../retrieve/types.js';
 import type { Embedder } from '../semantic/embedder.js';
 import { EmbeddingLane, semanticSettings } from '../semantic/lane.js';
-import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, decisionSection, DecisionSimilarity, deriveTitle, draftText, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
+import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, decisionSection, DecisionSimilarity, deriveTitle, draftText, templateDecisions, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
 
 /**
  * Records search ranks for a draft that may be restated by it. A restatement's record is the
@@ -58,6 +59,8 @@ class DraftJudge {
     private readonly embedder: Embedder | undefined,
     private readonly semantic: EmbeddingLane | undefined,
     private readonly sim: DecisionSimilarity,
+    /** records whose decision is still their template's guidance: never a draft's restatement */
+    private readonly undecided: ReadonlySet<string>,
   ) {}
 
   static async open(root: string, set: ArtifactSet, opts: SimilarOptions): Promise<DraftJudge> {
@@ -65,8 +68,9 @@ class DraftJudge {
     const env = opts.env ?? process.env;
     const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, env));
     const semantic = embedder ? new EmbeddingLane(root, set, embedder, semanticSettings(set, env).threshold) : undefined;
+    const undecided = templateDecisions(set, folderTemplates(root, set.artifacts));
     const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
-    return new DraftJudge(set, threshold, embedder, semantic, sim);
+    return new DraftJudge(set, threshold, embedder, semantic, sim, undecided);
   }
 
   private words: Set<string> | undefined;
@@ -84,7 +88,7 @@ class DraftJudge {
     const { set, threshold, embedder, semantic, sim } = this;
     const title = draft.title?.trim() || deriveTitle(draft.decision);
     const text = [title, draft.decision, (draft.keywords ?? []).join(' ')].join('\n');
-    const exclude = new Set(excluded);
+    const exclude = new Set([...excluded, ...this.undecided]);
     const found = await retrieveForText({
       snapshot: set.snapshot,
       set,

@@ -1,5 +1,6 @@
 // @spec SPEC-AUTHORING-001
 
+import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { isInactive } from '../artifacts/in-force.js';
@@ -206,6 +207,28 @@ function overlapSorted(a: Uint32Array, b: Uint32Array): number {
 /** The part of a record compared lexically: what names the decision, not the whole discussion. */
 function headText(a: Artifact): string {
   return [a.title, a.summary ?? '', a.keywords.join(' '), decisionSection(a.body)].join('\n');
+}
+
+/**
+ * Does a record's Decision part still hold its folder template's guidance (written by `new`,
+ * or by `add` into a template with no Decision section)? Such a record decides nothing yet:
+ * two of them share the template's words, not a decision (DEC-096).
+ */
+export function decisionFromTemplate(body: string, template: string): boolean {
+  const norm = (t: string) => t.replace(/<!--[\s\S]*?-->/g, ' ').replace(/\s+/g, ' ').trim();
+  const fm = /^---[ \t]*\n[\s\S]*?\n---[ \t]*(?:\n|$)/.exec(template);
+  const theirs = norm(decisionSection(fm ? template.slice(fm[0].length) : template));
+  return !!theirs && /^#{1,4}\s*(?:\d+\.\s*)?decision(?:\s+outcome)?\s*$/im.test(template) && norm(decisionSection(body)) === theirs;
+}
+
+/** Active decisions whose Decision part is still their folder template's guidance (decisionFromTemplate), by id. */
+export function templateDecisions(set: ArtifactSet, templates: ReadonlyMap<string, string | undefined>): Set<string> {
+  const out = new Set<string>();
+  for (const a of activeDecisions(set)) {
+    const t = a.format === 'adr' && a.origin === 'repo' ? templates.get(path.posix.dirname(a.file)) : undefined;
+    if (t && decisionFromTemplate(a.body, t)) out.add(a.id);
+  }
+  return out;
 }
 
 /** The Decision (or Decision Outcome) section of a body, bounded; the first 1,500 characters otherwise. */

@@ -38,6 +38,8 @@ export interface NewRecordResult {
   text: string;
   /** the team's template the record was written from, when the folder keeps one */
   template?: string;
+  /** sections that still hold the template's guidance, as headed (the author writes them) */
+  guidance?: string[];
   /** the folder's generated log (adr-log's index.md) that got the record's line, when it keeps one */
   log?: string;
 }
@@ -190,7 +192,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const abs = path.join(root, ...file.split('/'));
     // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
     await containedPath(root, abs);
-    const result = { id: adrIdFor(file, src.prefix), file, abs, style: style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}) };
+    const result = { id: adrIdFor(file, src.prefix), file, abs, style: style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
     if (o.dryRun) {
       if (existsSync(abs)) continue;
       return result;

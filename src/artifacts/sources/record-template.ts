@@ -1,7 +1,9 @@
 // @spec SPEC-SOURCES-001
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Artifact } from '../types.js';
 import { isTemplateFile } from './files.js';
 import { roleOf, type RecordFill, type Role } from './record-shape.js';
 import { SITE_ORDER_KEYS } from './site-keys.js';
@@ -22,14 +24,59 @@ export async function findTemplate(root: string, dir: string): Promise<{ file: s
     const names = await readdir(path.join(root, ...rel.split('/'))).catch(() => [] as string[]);
     for (const n of names) if (isTemplateFile(n)) found.push(`${rel}/${n}`);
   }
-  const plain = (f: string) => (/^[_.]?(?:0+[-_ .])?(?:adr-|madr-)?template\.(md|markdown)$/i.test(path.posix.basename(f)) ? 0 : 1);
-  found.sort((a, b) => plain(a) - plain(b) || a.length - b.length || (a < b ? -1 : 1));
-  for (const file of found) {
-    const text = await readFile(path.join(root, ...file.split('/')), 'utf8').catch(() => undefined);
-    // a template with no title line is no record template (a snippet, an include)
-    if (text !== undefined && /^#\s+\S/m.test(text)) return { file, text: text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n') };
+  for (const file of templateOrder(found)) {
+    const t = asTemplate(file, await readFile(path.join(root, ...file.split('/')), 'utf8').catch(() => undefined));
+    if (t) return t;
   }
   return undefined;
+}
+
+/** findTemplate, synchronously (a check rule's memo key). */
+export function findTemplateSync(root: string, dir: string): { file: string; text: string } | undefined {
+  const found: string[] = [];
+  for (const sub of TEMPLATE_DIRS) {
+    const rel = sub ? `${dir}/${sub}` : dir;
+    let names: string[] = [];
+    try {
+      names = readdirSync(path.join(root, ...rel.split('/')));
+    } catch {
+      // no such folder
+    }
+    for (const n of names) if (isTemplateFile(n)) found.push(`${rel}/${n}`);
+  }
+  for (const file of templateOrder(found)) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(path.join(root, ...file.split('/')), 'utf8');
+    } catch {
+      // unreadable: the next one
+    }
+    const t = asTemplate(file, text);
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/** The template of each folder holding ADR-format decisions of the repository, by folder (undefined: none). */
+export function folderTemplates(root: string, artifacts: readonly Artifact[]): Map<string, string | undefined> {
+  const m = new Map<string, string | undefined>();
+  for (const a of artifacts) {
+    if (a.type !== 'decision' || a.format !== 'adr' || a.origin !== 'repo') continue;
+    const dir = path.posix.dirname(a.file);
+    if (!m.has(dir)) m.set(dir, findTemplateSync(root, dir)?.text);
+  }
+  return m;
+}
+
+/** Templates in the order findTemplate takes them. */
+function templateOrder(found: string[]): string[] {
+  const plain = (f: string) => (/^[_.]?(?:0+[-_ .])?(?:adr-|madr-)?template\.(md|markdown)$/i.test(path.posix.basename(f)) ? 0 : 1);
+  return [...found].sort((a, b) => plain(a) - plain(b) || a.length - b.length || (a < b ? -1 : 1));
+}
+
+/** A template file's text, or undefined when it is none: a template with no title line is no record template (a snippet, an include). */
+function asTemplate(file: string, text: string | undefined): { file: string; text: string } | undefined {
+  return text !== undefined && /^#\s+\S/m.test(text) ? { file, text: text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n') } : undefined;
 }
 
 export interface TemplateFill extends RecordFill {
@@ -60,7 +107,7 @@ const yamlScalar = (s: string) => (/^[A-Za-z0-9][^:#'"{}[\],&*!|>%@`]*$/.test(s)
  * consequences replace that section's guidance). A template whose status lines are commented
  * out of its frontmatter gets them back: a record without a status has no lifecycle.
  */
-export function fillTemplate(template: string, f: TemplateFill): { text: string; madr: boolean } {
+export function fillTemplate(template: string, f: TemplateFill): { text: string; madr: boolean; guidance: string[] } {
   let yaml: string[] | undefined;
   let body = template;
   const fm = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(template);
@@ -121,9 +168,13 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     replace.set(k, ['', fill, '', ...lines.slice(keep, s.end).filter((l) => l.trim())]);
   }
   const out: string[] = lines.slice(0, firstSection);
+  // the sections whose template text stays: the author still has them to write (DEC-096)
+  const guidance: string[] = [];
   for (const [k, s] of sections.entries()) {
     if (dropped.has(k)) continue;
-    out.push(lines[s.at]!, ...(replace.get(k) ?? lines.slice(s.at + 1, s.end)));
+    const body = replace.get(k) ?? lines.slice(s.at + 1, s.end);
+    out.push(lines[s.at]!, ...body);
+    if (!replace.has(k) && body.some((l) => l.replace(/<!--.*?-->/g, '').trim())) guidance.push(lines[s.at]!.replace(/<!--.*-->/, '').replace(/^#+\s*/, '').trim());
   }
   const madr = !!yaml || sections.some((s) => s.role === 'decision' && /outcome/i.test(lines[s.at]!));
   // a part git ctx add wrote that the template has no section for
@@ -137,7 +188,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   if (yaml) front = `---\n${fillFrontmatter(yaml, f, statusHome, dateHome).join('\n')}\n---\n`;
   let text = front + out.join('\n');
   if (!text.endsWith('\n')) text += '\n';
-  return { text: text.replace(/\n{3,}/g, '\n\n'), madr };
+  return { text: text.replace(/\n{3,}/g, '\n\n'), madr, guidance };
 }
 
 /** The template's frontmatter with status, date, title and a menu-order number filled. */
@@ -160,4 +211,9 @@ function fillFrontmatter(yaml: string[], f: TemplateFill, statusElsewhere: boole
   if (!dateElsewhere && !out.some((l) => /^date:/.test(l))) out.push(`date: ${f.date}`);
   out.push(...list('paths', f.paths), ...list('keywords', f.keywords));
   return out;
+}
+
+/** The one line `new` and `add` print for a record whose sections still hold the template's guidance. */
+export function guidanceNote(sections: readonly string[]): string {
+  return `to write: ${sections.join(', ')} (the template's guidance is still there)`;
 }

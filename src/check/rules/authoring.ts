@@ -1,7 +1,8 @@
 // @spec SPEC-AUTHORING-001
 
 import { artifactSetKey } from '../rule-memo.js';
-import type { Rule } from '../types.js';
+import type { CheckContext, Rule } from '../types.js';
+import { folderTemplates } from '../../artifacts/sources/record-template.js';
 import { ageDays, CONFIDENCE, provenanceOf } from '../../artifacts/sources/provenance.js';
 
 type Out = Awaited<ReturnType<Rule['run']>>[number];
@@ -25,12 +26,16 @@ export const AUTHORING_RULES: Rule[] = [
       const env = Object.keys(process.env).filter((k) => k.startsWith('GIT_CTX_EMBED_')).sort().map((k) => `${k}=${process.env[k]}`);
       // 'search-judged': findings kept before pairs went through search's judgement are not
       // reused; 'marked': nor those kept before a pair past JUDGED_RECORDS said so
-      return `search-judged marked\n${artifactSetKey(ctx)}\n${env.join('\n')}`;
+      // 'templates': a record whose decision is still its template's guidance is not compared
+      return `search-judged marked templates\n${artifactSetKey(ctx)}\n${templatesKey(ctx)}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');
       const { areLinked, confirmRestatements, JUDGED_RECORDS } = await import('../../authoring/draft-similar.js');
-      const records = activeDecisions(ctx.set);
+      const { templateDecisions } = await import('../../authoring/similar.js');
+      // a record whose Decision part is still its folder template's guidance decides nothing yet (DEC-096)
+      const undecided = templateDecisions(ctx.set, templatesOf(ctx));
+      const records = activeDecisions(ctx.set).filter((a) => !undecided.has(a.id));
       if (records.length < 2) return [];
       const threshold = conflictThreshold(ctx.set);
       const embedder = configuredEmbedder(ctx.set);
@@ -81,3 +86,16 @@ export const AUTHORING_RULES: Rule[] = [
     },
   },
 ];
+
+/** The folders' templates (folderTemplates), read once per check run. */
+const TEMPLATES = new WeakMap<CheckContext, Map<string, string | undefined>>();
+function templatesOf(ctx: CheckContext): Map<string, string | undefined> {
+  let m = TEMPLATES.get(ctx);
+  if (!m) TEMPLATES.set(ctx, (m = folderTemplates(ctx.snapshot.root, ctx.set.artifacts)));
+  return m;
+}
+
+/** The templates the rule's findings depend on, as a key. */
+function templatesKey(ctx: CheckContext): string {
+  return JSON.stringify([...templatesOf(ctx)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

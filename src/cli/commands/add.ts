@@ -1,5 +1,6 @@
 // @spec SPEC-AUTHORING-001
 
+import { guidanceNote } from '../../artifacts/sources/record-template.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,9 +134,11 @@ function printResult(r: AddDecisionResult, o: AddCliOptions): void {
   if (r.outcome === 'written') {
     io().out(`${r.file}\n`);
     io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : ''}\n`);
+    if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
   } else if (r.outcome === 'dry-run') {
     io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : ', nothing similar'}\n`);
     if (r.text) io().out(r.text);
+    if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
   }
 }
 

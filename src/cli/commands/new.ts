@@ -1,3 +1,4 @@
+import { guidanceNote } from '../../artifacts/sources/record-template.js';
 import type { Command } from '../commander.js';
 import { createArtifact } from '../../init/new-artifact.js';
 import { confirmEntries } from '../../check/confirm/author.js';
@@ -68,13 +69,14 @@ export function register(program: Command): void {
           const asked = o.in === undefined ? [o.id !== undefined && '--id', o.domain !== undefined && '--domain', o.links?.length && '--links'].filter(Boolean) : [];
           if (asked.length) throw new CtxError('USAGE', `this repository's decisions are records in ${target.dir}/, which take no ${asked.join(', ')}`, { hint: `write a ${repo.config.dir}/ record instead: --in ${repo.config.dir}` });
           const rec = await createRecord(repo.set, { dir: target.dir, title: o.title ?? '', status: o.status, date: now.toISOString().slice(0, 10), dryRun: o.dryRun, ...(confirm.length ? { content: { confirm } } : {}) });
-          if (o.dryRun) return dryRun({ id: rec.id, type, file: rec.file, text: rec.text, style: rec.style, template: rec.template }, o.json);
+          if (o.dryRun) return dryRun({ id: rec.id, type, file: rec.file, text: rec.text, style: rec.style, template: rec.template, guidance: rec.guidance }, o.json);
           // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
           if (!repo.config.noFile) await updateSidecarProvenance(repo.snapshot.root, repo.config.dir, new Map([[rec.id, { ...provenance, date: now.toISOString().slice(0, 10) }]]));
-          if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style, ...(rec.log ? { log: rec.log } : {}) }, null, 2) + '\n');
+          if (o.json) io().out(JSON.stringify({ version: 1, id: rec.id, type, file: rec.file, style: rec.style, ...(rec.log ? { log: rec.log } : {}), ...(rec.guidance ? { guidance: rec.guidance } : {}) }, null, 2) + '\n');
           else {
             io().out(`${rec.file}\n`);
             io().err(`${colors().green('created')} ${rec.id} (${rec.style}${rec.template ? `, from ${rec.template}` : ''})${rec.log ? `; listed in ${rec.log}` : ''}\n`);
+            if (rec.guidance) io().err(`${guidanceNote(rec.guidance)}\n`);
             io().err(`next: write its context and decision, then git ctx check and commit it; git ctx for <file> finds it by its words\n`);
           }
           return;
@@ -94,10 +96,11 @@ export function register(program: Command): void {
 }
 
 /** A dry run: the file that would be written and its text; nothing is written. */
-function dryRun(r: { id: string; type: string; file: string; text: string; style?: string; template?: string }, json: boolean | undefined): void {
-  if (json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file, ...(r.style ? { style: r.style } : {}), ...(r.template ? { template: r.template } : {}), dryRun: true, text: r.text }, null, 2) + '\n');
+function dryRun(r: { id: string; type: string; file: string; text: string; style?: string; template?: string; guidance?: string[] }, json: boolean | undefined): void {
+  if (json) io().out(JSON.stringify({ version: 1, id: r.id, type: r.type, file: r.file, ...(r.style ? { style: r.style } : {}), ...(r.template ? { template: r.template } : {}), ...(r.guidance ? { guidance: r.guidance } : {}), dryRun: true, text: r.text }, null, 2) + '\n');
   else {
     io().err(`dry run: would create ${r.id} as ${r.file}${r.style ? ` (${r.style}${r.template ? `, from ${r.template}` : ''})` : ''}; nothing written\n`);
     io().out(r.text);
+    if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
   }
 }

@@ -161,7 +161,8 @@ const textTerms = (a: Artifact) => terms([a.title, a.summary ?? '', a.keywords.j
  * area's, not what the draft chooses), the share this record mentions, counted half; 1 with
  * none. A draft choosing a thing no record mentions (Koin for dependency injection, beside the
  * build's dependency management) decides something else than the records it shares its
- * area's words with (DEC-096). Half, not all: a restatement may name one thing its record does not.
+ * area's words with. Half, not all: a restatement may name one thing its record does not.
+ * @decision DEC-096
  */
 function namedIn(names: readonly string[][], a: Artifact | undefined, known: ReadonlySet<string>): number {
   if (!names.length || !a) return 1;

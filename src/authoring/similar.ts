@@ -212,7 +212,8 @@ function headText(a: Artifact): string {
 /**
  * Does a record's Decision part still hold its folder template's guidance (written by `new`,
  * or by `add` into a template with no Decision section)? Such a record decides nothing yet:
- * two of them share the template's words, not a decision (DEC-096).
+ * two of them share the template's words, not a decision.
+ * @decision DEC-096
  */
 export function decisionFromTemplate(body: string, template: string): boolean {
   const norm = (t: string) => t.replace(/<!--[\s\S]*?-->/g, ' ').replace(/\s+/g, ' ').trim();

@@ -213,7 +213,7 @@ function fillFrontmatter(yaml: string[], f: TemplateFill, statusElsewhere: boole
   return out;
 }
 
-/** The one line `new` and `add` print for a record whose sections still hold the template's guidance. */
+/** The one line `new` and `add` print for a record whose sections still hold the template's guidance. @decision DEC-096 */
 export function guidanceNote(sections: readonly string[]): string {
   return `to write: ${sections.join(', ')} (the template's guidance is still there)`;
 }

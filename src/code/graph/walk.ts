@@ -59,7 +59,7 @@ export interface CodeGraphOptions {
   idOf?: (written: string) => string;
 }
 
-/** The ids a node's annotations name, each as the artifact set reads it, once and sorted. */
+/** The ids a node's annotations name, each as the artifact set reads it, once and sorted. @decision DEC-096 */
 export function governingIds(opts: CodeGraphOptions, ann: readonly { ids: readonly string[] }[]): string[] {
   const idOf = opts.idOf ?? ((w: string) => w);
   return [...new Set(ann.flatMap((a) => a.ids.map(idOf)))].sort();

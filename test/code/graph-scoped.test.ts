@@ -113,6 +113,30 @@ describe('answers for one file without the whole graph (DEC-089)', () => {
     );
   });
 
+  it('Ruby: require and require_relative, constants by their last name (nested modules, Foo::Bar, the same class in two files), superclasses, .new', async () => {
+    const { parsed, whole, count } = await compareAll(
+      {
+        'app/services/application_service.rb': 'class ApplicationService\n  def self.call(*args)\n    new(*args).call\n  end\nend\n',
+        'app/services/billing/refund_service.rb': 'module Billing\n  class RefundService < ApplicationService\n    def initialize(payment)\n      @payment = payment\n    end\n\n    def call\n      Gateway::Client.refund(@payment.amount)\n      AuditLog.record(:refund, @payment)\n      Ledger.new.post(@payment)\n    end\n  end\nend\n',
+        'app/models/audit_log.rb': 'class AuditLog < ApplicationRecord\n  def self.record(event, subject)\n    create!(event: event, subject: subject)\n  end\nend\n',
+        // the same constant declared twice: the graph's first declaration wins, here as there
+        'app/models/ledger.rb': 'class Ledger\n  def initialize; end\n  def post(p); end\nend\n',
+        'lib/legacy/ledger.rb': 'class Ledger\n  def post(p); end\nend\n',
+        'app/models/billing/ledger.rb': 'module Billing\n  class Ledger\n    def post(p); end\n  end\nend\n',
+        'lib/gateway/client.rb': "require 'gateway/http'\n\nmodule Gateway\n  class Client\n    def self.refund(amount)\n      Http.post('/refunds', amount)\n    end\n  end\nend\n",
+        'lib/gateway/http.rb': 'class Gateway::Http\n  def self.post(path, body); end\nend\n',
+        'app/controllers/refunds_controller.rb': "require_relative '../services/billing/refund_service'\n\nclass RefundsController < ApplicationController\n  def create\n    Billing::RefundService.call(payment)\n  end\nend\n",
+        'app/controllers/application_controller.rb': 'class ApplicationController\nend\n',
+        'script/report.rb': "require 'gateway/client'\n\nputs Gateway::Client.refund(1)\n",
+      },
+      'ruby',
+    );
+    expect(await whole.importers('lib/gateway/client.rb')).toEqual(['app/services/billing/refund_service.rb', 'script/report.rb']);
+    expect(await whole.imports('app/services/billing/refund_service.rb')).toContain('app/models/billing/ledger.rb');
+    // a file only its neighbours name is answered from a part of the tree
+    expect(parsed['app/models/audit_log.rb']!).toBeLessThan(count);
+  });
+
   it('TypeScript/JavaScript: relative, .js-suffixed, paths-mapped, baseUrl, workspace-package and dynamic imports, require, re-exports', async () => {
     const ts = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['web/src/*'] }, module: 'nodenext', moduleResolution: 'nodenext', allowJs: true, jsx: 'react-jsx' } }),

@@ -8,8 +8,8 @@
  * scan of the text, without parsing), then the files that decide where those imports lead, and
  * the answer is what the whole graph would say. Languages whose imports are bound by what a
  * file's text must contain: Java (package and class names), Go (the package folder's import
- * path), Python (the module's name) and TypeScript/JavaScript (the file's name). The others
- * answer from the whole graph.
+ * path), Python (the module's name), TypeScript/JavaScript (the file's name) and Ruby (the
+ * file's name and its constants' last names). Rust answers from the whole graph.
  */
 
 import type { Snapshot } from '../../snapshot/types.js';
@@ -29,7 +29,7 @@ export interface FileAnswer {
   decls: [string, number, number][];
 }
 
-const SCOPED: ReadonlySet<GraphLanguage> = new Set(['java', 'go', 'python', 'typescript']);
+const SCOPED: ReadonlySet<GraphLanguage> = new Set(['java', 'go', 'python', 'typescript', 'ruby']);
 
 /** Whether a file's imports and importers can be answered without the whole graph. */
 export const canScope = (lang: GraphLanguage): boolean => SCOPED.has(lang);
@@ -59,7 +59,9 @@ export async function answerForFile(snapshot: Snapshot, c: Collected, path: stri
         ? await javaScope(snapshot, same, focus, own, reader, maxBytes)
         : focus.lang === 'typescript'
           ? await tsScope(snapshot, c, same, focus, reader, maxBytes)
-          : await bySpelling(snapshot, c, same, focus, reader, maxBytes);
+          : focus.lang === 'ruby'
+            ? await rubyScope(snapshot, same, focus, own, reader)
+            : await bySpelling(snapshot, c, same, focus, reader, maxBytes);
     if (!scope) return undefined;
     const linker = new Linker(scope.facts, scope.resolver ?? { ts: () => undefined }, scope.manifests);
     const importers = scope.candidates.filter((q) => linker.importsOf(q).includes(path)).sort();
@@ -232,6 +234,43 @@ async function bySpelling(snapshot: Snapshot, c: Collected, files: CodeFile[], f
   // a file the graph could not read has no facts there either: not a module or package file
   for (const q of [focus, ...candidates]) if (!parsed.has(q.path)) facts.delete(q.path);
   return { facts, candidates: candidates.filter((q) => parsed.has(q.path)).map((q) => q.path), manifests };
+}
+
+/**
+ * Ruby. A file Q imports P by a `require` whose path ends in P's name (`require 'orders/place'`,
+ * `require_relative '../place'`), or by calling a constant P declares (`Orders::Place.call`),
+ * which Q's text spells by the constant's last name. Where a constant leads depends on every
+ * file declaring a constant of that last name (the first in the graph's order, innermost
+ * scope first): those files spell it too. So the files spelling P's name or its classes' last
+ * names are parsed, then the files spelling the last name of any constant they (and P) call;
+ * every other Ruby file stands in by its path, for the requires. @decision DEC-096
+ */
+async function rubyScope(snapshot: Snapshot, files: CodeFile[], focus: CodeFile, own: FileFacts, reader: FactsReader): Promise<Scope | undefined> {
+  const last = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+  const words = new Set([base(focus.path).replace(/\.rb$/, ''), ...own.decls.filter((d) => d.kind === 'class').map((d) => last(d.name))].filter(Boolean));
+  const others = files.filter((q) => q.path !== focus.path);
+  const spelled = await filesSpelling(snapshot, others.map((q) => q.path), [...words]);
+  if (!spelled) return undefined;
+  const candidates = others.filter((q) => spelled.has(q.path));
+  const parsed = await reader.facts([focus, ...candidates]);
+  // the last names of the constants they call (`Foo::Bar.baz` -> Bar): every file declaring one is read
+  const constants = new Set<string>();
+  for (const f of parsed.values()) {
+    for (const call of f.calls) {
+      let k = 0;
+      while (k < call.callee.length && /^[A-Z]/.test(call.callee[k]!)) k++;
+      if (k && call.callee[0] !== 'this') constants.add(call.callee[k - 1]!);
+    }
+  }
+  const rest = others.filter((q) => !parsed.has(q.path) && !spelled.has(q.path));
+  const declaring = await filesSpelling(snapshot, rest.map((q) => q.path), [...constants]);
+  if (!declaring) return undefined;
+  const more = await reader.facts(rest.filter((q) => declaring.has(q.path)));
+  const facts = new Map<string, FileFacts>();
+  for (const q of files) facts.set(q.path, parsed.get(q.path) ?? more.get(q.path) ?? stub(q.lang));
+  // a file the graph could not read has no facts there either: no path a require reaches
+  for (const q of [focus, ...candidates, ...rest.filter((x) => declaring.has(x.path))]) if (!parsed.has(q.path) && !more.has(q.path)) facts.delete(q.path);
+  return { facts, candidates: candidates.filter((q) => parsed.has(q.path)).map((q) => q.path), manifests: new Map() };
 }
 
 /**

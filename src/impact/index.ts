@@ -1,6 +1,7 @@
 // @spec SPEC-IMPACT-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
+import { annotationId, recordsByNumber, requireArtifact } from '../artifacts/lookup.js';
 import { buildCodeIndex, type CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import { CtxError } from '../errors.js';
@@ -71,6 +72,12 @@ export async function resolveImpactTarget(snapshot: Snapshot, set: ArtifactSet, 
   if (file && (await snapshot.blobOf(file)) !== undefined) return { kind: 'file', id: file, start: [{ kind: 'file', id: file }] };
   const under = file ? await snapshot.listUnder(file) : [];
   if (under.length) return { kind: 'directory', id: file, start: under.slice(0, MAX_START_FILES).map((e) => ({ kind: 'file', id: e.path })) };
+  // an id as people type it (`5`, `adr-5`, `0005-use-coroutines` for ADR-0005), as show takes it:
+  // one record is the answer; a number several records share says which (requireArtifact)
+  const typed = recordsByNumber(set, t);
+  if (typed.length > 1) requireArtifact(set, t);
+  const id = annotationId(set, t);
+  if (set.byId.has(id)) return { kind: 'artifact', id, start: [{ kind: 'artifact', id }] };
   throw await notFound(set, snapshot, t, file);
 }
 

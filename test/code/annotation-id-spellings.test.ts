@@ -64,6 +64,11 @@ describe('annotation ids spelt as the team spells them', () => {
     // forward, from the record: the code annotated with its number
     const forward = impact('ADR-0005').code.map((c) => c.node.id);
     expect(forward).toEqual(expect.arrayContaining(['app/sync.py', 'src/queue.ts#enqueue']));
+    // the target typed as people type ids, as show takes it
+    for (const typed of ['5', 'adr-5', '0005-use-coroutines']) expect(impact(typed).code.map((c) => c.node.id)).toEqual(forward);
+    const none = runCli(['impact', '99', '--json'], { cwd: repo.dir });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain('no artifact 99');
     // the code graph names the record on each node
     const graph = (place: string) => {
       const r = runCli(['graph', place, '--json'], { cwd: repo.dir });

@@ -4,6 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { isGlob } from '../code/anchors.js';
 import { compilePaths, entryCovers } from '../util/path-set.js';
 import { normalizeRepoPath } from '../util/paths.js';
+import { terms } from './text.js';
 import type { Why } from './types.js';
 
 /** One signal of an approximate lane: its strength in [0, 1] and the evidence. */
@@ -107,11 +108,49 @@ function titleNames(set: ArtifactSet): Map<string, string[]> {
  */
 export function typeNameSignals(set: ArtifactSet, path: string): Map<string, Signal> {
   const out = new Map<string, Signal>();
-  const base = path.split('/').pop() ?? '';
+  const parts = path.split('/');
+  const base = parts.pop() ?? '';
   const stem = base.split('.')[0] ?? '';
-  if (!compound(stem)) return out;
-  for (const id of titleNames(set).get(joinedLower(stem)) ?? []) {
-    out.set(id, { score: TYPE_IN_TITLE, why: { kind: 'mention', text: `its title names ${stem}, the type ${base} is named after (${set.byId.get(id)?.file ?? id})` } });
+  if (compound(stem)) {
+    for (const id of titleNames(set).get(joinedLower(stem)) ?? []) {
+      out.set(id, { score: TYPE_IN_TITLE, why: { kind: 'mention', text: `its title names ${stem}, the type ${base} is named after (${set.byId.get(id)?.file ?? id})` } });
+    }
+  }
+  // the title is the file's name, or the file's folder and name together (DEC-095)
+  const stemWords = terms(stem);
+  const folder = parts.length ? terms(parts[parts.length - 1]!) : [];
+  if (!stemWords.length) return out;
+  for (const a of set.artifacts) {
+    if (out.has(a.id)) continue;
+    const title = titleTerms(set, a.id);
+    const whole = title.length > 0 && title.join('') === stemWords.join('');
+    const named = !whole && stemWords.length === 1 && folder.length > 0 && adjacentIn(title, [...folder, ...stemWords]);
+    if (whole) out.set(a.id, { score: TITLE_IS_NAME, why: { kind: 'mention', text: `its title is ${stem}, the name of ${base} (${a.file})` } });
+    else if (named) out.set(a.id, { score: TITLE_IS_NAME, why: { kind: 'mention', text: `its title names ${parts[parts.length - 1]}/${stem}, the folder and name of ${base} (${a.file})` } });
   }
   return out;
+}
+
+/**
+ * How strongly a record whose whole title is the file's name (`Emotion` for `emotion.ts`,
+ * `Click To View` for `ClickToView.tsx`), or whose title writes the file's folder and
+ * one-word name together as words (`Config Manager …` for `config/manager.go`, Go's
+ * `config.Manager`), speaks of that file: the title names the file's subject, as a title that
+ * writes the type's name does (TYPE_IN_TITLE). A one-word name alone in a longer title
+ * (`Template Engine …` for `template.go`) is not enough: several records write it (DEC-095).
+ */
+const TITLE_IS_NAME = 0.9;
+
+/** Per record set: each record's title terms (stemmed, stop words out), by id. */
+const titleTermsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
+function titleTerms(set: ArtifactSet, id: string): string[] {
+  let m = titleTermsBySet.get(set);
+  if (!m) titleTermsBySet.set(set, (m = new Map(set.artifacts.map((a) => [a.id, terms(a.title ?? '')]))));
+  return m.get(id) ?? [];
+}
+
+/** Whether `words` appear in `hay` one after another. */
+function adjacentIn(hay: readonly string[], words: readonly string[]): boolean {
+  for (let i = 0; i + words.length <= hay.length; i++) if (words.every((w, j) => hay[i + j] === w)) return true;
+  return false;
 }

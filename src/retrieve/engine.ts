@@ -52,6 +52,14 @@ const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.1, semantic: 0.8 } as 
  * question weight cost file queries 6 points of recall@5 and symbol queries 10; at 0.3, 4 and 0.
  */
 const placeSemanticWeight = (lanes: Lanes): number => (lanes.keywords?.length ? 0 : WEIGHTS.semantic);
+/**
+ * A rejected record's share of its fused score for a place (DEC-095): half, so a record in
+ * force that the code meets about as well comes first; the rejected one is still shown, marked,
+ * when nothing in force is near. On the Sylius dev set the rejected "data provider for
+ * locales" record stood first on two query-extension files, above the accepted record that
+ * replaced it and the one placing the code.
+ */
+const REJECTED_AT_PLACE = 0.5;
 /** Bytes of code read at a place for passive extraction. */
 const MAX_PLACE_BYTES = 200_000;
 /**
@@ -183,6 +191,15 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   for (const h of lanes.semantic ?? []) put(h.ref.id, 'semantic', semanticWeight * h.score, h.why[0]!);
   // nearness alone is no evidence: it only adds to records another signal found
   for (const h of lanes.nearness ?? []) if (fused.has(h.ref.id)) put(h.ref.id, 'nearness', WEIGHTS.nearness * h.score, h.why[0]!);
+  // a rejected record is the team's standing "no" (DEC-076): it answers a question about its
+  // subject, but it governs no code, so for a place it gives way to a record in force that the
+  // code meets as well (DEC-095)
+  if (!question) {
+    for (const [id, f] of fused) {
+      const a = set.byId.get(id);
+      if (a?.status === 'rejected' && isInactive(a, set.config)) f.score *= REJECTED_AT_PLACE;
+    }
+  }
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
   // the calibrated scale (floor.ts): the best evidence of the band, times each result's
   // standing beside the best shown; under the floor a match is weak, not an answer. A record

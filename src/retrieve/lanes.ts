@@ -4,7 +4,7 @@ import { queryOf, type KeywordHit } from './bm25.js';
 import { englishRanks, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { camelNamesIn, shownWords, surfaceForms } from './text.js';
-import { mentionSignals, nearnessSignals, typeNameSignals } from './signals.js';
+import { mentionSignals, movedFileSignals, nearnessSignals, typeNameSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
 
@@ -100,6 +100,14 @@ export const mentionsLane: RetrievalLane = {
     // one naming the type the file is named after, for a place (DEC-091)
     const signals = mentionSignals(ctx.set, place.path, place.symbol);
     if (q.kind === 'place') for (const [id, s] of typeNameSignals(ctx.set, place.path)) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    // and one naming the path the file had before it moved (DEC-095)
+    if (q.kind === 'place') {
+      const tree = {
+        exists: async (p: string) => (await ctx.snapshot.blobOf(p).catch(() => undefined)) !== undefined,
+        sameName: async (name: string) => (await ctx.snapshot.list()).filter((e) => e.path === name || e.path.endsWith(`/${name}`)).map((e) => e.path),
+      };
+      for (const [id, s] of await movedFileSignals(ctx.set, place.path, tree)) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    }
     return [...signals].map(([id, s]) => ({ ref: artifact(id), score: s.score, evidence: s.score, why: [s.why] }));
   },
 };

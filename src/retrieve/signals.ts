@@ -154,3 +154,40 @@ function adjacentIn(hay: readonly string[], words: readonly string[]): boolean {
   for (let i = 0; i + words.length <= hay.length; i++) if (words.every((w, j) => hay[i + j] === w)) return true;
   return false;
 }
+
+/**
+ * How strongly a record that names a path no longer in the tree speaks of the file now bearing
+ * that path's file name, when no other file bears it: records outlive moves and renames of
+ * folders (`pkg/types/names.go` when the code is at `pkg/goboottypes/names.go`), and the name
+ * they wrote is still the file's. Less than naming the path as it is (0.9): the file may have
+ * been split or replaced (DEC-095).
+ */
+const MOVED_FILE = 0.6;
+
+/**
+ * Records whose text names a path that is not in the tree and ends in this file's name, the
+ * only file of the tree with that name: a mention of the file where it moved. `exists` says
+ * whether a path is a file of the tree; `sameName` lists the tree's files with a file name.
+ * The tree is asked only when a record writes `…/<file name>`.
+ */
+export async function movedFileSignals(set: ArtifactSet, path: string, tree: { exists: (p: string) => Promise<boolean>; sameName: (name: string) => Promise<string[]> }): Promise<Map<string, Signal>> {
+  const out = new Map<string, Signal>();
+  const base = path.split('/').pop() ?? '';
+  // a name with an extension: `Makefile` or `README` are every folder's
+  if (!/^[^.]+.*\.[A-Za-z0-9]+$/.test(base)) return out;
+  const re = new RegExp(`(?<![\\w@.\\-/])((?:[\\w@.\\-]+/)+)${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w\\-/]|\\.[A-Za-z])`, 'g');
+  let unique: boolean | undefined;
+  for (const a of set.artifacts) {
+    const text = `${a.title ?? ''}\n${a.summary ?? ''}\n${a.body}`;
+    if (!text.includes(`/${base}`)) continue;
+    for (const m of text.matchAll(re)) {
+      const named = normalizeRepoPath(m[0]);
+      if (named === path || named.startsWith('../') || (await tree.exists(named))) continue;
+      unique ??= (await tree.sameName(base)).length === 1;
+      if (!unique) return out;
+      out.set(a.id, { score: MOVED_FILE, why: { kind: 'mention', text: `mentions ${m[0]}, not in the tree: ${path} is the only ${base} (${a.file})` } });
+      break;
+    }
+  }
+  return out;
+}

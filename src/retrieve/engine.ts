@@ -34,6 +34,7 @@ import {
   type Why,
 } from './types.js';
 import { now } from '../util/timing.js';
+import { terms } from './text.js';
 import { namedPlaces } from './trace.js';
 import { declarationInFile } from './qualified-declaration.js';
 
@@ -53,13 +54,31 @@ const WEIGHTS = { keywords: 1, mentions: 0.6, nearness: 0.1, semantic: 0.8 } as 
  */
 const placeSemanticWeight = (lanes: Lanes): number => (lanes.keywords?.length ? 0 : WEIGHTS.semantic);
 /**
- * A rejected record's share of its fused score for a place (DEC-095): half, so a record in
- * force that the code meets about as well comes first; the rejected one is still shown, marked,
- * when nothing in force is near. On the Sylius dev set the rejected "data provider for
+ * A rejected record's share of its fused score for a place when a record in force asks its
+ * question again (DEC-095): half, so the record that replaced it comes first where the code
+ * meets both about as well; the rejected one is still shown, marked. On the Sylius dev set the rejected "data provider for
  * locales" record stood first on two query-extension files, above the accepted record that
  * replaced it and the one placing the code.
  */
 const REJECTED_AT_PLACE = 0.5;
+/**
+ * Whether a record in force among `ids` asks the rejected record's question again: its title
+ * writes at least REASKED of the rejected title's words ("Using Doctrine Collection extension
+ * for getting available locales in active channel" after "Using data provider for getting
+ * available locales in active channel").
+ */
+function answeredAgain(rejected: Artifact, ids: readonly string[], set: ArtifactSet): boolean {
+  const words = new Set(terms(rejected.title ?? ''));
+  if (words.size < 2) return false;
+  return ids.some((id) => {
+    const b = set.byId.get(id);
+    if (!b || b.id === rejected.id || isInactive(b, set.config)) return false;
+    const shared = new Set(terms(b.title ?? '').filter((w) => words.has(w))).size;
+    return shared >= REASKED * words.size;
+  });
+}
+/** The share of a rejected record's title words a record in force writes to ask its question again. */
+const REASKED = 0.5;
 /** Bytes of code read at a place for passive extraction. */
 const MAX_PLACE_BYTES = 200_000;
 /**
@@ -191,13 +210,14 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   for (const h of lanes.semantic ?? []) put(h.ref.id, 'semantic', semanticWeight * h.score, h.why[0]!);
   // nearness alone is no evidence: it only adds to records another signal found
   for (const h of lanes.nearness ?? []) if (fused.has(h.ref.id)) put(h.ref.id, 'nearness', WEIGHTS.nearness * h.score, h.why[0]!);
-  // a rejected record is the team's standing "no" (DEC-076): it answers a question about its
-  // subject, but it governs no code, so for a place it gives way to a record in force that the
-  // code meets as well (DEC-095)
+  // a rejected record is the team's standing "no" (DEC-076), and a "no" can govern code (why
+  // this controller does not stream); but one whose question a record in force answers again
+  // (the same title words, another option chosen) is replaced there: for a place it gives way
+  // to that record (DEC-095)
   if (!question) {
     for (const [id, f] of fused) {
       const a = set.byId.get(id);
-      if (a?.status === 'rejected' && isInactive(a, set.config)) f.score *= REJECTED_AT_PLACE;
+      if (a?.status === 'rejected' && isInactive(a, set.config) && answeredAgain(a, [...fused.keys()], set)) f.score *= REJECTED_AT_PLACE;
     }
   }
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));

@@ -213,7 +213,8 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   // a rejected record is the team's standing "no" (DEC-076), and a "no" can govern code (why
   // this controller does not stream); but one whose question a record in force answers again
   // (the same title words, another option chosen) is replaced there: for a place it gives way
-  // to that record (DEC-095)
+  // to that record
+  // @decision DEC-095
   if (!question) {
     for (const [id, f] of fused) {
       const a = set.byId.get(id);

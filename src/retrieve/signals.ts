@@ -116,7 +116,8 @@ export function typeNameSignals(set: ArtifactSet, path: string): Map<string, Sig
       out.set(id, { score: TYPE_IN_TITLE, why: { kind: 'mention', text: `its title names ${stem}, the type ${base} is named after (${set.byId.get(id)?.file ?? id})` } });
     }
   }
-  // the title is the file's name, or the file's folder and name together (DEC-095)
+  // the title is the file's name, or the file's folder and name together
+  // @decision DEC-095
   const stemWords = terms(stem);
   const folder = parts.length ? terms(parts[parts.length - 1]!) : [];
   if (!stemWords.length) return out;
@@ -170,6 +171,7 @@ const MOVED_FILE = 0.6;
  * whether a path is a file of the tree; `sameName` lists the tree's files with a file name.
  * The tree is asked only when a record writes `…/<file name>`.
  */
+// @decision DEC-095
 export async function movedFileSignals(set: ArtifactSet, path: string, tree: { exists: (p: string) => Promise<boolean>; sameName: (name: string) => Promise<string[]> }): Promise<Map<string, Signal>> {
   const out = new Map<string, Signal>();
   const base = path.split('/').pop() ?? '';

@@ -56,9 +56,9 @@ const placeSemanticWeight = (lanes: Lanes): number => (lanes.keywords?.length ? 
 /**
  * A rejected record's share of its fused score for a place when a record in force asks its
  * question again (DEC-095): half, so the record that replaced it comes first where the code
- * meets both about as well; the rejected one is still shown, marked. On the Sylius dev set the rejected "data provider for
- * locales" record stood first on two query-extension files, above the accepted record that
- * replaced it and the one placing the code.
+ * meets both about as well; the rejected one is still shown, marked. On the Sylius dev set the
+ * rejected "data provider for locales" record stood first on two query-extension files, above
+ * the accepted record that replaced it and the one placing the code.
  */
 const REJECTED_AT_PLACE = 0.5;
 /**

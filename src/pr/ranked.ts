@@ -26,11 +26,32 @@ export async function changeDescription(root: string, range: { from: string; to:
   if (given.title?.trim() || given.body?.trim()) return { ...given, source: 'given' };
   if (!range) return { source: 'none' };
   const log = await runGit(['log', '--format=%B%x00', '--max-count=50', `${range.from}..${range.to}`, '--'], { cwd: root }).catch(() => '');
-  const messages = log.split('\0').map((m) => m.trim()).filter(Boolean);
+  const messages = log.split('\0').map((m) => unwrapMerge(m.trim())).filter(Boolean);
   if (!messages.length) return { source: 'none' };
   const [first, ...rest] = messages.join('\n\n').split('\n');
   return { title: first!, body: rest.join('\n').trim(), source: 'commits' };
 }
+
+/**
+ * A merge commit's message as its pull request's description (DEC-097): git's and the forges'
+ * first line ("Merge pull request #623 from owner/branch", "Merge branch 'x' into main") says
+ * that branches met, not what changed; a forge writes the pull request's title on the lines
+ * after it. That title becomes the first line, the branch's own name (without its owner) beside
+ * it, as its author's words for the change: "Merge", "pull request" and the owner's name are no
+ * words of the change. @decision DEC-097
+ */
+export function unwrapMerge(message: string): string {
+  const [first = '', ...rest] = message.split('\n');
+  const m = MERGE_LINE.exec(first.trim());
+  if (!m) return message;
+  const branch = m[1] ? m[1].replace(/^[^/]+\//, '') : (m[2] ?? '');
+  const words = branch.replace(/[/_-]+/g, ' ').trim();
+  const [title = '', ...body] = rest.join('\n').trim().split('\n');
+  return [[title.trim(), words && `(${words})`].filter(Boolean).join(' '), ...body].join('\n').trim();
+}
+
+/** A merge commit's first line: a GitHub pull request (its branch as owner/name), a merged branch, a GitLab merge request. */
+const MERGE_LINE = /^Merge (?:pull request #\d+ from (\S+)|(?:remote-tracking )?branch '([^']+)'(?: of \S+)?(?: into \S+)?)\s*$/;
 
 /** Per changed head path, the names of the symbols its hunks sit in, from the code index of the changed files. */
 export async function changedSymbols(files: readonly ChangedFile[], index: CodeIndex | undefined): Promise<Map<string, string[]>> {

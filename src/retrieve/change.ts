@@ -107,6 +107,36 @@ const POOL = 12;
  */
 const MIN_SHARED_TERMS = 2;
 
+/**
+ * A record whose own title the change's title says gains up to this much strength (DEC-097): the
+ * share of the record title's words, each weighed by how rare it is among the records' titles,
+ * that the change's title has. "Delete AMP components" says all of the record "AMP"; the words
+ * of a long change outnumber a short record's, and a record sharing more common words with the
+ * diff would rank above it. @decision DEC-097
+ */
+const TITLE_STRENGTH = 0.5;
+
+/** Per record, the share of its title's words (weighed by their rarity among titles) that `title` has. */
+function titleCover(set: ChangeRetrieveOptions['set'], title: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const asked = new Set(terms(title));
+  if (!asked.size) return out;
+  const titles = new Map(set.artifacts.map((a) => [a.id, new Set(terms(a.title))]));
+  const df = new Map<string, number>();
+  for (const ts of titles.values()) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = (t: string) => Math.log(1 + titles.size / (df.get(t) ?? 1));
+  for (const [id, ts] of titles) {
+    let all = 0;
+    let said = 0;
+    for (const t of ts) {
+      all += idf(t);
+      if (asked.has(t)) said += idf(t);
+    }
+    if (said > 0) out.set(id, said / all);
+  }
+  return out;
+}
+
 /** Words of a dependency bump's title that say only that something was bumped. */
 const BUMP_WORDS = new Set(terms('bump bumps update updates upgrade dependency dependencies deps dep version versions chore build group directory across from to pin unpin remove add packages package lock lockfile'));
 
@@ -266,6 +296,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
   // the scale of the score: the query's own weight (a long change matches more of any record)
   let wsum = 0;
   for (const w of q.terms.values()) wsum += w;
+  const cover = titleCover(set, change.title ?? '');
   const strengthOf = (i: number): number => {
     const x = ranked[i]!;
     // standing out: a record well above those after it is what the change is about
@@ -275,6 +306,7 @@ export async function retrieveForChange(opts: ChangeRetrieveOptions): Promise<Ch
     let s = (scores[i]! / Math.max(wsum, MIN_QUERY_WEIGHT) / FLOOR_SCORE) * (STANDOUT_BASE + standOut);
     s += MENTION_STRENGTH * (mentions.get(x.id)?.score ?? 0);
     if (named.has(x.id)) s += NAMED_STRENGTH;
+    s += TITLE_STRENGTH * (cover.get(x.id) ?? 0);
     return Math.round(s * 1000) / 1000;
   };
   const byId = new Map(change.files.map((f) => [f.path, f]));

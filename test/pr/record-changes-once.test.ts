@@ -36,6 +36,9 @@ describe('a record the pull request adds or edits', () => {
     expect(rest).not.toMatch(/DEC\\?-KEY|DEC\\?-ERR/);
     expect(md).not.toContain('#### Governing artifacts');
     expect(md).toContain('Only records this PR adds or edits declare the code it changes (3 changed files; above); **2 records** match its lines, paths or description.');
-    expect(section("Decisions this change concerns, strongest first")).toMatch(/^\n1\. \*\*DEC\\-PREAUTH\*\*/);
+    // the record titled for what the change's title says comes first (DEC-097), then the card handler's
+    const found = section("Decisions this change concerns, strongest first");
+    expect(found).toMatch(/^\n1\. \*\*DEC\\-IDEM\*\*/);
+    expect(found).toMatch(/\n2\. \*\*DEC\\-PREAUTH\*\*/);
   });
 });

@@ -166,23 +166,8 @@ function lessForCommon(cw: CodeWords | undefined, factor: (term: string) => numb
 /** The curves' factors alone (DEC-055), for the code's words and the path's. */
 export const curveWords = (cw: CodeWords | undefined) => ({ code: codeWordWeight(cw, CODE_CURVE), path: codeWordWeight(cw, PATH_CURVE) });
 
-/**
- * A folder word at least COMMON_SHARE of the code files carry in their path or code (the
- * package's or vendor's folder, `packages/` of a monorepo, `src/Sylius/`, `Bundle`) says next to
- * nothing of one file: after the path's weight is shared out among its words, such a word keeps
- * COMMON_FACTOR of its share (DEC-098). Shared out alone, a path whose words are all common
- * (`packages/core/src/git_repo.ts`) gives each the full path weight, and a broad record that
- * writes the monorepo's folder (`packages/core`, `packages/app`) beats the one about what the
- * file does. Counted with the path, as the path's words are what a folder gives every file.
- */
-// @decision DEC-098
-function commonInPath(cw: CodeWords | undefined): (term: string) => number {
-  if (!cw || cw.files < 20) return () => 1;
-  return (term) => ((cw.df[term] ?? 0) >= COMMON_SHARE * cw.files ? COMMON_FACTOR : 1);
-}
-
 /** The factors placeQuery takes, for the code's words and the path's. */
-export function distinctWords(cw: CodeWords | undefined): { code: (term: string) => number; path: (term: string) => number; pathAfter: (term: string) => number } {
+export function distinctWords(cw: CodeWords | undefined): { code: (term: string) => number; path: (term: string) => number } {
   const curve = curveWords(cw);
-  return { code: lessForCommon(cw, curve.code), path: curve.path, pathAfter: commonInPath(cw) };
+  return { code: lessForCommon(cw, curve.code), path: curve.path };
 }

@@ -123,10 +123,7 @@ export function placeQuery(t: PlaceTerms, distinct: DistinctWords = NOT_KNOWN): 
   // the path names what the place is about: its words keep a strong weight however much code surrounds them
   const pathWords = [...new Set(t.path)];
   const path = shareOut(pathWords, distinct.path);
-  // a folder word most files carry keeps a little of its share (DEC-098)
-  // @decision DEC-098
-  const after = distinct.pathAfter ?? (() => 1);
-  for (const term of t.path) q.set(term, (q.get(term) ?? 0) + PATH_BONUS * path(term) * after(term));
+  for (const term of t.path) q.set(term, (q.get(term) ?? 0) + PATH_BONUS * path(term));
   if (q.size <= MAX_QUERY_TERMS) return q;
   return new Map([...q].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_QUERY_TERMS));
 }
@@ -135,8 +132,6 @@ export function placeQuery(t: PlaceTerms, distinct: DistinctWords = NOT_KNOWN): 
 export interface DistinctWords {
   code: (term: string) => number;
   path: (term: string) => number;
-  /** a factor on a path word's share after sharing out (a word most files' paths carry says little) */
-  pathAfter?: (term: string) => number;
 }
 const NOT_KNOWN: DistinctWords = { code: () => 1, path: () => 1 };
 

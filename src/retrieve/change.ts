@@ -7,7 +7,7 @@ import { aboveFloor, RELEVANCE_FLOOR } from './floor.js';
 import { LANE_NAMES } from './types.js';
 import { changeQuery, type ChangeQuery, type ChangeQueryInput } from './change-query.js';
 import { searchRecords } from './keyword-cache.js';
-import { mentionSignals } from './signals.js';
+import { mentionSignals, titleTerms } from './signals.js';
 import { camelNamesIn, surfaceForms, terms } from './text.js';
 import type { LaneReport, LaneName, RetrievalLane, RetrieveOptions, Why } from './types.js';
 
@@ -121,7 +121,7 @@ function titleCover(set: ChangeRetrieveOptions['set'], title: string): Map<strin
   const out = new Map<string, number>();
   const asked = new Set(terms(title));
   if (!asked.size) return out;
-  const titles = new Map(set.artifacts.map((a) => [a.id, new Set(terms(a.title))]));
+  const titles = new Map(set.artifacts.map((a) => [a.id, new Set(titleTerms(set, a.id))]));
   const df = new Map<string, number>();
   for (const ts of titles.values()) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string) => Math.log(1 + titles.size / (df.get(t) ?? 1));

@@ -34,7 +34,7 @@ import {
   type Why,
 } from './types.js';
 import { now } from '../util/timing.js';
-import { terms } from './text.js';
+import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
 import { declarationInFile } from './qualified-declaration.js';
 
@@ -68,12 +68,12 @@ const REJECTED_AT_PLACE = 0.5;
  * available locales in active channel").
  */
 function answeredAgain(rejected: Artifact, ids: readonly string[], set: ArtifactSet): boolean {
-  const words = new Set(terms(rejected.title ?? ''));
+  const words = new Set(titleTerms(set, rejected.id));
   if (words.size < 2) return false;
   return ids.some((id) => {
     const b = set.byId.get(id);
     if (!b || b.id === rejected.id || isInactive(b, set.config)) return false;
-    const shared = new Set(terms(b.title ?? '').filter((w) => words.has(w))).size;
+    const shared = new Set(titleTerms(set, id).filter((w) => words.has(w))).size;
     return shared >= REASKED * words.size;
   });
 }
@@ -216,9 +216,10 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   // to that record
   // @decision DEC-095
   if (!question) {
+    const ids = [...fused.keys()];
     for (const [id, f] of fused) {
       const a = set.byId.get(id);
-      if (a?.status === 'rejected' && isInactive(a, set.config) && answeredAgain(a, [...fused.keys()], set)) f.score *= REJECTED_AT_PLACE;
+      if (a?.status === 'rejected' && isInactive(a, set.config) && answeredAgain(a, ids, set)) f.score *= REJECTED_AT_PLACE;
     }
   }
   const band = [...fused].filter(([id]) => !taken.has(id)).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));

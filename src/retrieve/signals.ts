@@ -142,9 +142,9 @@ export function typeNameSignals(set: ArtifactSet, path: string): Map<string, Sig
  */
 const TITLE_IS_NAME = 0.9;
 
-/** Per record set: each record's title terms (stemmed, stop words out), by id. */
+/** Per record set: each record's title terms (stemmed, stop words out), by id; computed once per set for every reader of titles. */
 const titleTermsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
-function titleTerms(set: ArtifactSet, id: string): string[] {
+export function titleTerms(set: ArtifactSet, id: string): string[] {
   let m = titleTermsBySet.get(set);
   if (!m) titleTermsBySet.set(set, (m = new Map(set.artifacts.map((a) => [a.id, terms(a.title ?? '')]))));
   return m.get(id) ?? [];
@@ -180,8 +180,9 @@ export async function movedFileSignals(set: ArtifactSet, path: string, tree: { e
   const re = new RegExp(`(?<![\\w@.\\-/])((?:[\\w@.\\-]+/)+)${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w\\-/]|\\.[A-Za-z])`, 'g');
   let unique: boolean | undefined;
   for (const a of set.artifacts) {
+    // the common case (no record writes the name) allocates nothing
+    if (!a.body.includes(`/${base}`) && !a.title?.includes(`/${base}`) && !a.summary?.includes(`/${base}`)) continue;
     const text = `${a.title ?? ''}\n${a.summary ?? ''}\n${a.body}`;
-    if (!text.includes(`/${base}`)) continue;
     for (const m of text.matchAll(re)) {
       const named = normalizeRepoPath(m[0]);
       if (named === path || named.startsWith('../') || (await tree.exists(named))) continue;

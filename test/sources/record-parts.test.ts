@@ -79,6 +79,24 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(kinds('status')).toContain('Accepted');
   });
 
+  it("a lead's metadata lines are status, their keys no words: every adr-tools record's `Date:` does not find a short record for a question about dates", () => {
+    const parts = recordParts('# 1. Record decisions\n\nDate: 2016-02-12\n* **Deciders:** Ana, Bo\n\n## Decision\n\nWe record decisions. Date: see below.\n');
+    expect(parts.filter((p) => p.kind === 'status').map((p) => p.text)).toEqual(['2016-02-12\nAna, Bo']);
+    // a line of prose that starts like metadata inside a section is prose
+    expect(parts.find((p) => p.kind === 'decision')?.text).toContain('We record decisions. Date: see below.');
+    const nygard = (n: number, title: string, decision: string) => `# ${n}. ${title}\n\nDate: 2016-02-1${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${decision}\n`;
+    const records = [
+      parse('doc/adr/0001-record-architecture-decisions.md', nygard(1, 'Record architecture decisions', 'We will use Architecture Decision Records.')),
+      parse('doc/adr/0002-markdown-format.md', nygard(2, 'Markdown format', 'Records are written in Markdown.')),
+      parse(
+        'doc/adr/0008-iso-dates.md',
+        nygard(8, 'Use ISO 8601 format for dates', 'The tool writes dates as yyyy-mm-dd. Existing deployments format their dates as dd/mm/yyyy, which readers in other countries confuse; dates in old records are upgraded by a command, and new dates are always ISO.'),
+      ),
+    ];
+    const hits = searchKeywords(buildKeywordIndex(records), queryOf('how are dates written in records'));
+    expect(hits[0]!.id).toBe('ADR-0008');
+  });
+
   it('reads reStructuredText sections and literal blocks', () => {
     const rst = 'Use Kafka\n=========\n\nContext\n-------\n\nWe need a queue. Example::\n\n    kafka-topics --create payments\n\nDecision\n--------\n\nWe use Kafka for payment events.\n';
     const parts = recordParts(rst, true);

@@ -158,7 +158,11 @@ export function recordParts(text: string, rst = false): RecordPart[] {
     const indented = /^(?: {4}|\t)/.test(l) && (prevBlank || bufKind === 'quoted') && !/^\s*(?:[-*+]|\d+[.)])\s/.test(l);
     const table = /^\s*(?:\|.*\||\+[-=+]{3,})/.test(l);
     const quote = /^\s*>/.test(l);
-    if (indented || table || quote || LOG_LINE.test(l)) push('quoted', l);
+    // a `Date: 2016-02-12` / `* Status: accepted` line of the lead is metadata: its key is no
+    // word of the record (every adr-tools record writes "Date:"), its value is status-weight
+    const meta = kind === 'other' && !indented && !table && !quote ? METADATA_KEY.exec(l) : null;
+    if (meta) push('status', l.slice(meta[0].length));
+    else if (indented || table || quote || LOG_LINE.test(l)) push('quoted', l);
     else push(kind, l);
     if (rst && /::\s*$/.test(l)) literal = true;
     prevBlank = false;
@@ -267,6 +271,12 @@ const LABEL_ITEM = /^(?:[-*+]|\d+[.)])\s+(?:\S+\s+){0,4}\S*[^\s.!?;]$/;
 
 /** A `Key: value` line of the metadata MADR and Nygard records write as a list under the title. */
 const METADATA_LINE = /^(?:status|date|deciders?|consulted|informed|technical story|authors?|tags?)\s*:/i;
+
+/**
+ * The key of such a line as written in a record's lead, list marker and emphasis included
+ * (`* **Date:** `). Tags and a technical story say what the record is about: they stay prose.
+ */
+const METADATA_KEY = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:status|date|deciders?|consulted|informed|authors?)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*/i;
 
 function cutAt(s: string, max: number): string {
   const cut = s.slice(0, max - 1);

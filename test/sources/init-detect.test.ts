@@ -78,6 +78,23 @@ describe('git ctx init finds decision records', () => {
     expect(detectAgentRuleFiles(['CLAUDE.md', 'src/AGENTS.md', '.github/copilot-instructions.md', 'x.md'])).toEqual(['.github/copilot-instructions.md', 'CLAUDE.md']);
   });
 
+  it('finds a folder of any name whose numbered files call themselves ADRs (docs/arch/adr-001-….md), and says so', () => {
+    const files = ['docs/arch/adr-001-dont-do-inquiry.md', 'docs/arch/adr-002-google-pay.md', 'docs/guides/01-setup.md', 'docs/guides/02-run.md', 'docs/guides/adr-003-one.md', 'docs/mixed/adr-001-a.md', 'docs/mixed/adr-002-b.md', 'docs/mixed/03-c.md', 'docs/mixed/04-d.md', 'docs/mixed/05-e.md'];
+    // a folder of ADR-named records is one (2 of 2); one ADR-named file among guides is not, nor two among five numbered pages
+    expect(detectRecordFolders(files).map((s) => [s.dir, s.prefix, s.records, s.byFileNames])).toEqual([['docs/arch', 'ADR-', 2, true]]);
+    const repo = makeRepo({
+      'docs/arch/adr-001-dont-do-inquiry-after-notifications.md': '# ADR 001 - Do not do inquiry after notifications\n\n## Context\n\nThe provider sends notifications.\n\n## Decision\n\nWe will not call the provider after a notification.\n',
+      'docs/arch/adr-002-google-pay.md': '# ADR 002 - Do not decrypt Google Pay payloads\n\n## Decision\n\nWe pass the payload to the gateway encrypted.\n',
+      'src/notify.js': 'export const x = 1;\n',
+    });
+    repo.commit('records');
+    const list = runCli(['list'], { cwd: repo.dir });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('ADR-001');
+    expect(list.stdout).toContain('ADR-002');
+    expect(list.stderr).toContain('read decision records from docs/arch/ (found by file names); `git ctx init` pins them');
+  });
+
   it("reads a README's first prose paragraph", () => {
     expect(firstParagraph('<p align="center"><img src="x"></p>\n\n# Title\n\n> quote\n\nFirst *real* paragraph\nwith [a link](x).\n\nSecond.\n')).toBe('First real paragraph with a link.');
     expect(firstParagraph('# Only a title\n')).toBeUndefined();

@@ -12,6 +12,8 @@ export interface DetectedSource extends SourceConfig {
   dated?: boolean;
   /** the team's own pointer that named the folder (`.adr-dir`, `.log4brains.yml`); absent when found by its name */
   from?: string;
+  /** found by its records' file names (`adr-001-….md`), not by the folder's name */
+  byFileNames?: boolean;
 }
 
 /** A records folder a team's tool points at. */
@@ -81,6 +83,8 @@ const SKIP = /(^|\/)(node_modules|vendor|vendors|third[_-]party|dist|build|out|t
 const TEST_DIR = /(^|\/)(tests?|__tests__|[\w-]*[-_]tests?|e2e|__fixtures__|fixtures?|test[-_]?data|testdata|test[-_]?fixtures?)(\/|$)/i;
 /** Folder names that hold decision records. */
 const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
+/** A record's file name that says it is one: `adr-001-….md`, `ADR_0002_….md`, `adr0003.md`. */
+const ADR_NAMED = /^adr[-_ ]?\d/i;
 /** Folders inside a records folder that sort records by state or age: part of the same source. */
 const STATE_DIR = /^(?:superseded|deprecated|rejected|accepted|obsolete|archived?|old|historic\w*|history|proposed\w*|drafts?|pending)([-_]?(?:adrs?|decisions?|records?))?$/i;
 const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisions', 'decision', 'architecture', 'src', 'packages', 'apps', 'libs', 'decision-records', 'architecture-decisions']);
@@ -88,7 +92,8 @@ const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisio
 /**
  * Decision-record folders among a repository's files, at any depth: folders named like
  * `adr`, `decisions`, `*decision-records`, `architecture/decisions` or `architecture` that
- * hold numbered or dated records (directly or in `historic*`/`proposed*`/`superseded` folders, which
+ * hold numbered or dated records, and folders of any name whose numbered files are mostly
+ * named as ADRs (`docs/arch/adr-001-….md`) (directly or in `historic*`/`proposed*`/`superseded` folders, which
  * belong to the same source). A numbered folder inside a source that is not such a state
  * folder keeps its own numbering and becomes a source of its own with its own prefix.
  * Skips dependencies, vendored and generated folders, and the sample records of test folders.
@@ -96,18 +101,26 @@ const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisio
 export function detectRecordFolders(files: string[], pointed: readonly PointedFolder[] = []): DetectedSource[] {
   const pointedDirs = new Map(pointed.map((p) => [p.dir, p] as const));
   const numbered = new Map<string, number>();
+  const adrNamed = new Map<string, number>();
   for (const f of files) {
     if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || (fileNumber(f) === undefined && fileDate(f) === undefined)) continue;
     const d = path.posix.dirname(f);
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
+    if (ADR_NAMED.test(path.posix.basename(f))) adrNamed.set(d, (adrNamed.get(d) ?? 0) + 1);
   }
   const isRecordDir = (d: string): boolean => {
     if (pointedDirs.has(d)) return true;
     const base = path.posix.basename(d);
-    if (!RECORD_DIR.test(base)) return false;
+    if (!RECORD_DIR.test(base)) return byFileNames(d);
     // "architecture" alone is too common a name: it needs a few numbered records of its own
     if (/^architecture$/i.test(base)) return (numbered.get(d) ?? 0) >= 2 || /(^|\/)architecture\/decisions$/i.test(d);
     return true;
+  };
+  // records that call themselves ADRs in their file names (`docs/arch/adr-001-….md`): the
+  // folder's name does not matter when two of them are most of its numbered files
+  const byFileNames = (d: string): boolean => {
+    const named = adrNamed.get(d) ?? 0;
+    return named >= 2 && named * 2 > numbered.get(d)!;
   };
   // the source a numbered folder belongs to: itself, or a records folder above it through state folders only
   const rootOf = (d: string): string | undefined => {
@@ -163,7 +176,8 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
     }
     used.add(prefix);
     const from = pointedDirs.get(dir)?.from;
-    out.push({ dir, format: 'adr', prefix, type: 'decision', records: counts.get(dir)!, ...(from ? { from } : {}) });
+    const byNames = !from && !RECORD_DIR.test(path.posix.basename(dir)) && byFileNames(dir);
+    out.push({ dir, format: 'adr', prefix, type: 'decision', records: counts.get(dir)!, ...(from ? { from } : {}), ...(byNames ? { byFileNames: true } : {}) });
   }
   // every record file is counted (unnumbered ones too), by the innermost source holding it
   for (const o of out) o.records = 0;

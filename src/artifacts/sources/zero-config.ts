@@ -12,7 +12,7 @@ import { detectRecordFolders, POINTER_FILES } from './detect.js';
 import { readPointedFolders } from './pointers.js';
 
 /** Bump when what detection answers for a tree changes: an older answer is then a miss. */
-const VERSION = 'zero-config-v1';
+const VERSION = 'zero-config-v2';
 
 /** What `git ctx init` would write as `sources:`, with where each folder was found. */
 type Found = ZeroConfig['sources'];
@@ -47,7 +47,7 @@ async function detectOnce(snapshot: Snapshot): Promise<Found> {
     }
   }
   const pointed = await readPointedFolders((f) => snapshot.read(f));
-  const found: Found = detectRecordFolders(await paths(), pointed).map((s) => ({ dir: s.dir, format: s.format, prefix: s.prefix, type: s.type, records: s.records, from: s.from ?? 'folder name' }));
+  const found: Found = detectRecordFolders(await paths(), pointed).map((s) => ({ dir: s.dir, format: s.format, prefix: s.prefix, type: s.type, records: s.records, from: s.from ?? (s.byFileNames ? 'file names' : 'folder name') }));
   if (key) cache.set(key, found);
   mark(`zero config: ${found.length} records folders detected`);
   return found;

@@ -28,7 +28,7 @@ export function artifactSetKey(ctx: CheckContext): string {
  * or a key of undefined, always runs.
  */
 export async function runMemoized(rule: Rule, ctx: CheckContext): Promise<Out[]> {
-  const raw = rule.memoKey?.(ctx);
+  const raw = await rule.memoKey?.(ctx);
   if (raw === undefined) return rule.run(ctx);
   const key = sha256(`git-ctx/check-rule ${MEMO_VERSION} ${VERSION} ${rule.id}\n${raw}`);
   const findings = memo<Out[]>(ctx.snapshot.root, 'check-rule', rule.id);

@@ -45,9 +45,10 @@ export interface Rule {
   /**
    * Optional: everything the findings depend on, as a string (see artifactSetKey in
    * rule-memo.ts); a run with the same key reuses the remembered findings. Only for rules
-   * whose findings are a pure function of that key; undefined: run every time.
+   * whose findings are a pure function of that key; undefined: run every time. May read the
+   * snapshot (a promise) for what the findings depend on beyond the records.
    */
-  memoKey?(ctx: CheckContext): string | undefined;
+  memoKey?(ctx: CheckContext): string | undefined | Promise<string | undefined>;
 }
 
 export interface CheckResult {

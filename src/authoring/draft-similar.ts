@@ -1,7 +1,7 @@
 // @spec SPEC-AUTHORING-001
 
 import type { ArtifactSet } from '../artifacts/load.js';
-import { folderTemplates } from '../artifacts/sources/record-template.js';
+import { setTemplates } from '../artifacts/sources/record-template.js';
 import type { Artifact } from '../artifacts/types.js';
 import { retrieveForText } from '../retrieve/engine.js';
 import { terms } from '../retrieve/text.js';
@@ -68,7 +68,9 @@ class DraftJudge {
     const env = opts.env ?? process.env;
     const embedder = opts.embedder === null ? undefined : (opts.embedder ?? configuredEmbedder(set, env));
     const semantic = embedder ? new EmbeddingLane(root, set, embedder, semanticSettings(set, env).threshold) : undefined;
-    const undecided = templateDecisions(set, folderTemplates(root, set.artifacts));
+    // the templates of the state the set was read from: the working tree for add, the judged
+    // snapshot for the check rule and a pull request's head (DEC-100)
+    const undecided = templateDecisions(set, await setTemplates(set));
     const sim = await DecisionSimilarity.open(root, set, activeDecisions(set), embedder, opts.writeCache ?? true);
     return new DraftJudge(set, threshold, embedder, semantic, sim, undecided);
   }

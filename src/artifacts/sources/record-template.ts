@@ -1,8 +1,9 @@
 // @spec SPEC-SOURCES-001
 
-import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Snapshot } from '../../snapshot/types.js';
+import type { ArtifactSet } from '../load.js';
 import type { Artifact } from '../types.js';
 import { isTemplateFile } from './files.js';
 import { roleOf, type RecordFill, type Role } from './record-shape.js';
@@ -31,40 +32,39 @@ export async function findTemplate(root: string, dir: string): Promise<{ file: s
   return undefined;
 }
 
-/** findTemplate, synchronously (a check rule's memo key). */
-export function findTemplateSync(root: string, dir: string): { file: string; text: string } | undefined {
-  const found: string[] = [];
-  for (const sub of TEMPLATE_DIRS) {
-    const rel = sub ? `${dir}/${sub}` : dir;
-    let names: string[] = [];
-    try {
-      names = readdirSync(path.join(root, ...rel.split('/')));
-    } catch {
-      // no such folder
+/**
+ * The template of each folder holding ADR-format decisions of the repository, by folder
+ * (undefined: none), as the snapshot holds them: the tree state judged (`check --at`, the
+ * index for `--staged` and the pre-commit hook, a pull request's head), never the working
+ * tree's when another state is judged. Each folder's templates are found as findTemplate
+ * finds them on disk; a symlink is not followed (a snapshot never follows one).
+ * @decision DEC-100
+ */
+export async function snapshotTemplates(snapshot: Snapshot, artifacts: readonly Artifact[]): Promise<Map<string, string | undefined>> {
+  const dirs = [...new Set(artifacts.filter((a) => a.type === 'decision' && a.format === 'adr' && a.origin === 'repo').map((a) => path.posix.dirname(a.file)))].sort();
+  const m = new Map<string, string | undefined>();
+  if (!dirs.length) return m;
+  // one listing per outermost folder: a folder below another is in its listing
+  const tops = dirs.filter((d) => !dirs.some((o) => o !== d && (o === '.' || d.startsWith(`${o}/`))));
+  const listed = (await Promise.all(tops.map((t) => (t === '.' ? snapshot.list() : snapshot.listUnder(t))))).flat();
+  const candidates = listed.filter((e) => e.mode !== '120000' && isTemplateFile(e.path)).map((e) => e.path);
+  for (const dir of dirs) {
+    const homes = new Set(TEMPLATE_DIRS.map((sub) => (dir === '.' ? sub || '.' : sub ? `${dir}/${sub}` : dir)));
+    let found: { file: string; text: string } | undefined;
+    for (const file of templateOrder(candidates.filter((f) => homes.has(path.posix.dirname(f))))) {
+      found = asTemplate(file, (await snapshot.read(file))?.toString('utf8'));
+      if (found) break;
     }
-    for (const n of names) if (isTemplateFile(n)) found.push(`${rel}/${n}`);
+    m.set(dir, found?.text);
   }
-  for (const file of templateOrder(found)) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(path.join(root, ...file.split('/')), 'utf8');
-    } catch {
-      // unreadable: the next one
-    }
-    const t = asTemplate(file, text);
-    if (t) return t;
-  }
-  return undefined;
+  return m;
 }
 
-/** The template of each folder holding ADR-format decisions of the repository, by folder (undefined: none). */
-export function folderTemplates(root: string, artifacts: readonly Artifact[]): Map<string, string | undefined> {
-  const m = new Map<string, string | undefined>();
-  for (const a of artifacts) {
-    if (a.type !== 'decision' || a.format !== 'adr' || a.origin !== 'repo') continue;
-    const dir = path.posix.dirname(a.file);
-    if (!m.has(dir)) m.set(dir, findTemplateSync(root, dir)?.text);
-  }
+/** snapshotTemplates of a set's own snapshot (the state its records were read from), read once per set. */
+const SET_TEMPLATES = new WeakMap<ArtifactSet, Promise<Map<string, string | undefined>>>();
+export function setTemplates(set: ArtifactSet): Promise<Map<string, string | undefined>> {
+  let m = SET_TEMPLATES.get(set);
+  if (!m) SET_TEMPLATES.set(set, (m = snapshotTemplates(set.snapshot, set.artifacts)));
   return m;
 }
 

@@ -1,8 +1,8 @@
 // @spec SPEC-AUTHORING-001
 
 import { artifactSetKey } from '../rule-memo.js';
-import type { CheckContext, Rule } from '../types.js';
-import { folderTemplates } from '../../artifacts/sources/record-template.js';
+import type { Rule } from '../types.js';
+import { setTemplates } from '../../artifacts/sources/record-template.js';
 import { ageDays, CONFIDENCE, provenanceOf } from '../../artifacts/sources/provenance.js';
 
 type Out = Awaited<ReturnType<Rule['run']>>[number];
@@ -20,21 +20,22 @@ export const AUTHORING_RULES: Rule[] = [
     // with the bundled offline embedder the records, their bytes and the settings decide the
     // pairs: a warm check of unchanged records reuses them instead of scoring every pair
     // again. A provider over the network may answer differently (or not at all): never kept.
-    memoKey: (ctx) => {
+    memoKey: async (ctx) => {
       const provider = String(process.env.GIT_CTX_EMBED_PROVIDER || (ctx.config as { semantic?: { provider?: string } }).semantic?.provider || 'default').trim();
       if (provider !== 'default') return undefined;
       const env = Object.keys(process.env).filter((k) => k.startsWith('GIT_CTX_EMBED_')).sort().map((k) => `${k}=${process.env[k]}`);
       // 'search-judged': findings kept before pairs went through search's judgement are not
       // reused; 'marked': nor those kept before a pair past JUDGED_RECORDS said so
       // 'templates': a record whose decision is still its template's guidance is not compared
-      return `search-judged marked templates\n${artifactSetKey(ctx)}\n${templatesKey(ctx)}\n${env.join('\n')}`;
+      return `search-judged marked templates\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');
       const { areLinked, confirmRestatements, JUDGED_RECORDS } = await import('../../authoring/draft-similar.js');
       const { templateDecisions } = await import('../../authoring/similar.js');
-      // a record whose Decision part is still its folder template's guidance decides nothing yet (DEC-096)
-      const undecided = templateDecisions(ctx.set, templatesOf(ctx));
+      // a record whose Decision part is still its folder template's guidance decides nothing yet
+      // (DEC-096); the template is the judged snapshot's, as the records are (DEC-100)
+      const undecided = templateDecisions(ctx.set, await setTemplates(ctx.set));
       const records = activeDecisions(ctx.set).filter((a) => !undecided.has(a.id));
       if (records.length < 2) return [];
       const threshold = conflictThreshold(ctx.set);
@@ -87,15 +88,11 @@ export const AUTHORING_RULES: Rule[] = [
   },
 ];
 
-/** The folders' templates (folderTemplates), read once per check run. */
-const TEMPLATES = new WeakMap<CheckContext, Map<string, string | undefined>>();
-function templatesOf(ctx: CheckContext): Map<string, string | undefined> {
-  let m = TEMPLATES.get(ctx);
-  if (!m) TEMPLATES.set(ctx, (m = folderTemplates(ctx.snapshot.root, ctx.set.artifacts)));
-  return m;
-}
-
-/** The templates the rule's findings depend on, as a key. */
-function templatesKey(ctx: CheckContext): string {
-  return JSON.stringify([...templatesOf(ctx)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/**
+ * The templates the rule's findings depend on, as a key: the judged snapshot's (setTemplates,
+ * read once per check run and shared with add's judge through the set).
+ * @decision DEC-100
+ */
+function templatesKey(templates: ReadonlyMap<string, string | undefined>): string {
+  return JSON.stringify([...templates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -83,6 +83,7 @@ const SKIP = /(^|\/)(node_modules|vendor|vendors|third[_-]party|dist|build|out|t
 const TEST_DIR = /(^|\/)(tests?|__tests__|[\w-]*[-_]tests?|e2e|__fixtures__|fixtures?|test[-_]?data|testdata|test[-_]?fixtures?)(\/|$)/i;
 /** Folder names that hold decision records. */
 const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
+// @decision DEC-102
 /** A record's file name that says it is one: `adr-001-….md`, `ADR_0002_….md`, `adr0003.md`. */
 const ADR_NAMED = /^adr[-_ ]?\d/i;
 /** Folders inside a records folder that sort records by state or age: part of the same source. */

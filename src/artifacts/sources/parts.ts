@@ -272,6 +272,7 @@ const LABEL_ITEM = /^(?:[-*+]|\d+[.)])\s+(?:\S+\s+){0,4}\S*[^\s.!?;]$/;
 /** A `Key: value` line of the metadata MADR and Nygard records write as a list under the title. */
 const METADATA_LINE = /^(?:status|date|deciders?|consulted|informed|technical story|authors?|tags?)\s*:/i;
 
+// @decision DEC-102
 /**
  * The key of such a line as written in a record's lead, list marker and emphasis included
  * (`* **Date:** `). Tags and a technical story say what the record is about: they stay prose.

@@ -36,19 +36,23 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
  * The records read from decision-record folders that a typed text names by the start of
  * their id up to a word (`ADR-20201016` for ADR-20201016-use-the-slug, a record named by its
  * date), by their file name without extension (`20201016-use-the-slug`, as log4brains and
- * links call it) or by their path. A dated record's id is its whole file name: people type
+ * links call it), by log4brains' `<package>/<file name>` or by their path. A dated record's id is its whole file name: people type
  * its date.
  */
 function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
   const t = typed.trim().toLowerCase().replace(/\\/g, '/');
   if (!t) return [];
+  // log4brains names a package's record `<package>/<file name>` (`web/20200927-avoid-react-fc-type`):
+  // its id is the package's prefix and the file name (WEB-20200927-avoid-react-fc-type)
+  const pkg = /^([^/]+)\/([^/]+)$/.exec(t);
+  const packaged = pkg ? `${pkg[1]!.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}-${pkg[2]}` : undefined;
   const out: Artifact[] = [];
   for (const a of set.byId.values()) {
     if (a.format !== 'adr') continue;
     const id = a.id.toLowerCase();
     const file = a.file.toLowerCase();
     const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-    if (id.startsWith(t + '-') || stem === t || file === t) out.push(a);
+    if (id.startsWith(t + '-') || stem === t || file === t || id === packaged) out.push(a);
   }
   return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

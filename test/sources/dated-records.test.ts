@@ -66,9 +66,24 @@ describe('a log4brains monorepo: dated record names, test fixture folders', () =
     const byName = cli(repo.dir, 'show', '20201016-use-the-slug-as-its-id', '--depth', 'summary');
     expect(byName.code, byName.stderr).toBe(0);
     expect(byName.stdout).toContain('ADR-20201016-use-the-slug-as-its-id');
+    // log4brains names a package's record `<package>/<file name>`, in links and in code annotations
+    const byPackage = cli(repo.dir, 'show', 'core/20201002-use-ddd-for-the-core-api', '--depth', 'meta');
+    expect(byPackage.code, byPackage.stderr).toBe(0);
+    expect(byPackage.stdout).toMatch(/^CORE-20201002-use-ddd-for-the-core-api \(decision/);
     const twoThatDay = cli(repo.dir, 'show', 'ADR-20200925');
     expect(twoThatDay.code).toBe(2);
     expect(twoThatDay.stderr).toContain('ADR-20200925 names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
+  });
+
+  it("a code annotation in log4brains' own form (`@adr core/20201002-…`) names the package's record: check passes, trace finds it", () => {
+    const repo = makeRepo();
+    repo.commit('import', { ...REPO, 'packages/core/src/Domain.ts': '// @adr core/20201002-use-ddd-for-the-core-api\nexport class Domain {}\n' });
+    const check = cli(repo.dir, 'check', '--json');
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).not.toContain('annotation-unknown-id');
+    const trace = cli(repo.dir, 'trace', 'packages/core/src/Domain.ts', '--json');
+    expect(trace.code, trace.stderr).toBe(0);
+    expect(trace.stdout).toContain('CORE-20201002-use-ddd-for-the-core-api');
   });
 
   it('new decision goes to the project folder, named by its date as the others are', () => {

@@ -37,6 +37,7 @@ import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
 import { declarationInFile } from './qualified-declaration.js';
+import { classifyGovernable, type UngovernableFile } from '../code/ungovernable.js';
 
 export { namedPlaces };
 
@@ -152,7 +153,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 type Lanes = Partial<Record<ReplaceableLane, LaneHit[]>>;
 
 /** Rank and cap the lanes' answers into results (slots 1 → fused → 3, slot 4 throughout). */
-async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number, question: boolean, lookup = false): Promise<{ results: RetrievedRecord[]; weak: RetrievedRecord[] }> {
+async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number, question: boolean, lookup = false, ungovernable = false): Promise<{ results: RetrievedRecord[]; weak: RetrievedRecord[] }> {
   const { set } = opts;
   const filters = opts.filters ?? {};
   const t0 = now();
@@ -239,14 +240,24 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     // another record answers is not evidence of its own
     const wordless = !f.from.has('keywords') && !f.from.has('mentions');
     const rel = wordless ? Math.min(relevance.get(id) ?? 0, meaningAlone.get(id) ?? 0) : (relevance.get(id) ?? 0);
+    // a file no record can govern (a lockfile, generated or vendored code, a binary, a test
+    // snapshot: DEC-060's classes, written by a tool or by others) is answered only by what
+    // names it; its words meet records by chance, and no share of them is evidence (DEC-101)
+    // @decision DEC-101
+    const byChance = ungovernable && !f.from.has('mentions');
     if (!ok(id)) {
-      if (aboveFloor(rel)) superseded.push(id);
+      // nor does a superseded record it met by chance lead to its successor
+      if (aboveFloor(rel) && !byChance) superseded.push(id);
       continue;
     }
     if (fusedCount >= caps.fused) break;
     // the record about how decisions are recorded governs the records folder, not this code
     // (DEC-084); the identity record describes the project, and every bundle carries it (DEC-086)
     if (!question && (isMetaArtifact(set.byId.get(id)!) || set.byId.get(id)!.type === 'identity')) {
+      if (weak.length < caps.fused) weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
+      continue;
+    }
+    if (byChance) {
       if (weak.length < caps.fused) weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
       continue;
     }
@@ -364,6 +375,8 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!isFile && !(path === '' || (await snapshot.listUnder(path)).length)) throw await noSuchPath(snapshot, path);
   if (!isFile && (opts.target.line !== undefined || opts.target.symbol !== undefined)) throw new CtxError('USAGE', `${path} is a directory; a line or symbol needs a file`);
   if (isFile) await checkLineInFile(snapshot, path, opts.target.line);
+  // read beside the lanes: only the fused band's standing depends on it
+  const ungovernableKind = isFile ? ungovernableFile(snapshot, set.config, path) : Promise.resolve(undefined);
   // over a place snapshot, a code index of the place and what anchors name (see src/place)
   const [{ placeCodeIndex }, { defaultNeighbours }, { findSymbol }, { findDeclaration }] = await Promise.all([import('../place/index.js'), import('./default-neighbours.js'), import('../code/anchors.js'), import('../code/graph/symbols.js')]);
   const index = opts.index ?? (await placeCodeIndex(snapshot, set));
@@ -413,14 +426,32 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (!(opts.semantic || opts.lanes?.semantic)) reports.semantic.status = 'not-configured';
   else if (placeSemanticWeight(lanes) === 0) reports.semantic = { ...reports.semantic, status: 'ok', message: 'a fallback for places: not needed, the keywords answered' };
   else Object.assign(lanes, await runLanes(opts, ['semantic'], reports, query, ctx));
-  const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes), false);
+  const outOfReach = await ungovernableKind;
+  const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes), false, false, !!outOfReach);
   const results = await withFeedback(opts, { kind: 'place', path }, found);
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();
   const q: RetrievalResult['query'] = { kind: 'place', place: opts.place ?? `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
   if (opts.target.line !== undefined) q.line = opts.target.line;
   if (symbol) q.symbol = symbol;
-  return { query: q, results, weak, slots: reports };
+  return { query: q, results, weak, slots: reports, ...(outOfReach ? { ungovernable: { reason: outOfReach.reason, detail: outOfReach.detail } } : {}) };
+}
+
+/**
+ * Whether a file is one no record can govern, by the classes a change's files are sorted into
+ * (src/code/ungovernable.ts, DEC-060): a lockfile, generated or vendored code, a binary, a
+ * test snapshot, `ungovernable.paths`; undefined when records may govern it. CI settings are
+ * not among them here: the team writes a workflow by hand and a record may decide it (how a
+ * release is deployed); a change leaves them out because a CI edit rarely needs a record, a
+ * place asked about is judged as any file (DEC-101).
+ */
+async function ungovernableFile(snapshot: RetrieveOptions['snapshot'], config: RetrieveOptions['set']['config'], path: string): Promise<UngovernableFile | undefined> {
+  try {
+    return (await classifyGovernable([path], { read: (p) => snapshot.read(p), config, declared: () => true })).ungovernable[0];
+  } catch {
+    // an unreadable attributes file or head: judged as a file records may govern
+    return undefined;
+  }
 }
 
 /** The first line (1-based) of the comment lines and annotations right above `line`, or `line`. */

@@ -3,6 +3,7 @@
 import { paint, type Paint } from '../util/color.js';
 import { sourceMark } from '../artifacts/sources/federated-file.js';
 import type { LaneName, RetrievalResult, RetrievedRecord } from './types.js';
+import type { UngovernableReason } from '../code/ungovernable.js';
 
 export type RetrievalFormat = 'human' | 'json' | 'context';
 
@@ -24,17 +25,31 @@ export interface RenderOptions {
   noRecords?: boolean;
 }
 
+/** What a file no record can govern is, for the honest answer (the classes of src/code/ungovernable.ts). */
+const UNGOVERNABLE_KIND: Record<UngovernableReason, string> = {
+  lockfile: 'a dependency lockfile, which a tool writes',
+  generated: 'generated code, which a tool writes',
+  vendored: "vendored code, someone else's",
+  binary: 'a binary file',
+  snapshot: 'a test snapshot, which the tests write',
+  // never for a place (DEC-101: a record may decide a workflow); kept for the type's sake
+  ci: 'CI settings no record names',
+  configured: 'listed in ungovernable.paths',
+};
+
 /**
  * The honest answer when nothing reaches the relevance floor (src/retrieve/floor.ts): nothing
  * here governs the place or answers the question, and how many weak matches were set aside
  * ("nothing found" when no record matched at all).
  */
 export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): string {
-  const what = r.query.kind === 'place' ? 'nothing here governs this' : 'no record here answers this';
+  // a file no record can govern says which kind it is (DEC-101): "a dependency lockfile"
+  const what = r.query.kind === 'place' ? `nothing here governs this${r.ungovernable ? `: ${UNGOVERNABLE_KIND[r.ungovernable.reason]}` : ''}` : 'no record here answers this';
   const n = r.weak?.length ?? 0;
   if (!n && opts.noRecords) return 'nothing found: no decision records are read here (no .contextia/ and no decision-record folder such as docs/adr/); `git ctx init` sets them up';
   if (!n) return 'nothing found';
-  return `${what} (${n} weak match${n === 1 ? '' : 'es'} under the relevance floor${opts.showWeak ? '' : ': --all shows them'})`;
+  // a file no record can govern sets its matches aside whatever their relevance
+  return `${what} (${n} weak match${n === 1 ? '' : 'es'}${r.ungovernable ? '' : ' under the relevance floor'}${opts.showWeak ? '' : ': --all shows them'})`;
 }
 
 /** For people: bands in order, each result with its evidence; weaker evidence is labelled as such. */

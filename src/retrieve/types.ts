@@ -5,6 +5,7 @@ import type { CodeIndex } from '../code/code-index.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
 import type { TraceTarget } from './trace.js';
 import type { Snapshot } from '../snapshot/types.js';
+import type { UngovernableReason } from '../code/ungovernable.js';
 
 /** The lanes of the engine. `declared` is slot 1, `keywords` 2, `links` 3, `metadata` 4, `semantic` 5. */
 export type LaneName = 'declared' | 'keywords' | 'mentions' | 'nearness' | 'semantic' | 'links' | 'metadata';
@@ -76,6 +77,12 @@ export interface RetrievalResult {
    */
   weak?: RetrievedRecord[];
   slots: Record<LaneName, LaneReport>;
+  /**
+   * a place no record can govern (a lockfile, generated or vendored code, a binary, a test
+   * snapshot, `ungovernable.paths`; DEC-101): only what names it
+   * answers, and the related band's matches are weak. `detail` says what classed it.
+   */
+  ungovernable?: { reason: UngovernableReason; detail: string };
 }
 
 /** Per-slot caps; `retrieval:` in config.yaml overrides them. */

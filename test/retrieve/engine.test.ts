@@ -150,7 +150,8 @@ describe('retrieveForPlace', () => {
   });
 
   it('declared paths go through one paths: set (! exclusions) and hide inactive records, following the successor', async () => {
-    const repo = fixture({ 'src/billing/generated/rounding.ts': '// invoice rounding\nexport const invoiceRounding = 1;\n' });
+    const rounding = '// invoice rounding\nexport const invoiceRounding = 1;\n';
+    const repo = fixture({ 'src/billing/generated/rounding.ts': rounding, 'src/billing/rounding.ts': rounding });
     const { opts, close } = await open(repo.dir);
     try {
       const r = await retrieveForPlace({ ...opts, target: { path: 'src/billing/invoice.ts' }, neighbours: false });
@@ -158,14 +159,21 @@ describe('retrieveForPlace', () => {
       expect(r.results[0]!.why[0]!.kind).toBe('paths');
       const gen = await retrieveForPlace({ ...opts, target: { path: 'src/billing/generated/rounding.ts' }, neighbours: false });
       expect(gen.results.some((x) => x.id === 'SPEC-BILLING' && x.slot === 'declared')).toBe(false);
+      // a generated folder's code is governed by nothing its words meet (DEC-101): DEC-OLD is
+      // weak there, and leads to no successor
+      expect(gen.ungovernable?.reason).toBe('generated');
+      expect(gen.results.map((x) => x.id)).toEqual([]);
+      const genAll = await retrieveForPlace({ ...opts, target: { path: 'src/billing/generated/rounding.ts' }, neighbours: false, filters: { all: true } });
+      expect(genAll.weak?.map((x) => x.id)).toContain('DEC-OLD');
       // DEC-OLD matches the keywords but is superseded: hidden, and its successor is shown instead
-      expect(gen.results.map((x) => x.id)).not.toContain('DEC-OLD');
-      const succ = gen.results.find((x) => x.id === 'DEC-NEW')!;
+      const own = await retrieveForPlace({ ...opts, target: { path: 'src/billing/rounding.ts' }, neighbours: false });
+      expect(own.results.map((x) => x.id)).not.toContain('DEC-OLD');
+      const succ = own.results.find((x) => x.id === 'DEC-NEW')!;
       expect(succ).toMatchObject({ slot: 'links' });
       expect(succ.why[0]).toMatchObject({ kind: 'successor', path: ['DEC-NEW', 'supersedes', 'DEC-OLD'] });
-      expect(gen.slots.metadata.count).toBeGreaterThan(0);
+      expect(own.slots.metadata.count).toBeGreaterThan(0);
       // --all shows it, marked
-      const all = await retrieveForPlace({ ...opts, target: { path: 'src/billing/generated/rounding.ts' }, neighbours: false, filters: { all: true } });
+      const all = await retrieveForPlace({ ...opts, target: { path: 'src/billing/rounding.ts' }, neighbours: false, filters: { all: true } });
       expect(all.results.find((x) => x.id === 'DEC-OLD')).toMatchObject({ inactive: true, status: 'superseded' });
     } finally {
       close();

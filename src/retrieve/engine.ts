@@ -32,6 +32,7 @@ import {
   type RetrievedRecord,
   type RetrieveOptions,
   type Why,
+  SEMANTIC_NOT_NEEDED,
 } from './types.js';
 import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
@@ -424,7 +425,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   // for a place, semantic similarity only counts when the keywords found nothing
   // (placeSemanticWeight): otherwise embedding the place's terms is work whose answer is unused
   if (!(opts.semantic || opts.lanes?.semantic)) reports.semantic.status = 'not-configured';
-  else if (placeSemanticWeight(lanes) === 0) reports.semantic = { ...reports.semantic, status: 'ok', message: 'a fallback for places: not needed, the keywords answered' };
+  else if (placeSemanticWeight(lanes) === 0) reports.semantic = { ...reports.semantic, status: 'ok', message: SEMANTIC_NOT_NEEDED };
   else Object.assign(lanes, await runLanes(opts, ['semantic'], reports, query, ctx));
   const outOfReach = await ungovernableKind;
   const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, placeSemanticWeight(lanes), false, false, !!outOfReach);

@@ -2,7 +2,7 @@
 
 import { paint, type Paint } from '../util/color.js';
 import { sourceMark } from '../artifacts/sources/federated-file.js';
-import type { LaneName, RetrievalResult, RetrievedRecord } from './types.js';
+import { SEMANTIC_NOT_NEEDED, type LaneName, type RetrievalResult, type RetrievedRecord } from './types.js';
 import type { UngovernableReason } from '../code/ungovernable.js';
 
 export type RetrievalFormat = 'human' | 'json' | 'context';
@@ -79,7 +79,9 @@ export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false)
     if (x.summary) lines.push(`      ${x.summary}`);
     if (x.body) lines.push('', ...x.body.trim().split('\n').map((l) => `      ${l}`), '');
   }
-  const notes = (Object.entries(r.slots) as [LaneName, RetrievalResult['slots'][LaneName]][]).filter(([, s]) => s.status === 'failed' || s.status === 'timeout' || s.status === 'partial' || (s.message && s.status === 'ok'));
+  // a lane that failed or was cut short, and what an ok lane has to say (records hidden by
+  // filters); the place's semantic fallback that was not needed says nothing to a reader (JSON keeps it)
+  const notes = (Object.entries(r.slots) as [LaneName, RetrievalResult['slots'][LaneName]][]).filter(([n, s]) => s.status === 'failed' || s.status === 'timeout' || s.status === 'partial' || (s.message && s.status === 'ok' && !(n === 'semantic' && s.message === SEMANTIC_NOT_NEEDED)));
   for (const [n, s] of notes) lines.push(p.dim(`  ${n}: ${s.status}${s.message ? ` (${s.message})` : ''}`));
   return lines.join('\n') + '\n';
 }

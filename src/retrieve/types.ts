@@ -93,6 +93,9 @@ export interface RetrievalCaps {
 }
 export const DEFAULT_CAPS: RetrievalCaps = { declared: 10, fused: 5, links: 3 };
 
+/** The semantic slot's message for a place the keywords answered (its fallback was not needed). */
+export const SEMANTIC_NOT_NEEDED = 'a fallback for places: not needed, the keywords answered';
+
 /** Metadata filters (slot 4): always applied. */
 export interface RetrievalFilters {
   /** show inactive records too (marked) */

@@ -124,6 +124,10 @@ describe('first hour: bad places are errors', () => {
     const ok = cli(repo.dir, 'for', 'src/payments/webhooks.ts:3');
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('ADR-0010');
+    // the semantic fallback the keywords made unnecessary is no line of the answer; JSON keeps it
+    expect(ok.stdout).not.toContain('semantic:');
+    const json = JSON.parse(cli(repo.dir, 'for', 'src/payments/webhooks.ts:3', '--json').stdout) as { slots: { semantic: { status: string; message?: string } } };
+    expect(json.slots.semantic.message).toBe('a fallback for places: not needed, the keywords answered');
   });
 
   it('an impossible date in a record is a warning naming file and line (impossible-date)', () => {

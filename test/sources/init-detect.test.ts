@@ -82,6 +82,11 @@ describe('git ctx init finds decision records', () => {
     const files = ['docs/arch/adr-001-dont-do-inquiry.md', 'docs/arch/adr-002-google-pay.md', 'docs/guides/01-setup.md', 'docs/guides/02-run.md', 'docs/guides/adr-003-one.md', 'docs/mixed/adr-001-a.md', 'docs/mixed/adr-002-b.md', 'docs/mixed/03-c.md', 'docs/mixed/04-d.md', 'docs/mixed/05-e.md'];
     // a folder of ADR-named records is one (2 of 2); one ADR-named file among guides is not, nor two among five numbered pages
     expect(detectRecordFolders(files).map((s) => [s.dir, s.prefix, s.records, s.byFileNames])).toEqual([['docs/arch', 'ADR-', 2, true]]);
+    // a folder named for its decisions (`design-decisions`, `tech_decisions`) is found by its name
+    expect(detectRecordFolders(['docs/design-decisions/0001-use-kafka.md', 'eng/tech_decisions/0001-a.md', 'docs/decisions-old/0001-x.md']).map((s) => [s.dir, s.byFileNames])).toEqual([
+      ['docs/design-decisions', undefined],
+      ['eng/tech_decisions', undefined],
+    ]);
     const repo = makeRepo({
       'docs/arch/adr-001-dont-do-inquiry-after-notifications.md': '# ADR 001 - Do not do inquiry after notifications\n\n## Context\n\nThe provider sends notifications.\n\n## Decision\n\nWe will not call the provider after a notification.\n',
       'docs/arch/adr-002-google-pay.md': '# ADR 002 - Do not decrypt Google Pay payloads\n\n## Decision\n\nWe pass the payload to the gateway encrypted.\n',

@@ -81,8 +81,8 @@ const SKIP = /(^|\/)(node_modules|vendor|vendors|third[_-]party|dist|build|out|t
  * deliberately broken links; a folder the team's own pointer names is still read.
  */
 const TEST_DIR = /(^|\/)(tests?|__tests__|[\w-]*[-_]tests?|e2e|__fixtures__|fixtures?|test[-_]?data|testdata|test[-_]?fixtures?)(\/|$)/i;
-/** Folder names that hold decision records. */
-const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
+/** Folder names that hold decision records (`design-decisions`, `tech_decisions` too). */
+const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|[\w-]*[-_]decisions?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
 // @decision DEC-102
 /** A record's file name that says it is one: `adr-001-….md`, `ADR_0002_….md`, `adr0003.md`. */
 const ADR_NAMED = /^adr[-_ ]?\d/i;

@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nDecision-record folders are configured as sources and read in place: first those named by .adr-dir (adr-tools) and .log4brains.yml (log4brains), then folders named adr, decisions, *decision-records, architecture/decisions, … at any depth, with historic*/proposed*/superseded folders, and folders of any name whose numbered files are named adr-001-….md.\n\nNever overwrites: when config.yaml or identity.md exists, init only adds missing folders and exits 2 naming what exists.\nExit codes: 0 created, 2 already initialised or not a git repository.',
+      '\nDecision-record folders are configured as sources and read in place: first those named by .adr-dir (adr-tools) and .log4brains.yml (log4brains), then folders named adr, decisions, *-decisions, *decision-records, architecture/decisions, … at any depth, with historic*/proposed*/superseded folders, and folders of any name whose numbered files are named adr-001-….md.\n\nNever overwrites: when config.yaml or identity.md exists, init only adds missing folders and exits 2 naming what exists.\nExit codes: 0 created, 2 already initialised or not a git repository.',
     )
     .action(async (o: InitCliOptions) => {
       const cwd = o.root ? path.resolve(io().cwd, o.root) : io().cwd;

@@ -4,7 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { isGlob } from '../code/anchors.js';
 import { compilePaths, entryCovers } from '../util/path-set.js';
 import { normalizeRepoPath } from '../util/paths.js';
-import { terms } from './text.js';
+import { splitWords, stem as stemWord, terms } from './text.js';
 import type { Why } from './types.js';
 
 /** One signal of an approximate lane: its strength in [0, 1] and the evidence. */
@@ -116,15 +116,18 @@ export function typeNameSignals(set: ArtifactSet, path: string): Map<string, Sig
       out.set(id, { score: TYPE_IN_TITLE, why: { kind: 'mention', text: `its title names ${stem}, the type ${base} is named after (${set.byId.get(id)?.file ?? id})` } });
     }
   }
-  // the title is the file's name, or the file's folder and name together
+  // the title is the file's name, or the file's folder and name together, written as the
+  // file writes them (DEC-095, DEC-099)
   // @decision DEC-095
-  const stemWords = terms(stem);
-  const folder = parts.length ? terms(parts[parts.length - 1]!) : [];
+  // @decision DEC-099
+  const stemWords = splitWords(stem);
+  const folder = parts.length ? splitWords(parts[parts.length - 1]!) : [];
   if (!stemWords.length) return out;
+  const nameJoined = stemWords.map(stemWord).join('');
   for (const a of set.artifacts) {
     if (out.has(a.id)) continue;
-    const title = titleTerms(set, a.id);
-    const whole = title.length > 0 && title.join('') === stemWords.join('');
+    const title = titleWords(set, a.id);
+    const whole = title.length > 0 && title.map(stemWord).join('') === nameJoined;
     const named = !whole && stemWords.length === 1 && folder.length > 0 && adjacentIn(title, [...folder, ...stemWords]);
     if (whole) out.set(a.id, { score: TITLE_IS_NAME, why: { kind: 'mention', text: `its title is ${stem}, the name of ${base} (${a.file})` } });
     else if (named) out.set(a.id, { score: TITLE_IS_NAME, why: { kind: 'mention', text: `its title names ${parts[parts.length - 1]}/${stem}, the folder and name of ${base} (${a.file})` } });
@@ -147,6 +150,20 @@ const titleTermsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
 export function titleTerms(set: ArtifactSet, id: string): string[] {
   let m = titleTermsBySet.get(set);
   if (!m) titleTermsBySet.set(set, (m = new Map(set.artifacts.map((a) => [a.id, terms(a.title ?? '')]))));
+  return m.get(id) ?? [];
+}
+
+/**
+ * Per record set: each record's title as words (lower case, split as names split, no word
+ * dropped, none stemmed), by id. A title names a file when it writes the file's name as the
+ * file writes it (DEC-099): as terms, a stop word dropped from the title ("Static types"
+ * became `type`, the name of every types.ts) and a stem shared with an inflected word ("API
+ * resource identifier" met `Api/Resources.php`) made prose look like the name.
+ */
+const titleWordsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
+function titleWords(set: ArtifactSet, id: string): string[] {
+  let m = titleWordsBySet.get(set);
+  if (!m) titleWordsBySet.set(set, (m = new Map(set.artifacts.map((a) => [a.id, splitWords(a.title ?? '')]))));
   return m.get(id) ?? [];
 }
 

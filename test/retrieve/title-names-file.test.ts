@@ -24,6 +24,13 @@ function fixture() {
     'pkg/config/manager.go': 'package config\n\n// Manager keeps the registered configs by id and validates each before it is stored.\ntype Manager struct {\n\tconfigs map[string]ServiceConfig\n}\n\n// Register validates and stores a config module, loaded from yaml.\nfunc (m *Manager) Register(cfg ServiceConfig) error {\n\tif err := cfg.Validate(); err != nil {\n\t\treturn err\n\t}\n\tm.configs[cfg.ID()] = cfg\n\treturn nil\n}\n',
     'src/client/islands/emotion.ts': "import createCache from '@emotion/cache';\n\n// the style cache the islands client creates once when hydrating the page\nexport const cache = createCache({ key: 'dcr' });\n",
     'pkg/utils/template.go': 'package utils\n\n// Render writes a rendered template.\nfunc Render() {}\n',
+    // shaped like Sylius and dotcom-rendering (DEC-099): titles whose terms, not words, are a file's name
+    'doc/adr/adr-020-iri.md': adr('020', 'Using IRI as API resource identifier in requests instead of code/id', 'Commands take the IRI of a resource and the API transforms it to a code.'),
+    'doc/adr/adr-021-api-translations.md': adr('021', 'API - Translations', 'Translations are embedded in the resource they translate.'),
+    'doc/adr/adr-008-static-types.md': adr('008', 'Static types', 'We check the code with TypeScript.'),
+    'src/Sylius/Behat/Context/Api/Resources.php': "<?php\n\nnamespace Sylius\\Behat\\Context\\Api;\n\nfinal class Resources\n{\n    public const ADDRESSES = 'addresses';\n    public const CHANNELS = 'channels';\n}\n",
+    'docs/book/api/translations.rst': 'Translations\n============\n\nEach translatable resource embeds its translations.\n',
+    'src/components/SignInGate/types.ts': 'export type GateProps = { dismiss: () => void };\n',
   });
   repo.commit('fixture');
   return repo;
@@ -43,6 +50,23 @@ describe("a record whose title is the file's name, or its folder and name (DEC-0
       expect(typeNameSignals(set, 'pkg/utils/template.go').size).toBe(0);
       // nor the folder alone
       expect(typeNameSignals(set, 'pkg/config/loader.go').size).toBe(0);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('reads the name as the file writes it: no stop word dropped from the title, a one-word name not inflected (DEC-099)', async () => {
+    const repo = fixture();
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      // "API resource identifier" writes `api` and `resource`, not the class Resources in the folder Api
+      expect(typeNameSignals(set, 'src/Sylius/Behat/Context/Api/Resources.php').size).toBe(0);
+      // "Static types" is not the name `types` ("static" is a stop word of code, not of a title)
+      expect(typeNameSignals(set, 'src/components/SignInGate/types.ts').size).toBe(0);
+      // the folder and the name written as they are still name the file
+      expect([...typeNameSignals(set, 'docs/book/api/translations.rst').keys()]).toEqual(['ADR-021']);
+      expect([...typeNameSignals(set, 'pkg/config/manager.go').keys()]).toEqual(['ADR-010']);
     } finally {
       snapshot.close();
     }

@@ -4,7 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { isGlob } from '../code/anchors.js';
 import { compilePaths, entryCovers } from '../util/path-set.js';
 import { normalizeRepoPath } from '../util/paths.js';
-import { splitWords, stem as stemWord, terms } from './text.js';
+import { isEnglishStopWord, splitWords, stem as stemWord, terms } from './text.js';
 import type { Why } from './types.js';
 
 /** One signal of an approximate lane: its strength in [0, 1] and the evidence. */
@@ -123,11 +123,11 @@ export function typeNameSignals(set: ArtifactSet, path: string): Map<string, Sig
   const stemWords = splitWords(stem);
   const folder = parts.length ? splitWords(parts[parts.length - 1]!) : [];
   if (!stemWords.length) return out;
-  const nameJoined = stemWords.map(stemWord).join('');
+  const nameJoined = asName(stemWords);
   for (const a of set.artifacts) {
     if (out.has(a.id)) continue;
     const title = titleWords(set, a.id);
-    const whole = title.length > 0 && title.map(stemWord).join('') === nameJoined;
+    const whole = nameJoined !== '' && titleAsName(title) === nameJoined;
     const named = !whole && stemWords.length === 1 && folder.length > 0 && adjacentIn(title, [...folder, ...stemWords]);
     if (whole) out.set(a.id, { score: TITLE_IS_NAME, why: { kind: 'mention', text: `its title is ${stem}, the name of ${base} (${a.file})` } });
     else if (named) out.set(a.id, { score: TITLE_IS_NAME, why: { kind: 'mention', text: `its title names ${parts[parts.length - 1]}/${stem}, the folder and name of ${base} (${a.file})` } });
@@ -156,9 +156,10 @@ export function titleTerms(set: ArtifactSet, id: string): string[] {
 /**
  * Per record set: each record's title as words (lower case, split as names split, no word
  * dropped, none stemmed), by id. A title names a file when it writes the file's name as the
- * file writes it (DEC-099): as terms, a stop word dropped from the title ("Static types"
- * became `type`, the name of every types.ts) and a stem shared with an inflected word ("API
- * resource identifier" met `Api/Resources.php`) made prose look like the name.
+ * file writes it (DEC-099). Read as terms, a code keyword dropped from the title ("Static
+ * types" became `type`, the name of every types.ts) and, for a one-word name beside its folder,
+ * a stem shared with an inflected word ("API resource identifier" met `Api/Resources.php`)
+ * made prose look like the name.
  */
 const titleWordsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
 function titleWords(set: ArtifactSet, id: string): string[] {
@@ -166,6 +167,16 @@ function titleWords(set: ArtifactSet, id: string): string[] {
   if (!m) titleWordsBySet.set(set, (m = new Map(set.artifacts.map((a) => [a.id, splitWords(a.title ?? '')]))));
   return m.get(id) ?? [];
 }
+
+/**
+ * Words read as a name, stemmed and run together, English stop words dropped (`Click To View`
+ * and `ClickToView` alike). The code's keywords are kept: they are words of a title ("Static
+ * types" is no title of `types.ts`, DEC-099).
+ */
+const asName = (words: readonly string[]): string => words.filter((w) => !isEnglishStopWord(w)).map(stemWord).join('');
+
+/** A title read as a name (asName), less a leading "use"/"using": the verb of a record that adopts what it names ("Use Emotion"). */
+const titleAsName = (title: readonly string[]): string => asName(title[0] === 'use' || title[0] === 'using' ? title.slice(1) : title);
 
 /** Whether `words` appear in `hay` one after another. */
 function adjacentIn(hay: readonly string[], words: readonly string[]): boolean {

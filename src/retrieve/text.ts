@@ -6,19 +6,28 @@
  * the same function, so `rateLimitWebhook` in code meets "rate limiting webhooks" in prose.
  */
 
-const STOP = new Set(
-  (
-    'a an and are as at be been but by can could did do does doing done for from had has have how i if in into is it its ' +
-    'may me might must my no not of on or our shall should so some such than that the their them then there these they this ' +
-    'those to too us was we were what when where which while who why will with would you your ' +
-    // code noise: keywords and boilerplate shared by every file
+/** Words of English that say nothing of a subject. */
+const ENGLISH_STOP = (
+  'a an and are as at be been but by can could did do does doing done for from had has have how i if in into is it its ' +
+  'may me might must my no not of on or our shall should so some such than that the their them then there these they this ' +
+  'those to too us was we were what when where which while who why will with would you your'
+).split(' ');
+
+const STOP = new Set([
+  ...ENGLISH_STOP,
+  // code noise: keywords and boilerplate shared by every file
+  ...(
     'const let var function return import export default class new this null undefined true false void async await ' +
     'public private protected static readonly interface type enum extends implements typeof instanceof ' +
     'def self none elif else try except finally raise pass lambda yield func package go nil err string int bool ' +
     'any unknown number object boolean require module exports use js ts tsx jsx mjs cjs py ' +
     'args arg param params opts e x y i j k n s t'
   ).split(' '),
-);
+]);
+
+const ENGLISH = new Set(ENGLISH_STOP);
+/** Whether a word (lower case) is an English stop word; the code's keywords (`static`, `type`, `interface`) are words of prose. */
+export const isEnglishStopWord = (w: string): boolean => ENGLISH.has(w);
 
 /**
  * What is left of a contraction once the apostrophe splits it ("don't" → don, "we'll" → ll):

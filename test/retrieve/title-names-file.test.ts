@@ -28,9 +28,11 @@ function fixture() {
     'doc/adr/adr-020-iri.md': adr('020', 'Using IRI as API resource identifier in requests instead of code/id', 'Commands take the IRI of a resource and the API transforms it to a code.'),
     'doc/adr/adr-021-api-translations.md': adr('021', 'API - Translations', 'Translations are embedded in the resource they translate.'),
     'doc/adr/adr-008-static-types.md': adr('008', 'Static types', 'We check the code with TypeScript.'),
+    'doc/adr/adr-009-storybook.md': adr('009', 'Use Storybook', 'Components are shown in isolation with their stories.'),
     'src/Sylius/Behat/Context/Api/Resources.php': "<?php\n\nnamespace Sylius\\Behat\\Context\\Api;\n\nfinal class Resources\n{\n    public const ADDRESSES = 'addresses';\n    public const CHANNELS = 'channels';\n}\n",
     'docs/book/api/translations.rst': 'Translations\n============\n\nEach translatable resource embeds its translations.\n',
     'src/components/SignInGate/types.ts': 'export type GateProps = { dismiss: () => void };\n',
+    'src/lib/storybook.ts': 'export const decorators = [];\n',
   });
   repo.commit('fixture');
   return repo;
@@ -67,6 +69,8 @@ describe("a record whose title is the file's name, or its folder and name (DEC-0
       // the folder and the name written as they are still name the file
       expect([...typeNameSignals(set, 'docs/book/api/translations.rst').keys()]).toEqual(['ADR-021']);
       expect([...typeNameSignals(set, 'pkg/config/manager.go').keys()]).toEqual(['ADR-010']);
+      // a title that adopts the thing it names ("Use Storybook") is still its name
+      expect([...typeNameSignals(set, 'src/lib/storybook.ts').keys()]).toEqual(['ADR-009']);
     } finally {
       snapshot.close();
     }

@@ -267,8 +267,12 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   }
   // metadata lines near the top (before the second section), rst field lists, tables
   const headEnd = Math.min(lines.length, Math.max(sections[1]?.at ?? 40, 40));
+  // a fenced block shows an example (a "```markdown" block holding "status: accepted"), not this record's metadata
+  let metaFence = false;
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
+    if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(```|~~~)/.test(l)) metaFence = !metaFence;
+    if (metaFence) continue;
     if (l.indexOf(':') < 0 && l.indexOf('|') < 0) continue;
     const inHead = i < headEnd;
     const rf = rst ? RST_FIELD.exec(l) : null;

@@ -51,7 +51,8 @@ export function normalizeStatus(text: string): string {
   let s = text.toLowerCase();
   s = s.replace(/[*_`~]+/g, ' ').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
   s = s.replace(/\(.*$/, ' ');
-  s = s.replace(/\b(by|with|in favou?r of|on|since|as of)\b.*$/, '$1');
+  // after a status word only: "on hold" is a status, not "on" and a date
+  s = s.replace(/^(.*?\S)\s+(by|with|in favou?r of|on|since|as of)\b.*$/, '$1 $2');
   s = s.replace(/\d{4}-\d{2}-\d{2}.*$/, ' ');
   // everything that is not a letter, digit, space or hyphen (emoji, ✅, punctuation)
   s = s.replace(/[^\p{L}\p{N}\s-]+/gu, ' ');

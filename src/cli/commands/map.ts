@@ -52,7 +52,10 @@ export function register(program: Command): void {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFileAtomic(file, renderMapHtml(data));
       for (const w of data.warnings) io().err(`git-ctx: warning: ${w}\n`);
-      if (repo.set.problems.length) io().err(`git-ctx: warning: ${plural(repo.set.problems.length, 'file')} did not load and are not on the map; git ctx check lists them\n`);
+      // a file with a problem that still gave its record (an unmapped status) is on the map
+      const loaded = new Set(repo.set.artifacts.map((a) => a.file));
+      const unloaded = new Set(repo.set.problems.filter((p) => !loaded.has(p.file)).map((p) => p.file)).size;
+      if (unloaded) io().err(`git-ctx: warning: ${plural(unloaded, 'file')} did not load and ${unloaded === 1 ? 'is' : 'are'} not on the map; git ctx check lists ${unloaded === 1 ? 'it' : 'them'}\n`);
       // what the page holds, on stderr: stdout stays the path alone (`xdg-open "$(git ctx map)"`)
       const stale = data.nodes.filter((n) => n.staleness === 'stale').length;
       io().err(`map: ${plural(data.nodes.length, 'record')}, ${plural(data.edges.length, 'edge')}${data.broken.length ? `, ${plural(data.broken.length, 'broken link')}` : ''}${stale ? `, ${stale} stale` : ''}\n`);

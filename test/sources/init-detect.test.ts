@@ -100,6 +100,25 @@ describe('git ctx init finds decision records', () => {
     expect(list.stderr).toContain('read decision records from docs/arch/ (found by file names); `git ctx init` pins them');
   });
 
+  it('offers no source for ADR-named records at the top of the repository: init writes no `dir: .` that config.yaml refuses', () => {
+    // arachne-framework/architecture keeps its adr-001-….md records at the top level
+    expect(detectRecordFolders(['LICENSE.txt', 'adr-001-use-adrs.md', 'adr-002-configuration.md', 'adr-003-config-implementation.md'])).toEqual([]);
+    const repo = makeRepo({
+      'adr-001-use-adrs.md': '# Architecture Decision Record: Use ADRs\n\n## Context\n\nWe want to think deeply.\n\n## Decision\n\nWe will document every architecture-level decision.\n',
+      'adr-002-configuration.md': '# Architecture Decision Record: Configuration\n\n## Decision\n\nConfiguration is data.\n',
+    });
+    repo.commit('records');
+    const search = runCli(['search', 'how is configuration read'], { cwd: repo.dir });
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.stderr).not.toContain('read decision records from ./');
+    expect(search.stdout).toContain('no decision records are read here');
+    const init = runCli(['init'], { cwd: repo.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, '.contextia/config.yaml'), 'utf8')).not.toMatch(/dir: "?\."?\n/);
+    const check = runCli(['check'], { cwd: repo.dir });
+    expect(check.code, check.stderr).toBe(0);
+  });
+
   it("reads a README's first prose paragraph", () => {
     expect(firstParagraph('<p align="center"><img src="x"></p>\n\n# Title\n\n> quote\n\nFirst *real* paragraph\nwith [a link](x).\n\nSecond.\n')).toBe('First real paragraph with a link.');
     expect(firstParagraph('# Only a title\n')).toBeUndefined();

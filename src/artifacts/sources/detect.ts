@@ -106,6 +106,9 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   for (const f of files) {
     if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || (fileNumber(f) === undefined && fileDate(f) === undefined)) continue;
     const d = path.posix.dirname(f);
+    // records at the top of the repository (arachne-framework/architecture's `adr-001-….md`): a
+    // source is a folder inside the repository (config.yaml refuses `dir: .`), so none is offered
+    if (d === '.') continue;
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
     if (ADR_NAMED.test(path.posix.basename(f))) adrNamed.set(d, (adrNamed.get(d) ?? 0) + 1);
   }

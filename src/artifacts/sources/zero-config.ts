@@ -12,7 +12,7 @@ import { detectRecordFolders, POINTER_FILES } from './detect.js';
 import { readPointedFolders } from './pointers.js';
 
 /** Bump when what detection answers for a tree changes: an older answer is then a miss. */
-const VERSION = 'zero-config-v2';
+const VERSION = 'zero-config-v3';
 
 /** What `git ctx init` would write as `sources:`, with where each folder was found. */
 type Found = ZeroConfig['sources'];

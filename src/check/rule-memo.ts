@@ -11,12 +11,13 @@ const MEMO_VERSION = 1;
 type Out = RuleFinding;
 
 /**
- * The artifact set as a key: each record's id, file, origin and blob id, the global records'
- * content hashes, and the configuration. Two runs with equal keys loaded the same records
- * from the same bytes under the same settings.
+ * The artifact set as a key: each record's id, file, origin, blob id and status, the global
+ * records' content hashes, and the configuration. Two runs with equal keys loaded the same records
+ * from the same bytes under the same settings; the status as read is in it too, since which
+ * decisions are active is what a rule compares and the reading of a status can change.
  */
 export function artifactSetKey(ctx: CheckContext): string {
-  const parts = ctx.set.artifacts.map((a) => `${a.id}\0${a.file}\0${a.origin}\0${a.blob}`);
+  const parts = ctx.set.artifacts.map((a) => `${a.id}\0${a.file}\0${a.origin}\0${a.blob}\0${a.status ?? ''}`);
   const globals = Object.entries(ctx.set.globalHashes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify([parts, globals, ctx.config]);
 }

@@ -34,6 +34,9 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   obsolete: 'deprecated',
   retired: 'deprecated',
   deprecated: 'deprecated',
+  // undone after it was accepted ("Reverted by discussion #1198", home-assistant/architecture)
+  reverted: 'deprecated',
+  revoked: 'deprecated',
   replaced: 'superseded',
   'replaced by': 'superseded',
   'superseded by': 'superseded',

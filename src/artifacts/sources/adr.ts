@@ -56,6 +56,10 @@ function prefixPattern(prefix: string): RegExp {
  * `relates_to`, never a supersession (DEC-053).
  */
 const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
+  // a supersession in part leaves the older record standing for the rest: it amends it
+  // ("This ADR in part supersedes [0003]", alphagov/govuk-aws), first so "supersedes" inside it is this wording
+  [/\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\s+by\b/gi, 'amends', 1],
+  [/\b(?:partly|partially|in\s+part)\s+(?:supersedes|replaces)\b|\b(?:supersedes|replaces)\s+(?:in\s+part|partly|partially)\b/gi, 'amends', 0],
   [/\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
   [/\b(?:supersedes|replaces|obsoletes)\b/gi, 'supersedes', 0],
   [/\b(?:amended|refined|extended|modified|updated)\s+by\b/gi, 'amends', 1],
@@ -432,6 +436,11 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       // a Status section is where "Superseded by" is written without more; other wordings there are prose
       rel.push([ph.kind, r.ref, i + 1, ph.dir]);
     }
+  }
+  // a record whose status says it is superseded in part ("Partly superseded") still stands for the
+  // rest: "These IP ranges have been superseded by [ADR #0033]" in it is an amendment
+  if (typeof data.status === 'string' && /\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\b/i.test(data.status)) {
+    for (const r of rel) if (r[0] === 'supersedes' && r[3] === 1) r[0] = 'amends';
   }
   if (rel.length) keyLines.relations ??= rel[0]![2];
 

@@ -13,6 +13,11 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   agreed: 'accepted',
   implemented: 'accepted',
   'partially implemented': 'accepted',
+  // the rest of it stands (alphagov/govuk-aws's "Partly superseded")
+  'partly superseded': 'accepted',
+  'partially superseded': 'accepted',
+  'partly superseded by': 'accepted',
+  'partially superseded by': 'accepted',
   done: 'accepted',
   complete: 'accepted',
   completed: 'accepted',

@@ -225,6 +225,10 @@ describe('status vocabulary', () => {
     ['**Accepted** on 2020-01-02', 'accepted'],
     ['On hold', 'proposed'],
     ['adopted', 'accepted'],
+    ['\u{1f914} Incomplete', 'proposed'],
+    ['Reverted by [discussion #1197](https://github.com/home-assistant/architecture/discussions/1197).', 'deprecated'],
+    ['Partly superseded', 'accepted'],
+    ['Partially superseded by ADR-0033', 'accepted'],
   ])('%s → %s', (text, status) => {
     const m = mapStatus(cfg, 'decision', text);
     expect(m).toMatchObject({ status, unmapped: false });
@@ -232,6 +236,9 @@ describe('status vocabulary', () => {
   it('keeps an unmappable status as written, with the key to add', () => {
     expect(mapStatus(cfg, 'decision', 'Pondering')).toEqual({ status: 'Pondering', unmapped: true, key: 'pondering' });
     expect(normalizeStatus('Superseded by [ADR-3](0003-x.md)')).toBe('superseded by');
+    // a status that starts with "on" keeps its words: the key check names is the one that maps it
+    expect(mapStatus(mergeConfig({}), 'decision', 'on hold')).toEqual({ status: 'on hold', unmapped: true, key: 'on hold' });
+    expect(normalizeStatus('Accepted on 2020-01-02')).toBe('accepted');
   });
   it("contextia's own vocabulary loads with the defaults: a spec with status current is valid", async () => {
     const repo = makeRepo({ '.contextia/system/specs/SPEC-1.md': '---\nid: SPEC-1\ntype: spec\nstatus: current\n---\n# S\n', '.contextia/system/rationale/DEC-1.md': '---\nid: DEC-1\ntype: decision\nstatus: Accepted\n---\n# D\n' });

@@ -35,6 +35,8 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   pending: 'proposed',
   proposal: 'proposed',
   wip: 'proposed',
+  // written before the team settled it ("\ud83e\udd14 Incomplete", ministryofjustice/cloud-platform)
+  incomplete: 'proposed',
   rfc: 'proposed',
   obsolete: 'deprecated',
   retired: 'deprecated',

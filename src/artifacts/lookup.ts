@@ -40,7 +40,8 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
  * its date.
  */
 function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
-  const t = typed.trim().toLowerCase().replace(/\\/g, '/');
+  // a path as a shell completes it (`./docs/adr/…`) is the path
+  const t = typed.trim().toLowerCase().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
   if (!t) return [];
   // log4brains names a package's record `<package>/<file name>` (`web/20200927-avoid-react-fc-type`):
   // its id is the package's prefix and the file name (WEB-20200927-avoid-react-fc-type)
@@ -51,8 +52,10 @@ function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
     if (a.format !== 'adr') continue;
     const id = a.id.toLowerCase();
     const file = a.file.toLowerCase();
-    const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-    if (id.startsWith(t + '-') || stem === t || file === t || id === packaged) out.push(a);
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    const stem = base.replace(/\.[^.]+$/, '');
+    // the file name as `ls` shows it (`0009-support-links.md`) names it as its stem does
+    if (id.startsWith(t + '-') || stem === t || base === t || file === t || id === packaged) out.push(a);
   }
   return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

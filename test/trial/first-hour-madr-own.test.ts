@@ -50,6 +50,18 @@ describe("first hour on MADR's own decisions folder, without init", () => {
     expect(list.artifacts.find((a) => a.id === 'ADR-0003')!.status).toBe('proposed');
   });
 
+  it('show takes a record as people type it: number, id in any case, file name as ls shows it, path as a shell completes it', () => {
+    const repo = fixture();
+    for (const typed of ['8', '0008', 'adr-8', 'ADR8', '0008-add-status-field', '0008-add-status-field.md', 'docs/decisions/0008-add-status-field.md', './docs/decisions/0008-add-status-field.md']) {
+      const r = runCli(['show', typed, '--json'], { cwd: repo.dir });
+      expect(r.code, `${typed}: ${r.stderr}`).toBe(0);
+      expect((JSON.parse(r.stdout) as { id: string }).id).toBe('ADR-0008');
+    }
+    const unknown = runCli(['show', '0042-nothing.md'], { cwd: repo.dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown artifact id: 0042-nothing.md');
+  });
+
   it('a map warns of a record that did not load, once per file', () => {
     const repo = fixture();
     repo.write({ 'docs/decisions/0020-diagram.md': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 0xff, 0xfe, 0, 1]) });

@@ -56,7 +56,7 @@ function prefixPattern(prefix: string): RegExp {
  * `relates_to`, never a supersession (DEC-053).
  */
 const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
-  // a supersession in part leaves the older record standing for the rest: it amends it
+  // a supersession in part leaves the older record standing for the rest: it amends it (@decision DEC-103)
   // ("This ADR in part supersedes [0003]", alphagov/govuk-aws), first so "supersedes" inside it is this wording
   [/\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\s+by\b/gi, 'amends', 1],
   [/\b(?:partly|partially|in\s+part)\s+(?:supersedes|replaces)\b|\b(?:supersedes|replaces)\s+(?:in\s+part|partly|partially)\b/gi, 'amends', 0],
@@ -438,7 +438,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
   }
   // a record whose status says it is superseded in part ("Partly superseded") still stands for the
-  // rest: "These IP ranges have been superseded by [ADR #0033]" in it is an amendment
+  // rest: "These IP ranges have been superseded by [ADR #0033]" in it is an amendment (@decision DEC-103)
   if (typeof data.status === 'string' && /\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\b/i.test(data.status)) {
     for (const r of rel) if (r[0] === 'supersedes' && r[3] === 1) r[0] = 'amends';
   }

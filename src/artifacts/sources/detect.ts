@@ -107,7 +107,7 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
     if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || (fileNumber(f) === undefined && fileDate(f) === undefined)) continue;
     const d = path.posix.dirname(f);
     // records at the top of the repository (arachne-framework/architecture's `adr-001-….md`): a
-    // source is a folder inside the repository (config.yaml refuses `dir: .`), so none is offered
+    // source is a folder inside the repository (config.yaml refuses `dir: .`), so none is offered (@decision DEC-103)
     if (d === '.') continue;
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
     if (ADR_NAMED.test(path.posix.basename(f))) adrNamed.set(d, (adrNamed.get(d) ?? 0) + 1);

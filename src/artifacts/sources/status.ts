@@ -13,7 +13,7 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   agreed: 'accepted',
   implemented: 'accepted',
   'partially implemented': 'accepted',
-  // the rest of it stands (alphagov/govuk-aws's "Partly superseded")
+  // the rest of it stands (alphagov/govuk-aws's "Partly superseded") @decision DEC-103
   'partly superseded': 'accepted',
   'partially superseded': 'accepted',
   'partly superseded by': 'accepted',

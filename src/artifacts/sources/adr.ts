@@ -23,6 +23,17 @@ export interface AdrSourceOptions {
 }
 
 /** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
+/**
+ * A frontmatter title as a heading's is read: led by the record's own number ("title: 0011 -
+ * Angular folder structure" in 0011-….md, bitwarden's contributing-docs), the number goes; any
+ * other number is the title's ("title: 3 environments" in 0007-….md).
+ */
+function frontmatterTitle(title: string, file: string): string {
+  const own = fileNumber(file);
+  const lead = /^\s*(?:[A-Za-z]{2,8}[-_ ]?)?0*(\d+)/.exec(title);
+  return own !== undefined && lead && Number(lead[1]) === Number(own) ? stripNumber(title) || title : title;
+}
+
 function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon
@@ -453,7 +464,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const artifact: Artifact = {
     id,
     type: str(data.type) ?? opts.type,
-    title: (str(data.title) && !isPlaceholderTitle(str(data.title)!) ? str(data.title) : undefined) ?? title?.value ?? fallbackTitle(),
+    title: (str(data.title) && !isPlaceholderTitle(str(data.title)!) ? frontmatterTitle(str(data.title)!, file) : undefined) ?? title?.value ?? fallbackTitle(),
     status: found.status?.value,
     scope: 'project',
     domain: str(data.domain),

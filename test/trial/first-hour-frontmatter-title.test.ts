@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+/**
+ * bitwarden/contributing-docs keeps `docs/architecture/adr/NNNN-….md` with Docusaurus frontmatter;
+ * two records write their number into the frontmatter title ("title: 0011 - Angular folder structure"),
+ * which was the title as written while "# 0004 - Refactor State Service" lost its number.
+ */
+const rec = (fm: string, heading: string) => `---\n${fm}adr: "x"\nstatus: Accepted\ndate: 2022-07-25\ntags: [clients, angular]\n---\n\n# ${heading}\n\n<AdrTable frontMatter={frontMatter}></AdrTable>\n\n## Context and problem statement\n\nThe clients grew.\n\n## Decision outcome\n\nChosen option: the one.\n`;
+
+describe('a frontmatter title led by the record number', () => {
+  it("loses the record's own number as a heading does, and keeps any other number", () => {
+    const repo = makeRepo({
+      'docs/architecture/adr/0004-refactor-state-service.md': rec('', '0004 - Refactor State Service'),
+      'docs/architecture/adr/0011-angular-folder-structure.md': rec('title: 0011 - Angular folder structure\n', '0011 - Scalable Angular Clients folder structure'),
+      'docs/architecture/adr/0012-three-environments.md': rec('title: 3 environments for every client\n', 'Three environments'),
+      'docs/architecture/adr/0013-adr-13.md': rec('title: ADR-13 Use pnpm\n', 'Use pnpm'),
+    });
+    repo.commit('records');
+    const list = runCli(['list', '--json'], { cwd: repo.dir });
+    expect(list.code, list.stderr).toBe(0);
+    const titles = Object.fromEntries((JSON.parse(list.stdout) as { artifacts: { id: string; title: string }[] }).artifacts.map((a) => [a.id, a.title]));
+    expect(titles).toEqual({
+      'ADR-0004': 'Refactor State Service',
+      'ADR-0011': 'Angular folder structure',
+      'ADR-0012': '3 environments for every client',
+      'ADR-0013': 'Use pnpm',
+    });
+  });
+});

@@ -28,4 +28,16 @@ describe('a frontmatter title led by the record number', () => {
       'ADR-0013': 'Use pnpm',
     });
   });
+
+  it('a new record numbers its title as the newest record does: "# 0034 - Title"', () => {
+    const repo = makeRepo({
+      'docs/architecture/adr/0032-break-up-core.md': rec('', '0032 - Break up the Core project'),
+      'docs/architecture/adr/0033-adopt-mermaid.md': rec('', '0033 - Adopt Mermaid diagram standard'),
+    });
+    repo.commit('records');
+    const made = runCli(['new', 'decision', 'Adopt Rust for the SDK', '--dry-run'], { cwd: repo.dir });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout + made.stderr).toContain('would create ADR-0034 as docs/architecture/adr/0034-adopt-rust-for-the-sdk.md');
+    expect(made.stdout).toMatch(/^# 0034 - Adopt Rust for the SDK$/m);
+  });
 });

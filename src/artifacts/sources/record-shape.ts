@@ -80,6 +80,8 @@ export function learnShape(text: string): RecordShape | undefined {
   let titlePadded = false;
   const dotted = /^(\d+)\.\s+/.exec(heading);
   const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.\u2013\u2014-]\s*|\s+)/.exec(heading);
+  // "# 0033 - Adopt Mermaid diagram standard" (bitwarden/contributing-docs): a bare number and a dash or colon
+  const bare = /^(\d+)(\s*[:\u2013\u2014-]\s*)(?=\S)/.exec(heading);
   const padded = (digits: string) => digits.length > 1 && digits.startsWith('0');
   if (dotted) {
     titlePrefix = `{n}. `;
@@ -87,6 +89,9 @@ export function learnShape(text: string): RecordShape | undefined {
   } else if (named) {
     titlePrefix = `${named[1]}{n}${named[3]}`;
     titlePadded = padded(named[2]!);
+  } else if (bare) {
+    titlePrefix = `{n}${bare[2]}`;
+    titlePadded = padded(bare[1]!);
   }
   const meta: RecordShape['meta'] = [];
   const sections: RecordShape['sections'] = [];

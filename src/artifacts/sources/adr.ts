@@ -22,7 +22,6 @@ export interface AdrSourceOptions {
   type: string;
 }
 
-/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
 /**
  * A frontmatter title as a heading's is read: led by the record's own number ("title: 0011 -
  * Angular folder structure" in 0011-….md, bitwarden's contributing-docs), the number goes; any
@@ -34,6 +33,7 @@ function frontmatterTitle(title: string, file: string): string {
   return own !== undefined && lead && Number(lead[1]) === Number(own) ? stripNumber(title) || title : title;
 }
 
+/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
 function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon

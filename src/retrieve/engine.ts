@@ -38,7 +38,7 @@ import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
 import { declarationInFile } from './qualified-declaration.js';
-import { classifyGovernable, type UngovernableFile } from '../code/ungovernable.js';
+import { ungovernableFile } from './ungovernable-place.js';
 
 export { namedPlaces };
 
@@ -436,23 +436,6 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   if (opts.target.line !== undefined) q.line = opts.target.line;
   if (symbol) q.symbol = symbol;
   return { query: q, results, weak, slots: reports, ...(outOfReach ? { ungovernable: { reason: outOfReach.reason, detail: outOfReach.detail } } : {}) };
-}
-
-/**
- * Whether a file is one no record can govern, by the classes a change's files are sorted into
- * (src/code/ungovernable.ts, DEC-060): a lockfile, generated or vendored code, a binary, a
- * test snapshot, `ungovernable.paths`; undefined when records may govern it. CI settings are
- * not among them here: the team writes a workflow by hand and a record may decide it (how a
- * release is deployed); a change leaves them out because a CI edit rarely needs a record, a
- * place asked about is judged as any file (DEC-101).
- */
-async function ungovernableFile(snapshot: RetrieveOptions['snapshot'], config: RetrieveOptions['set']['config'], path: string): Promise<UngovernableFile | undefined> {
-  try {
-    return (await classifyGovernable([path], { read: (p) => snapshot.read(p), config, declared: () => true })).ungovernable[0];
-  } catch {
-    // an unreadable attributes file or head: judged as a file records may govern
-    return undefined;
-  }
 }
 
 /** The first line (1-based) of the comment lines and annotations right above `line`, or `line`. */

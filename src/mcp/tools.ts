@@ -10,6 +10,7 @@ import { renderCheck } from '../check/render.js';
 import { runCheck } from '../check/run.js';
 import { buildCodeIndex } from '../code/code-index.js';
 import { parseTraceTarget, traceLocation, type TraceResult } from '../retrieve/trace.js';
+import { AGENT_TERMS } from '../retrieve/floor.js';
 import { successorOf, successorText, type Successor } from '../staleness/lifecycle.js';
 import { isCtxError } from '../errors.js';
 import { renderRetrievalContext } from '../retrieve/render.js';
@@ -324,7 +325,7 @@ export function queryWithTerms(query: string, terms: readonly string[] | undefin
     seen.add(k.toLowerCase());
     extra.push(k);
   }
-  return extra.length ? `${query.trim()} — ${extra.join('; ')}` : query;
+  return extra.length ? `${query.trim()}${AGENT_TERMS}${extra.join('; ')}` : query;
 }
 
 /** search_decisions: records for a question or keywords (and the agent's terms for it), summaries first. */

@@ -139,6 +139,8 @@ export interface EvidenceInput {
   /** the frequency rank of a word in general English, when known */
   englishRank?: (word: string) => number | undefined;
   codeWords?: CodeWords;
+  /** a text written as keywords (keywordQuery): the terms of each word as written, for LOOKUP_MISSED */
+  words?: readonly (readonly string[])[];
 }
 
 /**
@@ -191,6 +193,27 @@ export const ONE_WORD_SHARE = 0.5;
  * best passage runs as low as an off-topic one's.
  */
 export const SHORT_QUESTION_TERMS = 5;
+
+// @decision DEC-106
+/**
+ * A query written as keywords names what it looks for word by word (DEC-106): a record that
+ * leaves LOOKUP_MISSED of its telling words or more unmatched, and half of them at least, does
+ * not have it ("GraphQL schema federation gateway" and a record that says GraphQL and schema,
+ * "database schema migration tool" and one about migrating tools). A word counts as matched when
+ * any term of it is ("first_published_at" by "published"), and telling as WEIGHTY_WORD says.
+ */
+export const LOOKUP_MISSED = 2;
+/** Longer texts without a question word (words as written, "for" and "the" included) are statements (a paraphrase, a sentence pasted in), not lookups. */
+export const LOOKUP_WORDS = 6;
+/** What joins the calling agent's own terms to a query (MCP search_decisions): they widen it, they are not what it looks for. */
+export const AGENT_TERMS = ' \u2014 ';
+
+/** The terms of each written word of a keyword query (its own words, not the agent's), or undefined when LOOKUP_MISSED does not apply. */
+export function lookupWords(text: string, termsOf: (word: string) => string[]): string[][] | undefined {
+  if (!keywordQuery(text)) return undefined;
+  const written = text.split(AGENT_TERMS)[0]!.split(/\s+/).filter(Boolean);
+  return written.length <= LOOKUP_WORDS ? written.map(termsOf).filter((ts) => ts.length > 0) : undefined;
+}
 export const PASSAGE_SHARE = 0.28;
 
 /**
@@ -236,11 +259,25 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean; passages
       if (x >= WEIGHTY_WORD) weighty++;
     }
     if (input.unused && !lookup && weighty < 2) s *= ONE_WORD_SHARE;
+    if (input.words && missesLookup(input.words, h.matched, w)) s = 0;
     // one telling word is ONE_WORD_SHARE's to judge; two or more must stand together
     if (short && weighty >= 2 && bestPassage(h.matched, input.passages!(h.id), w) < PASSAGE_SHARE * total) s = 0;
     out.set(h.id, Math.min(1, s / total));
   }
   return out;
+}
+
+/** Does a hit leave LOOKUP_MISSED telling words of a keyword query or more, and half of them, unmatched? */
+function missesLookup(words: readonly (readonly string[])[], matched: readonly string[], w: ReadonlyMap<string, number>): boolean {
+  const hit = new Set(matched);
+  let telling = 0;
+  let missed = 0;
+  for (const ts of words) {
+    if (!ts.some((t) => (w.get(t) ?? 0) >= WEIGHTY_WORD)) continue;
+    telling++;
+    if (!ts.some((t) => hit.has(t))) missed++;
+  }
+  return missed >= LOOKUP_MISSED && 2 * missed >= telling;
 }
 
 /** The most weight of matched terms one passage holds (unknown passages: all of it). */

@@ -1,9 +1,9 @@
 // @spec SPEC-RETRIEVE-001
 
 import { queryOf, type KeywordHit } from './bm25.js';
-import { englishRanks, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
+import { englishRanks, lookupWords, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
-import { camelNamesIn, shownWords, surfaceForms } from './text.js';
+import { camelNamesIn, shownWords, surfaceForms, terms as termsOf } from './text.js';
 import { mentionSignals, movedFileSignals, nearnessSignals, typeNameSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
@@ -48,7 +48,9 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   // a short question's hits are read passage by passage (PASSAGE_SHARE, DEC-092): only then
   const passages = terms.size <= SHORT_QUESTION_TERMS && found.length ? (await import('./passages.js')) : undefined;
   const index = passages?.passageIndexFor(ctx.snapshot.root, ctx.set.artifacts, ctx.set.key);
-  return textEvidence({ terms, forms, unused: true, ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
+  // a text written as keywords is judged word by word too (LOOKUP_MISSED, DEC-106)
+  const words = lookupWords(q.text, termsOf);
+  return textEvidence({ terms, forms, unused: true, ...(words ? { words } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
 }
 
 /**
@@ -79,7 +81,10 @@ export const keywordsLane: RetrievalLane = {
       // a term the record writes only inside a name ("WattTime") is shown as that name; a
       // search reads the title and summary only (a body read would leave the kept search set)
       const rec = ctx.set.byId.get(h.id);
-      const names = camelNamesIn(rec ? `${rec.title}\n${q.kind === 'place' ? rec.body : (rec.summary ?? '')}` : '', h.matched);
+      // as does one the question writes as a name ("GraphQL" is shown, not "graph, ql")
+      const asked = q.kind === 'text' ? camelNamesIn(q.text, h.matched) : undefined;
+      const named = camelNamesIn(rec ? `${rec.title}\n${q.kind === 'place' ? rec.body : (rec.summary ?? '')}` : '', h.matched);
+      const names = asked?.size ? new Map([...asked, ...named]) : named;
       // `terms` are what matched (the judge of near-duplicate drafts weighs them); the text
       // names the words worth reading, and a match on nothing else still says what it matched
       const matched = h.matched.slice(0, 12).map((t) => forms.get(t) ?? t);

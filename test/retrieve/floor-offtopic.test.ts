@@ -3,10 +3,10 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { retrieveForText } from '../../src/retrieve/engine.js';
-import { AGREEMENT_PIVOT, keywordQuery, ONE_WORD_SHARE, RELEVANCE_FLOOR, SEMANTIC_ALONE, SEMANTIC_BASE, semanticEvidence, textEvidence, UNUSED_WORD_WEIGHT, WEIGHTY_WORD } from '../../src/retrieve/floor.js';
+import { AGENT_TERMS, AGREEMENT_PIVOT, keywordQuery, LOOKUP_MISSED, LOOKUP_WORDS, lookupWords, ONE_WORD_SHARE, RELEVANCE_FLOOR, SEMANTIC_ALONE, SEMANTIC_BASE, semanticEvidence, textEvidence, UNUSED_WORD_WEIGHT, WEIGHTY_WORD } from '../../src/retrieve/floor.js';
 import { queryWithTerms } from '../../src/mcp/tools.js';
 import { queryOf } from '../../src/retrieve/bm25.js';
-import { surfaceForms } from '../../src/retrieve/text.js';
+import { surfaceForms, terms } from '../../src/retrieve/text.js';
 import { semanticLaneFor } from '../../src/semantic/lane.js';
 import { runCli } from '../helpers/cli.js';
 import { adrEntry } from '../helpers/adr.js';
@@ -233,5 +233,67 @@ describe('a query written as keywords is judged by its words (issue 30 item 3; D
     expect(s.data.results).toEqual([]);
     const m = await c.call('search_decisions', { query: LOOKUPS[0]![0] });
     expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0003');
+  });
+});
+
+/**
+ * Keyword queries whose subject no record has, though two telling words of theirs meet one
+ * (DEC-106): "Postgres" and "database" meet the datastore record, "foreign keys" the deletion
+ * record, "revision" the history record; what is looked for (sharding, replicas, a GraphQL
+ * gateway's federation) is in none. Lookups of the records' own words keep their record, and
+ * so does a lookup the calling agent widened with words no record writes.
+ */
+const MISSED_SUBJECT = ['Postgres database sharding replicas', 'foreign key partitioning tombstones', 'GraphQL revision federation gateway'];
+
+describe('a keyword query that leaves half its telling words unmatched is not answered (issue 30 item 3; DEC-106)', () => {
+  it('counts written words, a name in parts as one word, and only the query\'s own words', () => {
+    // matched words as the index's terms (stems)
+    const ev = (text: string, matched: string[]) => textEvidence({ terms: queryOf(text), forms: surfaceForms(text), unused: true, words: lookupWords(text, terms) }, [{ id: 'A', matched: matched.flatMap(terms) }]).get('A')!;
+    expect(LOOKUP_MISSED).toBe(2);
+    // GraphQL is one word written, two terms: met by its parts and "schema", two of four missed
+    expect(ev('GraphQL schema federation gateway', ['graph', 'ql', 'schema'])).toBe(0);
+    expect(ev('GraphQL schema federation gateway', ['graph', 'ql', 'schema', 'federation'])).toBeGreaterThan(0);
+    // one word of three missed: judged by its share as before
+    expect(ev('redis cache lists', ['redis', 'cache'])).toBeGreaterThan(0);
+    // a word met by any of its terms is met
+    expect(ev('first_published_at public_updated_at', ['published', 'updated'])).toBeGreaterThan(0);
+    // questions, statements longer than a lookup, and the agent's terms are not judged word by word
+    expect(lookupWords('Which database holds the drafts?', terms)).toBeUndefined();
+    expect(lookupWords('one place for library versions and compiler settings', terms)).toBeUndefined();
+    expect(LOOKUP_WORDS).toBe(6);
+    const widened = queryWithTerms('postgres drafts', ['sharding', 'replicas', 'partitioning']);
+    expect(widened).toContain(AGENT_TERMS);
+    expect(lookupWords(widened, terms)).toEqual([terms('postgres'), terms('drafts')]);
+  });
+
+  it('answers nothing to them in the library, the CLI and MCP, and shows a name as written', async () => {
+    const repo = publisher();
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const semantic = semanticLaneFor(snapshot.root, set, {});
+      for (const q of MISSED_SUBJECT) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, results: r.results.map((x) => x.id) }).toEqual({ q, results: [] });
+        expect(r.weak?.length).toBeGreaterThan(0);
+      }
+      for (const [q, id] of [...LOOKUPS, ['postgres database drafts', 'ADR-0002'] as [string, string]]) {
+        const r = await retrieveForText({ snapshot, set, semantic, text: q, staleness: false });
+        expect({ q, first: r.results[0]?.id }).toEqual({ q, first: id });
+      }
+    } finally {
+      snapshot.close();
+    }
+    const json = JSON.parse(runCli(['search', MISSED_SUBJECT[0]!, '--json'], { cwd: repo.dir }).stdout);
+    expect(json.results).toEqual([]);
+    expect(json.weak[0]).toMatchObject({ id: 'ADR-0002' });
+    // the weak match explains itself in the query's own spelling: "GraphQL", not "graph, ql"
+    const all = runCli(['search', 'GraphQL revision', '--all'], { cwd: repo.dir }).stdout;
+    expect(all).not.toMatch(/graph, ql|ql, graph/);
+    const c = await connect({ cwd: repo.dir });
+    const s = await c.call('search_decisions', { query: MISSED_SUBJECT[0]! });
+    expect(s.data.results).toEqual([]);
+    const m = await c.call('search_decisions', { query: 'postgres drafts', terms: ['sharding', 'replicas', 'partitioning'] });
+    expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0002');
   });
 });

@@ -240,7 +240,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     // one record clearly closest in meaning (DEC-069): nearness in meaning to a question
     // another record answers is not evidence of its own
     const wordless = !f.from.has('keywords') && !f.from.has('mentions');
-    const rel = wordless ? Math.min(relevance.get(id) ?? 0, meaningAlone.get(id) ?? 0) : (relevance.get(id) ?? 0);
+    const rel = wordless ? round(Math.min(relevance.get(id) ?? 0, meaningAlone.get(id) ?? 0)) : (relevance.get(id) ?? 0);
     // a file no record can govern (a lockfile, generated or vendored code, a binary, a test
     // snapshot: DEC-060's classes, written by a tool or by others) is answered only by what
     // names it; its words meet records by chance, and no share of them is evidence (DEC-101)

@@ -79,7 +79,9 @@ describe('the semantic slot in git ctx search', () => {
       let sum = 0;
       const ranks: number[] = [];
       for (const [q, id] of PARAPHRASES) {
-        const j = json(runCli(['search', ...q.split(' '), '--json', '--cap', 'fused=10'], { cwd: r.dir, env })) as { results: { id: string }[]; slots: Record<string, { status: string }> };
+        const j = json(runCli(['search', ...q.split(' '), '--json', '--cap', 'fused=10'], { cwd: r.dir, env })) as { results: { id: string; relevance: number }[]; slots: Record<string, { status: string }> };
+        // relevance is printed to three places, a record found by meaning alone included
+        for (const x of j.results) expect(Math.round(x.relevance * 1000) / 1000).toBe(x.relevance);
         const rank = j.results.findIndex((x) => x.id === id);
         ranks.push(rank);
         if (rank >= 0) sum += 1 / (rank + 1);

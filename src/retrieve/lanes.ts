@@ -87,7 +87,7 @@ export const keywordsLane: RetrievalLane = {
       const names = asked?.size ? new Map([...asked, ...named]) : named;
       // `terms` are what matched (the judge of near-duplicate drafts weighs them); the text
       // names the words worth reading, and a match on nothing else still says what it matched
-      const matched = h.matched.slice(0, 12).map((t) => forms.get(t) ?? t);
+      const matched = [...new Set(h.matched.slice(0, 12).map((t) => forms.get(t) ?? t))];
       const readable = shownWords(h.matched.map((t) => names.get(t) ?? forms.get(t) ?? t));
       const words = readable.length ? readable : matched;
       return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: matched } satisfies Why] };

@@ -115,6 +115,10 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
       const kw = hit.why.find((w) => w.kind === 'keywords')!;
       expect(kw.terms).toEqual(expect.arrayContaining(['referencing', 'charges', 'coursewares']));
       expect(kw.terms).not.toContain('referenc');
+      // a hyphenated word met in both its parts is one word: listed once
+      const hy = await retrieveForText({ snapshot, set, text: 'charge-references', staleness: false });
+      const hk = hy.results[0]!.why.find((w) => w.kind === 'keywords')!;
+      expect(hk.terms).toEqual(['charge-references']);
       expect(kw.text).not.toMatch(/\bcoursewar\b|\breferenc\b/);
       expect(JSON.parse(JSON.stringify(text)).results[0]).toHaveProperty('status', null);
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { parseArtifact } from '../../src/artifacts/parse.js';
 import { defaultConfig, loadConfig } from '../../src/config.js';
 import { frameworksOf, languagesOf } from '../../src/init/detect.js';
@@ -45,6 +46,15 @@ describe('git ctx init', () => {
     const cfgText = readFileSync(path.join(repo.dir, '.contextia/config.yaml'), 'utf8');
     expect(cfgText).toMatch(/^# git-ctx configuration/);
     expect(cfgText).toContain('# budget: 8000');
+    // every section and key of the defaults is spelled out, not only those that differ
+    const written = parseYaml(cfgText) as Record<string, unknown>;
+    const defaults = defaultConfig() as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(defaults)) {
+      if (k === 'gitSources' || k === 'unknownKeys') continue;
+      expect(Object.keys(written), k).toContain(k);
+      if (k === 'types' || typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+      expect(Object.keys(written[k] as object).sort(), k).toEqual(Object.keys(v).sort());
+    }
 
     // a fresh init checks clean
     const check = runCli(['check'], { cwd: repo.dir });

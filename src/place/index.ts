@@ -60,12 +60,13 @@ export function openTreeView(snapshot: Snapshot, focus: string[]): Snapshot {
   return new PlaceSnapshot(snapshot, () => trackedListing(snapshot.root), focus);
 }
 
-/** Files named by the artifacts' file, symbol and line anchors (their symbols are judged). */
+/** Files named by the artifacts' file, symbol and line anchors and by their stamps (their symbols are judged). */
 function anchorFiles(set: ArtifactSet): string[] {
   const out = new Set<string>();
   for (const a of set.artifacts) {
-    // a stamped record read in place is judged on the code its stamp names (its mentions)
-    for (const raw of a.format === 'adr' && a.stamp?.fingerprints ? [...a.anchors, ...Object.keys(a.stamp.fingerprints)] : a.anchors) {
+    // a stamp names the code it was judged on: the code a record read in place mentions, and
+    // the symbols annotations in other files anchor (without their files, judged "removed")
+    for (const raw of a.stamp?.fingerprints ? [...a.anchors, ...Object.keys(a.stamp.fingerprints)] : a.anchors) {
       const s = parseAnchor(raw);
       if (s.kind === 'file' || s.kind === 'symbol' || s.kind === 'lines') out.add(s.path);
     }

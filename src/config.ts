@@ -75,7 +75,7 @@ export interface Config {
    * glob_ignore: files a glob or directory anchor leaves out of its fingerprint (test files
    * by default), unless everything it matches is such a file
    */
-  staleness: { proposed_shipped_days: number; glob_ignore: string[] };
+  staleness: { proposed_shipped_days: number; glob_ignore: string[]; fail_on?: string };
   hook: { drift: 'warn' | 'block' };
   check: { task_stale_days: number; proposal_unconfirmed_days: number };
   /** bounds on per-file work (SPEC-HOSTILE-001): larger source files are skipped with a finding */
@@ -164,7 +164,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 /** Keys of the nested sections that have no default value (so are absent from defaultConfig). */
-export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'semantic.threshold', 'semantic.url', 'semantic.model', 'semantic.batch_size', 'semantic.timeout_ms', 'semantic.retries', 'semantic.conflict_threshold']);
+export const OPTIONAL_KEYS: ReadonlySet<string> = new Set(['assemble.budget', 'assemble.max_depth', 'staleness.fail_on', 'semantic.threshold', 'semantic.url', 'semantic.model', 'semantic.batch_size', 'semantic.timeout_ms', 'semantic.retries', 'semantic.conflict_threshold']);
 
 /** Every key config.yaml accepts: top-level names and `section.key` for the nested sections. */
 export function knownConfigKeys(): string[] {

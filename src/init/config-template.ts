@@ -86,6 +86,8 @@ export function renderConfigYaml(cfg: Config = defaultConfig()): string {
     `  proposed_shipped_days: ${cfg.staleness.proposed_shipped_days}`,
     '  # files left out of glob and directory fingerprints (test files), unless a glob matches only such files',
     `  glob_ignore: ${y(cfg.staleness.glob_ignore)}`,
+    '  # what makes `git ctx stale` exit 1 (stale | moved | unstamped | never); stale when unset',
+    cfg.staleness.fail_on === undefined ? '  # fail_on: stale' : `  fail_on: ${y(cfg.staleness.fail_on)}`,
     '',
     'hook:',
     '  # the pre-commit hook on commits that change anchored code without re-stamping (warn | block)',

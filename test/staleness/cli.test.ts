@@ -171,6 +171,21 @@ describe('git ctx stale (CLI)', () => {
     expect(badFormat.code).toBe(2);
   });
 
+  it('staleness.fail_on in config.yaml sets the default of --fail-on, and check knows the key', () => {
+    const repo = stampedRepo();
+    repo.commit('use banker rounding', { 'src/invoice.ts': DRIFTED_TS });
+    expect(cli(repo, 'stale').code).toBe(1);
+    repo.commit('stale never fails here', { '.contextia/config.yaml': 'staleness:\n  fail_on: never\n' });
+    expect(cli(repo, 'stale').code).toBe(0);
+    expect(cli(repo, 'stale', '--fail-on', 'stale').code).toBe(1);
+    const check = cli(repo, 'check', '--json');
+    expect(check.stdout).not.toContain('config-unknown-key');
+    repo.commit('a wrong value', { '.contextia/config.yaml': 'staleness:\n  fail_on: sometimes\n' });
+    const bad = cli(repo, 'stale');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('staleness.fail_on must be one of stale, moved, unstamped, never');
+  });
+
   it('a warm run reuses the results cache (no history walk) and still sees new drift and lifecycle', () => {
     const repo = stampedRepo({ '.contextia/system/rationale/DEC-ROUND-002.md': decision('DEC-ROUND-002') });
     repo.commit('use banker rounding', { 'src/invoice.ts': DRIFTED_TS });

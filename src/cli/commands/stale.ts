@@ -37,7 +37,7 @@ export function register(program: Command): void {
       // verdicts against each stamp are remembered for impact and episodes; --since answers another question
       if (!o.since && repo.snapshot.kind !== 'index') appendMarkers(repo.snapshot.root, markersOf(report, 'stale'), repo.config);
       io().out(renderStale(report, o.json ? 'json' : o.format, colors(), { all: o.all || !!resolved }));
-      const cfg = (repo.config.staleness as Record<string, unknown>).fail_on;
+      const cfg = repo.config.staleness.fail_on;
       const failOn = o.failOn ?? (cfg === undefined ? 'stale' : String(cfg));
       if (!FAIL_ON.includes(failOn)) throw new CtxError('CONFIG', `staleness.fail_on must be one of ${FAIL_ON.join(', ')} (got ${failOn})`, { file: `${repo.config.dir}/config.yaml` });
       const code = staleExitCode(report, failOn as StaleFailOn);

@@ -47,6 +47,9 @@ export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): st
   const what = r.query.kind === 'place' ? `nothing here governs this${r.ungovernable ? `: ${UNGOVERNABLE_KIND[r.ungovernable.reason]}` : ''}` : 'no record here answers this';
   const n = r.weak?.length ?? 0;
   if (!n && opts.noRecords) return 'nothing found: no decision records are read here (no .contextia/ and no decision-record folder such as docs/adr/); `git ctx init` sets them up';
+  // records out of force (or outside the filters) matched: say so, not "nothing found"
+  const hidden = r.slots.metadata?.count ?? 0;
+  if (!n && hidden) return `${what} (${hidden} matching record${hidden === 1 ? '' : 's'} hidden by filters${r.slots.metadata?.message?.includes('--all') ? ': inactive records need --all' : ''})`;
   if (!n) return 'nothing found';
   // a file no record can govern sets its matches aside whatever their relevance
   return `${what} (${n} weak match${n === 1 ? '' : 'es'}${r.ungovernable ? '' : ' under the relevance floor'}${opts.showWeak ? '' : ': --all shows them'})`;

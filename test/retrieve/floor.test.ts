@@ -158,6 +158,14 @@ describe('calibrated relevance: a floor and a weak band (issue 30 item 3, DEC-05
     // `for` and trace on a file no record is about: nothing, said plainly
     const place = runCli(['for', 'src/ui/palette.js'], { cwd: repo.dir });
     expect(place.stdout).toMatch(/nothing found|nothing here governs this/);
+    // a question only a deprecated record meets says so, not "nothing found" (the semantic lane off: no weak band)
+    repo.write({ 'docs/adr/0006-gift-cards.md': adr(6, 'Sell gift cards', 'Deprecated', 'Shops asked for gift cards.', 'We sold gift cards as vouchers until the tax rules changed.') });
+    repo.commit('a deprecated record');
+    const env = { GIT_CTX_EMBED_PROVIDER: 'off' };
+    const out = runCli(['search', 'gift', 'cards', 'vouchers'], { cwd: repo.dir, env });
+    expect(out.stdout).not.toContain('nothing found');
+    expect(out.stdout).toMatch(/no record here answers this \(1 matching record hidden by filters: inactive records need --all\)/);
+    expect(runCli(['search', 'gift', 'cards', 'vouchers', '--all'], { cwd: repo.dir, env }).stdout).toContain('ADR-0006');
     expect(place.stdout).not.toContain('ADR-');
     const trace = runCli(['trace', 'src/ui/palette.js'], { cwd: repo.dir });
     expect(trace.stdout).toContain('nothing governs this place');

@@ -7,7 +7,7 @@ import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { mentionCandidates } from './mentions.js';
-import { isDatedStatusLabel, statusOfLine } from './status.js';
+import { imageText, isDatedStatusLabel, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
@@ -139,7 +139,7 @@ const MARKUP = /[[`*_|]/;
 /** Strip markdown emphasis/links of a metadata value. */
 function plain(v: string): string {
   if (!MARKUP.test(v)) return v.trim();
-  return v
+  return imageText(v)
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
     .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')

@@ -152,3 +152,45 @@ export function isDatedStatusLabel(text: string): boolean {
   const m = STATUS_LABEL.exec(text.trim());
   return !!m && !!m[1];
 }
+
+/** A badge linked elsewhere ("[![Generic badge](https://badgen.net/badge/ADR/approved/green/)](README.md)"), then a bare image. */
+const LINKED_IMAGE = /\[!\[([^\]]*)\]\(([^)]*)\)\]\([^)]*\)/g;
+const IMAGE = /!\[([^\]]*)\]\(([^)]*)\)/g;
+
+/**
+ * The words an image stands for in a metadata line: a status badge shows its status in its
+ * address (badgen's "/badge/ADR/approved/green", shields.io's "/badge/status-accepted-green" or
+ * "?message=accepted"), which its alt text ("Generic badge") often does not; any other image
+ * reads as its alt text. uktrade/trade-remedies-api's records state their status only so.
+ * @decision DEC-104
+ */
+export function imageText(text: string): string {
+  if (!text.includes('![')) return text;
+  const read = (_m: string, alt: string, url: string): string => badgeMessage(url.trim().split(/\s+/)[0]!.replace(/^<|>$/g, '')) ?? alt;
+  return text.replace(LINKED_IMAGE, read).replace(IMAGE, read);
+}
+
+/** The message of a badge image's address, or undefined when the address is no badge. */
+export function badgeMessage(url: string): string | undefined {
+  const query = /[?&]message=([^&#]+)/.exec(url);
+  if (query) return decodeBadge(query[1]!.replace(/\+/g, ' '));
+  const m = /\/badge\/([^?#]+)/.exec(url);
+  if (!m) return undefined;
+  const segs = m[1]!.replace(/\.(?:svg|png)$/i, '').split('/').filter(Boolean);
+  // badgen: subject/status/colour
+  if (segs.length >= 2) return decodeBadge(segs[1]!);
+  if (!segs.length) return undefined;
+  // shields.io: label-message-colour or message-colour, "--" a dash and "_" a space
+  const parts = segs[0]!.replace(/--/g, '\u0000').split('-').map((p) => p.replace(/\u0000/g, '-'));
+  return decodeBadge(parts.length >= 3 ? parts[1]! : parts[0]!);
+}
+
+function decodeBadge(s: string): string {
+  let out = s.replace(/__/g, '\u0000').replace(/_/g, ' ').replace(/\u0000/g, '_');
+  try {
+    out = decodeURIComponent(out);
+  } catch {
+    // a stray "%" stays as written
+  }
+  return out.trim();
+}

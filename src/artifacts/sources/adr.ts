@@ -7,7 +7,7 @@ import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber } from './files.js';
 import { mentionCandidates } from './mentions.js';
-import { imageText, isDatedStatusLabel, statusOfLine } from './status.js';
+import { imageText, isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
@@ -122,12 +122,12 @@ const NOT_TITLE = /^(?:\d+\.\s*)?(?:status|synopsis|summary|context(?:\s+and\s+p
 /** Metadata found in the text: value and 1-based line. */
 type Found = { value: string; line: number };
 
-const META_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z ()/-]{1,30}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$/;
+const META_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(\p{L}[\p{L} ()/-]{1,30}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$/u;
 const RST_FIELD = /^:([A-Za-z][A-Za-z ()-]{1,30}):\s*(.*?)\s*$/;
 
 function metaKey(label: string): 'status' | 'date' | 'deciders' | undefined {
   const k = label.toLowerCase().replace(/[()]/g, '').trim();
-  if (k === 'status' || k === 'state' || k === 'decision status' || k === 'adr status') return 'status';
+  if (STATUS_NAME.test(k) || k === 'decision status' || k === 'adr status') return 'status';
   if (k === 'date' || k === 'created' || k === 'decided' || k === 'decision date' || k === 'last updated' || k === 'updated') return 'date';
   if (/^(?:deciders?|decision[- ]makers?|owners?|authors?|authored by|driver|drivers|proposed by)$/.test(k)) return 'deciders';
   return undefined;
@@ -139,7 +139,7 @@ const MARKUP = /[[`*_|]/;
 /** Strip markdown emphasis/links of a metadata value. */
 function plain(v: string): string {
   if (!MARKUP.test(v)) return v.trim();
-  return imageText(v)
+  return imageText(v.replace(/<!--.*?(?:-->|$)/g, ''))
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
     .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
@@ -244,7 +244,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     for (let j = idx + 1; j < sections.length; j++) if (sections[j]!.level <= s.level) return sections[j]!.at;
     return sections[idx + 1]?.at ?? lines.length;
   };
-  const statusIdx = sections.findIndex((s) => /^(?:\d+\.\s*)?status$/i.test(plain(s.title).replace(/[:\s]+$/, '')));
+  const statusIdx = sections.findIndex((s) => STATUS_NAME.test(plain(s.title).replace(/[:\s]+$/, '').replace(/^\d+\.\s*/, '')));
   if (statusIdx >= 0 && !found.status) {
     const s = sections[statusIdx]!;
     const from = s.at + (rst || lines[s.at]!.startsWith('#') ? 1 : 2);

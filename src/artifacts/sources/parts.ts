@@ -24,9 +24,14 @@ export interface RecordPart {
 const SECTION_KINDS: [RegExp, PartKind][] = [
   [/\bdecision\s+drivers?\b/i, 'context'],
   [/\bdecision\s+outcomes?\b/i, 'decision'],
-  [/^(?:status|state|date|deciders?|metadata|technical story|synopsis)\b/i, 'status'],
+  [/^(?:status|state|statut|\u00e9tat|estado|stato|date|deciders?|metadata|technical story|synopsis)(?![\p{L}])/iu, 'status'],
   [/\b(?:considered options|options considered|alternatives?|pros and cons|options)\b/i, 'options'],
   [/\b(?:consequences?|implications?|outcomes?|trade-?offs?|drawbacks?|risks?|positive|negative)\b/i, 'consequences'],
+  // French, Spanish, Portuguese, German, Italian and Dutch section names (MTES-MCT/dialog's
+  // "Contexte", "Decision" and "Consequences" with their accents) @decision DEC-104
+  [/(?<![\p{L}])(?:cons\u00e9quences|consecuencias|consequ\u00eancias|konsequenzen|conseguenze|gevolgen)(?![\p{L}])/iu, 'consequences'],
+  [/(?<![\p{L}])(?:d\u00e9cision|decisi\u00f3n|decis\u00e3o|entscheidung|decisione|besluit)(?![\p{L}])/iu, 'decision'],
+  [/(?<![\p{L}])(?:contexte|contexto|kontext|contesto)(?![\p{L}])/iu, 'context'],
   [/\b(?:decision(?:\s+outcome)?|decided|resolution|rules?|chosen option|we will|policy|proposal)\b/i, 'decision'],
   [/\b(?:context|problem(?:\s+statement)?|background|motivation|forces|drivers|decision drivers|why)\b/i, 'context'],
 ];

@@ -47,10 +47,75 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   replaced: 'superseded',
   'replaced by': 'superseded',
   'superseded by': 'superseded',
+  // French, Spanish, Portuguese, German and Dutch records (MTES-MCT/dialog: "ACCEPT\u00c9",
+  // "BROUILLON"); lower case as normalizeStatus leaves them @decision DEC-104
+  'accept\u00e9': 'accepted',
+  'accept\u00e9e': 'accepted',
+  'valid\u00e9': 'accepted',
+  'valid\u00e9e': 'accepted',
+  'adopt\u00e9': 'accepted',
+  'adopt\u00e9e': 'accepted',
+  aceptado: 'accepted',
+  aceptada: 'accepted',
+  aceito: 'accepted',
+  aceita: 'accepted',
+  akzeptiert: 'accepted',
+  angenommen: 'accepted',
+  geaccepteerd: 'accepted',
+  brouillon: 'proposed',
+  'propos\u00e9': 'proposed',
+  'propos\u00e9e': 'proposed',
+  'en cours': 'proposed',
+  propuesto: 'proposed',
+  propuesta: 'proposed',
+  borrador: 'proposed',
+  proposto: 'proposed',
+  proposta: 'proposed',
+  rascunho: 'proposed',
+  vorgeschlagen: 'proposed',
+  entwurf: 'proposed',
+  voorgesteld: 'proposed',
+  'd\u00e9pr\u00e9ci\u00e9': 'deprecated',
+  'd\u00e9pr\u00e9ci\u00e9e': 'deprecated',
+  'obsol\u00e8te': 'deprecated',
+  obsoleto: 'deprecated',
+  obsoleta: 'deprecated',
+  veraltet: 'deprecated',
+  'remplac\u00e9': 'superseded',
+  'remplac\u00e9e': 'superseded',
+  'remplac\u00e9 par': 'superseded',
+  'remplac\u00e9e par': 'superseded',
+  reemplazado: 'superseded',
+  'reemplazado por': 'superseded',
+  sustituido: 'superseded',
+  'sustituido por': 'superseded',
+  'substitu\u00eddo': 'superseded',
+  'substitu\u00eddo por': 'superseded',
+  ersetzt: 'superseded',
+  'ersetzt durch': 'superseded',
+  vervangen: 'superseded',
+  'vervangen door': 'superseded',
+  'rejet\u00e9': 'rejected',
+  'rejet\u00e9e': 'rejected',
+  'refus\u00e9': 'rejected',
+  'refus\u00e9e': 'rejected',
+  rechazado: 'rejected',
+  rechazada: 'rejected',
+  rejeitado: 'rejected',
+  rejeitada: 'rejected',
+  abgelehnt: 'rejected',
+  afgewezen: 'rejected',
   declined: 'rejected',
   withdrawn: 'rejected',
   abandoned: 'rejected',
 };
+
+/**
+ * A label or a section naming the status, in the languages records are written in: English
+ * "Status"/"State", French "Statut"/"\u00c9tat", Spanish and Portuguese "Estado", Italian "Stato"
+ * (MTES-MCT/dialog writes "Statut : Accept\u00e9"). German and Dutch write "Status". @decision DEC-104
+ */
+export const STATUS_NAME = /^(?:status|state|statut|\u00e9tat|etat|estado|stato)$/i;
 
 /**
  * The words of a status as written, without decoration: emoji and symbols, markdown emphasis,
@@ -62,7 +127,7 @@ export function normalizeStatus(text: string): string {
   s = s.replace(/[*_`~]+/g, ' ').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
   s = s.replace(/\(.*$/, ' ');
   // after a status word only: "on hold" is a status, not "on" and a date
-  s = s.replace(/^(.*?\S)\s+(by|with|in favou?r of|on|since|as of)\b.*$/, '$1 $2');
+  s = s.replace(/^(.*?\S)\s+(by|with|in favou?r of|on|since|as of|par|por|durch|door)\b.*$/, '$1 $2');
   s = s.replace(/\d{4}-\d{2}-\d{2}.*$/, ' ');
   // everything that is not a letter, digit, space or hyphen (emoji, ✅, punctuation)
   s = s.replace(/[^\p{L}\p{N}\s-]+/gu, ' ');

@@ -130,7 +130,7 @@ export async function detectIdentity(root: string): Promise<DetectedIdentity> {
       const text = await readText(path.join(root, file));
       const m = text && re.exec(text);
       if (m) {
-        name = m[1]!;
+        name = file === 'go.mod' ? goModuleName(m[1]!) : m[1]!;
         sources.push(label);
         break;
       }
@@ -176,6 +176,20 @@ export async function detectIdentity(root: string): Promise<DetectedIdentity> {
 }
 
 /**
+ * A Go module's name as its project calls itself: the last element of the module path that is
+ * not a major version ("github.com/cosmos/ibc-go/v11" is ibc-go, not the whole path, which
+ * titled every context bundle in the cosmos/ibc-go trial). @decision DEC-104
+ */
+export function goModuleName(modulePath: string): string {
+  const parts = modulePath.split('/').filter(Boolean);
+  while (parts.length > 1 && /^v\d+$/.test(parts[parts.length - 1]!)) parts.pop();
+  return parts[parts.length - 1] ?? modulePath;
+}
+
+/** A README paragraph longer than this is cut: at its last sentence end before, else between words. */
+const PARAGRAPH_MAX = 400;
+
+/**
  * The first prose paragraph of a README: after the title, skipping badges, images, HTML,
  * tables, code and headings; markdown links reduced to their text; bounded in length.
  */
@@ -199,5 +213,10 @@ export function firstParagraph(md: string): string | undefined {
   }
   const text = para.join(' ').replace(/!\[[^\]]*\]\([^)]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]{1,2}/g, '').replace(/\s+/g, ' ').trim();
   if (!text) return undefined;
-  return text.length > 400 ? text.slice(0, 397).trimEnd() + '…' : text;
+  if (text.length <= PARAGRAPH_MAX) return text;
+  // whole sentences when they fill most of it; else whole words ("For inf…" read as a typo)
+  const head = text.slice(0, PARAGRAPH_MAX);
+  const sentence = /^.*[.!?](?=\s)/s.exec(head)?.[0];
+  if (sentence && sentence.length >= PARAGRAPH_MAX / 3) return sentence;
+  return head.slice(0, PARAGRAPH_MAX - 1).replace(/\s+\S*$/, '') + '\u2026';
 }

@@ -42,7 +42,7 @@ export function renderIdentity(id: DetectedIdentity): string {
   // Python") would be followed by the same fact again
   const told = !id.frameworks.length && !!id.description && langs.every((l) => new RegExp(`(?<![\\w+#])${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w+#])`).test(id.description!));
   const paragraph = [
-    id.description ? `${id.description.replace(/\.?$/, '.')}` : `${id.name} has no description in its package metadata yet.`,
+    id.description ? (/[.!?\u2026]$/.test(id.description) ? id.description : `${id.description}.`) : `${id.name} has no description in its package metadata yet.`,
     langs.length && !told ? `It is written in ${langs.join(', ')}${id.frameworks.length ? ` with ${id.frameworks.slice(0, 4).join(', ')}` : ''}.` : '',
     id.workspaces?.length ? `It is a monorepo with workspaces ${id.workspaces.slice(0, 6).join(', ')}.` : '',
     'Replace this paragraph with what the project is for, who uses it and what must never break:',

@@ -29,7 +29,7 @@ export interface CodeWords {
 const MAX_FILES = 1500;
 /** Bytes read per file: the head of a file carries its imports, names and doc comments. */
 const MAX_BYTES = 16_000;
-const VERSION = 'code-words-v4';
+const VERSION = 'code-words-v5';
 const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte)$/i;
 
 /** Whether a path is code of the team's own by its name (not data, docs, configuration, build output). */

@@ -47,10 +47,19 @@ export function contractionCount(text: string): number {
   return n;
 }
 
+/**
+ * What separates words: anything but a letter, a mark or a digit of any script. A record in
+ * French or German keeps its words whole ("g\u00e9ocodage", "Stra\u00dfe"): split at ASCII only,
+ * they fell apart ("g", "ocodage") and matched no question (MTES-MCT/dialog trial). @decision DEC-104
+ */
+export const WORD_BREAK = /[^\p{L}\p{M}\p{N}]+/u;
+/** The ASCII word breaks the word table of the semantic slot was built with. */
+export const ASCII_WORD_BREAK = /[^A-Za-z0-9]+/;
+
 /** Split an identifier or phrase into lower-case words: `parseHTTPRequest_v2` → parse, http, request, v2. */
-export function splitWords(text: string): string[] {
+export function splitWords(text: string, breaks: RegExp = WORD_BREAK): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+  for (const raw of text.split(breaks)) {
     if (!raw) continue;
     // most words have no capital to split at: kept as they are (the same result, without the replaces)
     if (!/[A-Z]/.test(raw)) {
@@ -144,7 +153,7 @@ export function terms(text: string): string[] {
  */
 export function joinedTerms(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/[^A-Za-z0-9]+/)) {
+  for (const raw of text.split(WORD_BREAK)) {
     // a word with no capital, or all capitals ("HTTP"), is one word already
     if (!/[A-Z]/.test(raw) || !/[a-z]/.test(raw)) continue;
     const t = joinedTerm(splitWords(raw));
@@ -161,7 +170,7 @@ function joinedTerm(words: readonly string[]): string | undefined {
 }
 
 /** A word written as part of a hyphenated compound ("well-formed", "round-half-even"). */
-const COMPOUND = /^[A-Za-z]+(?:-[A-Za-z]+){1,3}$/;
+const COMPOUND = /^\p{L}+(?:-\p{L}+){1,3}$/u;
 
 /**
  * Each term of a text → the word as written there (its first occurrence, lower-cased as
@@ -170,7 +179,7 @@ const COMPOUND = /^[A-Za-z]+(?:-[A-Za-z]+){1,3}$/;
  * not "formed": DEC-069).
  */
 export function surfaceForms(text: string, into: Map<string, string> = new Map()): Map<string, string> {
-  for (const token of text.split(/[^A-Za-z0-9-]+/)) {
+  for (const token of text.split(/[^\p{L}\p{M}\p{N}-]+/u)) {
     const compound = COMPOUND.test(token) ? token.toLowerCase() : undefined;
     for (const w of splitWords(token)) {
       if (w.length < 2 || STOP.has(w) || w.length > 40) continue;
@@ -193,7 +202,7 @@ export function camelNamesIn(text: string, wanted: Iterable<string>): Map<string
   const named = new Map<string, string>();
   const alone = new Set<string>();
   if (!want.size) return named;
-  for (const token of text.split(/[^A-Za-z0-9]+/)) {
+  for (const token of text.split(WORD_BREAK)) {
     if (!token) continue;
     const words = splitWords(token);
     const stems = words.map(stem);

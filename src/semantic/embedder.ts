@@ -1,6 +1,6 @@
 // @spec SPEC-SEMANTIC-001
 
-import { splitWords } from '../retrieve/text.js';
+import { ASCII_WORD_BREAK, splitWords } from '../retrieve/text.js';
 import { loadWordTable, type WordTable } from './word-table.js';
 
 /** Something that turns texts into vectors; the cache keys its vectors by provider and model. */
@@ -101,7 +101,7 @@ export class DefaultEmbedder implements Embedder {
     const dims = t.dims;
     const out = new Float32Array(dims);
     let n = 0;
-    for (const w of splitWords(text)) {
+    for (const w of splitWords(text, ASCII_WORD_BREAK)) {
       if (w.length < 2 || w.length > 40) continue;
       const r = this.row(w);
       if (r === undefined) continue;

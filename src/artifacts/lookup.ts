@@ -4,6 +4,7 @@ import { closeMatches } from '../util/close-match.js';
 import { CtxError } from '../errors.js';
 import type { ArtifactSet } from './load.js';
 import type { Artifact } from './types.js';
+import { inRecordFolder, recordStem } from './sources/files.js';
 
 /** `10`, `0010`, `adr-10`, `ADR 10`, `ADR_0010`: an optional prefix and a number, as people type a record's id. */
 const TYPED_NUMBER = /^(?:([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)[-_ ]?)?0*(\d+)$/;
@@ -41,7 +42,8 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
  */
 function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
   // a path as a shell completes it (`./docs/adr/…`) is the path
-  const t = typed.trim().toLowerCase().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
+  // a record in a folder of its own is named by that folder too, with the slash a shell adds
+  const t = typed.trim().toLowerCase().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
   if (!t) return [];
   // log4brains names a package's record `<package>/<file name>` (`web/20200927-avoid-react-fc-type`):
   // its id is the package's prefix and the file name (WEB-20200927-avoid-react-fc-type)
@@ -53,9 +55,11 @@ function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
     const id = a.id.toLowerCase();
     const file = a.file.toLowerCase();
     const base = file.slice(file.lastIndexOf('/') + 1);
-    const stem = base.replace(/\.[^.]+$/, '');
+    const own = inRecordFolder(a.file);
+    // `2022-02-07-tracing` for …/2022-02-07-tracing/README.md (@decision DEC-104)
+    const stem = own ? recordStem(file) : base.replace(/\.[^.]+$/, '');
     // the file name as `ls` shows it (`0009-support-links.md`) names it as its stem does
-    if (id.startsWith(t + '-') || stem === t || base === t || file === t || id === packaged) out.push(a);
+    if (id.startsWith(t + '-') || stem === t || base === t || file === t || (own && file.slice(0, file.lastIndexOf('/')) === t) || id === packaged) out.push(a);
   }
   return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

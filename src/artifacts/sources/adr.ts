@@ -5,7 +5,7 @@ import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult
 import type { Artifact, LoadProblem, RelationKind } from '../types.js';
 import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
-import { adrIdFor, fileNumber } from './files.js';
+import { adrIdFor, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { imageText, isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues } from './placeholders.js';
@@ -456,7 +456,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   if (rel.length) keyLines.relations ??= rel[0]![2];
 
   const id = typeof data.id === 'string' && data.id ? data.id : adrIdFor(file, opts.prefix);
-  const stem = path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+  const stem = recordStem(file);
   const fallbackTitle = (): string => stripNumber(stem.replace(/[-_]+/g, ' ')).replace(/^./, (c) => c.toUpperCase());
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);

@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { SourceConfig } from '../../config.js';
-import { fileDate, fileNumber, isAdrFile, isTemplateFile } from './files.js';
+import { fileDate, fileNumber, isAdrFile, isTemplateFile, recordDir, recordStem } from './files.js';
 
 /** A decision-record folder found in a repository. */
 export interface DetectedSource extends SourceConfig {
@@ -105,12 +105,13 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   const adrNamed = new Map<string, number>();
   for (const f of files) {
     if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || (fileNumber(f) === undefined && fileDate(f) === undefined)) continue;
-    const d = path.posix.dirname(f);
+    // a record in a folder of its own (`2022-02-03-tracing/README.md`) belongs to the folder above
+    const d = recordDir(f);
     // records at the top of the repository (arachne-framework/architecture's `adr-001-….md`): a
     // source is a folder inside the repository (config.yaml refuses `dir: .`), so none is offered (@decision DEC-103)
     if (d === '.') continue;
     numbered.set(d, (numbered.get(d) ?? 0) + 1);
-    if (ADR_NAMED.test(path.posix.basename(f))) adrNamed.set(d, (adrNamed.get(d) ?? 0) + 1);
+    if (ADR_NAMED.test(recordStem(f))) adrNamed.set(d, (adrNamed.get(d) ?? 0) + 1);
   }
   const isRecordDir = (d: string): boolean => {
     if (pointedDirs.has(d)) return true;

@@ -24,7 +24,49 @@ export function isAdrFile(p: string): boolean {
   const base = p.slice(p.lastIndexOf('/') + 1);
   const m = /^(.*)\.(md|markdown|rst)$/i.exec(base);
   if (!m || base[0] === '_' || base[0] === '.') return false;
+  if (inRecordFolder(p)) return true;
+  // beside a record's page in its own folder, an unnumbered page is the record's attachment
+  // (2022-02-10-code-coverage/codecov.md), not a record
+  const slash = p.lastIndexOf('/');
+  if (slash > 0 && RECORD_NAMED.test(p.slice(p.lastIndexOf('/', slash - 1) + 1, slash)) && !RECORD_NAMED.test(m[1]!)) return false;
   return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!) && !NAMED_TEMPLATE.test(m[1]!);
+}
+
+/** The page of a folder: the file a folder-per-record layout writes each record in. */
+const FOLDER_PAGE = /^(?:readme|index)\.(?:md|markdown|rst)$/i;
+
+/**
+ * Whether a file is the page of a record kept in a folder of its own, named as a record file
+ * would be (`decision-records/2022-02-03-integration-testing/README.md`, `adr/0007-queues/index.md`),
+ * beside the images it shows. eclipse-edc/Connector keeps its 100 records so: none was read.
+ * @decision DEC-104
+ */
+export function inRecordFolder(p: string): boolean {
+  const slash = p.lastIndexOf('/');
+  if (slash < 0 || !FOLDER_PAGE.test(p.slice(slash + 1))) return false;
+  const folder = p.slice(p.lastIndexOf('/', slash - 1) + 1, slash);
+  return RECORD_NAMED.test(folder);
+}
+
+/** A name led by a record's number or date and followed by words (`0007-queues`, `2022-02-03-tracing`, `adr-012-cache`). */
+const RECORD_NAMED = /^(?:(?:19|20)\d\d[-_]?(?:0[1-9]|1[0-2])[-_]?(?:0[1-9]|[12]\d|3[01])|(?:[A-Za-z]{2,8}[-_ ]?)?\d+)[-_ .]\S/;
+
+/**
+ * The name a record is known by, without its extension: its file's, or its folder's when it is
+ * the page of a folder of its own (`2022-02-03-integration-testing/README.md`).
+ */
+export function recordStem(file: string): string {
+  if (inRecordFolder(file)) {
+    const slash = file.lastIndexOf('/');
+    return file.slice(file.lastIndexOf('/', slash - 1) + 1, slash);
+  }
+  return path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+}
+
+/** The folder a record belongs to (the records folder): its file's folder, or above its own folder. */
+export function recordDir(file: string): string {
+  const d = path.posix.dirname(file);
+  return inRecordFolder(file) ? path.posix.dirname(d) : d;
 }
 
 /**
@@ -48,12 +90,12 @@ const DATE_NAME = /^((?:19|20)\d\d)([-_]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])
  * tools that name them so identify a record by its whole file name.
  */
 export function fileDate(file: string): string | undefined {
-  return DATE_NAME.exec(path.posix.basename(file))?.[0];
+  return DATE_NAME.exec(recordStem(file))?.[0];
 }
 
 /** The number a record's file name starts with (`0048-x.md`, `ADR-0048-x.md`, `adr_48.md`), as written; none when it starts with a date. */
 export function fileNumber(file: string): string | undefined {
-  const stem = path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+  const stem = recordStem(file);
   if (DATE_NAME.test(stem)) return undefined;
   return /^(?:[A-Za-z]{2,8}[-_ ]?)?(\d+)(?:$|[-_ .])/.exec(stem)?.[1];
 }
@@ -62,7 +104,7 @@ export function fileNumber(file: string): string | undefined {
 export function adrIdFor(file: string, prefix: string): string {
   const n = fileNumber(file);
   if (n !== undefined) return prefix + n;
-  const stem = path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+  const stem = recordStem(file);
   const slug = stem.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'record';
   return prefix + slug;
 }

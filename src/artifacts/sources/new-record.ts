@@ -11,7 +11,7 @@ import { containedPath, mkdirContained } from '../../util/contained.js';
 import { normalizeRepoPath } from '../../util/paths.js';
 import { confirmationSection, type ConfirmEntry } from './confirm-block.js';
 import { updateDecisionLog } from './decision-log.js';
-import { adrIdFor, fileDate, fileNumber, isTemplateFile } from './files.js';
+import { adrIdFor, fileDate, fileNumber, inRecordFolder, isTemplateFile, recordDir, recordStem } from './files.js';
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 import { fillTemplate, findTemplate } from './record-template.js';
 
@@ -104,9 +104,19 @@ interface NamePattern {
   /** between the title's words */
   words: string;
   ext: string;
+  /** each record in a folder of its own, written in a page of this name (README.md) */
+  page?: string;
 }
 
 function namePattern(file: string | undefined): NamePattern {
+  // a folder of its own per record (eclipse-edc/Connector's `2022-02-07-tracing/README.md`):
+  // named as its folder, the page's name kept (@decision DEC-104)
+  const page = file && inRecordFolder(file) ? path.posix.basename(file) : undefined;
+  const named = namePatternOf(file && page ? `${recordStem(file)}.md` : file);
+  return page ? { ...named, page } : named;
+}
+
+function namePatternOf(file: string | undefined): NamePattern {
   const base = file ? path.posix.basename(file) : '';
   const date = file ? fileDate(file) : undefined;
   const d = date !== undefined ? /^([-_ .])(.*)\.(md|markdown)$/i.exec(base.slice(date.length)) : null;
@@ -152,7 +162,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   // newest first: records directly in the folder before those in its subfolders (an archive
   // such as historic/ is not how the team writes now), then the highest number or the latest
   // date (a folder that moved from numbers to dates, as log4brains did, writes dated now), then the later name
-  const nested = (f: string) => (path.posix.dirname(f) === dir ? 0 : 1);
+  const nested = (f: string) => (recordDir(f) === dir ? 0 : 1);
   const order = (f: string) => Number(fileNumber(f) ?? fileDate(f)?.replace(/[-_]/g, '') ?? -1);
   const newest = inDir
     .filter((a) => order(a.file) >= 0 && /\.(md|markdown)$/i.test(a.file))
@@ -172,7 +182,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     // a dated folder names the record by its date; another record of that day and title gets -2, -3, …
     const num = names.dated !== undefined ? o.date.replace(/-/g, names.dated) : String(n).padStart(width || 4, '0');
     const again = names.dated !== undefined && n > max + 1 ? `${names.words}${n - max}` : '';
-    const file = `${dir}/${names.prefix}${num}${names.sep}${slug(title, names.words)}${again}.${names.ext}`;
+    const name = `${names.prefix}${num}${names.sep}${slug(title, names.words)}${again}`;
+    const file = names.page ? `${dir}/${name}/${names.page}` : `${dir}/${name}.${names.ext}`;
     const c = o.content ?? {};
     const para = (t: string | undefined) => (t?.trim() ? `${t.trim()}\n\n` : '');
     const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
@@ -185,7 +196,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
       ? renderShape(shape, { number: titleNumber, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr
         ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
-        : `# ${n}. ${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
+        : `# ${names.dated !== undefined ? '' : `${n}. `}${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
     // the record's own style: MADR 4 keeps Confirmation under Decision Outcome (DEC-052)
     const style = fromTemplate ? fromTemplate.madr : madr;
     const confirmation = c.confirm?.length ? `\n${confirmationSection(c.confirm, style ? 3 : 2)}` : '';

@@ -45,9 +45,25 @@ export function sectionKind(title: string): PartKind | undefined {
     .replace(/^[#\s]*(?:\d+(?:\.\d+)*\.?\s*)?/, '')
     .replace(/[*_`:]+/g, '')
     .trim();
-  for (const [re, kind] of SECTION_KINDS) if (re.test(t)) return kind;
+  for (const [re, kind] of SECTION_KINDS) {
+    if (!re.test(t)) continue;
+    // "Status", "Technical Story": the metadata sections are named, not described ("State
+    // entry denom -> amount" opens a part of cosmos/ibc-go's decision, not its status)
+    if (kind === 'status' && wordCount(t) > 2) continue;
+    return kind;
+  }
   return undefined;
 }
+
+/** Words of a title (letters or digits in them; "->" is none). */
+const wordCount = (t: string): number => t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+
+/**
+ * Words at most in a subsection's title for it to open a part of its own under a known part:
+ * "Positive Consequences" under "Decision Outcome" is one; "Panic if amount is negative" under
+ * "Decision" is a part of the decision that happens to hold a consequence word. @decision DEC-104
+ */
+const SUBSECTION_NAME_WORDS = 4;
 
 /** A line that is data or machine output rather than prose: JSON, log lines, stack frames, hex dumps. */
 const LOG_LINE = /^\s*(?:[{}\]]|\[(?![^\]\n]*\][([])|"[^"]*"\s*:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[\d{2}:\d{2}|at\s+[\w$.<>]+\s*\(|(?:[0-9a-f]{2}\s){6,}|(?:DEBUG|INFO|WARN|WARNING|ERROR|TRACE)\b|\$\s|>>>\s)/;
@@ -83,8 +99,8 @@ export function recordParts(text: string, rst = false): RecordPart[] {
     // whatever its words: what follows it is the lead
     const isTitle = !titled && level === 1 && !SECTION_START.test(title.replace(/^[#\s]*(?:\d+(?:\.\d+)*\.?\s*)?/, '').replace(/[*_`]+/g, ''));
     titled = true;
-    const own = isTitle ? undefined : sectionKind(title);
     const parent = stack.length ? stack[stack.length - 1]![1] : 'other';
+    const own = isTitle || (parent !== 'other' && wordCount(title.replace(/^[#\s]*(?:\d+(?:\.\d+)*\.?\s*)?/, '')) > SUBSECTION_NAME_WORDS) ? undefined : sectionKind(title);
     kind = own ?? parent;
     stack.push([level, kind]);
     push('heading', title);

@@ -8,7 +8,7 @@ import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { imageText, isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
-import { isPlaceholderTitle, unbraceValues } from './placeholders.js';
+import { isPlaceholderTitle, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 
@@ -223,7 +223,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   }
   // the title: an rst overlined heading, else the first level-1 heading that is not a section's name
   const h1 = sections.find((s) => s.over && !NOT_TITLE.test(plain(s.title))) ?? sections.find((s) => s.level === 1 && !NOT_TITLE.test(plain(s.title)));
-  if (h1 && !isPlaceholderTitle(plain(h1.title))) title = { value: stripNumber(h1.title), line: h1.at + 1 };
+  if (h1 && !isPlaceholderTitle(plain(h1.title))) title = { value: stripNumber(unemphasized(h1.title)), line: h1.at + 1 };
 
   // metadata: frontmatter first, then a Status section, then metadata lines/fields/tables
   const found: Partial<Record<'status' | 'date' | 'deciders', Found>> = {};

@@ -87,7 +87,7 @@ const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|[\w-]*[-_]d
 /** A record's file name that says it is one: `adr-001-….md`, `ADR_0002_….md`, `adr0003.md`. */
 const ADR_NAMED = /^adr[-_ ]?\d/i;
 /** Folders inside a records folder that sort records by state or age: part of the same source. */
-const STATE_DIR = /^(?:superseded|deprecated|rejected|accepted|obsolete|archived?|old|historic\w*|history|proposed\w*|drafts?|pending)([-_]?(?:adrs?|decisions?|records?))?$/i;
+const STATE_DIR = /^(?:superseded|deprecated|rejected|accepted|obsolete|outdated|archived?|old|historic\w*|history|proposed\w*|drafts?|pending)([-_]?(?:adrs?|decisions?|records?))?$/i;
 const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisions', 'decision', 'architecture', 'src', 'packages', 'apps', 'libs', 'decision-records', 'architecture-decisions']);
 
 /**

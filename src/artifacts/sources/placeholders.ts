@@ -32,5 +32,17 @@ export function unbraceValues(data: Record<string, unknown>): Record<string, unk
  * file name says what it is about.
  */
 export function isPlaceholderTitle(title: string): boolean {
-  return /^(?:\{[^{}]*\}|\[[^[\]]*\]|<[^<>]*>)$/.test(title.trim());
+  // the template's own heading left as it was ("# Title" above the record's first line, as
+  // two of SAP/cloud-sdk-js's records keep it) @decision DEC-104
+  return /^(?:\{[^{}]*\}|\[[^[\]]*\]|<[^<>]*>|(?:(?:adr|decision|record|short)\s+)?title)$/i.test(title.trim());
+}
+
+/**
+ * A heading's title without the emphasis written around its words ("Supporting _bound_
+ * *operations* (*actions* …)" reads "Supporting bound operations (actions …)"); code spans and
+ * a snake_case name keep their characters. @decision DEC-104
+ */
+export function unemphasized(title: string): string {
+  if (!/[*_]/.test(title)) return title;
+  return title.replace(/(^|[^\w*`])(\*{1,3}|_{1,3})(?=\S)([^*_`]*?\S)\2(?![\w*])/g, '$1$3');
 }

@@ -39,6 +39,8 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   incomplete: 'proposed',
   rfc: 'proposed',
   obsolete: 'deprecated',
+  // SAP/cloud-sdk-js's "**outdated**", kept in an outdated/ folder @decision DEC-104
+  outdated: 'deprecated',
   retired: 'deprecated',
   deprecated: 'deprecated',
   // undone after it was accepted ("Reverted by discussion #1198", home-assistant/architecture)

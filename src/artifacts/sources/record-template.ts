@@ -6,6 +6,7 @@ import type { Snapshot } from '../../snapshot/types.js';
 import type { ArtifactSet } from '../load.js';
 import type { Artifact } from '../types.js';
 import { isTemplateFile } from './files.js';
+import { isPlaceholderTitle } from './placeholders.js';
 import { roleOf, type RecordFill, type Role } from './record-shape.js';
 import { SITE_ORDER_KEYS } from './site-keys.js';
 
@@ -115,7 +116,13 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     yaml = fm[1]!.split('\n');
     body = template.slice(fm[0].length);
   }
-  const lines = body.split('\n');
+  let lines = body.split('\n');
+  // a template led by how to use it ("# ADR template by …", "In each ADR file, write these
+  // sections:") and then the record's own title placeholder ("# Title"): the record starts
+  // there (SAP/cloud-sdk-js's template.md wrote its instructions into every new record) @decision DEC-104
+  const heads = lines.flatMap((l, i) => (/^#\s+\S/.test(l) ? [i] : []));
+  const own = heads.find((i, k) => k > 0 && isPlaceholderTitle(lines[i]!.replace(/^#\s+/, '').trim()));
+  if (own !== undefined) lines = lines.slice(own);
   const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
   let firstSection = lines.findIndex((l, i) => i > h1 && /^#{2,6}\s+\S/.test(l));
   if (firstSection < 0) firstSection = lines.length;

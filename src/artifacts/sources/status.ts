@@ -248,12 +248,12 @@ export function badgeMessage(url: string): string | undefined {
   if (segs.length >= 2) return decodeBadge(segs[1]!);
   if (!segs.length) return undefined;
   // shields.io: label-message-colour or message-colour, "--" a dash and "_" a space
-  const parts = segs[0]!.replace(/--/g, '\u0000').split('-').map((p) => p.replace(/\u0000/g, '-'));
+  const parts = segs[0]!.split(/(?<!-)-(?!-)/).map((p) => p.replace(/--/g, '-'));
   return decodeBadge(parts.length >= 3 ? parts[1]! : parts[0]!);
 }
 
 function decodeBadge(s: string): string {
-  let out = s.replace(/__/g, '\u0000').replace(/_/g, ' ').replace(/\u0000/g, '_');
+  let out = s.replace(/__?/g, (m) => (m === '__' ? '_' : ' '));
   try {
     out = decodeURIComponent(out);
   } catch {

@@ -9,6 +9,7 @@ import { federatedFile, sourceMark } from '../../artifacts/sources/federated-fil
 import { posix } from 'node:path';
 import { movedPaths, type MovedPath } from '../moved-paths.js';
 import { extraOf } from '../../artifacts/sources/extra.js';
+import { isAdrFile } from '../../artifacts/sources/files.js';
 
 /** Missing mentioned files looked up in history per check: a record set names few. */
 const MAX_MOVED_LOOKUPS = 200;
@@ -209,11 +210,11 @@ export const CORE_RULES: Rule[] = [
         const went = (readings.get(e.to) ?? []).map((p) => [p, moved.get(p)] as const).find(([, m]) => m);
         const near = went ? '' : suggest(e.to, ctx);
         const hint = went ? movedHint(went[0], went[1]!, a.file, ctx) : near || (DOCUMENT_PATH.test(e.to) ? ((await sameNameHint(e.to, a.file, ctx)) ?? '') : '');
-        // a page outside every records folder that a record read in place links in its prose
+        // a page that is no record file of a records folder, linked in a record's prose
         // (a sample's README, a design note since moved) is no record it relates to: a dead link
         // of its text, a warning; check failed a fresh clone for it (eclipse-edc/Connector,
         // SAP/cloud-sdk-js trials) @decision DEC-104
-        const prose = a.format === 'adr' && e.kind === 'relates_to' && DOCUMENT_PATH.test(e.to) && !ctx.config.sources.some((s) => e.to.startsWith(`${s.dir}/`));
+        const prose = a.format === 'adr' && e.kind === 'relates_to' && DOCUMENT_PATH.test(e.to) && !(isAdrFile(e.to) && ctx.config.sources.some((s) => e.to.startsWith(`${s.dir}/`)));
         res.push({ rule: 'broken-link', ...(prose ? { severity: 'warning' as const } : {}), id: a.id, file: a.file, line: at, message: `${where} names ${e.to}, which does not exist${hint}` });
       }
       return res;

@@ -316,16 +316,20 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
  */
 function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean, lookup: boolean): number {
   let best = 0;
+  const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
+  // a two-word question met in one word keeps a lookup's share only when meaning, when it ran, finds the record too (DEC-106)
+  const found = new Set(sem.map((h) => h.id));
+  const of = (h: LaneHit) => (h.unconfirmed !== undefined && lanes.semantic && !found.has(h.ref.id) ? h.unconfirmed : h.evidence);
   for (const hits of [lanes.keywords, lanes.mentions]) {
     for (const h of hits ?? []) {
-      if (h.evidence === undefined) return 1;
-      if (ids.has(h.ref.id) && h.evidence > best) best = h.evidence;
+      const e = of(h);
+      if (e === undefined) return 1;
+      if (ids.has(h.ref.id) && e > best) best = e;
     }
   }
   // meaning: two lanes agreeing on the first record, or (for a question) one record clearly closest
-  const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
   const k = lanes.keywords?.find((h) => ids.has(h.ref.id));
-  return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: k.evidence ?? 0 }, sem, question, lookup));
+  return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: of(k) ?? 0 }, sem, question, lookup));
 }
 
 /** The evidence meaning alone gives a record: only the semantic lane's first, when it is clearly the closest. */

@@ -139,6 +139,16 @@ export interface EvidenceInput {
   /** the frequency rank of a word in general English, when known */
   englishRank?: (word: string) => number | undefined;
   codeWords?: CodeWords;
+  /** the text asks (keywordQuery false): two words of it are no lookup unless meaning confirms the match (`unconfirmed`) */
+  asked?: boolean;
+  /**
+   * filled with the evidence a hit keeps when meaning does not find it too (DEC-106): a question
+   * of two words ("Where can I adopt a puppy?", "Why no decimals for money?") met in one of them
+   * counts ONE_WORD_SHARE of a lookup's share unless the semantic lane finds the same record
+   * (meaning confirms "money" for integer cents; nothing confirms "adopt" for a record that
+   * adopts a library)
+   */
+  unconfirmed?: Map<string, number>;
   /** a text written as keywords (keywordQuery): the terms of each word as written, for LOOKUP_MISSED */
   words?: readonly (readonly string[])[];
 }
@@ -259,6 +269,8 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean; passages
       if (x >= WEIGHTY_WORD) weighty++;
     }
     if (input.unused && !lookup && weighty < 2) s *= ONE_WORD_SHARE;
+    // a question of two words met in one of them: a lookup's whole share only when meaning finds the record too
+    else if (input.unused && lookup && input.asked && input.terms.size === 2 && weighty < 2) input.unconfirmed?.set(h.id, Math.min(1, (s * ONE_WORD_SHARE) / total));
     if (input.words && missesLookup(input.words, h.matched, w)) s = 0;
     // one telling word is ONE_WORD_SHARE's to judge; two or more must stand together
     if (short && weighty >= 2 && bestPassage(h.matched, input.passages!(h.id), w) < PASSAGE_SHARE * total) s = 0;

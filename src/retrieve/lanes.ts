@@ -1,7 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import { queryOf, type KeywordHit } from './bm25.js';
-import { englishRanks, lookupWords, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
+import { englishRanks, keywordQuery, lookupWords, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { camelNamesIn, shownWords, surfaceForms, terms as termsOf } from './text.js';
 import { mentionSignals, movedFileSignals, nearnessSignals, typeNameSignals } from './signals.js';
@@ -40,7 +40,7 @@ async function placeTerms(q: Extract<LaneQuery, { kind: 'place' }>, ctx: LaneCon
  * words, weighed by rarity in English and in this repository's code, that the record matches;
  * for a place, the share of the place query's weight (already weighed by distinctiveness).
  */
-async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, number>, forms: Map<string, string>, found: readonly KeywordHit[]): Promise<Map<string, number>> {
+async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, number>, forms: Map<string, string>, found: readonly KeywordHit[], unconfirmed?: Map<string, number>): Promise<Map<string, number>> {
   if (q.kind === 'place') return new Map([...textEvidence({ terms, forms }, found)].map(([id, e]) => [id, Math.min(1, PLACE_EVIDENCE_SCALE * e)]));
   const { codeWordsOf } = await import('./code-words.js');
   const codeWords = await codeWordsOf(ctx.snapshot).catch(() => undefined);
@@ -50,7 +50,7 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   const index = passages?.passageIndexFor(ctx.snapshot.root, ctx.set.artifacts, ctx.set.key);
   // a text written as keywords is judged word by word too (LOOKUP_MISSED, DEC-106)
   const words = lookupWords(q.text, termsOf);
-  return textEvidence({ terms, forms, unused: true, ...(words ? { words } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
+  return textEvidence({ terms, forms, unused: true, asked: !keywordQuery(q.text), ...(unconfirmed ? { unconfirmed } : {}), ...(words ? { words } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
 }
 
 /**
@@ -76,7 +76,8 @@ export const keywordsLane: RetrievalLane = {
     mark('keywords: searched');
     // matched terms are stems: shown as the words of the question or the code they came from
     const forms = q.kind === 'place' ? surfaceForms(q.path, surfaceForms(await q.code())) : surfaceForms(q.text);
-    const evidence = await evidenceOf(q, ctx, terms, forms, found);
+    const unconfirmed = new Map<string, number>();
+    const evidence = await evidenceOf(q, ctx, terms, forms, found, unconfirmed);
     return ranked.map((h) => {
       // a term the record writes only inside a name ("WattTime") is shown as that name; a
       // search reads the title and summary only (a body read would leave the kept search set)
@@ -90,7 +91,8 @@ export const keywordsLane: RetrievalLane = {
       const matched = [...new Set(h.matched.slice(0, 12).map((t) => forms.get(t) ?? t))];
       const readable = shownWords(h.matched.map((t) => names.get(t) ?? forms.get(t) ?? t));
       const words = readable.length ? readable : matched;
-      return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: matched } satisfies Why] };
+      const alone = unconfirmed.get(h.id);
+      return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, ...(alone === undefined ? {} : { unconfirmed: alone }), why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: matched } satisfies Why] };
     });
   },
 };

@@ -139,6 +139,8 @@ export interface LaneHit {
    * accounts for; the fused band's best evidence decides whether anything is an answer
    */
   evidence?: number;
+  /** the evidence left when the semantic lane does not find this record too (floor.ts textEvidence `unconfirmed`, DEC-106) */
+  unconfirmed?: number;
 }
 
 /** What a lane is asked: a place in the code (with the code there), or a text (with a file it names, if any). */

@@ -297,3 +297,46 @@ describe('a keyword query that leaves half its telling words unmatched is not an
     expect((m.data.results as { id: string }[])[0]!.id).toBe('ADR-0002');
   });
 });
+
+/**
+ * A question of two words met in one of them (DEC-106): "How do we sync mitochondria?" meets the
+ * datastore record in "sync" (a sync job compares the copies) and asks about mitochondria, which
+ * no record says, and meaning does not find the record. It keeps ONE_WORD_SHARE of a lookup's
+ * share: under the floor. Typed as keywords it is a lookup, and without a semantic lane nothing
+ * can confirm or deny the match: both count whole, as before. The paraphrase fixture "why no
+ * decimals for money" (test/semantic/semantic.test.ts), met in "money" and found by meaning
+ * too, keeps its record.
+ */
+describe('a question of two words met in one of them needs meaning to find the record too (issue 30 item 3; DEC-106)', () => {
+  it('keeps the whole share as the evidence and half of it as the evidence without meaning', () => {
+    const unconfirmed = new Map<string, number>();
+    const text = 'How do we sync mitochondria?';
+    const ev = textEvidence({ terms: queryOf(text), forms: surfaceForms(text), unused: true, asked: true, unconfirmed }, [{ id: 'A', matched: terms('sync') }]).get('A')!;
+    expect(ev).toBeGreaterThan(0);
+    expect(unconfirmed.get('A')).toBeCloseTo(ev * ONE_WORD_SHARE, 9);
+    // keywords, both words met, or three words: no such evidence
+    for (const [t, asked, m] of [['sync mitochondria', false, ['sync']], [text, true, ['sync', 'mitochondria']], ['How do we sync mitochondria daily?', true, ['sync']]] as const) {
+      const u = new Map<string, number>();
+      textEvidence({ terms: queryOf(t), forms: surfaceForms(t), unused: true, asked, unconfirmed: u }, [{ id: 'A', matched: m.flatMap(terms) }]);
+      expect({ t, u: [...u] }).toEqual({ t, u: [] });
+    }
+  });
+
+  it('answers nothing when meaning does not find the record; keywords and a search without meaning answer as before', async () => {
+    const repo = publisher();
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      const semantic = semanticLaneFor(snapshot.root, set, {});
+      const asked = await retrieveForText({ snapshot, set, semantic, text: 'How do we sync mitochondria?', staleness: false });
+      expect(asked.results).toEqual([]);
+      expect(asked.weak?.some((w) => w.id === 'ADR-0002')).toBe(true);
+      const keywords = await retrieveForText({ snapshot, set, semantic, text: 'sync mitochondria', staleness: false });
+      expect(keywords.results[0]?.id).toBe('ADR-0002');
+      const noMeaning = await retrieveForText({ snapshot, set, text: 'How do we sync mitochondria?', staleness: false });
+      expect(noMeaning.results[0]?.id).toBe('ADR-0002');
+    } finally {
+      snapshot.close();
+    }
+  });
+});

@@ -369,6 +369,8 @@ const FUSED_POOL = 50;
  * What governs or concerns a place in the code (`path`, `path:line`, `path#Symbol`): slot 1
  * declared hits nearest first, then the fused band (keywords from the code at the place,
  * mentions, directory nearness, semantic), then decision links; filters always applied.
+ * `place` (as the caller wrote it) is accepted for compatibility: the answer names the place
+ * by its repository-relative path.
  */
 export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTarget; place?: string }): Promise<RetrievalResult> {
   const caps = capsOf(opts);
@@ -436,7 +438,8 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
   const results = await withFeedback(opts, { kind: 'place', path }, found);
   // symbols extracted on demand are remembered by blob: the next question about this file reads no parser
   if (!opts.index) await index.flush();
-  const q: RetrievalResult['query'] = { kind: 'place', place: opts.place ?? `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
+  // the place as the repository names it, however it was written (./x, x/../x, an absolute path)
+  const q: RetrievalResult['query'] = { kind: 'place', place: `${path}${opts.target.symbol ? `#${opts.target.symbol}` : opts.target.line !== undefined ? `:${opts.target.line}` : ''}`, path };
   if (opts.target.line !== undefined) q.line = opts.target.line;
   if (symbol) q.symbol = symbol;
   return { query: q, results, weak, slots: reports, ...(outOfReach ? { ungovernable: { reason: outOfReach.reason, detail: outOfReach.detail } } : {}) };

@@ -37,6 +37,7 @@ import {
 import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
+import { filesNamedBy, namedNote, wholeSearchFile } from './named-file.js';
 import { declarationInFile } from './qualified-declaration.js';
 import { ungovernableFile } from './ungovernable-place.js';
 
@@ -454,20 +455,22 @@ function commentStart(lines: string[], line: number): number {
 
 /**
  * Records for a question or keywords: the fused band (keywords, semantic) and links, slot 1
- * and mentions when a word names a file or `file#Symbol` that exists; filters always applied.
+ * and mentions when a word names one file (its path or a name only it has, or `file#Symbol`);
+ * filters always applied. A search that is one word naming one file is answered as `for` that
+ * file (retrieveForPlace), with `named` saying which file a bare name was taken as.
  */
 export async function retrieveForText(opts: RetrieveOptions & { text: string }): Promise<RetrievalResult> {
   const caps = capsOf(opts);
   const reports = initialReports(caps);
   const { snapshot, set } = opts;
-  // a word naming an existing file (optionally #Symbol) makes slot 1 and mentions answer too
-  let place: TraceTarget | undefined;
-  for (const t of namedPlaces(opts.text)) {
-    if ((await snapshot.blobOf(t.path)) !== undefined) {
-      place = t;
-      break;
-    }
-  }
+  // a word naming one file (its path, or a name one file has; optionally #Symbol) makes slot 1
+  // and mentions answer too; a search that is that word alone is a question about the place
+  const named = await filesNamedBy(snapshot, opts.text);
+  const note = namedNote(named);
+  const whole = wholeSearchFile(opts.text, named);
+  if (whole !== undefined) return { ...(await retrieveForPlace({ ...opts, target: { path: whole } })), ...(note ? { named: note } : {}) };
+  const one = named.find((n) => n.files.length === 1);
+  const place: TraceTarget | undefined = one && { ...one.target, path: one.files[0]! };
   let index: CodeIndex | undefined = opts.index;
   const ctx: LaneContext = {
     snapshot,
@@ -487,5 +490,5 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   const lanes = await runLanes(opts, names, reports, query, ctx);
   const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic, true, keywordQuery(opts.text));
   const results = await withFeedback(opts, { kind: 'search', text: opts.text }, found);
-  return { query: { kind: 'search', text: opts.text }, results, weak, slots: reports };
+  return { query: { kind: 'search', text: opts.text }, results, weak, slots: reports, ...(note ? { named: note } : {}) };
 }

@@ -83,6 +83,19 @@ export interface RetrievalResult {
    * answers, and the related band's matches are weak. `detail` says what classed it.
    */
   ungovernable?: { reason: UngovernableReason; detail: string };
+  /** a name the search read as a file, or found naming several (NamedNote) */
+  named?: NamedNote;
+}
+
+/**
+ * A name a search read as a file (src/retrieve/named-file.ts): a word that is no file's path but
+ * ends the path of `count` files (the first few in `files`); one, and it was taken as that file,
+ * more, and the words were searched as words.
+ */
+export interface NamedNote {
+  word: string;
+  files: string[];
+  count: number;
 }
 
 /** Per-slot caps; `retrieval:` in config.yaml overrides them. */

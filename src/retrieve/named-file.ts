@@ -1,0 +1,56 @@
+// @spec SPEC-RETRIEVE-001
+
+import type { Snapshot } from '../snapshot/types.js';
+import { namedPlaces } from './trace.js';
+import type { TraceTarget } from './trace-target.js';
+import type { NamedNote } from './types.js';
+
+/** A word of a search that names files of the tree (its path, or a name only some files have). */
+export interface NamedFiles {
+  /** the word as a path (normalised), with `#Symbol` when written */
+  target: TraceTarget;
+  /** the files it names, sorted: its own path when that is a file, else the files whose path ends with it */
+  files: string[];
+}
+
+/** How many of the files an ambiguous name names are listed. */
+export const NAMED_LISTED = 5;
+
+/**
+ * The words of a search that name files (namedPlaces: a word with an extension or a folder).
+ * A word that is a file's path names that file; otherwise a bare name (`libs.versions.toml`)
+ * or a path written from a folder down (`adr/README.md`) names the files whose path ends with
+ * it, read from the tree's listing only when some word needs it. Words naming nothing are left out.
+ */
+export async function filesNamedBy(snapshot: Snapshot, text: string): Promise<NamedFiles[]> {
+  const out: NamedFiles[] = [];
+  let listing: Promise<string[]> | undefined;
+  for (const target of namedPlaces(text)) {
+    if ((await snapshot.blobOf(target.path)) !== undefined) {
+      out.push({ target, files: [target.path] });
+      continue;
+    }
+    if (!target.path || target.path.startsWith('../')) continue;
+    listing ??= snapshot.listPaths ? snapshot.listPaths() : snapshot.list().then((es) => es.map((e) => e.path));
+    const tail = `/${target.path}`;
+    const files = (await listing).filter((p) => p.endsWith(tail));
+    if (files.length) out.push({ target, files });
+  }
+  return out;
+}
+
+/** The one file a search of one word names, when it names exactly one (and no symbol in it). */
+export function wholeSearchFile(text: string, named: readonly NamedFiles[]): string | undefined {
+  const [only] = named;
+  if (named.length !== 1 || only!.files.length !== 1 || only!.target.symbol !== undefined) return undefined;
+  return text.trim().split(/\s+/).length === 1 ? only!.files[0] : undefined;
+}
+
+/**
+ * What a result says of the names it read (RetrievalResult.named): the first word taken as the
+ * one file whose path ends with it, or naming several files (searched as words then).
+ */
+export function namedNote(named: readonly NamedFiles[]): NamedNote | undefined {
+  const n = named.find((x) => x.files.length > 1 || x.files[0] !== x.target.path);
+  return n && { word: n.target.path, files: n.files.slice(0, NAMED_LISTED), count: n.files.length };
+}

@@ -37,7 +37,7 @@ import {
 import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
-import { filesNamedBy, namedNote, wholeSearchFile } from './named-file.js';
+import { fileNameTerms, filesNamedBy, namedNote, wholeSearchFile } from './named-file.js';
 import { declarationInFile } from './qualified-declaration.js';
 import { ungovernableFile } from './ungovernable-place.js';
 
@@ -482,7 +482,8 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
     semantic: opts.semantic,
     pool: FUSED_POOL,
   };
-  const query: LaneQuery = { kind: 'text', text: opts.text, ...(place ? { place } : {}) };
+  const fileTerms = fileNameTerms(opts.text, named);
+  const query: LaneQuery = { kind: 'text', text: opts.text, ...(place ? { place } : {}), ...(fileTerms.length ? { fileTerms } : {}) };
   // slot 1 and mentions answer only when a word names a file
   const names: ReplaceableLane[] = place ? ['declared', 'keywords', 'mentions'] : ['keywords'];
   if (opts.semantic || opts.lanes?.semantic) names.push('semantic');

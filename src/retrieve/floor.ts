@@ -151,6 +151,13 @@ export interface EvidenceInput {
   unconfirmed?: Map<string, number>;
   /** a text written as keywords (keywordQuery): the terms of each word as written, for LOOKUP_MISSED */
   words?: readonly (readonly string[])[];
+  // @decision DEC-105
+  /**
+   * terms that only name files of the tree (`libs`, `toml` of `libs.versions.toml`): with
+   * `unused`, one no candidate matches counts for nothing instead of against the question (a
+   * record decides about the version catalog without writing its file's name); matched, as any
+   */
+  fileTerms?: ReadonlySet<string>;
 }
 
 /**
@@ -251,6 +258,7 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean; passages
   const w = new Map<string, number>();
   let total = 0;
   for (const [t, qw] of input.terms) {
+    if (used && !used.has(t) && input.fileTerms?.has(t)) continue;
     const word = input.forms.get(t) ?? t;
     const x = qw * wordWeight(input.englishRank?.(word), input.codeWords?.df[t], files) * (used && !used.has(t) ? UNUSED_WORD_WEIGHT : 1);
     w.set(t, x);

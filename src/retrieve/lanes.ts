@@ -48,9 +48,10 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   // a short question's hits are read passage by passage (PASSAGE_SHARE, DEC-092): only then
   const passages = terms.size <= SHORT_QUESTION_TERMS && found.length ? (await import('./passages.js')) : undefined;
   const index = passages?.passageIndexFor(ctx.snapshot.root, ctx.set.artifacts, ctx.set.key);
-  // a text written as keywords is judged word by word too (LOOKUP_MISSED, DEC-106)
+  // a text written as keywords is judged word by word too (LOOKUP_MISSED, DEC-106); the parts of
+  // a file's name no record matches do not count against the question (fileTerms, DEC-105)
   const words = lookupWords(q.text, termsOf);
-  return textEvidence({ terms, forms, unused: true, asked: !keywordQuery(q.text), ...(unconfirmed ? { unconfirmed } : {}), ...(words ? { words } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
+  return textEvidence({ terms, forms, unused: true, asked: !keywordQuery(q.text), ...(unconfirmed ? { unconfirmed } : {}), ...(words ? { words } : {}), ...(q.fileTerms?.length ? { fileTerms: new Set(q.fileTerms) } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
 }
 
 /**

@@ -1,6 +1,8 @@
 // @spec SPEC-RETRIEVE-001
+// @decision DEC-105
 
 import type { Snapshot } from '../snapshot/types.js';
+import { terms } from './text.js';
 import { namedPlaces } from './trace.js';
 import type { TraceTarget } from './trace-target.js';
 import type { NamedNote } from './types.js';
@@ -53,4 +55,23 @@ export function wholeSearchFile(text: string, named: readonly NamedFiles[]): str
 export function namedNote(named: readonly NamedFiles[]): NamedNote | undefined {
   const n = named.find((x) => x.files.length > 1 || x.files[0] !== x.target.path);
   return n && { word: n.target.path, files: n.files.slice(0, NAMED_LISTED), count: n.files.length };
+}
+
+/**
+ * The terms of a search that only name files of the tree (the parts of `libs.versions.toml`,
+ * of `src/billing/invoice.ts`), not also written as words of their own (a symbol after `#` is
+ * the asker's word): a record need not say a file's name to decide about it (lanes.ts).
+ */
+export function fileNameTerms(text: string, named: readonly NamedFiles[]): string[] {
+  const paths = new Set(named.map((n) => n.target.path));
+  const file = new Set<string>();
+  const own = new Set<string>();
+  for (const word of text.split(/\s+/)) {
+    const [t] = namedPlaces(word);
+    if (t && paths.has(t.path)) {
+      for (const x of terms(t.path)) file.add(x);
+      for (const x of terms(t.symbol ?? '')) own.add(x);
+    } else for (const x of terms(word)) own.add(x);
+  }
+  return [...file].filter((x) => !own.has(x));
 }

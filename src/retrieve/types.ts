@@ -159,7 +159,8 @@ export interface LaneHit {
 /** What a lane is asked: a place in the code (with the code there), or a text (with a file it names, if any). */
 export type LaneQuery =
   | { kind: 'place'; target: TraceTarget; path: string; symbol?: string; code(): Promise<string> }
-  | { kind: 'text'; text: string; place?: TraceTarget };
+  /** `fileTerms`: terms of the words that name files of the tree (named-file.ts), which count only when matched */
+  | { kind: 'text'; text: string; place?: TraceTarget; fileTerms?: string[] };
 
 /** What lanes share: the snapshot and records, the code index and graph (built once, on demand). */
 export interface LaneContext {

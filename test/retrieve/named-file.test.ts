@@ -82,3 +82,18 @@ describe('search: a bare file name', () => {
     expect(words.named).toEqual({ word: 'libs.versions.toml', files: ['gradle/libs.versions.toml'], count: 1 });
   });
 });
+
+describe('search: the words of a file name', () => {
+  it('a record need not write a file\'s name: its words unmatched do not count against the question', () => {
+    const repo = gradleRepo();
+    for (const q of ['version catalog libs.versions.toml', 'version catalog gradle/libs.versions.toml']) {
+      const json = JSON.parse(runCli(['search', ...q.split(' '), '--json'], { cwd: repo.dir }).stdout);
+      expect(ids(json)[0], q).toBe('ADR-0001');
+      expect(json.results[0].relevance, q).toBeGreaterThanOrEqual(0.17);
+    }
+    // words that name no file still do: a question about something no record decides stays unanswered
+    const off = JSON.parse(runCli(['search', 'version', 'catalog', 'renovate', 'dependabot', '--json'], { cwd: repo.dir }).stdout);
+    expect(ids(off)).toEqual([]);
+  });
+});
+

@@ -1,52 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { madrRecord, madrRecords, madrTemplate } from '../helpers/madr.js';
 
 // DEC-093 keeps the template's guidance in the parts `new` and `add` were not given, as adr-tools
 // does; DEC-096: the output names those sections (one line; `guidance` in JSON), and check does
 // not read two records still holding the template's Decision guidance as the same decision.
 
-// MADR-shaped (placeholders in braces, optional parts marked by comments), written for this test
-const TEMPLATE = [
-  '---',
-  'status: {proposed | rejected | accepted | deprecated}',
-  'date: {YYYY-MM-DD when the decision was last updated}',
-  'deciders: {everyone involved in the decision}',
-  '---',
-  '# {short title of solved problem and solution}',
-  '',
-  '## Context and Problem Statement',
-  '',
-  '{Describe the context and problem statement in two or three sentences, or as a question.}',
-  '',
-  '## Considered Options',
-  '',
-  '* {title of option 1}',
-  '* {title of option 2}',
-  '',
-  '## Decision Outcome',
-  '',
-  'Chosen option: "{title of option 1}", because',
-  '{justification: the only option meeting a driver, or the one that comes out best}.',
-  '',
-  '<!-- This is an optional element. Feel free to remove. -->',
-  '### Positive Consequences',
-  '',
-  '* {an improvement of a quality the team cares about}',
-  '',
-  '<!-- This is an optional element. Feel free to remove. -->',
-  '## More Information',
-  '',
-  '{Evidence for the outcome, how it is validated, when to revisit it, links to other decisions.}',
-  '',
-].join('\n');
-const madr = (n: number, title: string, why: string, outcome: string) => `---\nstatus: accepted\ndate: 2024-0${n}-02\n---\n# ${title}\n\n## Context and Problem Statement\n\n${why}\n\n## Decision Outcome\n\nChosen option: ${outcome}\n`;
+// MADR-shaped, its optional parts marked by comments (test/helpers/madr.ts)
+const TEMPLATE = madrTemplate({ optional: true });
 
 function repo() {
   const r = makeRepo({
     'docs/decisions/adr-template.md': TEMPLATE,
-    'docs/decisions/0001-use-markdown-records.md': madr(1, 'Use Markdown Architectural Decision Records', 'We want to keep a record of our decisions beside the code.', '"MADR", because it is lean and fits our needs.'),
-    'docs/decisions/0002-cache-sessions-in-redis.md': madr(2, 'Cache sessions in Redis', 'Every deploy logged everybody out: the web tier kept sessions in its own memory.', '"Redis", sessions live in Redis with a thirty-minute expiry, so a deploy keeps them.'),
+    ...madrRecords('docs/decisions'),
   });
   r.commit('records');
   return r;
@@ -75,7 +42,7 @@ describe('sections still holding the template guidance', () => {
   });
 
   it('a folder without a template: no note', () => {
-    const r = makeRepo({ 'docs/decisions/0001-use-markdown-records.md': madr(1, 'Use Markdown records', 'Why.', '"MADR".') });
+    const r = makeRepo({ 'docs/decisions/0001-use-markdown-records.md': madrRecord(1, 'Use Markdown records', 'Why.', '"MADR".') });
     r.commit('records');
     const made = runCli(['new', 'decision', '--title', 'Use Gradle', '--json'], { cwd: r.dir });
     expect(made.code, made.stderr).toBe(0);
@@ -89,7 +56,7 @@ describe('sections still holding the template guidance', () => {
     expect(runCli(['add', '-d', 'Log one JSON object per line with the request id', '-r', 'Logs must be searchable'], { cwd: r.dir }).code).toBe(0);
     r.commit('new records');
     expect(nearDuplicates(r.dir)).toEqual([]);
-    r.commit('a restatement', { 'docs/decisions/0006-keep-user-sessions-in-redis.md': madr(6, 'Keep user sessions in Redis', 'Deploys logged users out.', '"Redis", user sessions live in Redis with a thirty-minute sliding expiry instead of process memory.') });
+    r.commit('a restatement', { 'docs/decisions/0006-keep-user-sessions-in-redis.md': madrRecord(6, 'Keep user sessions in Redis', 'Deploys logged users out.', '"Redis", user sessions live in Redis with a thirty-minute sliding expiry instead of process memory.') });
     expect(nearDuplicates(r.dir)).toEqual([expect.stringMatching(/^ADR-0002 and ADR-0006 are active and nearly the same decision/)]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, pullRequestRepo, type TestRepo } from '../helpers/git-repo.js';
+import { madrRecord, madrRecords, madrTemplate } from '../helpers/madr.js';
 
 // DEC-096 leaves out of the decision-near-duplicate rule the records whose Decision is still
 // their folder template's guidance. DEC-100: that template is the one of the tree state judged
@@ -9,41 +10,11 @@ import { makeRepo, pullRequestRepo, type TestRepo } from '../helpers/git-repo.js
 
 const DIR = 'docs/decisions';
 const TEMPLATE_FILE = `${DIR}/adr-template.md`;
-// MADR-shaped (placeholders in braces), written for this test
-const TEMPLATE = [
-  '---',
-  'status: {proposed | rejected | accepted | deprecated}',
-  'date: {YYYY-MM-DD when the decision was last updated}',
-  '---',
-  '# {short title of solved problem and solution}',
-  '',
-  '## Context and Problem Statement',
-  '',
-  '{Describe the context and problem statement in two or three sentences, or as a question.}',
-  '',
-  '## Considered Options',
-  '',
-  '* {title of option 1}',
-  '* {title of option 2}',
-  '',
-  '## Decision Outcome',
-  '',
-  'Chosen option: "{title of option 1}", because',
-  '{justification: the only option meeting a driver, or the one that comes out best}.',
-  '',
-  '## More Information',
-  '',
-  '{Evidence for the outcome, how it is validated, when to revisit it, links to other decisions.}',
-  '',
-].join('\n');
+// MADR-shaped, placeholders in braces (test/helpers/madr.ts)
+const TEMPLATE = madrTemplate();
 // the same template with other guidance under Decision Outcome: records written from the first are no longer "fresh" by it
 const EDITED = TEMPLATE.replace('Chosen option: "{title of option 1}", because', 'Chosen option: "{the option}", since');
-const madr = (n: number, title: string, why: string, outcome: string) => `---\nstatus: accepted\ndate: 2024-0${n}-02\n---\n# ${title}\n\n## Context and Problem Statement\n\n${why}\n\n## Decision Outcome\n\nChosen option: ${outcome}\n`;
-const RECORDS = {
-  [TEMPLATE_FILE]: TEMPLATE,
-  [`${DIR}/0001-use-markdown-records.md`]: madr(1, 'Use Markdown Architectural Decision Records', 'We want to keep a record of our decisions beside the code.', '"MADR", because it is lean and fits our needs.'),
-  [`${DIR}/0002-cache-sessions-in-redis.md`]: madr(2, 'Cache sessions in Redis', 'Every deploy logged everybody out: the web tier kept sessions in its own memory.', '"Redis", sessions live in Redis with a thirty-minute expiry, so a deploy keeps them.'),
-};
+const RECORDS = { [TEMPLATE_FILE]: TEMPLATE, ...madrRecords(DIR) };
 const FRESH = ['Trace requests with OpenTelemetry', 'Sign releases'];
 
 /** The records, then two records fresh from the template (`new`), committed. */
@@ -108,7 +79,7 @@ describe('the template a check judges fresh records by is the judged tree state\
     for (const args of [[], ['--at', 'HEAD'], ['--staged']]) expect(nearDuplicates(r.dir, ...args)).toEqual([]);
     expect(hookNearDuplicates(r.dir)).toEqual([]);
     // a restatement is still one, in every view
-    r.commit('a restatement', { [`${DIR}/0005-keep-user-sessions-in-redis.md`]: madr(5, 'Keep user sessions in Redis', 'Deploys logged users out.', '"Redis", user sessions live in Redis with a thirty-minute sliding expiry instead of process memory.') });
+    r.commit('a restatement', { [`${DIR}/0005-keep-user-sessions-in-redis.md`]: madrRecord(5, 'Keep user sessions in Redis', 'Deploys logged users out.', '"Redis", user sessions live in Redis with a thirty-minute sliding expiry instead of process memory.') });
     const restated = [expect.stringMatching(/^ADR-0002 and ADR-0005 are active and nearly the same decision/)];
     for (const args of [[], ['--at', 'HEAD'], ['--staged']]) expect(nearDuplicates(r.dir, ...args)).toEqual(restated);
     expect(hookNearDuplicates(r.dir)).toEqual(restated);

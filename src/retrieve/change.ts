@@ -147,13 +147,14 @@ const BUMP_WORDS = new Set(terms('bump bumps update updates upgrade dependency d
  */
 function bumpRecords(set: ChangeRetrieveOptions['set'], bumped: readonly string[], title: string): { id: string; shared: string[] }[] {
   const records = set.artifacts.filter((a) => a.origin === 'repo' || a.origin === undefined);
-  const titleTerms = new Map(records.map((a) => [a.id, new Set(terms(a.title))]));
+  // each title's terms as the other title signals read them (signals.ts, cached per set); their frequency among this repository's own records
+  const titled = new Map(records.map((a) => [a.id, new Set(titleTerms(set, a.id))]));
   const df = new Map<string, number>();
-  for (const ts of titleTerms.values()) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const ts of titled.values()) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
   const rare = Math.max(2, Math.ceil(records.length / 10));
   const asked = new Set([...bumped, ...terms(title)].filter((t) => !BUMP_WORDS.has(t) && !/^v?\d/.test(t)));
   const out: { id: string; shared: string[] }[] = [];
-  for (const [id, ts] of titleTerms) {
+  for (const [id, ts] of titled) {
     const shared = [...asked].filter((t) => ts.has(t) && (df.get(t) ?? 0) <= rare);
     if (shared.length) out.push({ id, shared });
   }

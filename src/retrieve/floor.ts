@@ -210,6 +210,7 @@ export const ONE_WORD_SHARE = 0.5;
  * best passage runs as low as an off-topic one's.
  */
 export const SHORT_QUESTION_TERMS = 5;
+export const PASSAGE_SHARE = 0.28;
 
 // @decision DEC-106
 /**
@@ -231,7 +232,6 @@ export function lookupWords(text: string, termsOf: (word: string) => string[]): 
   const written = text.split(AGENT_TERMS)[0]!.split(/\s+/).filter(Boolean);
   return written.length <= LOOKUP_WORDS ? written.map(termsOf).filter((ts) => ts.length > 0) : undefined;
 }
-export const PASSAGE_SHARE = 0.28;
 
 /**
  * The passages of a record as sets of terms, for PASSAGE_SHARE: its head (title, summary,

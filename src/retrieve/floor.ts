@@ -116,6 +116,25 @@ export function semanticEvidence(keywordsFirst: { id: string; evidence: number }
 /** How much of meaning's lift agreement with keyword evidence `ev` confirms (AGREEMENT_PIVOT). */
 const agreement = (ev: number, lookup: boolean): number => (lookup ? (ev >= AGREEMENT_PIVOT - 1e-9 ? 1 : 0) : Math.min(1, ev / AGREEMENT_PIVOT));
 
+// @decision DEC-110
+/**
+ * English's closed classes beyond the stop words: prepositions, pronouns, conjunctions and sentence adverbs. They say how a question is put ("between",
+ * "before", "each", "using"), never its subject, yet are rarer in English than the sixty
+ * commonest words and so passed WEIGHTY_WORD: "How are prices converted between currencies using
+ * exchange rates?" met a record in "prices", "between", "using" and counted three telling words.
+ * For evidence they weigh as the commonest word does; ranking is unchanged (BM25 gives them
+ * little already, and records and code keep them as terms).
+ */
+const FUNCTION_WORDS = new Set(
+  (
+    'about above across after against along among amongst around before behind below beneath beside besides between beyond despite during except inside near onto outside over past per since through throughout toward towards under underneath unlike until upon versus via within without ' +
+    'he him his she her hers herself himself itself myself ourselves themselves yourself yourselves anyone anything everyone everything someone something whatever whichever whoever whose ' +
+    'although because though unless whereas whether nor yet also again almost already ever here just often once only quite rather really still therefore thus very using used uses'
+  ).split(' '),
+);
+/** A written word's English rank for evidence: a function word (FUNCTION_WORDS) ranks as the commonest. */
+const rankFor = (word: string, rank: EnglishRank | undefined): number | undefined => (FUNCTION_WORDS.has(word) ? 1 : rank?.(word));
+
 /** A word's frequency rank in general English (1 = most common), undefined when unknown (rare). */
 export type EnglishRank = (word: string) => number | undefined;
 let english: EnglishRank | undefined;
@@ -260,7 +279,7 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean; passages
   for (const [t, qw] of input.terms) {
     if (used && !used.has(t) && input.fileTerms?.has(t)) continue;
     const word = input.forms.get(t) ?? t;
-    const x = qw * wordWeight(input.englishRank?.(word), input.codeWords?.df[t], files) * (used && !used.has(t) ? UNUSED_WORD_WEIGHT : 1);
+    const x = qw * wordWeight(rankFor(word, input.englishRank), input.codeWords?.df[t], files) * (used && !used.has(t) ? UNUSED_WORD_WEIGHT : 1);
     w.set(t, x);
     total += x;
   }

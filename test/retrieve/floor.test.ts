@@ -78,6 +78,21 @@ describe('calibrated relevance: a floor and a weak band (issue 30 item 3, DEC-05
     expect(textEvidence({ terms, forms, englishRank, unused: true }, all).get('A')).toBeCloseTo(plain, 9);
   });
 
+  it('a preposition or pronoun a question shares with a record is no telling word of its subject (DEC-110)', () => {
+    const text = 'How are prices converted between currencies using exchange rates?';
+    const terms = queryOf(text);
+    const forms = surfaceForms(text);
+    // between and using are rarer in English than the commonest words, and would pass as telling
+    const englishRank = (w: string) => ({ prices: 3_000, converted: 9_000, between: 111, currencies: 20_000, using: 593, exchange: 2_500, rates: 1_900 })[w];
+    const stem = (w: string) => queryOf(w).keys().next().value as string;
+    // a record that speaks of prices between an admin and a shop, using a resolver: one telling word
+    const chance = textEvidence({ terms, forms, englishRank, unused: true }, [{ id: 'A', matched: ['prices', 'between', 'using'].map(stem) }, { id: 'B', matched: [stem('rates')] }]).get('A')!;
+    // the record that decides currency conversion meets the subject in two telling words
+    const right = textEvidence({ terms, forms, englishRank, unused: true }, [{ id: 'C', matched: ['prices', 'currencies', 'exchange', 'rates'].map(stem) }]).get('C')!;
+    expect(chance).toBeLessThan(RELEVANCE_FLOOR);
+    expect(right).toBeGreaterThan(RELEVANCE_FLOOR);
+  });
+
   it('a change is judged on the same scale: its floor of strength 1 is RELEVANCE_FLOOR (DEC-068)', () => {
     expect(changeRelevance(1)).toBeCloseTo(RELEVANCE_FLOOR, 3);
     expect(aboveFloor(changeRelevance(1))).toBe(true);

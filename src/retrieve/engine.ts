@@ -318,8 +318,8 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
 function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean, lookup: boolean): number {
   let best = 0;
   const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
-  // a two-word question met in one word keeps a lookup's share only when meaning, when it ran, finds the record too (DEC-106)
-  const found = new Set(sem.map((h) => h.id));
+  // a two-word question met in one word keeps a lookup's share only when meaning, when it ran, puts the record first too (DEC-106, DEC-110)
+  const found = new Set(sem.slice(0, 1).map((h) => h.id));
   const of = (h: LaneHit) => (h.unconfirmed !== undefined && lanes.semantic && !found.has(h.ref.id) ? h.unconfirmed : h.evidence);
   for (const hits of [lanes.keywords, lanes.mentions]) {
     for (const h of hits ?? []) {

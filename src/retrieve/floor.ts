@@ -163,7 +163,7 @@ export interface EvidenceInput {
   /**
    * filled with the evidence a hit keeps when meaning does not find it too (DEC-106): a question
    * of two words ("Where can I adopt a puppy?", "Why no decimals for money?") met in one of them
-   * counts ONE_WORD_SHARE of a lookup's share unless the semantic lane finds the same record
+   * counts ONE_WORD_SHARE of a lookup's share unless the semantic lane puts the same record first
    * (meaning confirms "money" for integer cents; nothing confirms "adopt" for a record that
    * adopts a library)
    */
@@ -296,7 +296,7 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean; passages
       if (x >= WEIGHTY_WORD) weighty++;
     }
     if (input.unused && !lookup && weighty < 2) s *= ONE_WORD_SHARE;
-    // a question of two words met in one of them: a lookup's whole share only when meaning finds the record too
+    // a question of two words met in one of them: a lookup's whole share only when meaning puts the record first too
     else if (input.unused && lookup && input.asked && input.terms.size === 2 && weighty < 2) input.unconfirmed?.set(h.id, Math.min(1, (s * ONE_WORD_SHARE) / total));
     if (input.words && missesLookup(input.words, h.matched, w)) s = 0;
     // one telling word is ONE_WORD_SHARE's to judge; two or more must stand together

@@ -15,7 +15,8 @@ import { normalizeRepoPath } from '../util/paths.js';
 import { BUILTIN_LANES } from './lanes.js';
 import { feedbackScores, rankWithFeedback } from './feedback-rank.js';
 import { followLinks, successorEdges } from './links.js';
-import { aboveFloor, calibrate, keywordQuery, semanticEvidence } from './floor.js';
+import { aboveFloor, calibrate, keywordQuery } from './floor.js';
+import { bestEvidence, meaningOnlyEvidence, type Lanes } from './evidence.js';
 import {
   DEFAULT_CAPS,
   LANE_NAMES,
@@ -150,9 +151,6 @@ export function passesFilters(a: Artifact, set: ArtifactSet, f: RetrievalFilters
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-/** What each lane answered (undefined: it did not run, failed or timed out). */
-type Lanes = Partial<Record<ReplaceableLane, LaneHit[]>>;
 
 /** Rank and cap the lanes' answers into results (slots 1 → fused → 3, slot 4 throughout). */
 async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<LaneName, LaneReport>, caps: RetrievalCaps, index: CodeIndex | undefined, semanticWeight: number, question: boolean, lookup = false, ungovernable = false): Promise<{ results: RetrievedRecord[]; weak: RetrievedRecord[] }> {
@@ -308,35 +306,6 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   }
   reports.metadata = { status: 'ok', count: hidden.size, ms: round(now() - t0), ...(hidden.size ? { message: `${hidden.size} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
   return { results, weak };
-}
-
-/**
- * The query's evidence: the best evidence of a fused candidate. A lane put in
- * a built-in one's place that reports no evidence cannot be judged by the floor: its answers
- * count in full, as before the floor existed.
- */
-function bestEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean, lookup: boolean): number {
-  let best = 0;
-  const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
-  // a two-word question met in one word keeps a lookup's share only when meaning, when it ran, puts the record first too (DEC-106, DEC-110)
-  const found = new Set(sem.slice(0, 1).map((h) => h.id));
-  const of = (h: LaneHit) => (h.unconfirmed !== undefined && lanes.semantic && !found.has(h.ref.id) ? h.unconfirmed : h.evidence);
-  for (const hits of [lanes.keywords, lanes.mentions]) {
-    for (const h of hits ?? []) {
-      const e = of(h);
-      if (e === undefined) return 1;
-      if (ids.has(h.ref.id) && e > best) best = e;
-    }
-  }
-  // meaning: two lanes agreeing on the first record, or (for a question) one record clearly closest
-  const k = lanes.keywords?.find((h) => ids.has(h.ref.id));
-  return Math.max(best, semanticEvidence(k && { id: k.ref.id, evidence: of(k) ?? 0 }, sem, question, lookup));
-}
-
-/** The evidence meaning alone gives a record: only the semantic lane's first, when it is clearly the closest. */
-function meaningOnlyEvidence(lanes: Lanes, ids: ReadonlySet<string>, question: boolean, lookup: boolean): Map<string, number> {
-  const sem = (lanes.semantic ?? []).filter((h) => ids.has(h.ref.id)).map((h) => ({ id: h.ref.id, score: h.score }));
-  return sem[0] ? new Map([[sem[0].id, semanticEvidence(undefined, sem, question, lookup)]]) : new Map();
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Artifact } from './types.js';
 import { splitFrontmatter } from './parse.js';
+import { inRecordLanguage } from './sources/status-language.js';
 import { editFrontmatterText, readFrontmatterData, updateFrontmatter, type FrontmatterEdit } from './write.js';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
@@ -38,8 +39,33 @@ export function replaceAdrStatus(text: string, line: number, old: string, next: 
   // the record's capitalisation, read from its first letter ("✅ Done" → "Deprecated");
   // a leading emoji or symbol goes with the old status (a green mark would contradict it)
   const letters = was.replace(/[^\p{L}]+/gu, '');
-  const word = letters.length > 1 && letters === letters.toUpperCase() ? next.toUpperCase() : /^\p{Lu}/u.test(letters) ? next.charAt(0).toUpperCase() + next.slice(1) : next;
-  return text.slice(0, from) + l.slice(0, at) + word + l.slice(at + len) + text.slice(end);
+  // in the record's language (DEC-107); the capitals go to the status, not to a reason or a link after it
+  const local = inRecordLanguage(was.replace(/[^\p{L}\s]+/gu, ' ').trim(), next);
+  const head = /^\p{L}+(?: (?:by|par|por|durch|door)\b)?/u.exec(local)?.[0] ?? '';
+  const cased = letters.length > 1 && letters === letters.toUpperCase() ? head.toUpperCase() : /^\p{Lu}/u.test(letters) ? head.charAt(0).toUpperCase() + head.slice(1) : head;
+  const line2 = l.slice(0, at) + cased + local.slice(head.length) + l.slice(at + len);
+  return text.slice(0, from) + recolourBadge(line2, next) + text.slice(end);
+}
+
+/** The colour a status badge shows for each status (shields.io's and badgen's names). */
+const BADGE_COLOUR: Record<string, string> = { accepted: 'green', proposed: 'yellow', deprecated: 'lightgrey', superseded: 'lightgrey', rejected: 'red' };
+
+// @decision DEC-107
+/**
+ * A status badge's colour set to its new status's (DEC-104 reads the status from the badge's
+ * address): badgen's `/badge/ADR/deprecated/green` would still show a deprecated record green.
+ * badgen `/badge/subject/status/colour`, shields.io `/badge/label-message-colour` and
+ * `?…&color=`; a badge without a colour, or a line that is no badge, is left as it is.
+ */
+export function recolourBadge(line: string, status: string): string {
+  const colour = BADGE_COLOUR[/^\w+/.exec(status)?.[0]?.toLowerCase() ?? ''];
+  if (!colour || !/\/badge\//.test(line)) return line;
+  return line.replace(/(https?:\/\/[^\s)"'<>]*\/badge\/)([^\s)"'<>]+)/g, (_m, base: string, rest: string) => {
+    if (/[?&]colou?r=/.test(rest)) return base + rest.replace(/([?&]colou?r=)[^&#]*/, `$1${colour}`);
+    if (/badgen\./.test(base)) return base + rest.replace(/^([^/?#]+\/[^/?#]+\/)[^/?#]+/, `$1${colour}`);
+    // shields.io: label-message-colour, the colour last before an extension or a query
+    return base + rest.replace(/^([^?#]*-)[A-Za-z0-9]+(\.svg|\.png)?(?=$|[?#])/, `$1${colour}$2`);
+  });
 }
 
 /**

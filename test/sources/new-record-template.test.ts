@@ -120,4 +120,17 @@ describe('new records written from the team template', () => {
     const list = cli(repo.dir, 'list', '--json');
     expect(listed(list.stdout).map((a) => [a.file, a.status])).toEqual([[file, 'accepted']]);
   });
+
+  it('fills a changelog line a template writes with brace placeholders, escaped for MDX or not; the author\'s own stay (DEC-107)', () => {
+    const template = '# ADR \\{ADR-NUMBER\\}: \\{TITLE\\}\n\n## Changelog\n\n- \\{date\\}: \\{changelog\\}\n- {date}: reviewed by {reviewer}\n\n## Status\n\n\\{Proposed|Accepted\\}\n\n## Context\n\n> Why.\n\n## Decision\n\n> What.\n\n## Consequences\n\n> So what.\n';
+    const record = (n: number, t: string) => `# ADR 00${n}: ${t}\n\n## Changelog\n\n- 2024-05-0${n}: Initial draft\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${t}.\n\n## Consequences\n\nFine.\n`;
+    const repo = makeRepo({ 'docs/architecture/adr.template.md': template, 'docs/architecture/adr-001-channels.md': record(1, 'Channels'), 'docs/architecture/adr-002-fees.md': record(2, 'Fees') });
+    repo.commit('records');
+    const made = cli(repo.dir, 'new', 'decision', 'Rate limits per channel', '--date', '2026-11-28', '--dry-run', '--json');
+    expect(made.code, made.stderr).toBe(0);
+    const text = plan(made.stdout).text;
+    expect(text).toMatch(/^# ADR 003: Rate limits per channel\n\n## Changelog\n\n- \d{4}-\d\d-\d\d: Initial draft\n- \d{4}-\d\d-\d\d: reviewed by \{reviewer\}\n\n## Status\n\nProposed\n/);
+    expect(text).not.toContain('\\{');
+  });
 });
+

@@ -43,4 +43,15 @@ describe('the shape of a folder’s newest record', () => {
     const nygard = '# 3. Use a queue\n\nDate: 2021-04-01\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\nA queue.\n\n## Notes\n\nSee the wiki.\n';
     expect(learnShape(nygard)!.sections.map((x) => x.title)).toEqual(['Status', 'Context', 'Decision', 'Consequences', 'Notes']);
   });
+
+  it('learns frontmatter keys as templates: the number, empty lists, site keys; one record\'s values are left out (DEC-107)', () => {
+    const model = '---\nid: 12\nstatus: accepted\nnav_order: 12\nparent: Decisions\ndeciders: Ana and Bo\ncategories:\n  - storage\n---\n# Keep sessions in Redis\n\n## Decision Outcome\n\nRedis.\n';
+    const shape = learnShape(model, { number: '012' })!;
+    expect(shape.frontmatter).toEqual(['id: {n}', 'status: {status}', 'date: {date}', 'nav_order: {n}', 'parent: Decisions', 'categories: []']);
+    const text = renderShape(shape, { ...fill, fileNumber: '017' });
+    expect(text.split('---')[1]).toBe('\nid: 17\nstatus: proposed\ndate: 2026-01-01\nnav_order: 17\nparent: Decisions\ncategories: []\n');
+    // without other records to compare, no line under the title is taken for the folder's
+    expect(learnShape('---\nstatus: Accepted\n---\n# A\n\nA line.\n\n## Decision\n\nX.\n')!.preamble).toBeUndefined();
+  });
 });
+

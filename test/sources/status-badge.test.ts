@@ -35,6 +35,6 @@ describe('a status shown as a badge', () => {
     expect(check.stdout).not.toContain('status-unmapped');
     const dep = runCli(['deprecate', 'ADR-001'], { cwd: repo.dir });
     expect(dep.code, dep.stderr).toBe(0);
-    expect(readFileSync(path.join(repo.dir, 'docs/adr/adr-001-queue.md'), 'utf8')).toContain('## Status\n\n[![Generic badge](https://badgen.net/badge/ADR/deprecated/green/)](https://example.org/adr/README.md)\n');
+    expect(readFileSync(path.join(repo.dir, 'docs/adr/adr-001-queue.md'), 'utf8')).toContain('## Status\n\n[![Generic badge](https://badgen.net/badge/ADR/deprecated/lightgrey/)](https://example.org/adr/README.md)\n');
   });
 });

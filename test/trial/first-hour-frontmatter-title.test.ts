@@ -40,4 +40,29 @@ describe('a frontmatter title led by the record number', () => {
     expect(made.stdout + made.stderr).toContain('would create ADR-0034 as docs/architecture/adr/0034-adopt-rust-for-the-sdk.md');
     expect(made.stdout).toMatch(/^# 0034 - Adopt Rust for the SDK$/m);
   });
+
+  it("a new record carries the folder's frontmatter keys, its line under every title and its status casing (DEC-107)", () => {
+    const own = (n: string, heading: string, extra = '') => `---\nadr: "${n}"\nstatus: Accepted\ndate: 2025-03-0${n.slice(-1)}\ntags: [server, clients]\ndeciders: the platform team\n---\n\n# ${n} - ${heading}\n\n<SiteTable meta={meta}></SiteTable>\n${extra}\n## Context and problem statement\n\nThe clients grew.\n\n## Decision outcome\n\nChosen option: the one.\n`;
+    const repo = makeRepo({
+      'docs/architecture/adr/0031-split-the-api.md': own('0031', 'Split the API'),
+      'docs/architecture/adr/0032-break-up-core.md': own('0032', 'Break up the Core project'),
+      // the newest record adds a note of its own under the title: not the folder's
+      'docs/architecture/adr/0033-adopt-mermaid.md': own('0033', 'Adopt Mermaid diagram standard', '\n> This replaces the wiki page on diagrams.\n'),
+    });
+    repo.commit('records');
+    const made = runCli(['new', 'decision', 'Adopt Rust for the SDK', '--dry-run'], { cwd: repo.dir });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^---\nadr: "0034"\nstatus: Proposed\ndate: \d{4}-\d\d-\d\d\ntags: \[\]\n---\n\n# 0034 - Adopt Rust for the SDK\n\n<SiteTable meta=\{meta\}><\/SiteTable>\n\n## Context and problem statement\n/m);
+    // a value that belongs to one record (who decided) is not copied; the newest record's own note is not either
+    expect(made.stdout).not.toContain('deciders');
+    expect(made.stdout).not.toContain('wiki page');
+    // written for real, the record reads back with its number and status
+    const wrote = runCli(['new', 'decision', 'Adopt Rust for the SDK'], { cwd: repo.dir });
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const show = runCli(['show', 'ADR-0034', '--json'], { cwd: repo.dir });
+    expect(show.code, show.stderr).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({ title: 'Adopt Rust for the SDK', status: 'proposed' });
+    const check = runCli(['check'], { cwd: repo.dir });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
 });

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactSet } from '../load.js';
+import type { Artifact } from '../types.js';
 import { splitFrontmatter } from '../parse.js';
 import { CtxError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic.js';
@@ -168,9 +169,14 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     .filter((a) => order(a.file) >= 0 && /\.(md|markdown)$/i.test(a.file))
     .sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
   let shape: RecordShape | undefined;
-  for (const a of newest) {
-    const text = await readFile(path.join(root, ...a.file.split('/')), 'utf8').catch(() => undefined);
-    if (text !== undefined && (shape = learnShape(text))) break;
+  const textOf = (a: Artifact) => readFile(path.join(root, ...a.file.split('/')), 'utf8').catch(() => undefined);
+  for (let i = 0; i < newest.length && !shape; i++) {
+    const text = await textOf(newest[i]!);
+    if (text === undefined) continue;
+    // a few other records tell the folder's own lines (a site component under every title) from this record's (DEC-107)
+    const others = (await Promise.all(newest.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined);
+    const number = fileNumber(newest[i]!.file);
+    shape = learnShape(text, { others, ...(number !== undefined ? { number } : {}) });
   }
   const names = namePattern(newest[0]?.file);
   // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
@@ -193,7 +199,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const text = fromTemplate
       ? fromTemplate.text
       : shape
-      ? renderShape(shape, { number: titleNumber, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
+      ? renderShape(shape, { number: titleNumber, fileNumber: num, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr
         ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
         : `# ${names.dated !== undefined ? '' : `${n}. `}${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;

@@ -5,7 +5,10 @@ import { SITE_KEYS, SITE_ORDER_KEYS } from './site-keys.js';
 
 /** What a new record fills in: the rest of the learned shape stays as empty sections. */
 export interface RecordFill {
+  /** the number as the title writes it (`14`, or padded like the file's) */
   number: string;
+  /** the number as the file name writes it (`0034`); `number` when not given */
+  fileNumber?: string;
   title: string;
   status: string;
   date: string;
@@ -28,10 +31,20 @@ export type Role = 'status' | 'context' | 'decision' | 'consequences' | 'other';
  */
 export interface RecordShape {
   style: 'nygard' | 'madr';
-  /** frontmatter keys git-ctx fills, in the record's order (undefined: no frontmatter) */
-  frontmatter?: ('status' | 'date')[];
-  /** the model's documentation-site keys, copied so the site lists the new record too (`parent: Decision Records`; `nav_order: {n}` takes its number) */
-  site?: string[];
+  /**
+   * the model's frontmatter as line templates in its order (undefined: no frontmatter):
+   * `status: {status}`, `date: {date}`, `title: {title}`, a key holding the record's own
+   * number (`adr: "{N}"`, `{N}` as the file name pads it, `{n}` bare), a list left empty
+   * (`tags: []`), the documentation site's keys copied (`parent: Decision Records`;
+   * `nav_order: {n}`); other values, which belong to one record, are left out (DEC-107)
+   */
+  frontmatter?: string[];
+  /** a blank line between the frontmatter and the title, as the model leaves one */
+  frontmatterGap?: boolean;
+  /** the model's frontmatter status in capitals (`Accepted`), not lower case as MADR's template writes it */
+  frontmatterStatusCapital?: boolean;
+  /** lines between the title and the first section that every other record read repeats verbatim (`<AdrTable frontMatter={frontMatter}></AdrTable>`) */
+  preamble?: string[];
   /** the title line before the title: `14. `, `ADR-014: ` (the number as `{n}`), or '' */
   titlePrefix: string;
   /** the title's number is zero-padded like the file name's (`# 0014. …`), not bare (`# 14. …`) */
@@ -59,19 +72,10 @@ export const roleOf = (title: string): Role => {
  * The shape of one record's text, or undefined when it has no place for a status (a shape
  * git-ctx could not fill) or no level-1 title.
  */
-export function learnShape(text: string): RecordShape | undefined {
+export function learnShape(text: string, opts: { number?: string; others?: readonly string[] } = {}): RecordShape | undefined {
   const fm = splitFrontmatter(text.replace(/\r\n/g, '\n'));
-  let frontmatter: RecordShape['frontmatter'];
-  const site: string[] = [];
-  if (fm.hasFrontmatter) {
-    for (const m of fm.yaml.matchAll(/^([a-z_]+):[ \t]*(\S.*)$/gm)) {
-      if (m[1] === 'permalink' || !SITE_KEYS.has(m[1]!)) continue;
-      site.push(SITE_ORDER_KEYS.has(m[1]!) && /^\d+$/.test(m[2]!.trim()) ? `${m[1]}: {n}` : m[0]);
-    }
-    const keys = [...fm.yaml.matchAll(/^(status|date):/gm)].map((m) => m[1] as 'status' | 'date');
-    frontmatter = keys.includes('status') ? keys : ['status', ...keys];
-    if (!frontmatter.includes('date')) frontmatter.push('date');
-  }
+  const learned = fm.hasFrontmatter ? frontmatterLines(fm.yaml, opts.number) : undefined;
+  const frontmatter = learned?.lines;
   const lines = fm.body.split('\n');
   const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
   if (h1 < 0) return undefined;
@@ -95,6 +99,7 @@ export function learnShape(text: string): RecordShape | undefined {
   }
   const meta: RecordShape['meta'] = [];
   const sections: RecordShape['sections'] = [];
+  const before: string[] = [];
   let statusValue: string | undefined;
   for (const line of lines.slice(h1 + 1)) {
     const s = /^(#{2,4})\s+(.+?)\s*$/.exec(line);
@@ -108,7 +113,10 @@ export function learnShape(text: string): RecordShape | undefined {
     }
     // `Date: 2020-01-01`, `* Status: accepted`, `- Date: …`, `**Status:** …`
     const m = /^(\s*(?:[-*]\s+)?(?:\*\*)?)(status|date)((?:\*\*)?\s*:\s*(?:\*\*)?\s*|\s*:(?:\*\*)?\s*)(.*)$/i.exec(line);
-    if (!m) continue;
+    if (!m) {
+      if (line.trim()) before.push(line.trim());
+      continue;
+    }
     const key = m[2]!.toLowerCase() as 'status' | 'date';
     meta.push({ key, line: `${m[1]}${m[2]}${m[3]}{v}` });
     if (key === 'status') statusValue = m[4]!.trim();
@@ -126,7 +134,43 @@ export function learnShape(text: string): RecordShape | undefined {
   // a Status section's value as a list item or emphasised (`- **Accepted**`): the new record's too
   const decorated = statusValue !== undefined && !meta.some((m) => m.key === 'status') ? /^([-*+]\s+)?(\*\*|__|\*|_)?[A-Za-z]+\2$/.exec(statusValue) : null;
   const statusLine = decorated && (decorated[1] || decorated[2]) ? `${decorated[1] ?? ''}${decorated[2] ?? ''}{v}${decorated[2] ?? ''}` : undefined;
-  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(site.length ? { site } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
+  // a line every other record repeats under its title is the folder's, not this record's (a site component, a banner)
+  const preamble = opts.others?.length ? before.filter((l) => opts.others!.every((o) => o.split('\n').some((x) => x.trim() === l))) : [];
+  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
+}
+
+// @decision DEC-107
+/**
+ * A model record's frontmatter as line templates (RecordShape.frontmatter). `number` is the
+ * model's number as its file name writes it: a key whose value is that number numbers the
+ * new record too, padded or not, quoted or not, as the model writes it.
+ */
+function frontmatterLines(yaml: string, number: string | undefined): { lines: string[]; capital: boolean } {
+  const lines: string[] = [];
+  let capital = false;
+  const rows = yaml.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)\s*$/.exec(rows[i]!);
+    if (!m) continue;
+    const [, key, raw] = m as unknown as [string, string, string];
+    const quote = /^(["'])(.*)\1$/.exec(raw);
+    const value = quote ? quote[2]! : raw;
+    const q = quote?.[1] ?? '';
+    const block = !raw && /^\s+-\s|^\s*-\s/.test(rows[i + 1] ?? '');
+    if (key === 'status') {
+      capital = /^[A-Z][a-z]/.test(value);
+      lines.push(`status: ${q}{status}${q}`);
+    } else if (key === 'date') lines.push(`date: ${q}{date}${q}`);
+    else if (key === 'title') lines.push('title: {title}');
+    else if (key === 'paths' || key === 'keywords') continue;
+    else if (SITE_KEYS.has(key)) {
+      if (key !== 'permalink' && raw) lines.push(SITE_ORDER_KEYS.has(key) && /^\d+$/.test(value) ? `${key}: {n}` : rows[i]!);
+    } else if (number !== undefined && /^\d+$/.test(value) && Number(value) === Number(number)) lines.push(`${key}: ${q}${value.length > 1 && value.startsWith('0') ? '{N}' : '{n}'}${q}`);
+    else if (/^\[.*\]$/.test(raw) || block) lines.push(`${key}: []`);
+  }
+  if (!lines.some((l) => l.startsWith('status:'))) lines.unshift('status: {status}');
+  if (!lines.some((l) => l.startsWith('date:'))) lines.splice(lines.findIndex((l) => l.startsWith('status:')) + 1, 0, 'date: {date}');
+  return { lines, capital };
 }
 
 const ORDER: Role[] = ['status', 'context', 'decision', 'consequences'];
@@ -169,12 +213,15 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
   const value = (k: 'status' | 'date') => (k === 'status' ? status : f.date);
   let out = '';
   if (shape.frontmatter) {
-    // frontmatter statuses are written lower case, as MADR's template does
-    out += `---\n${(shape.site ?? []).map((l) => `${l.replace('{n}', String(Number(f.number)))}\n`).join('')}${shape.frontmatter.map((k) => `${k}: ${k === 'status' ? f.status.toLowerCase() : f.date}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n`;
+    // frontmatter statuses are written lower case, as MADR's template does, unless the folder capitalises them
+    const fmStatus = shape.frontmatterStatusCapital ? f.status.charAt(0).toUpperCase() + f.status.slice(1) : f.status.toLowerCase();
+    const fill: Record<string, string> = { status: fmStatus, date: f.date, title: JSON.stringify(f.title), n: String(Number(f.fileNumber ?? f.number)), N: f.fileNumber ?? f.number };
+    out += `---\n${shape.frontmatter.map((l) => `${l.replace(/\{(status|date|title|n|N)\}/g, (_m, k: string) => fill[k]!)}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n${shape.frontmatterGap ? '\n' : ''}`;
   }
   out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
   const written = new Set<string>();
   if (shape.meta.length) out += `\n${shape.meta.map((m) => m.line.replace('{v}', value(m.key))).join('\n')}\n`;
+  if (shape.preamble?.length) out += `\n${shape.preamble.join('\n\n')}\n`;
   const parts = shape.sections.map((s) => {
     const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? (shape.frontmatter || shape.meta.some((m) => m.key === 'status') ? undefined : (shape.statusLine ?? '{v}').replace('{v}', status)) : f[s.role];
     if (s.role !== 'other') written.add(s.role);

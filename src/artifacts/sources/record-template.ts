@@ -193,9 +193,21 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   }
   let front = '';
   if (yaml) front = `---\n${fillFrontmatter(yaml, f, statusHome, dateHome).join('\n')}\n---\n`;
-  let text = front + out.join('\n');
+  let text = front + out.map((l) => fillPlaceholders(l, f)).join('\n');
   if (!text.endsWith('\n')) text += '\n';
   return { text: text.replace(/\n{3,}/g, '\n\n'), madr, guidance };
+}
+
+// @decision DEC-107
+/**
+ * Brace placeholders git-ctx can fill wherever the template writes them, escaped for MDX or
+ * not: a changelog's first entry (`- {date}: {changelog}`, cosmos/ibc-go) is the record's
+ * creation on its date. Placeholders only the author can fill (`{authors}`) stay for them.
+ */
+function fillPlaceholders(line: string, f: TemplateFill): string {
+  if (!line.includes('{')) return line;
+  const known: Record<string, string> = { date: f.date, changelog: 'Initial draft', title: f.title };
+  return line.replace(/\\?\{([A-Za-z]+)\\?\}/g, (m, key: string) => known[key.toLowerCase()] ?? m);
 }
 
 /** The template's frontmatter with status, date, title and a menu-order number filled. */

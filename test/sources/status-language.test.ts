@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recolourBadge } from '../../src/artifacts/record-status.js';
+import { inRecordLanguage } from '../../src/artifacts/sources/status-language.js';
+import { DEFAULT_STATUS_MAP, normalizeStatus } from '../../src/artifacts/sources/status.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repo.js';
+
+// DEC-107: deprecate and supersede write a status in the record's language and, on a status
+// badge, in its colour too.
+
+const cli = (dir: string, ...args: string[]) => runCli(args, { cwd: dir });
+const statuses = (dir: string) => Object.fromEntries((JSON.parse(cli(dir, 'list', '--json').stdout) as { artifacts: { id: string; status: string | null }[] }).artifacts.map((a) => [a.id, a.status]));
+
+describe('a status written in the record language (DEC-107)', () => {
+  it('translates the status word and "by", keeps the gender of the word it replaces, and leaves English alone', () => {
+    expect(inRecordLanguage('ACCEPTÉ', 'deprecated (trop lent)')).toBe('déprécié (trop lent)');
+    expect(inRecordLanguage('acceptée', 'superseded by [2](002.md)')).toBe('remplacée par [2](002.md)');
+    expect(inRecordLanguage('aceptada', 'deprecated')).toBe('obsoleta');
+    expect(inRecordLanguage('Akzeptiert', 'superseded by x')).toBe('ersetzt durch x');
+    expect(inRecordLanguage('geaccepteerd', 'rejected')).toBe('afgewezen');
+    expect(inRecordLanguage('Accepted', 'deprecated')).toBe('deprecated');
+    expect(inRecordLanguage('en cours', 'accepted')).toBe('accepté');
+  });
+
+  it('reads back every status it writes, in every language and gender', () => {
+    for (const was of ['accepté', 'acceptée', 'aceptado', 'aceptada', 'aceito', 'aceita', 'akzeptiert', 'geaccepteerd']) {
+      for (const status of ['accepted', 'proposed', 'deprecated', 'superseded', 'rejected']) {
+        const written = inRecordLanguage(was, status === 'superseded' ? `${status} by [3](003.md)` : status);
+        const key = normalizeStatus(written);
+        expect({ was, status, read: DEFAULT_STATUS_MAP[key] ?? DEFAULT_STATUS_MAP[key.split(' ')[0]!] }).toEqual({ was, status, read: status });
+      }
+    }
+  });
+
+  it('sets a badge colour to the new status, for badgen, shields.io paths and colour queries', () => {
+    expect(recolourBadge('[![s](https://badgen.net/badge/ADR/deprecated/green/)](x)', 'deprecated')).toBe('[![s](https://badgen.net/badge/ADR/deprecated/lightgrey/)](x)');
+    expect(recolourBadge('![s](https://img.shields.io/badge/status-rejected-brightgreen.svg)', 'rejected')).toBe('![s](https://img.shields.io/badge/status-rejected-red.svg)');
+    expect(recolourBadge('![s](https://img.shields.io/static/v1/badge/x?label=status&message=superseded&color=green)', 'superseded by y')).toBe('![s](https://img.shields.io/static/v1/badge/x?label=status&message=superseded&color=lightgrey)');
+    expect(recolourBadge('Status: deprecated', 'deprecated')).toBe('Status: deprecated');
+  });
+
+  it('deprecate and supersede on French records write French, in the record capitals, the link as it was', () => {
+    const rec = (n: number, title: string) => `# 00${n} - ${title}\n\n* Date : 2024-02-0${n}\n* Statut : ACCEPTÉ <!-- [BROUILLON|ACCEPTÉ|DÉPRÉCIÉ] -->\n\n## Contexte\n\nLes sessions sont perdues à chaque déploiement.\n\n## Décision\n\n${title}.\n`;
+    const repo = makeRepo({ 'docs/adr/001_sessions.md': rec(1, 'Sessions en mémoire'), 'docs/adr/002_redis.md': rec(2, 'Sessions dans Redis'), 'docs/adr/003_base.md': rec(3, 'Sessions en base') });
+    repo.commit('records');
+    expect(cli(repo.dir, 'deprecate', 'ADR-001', '--reason', 'remplacé par le cache').code).toBe(0);
+    const one = readFileSync(path.join(repo.dir, 'docs/adr/001_sessions.md'), 'utf8');
+    expect(one).toContain('* Statut : DÉPRÉCIÉ (remplacé par le cache) <!-- [BROUILLON|ACCEPTÉ|DÉPRÉCIÉ] -->\n');
+    const sup = cli(repo.dir, 'supersede', 'ADR-002', '--by', 'ADR-003');
+    expect(sup.code, sup.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'docs/adr/002_redis.md'), 'utf8')).toMatch(/^\* Statut : REMPLACÉ PAR \[[^\]]*\]\(003_base\.md\) <!--/m);
+    expect(statuses(repo.dir)).toMatchObject({ 'ADR-001': 'deprecated', 'ADR-002': 'superseded', 'ADR-003': 'accepted' });
+  });
+
+  it('deprecate on a badge status changes its word and its colour', () => {
+    const rec = (title: string) => `# ${title}\n\n## Status\n\n[![Generic badge](https://badgen.net/badge/ADR/approved/green/)](README.md)\n\n## Context\n\nWe need it.\n\n## Decision\n\n${title}.\n`;
+    const repo = makeRepo({ 'docs/adr/adr-001-use-adrs.md': rec('Use ADRs'), 'docs/adr/adr-002-use-queues.md': rec('Use queues') });
+    repo.commit('records');
+    expect(cli(repo.dir, 'deprecate', 'ADR-002').code).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'docs/adr/adr-002-use-queues.md'), 'utf8')).toContain('[![Generic badge](https://badgen.net/badge/ADR/deprecated/lightgrey/)](README.md)');
+    expect(statuses(repo.dir)).toMatchObject({ 'ADR-001': 'accepted', 'ADR-002': 'deprecated' });
+  });
+});

@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { CodeWords } from './code-words.js';
+import { FOREIGN_FUNCTION_WORDS } from './text.js';
 
 /**
  * Calibrated relevance (issue 30 item 3, DEC-057): one scale in [0, 1] for every fused result,
@@ -132,8 +133,8 @@ const FUNCTION_WORDS = new Set(
     'although because though unless whereas whether nor yet also again almost already ever here just often once only quite rather really still therefore thus very using used uses'
   ).split(' '),
 );
-/** A written word's English rank for evidence: a function word (FUNCTION_WORDS) ranks as the commonest. */
-const rankFor = (word: string, rank: EnglishRank | undefined): number | undefined => (FUNCTION_WORDS.has(word) ? 1 : rank?.(word));
+/** A written word's English rank for evidence: a function word (FUNCTION_WORDS, and the other languages' FOREIGN_FUNCTION_WORDS: DEC-108) ranks as the commonest. */
+const rankFor = (word: string, rank: EnglishRank | undefined): number | undefined => (FUNCTION_WORDS.has(word) || FOREIGN_FUNCTION_WORDS.has(word) ? 1 : rank?.(word));
 
 /** A word's frequency rank in general English (1 = most common), undefined when unknown (rare). */
 export type EnglishRank = (word: string) => number | undefined;

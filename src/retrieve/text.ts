@@ -223,6 +223,27 @@ export function camelNamesIn(text: string, wanted: Iterable<string>): Map<string
   return named;
 }
 
+// @decision DEC-108
+/**
+ * The articles, prepositions, pronouns, conjunctions and question words of the other languages whose records
+ * git-ctx reads (French, Spanish, Portuguese, German, Dutch: DEC-104). They say how a sentence
+ * is put, never its subject: an explanation does not show them ("matches redis, sessions, les,
+ * dans") and a question's evidence does not count them (floor.ts), while GloVe's English ranks
+ * would count "dans" or "pour" as rare, telling words. Words that are also English words of a
+ * subject are left out: die, van, son, car, con, sin, mit, os, dos, des, del, es, den, comment, com.
+ */
+export const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'le la les un une de du dans pour avec sont qui que pas aux cette ces ses leur leurs nous vous ils elles lors comme mais donc \u00eatre \u00e9t\u00e9 sous chez entre aussi tr\u00e8s tout tous toutes sur par est et ou au ce se sa ne ' +
+    'el los las una unos unas para por sobre pero como m\u00e1s muy est\u00e1 est\u00e1n ser sus nuestro nuestra cuando donde tambi\u00e9n ' +
+    'uma umas das pelo pela sem mas mais muito est\u00e3o s\u00e3o seus suas nosso nossa quando onde n\u00e3o ' +
+    'der das dem ein eine einer eines und oder f\u00fcr von zu im ist sind nicht auch wird werden wir sie bei nach \u00fcber unter zwischen ' +
+    'het een en voor met niet ook wordt worden wij zij naar onder tussen ' +
+    // and their question words, which English's stop words hold for English (why, how, which)
+    'pourquoi quel quelle quels quelles quand combien porqu\u00e9 qu\u00e9 c\u00f3mo cu\u00e1l cu\u00e1ndo d\u00f3nde porque qual warum wie welche welcher welches wann wo waarom hoe welke wanneer waar'
+  ).split(' '),
+);
+
 /**
  * Words an explanation does not show (DEC-069): they may count in the match, but "matches
  * after, 2021, md" reads like a bug. Prose function words the stop list keeps (it is shared
@@ -241,6 +262,6 @@ const UNSHOWN = new Set(
 /** The words of an explanation: those worth showing, each once, in order. */
 export function shownWords(words: readonly string[]): string[] {
   const out: string[] = [];
-  for (const w of words) if (!UNSHOWN.has(w) && !/^(?:19|20)\d\d$/.test(w) && !out.includes(w)) out.push(w);
+  for (const w of words) if (!UNSHOWN.has(w) && !FOREIGN_FUNCTION_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w) && !out.includes(w)) out.push(w);
   return out;
 }

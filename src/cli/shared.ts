@@ -126,14 +126,20 @@ export function parsePositiveInt(name: string) {
 }
 
 /**
- * The widest an id column grows. A longer id (a dated slug, `ADR-20200924-use-a-long-name`)
- * widened every row of `list` to its length; it is written whole (people copy ids) on a line
- * of its own, and its row's other cells go on the next line, in their columns.
+ * The widest an id column grows for a few long ids. A longer id (a dated slug,
+ * `ADR-20200924-use-a-long-name`) widened every row of `list` to its length; it is written
+ * whole (people copy ids) on a line of its own, and its row's other cells go on the next line,
+ * in their columns. When most ids are long (eclipse-edc/Connector names every record by its
+ * date and slug), the column fits four in five of them, up to ID_COLUMN_MOST, rather than
+ * putting most rows on two lines.
  */
 export const ID_COLUMN_MAX = 24;
+const ID_COLUMN_MOST = 44;
 
 /** An id column for these ids: its width, and a row's id cell (a long id, then a new line indented to the column). */
 export function idColumn(ids: readonly string[]): { width: number; cell: (id: string, style?: (s: string) => string) => string } {
-  const width = Math.min(ID_COLUMN_MAX, Math.max(2, ...ids.map((id) => id.length)));
+  const lengths = ids.map((id) => id.length).sort((a, b) => a - b);
+  const most = lengths[Math.floor((lengths.length - 1) * 0.8)] ?? 0;
+  const width = Math.min(Math.max(ID_COLUMN_MAX, Math.min(ID_COLUMN_MOST, most)), Math.max(2, ...lengths));
   return { width, cell: (id, style = (s) => s) => (id.length <= width ? style(id.padEnd(width)) : `${style(id)}\n${''.padEnd(width)}`) };
 }

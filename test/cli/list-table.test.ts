@@ -25,4 +25,18 @@ describe('git ctx list: a long id', () => {
     expect(lines[at + 1]).toMatch(/^ {24} {2}decision +accepted +API Platform resources in YAML$/);
     expect(lines.find((l) => l.startsWith('ADR-0001'))).toMatch(/^ADR-0001 {16} {2}decision/);
   });
+
+  it('fits the column to most ids when most are long, as a folder of dated records names them', () => {
+    const ids = ['ADR-2022-02-03-integration-testing', 'ADR-2022-02-07-tracing', 'ADR-2022-03-01-serverless-transfers', 'ADR-2022-04-12-helm-chart-defaults', 'ADR-2023-01-09-a-much-longer-record-name-that-says-everything'];
+    const repo = makeRepo(Object.fromEntries(ids.map((id, i) => [`.contextia/system/rationale/r${i}.md`, dec(id, `Record ${i}`)])));
+    repo.commit('init');
+    const r = runCli(['list'], { cwd: repo.dir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    // four ids on their row; the outlier alone on its line, its row below it
+    expect(lines).toHaveLength(6);
+    expect(lines.find((l) => l.startsWith('ADR-2022-02-07-tracing'))).toMatch(/^ADR-2022-02-07-tracing {13} {2}decision/);
+    expect(lines).toContain(ids[4]);
+  });
 });
+

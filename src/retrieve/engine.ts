@@ -38,7 +38,7 @@ import {
 import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
-import { fileNameTerms, filesNamedBy, namedNote, wholeSearchFile } from './named-file.js';
+import { fileNameTerms, filesNamedBy, namedNote, wholeSearchPlace } from './named-file.js';
 import { declarationInFile } from './qualified-declaration.js';
 import { ungovernableFile } from './ungovernable-place.js';
 
@@ -425,8 +425,8 @@ function commentStart(lines: string[], line: number): number {
 /**
  * Records for a question or keywords: the fused band (keywords, semantic) and links, slot 1
  * and mentions when a word names one file (its path or a name only it has, or `file#Symbol`);
- * filters always applied. A search that is one word naming one file is answered as `for` that
- * file (retrieveForPlace), with `named` saying which file a bare name was taken as.
+ * filters always applied. A search that is one word naming one file (or a symbol or line in it) is
+ * answered as `for` that place (retrieveForPlace), with `named` saying which file a bare name was taken as.
  */
 export async function retrieveForText(opts: RetrieveOptions & { text: string }): Promise<RetrievalResult> {
   const caps = capsOf(opts);
@@ -436,8 +436,8 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   // and mentions answer too; a search that is that word alone is a question about the place
   const named = await filesNamedBy(snapshot, opts.text);
   const note = namedNote(named);
-  const whole = wholeSearchFile(opts.text, named);
-  if (whole !== undefined) return { ...(await retrieveForPlace({ ...opts, target: { path: whole } })), ...(note ? { named: note } : {}) };
+  const whole = wholeSearchPlace(opts.text, named);
+  if (whole !== undefined) return { ...(await retrieveForPlace({ ...opts, target: whole })), ...(note ? { named: note } : {}) };
   const one = named.find((n) => n.files.length === 1);
   const place: TraceTarget | undefined = one && { ...one.target, path: one.files[0]! };
   let index: CodeIndex | undefined = opts.index;

@@ -41,11 +41,14 @@ export async function filesNamedBy(snapshot: Snapshot, text: string): Promise<Na
   return out;
 }
 
-/** The one file a search of one word names, when it names exactly one (and no symbol in it). */
-export function wholeSearchFile(text: string, named: readonly NamedFiles[]): string | undefined {
+/**
+ * The place a search of one word names, when it names exactly one file: that file, or a symbol
+ * or a line in it (`src/billing/invoice.ts#invoiceTotal`, `invoice.ts:12`), asked as `for` asks.
+ */
+export function wholeSearchPlace(text: string, named: readonly NamedFiles[]): TraceTarget | undefined {
   const [only] = named;
-  if (named.length !== 1 || only!.files.length !== 1 || only!.target.symbol !== undefined) return undefined;
-  return text.trim().split(/\s+/).length === 1 ? only!.files[0] : undefined;
+  if (named.length !== 1 || only!.files.length !== 1) return undefined;
+  return text.trim().split(/\s+/).length === 1 ? { ...only!.target, path: only!.files[0]! } : undefined;
 }
 
 /**

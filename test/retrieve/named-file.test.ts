@@ -95,5 +95,18 @@ describe('search: the words of a file name', () => {
     const off = JSON.parse(runCli(['search', 'version', 'catalog', 'renovate', 'dependabot', '--json'], { cwd: repo.dir }).stdout);
     expect(ids(off)).toEqual([]);
   });
+
+  it('a search that is one place with a symbol is answered as `for` that symbol (DEC-108)', () => {
+    const repo = gradleRepo();
+    const json = JSON.parse(runCli(['search', 'app/src/main/kotlin/net/example/mail/Inbox.kt#Inbox', '--json'], { cwd: repo.dir }).stdout);
+    const asFor = JSON.parse(runCli(['for', 'app/src/main/kotlin/net/example/mail/Inbox.kt#Inbox', '--json'], { cwd: repo.dir }).stdout);
+    expect(json.query).toMatchObject({ kind: 'place', path: 'app/src/main/kotlin/net/example/mail/Inbox.kt' });
+    expect(json.query).toEqual(asFor.query);
+    expect(ids(json)).toEqual(ids(asFor));
+    // a symbol the file does not declare: said as `for` says it, with the file's symbols
+    const missing = runCli(['search', 'app/src/main/kotlin/net/example/mail/Inbox.kt#Outbox'], { cwd: repo.dir });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no symbol Outbox in app/src/main/kotlin/net/example/mail/Inbox.kt');
+  });
 });
 

@@ -311,4 +311,21 @@ describe('successor following from prose (issue 30 item 5)', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('ADR-0002');
   });
+
+  it("a relation is located where it is written, not at a title that names the record's own id", async () => {
+    const rec = (n: string, title: string, body: string) => `# ADR-${n}: ${title}\n\n- **Status:** Accepted\n- **Date:** 2024-05-01\n\n## Context\n\n${body}\n\n## Decision\n\nWe will do it.\n`;
+    const repo = makeRepo({
+      'docs/adr/0001-lookups.md': rec('0001', 'Lookups go through the registry', 'Every lookup goes through the registry.'),
+      'docs/adr/0002-retire-bridge.md': rec('0002', 'Retire the old bridge', 'The bridge is retired step by step.\n\n- Lookups: registry only ([ADR-0001](0001-lookups.md)).'),
+    });
+    repo.commit('records');
+    const snapshot = await openSnapshot({ cwd: repo.dir, kind: 'worktree' });
+    const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+    const a = set.byId.get('ADR-0002')!;
+    expect(a.relations.relates_to).toEqual(['ADR-0001']);
+    expect(a.keyLines.relations).toBe(10);
+    const impact = runCli(['impact', 'ADR-0001'], { cwd: repo.dir });
+    expect(impact.stdout).toContain('ADR-0002 relates_to ADR-0001 [docs/adr/0002-retire-bridge.md:10]');
+  });
 });
+

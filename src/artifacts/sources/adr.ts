@@ -453,7 +453,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   if (typeof data.status === 'string' && /\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\b/i.test(data.status)) {
     for (const r of rel) if (r[0] === 'supersedes' && r[3] === 1) r[0] = 'amends';
   }
-  if (rel.length) keyLines.relations ??= rel[0]![2];
+  // where its relations are written: a title naming the record's own id ("# ADR-0004: …") is no relation
+  const relAt = rel.find((r) => r[2] !== title?.line) ?? rel[0];
+  if (relAt) keyLines.relations ??= relAt[2];
 
   const id = typeof data.id === 'string' && data.id ? data.id : adrIdFor(file, opts.prefix);
   const stem = recordStem(file);

@@ -46,6 +46,13 @@ describe('the documentation', () => {
     expect(broken).toEqual([]);
   });
 
+  it('links every page of docs/ from the index, docs/README.md', () => {
+    const index = readFileSync(path.join(ROOT, 'docs/README.md'), 'utf8');
+    const linked = new Set([...prose(index).matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)].map((m) => path.normalize(m[1]!.replace(/^\.\//, ''))));
+    const pages = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    expect(pages.filter((f) => !linked.has(f))).toEqual([]);
+  });
+
   it('README opens with exactly two set-up commands, then the tour', () => {
     const md = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const first = /^```sh\n([\s\S]*?)^```/m.exec(md);

@@ -304,7 +304,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
       if (m) r.stale = `${m.state}${m.summary ? `: ${m.summary}` : ''}`;
     }
   }
-  reports.metadata = { status: 'ok', count: hidden.size, ms: round(now() - t0), ...(hidden.size ? { message: `${hidden.size} hidden by filters${filters.all ? '' : ' (inactive records need --all)'}` } : {}) };
+  reports.metadata = { status: 'ok', count: hidden.size, ms: round(now() - t0), ...(hidden.size ? { message: `${hidden.size} hidden by filters${filters.all ? '' : ': inactive records need --all'}` } : {}) };
   return { results, weak };
 }
 

@@ -67,7 +67,10 @@ describe('a record out of force in retrieval (DEC-076)', () => {
     const all = JSON.parse(runCli(['search', 'cache forecasts in process memory', '--json', '--all'], { cwd: repo.dir }).stdout) as { results: Hit[]; weak: Hit[] };
     const inactive = new Set([...all.results, ...all.weak].filter((h) => h.inactive && h.status !== 'rejected').map((h) => h.id));
     expect([...inactive].sort()).toEqual(['ADR-0003', 'ADR-0005']);
-    expect(out.slots.metadata).toMatchObject({ count: 2, message: '2 hidden by filters (inactive records need --all)' });
+    expect(out.slots.metadata).toMatchObject({ count: 2, message: '2 hidden by filters: inactive records need --all' });
+    // the human line reads once, without brackets inside brackets
+    const human = runCli(['search', 'cache forecasts in process memory'], { cwd: repo.dir }).stdout;
+    expect(human).toContain('metadata: ok (2 hidden by filters: inactive records need --all)');
   });
 
   it('a deprecated record answers only with --all', () => {

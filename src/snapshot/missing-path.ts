@@ -25,10 +25,15 @@ export async function nearPaths(snapshot: Snapshot, file: string): Promise<strin
   return closeMatches(file, all.filter((p) => Math.abs(p.length - file.length) <= 2));
 }
 
+/** A missing place shaped like a record id (ADR-0002, DEC-12): letters, a hyphen, digits, no folder or extension. */
+const ID_SHAPED = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*-\d+$/;
+
 /** The usage error for a place that is neither a file nor a directory of the snapshot. */
 export async function noSuchPath(snapshot: Snapshot, file: string, suffix = ''): Promise<CtxError> {
   const near = await nearPaths(snapshot, file);
+  // a record id given where a place is wanted (`trace ADR-0002`): say where ids go (DEC-109)
+  const idHint = ID_SHAPED.test(file) ? `${file} looks like a record id, not a place in the code: git ctx show ${file} prints the record` : '';
   return new CtxError('USAGE', `no such file or directory in the snapshot: ${file || '.'}${suffix}`, {
-    hint: near.length ? `did you mean ${near.join(', ')}?` : 'paths are relative to the repository root',
+    hint: near.length ? `did you mean ${near.join(', ')}?` : idHint || 'paths are relative to the repository root',
   });
 }

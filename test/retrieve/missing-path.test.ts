@@ -33,6 +33,12 @@ describe('a place that is not in the snapshot', () => {
     expect(r.stderr).not.toContain('did you mean');
   });
 
+  it.each(['trace', 'for'])('%s given a record id: points to show instead of the repository root', (cmd) => {
+    const r = runCli([cmd, 'ADR-0001'], { cwd: service().dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: ADR-0001 looks like a record id, not a place in the code: git ctx show ADR-0001 prints the record');
+  });
+
   it('a symbol the file lacks: the close names first, then the others, and how many more there are', () => {
     const repo = service();
     const fns = ['refund', 'charge', 'capture', 'authorize', 'voidPayment', 'settle', 'dispute', 'payout', 'reconcile', 'retryCharge'];

@@ -39,6 +39,8 @@ export async function loadHelp() {
 export function commandsOf(cmd, prefix = 'git ctx') {
   const out = [];
   for (const sub of cmd.commands) {
+    // a hidden command (a typo's pointer, like `hook install`) is in no reference
+    if (sub._hidden) continue;
     const name = `${prefix} ${sub.name()}`;
     out.push({ name, cmd: sub }, ...commandsOf(sub, name));
   }

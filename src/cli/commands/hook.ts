@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import { accessSync, constants, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, colors, io } from '../shared.js';
+import { CtxError } from '../../errors.js';
 import { phase } from '../../util/timing.js';
 
 function shellQuote(s: string): string {
@@ -108,5 +109,14 @@ export function register(program: Command): void {
     .action(async () => {
       const { runAgentReadHook } = await import('../agent-read-hook.js');
       await runAgentReadHook();
+    });
+  // `git ctx hook install` is the singular group typed for the plural one (DEC-109): point at
+  // `hooks install` instead of commander's bare "unknown command 'install'"
+  hook
+    .command('install', { hidden: true })
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new CtxError('USAGE', 'git ctx hook runs a hook; installing one is git ctx hooks install', { hint: 'git ctx hooks install (add --uninstall to remove it)' });
     });
 }

@@ -170,6 +170,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     .sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
   let shape: RecordShape | undefined;
   const textOf = (a: Artifact) => readFile(path.join(root, ...a.file.split('/')), 'utf8').catch(() => undefined);
+  let from = -1;
   for (let i = 0; i < newest.length && !shape; i++) {
     const text = await textOf(newest[i]!);
     if (text === undefined) continue;
@@ -177,7 +178,9 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const others = (await Promise.all(newest.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined);
     const number = fileNumber(newest[i]!.file);
     shape = learnShape(text, { others, ...(number !== undefined ? { number } : {}) });
+    if (shape) from = i;
   }
+  if (shape) shape = await sharedSections(shape, root, newest.filter((_, i) => i !== from).slice(0, 10).map((a) => a.file));
   const names = namePattern(newest[0]?.file);
   // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
   const template = await findTemplate(root, dir);
@@ -224,4 +227,23 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     }
   }
   throw new CtxError('EXISTS', `could not find a free number in ${dir}`);
+}
+
+/**
+ * The learned shape without the sections only its own record had (DEC-109): a record's own
+ * discussion ("## Memory Savings" of a quantisation record) is no part of how the folder writes
+ * records. A section another of the newest records also has stays, and so do the record's own
+ * parts (context, decision, consequences, status); with no other record to compare, all stay.
+ */
+async function sharedSections(shape: RecordShape, root: string, others: string[]): Promise<RecordShape> {
+  const seen = new Set<string>();
+  let compared = 0;
+  for (const f of others) {
+    const text = await readFile(path.join(root, ...f.split('/')), 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    compared++;
+    for (const m of text.matchAll(/^#{2,6}[ \t]+(.+?)[ \t#]*$/gm)) seen.add(m[1]!.trim().toLowerCase());
+  }
+  if (!compared) return shape;
+  return { ...shape, sections: shape.sections.filter((x) => x.role !== 'other' || seen.has(x.title.trim().toLowerCase())) };
 }

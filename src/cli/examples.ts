@@ -53,6 +53,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'cache clean': ['git ctx cache clean', 'git ctx cache clean --all             # also agent-session memories and the per-user V8 code cache'],
   rules: ['git ctx rules export                 # AGENTS.md plus the rule files already present', 'git ctx rules export --check         # exit 1 when a rule file is out of date', 'git ctx rules import --dry-run'],
   'hook agent-read': ['git ctx hooks install --agent claude   # writes the settings that call this on every Read', 'echo \'{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"src/a.ts"}}\' | git ctx hook agent-read'],
+  'hook install': ['git ctx hooks install          # what this mistyped form points at'],
   episodes: ['git ctx episodes --since 1d                # what retrieval answered today', 'git ctx episodes --place src/billing --json', 'git ctx episodes --session 7f3a… --limit 10', 'git ctx episodes 0mh2k1x9a3f2c1         # one episode: lanes, references, feedback'],
   feedback: ['git ctx feedback 0mh2k1x9a3f2c1 --useful DEC-007 --missing NORM-003', "git ctx feedback 0mh2 --not-useful DEC-001,DEC-002 --note 'old decisions'"],
   eval: ['git ctx eval                          # replay every episode with feedback', 'git ctx eval --since 2w --json', 'git ctx eval --min-recall 0.8         # exit 1 below: a regression gate', 'git ctx eval --learn                  # what feedback ranking would reorder, within slots'],

@@ -1,7 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { CodeWords } from './code-words.js';
-import { FOREIGN_FUNCTION_WORDS } from './text.js';
+import { isFunctionWord } from './text.js';
 
 /**
  * Calibrated relevance (issue 30 item 3, DEC-057): one scale in [0, 1] for every fused result,
@@ -119,22 +119,12 @@ const agreement = (ev: number, lookup: boolean): number => (lookup ? (ev >= AGRE
 
 // @decision DEC-110
 /**
- * English's closed classes beyond the stop words: prepositions, pronouns, conjunctions and sentence adverbs. They say how a question is put ("between",
- * "before", "each", "using"), never its subject, yet are rarer in English than the sixty
- * commonest words and so passed WEIGHTY_WORD: "How are prices converted between currencies using
- * exchange rates?" met a record in "prices", "between", "using" and counted three telling words.
- * For evidence they weigh as the commonest word does; ranking is unchanged (BM25 gives them
- * little already, and records and code keep them as terms).
+ * A written word's English rank for evidence: a function word (isFunctionWord: English's closed
+ * classes, DEC-110, and the other record languages', DEC-108) ranks as the commonest. "between"
+ * and "using" are rarer in English than the sixty commonest words and passed WEIGHTY_WORD: "How are
+ * prices converted between currencies using exchange rates?" met a record in three telling words.
  */
-const FUNCTION_WORDS = new Set(
-  (
-    'about above across after against along among amongst around before behind below beneath beside besides between beyond despite during except inside near onto outside over past per since through throughout toward towards under underneath unlike until upon versus via within without ' +
-    'he him his she her hers herself himself itself myself ourselves themselves yourself yourselves anyone anything everyone everything someone something whatever whichever whoever whose ' +
-    'although because though unless whereas whether nor yet also again almost already ever here just often once only quite rather really still therefore thus very using used uses'
-  ).split(' '),
-);
-/** A written word's English rank for evidence: a function word (FUNCTION_WORDS, and the other languages' FOREIGN_FUNCTION_WORDS: DEC-108) ranks as the commonest. */
-const rankFor = (word: string, rank: EnglishRank | undefined): number | undefined => (FUNCTION_WORDS.has(word) || FOREIGN_FUNCTION_WORDS.has(word) ? 1 : rank?.(word));
+const rankFor = (word: string, rank: EnglishRank | undefined): number | undefined => (isFunctionWord(word) ? 1 : rank?.(word));
 
 /** A word's frequency rank in general English (1 = most common), undefined when unknown (rare). */
 export type EnglishRank = (word: string) => number | undefined;

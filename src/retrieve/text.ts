@@ -232,7 +232,7 @@ export function camelNamesIn(text: string, wanted: Iterable<string>): Map<string
  * would count "dans" or "pour" as rare, telling words. Words that are also English words of a
  * subject are left out: die, van, son, car, con, sin, mit, os, dos, des, del, es, den, comment, com.
  */
-export const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set(
   (
     'le la les un une de du dans pour avec sont qui que pas aux cette ces ses leur leurs nous vous ils elles lors comme mais donc \u00eatre \u00e9t\u00e9 sous chez entre aussi tr\u00e8s tout tous toutes sur par est et ou au ce se sa ne ' +
     'el los las una unos unas para por sobre pero como m\u00e1s muy est\u00e1 est\u00e1n ser sus nuestro nuestra cuando donde tambi\u00e9n ' +
@@ -244,17 +244,34 @@ export const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+// @decision DEC-110
+/**
+ * English's closed classes beyond the stop words: prepositions, pronouns, conjunctions and
+ * sentence adverbs (and using/used/uses, the forms of the stop word "use"). They say how a
+ * sentence is put ("between", "before", "using"), never its subject. The stop list keeps them
+ * (it is shared with code, where "after" or "over" can be a name); an explanation does not show
+ * them and a question's evidence does not count them (floor.ts). Quantifiers are not among them:
+ * "its own class" and "every language" found right answers by those words.
+ */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'about above across after against along among amongst around before behind below beneath beside besides between beyond despite during except inside near onto outside over past per since through throughout toward towards under underneath unlike until upon versus via within without ' +
+    'he him his she her hers herself himself itself myself ourselves themselves yourself yourselves anyone anything everyone everything someone something whatever whichever whoever whose ' +
+    'although because though unless whereas whether nor yet also again almost already ever here just often once only quite rather really still therefore thus very using used uses'
+  ).split(' '),
+);
+
+/** A function word of English (FUNCTION_WORDS) or of another language records are read in (FOREIGN_FUNCTION_WORDS). */
+export const isFunctionWord = (w: string): boolean => FUNCTION_WORDS.has(w) || FOREIGN_FUNCTION_WORDS.has(w);
+
 /**
  * Words an explanation does not show (DEC-069): they may count in the match, but "matches
- * after, 2021, md" reads like a bug. Prose function words the stop list keeps (it is shared
- * with code, where "after" or "over" can be a name), years, and file extensions.
+ * after, 2021, md" reads like a bug. Function words (isFunctionWord), the quantifiers and
+ * adverbs of prose, years, and file extensions.
  */
 const UNSHOWN = new Set(
   (
-    'about above after again against all also among another around before behind below beside besides between beyond both ' +
-    'during each either else even ever every few further here however just least less many more most much neither never ' +
-    'nor often once only other others over own per quite rather same since soon still though through thus together toward ' +
-    'towards under unless until upon very via whether within without yet re ' +
+    'all another both each either else even every few further however least less many more most much neither never other others own same soon together re ' +
     'md mdx rst txt json yml yaml toml xml html htm css scss cfg ini lock'
   ).split(' '),
 );
@@ -262,6 +279,6 @@ const UNSHOWN = new Set(
 /** The words of an explanation: those worth showing, each once, in order. */
 export function shownWords(words: readonly string[]): string[] {
   const out: string[] = [];
-  for (const w of words) if (!UNSHOWN.has(w) && !FOREIGN_FUNCTION_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w) && !out.includes(w)) out.push(w);
+  for (const w of words) if (!UNSHOWN.has(w) && !isFunctionWord(w) && !/^(?:19|20)\d\d$/.test(w) && !out.includes(w)) out.push(w);
   return out;
 }

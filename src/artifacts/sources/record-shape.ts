@@ -156,7 +156,7 @@ function frontmatterLines(yaml: string, number: string | undefined): { lines: st
     const quote = /^(["'])(.*)\1$/.exec(raw);
     const value = quote ? quote[2]! : raw;
     const q = quote?.[1] ?? '';
-    const block = !raw && /^\s+-\s|^\s*-\s/.test(rows[i + 1] ?? '');
+    const block = !raw && /^\s*-\s/.test(rows[i + 1] ?? '');
     if (key === 'status') {
       capital = /^[A-Z][a-z]/.test(value);
       lines.push(`status: ${q}{status}${q}`);

@@ -38,7 +38,7 @@ import {
 import { now } from '../util/timing.js';
 import { titleTerms } from './signals.js';
 import { namedPlaces } from './trace.js';
-import { fileNameTerms, filesNamedBy, namedNote, wholeSearchPlace } from './named-file.js';
+import { fileNameTerms, filesNamedBy, namedFields, wholeSearchPlace } from './named-file.js';
 import { declarationInFile } from './qualified-declaration.js';
 import { ungovernableFile } from './ungovernable-place.js';
 
@@ -435,9 +435,9 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   // a word naming one file (its path, or a name one file has; optionally #Symbol) makes slot 1
   // and mentions answer too; a search that is that word alone is a question about the place
   const named = await filesNamedBy(snapshot, opts.text);
-  const note = namedNote(named);
+  const note = namedFields(named);
   const whole = wholeSearchPlace(opts.text, named);
-  if (whole !== undefined) return { ...(await retrieveForPlace({ ...opts, target: whole })), ...(note ? { named: note } : {}) };
+  if (whole !== undefined) return { ...(await retrieveForPlace({ ...opts, target: whole })), ...note };
   const one = named.find((n) => n.files.length === 1);
   const place: TraceTarget | undefined = one && { ...one.target, path: one.files[0]! };
   let index: CodeIndex | undefined = opts.index;
@@ -460,5 +460,5 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   const lanes = await runLanes(opts, names, reports, query, ctx);
   const { results: found, weak } = await assemble(opts, lanes, reports, caps, index, WEIGHTS.semantic, true, keywordQuery(opts.text));
   const results = await withFeedback(opts, { kind: 'search', text: opts.text }, found);
-  return { query: { kind: 'search', text: opts.text }, results, weak, slots: reports, ...(note ? { named: note } : {}) };
+  return { query: { kind: 'search', text: opts.text }, results, weak, slots: reports, ...note };
 }

@@ -51,13 +51,24 @@ export function wholeSearchPlace(text: string, named: readonly NamedFiles[]): Tr
   return text.trim().split(/\s+/).length === 1 ? { ...only!.target, path: only!.files[0]! } : undefined;
 }
 
+/** How many of the words naming files a result speaks of. */
+export const NAMED_WORDS = 5;
+
 /**
- * What a result says of the names it read (RetrievalResult.named): the first word taken as the
- * one file whose path ends with it, or naming several files (searched as words then).
+ * What a result says of the names it read (RetrievalResult.named): each word taken as the one
+ * file whose path ends with it, or naming several files (searched as words then), the first few.
  */
-export function namedNote(named: readonly NamedFiles[]): NamedNote | undefined {
-  const n = named.find((x) => x.files.length > 1 || x.files[0] !== x.target.path);
-  return n && { word: n.target.path, files: n.files.slice(0, NAMED_LISTED), count: n.files.length };
+export function namedNotes(named: readonly NamedFiles[]): NamedNote[] {
+  return named
+    .filter((x) => x.files.length > 1 || x.files[0] !== x.target.path)
+    .slice(0, NAMED_WORDS)
+    .map((n) => ({ word: n.target.path, files: n.files.slice(0, NAMED_LISTED), count: n.files.length }));
+}
+
+/** The notes as a result's fields: the first as `named` (as before), the others as `alsoNamed`. */
+export function namedFields(named: readonly NamedFiles[]): { named?: NamedNote; alsoNamed?: NamedNote[] } {
+  const [first, ...rest] = namedNotes(named);
+  return { ...(first ? { named: first } : {}), ...(rest.length ? { alsoNamed: rest } : {}) };
 }
 
 /**

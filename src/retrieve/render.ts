@@ -55,6 +55,11 @@ export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): st
   return `${what} (${n} weak match${n === 1 ? '' : 'es'}${r.ungovernable ? '' : ' under the relevance floor'}${opts.showWeak ? '' : ': --all shows them'})`;
 }
 
+/** Every note of the names a search read as files, in the order of its words. */
+function namedOf(r: RetrievalResult): NamedNote[] {
+  return r.named ? [r.named, ...(r.alsoNamed ?? [])] : [];
+}
+
 /** Which file a bare name was taken as, or the files an ambiguous one names (RetrievalResult.named). */
 export function namedLine(n: NamedNote): string {
   if (n.count === 1) return `${n.word}: taken as ${n.files[0]}, the one file of that name`;
@@ -65,7 +70,7 @@ export function namedLine(n: NamedNote): string {
 /** For people: bands in order, each result with its evidence; weaker evidence is labelled as such. */
 export function renderRetrievalHuman(r: RetrievalResult, p: Paint = paint(false), opts: RenderOptions = {}): string {
   const lines: string[] = [p.bold(r.query.kind === 'place' ? r.query.place : `search: ${r.query.text}`)];
-  if (r.named) lines.push(p.dim(`  ${namedLine(r.named)}`));
+  for (const n of namedOf(r)) lines.push(p.dim(`  ${namedLine(n)}`));
   if (!r.results.length) lines.push(p.dim(`  ${nothingGoverns(r, opts)}`));
   const weak = opts.showWeak ? (r.weak ?? []).map((x) => ({ ...x, slot: 'weak' as const })) : [];
   let band: string | undefined;
@@ -114,13 +119,13 @@ export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?
   // under that heading takes a keyword match for a rule of this file
   const declared = r.results.some((x) => x.slot === 'declared');
   const head = r.query.kind === 'place' ? (declared || !r.results.length ? `Records governing ${r.query.place}` : `Records related to ${r.query.place} (none declared)`) : `Records for "${r.query.text}"`;
-  const named = r.named ? ` (${namedLine(r.named)})` : '';
+  const named = r.named ? ` (${namedOf(r).map(namedLine).join('; ')})` : '';
   if (!r.results.length) {
     // said plainly, so an agent does not go on as if a record had been found
     const weak = opts.showWeak && r.weak?.length ? `\nWeak matches (probably not about this): ${r.weak.map((x) => `${x.id} — ${x.title}`).join('; ')}.` : '';
     return `${head}: none${named}. Nothing in this repository's records governs this${r.weak?.length ? '; the closest matches are under the relevance floor' : ''}.${weak}\n`;
   }
-  const out: string[] = [`# ${head}`, '', ...(r.named ? [`${namedLine(r.named)}.`, ''] : [])];
+  const out: string[] = [`# ${head}`, '', ...namedOf(r).map((n) => `${namedLine(n)}.`), ...(r.named ? [''] : [])];
   for (const x of r.results) {
     const from = sourceMark(x.file);
     const tag = `${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? inactiveNote(x) : ''}${from ? `, from ${from}` : ''}`;

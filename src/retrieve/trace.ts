@@ -424,8 +424,8 @@ export async function traceWithFallback(opts: { snapshot: Snapshot; set: Artifac
 export function namedPlaces(text: string): TraceTarget[] {
   const out: TraceTarget[] = [];
   for (const w of text.split(/\s+/)) {
-    const m = /^([\w@./-]+\.[A-Za-z0-9]+|[\w@.-]+\/[\w@./-]+)(?:#([\w$.]+))?$/.exec(w.replace(/^[`'"(]+|[`'",.;:)?]+$/g, ''));
-    if (m) out.push({ path: normalizeRepoPath(m[1]!), ...(m[2] ? { symbol: m[2] } : {}) });
+    const m = /^([\w@./-]+\.[A-Za-z0-9]+|[\w@.-]+\/[\w@./-]+)(?:#([\w$.]+)|:([1-9]\d{0,6}))?$/.exec(w.replace(/^[`'"(]+|[`'",.;:)?]+$/g, ''));
+    if (m) out.push({ path: normalizeRepoPath(m[1]!), ...(m[2] ? { symbol: m[2] } : {}), ...(m[3] ? { line: Number(m[3]) } : {}) });
   }
   return out;
 }

@@ -85,6 +85,8 @@ export interface RetrievalResult {
   ungovernable?: { reason: UngovernableReason; detail: string };
   /** a name the search read as a file, or found naming several (NamedNote) */
   named?: NamedNote;
+  /** the other words read as files, when several were (at most NAMED_WORDS in all) */
+  alsoNamed?: NamedNote[];
 }
 
 /**

@@ -110,3 +110,32 @@ describe('search: the words of a file name', () => {
   });
 });
 
+
+describe('search: several words naming files', () => {
+  it('says what each word was read as, not only the first', () => {
+    const repo = gradleRepo();
+    const json = JSON.parse(runCli(['search', 'bump', 'libs.versions.toml', 'and', 'build.gradle.kts', '--json'], { cwd: repo.dir }).stdout);
+    expect(json.named).toEqual({ word: 'libs.versions.toml', files: ['gradle/libs.versions.toml'], count: 1 });
+    expect(json.alsoNamed).toEqual([{ word: 'build.gradle.kts', files: ['app/build.gradle.kts', 'lib/build.gradle.kts'], count: 2 }]);
+    const human = runCli(['search', 'bump', 'libs.versions.toml', 'and', 'build.gradle.kts'], { cwd: repo.dir }).stdout.split('\n');
+    expect(human[1]).toBe('  libs.versions.toml: taken as gradle/libs.versions.toml, the one file of that name');
+    expect(human[2]).toMatch(/^ {2}build\.gradle\.kts names 2 files \(app\/build\.gradle\.kts, lib\/build\.gradle\.kts\)/);
+  });
+});
+
+describe('search: one word that is a place with a symbol or a line', () => {
+  it('`path#Symbol` and `path:line` are answered as `for` that place', () => {
+    const repo = gradleRepo();
+    for (const place of ['app/src/main/kotlin/net/example/mail/Inbox.kt#Inbox', 'app/src/main/kotlin/net/example/mail/Inbox.kt:3', 'Inbox.kt#Inbox']) {
+      const json = JSON.parse(runCli(['search', place, '--json'], { cwd: repo.dir }).stdout);
+      expect(json.query.kind, place).toBe('place');
+      expect(json.query.path, place).toBe('app/src/main/kotlin/net/example/mail/Inbox.kt');
+      const asFor = JSON.parse(runCli(['for', place.startsWith('Inbox') ? `app/src/main/kotlin/net/example/mail/${place}` : place, '--json'], { cwd: repo.dir }).stdout);
+      expect(json.query, place).toEqual(asFor.query);
+      expect(ids(json), place).toEqual(ids(asFor));
+    }
+    // the bare name with a symbol says which file it took
+    const human = runCli(['search', 'Inbox.kt#Inbox'], { cwd: repo.dir }).stdout.split('\n');
+    expect(human[1]).toBe('  Inbox.kt: taken as app/src/main/kotlin/net/example/mail/Inbox.kt, the one file of that name');
+  });
+});

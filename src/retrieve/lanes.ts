@@ -108,6 +108,13 @@ export const mentionsLane: RetrievalLane = {
     // one naming the type the file is named after, for a place (DEC-091)
     const signals = mentionSignals(ctx.set, place.path, place.symbol);
     if (q.kind === 'place') for (const [id, s] of typeNameSignals(ctx.set, place.path)) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    // and one whose title names a library the file imports (DEC-111)
+    if (q.kind === 'place') {
+      const [{ importTitleSignals, codePathWords }, { codeWordsOf }] = await Promise.all([import('./imported-title.js'), import('./code-words.js')]);
+      const cw = await codeWordsOf(ctx.snapshot).catch(() => undefined);
+      const own = async () => codePathWords(await ctx.snapshot.list());
+      for (const [id, s] of await importTitleSignals(ctx.set, await q.code(), cw, own)) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    }
     // and one naming the path the file had before it moved (DEC-095)
     if (q.kind === 'place') {
       const tree = {

@@ -1,5 +1,6 @@
 // @spec SPEC-RETRIEVE-001
 
+import { posix } from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { isGlob } from '../code/anchors.js';
 import { compilePaths, entryCovers } from '../util/path-set.js';
@@ -214,6 +215,9 @@ export async function movedFileSignals(set: ArtifactSet, path: string, tree: { e
     for (const m of text.matchAll(re)) {
       const named = normalizeRepoPath(m[0]);
       if (named === path || named.startsWith('../') || (await tree.exists(named))) continue;
+      // a link is read from the record's folder (`./0015-dns.jpg` beside the record): there it may name the file as it is
+      const beside = posix.normalize(posix.join(posix.dirname(a.file), m[0]));
+      if (beside === path || (!beside.startsWith('../') && (await tree.exists(beside)))) continue;
       unique ??= (await tree.sameName(base)).length === 1;
       if (!unique) return out;
       out.set(a.id, { score: MOVED_FILE, why: { kind: 'mention', text: `mentions ${m[0]}, not in the tree: ${path} is the only ${base} (${a.file})` } });

@@ -46,3 +46,26 @@ describe('a record naming the path a file had before it moved (DEC-095)', () => 
     expect(r.results.find((x) => x.id === 'ADR-007')?.why.some((w) => /not in the tree/.test(w.text)) ?? false).toBe(false);
   });
 });
+
+// Shaped like an adr-tools folder whose records show their diagrams beside them: a markdown
+// image link written from the record's folder, with GitHub's `?raw=true` query after it.
+describe('a record showing a diagram kept beside it', () => {
+  const nygard = (n: number, title: string, body: string) => `# ${n}. ${title}\n\nDate: 2018-03-06\n\n## Status\n\nAccepted\n\n## Decision\n\n${body}\n`;
+  function folder() {
+    const repo = makeRepo({
+      'docs/architecture/decisions/0001-record-architecture-decisions.md': nygard(1, 'Record architecture decisions', 'We will use Architecture Decision Records.'),
+      'docs/architecture/decisions/0015-name-resolution.md': nygard(15, 'Name resolution', 'Each stack has an internal and an external zone.\n\n![Zones](./0015-zones-diagram.png?raw=true "Zones")\n'),
+      'docs/architecture/decisions/0015-zones-diagram.png': '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR',
+      'stacks/zones/main.tf': 'resource "aws_route53_zone" "internal" {\n  name = "internal"\n}\n',
+    });
+    repo.commit('fixture');
+    return repo;
+  }
+
+  it('mentions the diagram where it is, never as a file that moved', async () => {
+    const r = await ask(folder(), 'docs/architecture/decisions/0015-zones-diagram.png');
+    const hit = r.results.find((x) => x.id === 'ADR-0015');
+    expect(hit?.why.some((w) => /not in the tree/.test(w.text)) ?? false).toBe(false);
+    expect(hit?.why.some((w) => w.kind === 'mention')).toBe(true);
+  });
+});

@@ -15,6 +15,8 @@ function clean(raw: string): string | undefined {
   let t = raw.trim().replace(/^<|>$/g, '');
   if (!t || t.length > 300 || URL_LIKE.test(t)) return undefined;
   t = t.replace(/:(\d+)(?:[:-]\d+)?$/, '').replace(/#L\d+(?:-L?\d+)?$/, '');
+  // a link's query (`diagram.jpg?raw=true`, GitHub's way to show an image) is no part of the path; `=` is in no glob
+  t = t.replace(/\?[\w.-]+=[^?#\s]*(?:&[\w.-]+=[^?#\s&]*)*$/, '');
   // a document's fragment is a heading (`README.md#index`), not a symbol to anchor: the file is named
   t = t.replace(/(\.(?:md|markdown|mdx|rst|adoc|txt|html?))#[^#\s]*$/i, '$1');
   if (!PATH_LIKE.test(t)) return undefined;

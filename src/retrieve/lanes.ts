@@ -3,7 +3,7 @@
 import { queryOf, type KeywordHit } from './bm25.js';
 import { englishRanks, keywordQuery, lookupWords, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
-import { camelNamesIn, shownWords, surfaceForms, terms as termsOf } from './text.js';
+import { camelNamesIn, formInRecord, shownWords, surfaceForms, terms as termsOf } from './text.js';
 import { mentionSignals, movedFileSignals, nearnessSignals, typeNameSignals } from './signals.js';
 import { mark } from '../util/timing.js';
 import type { LaneContext, LaneHit, LaneQuery, ReplaceableLane, RetrievalLane, Why } from './types.js';
@@ -90,7 +90,14 @@ export const keywordsLane: RetrievalLane = {
       // `terms` are what matched (the judge of near-duplicate drafts weighs them); the text
       // names the words worth reading, and a match on nothing else still says what it matched
       const matched = [...new Set(h.matched.slice(0, 12).map((t) => forms.get(t) ?? t))];
-      const readable = shownWords(h.matched.map((t) => names.get(t) ?? forms.get(t) ?? t));
+      // a place's compound names ("create-upgrade-issues") are shown whole only where the record writes them
+      let lower: string | undefined;
+      const formOf = (t: string): string | undefined => {
+        const f = forms.get(t);
+        if (f === undefined || q.kind !== 'place' || !rec || !f.includes('-')) return f;
+        return formInRecord(t, f, (lower ??= `${rec.title}\n${rec.body}`.toLowerCase()));
+      };
+      const readable = shownWords(h.matched.map((t) => names.get(t) ?? formOf(t) ?? t));
       const words = readable.length ? readable : matched;
       const alone = unconfirmed.get(h.id);
       return { ref: artifact(h.id), score: h.score, evidence: evidence.get(h.id) ?? 0, ...(alone === undefined ? {} : { unconfirmed: alone }), why: [{ kind: 'keywords', text: `matches ${words.slice(0, 6).join(', ')}`, terms: matched } satisfies Why] };

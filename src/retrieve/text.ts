@@ -191,6 +191,17 @@ export function surfaceForms(text: string, into: Map<string, string> = new Map()
 }
 
 /**
+ * The form to show for a matched term when the record reads `text` (lower-cased): a compound
+ * the code or its path wrote ("infra-stack-dns-zones") stands for the term only where the
+ * record writes that compound too; else its word the term came from ("dns"), which the record
+ * does write. Any other form is shown as it is.
+ */
+export function formInRecord(term: string, form: string, text: string): string {
+  if (!form.includes('-') || text.includes(form)) return form;
+  return splitWords(form).find((w) => stem(w) === term) ?? form;
+}
+
+/**
  * Terms a record writes only inside a camel-case name ("WattTime", "GitHub", "JavaScript") →
  * that name as the record spells it. Terms split such a name into its words (watt, time) so
  * that code and prose meet; an explanation showing "matches watt, time" reads as two words

@@ -132,4 +132,26 @@ describe('readable why and a stable result shape (issue 30 item 6, DEC-053)', ()
       snapshot.close();
     }
   });
+
+  it("shows a place's hyphenated folder name as matched only where the record writes it; else the word the record wrote", async () => {
+    // shaped like a platform repository: a Go command in cmd/open-upgrade-tickets/ and a record that says "tickets" and "upgrade" but never the folder's name
+    const repo = makeRepo({
+      'architecture-decision-record/001-upgrade-tickets.md': '# 1. Upgrade tickets\n\nDate: 2021-05-11\n\n## Status\n\nAccepted\n\n## Decision\n\nEach cluster upgrade opens tickets for the team, one per component.\n',
+      'architecture-decision-record/002-open-upgrade-tickets-tool.md': '# 2. The open-upgrade-tickets tool\n\nDate: 2021-06-01\n\n## Status\n\nAccepted\n\n## Decision\n\nThe open-upgrade-tickets command files the upgrade tickets.\n',
+      'cmd/open-upgrade-tickets/main.go': 'package main\n\n// main files one ticket per component of a cluster upgrade\nfunc main() {\n\tcomponent := "kube-proxy"\n\t_ = component\n}\n',
+    });
+    repo.commit('fixture');
+    const { snapshot, set } = await open(repo.dir);
+    try {
+      const place = await retrieveForPlace({ snapshot, set, target: { path: 'cmd/open-upgrade-tickets/main.go' }, neighbours: false, staleness: false });
+      const text = (id: string) => place.results.find((r) => r.id === id)?.why.find((w) => w.kind === 'keywords')?.text ?? '';
+      expect(text('ADR-001')).toMatch(/matches /);
+      expect(text('ADR-001')).not.toContain('open-upgrade-tickets');
+      expect(text('ADR-001')).toMatch(/\b(?:upgrade|tickets?)\b/);
+      // the record that writes the name is shown matching it whole
+      expect(text('ADR-002')).toContain('open-upgrade-tickets');
+    } finally {
+      snapshot.close();
+    }
+  });
 });

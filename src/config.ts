@@ -106,6 +106,8 @@ export interface ZeroConfig {
   sources: (SourceConfig & { records: number; from: string })[];
   /** the distinct `from` of the sources, joined with "and" */
   from: string;
+  /** ADR-named files at the top of the repository, which no source reads (topLevelRecords) */
+  unreadTop?: string[];
 }
 
 const DECISION_STATUSES = ['proposed', 'accepted', 'deprecated', 'superseded', 'rejected'];

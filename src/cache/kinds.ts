@@ -59,7 +59,7 @@ const kinds = [
   { name: 'vectors', area: 'vectors', file: 'vectors/*.bin', version: 1, codec: 'container', key: "record vectors per embedder, by content hash; a set's plan by the set's key" },
   { name: 'tokens', area: 'tokens', file: 'tokens-*.json', version: 1, codec: 'store', key: 'token counts per encoding, by text hash' },
   { name: 'config', area: 'config', file: 'config.json', version: 1, codec: 'json', key: 'parsed config, by content hash' },
-  { name: 'zero-config', area: 'config', file: 'zero-config.json', version: 6, codec: 'json', keep: 2, key: "the records folders detected without a config file, by the git index's stamp (and pointer files) or the commit" },
+  { name: 'zero-config', area: 'config', file: 'zero-config.json', version: 7, codec: 'json', keep: 2, key: "the records folders detected without a config file, by the git index's stamp (and pointer files) or the commit" },
   { name: 'head-listing', area: 'listing', file: 'head-listing.json', version: 1, codec: 'json', key: "HEAD's artifact listing, by commit" },
   { name: 'place-listing', area: 'place', file: 'place-listing.txt', version: 1, codec: 'container', key: 'the git index listing, by index stamp' },
   { name: 'place-answer', area: 'place', file: 'place-answer-*.json', version: 5, codec: 'json', key: "one place question's answer (trace, for, the agent-read hook) or one search's, by the code that answered, the question, HEAD, the git index's stamp and the environment; holding the stat of every file and folder it read" },

@@ -37,12 +37,21 @@ const noted = new WeakSet<object>();
 /**
  * With no config file, the one line (stderr, once per run) that says which records folders
  * were read and that `git ctx init` pins them: the answers then depend on a guess the team
- * has not confirmed. Nothing when no folder was found (nothing was left unread either).
+ * has not confirmed. When no folder was found, nothing, unless ADR-named files stand at the
+ * top of the repository, where no folder source reads them: those are said to be unread.
  */
 export function noteZeroConfig(config: Config): void {
   const z = config.zeroConfig;
   const out = io();
-  if (!z?.sources.length || noted.has(out)) return;
+  if (!z || noted.has(out)) return;
+  // records kept at the top of the repository are left unread: say so, not just "no artifacts"
+  if (!z.sources.length && z.unreadTop?.length) {
+    noted.add(out);
+    const t = z.unreadTop;
+    out.err(`git-ctx: ${t.length} files named as decision records (${t.slice(0, 2).join(', ')}${t.length > 2 ? ', \u2026' : ''}) are at the top of the repository, where no records folder can be read: move them into a folder (docs/adr/) to read them\n`);
+    return;
+  }
+  if (!z.sources.length) return;
   noted.add(out);
   out.err(`git-ctx: ${zeroConfigLine(z, config.dir)}\n`);
 }

@@ -128,6 +128,26 @@ describe('zero configuration: a clone with an ADR folder and no config file', ()
     expect((JSON.parse(check.stdout) as { zero_config?: unknown }).zero_config).toBeUndefined();
   });
 
+  it('ADR-named records at the top of the repository are said to be left unread, not "no artifacts" alone', () => {
+    // shaped like a repository that is nothing but its records: adr-001-….md at the top level
+    const repo = makeRepo();
+    repo.commit('records', {
+      'adr-001-use-adrs.md': '# Architecture Decision Record: Use ADRs\n\n## Context\n\nWe want a record of decisions.\n\n## Decision\n\nWe will write ADRs.\n',
+      'adr-002-configuration.md': '# Architecture Decision Record: Configuration\n\n## Context\n\nModules need configuration.\n\n## Decision\n\nConfiguration is data.\n',
+      'adr-003-module-loading.md': '# Architecture Decision Record: Module loading\n\n## Decision\n\nModules load from the classpath.\n',
+      'LICENSE.txt': 'MIT\n',
+    });
+    for (const args of [['list'], ['check']]) {
+      const r = cli(repo.dir, ...args);
+      expect(r.stderr).toContain('3 files named as decision records (adr-001-use-adrs.md, adr-002-configuration.md, \u2026) are at the top of the repository');
+      expect(r.stderr).toContain('move them into a folder');
+    }
+    // in a folder, they are read
+    const moved = makeRepo();
+    moved.commit('records', { 'docs/adr/adr-001-use-adrs.md': '# ADR 1: Use ADRs\n\n## Decision\n\nWe will write ADRs.\n', 'docs/adr/adr-002-configuration.md': '# ADR 2: Configuration\n\n## Decision\n\nConfiguration is data.\n' });
+    expect(cli(moved.dir, 'list').stderr).not.toContain('top of the repository');
+  });
+
   it('git ctx pr with a head that has no config file reads the folders the same way and says so', () => {
     const repo = adrRepo();
     repo.git('checkout', '-q', '-b', 'feature');

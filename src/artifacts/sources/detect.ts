@@ -91,6 +91,16 @@ const STATE_DIR = /^(?:superseded|deprecated|rejected|accepted|obsolete|outdated
 const GENERIC = new Set(['docs', 'doc', 'documentation', 'adr', 'adrs', 'decisions', 'decision', 'architecture', 'src', 'packages', 'apps', 'libs', 'decision-records', 'architecture-decisions']);
 
 /**
+ * Files at the top of the repository named as numbered ADRs (`adr-001-use-adrs.md`), two or
+ * more: records no folder source can read (config.yaml refuses `dir: .`, DEC-103), which a
+ * repository without a config file says it left unread rather than "no artifacts".
+ */
+export function topLevelRecords(files: string[]): string[] {
+  const top = files.filter((f) => !f.includes('/') && isAdrFile(f) && fileNumber(f) !== undefined && ADR_NAMED.test(recordStem(f)));
+  return top.length >= 2 ? top.sort() : [];
+}
+
+/**
  * Decision-record folders among a repository's files, at any depth: folders named like
  * `adr`, `decisions`, `*decision-records`, `architecture/decisions` or `architecture` that
  * hold numbered or dated records, and folders of any name whose numbered files are mostly

@@ -8,11 +8,11 @@ import { indexStamp, trackedListing } from '../../tree/index.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { sha1 } from '../../util/hash.js';
 import { mark } from '../../util/timing.js';
-import { detectRecordFolders, POINTER_FILES } from './detect.js';
+import { detectRecordFolders, POINTER_FILES, topLevelRecords } from './detect.js';
 import { readPointedFolders } from './pointers.js';
 
 /** Bump when what detection answers for a tree changes: an older answer is then a miss. */
-const VERSION = 'zero-config-v3';
+const VERSION = 'zero-config-v4';
 
 /** What `git ctx init` would write as `sources:`, with where each folder was found. */
 type Found = ZeroConfig['sources'];
@@ -30,27 +30,35 @@ type Found = ZeroConfig['sources'];
  */
 export async function applyZeroConfig(snapshot: Snapshot, config: Config): Promise<void> {
   if (!config.noFile || config.zeroConfig) return;
-  const found = await detectOnce(snapshot);
+  const { found, top } = await detectOnce(snapshot);
   config.sources = found.map(({ dir, format, prefix, type }) => ({ dir, format, prefix, type }));
   const froms = [...new Set(found.map((s) => s.from))];
-  config.zeroConfig = { sources: found, from: froms.join(' and ') };
+  config.zeroConfig = { sources: found, from: froms.join(' and '), ...(top.length ? { unreadTop: top } : {}) };
 }
 
-async function detectOnce(snapshot: Snapshot): Promise<Found> {
+/** What detection answers for a tree: the folders, and the ADR-named files at its top that none reads. */
+interface Detected {
+  found: Found;
+  top: string[];
+}
+
+async function detectOnce(snapshot: Snapshot): Promise<Detected> {
   const { key, paths } = await treeOf(snapshot);
-  const cache = memo<Found>(snapshot.root, 'zero-config');
+  const cache = memo<Detected>(snapshot.root, 'zero-config');
   if (key) {
     const hit = cache.get(key);
-    if (Array.isArray(hit)) {
+    if (hit && Array.isArray(hit.found) && Array.isArray(hit.top)) {
       mark('zero config: records folders remembered');
       return hit;
     }
   }
   const pointed = await readPointedFolders((f) => snapshot.read(f));
-  const found: Found = detectRecordFolders(await paths(), pointed).map((s) => ({ dir: s.dir, format: s.format, prefix: s.prefix, type: s.type, records: s.records, from: s.from ?? (s.byFileNames ? 'file names' : 'folder name') }));
-  if (key) cache.set(key, found);
+  const files = await paths();
+  const found: Found = detectRecordFolders(files, pointed).map((s) => ({ dir: s.dir, format: s.format, prefix: s.prefix, type: s.type, records: s.records, from: s.from ?? (s.byFileNames ? 'file names' : 'folder name') }));
+  const detected = { found, top: found.length ? [] : topLevelRecords(files) };
+  if (key) cache.set(key, detected);
   mark(`zero config: ${found.length} records folders detected`);
-  return found;
+  return detected;
 }
 
 /**

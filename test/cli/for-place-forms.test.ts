@@ -40,4 +40,15 @@ describe('git ctx for: the place as the repository names it', () => {
     const line = JSON.parse(runCli(['for', './app/src/Main.kt:1', '--json'], { cwd: r.dir }).stdout);
     expect(line.query).toMatchObject({ place: 'app/src/Main.kt:1', path: 'app/src/Main.kt', line: 1 });
   });
+
+  it("a record's own file is said to be that record, not a place it governs; a second run (kept answer) says it too", () => {
+    const r = repo();
+    for (let i = 0; i < 2; i++) {
+      const human = runCli(['for', 'docs/adr/0001-contributor-guide.md'], { cwd: r.dir });
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stderr).toContain('hint: docs/adr/0001-contributor-guide.md is the record ADR-0001 itself: git ctx show ADR-0001 prints it');
+    }
+    expect(runCli(['for', 'docs/adr/0001-contributor-guide.md', '--json'], { cwd: r.dir }).stderr).not.toContain('hint:');
+    expect(runCli(['for', 'README.md'], { cwd: r.dir }).stderr).not.toContain('itself');
+  });
 });

@@ -10,7 +10,8 @@ import { filesOf, finishRetrieval } from '../../retrieve/episode.js';
 
 type ForOptions = RepoOptions & RetrievalCliOptions & { diff?: string; title?: string; body?: string };
 /** What `for` keeps of an answer (DEC-062): the retrieval and the zero-configuration fact of its JSON. */
-type ForAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson>; noRecords: boolean };
+/** `self`: the record whose own file the place is (`for docs/adr/0015-….md`), which concerns no code there */
+type ForAnswer = { result: RetrievalResult; zero: ReturnType<typeof zeroConfigJson>; noRecords: boolean; self?: string };
 
 export function register(program: Command): void {
   const cmd = program
@@ -62,10 +63,13 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       // the lanes load only when the answer is computed
       const [{ retrieveForPlace }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
       const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...settings });
-      return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0 }, files: (v) => filesOf(v.result) };
+      const self = repo.set.artifacts.find((a) => a.file === target.path)?.id;
+      return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0, ...(self ? { self } : {}) }, files: (v) => filesOf(v.result) };
     });
-    const { result, zero, noRecords } = answer.value;
+    const { result, zero, noRecords, self } = answer.value;
     io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords }));
+    // the records that read like this one are no records governing it: it is a record
+    if (self && !o.json) io().err(`hint: ${result.query.kind === 'place' ? result.query.path : place} is the record ${self} itself: git ctx show ${self} prints it, git ctx impact ${self} lists the code it governs\n`);
     await finishRetrieval(rec, result, answer.dirty);
   });
 }

@@ -324,6 +324,12 @@ async function withFeedback(opts: RetrieveOptions, query: { kind: 'place'; path:
   return rankWithFeedback(results, feedbackScores(profile, query, { exclude: opts.feedbackExclude }), query.kind === 'place' ? 'place' : 'question').results;
 }
 
+/**
+ * Can slot 1's hits show? In slot 1 under its cap, or, out of force, through their successors
+ * in slot 3 (assemble). With both caps 0 the declared lane's answer is unused.
+ */
+export const slotOneShows = (caps: RetrievalCaps): boolean => caps.declared > 0 || caps.links > 0;
+
 function capsOf(opts: RetrieveOptions): RetrievalCaps {
   const c = opts.set.config.retrieval as Partial<RetrievalCaps> | undefined;
   const merged = { ...DEFAULT_CAPS, ...c, ...opts.caps };
@@ -396,7 +402,7 @@ export async function retrieveForPlace(opts: RetrieveOptions & { target: TraceTa
 
   const ctx: LaneContext = { snapshot, set, index: async () => index, neighbours: async () => neighbours, semantic: opts.semantic, pool: FUSED_POOL };
   const query: LaneQuery = { kind: 'place', target: opts.target, path, ...(symbol ? { symbol } : {}), code: () => code };
-  const names: ReplaceableLane[] = ['declared', 'keywords', 'mentions', 'nearness'];
+  const names: ReplaceableLane[] = [...(slotOneShows(caps) ? (['declared'] as const) : []), 'keywords', 'mentions', 'nearness'];
   const lanes = await runLanes(opts, names, reports, query, ctx);
   // for a place, semantic similarity only counts when the keywords found nothing
   // (placeSemanticWeight): otherwise embedding the place's terms is work whose answer is unused
@@ -453,8 +459,10 @@ export async function retrieveForText(opts: RetrieveOptions & { text: string }):
   };
   const fileTerms = fileNameTerms(opts.text, named);
   const query: LaneQuery = { kind: 'text', text: opts.text, ...(place ? { place } : {}), ...(fileTerms.length ? { fileTerms } : {}) };
-  // slot 1 and mentions answer only when a word names a file
-  const names: ReplaceableLane[] = place ? ['declared', 'keywords', 'mentions'] : ['keywords'];
+  // slot 1 and mentions answer only when a word names a file; slot 1 only when it can show
+  // (slotOneShows): a draft judged against the records (check's near-duplicate rule) asks the
+  // fused band alone, and walking the code graph for it built the whole graph on a cold cache
+  const names: ReplaceableLane[] = place ? [...(slotOneShows(caps) ? (['declared'] as const) : []), 'keywords', 'mentions'] : ['keywords'];
   if (opts.semantic || opts.lanes?.semantic) names.push('semantic');
   else reports.semantic.status = 'not-configured';
   const lanes = await runLanes(opts, names, reports, query, ctx);

@@ -138,6 +138,26 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(set.byId.get('ADR-0014')!.title).toBe('New auth');
   });
 
+  it('reads the title of a record without a level-1 heading from its first heading or its Title section, not a section name', async () => {
+    // SAP/cloud-sdk-js heads some records at level 2 ("## Count Method on Entities"), or writes
+    // a "## Title" section whose first line is the title
+    const repo = fixture({
+      'doc/adr/0015-count.md': '## Count Method on Entities\n\nThis is about the count method.\n\n## Decision\n\nCount with a request of its own.\n',
+      'doc/adr/0016-enum.md': '## Title\n\nHandle enum types of the v4 protocol\n\n## Status\n\naccepted\n\n## Context\n\nEnums.\n',
+      'doc/adr/0017-variadic.md': '## Motivation\n\nSome functions take many arguments.\n\n## Decision\n\nTake an array.\n',
+      'doc/adr/0018-csrf.md': '## Status\n\naccepted\n\n## Context\n\nTokens for unsafe requests.\n',
+      'doc/adr/0019-lead.md': 'A lead paragraph before any heading.\n\n## Background\n\nText.\n',
+    });
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0015')!.title).toBe('Count Method on Entities');
+    expect(set.byId.get('ADR-0016')!.title).toBe('Handle enum types of the v4 protocol');
+    // a section's name is no title: the file's name is
+    expect(set.byId.get('ADR-0017')!.title).toBe('Variadic');
+    expect(set.byId.get('ADR-0018')!.title).toBe('Csrf');
+    expect(set.byId.get('ADR-0019')!.title).toBe('Lead');
+    expect(set.byId.get('ADR-0016')!.status).toBe('accepted');
+  });
+
   it('reads a title whose template number was left unfilled ("# n. Django Templates") without the placeholder', async () => {
     // cisagov/manage.get.gov's 0010 and 0011 kept the adr-tools template's "n." for their number
     const repo = fixture({

@@ -7,10 +7,11 @@ import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
-import { imageText, isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
+import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
+import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, type Found } from './adr-title.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
 
@@ -20,32 +21,6 @@ export interface AdrSourceOptions {
   prefix: string;
   /** artifact type of the records */
   type: string;
-}
-
-/**
- * A frontmatter title as a heading's is read: led by the record's own number ("title: 0011 -
- * Angular folder structure" in 0011-….md, bitwarden's contributing-docs), the number goes; any
- * other number is the title's ("title: 3 environments" in 0007-….md).
- */
-function frontmatterTitle(title: string, file: string): string {
-  const own = fileNumber(file);
-  const lead = /^\s*(?:[A-Za-z]{2,8}[-_ ]?)?0*(\d+)/.exec(title);
-  return own !== undefined && lead && Number(lead[1]) === Number(own) ? stripNumber(title) || title : title;
-}
-
-/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
-function stripNumber(title: string): string {
-  const t = title
-    // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon
-    // before it (it-timo/goboot heads every record "# 📄 ADR-NNN: …") goes with it
-    .replace(/^\s*(?:[\p{Extended_Pictographic}\p{So}\uFE0F\u200D]+\s*)?(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
-    // the template's number left unfilled ("# n. Django Templates", "# NNNN. Title"): no number
-    // was written, and the placeholder is no word of the title
-    .replace(/^\s*(?:n|N{1,4}|NUMBER|[Xx]{3,4})[.:]\s+(?=\S)/, '')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/^[*_`]+|[*_`]+$/g, '')
-    .trim();
-  return t || title.trim();
 }
 
 const prefixPatterns = new Map<string, RegExp>();
@@ -116,12 +91,6 @@ interface Section {
   over?: boolean;
 }
 
-/** Section names that are never a record's title ("Status", "Synopsis" as the first heading of a record without one). */
-const NOT_TITLE = /^(?:\d+\.\s*)?(?:status|synopsis|summary|context(?:\s+and\s+problem\s+statement)?|decision(?:\s+outcome)?|consequences|metadata|date|deciders|considered\s+options|technical\s+story|decision\s+drivers)\s*:?$/i;
-
-/** Metadata found in the text: value and 1-based line. */
-type Found = { value: string; line: number };
-
 const META_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(\p{L}[\p{L} ()/-]{1,30}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$/u;
 const RST_FIELD = /^:([A-Za-z][A-Za-z ()-]{1,30}):\s*(.*?)\s*$/;
 
@@ -133,19 +102,6 @@ function metaKey(label: string): 'status' | 'date' | 'deciders' | undefined {
   return undefined;
 }
 
-/** any markup `plain` removes; a value without it only needs trimming */
-const MARKUP = /[[`*_|]/;
-
-/** Strip markdown emphasis/links of a metadata value. */
-function plain(v: string): string {
-  if (!MARKUP.test(v)) return v.trim();
-  return imageText(v.replace(/<!--.*?(?:-->|$)/g, ''))
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
-    .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
-    .replace(/\s+\|?\s*$/, '')
-    .trim();
-}
 
 /**
  * Read one decision record without YAML frontmatter requirements: Nygard/adr-tools, MADR
@@ -224,6 +180,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // the title: an rst overlined heading, else the first level-1 heading that is not a section's name
   const h1 = sections.find((s) => s.over && !NOT_TITLE.test(plain(s.title))) ?? sections.find((s) => s.level === 1 && !NOT_TITLE.test(plain(s.title)));
   if (h1 && !isPlaceholderTitle(plain(h1.title))) title = { value: stripNumber(unemphasized(h1.title)), line: h1.at + 1 };
+  if (!h1) title = lowerTitle(lines, sections, startLine);
 
   // metadata: frontmatter first, then a Status section, then metadata lines/fields/tables
   const found: Partial<Record<'status' | 'date' | 'deciders', Found>> = {};

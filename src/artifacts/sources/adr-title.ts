@@ -1,0 +1,77 @@
+// @spec SPEC-SOURCES-001
+
+import { fileNumber } from './files.js';
+import { isPlaceholderTitle, unemphasized } from './placeholders.js';
+import { imageText } from './status.js';
+
+/** Metadata found in the text: value and 1-based line. */
+export type Found = { value: string; line: number };
+
+/**
+ * A frontmatter title as a heading's is read: led by the record's own number ("title: 0011 -
+ * Angular folder structure" in 0011-….md, bitwarden's contributing-docs), the number goes; any
+ * other number is the title's ("title: 3 environments" in 0007-….md).
+ */
+export function frontmatterTitle(title: string, file: string): string {
+  const own = fileNumber(file);
+  const lead = /^\s*(?:[A-Za-z]{2,8}[-_ ]?)?0*(\d+)/.exec(title);
+  return own !== undefined && lead && Number(lead[1]) === Number(own) ? stripNumber(title) || title : title;
+}
+
+/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
+export function stripNumber(title: string): string {
+  const t = title
+    // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon
+    // before it (it-timo/goboot heads every record "# 📄 ADR-NNN: …") goes with it
+    .replace(/^\s*(?:[\p{Extended_Pictographic}\p{So}\uFE0F\u200D]+\s*)?(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
+    // the template's number left unfilled ("# n. Django Templates", "# NNNN. Title"): no number
+    // was written, and the placeholder is no word of the title
+    .replace(/^\s*(?:n|N{1,4}|NUMBER|[Xx]{3,4})[.:]\s+(?=\S)/, '')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/^[*_`]+|[*_`]+$/g, '')
+    .trim();
+  return t || title.trim();
+}
+
+/** Section names that are never a record's title ("Status", "Synopsis" as the first heading of a record without one). */
+export const NOT_TITLE = /^(?:\d+\.\s*)?(?:status|synopsis|summary|context(?:\s+and\s+problem\s+statement)?|decision(?:\s+outcome)?|consequences|metadata|date|deciders|considered\s+options|technical\s+story|decision\s+drivers)\s*:?$/i;
+
+/** The names of a record's sections beyond NOT_TITLE's: a first heading of these is a section, not a title. */
+const SECTION_NAME = /^(?:\d+\.\s*)?(?:motivation|background|problem|proposal|overview|introduction|purpose|intent|why|abstract|tl;?dr|goals?|objectives?|requirements|assumptions|constraints|issues?|questions?|scope|rationale|options|alternatives|notes|references|links|related|title|description|discussion|solution|approach)\s*:?$/i;
+
+/**
+ * The title of a record without a level-1 heading (SAP/cloud-sdk-js writes some at level 2):
+ * the first line of a "Title" section ("## Title" then "OData v4 Enum"), else the record's first
+ * heading when nothing but blank lines comes before it and it names no section ("## Count
+ * Method on Entities", not "## Motivation" or "## Status").
+ */
+export function lowerTitle(lines: readonly string[], sections: readonly { title: string; at: number; level: number }[], start: number): Found | undefined {
+  const named = sections.find((x) => /^title\s*:?$/i.test(plain(x.title)));
+  if (named) {
+    for (let i = named.at + 1; i < lines.length && !sections.some((x) => x.at === i); i++) {
+      const t = lines[i]!.trim();
+      if (/^[-=]+$/.test(t)) continue;
+      if (t) return isPlaceholderTitle(plain(t)) ? undefined : { value: stripNumber(unemphasized(t)), line: i + 1 };
+    }
+    return undefined;
+  }
+  const first = sections[0];
+  if (!first || lines.slice(start, first.at).some((l) => l.trim())) return undefined;
+  const name = plain(first.title);
+  if (NOT_TITLE.test(name) || SECTION_NAME.test(name) || isPlaceholderTitle(name)) return undefined;
+  return { value: stripNumber(unemphasized(first.title)), line: first.at + 1 };
+}
+
+/** any markup `plain` removes; a value without it only needs trimming */
+const MARKUP = /[[`*_|]/;
+
+/** Strip markdown emphasis/links of a metadata value. */
+export function plain(v: string): string {
+  if (!MARKUP.test(v)) return v.trim();
+  return imageText(v.replace(/<!--.*?(?:-->|$)/g, ''))
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
+    .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
+    .replace(/\s+\|?\s*$/, '')
+    .trim();
+}

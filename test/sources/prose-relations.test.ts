@@ -158,6 +158,22 @@ describe('relations from prose, titles and mentions (issue 30 item 5)', () => {
     expect(set.byId.get('ADR-0016')!.status).toBe('accepted');
   });
 
+  it('reads a file of code alone beside the records (no heading, no metadata, no prose) as no record', async () => {
+    // SAP/cloud-sdk-js keeps 0017-code-snippets.md, one fenced block, beside 0017-builder-methods.md
+    const repo = fixture({
+      'doc/adr/0017-builder-methods.md': '# 17. Builder methods called twice\n\n## Status\n\nAccepted\n\n## Decision\n\nThe second call wins; see [the snippets](0017-code-snippets.md).\n',
+      'doc/adr/0017-code-snippets.md': '```ts\nclass Builder {\n  filter(): this {\n    return this;\n  }\n}\n```\n',
+      'doc/adr/0018-short.md': 'We keep one queue per tenant.\n',
+    });
+    const set = await load(repo.dir);
+    expect(set.artifacts.map((a) => a.file)).not.toContain('doc/adr/0017-code-snippets.md');
+    expect(set.byId.get('ADR-0017')!.title).toBe('Builder methods called twice');
+    // a record of prose alone, without a heading, is still a record
+    expect(set.byId.get('ADR-0018')!.title).toBe('Short');
+    const check = runCli(['check', '--json'], { cwd: repo.dir });
+    expect(check.stdout).not.toMatch(/0017-code-snippets\.md[^\n]*(?:renumber|same number)/i);
+  });
+
   it('reads a title whose template number was left unfilled ("# n. Django Templates") without the placeholder', async () => {
     // cisagov/manage.get.gov's 0010 and 0011 kept the adr-tools template's "n." for their number
     const repo = fixture({

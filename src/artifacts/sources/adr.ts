@@ -103,6 +103,19 @@ function metaKey(label: string): 'status' | 'date' | 'deciders' | undefined {
 }
 
 
+/** Whether a text is fenced code alone: a fence, and no word outside fences (an empty file, a record being written, is no code). */
+function codeAlone(lines: readonly string[]): boolean {
+  let fence = false;
+  let fenced = false;
+  for (const l of lines) {
+    if (/^\s*(```|~~~)/.test(l)) {
+      fence = !fence;
+      fenced = true;
+    } else if (!fence && /\p{L}/u.test(l)) return false;
+  }
+  return fenced;
+}
+
 /**
  * Read one decision record without YAML frontmatter requirements: Nygard/adr-tools, MADR
  * 2–4 (with or without frontmatter), log4brains, hand-written variants (bold or plain
@@ -177,6 +190,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       }
     }
   }
+  // a file of code alone beside the records (SAP/cloud-sdk-js's 0017-code-snippets.md: one
+  // fenced block a record links to) has no heading, no metadata and no prose: no record
+  if (!sections.length && !Object.keys(data).length && codeAlone(lines.slice(startLine))) return { problems };
   // the title: an rst overlined heading, else the first level-1 heading that is not a section's name
   const h1 = sections.find((s) => s.over && !NOT_TITLE.test(plain(s.title))) ?? sections.find((s) => s.level === 1 && !NOT_TITLE.test(plain(s.title)));
   if (h1 && !isPlaceholderTitle(plain(h1.title))) title = { value: stripNumber(unemphasized(h1.title)), line: h1.at + 1 };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recolourBadge } from '../../src/artifacts/record-status.js';
-import { inRecordLanguage } from '../../src/artifacts/sources/status-language.js';
+import { inRecordLanguage, withFolderMark } from '../../src/artifacts/sources/status-language.js';
 import { DEFAULT_STATUS_MAP, normalizeStatus } from '../../src/artifacts/sources/status.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -61,5 +61,33 @@ describe('a status written in the record language (DEC-107)', () => {
     expect(cli(repo.dir, 'deprecate', 'ADR-002').code).toBe(0);
     expect(readFileSync(path.join(repo.dir, 'docs/adr/adr-002-use-queues.md'), 'utf8')).toContain('[![Generic badge](https://badgen.net/badge/ADR/deprecated/lightgrey/)](README.md)');
     expect(statuses(repo.dir)).toMatchObject({ 'ADR-001': 'accepted', 'ADR-002': 'deprecated' });
+  });
+});
+
+describe("a new record's status in the folder's marks", () => {
+  it("takes the mark most of the folder's records write before that status word, when two or more do", () => {
+    const folder = ['\u2705 Accepted', '\u2705 Accepted', '\u2705 Accepted (documenting an existing thing)', '\ud83e\udd14 Proposed', '\ud83e\udd14 Proposed', '\u274c Rejected', undefined];
+    expect(withFolderMark('Accepted', folder)).toBe('\u2705 Accepted');
+    expect(withFolderMark('Proposed', folder)).toBe('\ud83e\udd14 Proposed');
+    // one record is no habit; a mark already given stays as given; a folder without marks adds none
+    expect(withFolderMark('Rejected', folder)).toBe('Rejected');
+    expect(withFolderMark('\u2b50 Accepted', folder)).toBe('\u2b50 Accepted');
+    expect(withFolderMark('Accepted', ['Accepted', 'Accepted', '\u2705 Accepted'])).toBe('Accepted');
+  });
+
+  it('new and add write the mark in an adr-tools folder that uses them, and read the status back', () => {
+    const rec = (n: string, title: string, status: string) => `# ${Number(n)}. ${title}\n\nDate: 2024-01-0${Number(n)}\n\n## Status\n\n${status}\n\n## Context\n\nText.\n\n## Decision\n\nText.\n\n## Consequences\n\nText.\n`;
+    const repo = makeRepo({
+      'architecture-decision-record/001-use-queues.md': rec('001', 'Use queues', '\u2705 Accepted'),
+      'architecture-decision-record/002-use-topics.md': rec('002', 'Use topics', '\u2705 Accepted'),
+      'architecture-decision-record/003-use-streams.md': rec('003', 'Use streams', '\ud83e\udd14 Proposed'),
+      'architecture-decision-record/004-use-logs.md': rec('004', 'Use logs', '\ud83e\udd14 Proposed'),
+    });
+    repo.commit('records');
+    const created = cli(repo.dir, 'new', 'decision', 'Rotate credentials monthly');
+    expect(created.code, created.stderr).toBe(0);
+    const text = readFileSync(path.join(repo.dir, 'architecture-decision-record/005-rotate-credentials-monthly.md'), 'utf8');
+    expect(text).toContain('## Status\n\n\ud83e\udd14 Proposed\n');
+    expect(statuses(repo.dir)['ADR-005']).toBe('proposed');
   });
 });

@@ -15,6 +15,7 @@ import { updateDecisionLog } from './decision-log.js';
 import { adrIdFor, fileDate, fileNumber, inRecordFolder, isTemplateFile, recordDir, recordStem } from './files.js';
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 import { fillTemplate, findTemplate } from './record-template.js';
+import { withFolderMark } from './status-language.js';
 
 export interface NewRecordOptions {
   /** the records folder (an adr source's dir) */
@@ -186,7 +187,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   const template = await findTemplate(root, dir);
   const madr = shape ? shape.style === 'madr' : inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
   const title = o.title.trim() || 'Untitled decision';
-  const status = o.status?.trim() || 'Proposed';
+  // in the folder's own marks ("✅ Accepted" where its records write them so)
+  const status = withFolderMark(o.status?.trim() || 'Proposed', inDir.map((a) => a.statusText));
   for (let n = max + 1; n < max + 20; n++) {
     // a dated folder names the record by its date; another record of that day and title gets -2, -3, …
     const num = names.dated !== undefined ? o.date.replace(/-/g, names.dated) : String(n).padStart(width || 4, '0');

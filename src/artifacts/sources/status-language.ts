@@ -46,3 +46,29 @@ export function inRecordLanguage(was: string, next: string): string {
   const word = (known.feminine && forms[1]) || forms[0];
   return word + (m[2] ? ` ${BY[known.lang]}` : '') + next.slice(m[0].length);
 }
+
+/** A mark before a status word: emoji and symbols (`✅`, `🤔`, `⌛️`), with their joiners and variation selectors. */
+const MARK = /^([\p{Extended_Pictographic}\p{So}\uFE0F\u200D]+)\s*(\p{L}+)/u;
+
+/**
+ * `status` with the mark the folder writes before that word (ministryofjustice/cloud-platform
+ * writes "✅ Accepted", "🤔 Proposed"), when most of the folder's records written with that
+ * status word carry the same mark, and at least two do; else `status` as it is. `written` are
+ * the statuses the folder's records wrote (Artifact.statusText).
+ */
+export function withFolderMark(status: string, written: readonly (string | undefined)[]): string {
+  const word = /^\p{L}+/u.exec(status.trim())?.[0]?.toLowerCase();
+  if (!word || MARK.test(status.trim())) return status;
+  const marks = new Map<string, number>();
+  let same = 0;
+  for (const w of written) {
+    const t = w?.trim() ?? '';
+    const m = MARK.exec(t);
+    const first = (m ? m[2] : /^\p{L}+/u.exec(t)?.[0])?.toLowerCase();
+    if (first !== word) continue;
+    same++;
+    if (m) marks.set(m[1]!, (marks.get(m[1]!) ?? 0) + 1);
+  }
+  const [best] = [...marks].sort((a, b) => b[1] - a[1]);
+  return best && best[1] >= 2 && best[1] * 2 > same ? `${best[0]} ${status.trim()}` : status;
+}

@@ -45,6 +45,8 @@ export interface ConflictCheck {
   threshold: number;
   embedder?: string;
   similar: SimilarRecord[];
+  /** with nothing similar at the threshold, the nearest record when it comes close (SimilarResult.closest) */
+  closest?: SimilarRecord;
 }
 
 export interface AddDecisionResult extends ConflictCheck {
@@ -75,7 +77,7 @@ export function titleOf(input: Pick<AddDecisionInput, 'title' | 'decision'>): st
 export async function checkDecisionConflicts(root: string, set: ArtifactSet, input: AddDecisionInput, opts: AddDecisionOptions = {}): Promise<ConflictCheck> {
   validate(input);
   const r = await findSimilarDecisions(root, set, { ...input, title: titleOf(input) }, { threshold: opts.threshold, embedder: opts.embedder, env: opts.env });
-  return { title: titleOf(input), threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar: r.similar };
+  return { title: titleOf(input), threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar: r.similar, ...(r.closest ? { closest: r.closest } : {}) };
 }
 
 function frontmatterContent(input: AddDecisionInput): NewArtifactContent {

@@ -8,7 +8,7 @@ import { terms } from '../retrieve/text.js';
 import type { RetrievedRecord } from '../retrieve/types.js';
 import type { Embedder } from '../semantic/embedder.js';
 import { EmbeddingLane, semanticSettings } from '../semantic/lane.js';
-import { activeDecisions, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, decisionSection, DecisionSimilarity, deriveTitle, draftText, templateDecisions, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
+import { activeDecisions, CLOSEST_SHOWN, conflictThreshold, configuredEmbedder, DEFAULT_CONFLICT_THRESHOLD, decisionSection, DecisionSimilarity, deriveTitle, draftText, templateDecisions, type DecisionDraft, type SimilarOptions, type SimilarRecord, type SimilarResult } from './similar.js';
 
 /**
  * Records search ranks for a draft that may be restated by it. A restatement's record is the
@@ -131,7 +131,9 @@ class DraftJudge {
       similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
     });
     similar.sort((x, y) => y.similarity - x.similarity || x.rank! - y.rank!);
-    return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: similar.filter((s) => s.similarity >= threshold) };
+    const over = similar.filter((s) => s.similarity >= threshold);
+    const closest = !over.length && similar[0] && similar[0].similarity >= CLOSEST_SHOWN ? similar[0] : undefined;
+    return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: over, ...(closest ? { closest } : {}) };
   }
 }
 

@@ -65,7 +65,13 @@ export interface SimilarResult {
   embedder?: string;
   /** records at or above the threshold, most similar first */
   similar: SimilarRecord[];
+  /** with none at the threshold, the most similar record when it scores CLOSEST_SHOWN or more: said, never blocking */
+  closest?: SimilarRecord;
 }
+
+/** A record under the threshold is named as the closest from this score: a neighbour worth reading, not a duplicate. */
+// @decision DEC-112
+export const CLOSEST_SHOWN = 0.5;
 
 export interface SimilarOptions {
   /** default: config `semantic.conflict_threshold`, else 0.75 */

@@ -161,6 +161,27 @@ describe('git ctx add on a terminal (pseudo-terminal)', () => {
     expect(decisions(repo.dir)).toHaveLength(10);
   });
 
+  it('with nothing similar at the threshold, names the closest record when it comes near, and adds without asking', () => {
+    const repo = fixtureRepo();
+    // a neighbour, not a restatement: invoices kept outside the primary database (DEC-003)
+    const near = 'Store uploaded invoices as PDFs in object storage with signed URLs';
+    const dry = runCli(['add', '--decision', near, '--dry-run'], { cwd: repo.dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/nothing similar at \u2265 0\.75 \(closest: DEC-003 PostgreSQL as the primary database, 0\.\d\d; read it before adding\)/);
+    const json = JSON.parse(runCli(['add', '--decision', near, '--dry-run', '--format', 'json'], { cwd: repo.dir }).stdout);
+    expect(json.similar).toEqual([]);
+    expect(json.closest.id).toBe('DEC-003');
+    expect(json.closest.similarity).toBeGreaterThanOrEqual(0.5);
+    expect(json.closest.similarity).toBeLessThan(0.75);
+    // far from every record: no closest is named
+    const far = runCli(['add', '--decision', 'Write the mobile app in Kotlin Multiplatform', '--dry-run', '--format', 'json'], { cwd: repo.dir });
+    expect(JSON.parse(far.stdout).closest).toBeUndefined();
+    const written = onTty(['add', '--decision', near], repo.dir, '');
+    expect(written.code, written.out).toBe(0);
+    expect(written.out).not.toContain('[y/N]');
+    expect(written.out).toMatch(/created DEC-011 \(closest: DEC-003 PostgreSQL as the primary database, 0\.\d\d, under 0\.75\)/);
+  });
+
   it('adds without asking when nothing similar is active', () => {
     const repo = fixtureRepo();
     const r = onTty(['add', '--decision', 'Deploy every service on Kubernetes.'], repo.dir, '');

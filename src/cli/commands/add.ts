@@ -115,6 +115,12 @@ function similarLines(c: ConflictCheck): string {
     .join('');
 }
 
+/** The nearest record under the threshold, said so a restatement in other words is not passed over unseen. */
+function closestNote(c: ConflictCheck): string {
+  const x = c.closest;
+  return x ? ` at \u2265 ${c.threshold} (closest: ${x.id} ${x.title}, ${x.similarity.toFixed(2)}; read it before adding)` : '';
+}
+
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
@@ -133,10 +139,10 @@ function printResult(r: AddDecisionResult, o: AddCliOptions): void {
   const p = colors();
   if (r.outcome === 'written') {
     io().out(`${r.file}\n`);
-    io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : ''}\n`);
+    io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : r.closest ? ` (closest: ${r.closest.id} ${r.closest.title}, ${r.closest.similarity.toFixed(2)}, under ${r.threshold})` : ''}\n`);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
   } else if (r.outcome === 'dry-run') {
-    io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : ', nothing similar'}\n`);
+    io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : `, nothing similar${closestNote(r)}`}\n`);
     if (r.text) io().out(r.text);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
   }
@@ -168,7 +174,7 @@ export function register(program: Command): void {
     .addOption(formatOption(['human', 'json'], 'human'))
     .addHelpText(
       'after',
-      '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed; on a terminal you are asked to confirm, otherwise nothing is written unless --force.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
+      '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed; on a terminal you are asked to confirm, otherwise nothing is written unless --force. With none, the closest record is named when it scores 0.5 or more (JSON: closest); it does not block.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
     )
     .action(async (o: AddCliOptions) => {
       const interactive = !!process.stdin.isTTY && !!process.stderr.isTTY && o.format !== 'json';

@@ -2,7 +2,7 @@
 
 import type { ArtifactSet } from '../artifacts/load.js';
 import { isCodePath, type CodeWords } from './code-words.js';
-import type { Signal } from './signals.js';
+import { titleWords, type Signal } from './signals.js';
 import { splitWords, terms } from './text.js';
 
 /**
@@ -44,14 +44,14 @@ export function libraryWords(mod: string): string[] {
   return [...new Set(root.flatMap((p) => splitWords(p)))];
 }
 
-/** Per record set: each title word (lower case) → the records whose title writes it. */
-const titleWordsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
+/** Per record set: each title word (signals.ts's titleWords: lower case, not stemmed) → the records whose title writes it. */
+const titleWordIndexBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
 function titleWordIndex(set: ArtifactSet): Map<string, string[]> {
-  let idx = titleWordsBySet.get(set);
+  let idx = titleWordIndexBySet.get(set);
   if (!idx) {
     idx = new Map();
-    for (const a of set.artifacts) for (const w of new Set(splitWords(a.title ?? ''))) idx.set(w, [...(idx.get(w) ?? []), a.id]);
-    titleWordsBySet.set(set, idx);
+    for (const a of set.artifacts) for (const w of new Set(titleWords(set, a.id))) idx.set(w, [...(idx.get(w) ?? []), a.id]);
+    titleWordIndexBySet.set(set, idx);
   }
   return idx;
 }

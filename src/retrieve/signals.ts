@@ -163,7 +163,7 @@ export function titleTerms(set: ArtifactSet, id: string): string[] {
  * made prose look like the name.
  */
 const titleWordsBySet = new WeakMap<ArtifactSet, Map<string, string[]>>();
-function titleWords(set: ArtifactSet, id: string): string[] {
+export function titleWords(set: ArtifactSet, id: string): string[] {
   let m = titleWordsBySet.get(set);
   if (!m) titleWordsBySet.set(set, (m = new Map(set.artifacts.map((a) => [a.id, splitWords(a.title ?? '')]))));
   return m.get(id) ?? [];

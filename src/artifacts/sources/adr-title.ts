@@ -1,6 +1,7 @@
 // @spec SPEC-SOURCES-001
 
 import { fileNumber } from './files.js';
+import { SECTION_START } from './parts.js';
 import { isPlaceholderTitle, unemphasized } from './placeholders.js';
 import { imageText } from './status.js';
 
@@ -36,8 +37,11 @@ export function stripNumber(title: string): string {
 /** Section names that are never a record's title ("Status", "Synopsis" as the first heading of a record without one). */
 export const NOT_TITLE = /^(?:\d+\.\s*)?(?:status|synopsis|summary|context(?:\s+and\s+problem\s+statement)?|decision(?:\s+outcome)?|consequences|metadata|date|deciders|considered\s+options|technical\s+story|decision\s+drivers)\s*:?$/i;
 
-/** The names of a record's sections beyond NOT_TITLE's: a first heading of these is a section, not a title. */
-const SECTION_NAME = /^(?:\d+\.\s*)?(?:motivation|background|problem|proposal|overview|introduction|purpose|intent|why|abstract|tl;?dr|goals?|objectives?|requirements|assumptions|constraints|issues?|questions?|scope|rationale|options|alternatives|notes|references|links|related|title|description|discussion|solution|approach)\s*:?$/i;
+/**
+ * Section names beyond NOT_TITLE's and parts.ts's SECTION_START (which also names a level-1
+ * heading as a section): a record's first heading of these is a section, not its title.
+ */
+const SECTION_NAME = /^(?:\d+\.\s*)?(?:proposal|overview|introduction|purpose|intent|why|abstract|tl;?dr|goals?|objectives?|requirements|assumptions|constraints|issues?|questions?|scope|related|title|description|discussion|solution|approach)\s*:?$/i;
 
 /**
  * The title of a record without a level-1 heading (SAP/cloud-sdk-js writes some at level 2):
@@ -58,7 +62,7 @@ export function lowerTitle(lines: readonly string[], sections: readonly { title:
   const first = sections[0];
   if (!first || lines.slice(start, first.at).some((l) => l.trim())) return undefined;
   const name = plain(first.title);
-  if (NOT_TITLE.test(name) || SECTION_NAME.test(name) || isPlaceholderTitle(name)) return undefined;
+  if (NOT_TITLE.test(name) || SECTION_START.test(name) || SECTION_NAME.test(name) || isPlaceholderTitle(name)) return undefined;
   return { value: stripNumber(unemphasized(first.title)), line: first.at + 1 };
 }
 

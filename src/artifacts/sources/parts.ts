@@ -37,7 +37,7 @@ const SECTION_KINDS: [RegExp, PartKind][] = [
 ];
 
 /** A level-1 heading starting with a section's name is that section, not the record's title. */
-const SECTION_START = /^(?:status|state|date|context|decisions?|consequences?|considered|options?|alternatives?|pros|background|problem|motivation|drivers|rationale|outcome|resolution|links|references|notes)\b/i;
+export const SECTION_START = /^(?:status|state|date|context|decisions?|consequences?|considered|options?|alternatives?|pros|background|problem|motivation|drivers|rationale|outcome|resolution|links|references|notes)\b/i;
 
 /** The kind of part a section title opens, or undefined (not a known section: inherits). */
 export function sectionKind(title: string): PartKind | undefined {

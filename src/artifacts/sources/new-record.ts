@@ -170,7 +170,14 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     .filter((a) => order(a.file) >= 0 && /\.(md|markdown)$/i.test(a.file))
     .sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
   let shape: RecordShape | undefined;
-  const textOf = (a: Artifact) => readFile(path.join(root, ...a.file.split('/')), 'utf8').catch(() => undefined);
+  // each record read once: the shape's model, the records compared with it, and sharedSections' read the same files
+  const read = new Map<string, Promise<string | undefined>>();
+  const textAt = (file: string) => {
+    let t = read.get(file);
+    if (!t) read.set(file, (t = readFile(path.join(root, ...file.split('/')), 'utf8').catch(() => undefined)));
+    return t;
+  };
+  const textOf = (a: Artifact) => textAt(a.file);
   let from = -1;
   for (let i = 0; i < newest.length && !shape; i++) {
     const text = await textOf(newest[i]!);
@@ -181,7 +188,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     shape = learnShape(text, { others, ...(number !== undefined ? { number } : {}) });
     if (shape) from = i;
   }
-  if (shape) shape = await sharedSections(shape, root, newest.filter((_, i) => i !== from).slice(0, 10).map((a) => a.file));
+  if (shape) shape = await sharedSections(shape, textAt, newest.filter((_, i) => i !== from).slice(0, 10).map((a) => a.file));
   const names = namePattern(newest[0]?.file);
   // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
   const template = await findTemplate(root, dir);
@@ -237,11 +244,11 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
  * records. A section another of the newest records also has stays, and so do the record's own
  * parts (context, decision, consequences, status); with no other record to compare, all stay.
  */
-async function sharedSections(shape: RecordShape, root: string, others: string[]): Promise<RecordShape> {
+async function sharedSections(shape: RecordShape, textAt: (file: string) => Promise<string | undefined>, others: string[]): Promise<RecordShape> {
   const seen = new Set<string>();
   let compared = 0;
   for (const f of others) {
-    const text = await readFile(path.join(root, ...f.split('/')), 'utf8').catch(() => undefined);
+    const text = await textAt(f);
     if (text === undefined) continue;
     compared++;
     for (const m of text.matchAll(/^#{2,6}[ \t]+(.+?)[ \t#]*$/gm)) seen.add(m[1]!.trim().toLowerCase());

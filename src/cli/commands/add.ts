@@ -117,8 +117,12 @@ function similarLines(c: ConflictCheck): string {
 
 /** The nearest record under the threshold, said so a restatement in other words is not passed over unseen. */
 function closestNote(c: ConflictCheck): string {
-  const x = c.closest;
-  return x ? ` at \u2265 ${c.threshold} (closest: ${x.id} ${x.title}, ${x.similarity.toFixed(2)}; read it before adding)` : '';
+  return c.closest ? ` at \u2265 ${c.threshold} (${closest(c.closest)}; read it before adding)` : '';
+}
+
+/** The closest record and its score, as both notes name it. */
+function closest(x: NonNullable<ConflictCheck['closest']>): string {
+  return `closest: ${x.id} ${x.title}, ${x.similarity.toFixed(2)}`;
 }
 
 async function confirm(question: string): Promise<boolean> {
@@ -139,7 +143,7 @@ function printResult(r: AddDecisionResult, o: AddCliOptions): void {
   const p = colors();
   if (r.outcome === 'written') {
     io().out(`${r.file}\n`);
-    io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : r.closest ? ` (closest: ${r.closest.id} ${r.closest.title}, ${r.closest.similarity.toFixed(2)}, under ${r.threshold})` : ''}\n`);
+    io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : r.closest ? ` (${closest(r.closest)}, under ${r.threshold})` : ''}\n`);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
   } else if (r.outcome === 'dry-run') {
     io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : `, nothing similar${closestNote(r)}`}\n`);

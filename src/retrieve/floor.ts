@@ -151,12 +151,14 @@ export interface EvidenceInput {
   codeWords?: CodeWords;
   /** the text asks (keywordQuery false): two words of it are no lookup unless meaning confirms the match (`unconfirmed`) */
   asked?: boolean;
+  /** for a question (`asked`): a hit whose keyword score is under it is evidence only where meaning puts it first (`unconfirmed` 0), or none without `unconfirmed` (keywordScoreFloor, DEC-113) */
+  scoreFloor?: number;
   /**
    * filled with the evidence a hit keeps when meaning does not find it too (DEC-106): a question
    * of two words ("Where can I adopt a puppy?", "Why no decimals for money?") met in one of them
    * counts ONE_WORD_SHARE of a lookup's share unless the semantic lane puts the same record first
    * (meaning confirms "money" for integer cents; nothing confirms "adopt" for a record that
-   * adopts a library)
+   * adopts a library); 0 for a question's hit under `scoreFloor` (DEC-113)
    */
   unconfirmed?: Map<string, number>;
   /** a text written as keywords (keywordQuery): the terms of each word as written, for LOOKUP_MISSED */
@@ -236,6 +238,35 @@ export const LOOKUP_WORDS = 6;
 /** What joins the calling agent's own terms to a query (MCP search_decisions): they widen it, they are not what it looks for. */
 export const AGENT_TERMS = ' \u2014 ';
 
+// @decision DEC-113
+/**
+ * A question's record says its words with weight (DEC-113): in its title, summary or keywords, or
+ * more than once, not a word each in passing. The keyword lane's BM25 score of a hit (record
+ * frequency, saturation, length and the fields' weights) tells that apart where the share of
+ * the question's words (textEvidence) does not: "How does the mobile app keep working offline and
+ * sync later?" meets a record that writes "keep", "working", "later" and "sync" once each in a
+ * long body (a share of 0.27, a score of 4.0). A question's hit scoring under the floor keeps its
+ * share only where the semantic lane puts the same record first (as `unconfirmed`, the way a
+ * two-word question met in one word does, DEC-106): meaning confirms a record met in passing
+ * ("Why no decimals for money?" and the integer-cents record); without it the hit is no
+ * evidence. Lookups written as keywords, whose one or two words score low by nature, are judged
+ * by their words (LOOKUP_MISSED). The score's scale grows with the records' count (a word in one
+ * record of n has an idf of log(1 + (n - 0.5) / 1.5)), so below SCORE_FLOOR_RECORDS records the
+ * floor shrinks with that idf: a folder of three records is not held to a larger one's scores.
+ * Measured over the eight development sets (bench/retrieval.mjs, bench/retrieval-far.mjs): 4 of
+ * 28 off-topic questions answered before get nothing, 9 of 59 software questions off the
+ * domain and 3 of 17 everyday ones, for one right answer lost (an obscure paraphrase, "Which
+ * paid tool photographs public pages…"); every file, symbol and keyword figure unchanged. The
+ * floor at 4 without the scaling answers as many and loses a question of a twelve-record set
+ * from its top 5; 5 loses 5 right answers; counting the hit for nothing even where meaning
+ * agrees empties one more software question and loses the money question (test/semantic).
+ */
+export const KEYWORD_SCORE_FLOOR = 4.5;
+export const SCORE_FLOOR_RECORDS = 20;
+const oneRecordIdf = (records: number): number => Math.log(1 + (Math.max(1, records) - 0.5) / 1.5);
+/** The keyword score a question's hit needs to count as evidence, in a set of `records` records. */
+export const keywordScoreFloor = (records: number): number => KEYWORD_SCORE_FLOOR * Math.min(1, oneRecordIdf(records) / oneRecordIdf(SCORE_FLOOR_RECORDS));
+
 /** The terms of each written word of a keyword query (its own words, not the agent's), or undefined when LOOKUP_MISSED does not apply. */
 export function lookupWords(text: string, termsOf: (word: string) => string[]): string[][] | undefined {
   if (!keywordQuery(text)) return undefined;
@@ -262,7 +293,7 @@ export function passagesOf(head: string, body: string, termsOf: (text: string) =
  * fewer (`passages` given) in two telling words or more, none of its passages (`passages`)
  * holding PASSAGE_SHARE of the question's weight, counts 0.
  */
-export function textEvidence(input: EvidenceInput & { unused?: boolean; passages?: (id: string) => readonly ReadonlySet<string>[] | undefined }, hits: readonly { id: string; matched: readonly string[] }[]): Map<string, number> {
+export function textEvidence(input: EvidenceInput & { unused?: boolean; passages?: (id: string) => readonly ReadonlySet<string>[] | undefined }, hits: readonly { id: string; matched: readonly string[]; score?: number }[]): Map<string, number> {
   const files = input.codeWords?.files ?? 0;
   const used = input.unused ? new Set(hits.flatMap((h) => h.matched)) : undefined;
   const w = new Map<string, number>();
@@ -290,6 +321,11 @@ export function textEvidence(input: EvidenceInput & { unused?: boolean; passages
     // a question of two words met in one of them: a lookup's whole share only when meaning puts the record first too
     else if (input.unused && lookup && input.asked && input.terms.size === 2 && weighty < 2) input.unconfirmed?.set(h.id, Math.min(1, (s * ONE_WORD_SHARE) / total));
     if (input.words && missesLookup(input.words, h.matched, w)) s = 0;
+    // a question met only in passing, no word of it said with weight: evidence only when meaning puts the record first too (DEC-113)
+    if (input.asked && input.scoreFloor !== undefined && (h.score ?? Infinity) < input.scoreFloor) {
+      if (input.unconfirmed) input.unconfirmed.set(h.id, 0);
+      else s = 0;
+    }
     // one telling word is ONE_WORD_SHARE's to judge; two or more must stand together
     if (short && weighty >= 2 && bestPassage(h.matched, input.passages!(h.id), w) < PASSAGE_SHARE * total) s = 0;
     out.set(h.id, Math.min(1, s / total));

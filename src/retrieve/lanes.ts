@@ -1,7 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import { queryOf, type KeywordHit } from './bm25.js';
-import { englishRanks, keywordQuery, lookupWords, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
+import { englishRanks, keywordQuery, keywordScoreFloor, lookupWords, PLACE_EVIDENCE_SCALE, SHORT_QUESTION_TERMS, textEvidence } from './floor.js';
 import { searchRecords } from './keyword-cache.js';
 import { camelNamesIn, formInRecord, shownWords, surfaceForms, terms as termsOf } from './text.js';
 import { mentionSignals, movedFileSignals, nearnessSignals, typeNameSignals } from './signals.js';
@@ -51,7 +51,8 @@ async function evidenceOf(q: LaneQuery, ctx: LaneContext, terms: Map<string, num
   // a text written as keywords is judged word by word too (LOOKUP_MISSED, DEC-106); the parts of
   // a file's name no record matches do not count against the question (fileTerms, DEC-105)
   const words = lookupWords(q.text, termsOf);
-  return textEvidence({ terms, forms, unused: true, asked: !keywordQuery(q.text), ...(unconfirmed ? { unconfirmed } : {}), ...(words ? { words } : {}), ...(q.fileTerms?.length ? { fileTerms: new Set(q.fileTerms) } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
+  const asked = !keywordQuery(q.text);
+  return textEvidence({ terms, forms, unused: true, asked, ...(asked ? { scoreFloor: keywordScoreFloor(ctx.set.artifacts.length) } : {}), ...(unconfirmed ? { unconfirmed } : {}), ...(words ? { words } : {}), ...(q.fileTerms?.length ? { fileTerms: new Set(q.fileTerms) } : {}), ...(rank ? { englishRank: rank } : {}), ...(codeWords ? { codeWords } : {}), ...(passages && index ? { passages: (id: string) => passages.passagesIn(index, id) } : {}) }, found);
 }
 
 /**

@@ -5,6 +5,7 @@ import { CtxError } from '../errors.js';
 import type { ArtifactSet } from './load.js';
 import type { Artifact } from './types.js';
 import { inRecordFolder, recordStem } from './sources/files.js';
+import { extraOf } from './sources/extra.js';
 
 /** `10`, `0010`, `adr-10`, `ADR 10`, `ADR_0010`: an optional prefix and a number, as people type a record's id. */
 const TYPED_NUMBER = /^(?:([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)[-_ ]?)?0*(\d+)$/;
@@ -14,8 +15,9 @@ const ID_NUMBER = /^(.*?)[-_]?0*(\d+)$/;
 /**
  * The records read from decision-record folders that a typed id names by number: same number
  * (leading zeros aside) and, when a prefix was typed, the same prefix (any case). Only those
- * records: their ids come from file numbers, which is how people refer to them ("ADR 10");
- * a frontmatter id is written out in full and a near miss of it gets a suggestion instead.
+ * records: their ids come from file numbers, which is how people refer to them ("ADR 10"), or
+ * their frontmatter ids sit in numbered files (named by that number too); another frontmatter
+ * id is written out in full and a near miss of it gets a suggestion instead.
  */
 export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
   const t = TYPED_NUMBER.exec(typed.trim());
@@ -25,7 +27,9 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
   const out: Artifact[] = [];
   for (const a of set.byId.values()) {
     if (a.format !== 'adr') continue;
-    const m = ID_NUMBER.exec(a.id);
+    // a frontmatter id in a numbered file (`id: 0003-use-x` in 0003-use-x.md) is named by the file's number
+    // and the folder's prefix (`3`, `ADR-3`), as people and other records call it
+    const m = ID_NUMBER.exec(a.id) ?? ID_NUMBER.exec(extraOf(a)?.nb ?? '');
     if (!m || Number(m[2]) !== n) continue;
     if (prefix !== undefined && m[1]!.toLowerCase() !== prefix) continue;
     out.push(a);

@@ -462,7 +462,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     keyLines,
     bodyLine: 1,
   };
-  // n: only an id taken from the file name is renumbered or found by number
-  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: id === adrIdFor(file, opts.prefix) ? fileNumber(file) : undefined });
+  // n: only an id taken from the file name is renumbered; a frontmatter id is still found by its file's number (nb)
+  const fromName = id === adrIdFor(file, opts.prefix);
+  const num = fileNumber(file);
+  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined });
   return { artifact, problems };
 }

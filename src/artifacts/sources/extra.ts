@@ -27,6 +27,12 @@ export interface SourceExtra {
   /** the number in the file name (adr), for references like "ADR 7" */
   n?: string;
   /**
+   * the reference by number a numbered file answers to when its id is written in its
+   * frontmatter (`ADR-0003` for `id: 0003-use-x` in 0003-use-x.md): "ADR 3" in another record
+   * still finds it, though it is never renumbered
+   */
+  nb?: string;
+  /**
    * relations of this record that another record's text states ("Superseded by [20…]" in
    * 0012 gives 0020 `supersedes: 0012`): [kind, target, the record whose text says so].
    * Set by finishing the set, so `show` and the map can say who said it.
@@ -37,7 +43,7 @@ export interface SourceExtra {
 const extras = new WeakMap<object, SourceExtra>();
 
 export function setExtra(a: Artifact, x: SourceExtra | undefined): void {
-  if (x && (x.f || x.mc?.length || x.rel?.length || x.n || x.by?.length)) extras.set(a, x);
+  if (x && (x.f || x.mc?.length || x.rel?.length || x.n || x.nb || x.by?.length)) extras.set(a, x);
 }
 
 export function extraOf(a: Artifact): SourceExtra | undefined {

@@ -5,6 +5,7 @@ import type { Artifact, LoadProblem, RelationKind } from '../types.js';
 import type { PathLookup } from '../../util/glob.js';
 import { extraOf, setExtra } from './extra.js';
 import { mentionPattern, resolveMentions } from './mentions.js';
+import { fileNumber } from './files.js';
 import { mapStatus } from './status.js';
 
 /**
@@ -54,6 +55,14 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const k = `${prefix.toLowerCase()}${Number(n)}`;
     if (a.id.endsWith(n) && !byNumber.has(k)) byNumber.set(k, a);
   }
+  // a record whose id is written in its frontmatter (`id: 0003-use-x`) answers to its file's
+  // number too, after the records named by number; of several with one number, the first by path
+  const byNb = artifacts.flatMap((a, i) => (extras[i]?.nb ? [[extras[i]!.nb!, a] as const] : [])).sort((x, y) => (x[1].file < y[1].file ? -1 : 1));
+  for (const [nb, a] of byNb) {
+    const m = /^(.*?)(\d+)$/.exec(nb)!;
+    const k = `${m[1]!.toLowerCase()}${Number(m[2])}`;
+    if (!byNumber.has(k)) byNumber.set(k, a);
+  }
   // a record's published page by `folder/slug`: its folder's name and its file name, with and without the number
   let bySlug: Map<string, string | null> | undefined;
   const slugOf = (key: string): string | undefined => {
@@ -100,7 +109,13 @@ export function finishSources(artifacts: Artifact[], config: Config, problems: L
     const namedRecord = named !== undefined && byId.has(named) ? named : undefined;
     if (target !== undefined && byId.has(target)) {
       const key = `${a.id}\0${line}\0${ref}`;
-      if (namedRecord && namedRecord !== target && !mismatched.has(key)) {
+      // "[ADR-0037](0037-b.md)" where two files are numbered 0037: the text names the number, and the link one of its records
+      const sameNumber = (): boolean => {
+        const n = /(\d+)$/.exec(ref.slice(cut + 1))?.[1];
+        const f = fileNumber(byId.get(target)!.file);
+        return n !== undefined && f !== undefined && Number(n) === Number(f);
+      };
+      if (namedRecord && namedRecord !== target && !mismatched.has(key) && !sameNumber()) {
         mismatched.add(key);
         problems.push({ file: a.file, line, rule: 'reference-disagrees', message: `a link's text names ${namedRecord} but it leads to ${byId.get(target)!.file} (${target}); read as a reference to ${target}: correct the text or the link` });
       }

@@ -22,7 +22,7 @@ function fixture() {
       '0013-park-poison-messages',
       'Park poison messages',
       'Accepted',
-      'Builds on [ADR 0012](0012-retry-with-backoff.md) and on [ADR 0012](0012-trace-every-message.md) for the trace id.',
+      'Builds on [ADR 0012](0012-retry-with-backoff.md) and on [ADR 0012](0012-trace-every-message.md) for the trace id.\n\n**Supersedes**: ADR 0011 §3 "Ordering" only; the rest of that record stands.',
     ),
   });
   repo.commit('records with frontmatter ids');
@@ -49,6 +49,15 @@ describe('records whose frontmatter id is their file name, in a numbered folder'
     const check = runCli(['check'], { cwd: fixture().dir });
     expect(check.stdout).not.toContain('broken-link');
     expect(check.stdout).not.toContain('reference-disagrees');
+  });
+
+  it('reads "Supersedes ADR 0011 §3" as an amendment: one section is replaced, the record stands', async () => {
+    const set = await load(fixture().dir);
+    const parked = set.byId.get('0013-park-poison-messages')!.relations;
+    expect(parked.supersedes).toBeUndefined();
+    expect(parked.amends).toEqual(['0011-queue-per-tenant']);
+    const check = runCli(['check'], { cwd: fixture().dir });
+    expect(check.stdout).not.toContain('superseded-still-active');
   });
 
   it('is named by its file number as people type it: one record, or the list of those sharing the number', () => {

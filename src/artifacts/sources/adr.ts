@@ -79,6 +79,9 @@ function phrasesIn(l: string): { end: number; start: number; kind: RelationKind;
 /** A sentence ends between a wording and a reference: a full stop, "!" or "?" and a capital or an opening bracket after it. */
 const SENTENCE_END = /[.!?]["')\]]*\s+["'([]?\p{Lu}/u;
 
+/** A section of a record named right after a reference to it: "ADR 0053 \u00a77" (a section sign), "[0053](...), section 7". */
+const SECTION_AFTER = /^\s*[,:(]?\s*(?:\u00a7|(?:sections?|clauses?|parts?)\s+\d)/i;
+
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
 
@@ -418,7 +421,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         continue;
       }
       // a Status section is where "Superseded by" is written without more; other wordings there are prose
-      rel.push([ph.kind, r.ref, i + 1, ph.dir]);
+      // "Supersedes ADR 0053, section 7": one section of the other record is replaced and the rest stands, an amendment
+      rel.push([ph.kind === 'supersedes' && ph.dir === 0 && SECTION_AFTER.test(l.slice(r.end)) ? 'amends' : ph.kind, r.ref, i + 1, ph.dir]);
     }
   }
   // a record whose status says it is superseded in part ("Partly superseded") still stands for the

@@ -82,6 +82,9 @@ const SENTENCE_END = /[.!?]["')\]]*\s+["'([]?\p{Lu}/u;
 /** A section of a record named right after a reference to it: "ADR 0053 \u00a77" (a section sign), "[0053](...), section 7". */
 const SECTION_AFTER = /^\s*[,:(]?\s*(?:\u00a7|(?:sections?|clauses?|parts?)\s+\d)/i;
 
+/** The line adr-tools writes in a Status section for a link to another record: a label, then `[N. Title](file)`. */
+const ADR_TOOLS_LINK = /^\s*\p{L}[\p{L}' -]{0,40}\s\[\d+\.\s[^\]]+\]\([^)\s]+\)\s*$/u;
+
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
 
@@ -412,7 +415,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       ph ??= phrases.find((p) => p.start >= r.at && !SENTENCE_END.test(l.slice(r.end, p.start)));
       if (!ph) {
         // a reference without wording: related, in a Related section or anywhere (a Status section's bare link is left out)
-        if (inStatus && !inRelated) continue;
+        // except the link adr-tools writes there for any label its `-l` was given ("Implements
+        // [5. Forever beta](0005-forever-beta.md)", "Implemented in …"): a relation of its own
+        if (inStatus && !inRelated && !ADR_TOOLS_LINK.test(l)) continue;
         if (r.ref.startsWith('~')) continue;
         // "ADR-0001" named in passing with no wording ("[#2263 ADR-0001][pr-2263]": a pull
         // request's title) relates only when a record has that number: a number nobody wrote

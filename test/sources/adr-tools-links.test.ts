@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
+import { openSnapshot } from '../../src/snapshot/index.js';
+import { makeRepo } from '../helpers/git-repo.js';
+import { runCli } from '../helpers/cli.js';
+
+/**
+ * adr-tools writes a link made with `adr new -l "5:Implements:Implemented in"` as a line of
+ * the Status section of both records, with whatever labels the team chose. Those are
+ * relations; a Status section's other bare links stay prose.
+ */
+const adr = (n: number, title: string, status: string) =>
+  `# ${n}. ${title}\n\nDate: 2023-05-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nSomething about ${title.toLowerCase()}.\n\n## Decision\n\nWe will do it.\n`;
+
+async function load(dir: string): Promise<ArtifactSet> {
+  const snapshot = await openSnapshot({ cwd: dir });
+  try {
+    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
+  } finally {
+    snapshot.close();
+  }
+}
+
+describe('links adr-tools writes in a Status section with custom labels', () => {
+  it('reads "Implements [N. Title](file)" and its reverse as related records; a bare link inside a status sentence is not one', async () => {
+    const repo = makeRepo({
+      '.adr-dir': 'doc/arch\n',
+      'doc/arch/0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', 'Accepted'),
+      'doc/arch/0002-write-down-the-old-choices.md': adr(2, 'Write down the old choices', 'Accepted\n\nRealised by [3. Stay in beta forever](0003-stay-in-beta-forever.md)'),
+      'doc/arch/0003-stay-in-beta-forever.md': adr(3, 'Stay in beta forever', 'Accepted\n\nRealises [2. Write down the old choices](0002-write-down-the-old-choices.md)'),
+      'doc/arch/0004-keep-a-changelog.md': adr(4, 'Keep a changelog', 'Accepted after the review of [the first record](0001-record-architecture-decisions.md) in May.'),
+    });
+    repo.commit('adr-tools folder');
+    const set = await load(repo.dir);
+    expect(set.byId.get('ADR-0002')!.relations).toEqual({ relates_to: ['ADR-0003'] });
+    expect(set.byId.get('ADR-0003')!.relations).toEqual({ relates_to: ['ADR-0002'] });
+    expect(set.byId.get('ADR-0003')!.status).toBe('accepted');
+    expect(set.byId.get('ADR-0004')!.relations).toEqual({});
+    const map = JSON.parse(runCli(['map', '--json', '--no-staleness'], { cwd: repo.dir }).stdout) as { edges: { source: string; target: string; kind: string }[] };
+    expect(map.edges.some((e) => [e.source, e.target].sort().join() === 'ADR-0002,ADR-0003')).toBe(true);
+    const check = runCli(['check'], { cwd: repo.dir });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+});

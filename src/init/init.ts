@@ -103,6 +103,17 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
     try {
       const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
       unmapped = set.problems.filter((p) => p.rule === 'status-unmapped').map(({ file, line, message }) => ({ file, line, message }));
+      // records that carry their own id (`id: 0003-use-x` in frontmatter) are not named prefix + number: say which ids they have
+      const innermost = [...sources].sort((a, b) => b.dir.length - a.dir.length);
+      const counts = new Map<DetectedSource, { all: number; own: string[] }>();
+      for (const a of set.byId.values()) {
+        const src = a.format === 'adr' ? innermost.find((o) => a.file.startsWith(o.dir + '/')) : undefined;
+        if (!src) continue;
+        const c = counts.get(src) ?? counts.set(src, { all: 0, own: [] }).get(src)!;
+        c.all++;
+        if (!a.id.startsWith(src.prefix)) c.own.push(a.id);
+      }
+      for (const [src, c] of counts) if (c.own.length * 2 > c.all) src.frontmatterId = c.own.sort()[0];
     } finally {
       snapshot.close();
     }

@@ -71,3 +71,15 @@ describe('records whose frontmatter id is their file name, in a numbered folder'
     expect(two.stderr).toContain('12 names 2 records: 0012-retry-with-backoff (docs/adr/0012-retry-with-backoff.md), 0012-trace-every-message (docs/adr/0012-trace-every-message.md)');
   });
 });
+
+describe('init in a folder of records that carry their own ids', () => {
+  it('says the ids come from the frontmatter, not prefix + number', () => {
+    const repo = fixture();
+    const init = runCli(['init'], { cwd: repo.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('docs/adr/  4 records, ids from their frontmatter (id: 0011-queue-per-tenant, …)');
+    expect(init.stdout).not.toContain('ids ADR-<number>');
+    const json = JSON.parse(runCli(['init', '--json'], { cwd: fixture().dir }).stdout) as { sources: { dir: string; frontmatterId?: string }[] };
+    expect(json.sources).toEqual([expect.objectContaining({ dir: 'docs/adr', frontmatterId: '0011-queue-per-tenant' })]);
+  });
+});

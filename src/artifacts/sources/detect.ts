@@ -10,6 +10,8 @@ export interface DetectedSource extends SourceConfig {
   records: number;
   /** its records are named by their date (`20200924-slug.md`), so their ids are prefix + file name, not prefix + number */
   dated?: boolean;
+  /** set by init once the records are read: most of them carry their own id in frontmatter (`id: 0003-use-x`); one of those ids */
+  frontmatterId?: string;
   /** the team's own pointer that named the folder (`.adr-dir`, `.log4brains.yml`); absent when found by its name */
   from?: string;
   /** found by its records' file names (`adr-001-….md`), not by the folder's name */

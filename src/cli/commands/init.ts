@@ -39,7 +39,7 @@ export function register(program: Command): void {
         io().out(`\n${p.bold(id.name)}: ${id.languages.join(', ') || 'no source languages found'}${id.frameworks.length ? `; ${id.frameworks.join(', ')}` : ''}\n`);
         if (r.sources.length) {
           io().out(`\nDecision records found, read in place (sources: in config.yaml):\n`);
-          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ids ${src.prefix}${src.dated ? '<date>-<name>' : '<number>'}${src.from ? ` (named by ${src.from})` : ''}\n`);
+          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ${src.frontmatterId ? `ids from their frontmatter (id: ${src.frontmatterId}, …)` : `ids ${src.prefix}${src.dated ? '<date>-<name>' : '<number>'}`}${src.from ? ` (named by ${src.from})` : ''}\n`);
         }
         for (const u of r.unmapped) io().out(`  ${p.yellow('unmapped status')} ${u.file}${u.line ? `:${u.line}` : ''}: ${u.message}\n`);
         if (r.agentRules.length) io().out(`\nAgent rule files found (kept as they are): ${r.agentRules.join(', ')}\n`);

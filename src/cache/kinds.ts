@@ -48,7 +48,7 @@ const kinds = [
   { name: 'code-graph-memo', area: 'code-graph', file: 'code-graph-memo.json', version: 2, codec: 'json', key: "the code graph's key, by the tree's identity" },
   { name: 'code-graph-asked', area: 'code-graph', file: 'code-graph-asked.json', version: 1, codec: 'json', key: "a question answered from the files that mattered to one file (DEC-089), by the tree's code paths and configs: the next one builds the whole graph" },
   { name: 'code-graph-blobs', area: 'code-graph', file: 'code-graph-blobs.json', version: 1, codec: 'json', key: "the code graph's inputs (blob ids, environment), by its key" },
-  { name: 'stale-results', area: 'staleness', file: 'stale-results.json', version: 3, codec: 'store', key: 'staleness judgements per record, by HEAD, record blob and anchor fingerprints' },
+  { name: 'stale-results', area: 'staleness', file: 'stale-results.json', version: 4, codec: 'store', key: 'staleness judgements per record, by HEAD, record blob and anchor fingerprints' },
   { name: 'staleness-symbols', area: 'staleness', file: 'staleness-symbols.json', version: 7, codec: 'store', key: 'anchor symbols per source blob and tag set' },
   { name: 'staleness-symbols-clean', area: 'staleness', file: 'staleness-symbols.clean', version: 7, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
   { name: 'staleness-symbols-log', area: 'staleness', file: 'staleness-symbols.log', version: 7, codec: 'journal', key: 'entries added since the last fold, by tag set' },

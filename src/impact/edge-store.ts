@@ -29,7 +29,7 @@ export interface EdgeStore {
 }
 
 /** Bump when what an origin yields, or the file's shape, changes: old files are then ignored. */
-const EDGE_CACHE_VERSION = 2;
+const EDGE_CACHE_VERSION = 3;
 
 /**
  * On disk, as columns (JSON parses a flat array of strings several times faster than an

@@ -5,7 +5,7 @@ import type { Artifact, LoadProblem, RelationKind } from '../types.js';
 import type { PathLookup } from '../../util/glob.js';
 import { extraOf, setExtra } from './extra.js';
 import { mentionPattern, resolveMentions } from './mentions.js';
-import { fileNumber } from './files.js';
+import { fileNumber, recordDir } from './files.js';
 import { mapStatus } from './status.js';
 
 /**
@@ -247,12 +247,15 @@ function dropRedundantRelatesTo(a: Artifact, byId: ReadonlyMap<string, Artifact>
  */
 export function resolveSetMentions(artifacts: Artifact[], index: PathLookup): void {
   let byFile: Set<string> | undefined;
+  let folders: Set<string> | undefined;
   for (const a of artifacts) {
     const mc = extraOf(a)?.mc;
     if (!mc?.length || a.origin !== 'repo') continue;
     byFile ??= new Set(artifacts.map((x) => x.file));
-    // a link to another record is a relation (or prose), not code
-    const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile!.has(m.target));
+    folders ??= new Set(artifacts.filter((x) => x.origin === 'repo').map((x) => recordDir(x.file)));
+    // a link to another record is a relation (or prose), not code; nor is the records folder
+    // ("the records under `docs/adr`"): as a mention it made every record and image in it code
+    const ms = resolveMentions(mc, index, a.file).filter((m) => !byFile!.has(m.target) && !folders!.has(m.target));
     if (ms.length) a.mentions = ms;
   }
 }

@@ -185,7 +185,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     // a few other records tell the folder's own lines (a site component under every title) from this record's (DEC-107)
     const others = (await Promise.all(newest.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined);
     const number = fileNumber(newest[i]!.file);
-    shape = learnShape(text, { others, ...(number !== undefined ? { number } : {}) });
+    shape = learnShape(text, { others, stem: recordStem(newest[i]!.file), ...(number !== undefined ? { number } : {}) });
     if (shape) from = i;
   }
   if (shape) shape = await sharedSections(shape, textAt, newest.filter((_, i) => i !== from).slice(0, 10).map((a) => a.file));
@@ -211,7 +211,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const text = fromTemplate
       ? fromTemplate.text
       : shape
-      ? renderShape(shape, { number: titleNumber, fileNumber: num, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
+      ? renderShape(shape, { number: titleNumber, fileNumber: num, stem: name, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr
         ? `---\nstatus: ${status.toLowerCase()}\ndate: ${o.date}\ndeciders: []\n${list('paths', c.paths)}${list('keywords', c.keywords)}---\n# ${title}\n\n## Context and Problem Statement\n\n${para(c.context)}## Considered Options\n\n## Decision Outcome\n\n${para(c.decision)}### Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`
         : `# ${names.dated !== undefined ? '' : `${n}. `}${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
@@ -221,7 +221,9 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const abs = path.join(root, ...file.split('/'));
     // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
     await containedPath(root, abs);
-    const result = { id: adrIdFor(file, src.prefix), file, abs, style: style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
+    // a folder whose records carry their file name as frontmatter id gives the new one its own
+    const ownId = !fromTemplate && shape?.frontmatter?.some((l) => /^id:\s*["']?\{stem\}/.test(l));
+    const result = { id: ownId ? name : adrIdFor(file, src.prefix), file, abs, style: style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
     if (o.dryRun) {
       if (existsSync(abs)) continue;
       return result;

@@ -15,6 +15,8 @@ export interface RecordFill {
   context?: string;
   decision?: string;
   consequences?: string;
+  /** the new record's file name without extension, for a frontmatter key that holds it (`id: {stem}`) */
+  stem?: string;
   /** MADR frontmatter lists (only where the shape has frontmatter) */
   paths?: string[];
   keywords?: string[];
@@ -56,6 +58,8 @@ export interface RecordShape {
   statusLower: boolean;
   /** how the model's Status section writes its value (`- **{v}**`), when it decorates it */
   statusLine?: string;
+  /** the model writes its status in frontmatter and again in its Status section: the new record too */
+  statusRepeated?: boolean;
 }
 
 export const roleOf = (title: string): Role => {
@@ -72,9 +76,9 @@ export const roleOf = (title: string): Role => {
  * The shape of one record's text, or undefined when it has no place for a status (a shape
  * git-ctx could not fill) or no level-1 title.
  */
-export function learnShape(text: string, opts: { number?: string; others?: readonly string[] } = {}): RecordShape | undefined {
+export function learnShape(text: string, opts: { number?: string; others?: readonly string[]; stem?: string } = {}): RecordShape | undefined {
   const fm = splitFrontmatter(text.replace(/\r\n/g, '\n'));
-  const learned = fm.hasFrontmatter ? frontmatterLines(fm.yaml, opts.number) : undefined;
+  const learned = fm.hasFrontmatter ? frontmatterLines(fm.yaml, opts.number, opts.stem) : undefined;
   const frontmatter = learned?.lines;
   const lines = fm.body.split('\n');
   const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
@@ -101,6 +105,7 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const sections: RecordShape['sections'] = [];
   const before: string[] = [];
   let statusValue: string | undefined;
+  let sectionStatus: string | undefined;
   for (const line of lines.slice(h1 + 1)) {
     const s = /^(#{2,4})\s+(.+?)\s*$/.exec(line);
     if (s) {
@@ -108,6 +113,7 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
       continue;
     }
     if (sections.length) {
+      if (sectionStatus === undefined && sections.at(-1)!.role === 'status' && line.trim()) sectionStatus = line.trim();
       if (statusValue === undefined && sections.at(-1)!.role === 'status' && line.trim()) statusValue = line.trim();
       continue;
     }
@@ -136,7 +142,9 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const statusLine = decorated && (decorated[1] || decorated[2]) ? `${decorated[1] ?? ''}${decorated[2] ?? ''}{v}${decorated[2] ?? ''}` : undefined;
   // a line every other record repeats under its title is the folder's, not this record's (a site component, a banner)
   const preamble = opts.others?.length ? before.filter((l) => opts.others!.every((o) => o.split('\n').some((x) => x.trim() === l))) : [];
-  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
+  const fmStatus = fm.hasFrontmatter ? /^status:[ \t]*["']?([^"'\n]*?)["']?[ \t]*$/m.exec(fm.yaml)?.[1] : undefined;
+  const statusRepeated = !!frontmatter && !!fmStatus && sectionStatus?.replace(/[*_]/g, '').replace(/^[-+]\s+/, '').trim().toLowerCase() === fmStatus.toLowerCase();
+  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(statusRepeated ? { statusRepeated } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
 }
 
 // @decision DEC-107
@@ -145,7 +153,7 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
  * model's number as its file name writes it: a key whose value is that number numbers the
  * new record too, padded or not, quoted or not, as the model writes it.
  */
-function frontmatterLines(yaml: string, number: string | undefined): { lines: string[]; capital: boolean } {
+function frontmatterLines(yaml: string, number: string | undefined, stem?: string): { lines: string[]; capital: boolean } {
   const lines: string[] = [];
   let capital = false;
   const rows = yaml.split('\n');
@@ -160,8 +168,10 @@ function frontmatterLines(yaml: string, number: string | undefined): { lines: st
     if (key === 'status') {
       capital = /^[A-Z][a-z]/.test(value);
       lines.push(`status: ${q}{status}${q}`);
-    } else if (key === 'date') lines.push(`date: ${q}{date}${q}`);
+    } else if (key === 'date' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !SITE_KEYS.has(key))) lines.push(`${key}: ${q}{date}${q}`);
     else if (key === 'title') lines.push('title: {title}');
+    // a key holding the record's file name (`id: 0012-use-queues`): the new record's own
+    else if (stem !== undefined && value === stem) lines.push(`${key}: ${q}{stem}${q}`);
     else if (key === 'paths' || key === 'keywords') continue;
     else if (SITE_KEYS.has(key)) {
       if (key !== 'permalink' && raw) lines.push(SITE_ORDER_KEYS.has(key) && /^\d+$/.test(value) ? `${key}: {n}` : rows[i]!);
@@ -169,7 +179,8 @@ function frontmatterLines(yaml: string, number: string | undefined): { lines: st
     else if (/^\[.*\]$/.test(raw) || block) lines.push(`${key}: []`);
   }
   if (!lines.some((l) => l.startsWith('status:'))) lines.unshift('status: {status}');
-  if (!lines.some((l) => l.startsWith('date:'))) lines.splice(lines.findIndex((l) => l.startsWith('status:')) + 1, 0, 'date: {date}');
+  // the record's date under another key (`created: 2024-03-01`) is where its date goes
+  if (!lines.some((l) => l.includes('{date}'))) lines.splice(lines.findIndex((l) => l.startsWith('status:')) + 1, 0, 'date: {date}');
   return { lines, capital };
 }
 
@@ -215,15 +226,15 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
   if (shape.frontmatter) {
     // frontmatter statuses are written lower case, as MADR's template does, unless the folder capitalises them
     const fmStatus = shape.frontmatterStatusCapital ? f.status.charAt(0).toUpperCase() + f.status.slice(1) : f.status.toLowerCase();
-    const fill: Record<string, string> = { status: fmStatus, date: f.date, title: JSON.stringify(f.title), n: String(Number(f.fileNumber ?? f.number)), N: f.fileNumber ?? f.number };
-    out += `---\n${shape.frontmatter.map((l) => `${l.replace(/\{(status|date|title|n|N)\}/g, (_m, k: string) => fill[k]!)}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n${shape.frontmatterGap ? '\n' : ''}`;
+    const fill: Record<string, string> = { status: fmStatus, date: f.date, title: JSON.stringify(f.title), n: String(Number(f.fileNumber ?? f.number)), N: f.fileNumber ?? f.number, stem: f.stem ?? '' };
+    out += `---\n${shape.frontmatter.map((l) => `${l.replace(/\{(status|date|title|n|N|stem)\}/g, (_m, k: string) => fill[k]!)}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n${shape.frontmatterGap ? '\n' : ''}`;
   }
   out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
   const written = new Set<string>();
   if (shape.meta.length) out += `\n${shape.meta.map((m) => m.line.replace('{v}', value(m.key))).join('\n')}\n`;
   if (shape.preamble?.length) out += `\n${shape.preamble.join('\n\n')}\n`;
   const parts = shape.sections.map((s) => {
-    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? (shape.frontmatter || shape.meta.some((m) => m.key === 'status') ? undefined : (shape.statusLine ?? '{v}').replace('{v}', status)) : f[s.role];
+    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? ((shape.frontmatter && !shape.statusRepeated) || shape.meta.some((m) => m.key === 'status') ? undefined : (shape.statusLine ?? '{v}').replace('{v}', status)) : f[s.role];
     if (s.role !== 'other') written.add(s.role);
     return `${s.hashes} ${s.title}\n${text?.trim() ? `\n${text.trim()}\n` : ''}`;
   });

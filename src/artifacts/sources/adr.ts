@@ -261,6 +261,14 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   }
   // metadata lines near the top (before the second section), rst field lists, tables
   const headEnd = Math.min(lines.length, Math.max(sections[1]?.at ?? 40, 40));
+  // "Status" alone on a line, its value on the next ("Status" / "**Draft**": a heading written
+  // without its underline), in the head and not a heading: a short value is the status
+  for (let i = startLine; !found.status && i < headEnd - 1; i++) {
+    if (!/^\s*(?:\*\*|__)?status(?:\*\*|__)?\s*$/i.test(lines[i]!) || sections.some((x) => x.at === i)) continue;
+    const v = plain(lines[i + 1]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, ''));
+    if (v && /\p{L}/u.test(v) && v.split(/\s+/).length <= 4) found.status = { value: v, line: i + 2 };
+    break;
+  }
   // a fenced block shows an example (a "```markdown" block holding "status: accepted"), not this record's metadata
   let metaFence = false;
   for (let i = startLine; i < lines.length; i++) {

@@ -329,6 +329,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const prefixRe = prefixPattern(opts.prefix);
   // "ADR 7", "ADR-0007", "ADR #7"
   const numbered = new RegExp(prefixRe.source.replace('[-_ ]?', '[-_ ]?#?\\s?'), 'gi');
+  // a folder given its own prefix (CORE-, one of several folders) whose records still call each
+  // other "ADR-0001", as the team numbers them: a loose reference to this folder's record
+  const aliased = /^adr\b|^adr[-_ ]/i.test(opts.prefix) ? undefined : new RegExp(prefixPattern('ADR-').source.replace('[-_ ]?', '[-_ ]?#?\\s?'), 'gi');
   /** The record a link's text names by prefix and number, as an alternative after `\u0001` (none: ''). */
   const labelRef = (label: string): string => {
     numbered.lastIndex = 0;
@@ -337,8 +340,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     return m ? '\u0001' + opts.prefix + m[1] : '';
   };
   /** References on a line and where each is written: record files linked, `ADR 7`/`ADR #7`, and (`~`, kept only when a record has the number) `#7`, `0007-…`. */
-  const refsIn = (l: string, phrased: boolean): { ref: string; at: number; end: number }[] => {
-    const out: { ref: string; at: number; end: number }[] = [];
+  const refsIn = (l: string, phrased: boolean): { ref: string; at: number; end: number; aliased?: boolean }[] => {
+    const out: { ref: string; at: number; end: number; aliased?: boolean }[] = [];
     const spans: [number, number][] = [];
     for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
@@ -374,6 +377,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
     const free = (i: number) => !spans.some(([a, b]) => i >= a && i < b);
     for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index, end: m.index + m[0].length });
+    if (aliased) for (const m of l.matchAll(aliased)) if (free(m.index)) out.push({ ref: '~' + opts.prefix + m[1], at: m.index, end: m.index + m[0].length, aliased: true });
     if (phrased) {
       for (const m of l.matchAll(/(?<![\w/&#])#(\d{1,5})\b|(?<![\w/.#-])(\d{3,5})-[A-Za-z][\w-]*/g)) if (free(m.index) && !out.some((o) => o.at === m.index)) out.push({ ref: '~' + opts.prefix + (m[1] ?? m[2]), at: m.index, end: m.index + m[0].length });
     }
@@ -426,11 +430,11 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
         // except the link adr-tools writes there for any label its `-l` was given ("Implements
         // [5. Forever beta](0005-forever-beta.md)", "Implemented in …"): a relation of its own
         if (inStatus && !inRelated && !ADR_TOOLS_LINK.test(l)) continue;
-        if (r.ref.startsWith('~')) continue;
+        if (r.ref.startsWith('~') && !r.aliased) continue;
         // "ADR-0001" named in passing with no wording ("[#2263 ADR-0001][pr-2263]": a pull
         // request's title) relates only when a record has that number: a number nobody wrote
         // a record for is the team's prose, not a broken reference that fails check
-        rel.push(['relates_to', /^[@^%]/.test(r.ref) ? r.ref : '~' + r.ref, i + 1, 0]);
+        rel.push(['relates_to', /^[@^%~]/.test(r.ref) ? r.ref : '~' + r.ref, i + 1, 0]);
         continue;
       }
       // a Status section is where "Superseded by" is written without more; other wordings there are prose

@@ -15,6 +15,7 @@ import { updateDecisionLog } from './decision-log.js';
 import { adrIdFor, fileDate, fileNumber, inRecordFolder, isTemplateFile, recordDir, recordStem } from './files.js';
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 import { fillTemplate, findTemplate } from './record-template.js';
+import { learnRstShape, renderRst, type RstShape } from './rst-record.js';
 import { withFolderMark } from './status-language.js';
 
 export interface NewRecordOptions {
@@ -189,9 +190,17 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     if (shape) from = i;
   }
   if (shape) shape = await sharedSections(shape, textAt, newest.filter((_, i) => i !== from).slice(0, 10).map((a) => a.file));
-  const names = namePattern(newest[0]?.file);
+  // a folder of reStructuredText records (more of them than markdown) gets one more, shaped like its newest
+  const rstFiles = inDir.filter((a) => order(a.file) >= 0 && /\.rst$/i.test(a.file)).sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
+  let rstShape: RstShape | undefined;
+  for (let i = 0; rstFiles.length > newest.length && i < rstFiles.length && !rstShape; i++) {
+    const text = await textOf(rstFiles[i]!);
+    if (text === undefined) continue;
+    rstShape = learnRstShape(text, (await Promise.all(rstFiles.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined));
+  }
+  const names = rstShape ? { ...namePattern(rstFiles[0]!.file.replace(/\.rst$/i, '.md')), ext: 'rst' } : namePattern(newest[0]?.file);
   // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
-  const template = await findTemplate(root, dir);
+  const template = rstShape ? undefined : await findTemplate(root, dir);
   const madr = shape ? shape.style === 'madr' : inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
   const title = o.title.trim() || 'Untitled decision';
   // in the folder's own marks ("✅ Accepted" where its records write them so)
@@ -210,6 +219,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const fromTemplate = template && fillTemplate(template.text, { number: titleNumber, title, status, date: o.date, titlePrefix: shape?.titlePrefix.replace('{n}', titleNumber), context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords });
     const text = fromTemplate
       ? fromTemplate.text
+      : rstShape
+      ? renderRst(rstShape, { number: String(n), title, status, context: c.context, decision: c.decision, consequences: c.consequences })
       : shape
       ? renderShape(shape, { number: titleNumber, fileNumber: num, stem: name, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr

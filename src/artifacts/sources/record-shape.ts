@@ -65,7 +65,7 @@ export interface RecordShape {
 export const roleOf = (title: string): Role => {
   const t = title.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
   if (t === 'status') return 'status';
-  if (/^(context|context and problem statement|problem statement|context and problem)$/.test(t)) return 'context';
+  if (/^(context|context and problem statement|problem statement|context and problem|background)$/.test(t)) return 'context';
   if (/^(decision|decision outcome|the decision)$/.test(t)) return 'decision';
   // "Outcomes" (with "Positive/Negative Outcomes" under it), "Consequences and Risks", "Implications": where a style weighs what follows
   if (/^(consequences?|outcomes|consequences and risks|implications)$/.test(t)) return 'consequences';

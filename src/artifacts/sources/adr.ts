@@ -85,6 +85,9 @@ const SECTION_AFTER = /^\s*[,:(]?\s*(?:\u00a7|(?:sections?|clauses?|parts?)\s+\d
 /** The line adr-tools writes in a Status section for a link to another record: a label, then `[N. Title](file)`. */
 const ADR_TOOLS_LINK = /^\s*\p{L}[\p{L}' -]{0,40}\s\[\d+\.\s[^\]]+\]\([^)\s]+\)\s*$/u;
 
+/** This record, named right after a wording: "superseded by this one", "… by this ADR". */
+const THIS_RECORD = /^\s*(?:this|the\s+present|the\s+current)\s+(?:one|record|adr|decision|document)\b/i;
+
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
 
@@ -439,7 +442,10 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       }
       // a Status section is where "Superseded by" is written without more; other wordings there are prose
       // "Supersedes ADR 0053, section 7": one section of the other record is replaced and the rest stands, an amendment
-      rel.push([ph.kind === 'supersedes' && ph.dir === 0 && SECTION_AFTER.test(l.slice(r.end)) ? 'amends' : ph.kind, r.ref, i + 1, ph.dir]);
+      // "ADR 07 …, which is superseded by this one": a wording after the reference whose other
+      // side is this record turns round (ADR 07 is the one superseded)
+      const dir = ph.start >= r.end && THIS_RECORD.test(l.slice(ph.end)) ? ((1 - ph.dir) as 0 | 1) : ph.dir;
+      rel.push([ph.kind === 'supersedes' && dir === 0 && SECTION_AFTER.test(l.slice(r.end)) ? 'amends' : ph.kind, r.ref, i + 1, dir]);
     }
   }
   // a record whose status says it is superseded in part ("Partly superseded") still stands for the

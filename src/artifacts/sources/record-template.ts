@@ -111,10 +111,13 @@ const yamlScalar = (s: string) => (/^[A-Za-z0-9][^:#'"{}[\],&*!|>%@`]*$/.test(s)
 export function fillTemplate(template: string, f: TemplateFill): { text: string; madr: boolean; guidance: string[] } {
   let yaml: string[] | undefined;
   let body = template;
-  const fm = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(template);
+  // a licence header in a comment before the frontmatter (REUSE's SPDX lines): kept, and the frontmatter still read
+  const headed = /^(?:[ \t]*\n)*<!--[\s\S]*?-->[ \t]*\n(?:[ \t]*\n)*(?=---[ \t]*\n)/.exec(template);
+  const lead = headed?.[0] ?? '';
+  const fm = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(template.slice(lead.length));
   if (fm) {
     yaml = fm[1]!.split('\n');
-    body = template.slice(fm[0].length);
+    body = template.slice(lead.length + fm[0].length);
   }
   let lines = body.split('\n');
   // a template led by how to use it ("# ADR template by …", "In each ADR file, write these
@@ -192,7 +195,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     out.push('', `## ${title}`, '', f[role]!.trim(), '');
   }
   let front = '';
-  if (yaml) front = `---\n${fillFrontmatter(yaml, f, statusHome, dateHome).join('\n')}\n---\n`;
+  if (yaml) front = `${lead}---\n${fillFrontmatter(yaml, f, statusHome, dateHome).join('\n')}\n---\n`;
   let text = front + out.map((l) => fillPlaceholders(l, f)).join('\n');
   if (!text.endsWith('\n')) text += '\n';
   return { text: text.replace(/\n{3,}/g, '\n\n'), madr, guidance };

@@ -27,4 +27,18 @@ describe('a template with a licence header before its frontmatter', () => {
     expect(show.stdout).toContain('status: proposed');
     expect(show.stdout).toContain('date: 2024-02-02');
   });
+
+  it('without a template, a folder of such records still gets a MADR record, with the header when every record shares it', () => {
+    const record = (title: string) => `${HEADER}---\nstatus: accepted\ndate: 2023-09-01\n---\n# ${title}\n\n## Context and Problem Statement\n\nWhy.\n\n## Decision Outcome\n\nChosen option: "it".\n`;
+    const repo = makeRepo({
+      'docs/decisions/01-use-websockets.md': record('Use websockets between peers'),
+      'docs/decisions/02-sign-messages.md': record('Sign every message'),
+    });
+    repo.commit('records');
+    const r = runCli(['new', 'decision', 'Compress messages between peers', '--date', '2024-02-02'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(path.join(repo.dir, 'docs/decisions/03-compress-messages-between-peers.md'), 'utf8');
+    expect(text.startsWith(`${HEADER}---\nstatus: proposed\ndate: 2024-02-02\n---\n# Compress messages between peers\n`)).toBe(true);
+    expect(text).toContain('## Decision Outcome');
+  });
 });

@@ -41,6 +41,8 @@ export interface RecordShape {
    * `nav_order: {n}`); other values, which belong to one record, are left out (DEC-107)
    */
   frontmatter?: string[];
+  /** a comment every record opens with before its frontmatter (a licence header), copied as written */
+  header?: string;
   /** a blank line between the frontmatter and the title, as the model leaves one */
   frontmatterGap?: boolean;
   /** the model's frontmatter status in capitals (`Accepted`), not lower case as MADR's template writes it */
@@ -62,6 +64,9 @@ export interface RecordShape {
   statusRepeated?: boolean;
 }
 
+/** An HTML comment opening a record, and the blank lines after it, when frontmatter follows. */
+const LICENCE_LEAD = /^(?:[ \t]*\n)*<!--[\s\S]*?-->[ \t]*\n(?:[ \t]*\n)*(?=---[ \t]*\n)/;
+
 export const roleOf = (title: string): Role => {
   const t = title.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
   if (t === 'status') return 'status';
@@ -77,7 +82,12 @@ export const roleOf = (title: string): Role => {
  * git-ctx could not fill) or no level-1 title.
  */
 export function learnShape(text: string, opts: { number?: string; others?: readonly string[]; stem?: string } = {}): RecordShape | undefined {
-  const fm = splitFrontmatter(text.replace(/\r\n/g, '\n'));
+  // a licence header in a comment before the frontmatter (REUSE's SPDX lines): the frontmatter is under it;
+  // the header is the folder's when every other record read opens with the same one
+  const unix = text.replace(/\r\n/g, '\n');
+  const lead = LICENCE_LEAD.exec(unix)?.[0] ?? '';
+  const fm = splitFrontmatter(unix.slice(lead.length));
+  const header = lead && opts.others?.length && opts.others.every((o) => o.replace(/\r\n/g, '\n').startsWith(lead)) ? lead : undefined;
   const learned = fm.hasFrontmatter ? frontmatterLines(fm.yaml, opts.number, opts.stem) : undefined;
   const frontmatter = learned?.lines;
   const lines = fm.body.split('\n');
@@ -144,7 +154,7 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const preamble = opts.others?.length ? before.filter((l) => opts.others!.every((o) => o.split('\n').some((x) => x.trim() === l))) : [];
   const fmStatus = fm.hasFrontmatter ? /^status:[ \t]*["']?([^"'\n]*?)["']?[ \t]*$/m.exec(fm.yaml)?.[1] : undefined;
   const statusRepeated = !!frontmatter && !!fmStatus && sectionStatus?.replace(/[*_]/g, '').replace(/^[-+]\s+/, '').trim().toLowerCase() === fmStatus.toLowerCase();
-  return { style: madr ? 'madr' : 'nygard', ...(frontmatter ? { frontmatter } : {}), ...(statusRepeated ? { statusRepeated } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
+  return { style: madr ? 'madr' : 'nygard', ...(header ? { header } : {}), ...(frontmatter ? { frontmatter } : {}), ...(statusRepeated ? { statusRepeated } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
 }
 
 // @decision DEC-107
@@ -222,7 +232,7 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
   const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
   const status = shape.statusLower ? f.status.toLowerCase() : f.status;
   const value = (k: 'status' | 'date') => (k === 'status' ? status : f.date);
-  let out = '';
+  let out = shape.header ?? '';
   if (shape.frontmatter) {
     // frontmatter statuses are written lower case, as MADR's template does, unless the folder capitalises them
     const fmStatus = shape.frontmatterStatusCapital ? f.status.charAt(0).toUpperCase() + f.status.slice(1) : f.status.toLowerCase();

@@ -39,6 +39,10 @@ describe('links adr-tools writes in a Status section with custom labels', () => 
     expect(set.byId.get('ADR-0004')!.relations).toEqual({});
     const map = JSON.parse(runCli(['map', '--json', '--no-staleness'], { cwd: repo.dir }).stdout) as { edges: { source: string; target: string; kind: string }[] };
     expect(map.edges.some((e) => [e.source, e.target].sort().join() === 'ADR-0002,ADR-0003')).toBe(true);
+    // both records state the symmetric relation: show says it once, as written, not again as computed
+    const show = runCli(['show', 'ADR-0002', '--depth', 'meta'], { cwd: repo.dir });
+    expect(show.stdout).toContain('relates_to (from the text): ADR-0003');
+    expect(show.stdout).not.toContain('(computed)');
     const check = runCli(['check'], { cwd: repo.dir });
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });

@@ -3,22 +3,29 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Artifact } from './types.js';
+import type { ArtifactSet } from './load.js';
 import { splitFrontmatter } from './parse.js';
-import { inRecordLanguage } from './sources/status-language.js';
+import { folderMark, inRecordLanguage, MARK_CHARS } from './sources/status-language.js';
 import { editFrontmatterText, readFrontmatterData, updateFrontmatter, type FrontmatterEdit } from './write.js';
 import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath } from '../util/contained.js';
 import { withLock } from '../git/lock.js';
 
+/** A mark just before a status word, and the markup between them ("✅ **"). */
+const LEADING_MARK = new RegExp(`(${MARK_CHARS}+)\\s*([*_]*)$`, 'u');
+
 /**
  * The status line of an ADR-format record (Nygard `## Status` section, `Status:` line, table
  * cell, or MADR frontmatter) with a new status written in place of the old one: only the
  * status text changes, in the record's own capitalisation; everything else stays byte for
  * byte. `line` is the 1-based line the parser read the status from; `old` the status as
- * written there (markup removed). Throws when the old status is not on that line.
+ * written there (markup removed). A mark before the old status (`✅ Accepted`) goes with it;
+ * the new one takes the mark the folder writes before its word (`❌ Superseded`, folderMark),
+ * where `folder` (the statuses the folder's records wrote) shows one. Throws when the old
+ * status is not on that line.
  */
-export function replaceAdrStatus(text: string, line: number, old: string, next: string, file?: string): string {
+export function replaceAdrStatus(text: string, line: number, old: string, next: string, file?: string, folder: readonly (string | undefined)[] = []): string {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const from = starts[line - 1];
@@ -29,8 +36,8 @@ export function replaceAdrStatus(text: string, line: number, old: string, next: 
   let at = old ? lower.indexOf(old.toLowerCase()) : -1;
   let len = old.length;
   if (at < 0) {
-    // markup inside the value ("**Accepted**"): replace its first word
-    const w = old.split(/\s+/)[0] ?? '';
+    // markup inside the value ("**Accepted**", "✅ **Accepted**"): replace its first word
+    const w = old.split(/\s+/).find((x) => /\p{L}/u.test(x)) ?? '';
     at = w ? lower.indexOf(w.toLowerCase()) : -1;
     len = w.length;
   }
@@ -43,7 +50,14 @@ export function replaceAdrStatus(text: string, line: number, old: string, next: 
   const local = inRecordLanguage(was.replace(/[^\p{L}\s]+/gu, ' ').trim(), next);
   const head = /^\p{L}+(?: (?:by|par|por|durch|door)\b)?/u.exec(local)?.[0] ?? '';
   const cased = letters.length > 1 && letters === letters.toUpperCase() ? head.toUpperCase() : /^\p{Lu}/u.test(letters) ? head.charAt(0).toUpperCase() + head.slice(1) : head;
-  const line2 = l.slice(0, at) + cased + local.slice(head.length) + l.slice(at + len);
+  const status = cased + local.slice(head.length);
+  // a mark the old status wrote before its markup ("✅ **Accepted**") goes with it too; the
+  // folder's mark for the new word takes its place
+  let pre = l.slice(0, at);
+  const before = LEADING_MARK.exec(pre);
+  const mark = folderMark(status, folder);
+  if (before) pre = pre.slice(0, before.index) + (mark ? `${mark} ` : '') + before[2];
+  const line2 = pre + (mark && !before ? `${mark} ` : '') + status + l.slice(at + len);
   return text.slice(0, from) + recolourBadge(line2, next) + text.slice(end);
 }
 
@@ -72,9 +86,10 @@ export function recolourBadge(line: string, status: string): string {
  * Write a status on a record in its own format: frontmatter `status:` (and the other
  * frontmatter edits given) for frontmatter artifacts and MADR records with frontmatter, the
  * status line for other ADR records (where `suffix`, e.g. a reason in parentheses, follows
- * the word). Under the file lock, atomic, inside the work tree.
+ * the word, and `folder`, the statuses the record's folder wrote, gives the status line the
+ * folder's mark). Under the file lock, atomic, inside the work tree.
  */
-export async function writeRecordStatus(root: string, a: Artifact, status: string, opts: { extra?: FrontmatterEdit[]; suffix?: string } = {}): Promise<boolean> {
+export async function writeRecordStatus(root: string, a: Artifact, status: string, opts: { extra?: FrontmatterEdit[]; suffix?: string; folder?: readonly (string | undefined)[] } = {}): Promise<boolean> {
   const abs = path.join(root, ...a.file.split('/'));
   if (a.format !== 'adr') {
     const r = await updateFrontmatter(abs, [{ op: 'set', path: 'status', value: status }, ...(opts.extra ?? [])]);
@@ -90,12 +105,18 @@ export async function writeRecordStatus(root: string, a: Artifact, status: strin
       const line = a.keyLines.status;
       const old = a.statusText ?? a.status;
       if (!line || !old) throw new CtxError('PARSE', `${a.id} has no status line to rewrite`, { file: a.file, hint: 'add a "## Status" section or a "Status:" line' });
-      after = replaceAdrStatus(before, line, old, status + (opts.suffix ?? ''), a.file);
+      after = replaceAdrStatus(before, line, old, status + (opts.suffix ?? ''), a.file, opts.folder);
     }
     if (after === before) return false;
     await writeFileAtomic(abs, after);
     return true;
   });
+}
+
+/** The statuses written by the records in `a`'s folder (writeRecordStatus's `folder`). */
+export function folderStatuses(set: ArtifactSet, a: Artifact): (string | undefined)[] {
+  const dir = path.posix.dirname(a.file);
+  return set.artifacts.filter((b) => b !== a && path.posix.dirname(b.file) === dir).map((b) => b.statusText);
 }
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.js';
-import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine } from '../artifacts/record-status.js';
+import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine, folderStatuses as FolderStatuses } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -32,18 +32,20 @@ const updateFrontmatter: typeof UpdateFrontmatter = async (...args) => (await im
 const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../artifacts/record-status.js')).writeRecordStatus(...args);
 const statusOnItsLine: typeof StatusOnItsLine = async (...args) => (await import('../artifacts/record-status.js')).statusOnItsLine(...args);
 const addAfterStatusLine: typeof AddAfterStatusLine = async (...args) => (await import('../artifacts/record-status.js')).addAfterStatusLine(...args);
+const folderStatuses = async (...args: Parameters<typeof FolderStatuses>) => (await import('../artifacts/record-status.js')).folderStatuses(...args);
 
 /**
  * Mark an artifact deprecated (status from the type's vocabulary), with an optional reason
- * written as `deprecated_reason`. Surgical: only those lines change.
+ * written as `deprecated_reason`. Surgical: only those lines change. With `set`, a status line
+ * takes the mark its folder writes before "Deprecated" (`⌛️ Deprecated`).
  */
-export async function deprecateArtifact(root: string, config: Config, a: Artifact, reason?: string): Promise<LifecycleResult> {
+export async function deprecateArtifact(root: string, config: Config, a: Artifact, reason?: string, set?: ArtifactSet): Promise<LifecycleResult> {
   repoOnly(a);
   checkStatus(config, a, 'deprecated');
   if (a.format === 'adr') {
     // a decision record keeps its format: the status line changes, the reason follows it
     if (a.status === 'deprecated') return { id: a.id, file: a.file, changed: false, status: 'deprecated' };
-    const changed = await writeRecordStatus(root, a, 'deprecated', { suffix: reason?.trim() ? ` (${reason.trim().replace(/\s+/g, ' ')})` : '' });
+    const changed = await writeRecordStatus(root, a, 'deprecated', { suffix: reason?.trim() ? ` (${reason.trim().replace(/\s+/g, ' ')})` : '', folder: set ? await folderStatuses(set, a) : [] });
     return { id: a.id, file: a.file, changed, status: 'deprecated' };
   }
   const edits: Record<string, unknown> = { status: 'deprecated' };
@@ -66,9 +68,10 @@ export function activeStatusFor(config: Config, type: string): string {
  * Reverse `deprecate`: the status back to the type's in-force one (or `status`), and the
  * `deprecated_reason` removed (DEC-022: a reason on a record in force would read as
  * current; the history keeps it in git). A superseded record is refused: the record that
- * supersedes it says it is replaced. ADR-format records: only the status line changes.
+ * supersedes it says it is replaced. ADR-format records: only the status line changes (with
+ * `set`, in the folder's mark for the status).
  */
-export async function activateArtifact(root: string, config: Config, a: Artifact, status?: string): Promise<LifecycleResult> {
+export async function activateArtifact(root: string, config: Config, a: Artifact, status?: string, set?: ArtifactSet): Promise<LifecycleResult> {
   repoOnly(a);
   const target = status?.trim() || activeStatusFor(config, a.type);
   checkStatus(config, a, target);
@@ -76,7 +79,7 @@ export async function activateArtifact(root: string, config: Config, a: Artifact
   if (a.status === 'superseded') throw new CtxError('USAGE', `${a.id} is superseded; activating it would leave two records in force`, { file: a.file, hint: 'deprecate or edit the record that supersedes it first, then set the status by hand' });
   if (a.format === 'adr') {
     if (a.status === target) return { id: a.id, file: a.file, changed: false, status: target };
-    const changed = await writeRecordStatus(root, a, target);
+    const changed = await writeRecordStatus(root, a, target, { folder: set ? await folderStatuses(set, a) : [] });
     return { id: a.id, file: a.file, changed, status: target };
   }
   const changed = await writeRecordStatus(root, a, target, { extra: [{ op: 'remove', path: 'deprecated_reason' }] });
@@ -112,7 +115,7 @@ export async function supersedeArtifact(root: string, config: Config, set: Artif
       const rel = path.posix.relative(path.posix.dirname(from.file), to.file);
       return `[${to.title.replace(/[[\]]/g, '')}](${rel.includes(' ') ? `<${rel}>` : rel})`;
     };
-    const oldChanged = older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id) ? false : await writeRecordStatus(root, older, 'superseded', { suffix: ` by ${linkTo(older, newer)}` });
+    const oldChanged = older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id) ? false : await writeRecordStatus(root, older, 'superseded', { suffix: ` by ${linkTo(older, newer)}`, folder: await folderStatuses(set, older) });
     const newChanged = (await statusOnItsLine(root, newer)) ? await addAfterStatusLine(root, newer, `Supersedes ${linkTo(newer, older)}`) : false;
     return [
       { id: newer.id, file: newer.file, changed: oldChanged || newChanged, status: newer.status },

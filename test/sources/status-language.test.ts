@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recolourBadge } from '../../src/artifacts/record-status.js';
+import { recolourBadge, replaceAdrStatus } from '../../src/artifacts/record-status.js';
 import { inRecordLanguage, withFolderMark } from '../../src/artifacts/sources/status-language.js';
 import { DEFAULT_STATUS_MAP, normalizeStatus } from '../../src/artifacts/sources/status.js';
 import { runCli } from '../helpers/cli.js';
@@ -89,5 +89,32 @@ describe("a new record's status in the folder's marks", () => {
     const text = readFileSync(path.join(repo.dir, 'architecture-decision-record/005-rotate-credentials-monthly.md'), 'utf8');
     expect(text).toContain('## Status\n\n\ud83e\udd14 Proposed\n');
     expect(statuses(repo.dir)['ADR-005']).toBe('proposed');
+  });
+
+  it("supersede and deprecate write the folder's mark for the new status, the old mark going with the old status", () => {
+    const rec = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nText.\n\n## Decision\n\nText.\n`;
+    const repo = makeRepo({
+      'architecture-decision-record/001-use-queues.md': rec(1, 'Use queues', '\u2705 Accepted'),
+      'architecture-decision-record/002-use-topics.md': rec(2, 'Use topics', '\u2705 Accepted'),
+      'architecture-decision-record/003-use-streams.md': rec(3, 'Use streams', '\u274c Superseded by [5. Use logs](005-use-logs.md)'),
+      'architecture-decision-record/004-use-files.md': rec(4, 'Use files', '\u274c Superseded by [5. Use logs](005-use-logs.md)'),
+      'architecture-decision-record/005-use-logs.md': rec(5, 'Use logs', '\u2705 **Accepted**'),
+    });
+    repo.commit('records');
+    const sup = cli(repo.dir, 'supersede', 'ADR-001', '--by', 'ADR-002');
+    expect(sup.code, sup.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'architecture-decision-record/001-use-queues.md'), 'utf8')).toContain('## Status\n\n\u274c Superseded by [Use topics](002-use-topics.md)\n');
+    // no record of the folder marks "Deprecated": the word is written plain, the green mark gone with "Accepted"; the markup stays
+    expect(cli(repo.dir, 'deprecate', 'ADR-005', '--reason', 'too slow').code).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'architecture-decision-record/005-use-logs.md'), 'utf8')).toContain('## Status\n\n**Deprecated (too slow)**\n');
+    expect(statuses(repo.dir)).toMatchObject({ 'ADR-001': 'superseded', 'ADR-002': 'accepted', 'ADR-005': 'deprecated' });
+  });
+
+  it('replaces a marked status with the mark the folder writes for the new word, or none', () => {
+    const folder = ['\u231b\ufe0f Deprecated', '\u231b\ufe0f Deprecated (old)', '\u2705 Accepted'];
+    expect(replaceAdrStatus('## Status\n\n\u2705 Accepted\n', 3, '\u2705 Accepted', 'deprecated', undefined, folder)).toBe('## Status\n\n\u231b\ufe0f Deprecated\n');
+    expect(replaceAdrStatus('Status: \u2705 **Accepted**\n', 1, '\u2705 Accepted', 'deprecated', undefined, folder)).toBe('Status: \u231b\ufe0f **Deprecated**\n');
+    expect(replaceAdrStatus('Status: \u2705 **Accepted**\n', 1, '\u2705 Accepted', 'rejected', undefined, folder)).toBe('Status: **Rejected**\n');
+    expect(replaceAdrStatus('Status: Accepted\n', 1, 'Accepted', 'deprecated', undefined, [])).toBe('Status: Deprecated\n');
   });
 });

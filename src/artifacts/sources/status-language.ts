@@ -47,18 +47,20 @@ export function inRecordLanguage(was: string, next: string): string {
   return word + (m[2] ? ` ${BY[known.lang]}` : '') + next.slice(m[0].length);
 }
 
-/** A mark before a status word: emoji and symbols (`✅`, `🤔`, `⌛️`), with their joiners and variation selectors. */
-const MARK = /^([\p{Extended_Pictographic}\p{So}\uFE0F\u200D]+)\s*(\p{L}+)/u;
+/** The characters of a mark before a status word: emoji and symbols (`✅`, `🤔`, `⌛️`), with their joiners and variation selectors. */
+export const MARK_CHARS = '[\\p{Extended_Pictographic}\\p{So}\\uFE0F\\u200D]';
+/** A mark before a status word, and the word. */
+const MARK = new RegExp(`^(${MARK_CHARS}+)\\s*(\\p{L}+)`, 'u');
 
 /**
- * `status` with the mark the folder writes before that word (ministryofjustice/cloud-platform
- * writes "✅ Accepted", "🤔 Proposed"), when most of the folder's records written with that
- * status word carry the same mark, and at least two do; else `status` as it is. `written` are
- * the statuses the folder's records wrote (Artifact.statusText).
+ * The mark the folder writes before a status word (ministryofjustice/cloud-platform writes
+ * "✅ Accepted", "🤔 Proposed"), when most of the folder's records written with that status
+ * word carry the same mark, and at least two do; else undefined. `written` are the statuses
+ * the folder's records wrote (Artifact.statusText).
  */
-export function withFolderMark(status: string, written: readonly (string | undefined)[]): string {
+export function folderMark(status: string, written: readonly (string | undefined)[]): string | undefined {
   const word = /^\p{L}+/u.exec(status.trim())?.[0]?.toLowerCase();
-  if (!word || MARK.test(status.trim())) return status;
+  if (!word) return undefined;
   const marks = new Map<string, number>();
   let same = 0;
   for (const w of written) {
@@ -70,5 +72,12 @@ export function withFolderMark(status: string, written: readonly (string | undef
     if (m) marks.set(m[1]!, (marks.get(m[1]!) ?? 0) + 1);
   }
   const [best] = [...marks].sort((a, b) => b[1] - a[1]);
-  return best && best[1] >= 2 && best[1] * 2 > same ? `${best[0]} ${status.trim()}` : status;
+  return best && best[1] >= 2 && best[1] * 2 > same ? best[0] : undefined;
+}
+
+/** `status` with the mark the folder writes before that word (folderMark); a mark already given stays as given. */
+export function withFolderMark(status: string, written: readonly (string | undefined)[]): string {
+  if (MARK.test(status.trim())) return status;
+  const mark = folderMark(status, written);
+  return mark ? `${mark} ${status.trim()}` : status;
 }

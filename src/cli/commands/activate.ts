@@ -21,7 +21,7 @@ export function register(program: Command): void {
   addRepoOptions(cmd, { at: false, staged: false }).action(async (id: string, o: ActivateCliOptions) => {
     const repo = await loadRepo(o);
     try {
-      const r = await activateArtifact(repo.snapshot.root, repo.config, requireArtifact(repo.set, id), o.status);
+      const r = await activateArtifact(repo.snapshot.root, repo.config, requireArtifact(repo.set, id), o.status, repo.set);
       if (o.json) io().out(JSON.stringify({ version: 1, ...r }, null, 2) + '\n');
       else io().out(`${r.id}: status ${r.status}${r.changed ? '' : ' (already)'}  ${r.file}\n`);
     } finally {

@@ -16,7 +16,7 @@ export function register(program: Command): void {
   addRepoOptions(cmd, { at: false, staged: false }).action(async (id: string, o: DeprecateCliOptions) => {
     const repo = await loadRepo(o);
     try {
-      const r = await deprecateArtifact(repo.snapshot.root, repo.config, requireArtifact(repo.set, id), o.reason);
+      const r = await deprecateArtifact(repo.snapshot.root, repo.config, requireArtifact(repo.set, id), o.reason, repo.set);
       io().out(`${r.id}: status deprecated${r.changed ? '' : ' (already)'}  ${r.file}\n`);
     } finally {
       repo.close();

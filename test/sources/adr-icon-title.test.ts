@@ -4,6 +4,8 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { stripNumber } from '../../src/artifacts/sources/adr-title.js';
+import { withFolderMark } from '../../src/artifacts/sources/status-language.js';
 
 // it-timo/goboot (the fourth retrieval dev set, DEC-078) heads every record "# 📄 ADR-NNN: Title"
 // with an emoji status; the icon kept the number in the title ("📄 ADR-007: Centralized …").
@@ -29,5 +31,15 @@ describe('an ADR title headed by an icon', () => {
     const list = runCli(['list', '--json'], { cwd: repo.dir });
     expect(list.code, list.stderr).toBe(0);
     expect((JSON.parse(list.stdout) as { artifacts: { id: string; title: string }[] }).artifacts.find((a) => a.id === 'ADR-007')?.title).toBe('Centralized Service Name Registry in types/names.go');
+  });
+
+  it("an icon before a title's number is any mark a status wears before its word (one definition of a mark)", () => {
+    for (const mark of ['\u{1F4C4}', '\u2705', '\u{1F914}', '\u231B\uFE0F', '\u{1F468}\u200D\u{1F4BB}', '\u2605']) {
+      expect(stripNumber(`${mark} ADR-007: Use queues`)).toBe('Use queues');
+      expect(withFolderMark('Accepted', [`${mark} Accepted`, `${mark} Accepted`])).toBe(`${mark} Accepted`);
+    }
+    // a letter, a digit or punctuation is no mark
+    expect(stripNumber('A 7: Use queues')).toBe('A 7: Use queues');
+    expect(withFolderMark('Accepted', ['- Accepted', '- Accepted'])).toBe('Accepted');
   });
 });

@@ -4,6 +4,7 @@ import { fileNumber } from './files.js';
 import { SECTION_START } from './parts.js';
 import { isPlaceholderTitle, unemphasized } from './placeholders.js';
 import { imageText } from './status.js';
+import { MARK_CHARS } from './status-language.js';
 
 /** Metadata found in the text: value and 1-based line. */
 export type Found = { value: string; line: number };
@@ -19,12 +20,15 @@ export function frontmatterTitle(title: string, file: string): string {
   return own !== undefined && lead && Number(lead[1]) === Number(own) ? stripNumber(title) || title : title;
 }
 
+/** A title's leading number, an icon before it (the same marks a status wears, MARK_CHARS), and what separates it from the title. */
+const LEADING_NUMBER = new RegExp(String.raw`^\s*(?:${MARK_CHARS}+\s*)?(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)`, 'u');
+
 /** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
 export function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon
     // before it (it-timo/goboot heads every record "# 📄 ADR-NNN: …") goes with it
-    .replace(/^\s*(?:[\p{Extended_Pictographic}\p{So}\uFE0F\u200D]+\s*)?(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)/u, '')
+    .replace(LEADING_NUMBER, '')
     // the template's number left unfilled ("# n. Django Templates", "# NNNN. Title"): no number
     // was written, and the placeholder is no word of the title
     .replace(/^\s*(?:n|N{1,4}|NUMBER|[Xx]{3,4})[.:]\s+(?=\S)/, '')

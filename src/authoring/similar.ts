@@ -91,7 +91,7 @@ export function draftText(d: DecisionDraft): string {
   return [title, title, d.decision, d.rationale ?? '', d.constraints ?? '', (d.keywords ?? []).join(' ')].join('\n');
 }
 
-/** Longest title deriveTitle writes, the ellipsis included. */
+/** Longest title deriveTitle writes. */
 const TITLE_MAX = 72;
 /** A cut is not made so early that the title says nothing. */
 const TITLE_MIN_CUT = 30;
@@ -107,8 +107,9 @@ const DANGLING = new Set([...CLAUSE_OPENERS, ...PHRASE_OPENERS, 'a', 'an', 'the'
  * semicolon or dash), whitespace collapsed, trailing punctuation dropped. A clause longer than
  * 72 characters is cut where a clause ends (at a comma, or before "so that", "because",
  * "which" …), else where a phrase ends (before "and", a preposition …), else at a word boundary, never after
- * a word that leaves the phrase hanging, and ends in "…" so a reader sees it was cut. The same
- * text always gives the same title.
+ * a word that leaves the phrase hanging. It ends there, with no ellipsis: a title is a heading
+ * and a file name, and the decision text below it holds the rest. The same text always gives
+ * the same title.
  */
 export function deriveTitle(decision: string): string {
   const flat = decision.replace(/\s+/g, ' ').trim();
@@ -118,9 +119,9 @@ export function deriveTitle(decision: string): string {
   const words = clause.split(' ');
   const text = (n: number) => words.slice(0, n).join(' ');
   const bare = (w: string | undefined) => (w ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+$/u, '');
-  // the most whole words that fit beside the ellipsis
+  // the most whole words that fit
   let fit = 1;
-  while (fit < words.length && text(fit + 1).length <= TITLE_MAX - 1) fit++;
+  while (fit < words.length && text(fit + 1).length <= TITLE_MAX) fit++;
   // the last boundary within them: where a clause ends (at a comma, or before a clause
   // opener), else where a phrase ends, else after the last word that fits
   const boundary = (opens: ReadonlySet<string>, atComma: boolean): number => {
@@ -130,7 +131,8 @@ export function deriveTitle(decision: string): string {
   let cut = boundary(CLAUSE_OPENERS, true) || boundary(PHRASE_OPENERS, false) || fit;
   while (cut > 1 && DANGLING.has(bare(words[cut - 1]!)) && text(cut - 1).length >= TITLE_MIN_CUT) cut--;
   const t = text(cut).replace(/[\s.,;:!?]+$/, '');
-  return `${upper(t.length > TITLE_MAX - 1 ? t.slice(0, TITLE_MAX - 1) : t)}\u2026`;
+  // one word longer than a title: its first characters, the only cut there is
+  return upper(t.length > TITLE_MAX ? t.slice(0, TITLE_MAX) : t);
 }
 
 /** The conflict threshold configured under `semantic.conflict_threshold`, else the default. */

@@ -31,21 +31,22 @@ function onTty(args: string[], cwd: string, input: string, env: NodeJS.ProcessEn
 }
 
 describe('deriveTitle', () => {
-  it('takes the first clause, trimmed; a longer one is cut where a clause or phrase ends, at most 72 characters with an ellipsis', () => {
+  it('takes the first clause, trimmed; a longer one is cut where a clause or phrase ends, at most 72 characters, with no ellipsis', () => {
     expect(deriveTitle('use ECB rates for conversion. They are free.')).toBe('Use ECB rates for conversion');
     expect(deriveTitle('  Postgres for reporting: the warehouse is too slow')).toBe('Postgres for reporting');
     // before the purpose clause ("so that …"), not in the middle of it
-    expect(deriveTitle(DUP)).toBe('Store an idempotency key for every charge in Redis…');
+    expect(deriveTitle(DUP)).toBe('Store an idempotency key for every charge in Redis');
     // at a comma before the clause that would not fit
-    expect(deriveTitle('Keep the public merchant API versioned by date headers, never by path segments, because clients pin versions')).toBe('Keep the public merchant API versioned by date headers…');
+    expect(deriveTitle('Keep the public merchant API versioned by date headers, never by path segments, because clients pin versions')).toBe('Keep the public merchant API versioned by date headers');
     // no clause boundary: before a phrase, never on a word that leaves it hanging ("for", "the")
-    expect(deriveTitle('We will use a single monorepository for all frontend and backend services including the shared libraries')).toBe('We will use a single monorepository for all frontend…');
-    // no boundary at all: the words that fit; one endless word: its first 71 characters
-    expect(deriveTitle('Every payment request sent to the gateway carries an idempotency key generated from the order id')).toBe('Every payment request sent to the gateway carries an idempotency key…');
-    expect(deriveTitle('x'.repeat(100))).toBe(`${'X'}${'x'.repeat(70)}…`);
+    expect(deriveTitle('We will use a single monorepository for all frontend and backend services including the shared libraries')).toBe('We will use a single monorepository for all frontend');
+    // no boundary at all: the words that fit; one endless word: its first 72 characters
+    expect(deriveTitle('Every payment request sent to the gateway carries an idempotency key generated from the order id')).toBe('Every payment request sent to the gateway carries an idempotency key');
+    expect(deriveTitle('x'.repeat(100))).toBe(`${'X'}${'x'.repeat(71)}`);
     for (const d of [DUP, 'a '.repeat(80), 'Use one queue per tenant and one worker pool per region with autoscaling limits set by the platform team']) {
       const t = deriveTitle(d);
       expect(t.length, t).toBeLessThanOrEqual(72);
+      expect(t, t).not.toMatch(/[\u2026,;:]$|\.\.\.$|\s$/);
       expect(deriveTitle(d)).toBe(t);
     }
   });

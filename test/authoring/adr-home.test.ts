@@ -108,7 +108,7 @@ describe('authoring where the records live: a MADR folder, the only source of th
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ outcome: 'written', id: 'ADR-004', format: 'madr', file: 'docs/decisions/adr-004-publish-the-api-contract-as-an-openapi-document-generated.md' });
     expect(readFileSync(path.join(repo.dir, j.file), 'utf8')).toMatch(
-      /^---\nstatus: accepted\ndate: \d{4}-\d{2}-\d{2}\nkeywords: \["openapi", "contract"\]\n---\n# Publish the API contract as an OpenAPI document generated…\n\n## Context and Problem Statement\n\nClient teams copy request shapes by hand\.\n\n## Considered Options\n\n## Decision Outcome\n\nPublish the API contract as an OpenAPI document generated from the routes\.\n\n### Consequences\n\n## More Information\n$/,
+      /^---\nstatus: accepted\ndate: \d{4}-\d{2}-\d{2}\nkeywords: \["openapi", "contract"\]\n---\n# Publish the API contract as an OpenAPI document generated\n\n## Context and Problem Statement\n\nClient teams copy request shapes by hand\.\n\n## Considered Options\n\n## Decision Outcome\n\nPublish the API contract as an OpenAPI document generated from the routes\.\n\n### Consequences\n\n## More Information\n$/,
     );
     const show = JSON.parse(runCli(['show', 'ADR-004', '--json'], { cwd: repo.dir }).stdout);
     expect(show).toMatchObject({ id: 'ADR-004', status: 'accepted', frontmatter: { keywords: ['openapi', 'contract'] } });

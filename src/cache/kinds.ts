@@ -37,9 +37,9 @@ export interface CacheKind {
 const kinds = [
   { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 54, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config", formerly: ['artifacts.json'] },
   { name: 'artifacts-tokens', area: 'artifacts', file: 'artifacts.tokens', version: 1, codec: 'json', keep: 4, key: "the finished set's key by the records folders' index tokens" },
-  { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 7, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
-  { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 7, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
-  { name: 'code-index-log', area: 'code-index', file: 'code-index.log', version: 7, codec: 'journal', key: "entries added since the last fold, by tag set" },
+  { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 8, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
+  { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 8, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
+  { name: 'code-index-log', area: 'code-index', file: 'code-index.log', version: 8, codec: 'journal', key: "entries added since the last fold, by tag set" },
   { name: 'code-index-kept', area: 'code-index', file: 'code-index.kept.json', version: 1, codec: 'json', key: "which files of the git index's listing carry a record (the rest are tag-free), by the index's stamp, the code index's version and the config's tags, selection and size bound" },
   { name: 'code-index-carriers', area: 'code-index', file: 'code-index.carriers.json', version: 1, codec: 'json', key: 'the files carrying tags at HEAD (pre-commit hook), by commit and config' },
   { name: 'code-graph-files', area: 'code-graph', file: 'code-graph-files.json', version: 1, codec: 'store', key: 'code graph facts per file, by blob id' },

@@ -7,6 +7,7 @@ const BY_EXT_TABLE: Record<string, CodeLanguage> = {
   rb: 'ruby',
   yml: 'yaml', yaml: 'yaml',
   toml: 'toml',
+  tf: 'hcl', tfvars: 'hcl', hcl: 'hcl',
   go: 'go',
   rs: 'rust',
   java: 'java',
@@ -64,6 +65,8 @@ export const COMMENT_SYNTAX: Record<Exclude<CodeLanguage, 'ts'>, CommentSyntax> 
   ruby: { line: ['#'], block: [['=begin', '=end']], strings: ['"', "'"] },
   yaml: { line: ['#'], block: [], strings: ['"', "'"] },
   toml: { line: ['#'], block: [], strings: ['"', "'"] },
+  // Terraform and HCL: `#` and `//` line comments, `/* */` blocks; strings in double quotes only
+  hcl: { line: ['#', '//'], block: [['/*', '*/']], strings: ['"'] },
   go: C_LIKE,
   rust: { line: ['//'], block: [['/*', '*/']], strings: ['"'] },
   java: C_LIKE,

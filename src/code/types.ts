@@ -6,6 +6,7 @@ export type CodeLanguage =
   | 'ruby'
   | 'yaml'
   | 'toml'
+  | 'hcl'
   | 'go'
   | 'rust'
   | 'java'

@@ -32,6 +32,8 @@ const LANGUAGE_BY_EXT: Record<string, string> = {
   '.hs': 'Haskell', '.clj': 'Clojure', '.lua': 'Lua', '.r': 'R', '.jl': 'Julia',
   '.sh': 'Shell', '.bash': 'Shell', '.zsh': 'Shell',
   '.sql': 'SQL', '.vue': 'Vue', '.svelte': 'Svelte',
+  // Terraform and other HashiCorp configuration: the code of an infrastructure repository
+  '.tf': 'HCL', '.tfvars': 'HCL', '.hcl': 'HCL',
 };
 
 /** npm dependency → framework or notable tool, in the order they are reported. */

@@ -110,6 +110,9 @@ describe('detection helpers', () => {
   it('orders languages by file count and skips vendored folders and .d.ts', () => {
     expect(languagesOf(['a.go', 'b.go', 'c.rs', 'd.ts', 'types.d.ts', 'vendor/x.py', 'node_modules/y.js', 'README.md'])).toEqual(['Go', 'Rust', 'TypeScript']);
   });
+  it('counts Terraform and other HCL files as code (HCL)', () => {
+    expect(languagesOf(['main.tf', 'variables.tf', 'prod.tfvars', 'terragrunt.hcl', 'scripts/plan.sh', 'README.md'])).toEqual(['HCL', 'Shell']);
+  });
   it('maps dependencies to frameworks once each', () => {
     expect(frameworksOf({ dependencies: { fastify: '1', prisma: '1', '@prisma/client': '1' }, devDependencies: { jest: '1' } })).toEqual(['Fastify', 'Prisma', 'Jest']);
   });

@@ -146,6 +146,27 @@ describe('annotations in other languages', () => {
   });
 });
 
+describe('annotations in Terraform and HCL', () => {
+  it('finds tags in #, // and /* */ comments of .tf, .tfvars and .hcl files, never in a string', async () => {
+    const { index, snapshot } = await indexOf({
+      'infra/main.tf': '# @decision DEC-TF-HASH\nresource "aws_s3_bucket" "logs" {\n  bucket = "logs # @decision DEC-TF-STRING"\n  // @spec SPEC-TF-SLASH\n  /* @norm NORM-TF-BLOCK */\n}\n',
+      'infra/prod.tfvars': 'region = "eu-west-1" # @decision DEC-TFVARS\n',
+      'infra/terragrunt.hcl': '// @spec SPEC-HCL\ninputs = {}\n',
+    });
+    try {
+      expect(index.annotations.map((a) => `${a.file}:${a.line} ${a.ids.join(',')}`)).toEqual([
+        'infra/main.tf:1 DEC-TF-HASH',
+        'infra/main.tf:4 SPEC-TF-SLASH',
+        'infra/main.tf:5 NORM-TF-BLOCK',
+        'infra/prod.tfvars:1 DEC-TFVARS',
+        'infra/terragrunt.hcl:1 SPEC-HCL',
+      ]);
+    } finally {
+      snapshot.close();
+    }
+  });
+});
+
 describe('tag and id parsing', () => {
   it('takes comma lists and id-shaped words, stops at prose', () => {
     expect(parseIds(' SPEC-A, SPEC-B')).toEqual(['SPEC-A', 'SPEC-B']);

@@ -3,15 +3,22 @@ import { agentVisible } from './sources/provenance.js';
 import { SITE_KEYS } from './sources/site-keys.js';
 import type { Artifact } from './types.js';
 
+/** Longest written status shown beside the mapped one: a longer one is a sentence, which the record's status line (and `show --json`) holds whole. */
+const WRITTEN_MAX = 60;
+
 /**
  * A status for people: the mapped one, with the words the record wrote beside it when they
  * differ in more than case (`accepted (written "[Approved]")`), so neither markup nor quoting
- * stands in for it.
+ * stands in for it. A status written as a long sentence ("Accepted on 2021-03-04 after the
+ * review by …") is not quoted whole: the mapped word, and the line that says more.
  */
-export function statusText(a: Pick<Artifact, 'status' | 'statusText'>): string | undefined {
+export function statusText(a: Pick<Artifact, 'status' | 'statusText'> & { keyLines?: Artifact['keyLines'] }): string | undefined {
   if (a.status === undefined) return undefined;
   // "Accepted" for accepted is the same word: only a different one is worth showing
-  return a.statusText !== undefined && a.statusText.toLowerCase() !== a.status.toLowerCase() ? `${a.status} (written ${JSON.stringify(a.statusText)})` : a.status;
+  if (a.statusText === undefined || a.statusText.toLowerCase() === a.status.toLowerCase()) return a.status;
+  if (a.statusText.length <= WRITTEN_MAX) return `${a.status} (written ${JSON.stringify(a.statusText)})`;
+  const line = a.keyLines?.status;
+  return `${a.status} (written at length${line ? ` on line ${line}` : ''})`;
 }
 
 /**

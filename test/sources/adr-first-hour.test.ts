@@ -92,6 +92,18 @@ describe('first hour: reading a record', () => {
     expect(r.stdout).not.toContain('{}');
     expect(r.stdout).toContain('(no metadata written in the record)');
   });
+
+  it('a status written as a long sentence shows as its mapped word and its line; --json keeps the sentence', () => {
+    const long = 'Accepted on 2021-03-04 after the review by the platform team, with the caveat that the migration must finish before the Q3 freeze';
+    const repo = makeRepo({ 'docs/adr/0001-use-postgres.md': `# 1. Use Postgres\n\nDate: 2021-03-04\n\n## Status\n\n${long}\n\n## Context\n\nWe need a database.\n\n## Decision\n\nUse Postgres.\n` });
+    repo.commit('records');
+    const meta = cli(repo.dir, 'show', 'ADR-0001', '--depth', 'meta');
+    expect(meta.code, meta.stderr).toBe(0);
+    expect(meta.stdout).toContain('status: accepted (written at length on line 7)\n');
+    expect(meta.stdout).not.toContain('platform team');
+    const json = JSON.parse(cli(repo.dir, 'show', 'ADR-0001', '--json').stdout) as { status: string; statusWritten: string };
+    expect(json).toMatchObject({ status: 'accepted', statusWritten: long });
+  });
 });
 
 describe('first hour: ids as people type them', () => {

@@ -73,7 +73,7 @@ const kinds = [
   { name: 'impact-graph', area: 'impact', file: 'impact-graph.json', version: 1, codec: 'json', key: 'the code graph importers and callers projection, by the graph key' },
   { name: 'impact-code-origins', area: 'impact', file: 'impact-code-origins.json', version: 1, codec: 'json', key: 'the code origins memo, by the code index' },
   { name: 'record-staged', area: 'evidence', file: 'record-staged.json', version: 1, codec: 'json', key: 'paths staged against HEAD (the episode dirty flag), by commit and index checksum' },
-  { name: 'moved-paths', area: 'check', file: 'moved-paths.json', version: 1, codec: 'json', keep: 2, key: 'where paths a record names but HEAD lacks were renamed to, by HEAD and the set of paths' },
+  { name: 'moved-paths', area: 'check', file: 'moved-paths.json', version: 1, codec: 'json', keep: 2, key: 'where paths records name but HEAD lacks were renamed to (broken-link and mention-moved in one walk), by HEAD and the paths each rule asks about' },
   { name: 'hook-mentions', area: 'hook', file: 'hook-mentions.json', version: 1, codec: 'json', key: "the records' mentioned paths that exist at HEAD, by commit (pre-commit hook)" },
   { name: 'agent-session', area: 'sessions', file: '*.json', home: 'agent-sessions', version: 1, codec: 'store', key: 'what the agent-read hook already showed a session, by session id' },
 ] as const satisfies readonly CacheKind[];

@@ -1,8 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { movedPaths } from '../../src/check/moved-paths.js';
+import { openSnapshot } from '../../src/snapshot/index.js';
 
 const CHARGE = 'export function charge(amount: number) {\n  return Math.round(amount);\n}\n';
 
@@ -47,5 +50,54 @@ describe('a path a record names that git history shows renamed', () => {
     repo.commit('drop the charge code');
     const after = runCli(['check'], { cwd: repo.dir });
     expect(after.stdout).not.toContain('mention-moved');
+  });
+
+  it('a cold check walks the history once for broken-link and mention-moved together, each path answered as a lookup of its own would be', async () => {
+    const repo = makeRepo({
+      '.contextia/config.yaml': 'sources:\n  - dir: doc/adr\n    format: adr\n    prefix: ADR-\n    type: decision\n',
+      'src/a.ts': CHARGE,
+      'doc/adr/0001-keep-records.md': '# 1. Keep records\n\n## Status\n\nAccepted\n\n## Decision\n\nWe keep records of decisions.\n',
+      'doc/adr/0002-charge-once.md': '# 2. Charge once\n\n## Status\n\nAccepted\n\n## Decision\n\nCharging lives in `src/a.ts` and `src/b.ts`; it follows [record 1](0001-keep-records.md).\n',
+    });
+    repo.commit('records and code');
+    repo.git('mv', 'src/a.ts', 'src/b.ts');
+    repo.commit('a to b');
+    mkdirSync(path.join(repo.dir, 'src/c'));
+    repo.git('mv', 'src/b.ts', 'src/c/c.ts');
+    repo.git('mv', 'doc/adr/0001-keep-records.md', 'doc/adr/0001-records.md');
+    repo.commit('b to c, record 1 renamed');
+
+    const walksOf = () => {
+      const trace = path.join(tmpdir(), `moved-trace-${process.pid}-${Date.now()}.txt`);
+      const check = runCli(['check'], { cwd: repo.dir, env: { GIT_TRACE: trace } });
+      const walks = readFileSync(trace, 'utf8').split('\n').filter((l) => l.includes('--diff-filter=D'));
+      rmSync(trace, { force: true });
+      return { check, walks };
+    };
+    const { check, walks } = walksOf();
+    expect(check.stdout).toContain('mentions src/a.ts, which moved to src/c/c.ts');
+    expect(check.stdout).toContain('mentions src/b.ts, which moved to src/c/c.ts');
+    expect(check.stdout).toContain('was renamed to doc/adr/0001-records.md');
+    // one walk for both rules' paths, not one per rule (b.ts, asked too, needs no second round)
+    expect(walks).toHaveLength(1);
+    expect(walks[0]).toContain(':(literal)doc/adr/0001-keep-records.md');
+    expect(walks[0]).toContain(':(literal)src/a.ts');
+    // and none on the same HEAD again
+    const again = walksOf();
+    expect(again.walks).toHaveLength(0);
+    expect(again.check.stdout).toBe(check.stdout);
+
+    // together or alone, the same answers: a.ts is followed through b.ts, which the other lookup asks for
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      // (each asked alone or together under its own key of the moved-paths cache)
+      const alone = new Map([...(await movedPaths(snapshot, [['src/a.ts']])), ...(await movedPaths(snapshot, [['src/b.ts', 'doc/adr/0001-keep-records.md']]))]);
+      const together = await movedPaths(snapshot, [['src/a.ts'], ['src/b.ts', 'doc/adr/0001-keep-records.md']]);
+      expect(Object.fromEntries(together)).toEqual(Object.fromEntries(alone));
+      expect([...together.keys()].sort()).toEqual(['doc/adr/0001-keep-records.md', 'src/a.ts', 'src/b.ts']);
+      expect(together.get('src/a.ts')).toMatchObject({ to: 'src/c/c.ts' });
+    } finally {
+      snapshot.close();
+    }
   });
 });

@@ -26,6 +26,64 @@ function graphOf(ctx: CheckContext): LinkGraph {
   return g;
 }
 
+type Edge = LinkGraph['edges'][number];
+
+/** Unresolved links (broken-link's), and the paths each linked document may be (beside the record, from the root). Once per run. */
+async function brokenLinks(ctx: CheckContext): Promise<{ broken: Edge[]; readings: Map<string, string[]> }> {
+  const kept = ctx.cache.get('broken-links') as { broken: Edge[]; readings: Map<string, string[]> } | undefined;
+  if (kept) return kept;
+  const broken: Edge[] = [];
+  for (const e of graphOf(ctx).edges) {
+    if (e.resolved) continue;
+    // a record read in place that links to a document of the tree which is no record (the
+    // design note beside an ADR folder) links to something that exists: not broken
+    if (DOCUMENT_PATH.test(e.to) && (await ctx.snapshot.blobOf(e.to)) !== undefined) continue;
+    broken.push(e);
+  }
+  const readings = new Map(broken.filter((e) => DOCUMENT_PATH.test(e.to)).map((e) => [e.to, pathReadings(e.to, ctx.set.byId.get(e.from)!.file)]));
+  ctx.cache.set('broken-links', { broken, readings });
+  return { broken, readings };
+}
+
+/** Files a record mentions that are gone at HEAD (mention-moved's), with the paths each may be. Once per run. */
+async function missingMentions(ctx: CheckContext): Promise<{ a: Artifact; readings: string[]; line: number }[]> {
+  const kept = ctx.cache.get('missing-mentions') as { a: Artifact; readings: string[]; line: number }[] | undefined;
+  if (kept) return kept;
+  // a stamped record's mentions are judged by staleness (moved, fixable by stamp --fix)
+  // a mention of a file that is gone resolves to nothing and is dropped from `mentions`:
+  // its readings (beside the record, from the root) are in the record's candidates
+  const named: { a: Artifact; readings: string[]; line: number }[] = [];
+  for (const a of ctx.set.artifacts) {
+    if (a.origin !== 'repo' || a.stamp) continue;
+    for (const [alts, at] of extraOf(a)?.mc ?? []) {
+      const files = alts.filter((p) => p.includes('/') && /\.[A-Za-z0-9]+$/.test(p) && !/[*?[{#]/.test(p));
+      if (!files.length || named.length >= MAX_MOVED_LOOKUPS) continue;
+      let present = false;
+      for (const p of files) if ((present = (await ctx.snapshot.blobOf(p)) !== undefined)) break;
+      if (!present) named.push({ a, readings: files, line: at });
+    }
+  }
+  ctx.cache.set('missing-mentions', named);
+  return named;
+}
+
+/**
+ * Where the missing paths of broken-link and mention-moved went: both rules' paths in one
+ * history walk per run (and, through the moved-paths cache kind, per HEAD), not one walk each.
+ */
+function movedOf(ctx: CheckContext): Promise<Map<string, MovedPath>> {
+  let p = ctx.cache.get('moved-paths') as Promise<Map<string, MovedPath>> | undefined;
+  if (!p) {
+    p = (async () => {
+      const linked = [...(await brokenLinks(ctx)).readings.values()].flat();
+      const mentioned = (await missingMentions(ctx)).flatMap((n) => n.readings);
+      return movedPaths(ctx.snapshot, [linked, mentioned]).catch(() => new Map<string, MovedPath>());
+    })();
+    ctx.cache.set('moved-paths', p);
+  }
+  return p;
+}
+
 /**
  * The line that names a broken target: the first at or after the key's line (`relations:`,
  * `links:`, an ADR's status line) that contains it, as written (`DEC-404`) or as a file name
@@ -188,20 +246,11 @@ export const CORE_RULES: Rule[] = [
     severity: 'error',
     description: 'a link, requires or relation naming an id that does not exist',
     run: async (ctx) => {
-      const g = graphOf(ctx);
       // a pinned record's link out of its folder to nothing in its upstream, found while loading (DEC-066)
       const res: RuleFinding[] = ctx.set.problems.filter((p) => p.rule === 'broken-link').map((p) => ({ rule: 'broken-link', severity: 'warning', file: p.file, message: p.message }));
-      const broken: (typeof g.edges)[number][] = [];
-      for (const e of g.edges) {
-        if (e.resolved) continue;
-        // a record read in place that links to a document of the tree which is no record (the
-        // design note beside an ADR folder) links to something that exists: not broken
-        if (DOCUMENT_PATH.test(e.to) && (await ctx.snapshot.blobOf(e.to)) !== undefined) continue;
-        broken.push(e);
-      }
-      // a linked file that git history shows renamed: where it went (one history walk for all)
-      const readings = new Map(broken.filter((e) => DOCUMENT_PATH.test(e.to)).map((e) => [e.to, pathReadings(e.to, ctx.set.byId.get(e.from)!.file)]));
-      const moved = readings.size ? await movedPaths(ctx.snapshot, [...readings.values()].flat()).catch(() => new Map<string, MovedPath>()) : new Map<string, MovedPath>();
+      const { broken, readings } = await brokenLinks(ctx);
+      // a linked file that git history shows renamed: where it went
+      const moved = readings.size ? await movedOf(ctx) : new Map<string, MovedPath>();
       for (const e of broken) {
         const a = ctx.set.byId.get(e.from)!;
         const key = e.kind === 'link' ? 'links' : e.kind === 'requires' ? 'requires' : a.keyLines.relations ? 'relations' : e.kind;
@@ -226,22 +275,9 @@ export const CORE_RULES: Rule[] = [
     severity: 'info',
     description: 'a record mentions a file that is gone at HEAD and that git history shows renamed',
     run: async (ctx) => {
-      // a stamped record's mentions are judged by staleness (moved, fixable by stamp --fix)
-      // a mention of a file that is gone resolves to nothing and is dropped from `mentions`:
-      // its readings (beside the record, from the root) are in the record's candidates
-      const named: { a: Artifact; readings: string[]; line: number }[] = [];
-      for (const a of ctx.set.artifacts) {
-        if (a.origin !== 'repo' || a.stamp) continue;
-        for (const [alts, at] of extraOf(a)?.mc ?? []) {
-          const files = alts.filter((p) => p.includes('/') && /\.[A-Za-z0-9]+$/.test(p) && !/[*?[{#]/.test(p));
-          if (!files.length || named.length >= MAX_MOVED_LOOKUPS) continue;
-          let present = false;
-          for (const p of files) if ((present = (await ctx.snapshot.blobOf(p)) !== undefined)) break;
-          if (!present) named.push({ a, readings: files, line: at });
-        }
-      }
+      const named = await missingMentions(ctx);
       if (!named.length) return [];
-      const moved = await movedPaths(ctx.snapshot, named.flatMap((n) => n.readings)).catch(() => new Map<string, MovedPath>());
+      const moved = await movedOf(ctx);
       const said = new Set<string>();
       const records = new Set(ctx.set.artifacts.map((a) => a.file));
       return named.flatMap(({ a, readings, line: at }) => {

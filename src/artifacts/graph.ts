@@ -80,6 +80,21 @@ export function reverseEdges(graph: LinkGraph, id: string): Record<string, strin
   return res;
 }
 
+/**
+ * The reverse edges worth showing beside a record's own relations: a symmetric relation both
+ * records state (relates_to, conflicts_with, co_decided: "Implements [5. …]" / "Implemented in
+ * [4. …]") is said once, as the record writes it, not again as computed.
+ */
+export function computedOnly(a: Artifact, reverse: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(reverse)) {
+    const own = (a.relations as Partial<Record<string, string[]>>)[k] ?? [];
+    const shown = v.filter((t) => !own.includes(t));
+    if (shown.length) out[k] = shown;
+  }
+  return out;
+}
+
 /** Find one cycle along edges of the given kinds, or undefined. Deterministic (ids in sorted order). */
 export function findCycles(graph: LinkGraph, kinds: EdgeKind[]): string[][] {
   const ids = [...graph.out.keys()].sort();

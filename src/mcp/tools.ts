@@ -1,7 +1,7 @@
 import { mentionedIn } from '../artifacts/sources/mentions.js';
 import { bodyAt } from '../artifacts/depth.js';
 import { metaText } from '../artifacts/meta-text.js';
-import { buildGraph, reverseEdges } from '../artifacts/graph.js';
+import { buildGraph, computedOnly, reverseEdges } from '../artifacts/graph.js';
 import type { ArtifactSet } from '../artifacts/load.js';
 import { requireArtifact } from '../artifacts/lookup.js';
 import type { Artifact, Depth } from '../artifacts/types.js';
@@ -77,7 +77,7 @@ async function withLiveSet<T>(ctx: ToolContext, state: RepoState, fn: (set: Arti
 /** The artifact as markdown at a depth, with its computed reverse edges. */
 export function renderArtifact(a: Artifact, depth: Depth, reverse: Record<string, string[]>): string {
   const lines = [`# ${a.id} [${[a.type, a.status, a.scope].filter(Boolean).join(' · ')}] ${a.title}`, `file: ${a.file} · depth: ${depth}`];
-  for (const [k, v] of Object.entries(reverse)) lines.push(`${k} (computed): ${v.join(', ')}`);
+  for (const [k, v] of Object.entries(computedOnly(a, reverse))) lines.push(`${k} (computed): ${v.join(', ')}`);
   // stamps and fingerprints are bookkeeping for git-ctx, noise to the agent reading this
   lines.push('---', metaText(a), '---');
   const body = bodyAt(a, depth);

@@ -4,6 +4,8 @@ import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { connect } from '../mcp/helpers.js';
+import { computedOnly } from '../../src/artifacts/graph.js';
 
 /**
  * adr-tools writes a link made with `adr new -l "5:Implements:Implemented in"` as a line of
@@ -43,6 +45,17 @@ describe('links adr-tools writes in a Status section with custom labels', () => 
     const show = runCli(['show', 'ADR-0002', '--depth', 'meta'], { cwd: repo.dir });
     expect(show.stdout).toContain('relates_to (from the text): ADR-0003');
     expect(show.stdout).not.toContain('(computed)');
+    // so does the record an agent reads through MCP
+    const c = await connect({ cwd: repo.dir });
+    try {
+      const read = await c.call('read_artifact', { id: 'ADR-0002', depth: 'meta' });
+      expect(read.text).not.toContain('(computed)');
+    } finally {
+      await c.close();
+    }
+    // a relation only the other record states is still shown as computed
+    expect(computedOnly({ ...set.byId.get('ADR-0002')!, relations: {} }, { relates_to: ['ADR-0003'] })).toEqual({ relates_to: ['ADR-0003'] });
+    expect(computedOnly(set.byId.get('ADR-0002')!, { relates_to: ['ADR-0003'], superseded_by: ['ADR-0009'] })).toEqual({ superseded_by: ['ADR-0009'] });
     const check = runCli(['check'], { cwd: repo.dir });
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });

@@ -3,7 +3,7 @@ import { bodyAt } from '../../artifacts/depth.js';
 import { metaText } from '../../artifacts/meta-text.js';
 import { confirmationLines } from '../../check/confirm/author.js';
 import { readConfirmations } from '../../check/confirm/read.js';
-import { buildGraph, reverseEdges, REVERSE_NAMES } from '../../artifacts/graph.js';
+import { buildGraph, computedOnly, reverseEdges, REVERSE_NAMES } from '../../artifacts/graph.js';
 import { relationStatedBy } from '../../artifacts/sources/extra.js';
 import { requireArtifact } from '../../artifacts/lookup.js';
 import type { Depth, RelationKind } from '../../artifacts/types.js';
@@ -52,12 +52,7 @@ export function register(program: Command): void {
       for (const x of problems) io().out(`${p.red('problem:')} ${x.file}${x.line ? `:${x.line}` : ''}: ${x.message} (${x.rule})\n`);
       for (const [k, v] of fromText) io().out(`${p.dim(`${k} (from the text):`)} ${v.join(', ')}\n`);
       for (const r of statedElsewhere) io().out(`${p.dim(`${r.kind}:`)} ${r.id} ${p.dim(`(${r.statedBy}'s text says it is ${REVERSE_NAMES[r.kind].replace(/_/g, ' ')} ${a.id}; this record's text does not say so)`)}\n`);
-      // a symmetric relation both records state (relates_to, conflicts_with, co_decided) is said once, as written
-      for (const [k, v] of Object.entries(reverse)) {
-        const own = (a.relations as Partial<Record<string, string[]>>)[k] ?? [];
-        const shown = v.filter((t) => !own.includes(t));
-        if (shown.length) io().out(`${p.dim(`${k} (computed):`)} ${shown.join(', ')}\n`);
-      }
+      for (const [k, v] of Object.entries(computedOnly(a, reverse))) io().out(`${p.dim(`${k} (computed):`)} ${v.join(', ')}\n`);
       // what `git ctx check` verifies of it (DEC-052)
       for (const line of confirmationLines(confirms.confirmations)) io().out(`${p.dim('confirms:')} ${line}\n`);
       for (const bad of confirms.problems) io().out(`${p.dim('confirms:')} ${p.red('malformed')} ${bad.message}\n`);

@@ -1,8 +1,8 @@
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, mergeConfig } from '../../src/config.js';
-import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
+import { mergeConfig } from '../../src/config.js';
+import type { ArtifactSet } from '../../src/artifacts/load.js';
 import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
 import { runCheck } from '../../src/check/run.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
@@ -14,6 +14,7 @@ import { runCli } from '../helpers/cli.js';
 import { analyzePullRequest } from '../../src/pr/analyze.js';
 import { renderPrComment } from '../../src/pr/render.js';
 import { connect } from '../mcp/helpers.js';
+import { loadSet as load } from '../helpers/artifact-set.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/adr-sources');
 
@@ -22,15 +23,6 @@ function fixtureRepo(): TestRepo {
   cpSync(FIXTURE, repo.dir, { recursive: true });
   repo.commit('fixture');
   return repo;
-}
-
-async function load(dir: string): Promise<ArtifactSet> {
-  const snapshot = await openSnapshot({ cwd: dir });
-  try {
-    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
-  } finally {
-    snapshot.close();
-  }
 }
 
 const pick = (set: ArtifactSet, id: string) => {

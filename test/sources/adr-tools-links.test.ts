@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
-import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
 import { connect } from '../mcp/helpers.js';
 import { computedOnly } from '../../src/artifacts/graph.js';
+import { loadSet as load } from '../helpers/artifact-set.js';
 
 /**
  * adr-tools writes a link made with `adr new -l "5:Implements:Implemented in"` as a line of
@@ -14,15 +12,6 @@ import { computedOnly } from '../../src/artifacts/graph.js';
  */
 const adr = (n: number, title: string, status: string) =>
   `# ${n}. ${title}\n\nDate: 2023-05-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nSomething about ${title.toLowerCase()}.\n\n## Decision\n\nWe will do it.\n`;
-
-async function load(dir: string): Promise<ArtifactSet> {
-  const snapshot = await openSnapshot({ cwd: dir });
-  try {
-    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
-  } finally {
-    snapshot.close();
-  }
-}
 
 describe('links adr-tools writes in a Status section with custom labels', () => {
   it('reads "Implements [N. Title](file)" and its reverse as related records; a bare link inside a status sentence is not one', async () => {

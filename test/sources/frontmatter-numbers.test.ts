@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
-import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { loadSet as load } from '../helpers/artifact-set.js';
 
 /**
  * A Nygard folder whose records carry YAML frontmatter with `id:` set to the file name (a
@@ -27,15 +25,6 @@ function fixture() {
   });
   repo.commit('records with frontmatter ids');
   return repo;
-}
-
-async function load(dir: string): Promise<ArtifactSet> {
-  const snapshot = await openSnapshot({ cwd: dir });
-  try {
-    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
-  } finally {
-    snapshot.close();
-  }
 }
 
 describe('records whose frontmatter id is their file name, in a numbered folder', () => {

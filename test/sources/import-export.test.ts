@@ -1,22 +1,12 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
-import { openSnapshot } from '../../src/snapshot/index.js';
+import type { ArtifactSet } from '../../src/artifacts/load.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { loadSet as load } from '../helpers/artifact-set.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/adr-sources');
-
-async function load(dir: string): Promise<ArtifactSet> {
-  const snapshot = await openSnapshot({ cwd: dir });
-  try {
-    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
-  } finally {
-    snapshot.close();
-  }
-}
 
 /** What must survive a conversion: identity, title, status (mapped and as written), date, relations, the record text. */
 const essence = (set: ArtifactSet) =>

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
+import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { buildGraph, reverseEdges } from '../../src/artifacts/graph.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCheck } from '../../src/check/run.js';
 import { runCli } from '../helpers/cli.js';
+import { loadSet as load } from '../helpers/artifact-set.js';
 
 /**
  * An adr-tools folder whose records point at each other in prose, the way real records do
@@ -47,15 +48,6 @@ function fixture(extra: Record<string, string> = {}) {
   });
   repo.commit('fixture');
   return repo;
-}
-
-async function load(dir: string): Promise<ArtifactSet> {
-  const snapshot = await openSnapshot({ cwd: dir });
-  try {
-    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
-  } finally {
-    snapshot.close();
-  }
 }
 
 describe('relations from prose, titles and mentions (issue 30 item 5)', () => {

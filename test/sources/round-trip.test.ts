@@ -1,24 +1,14 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { loadArtifactSet, type ArtifactSet } from '../../src/artifacts/load.js';
+import type { ArtifactSet } from '../../src/artifacts/load.js';
 import { splitFrontmatter } from '../../src/artifacts/parse.js';
 import { fileNumber } from '../../src/artifacts/sources/files.js';
-import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { loadSet as load } from '../helpers/artifact-set.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/adr-sources');
-
-async function load(dir: string): Promise<ArtifactSet> {
-  const snapshot = await openSnapshot({ cwd: dir });
-  try {
-    return await loadArtifactSet(snapshot, await loadConfig(snapshot));
-  } finally {
-    snapshot.close();
-  }
-}
 
 /**
  * "Lossless" (DEC-023): every record keeps its id, its number, title, status mapped and as

@@ -106,7 +106,7 @@ export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex 
     ids.push(a.id);
     const tf = new Map<string, number>();
     let len = 0;
-    const add = (text: string | undefined, weight: number) => {
+    const add = (text: string | undefined, weight: number, pairs = false) => {
       if (!text) return;
       const w = Math.round(weight * TF_SCALE);
       if (!w) return;
@@ -115,11 +115,11 @@ export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex 
         len += w;
       }
       // "WattTime" is also found as "watttime" by a search: indexed apart, not counted in the length (text.ts)
-      for (const t of joinedTerms(text)) tf.set(JOINED + t, (tf.get(JOINED + t) ?? 0) + w);
+      for (const t of joinedTerms(text, { pairs })) tf.set(JOINED + t, (tf.get(JOINED + t) ?? 0) + w);
       // "don't", "we'll": words the record wrote, no terms (text.ts)
       len += w * contractionCount(text);
     };
-    add(a.title, FIELD_WEIGHTS.title);
+    add(a.title, FIELD_WEIGHTS.title, true);
     add(a.id, FIELD_WEIGHTS.title);
     add(a.keywords.join(' '), FIELD_WEIGHTS.keywords);
     add(a.summary, FIELD_WEIGHTS.summary);

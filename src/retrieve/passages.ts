@@ -20,7 +20,10 @@ const termsOf = (text: string): string[] => [...terms(text), ...joinedTerms(text
 
 /** One record's passages as term lists (deduplicated per passage). */
 function recordPassages(a: Artifact): string[] {
-  return passagesOf(`${a.title}\n${a.id}\n${a.summary ?? ''}\n${a.keywords.join(' ')}`, a.body, termsOf).map((p) => [...p].join(' '));
+  const passages = passagesOf(`${a.title}\n${a.id}\n${a.summary ?? ''}\n${a.keywords.join(' ')}`, a.body, termsOf);
+  // the head holds the title's words side by side run together, as the keyword index does (bm25.ts)
+  for (const t of joinedTerms(a.title, { pairs: true })) passages[0]?.add(t);
+  return passages.map((p) => [...p].join(' '));
 }
 
 /** The passage index of a set's records, from the cache when their content is unchanged. */

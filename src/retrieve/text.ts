@@ -151,7 +151,7 @@ export function terms(text: string): string[] {
  * type it into a search. A record is indexed under these too (bm25.ts), apart from its words
  * and without their counting in its length: a search reads them as the word, nothing else does.
  */
-export function joinedTerms(text: string): string[] {
+export function joinedTerms(text: string, opts: { pairs?: boolean } = {}): string[] {
   const out: string[] = [];
   for (const raw of text.split(WORD_BREAK)) {
     // a word with no capital, or all capitals ("HTTP"), is one word already
@@ -159,8 +159,30 @@ export function joinedTerms(text: string): string[] {
     const t = joinedTerm(splitWords(raw));
     if (t !== undefined) out.push(t);
   }
+  // a compound written with a hyphen is the word people type run together ("front-end", "e-mail", "on-call")
+  for (const m of text.matchAll(HYPHENATED)) {
+    const t = joinedTerm(m[0].toLowerCase().split('-'));
+    if (t !== undefined) out.push(t);
+  }
+  // a title's words side by side are a compound written apart too ("Front End Technologies" → frontend)
+  if (opts.pairs) {
+    // words written apart, each of letters alone (a hyphenated compound is joined above)
+    // and within one clause: no pair across a comma, a colon or a closing bracket
+    const words = text.split(/\s+/);
+    for (let i = 0; i + 1 < words.length; i++) {
+      const a = words[i]!.replace(/^[("'`[]+/u, '');
+      const b = words[i + 1]!.replace(/[)"'`\].,;:!?]+$/u, '');
+      if (!/^\p{L}{2,}$/u.test(a) || !/^\p{L}{2,}$/u.test(b)) continue;
+      const t = joinedTerm([a.toLowerCase(), b.toLowerCase()]);
+      if (t !== undefined) out.push(t);
+    }
+  }
   return out;
 }
+
+// @decision DEC-114
+/** A hyphenated compound of two or three words of letters ("front-end", "read-only", "e-mail"). */
+const HYPHENATED = /(?<![\p{L}\p{N}-])\p{L}+(?:-\p{L}+){1,2}(?![\p{L}\p{N}-])/gu;
 
 /** The term of a name's words run together; undefined for one word, a stop word or a run too long to be a name. */
 function joinedTerm(words: readonly string[]): string | undefined {

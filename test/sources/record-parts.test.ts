@@ -135,6 +135,8 @@ describe('records as documents (issue 30 item 1, DEC-053)', () => {
     expect(derivedSummary('# DB\n\n## Decision Outcome\n\nChosen option: "MariaDB Connector", because comes out best \\(see below\\).\n')).toBe('Chosen option: "MariaDB Connector".');
     const lead = '> **Warning**\n> no longer used\n\n# `.env` File\n\nAny values in the `.env` file should not be required to run locally.\n\n## Making Changes\n\nAsk first.\n';
     expect(derivedSummary(lead)).toBe('Any values in the .env file should not be required to run locally.');
+    // backslash escapes are the characters they escape (a list flattened into "\\* React \\* Webpack"), code spans kept
+    expect(derivedSummary('Title\n=====\n\nDecision\n--------\n\nWe’ll use: \\* React \\* Webpack, and keep `a\\_b` as it is.\n', true)).toBe('We’ll use: React Webpack, and keep a\\_b as it is.');
     const long = `# T\n\n## Decision\n\n${'word '.repeat(80)}end\n`;
     const s = derivedSummary(long)!;
     expect(s.length).toBeLessThanOrEqual(240);

@@ -263,6 +263,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
       .replace(/`([^`]+)`/g, (_, c: string) => `\uE000${code.push(c) - 1}\uE000`)
+      // a backslash escape (markdown's and reStructuredText's "\*", "\_", "\(") is the character it escapes
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
       .replace(/\*{1,3}|`+|(?<![\w])_{1,2}|_{1,2}(?![\w])/g, '')
       .replace(/\uE000(\d+)\uE000/g, (_, i: string) => code[Number(i)]!)
       .replace(/\s+/g, ' ')

@@ -76,6 +76,23 @@ export function rewriteIdShorthand(commands: Command | Iterable<string>, argv: s
   return [argv[0]!, argv[1]!, 'context', ...argv.slice(2)];
 }
 
+/**
+ * Words people type for what a command of another name does (the issue that asked for the
+ * answers speaks of `why` and `reverse`): an unknown command among them gets the command to run,
+ * where commander's "did you mean" finds no name spelled alike.
+ */
+const COMMAND_FOR: Record<string, string> = {
+  why: 'every answer of git ctx for <file> and git ctx search <words> says why it was found (its evidence, per signal with --json)',
+  explain: 'every answer of git ctx for <file> and git ctx search <words> says why it was found (its evidence, per signal with --json)',
+  reverse: 'the relations other records state to a record are listed by git ctx show <id> (computed); what relies on it, by git ctx impact <id>',
+  find: 'git ctx search <words or a question> finds records; git ctx for <file> the records that concern a file',
+  ask: 'git ctx search <words or a question> finds records; git ctx for <file> the records that concern a file',
+  query: 'git ctx search <words or a question> finds records; git ctx for <file> the records that concern a file',
+  lint: 'git ctx check checks the records and the code they name',
+  validate: 'git ctx check checks the records and the code they name',
+  verify: 'git ctx check checks the records and the code they name; git ctx rules verify checks the rule files agents load',
+};
+
 /** File-system failures caused by the environment (SPEC-HOSTILE-001): one line naming the path, exit 2. */
 const ENVIRONMENT_ERRNOS = new Map([
   ['ENOTDIR', 'a file is where a directory was expected'],
@@ -93,6 +110,9 @@ export function handleError(e: unknown): number {
   if (e instanceof ExitCode) return e.code;
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    const word = e.code === 'commander.unknownCommand' ? /'([^']+)'/.exec(e.message)?.[1] : undefined;
+    const hint = word ? COMMAND_FOR[word.toLowerCase()] : undefined;
+    if (hint) io().err(`  hint: ${hint}\n`);
     return 2;
   }
   if (isCtxError(e)) {

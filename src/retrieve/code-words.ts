@@ -2,7 +2,7 @@
 
 import { memo } from '../cache/memo.js';
 import { othersCodeOf } from '../code/others-code.js';
-import { vendorFolderOf } from '../code/ungovernable.js';
+import { LOCKFILES, vendorFolderOf } from '../code/ungovernable.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { sha1 } from '../util/hash.js';
 import { extractPlaceTerms } from './extract.js';
@@ -30,10 +30,10 @@ const MAX_FILES = 1500;
 /** Bytes read per file: the head of a file carries its imports, names and doc comments. */
 const MAX_BYTES = 16_000;
 const VERSION = 'code-words-v5';
-const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte)$/i;
+const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte|tf|tfvars|hcl)$/i;
 
 /** Whether a path is code of the team's own by its name (not data, docs, configuration, build output). */
-const isCodeFile = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(dist|build)\//.test(p) && !/\.min\.js$/.test(p);
+const isCodeFile = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(dist|build)\//.test(p) && !/\.min\.js$/.test(p) && !LOCKFILES.has(p.slice(p.lastIndexOf('/') + 1));
 
 /** Whether a path is code these frequencies count, by its name alone (no vendor folder: others-code.ts's rule without the tree's attributes). */
 export const isCodePath = (p: string): boolean => isCodeFile(p) && vendorFolderOf(p) === undefined;

@@ -86,10 +86,10 @@ export function recolourBadge(line: string, status: string): string {
  * Write a status on a record in its own format: frontmatter `status:` (and the other
  * frontmatter edits given) for frontmatter artifacts and MADR records with frontmatter, the
  * status line for other ADR records (where `suffix`, e.g. a reason in parentheses, follows
- * the word, and `folder`, the statuses the record's folder wrote, gives the status line the
- * folder's mark). Under the file lock, atomic, inside the work tree.
+ * the word, and `set`, the record's set, gives the status line the mark its folder writes
+ * before that word). Under the file lock, atomic, inside the work tree.
  */
-export async function writeRecordStatus(root: string, a: Artifact, status: string, opts: { extra?: FrontmatterEdit[]; suffix?: string; folder?: readonly (string | undefined)[] } = {}): Promise<boolean> {
+export async function writeRecordStatus(root: string, a: Artifact, status: string, opts: { extra?: FrontmatterEdit[]; suffix?: string; set?: ArtifactSet } = {}): Promise<boolean> {
   const abs = path.join(root, ...a.file.split('/'));
   if (a.format !== 'adr') {
     const r = await updateFrontmatter(abs, [{ op: 'set', path: 'status', value: status }, ...(opts.extra ?? [])]);
@@ -105,7 +105,7 @@ export async function writeRecordStatus(root: string, a: Artifact, status: strin
       const line = a.keyLines.status;
       const old = a.statusText ?? a.status;
       if (!line || !old) throw new CtxError('PARSE', `${a.id} has no status line to rewrite`, { file: a.file, hint: 'add a "## Status" section or a "Status:" line' });
-      after = replaceAdrStatus(before, line, old, status + (opts.suffix ?? ''), a.file, opts.folder);
+      after = replaceAdrStatus(before, line, old, status + (opts.suffix ?? ''), a.file, opts.set ? folderStatuses(opts.set, a) : []);
     }
     if (after === before) return false;
     await writeFileAtomic(abs, after);
@@ -113,8 +113,8 @@ export async function writeRecordStatus(root: string, a: Artifact, status: strin
   });
 }
 
-/** The statuses written by the records in `a`'s folder (writeRecordStatus's `folder`). */
-export function folderStatuses(set: ArtifactSet, a: Artifact): (string | undefined)[] {
+/** The statuses written by the other records in `a`'s folder (replaceAdrStatus's `folder`). */
+function folderStatuses(set: ArtifactSet, a: Artifact): (string | undefined)[] {
   const dir = path.posix.dirname(a.file);
   return set.artifacts.filter((b) => b !== a && path.posix.dirname(b.file) === dir).map((b) => b.statusText);
 }

@@ -87,11 +87,11 @@ function reviewable(set: ArtifactSet, id: string): Artifact {
 
 async function review(root: string, set: ArtifactSet, a: Artifact, status: string, prov?: Provenance): Promise<ReviewResult> {
   if (provenanceInSidecar(a)) {
-    const changed = a.status === status ? false : await writeRecordStatus(root, a, status);
+    const changed = a.status === status ? false : await writeRecordStatus(root, a, status, { set });
     const side = prov ? await updateSidecarProvenance(root, set.config.dir, new Map([[a.id, prov]])) : undefined;
     return { id: a.id, file: a.file, status, changed, ...(side?.changed ? { sidecar: side.file } : {}) };
   }
   const extra = Object.entries(prov ?? {}).map(([k, v]) => ({ op: 'set' as const, path: k, value: v }));
-  const changed = await writeRecordStatus(root, a, status, { extra });
+  const changed = await writeRecordStatus(root, a, status, { extra, set });
   return { id: a.id, file: a.file, status, changed };
 }

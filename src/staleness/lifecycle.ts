@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.js';
-import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine, folderStatuses as FolderStatuses } from '../artifacts/record-status.js';
+import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
 
@@ -32,7 +32,6 @@ const updateFrontmatter: typeof UpdateFrontmatter = async (...args) => (await im
 const writeRecordStatus: typeof WriteRecordStatus = async (...args) => (await import('../artifacts/record-status.js')).writeRecordStatus(...args);
 const statusOnItsLine: typeof StatusOnItsLine = async (...args) => (await import('../artifacts/record-status.js')).statusOnItsLine(...args);
 const addAfterStatusLine: typeof AddAfterStatusLine = async (...args) => (await import('../artifacts/record-status.js')).addAfterStatusLine(...args);
-const folderStatuses = async (...args: Parameters<typeof FolderStatuses>) => (await import('../artifacts/record-status.js')).folderStatuses(...args);
 
 /**
  * Mark an artifact deprecated (status from the type's vocabulary), with an optional reason
@@ -45,7 +44,7 @@ export async function deprecateArtifact(root: string, config: Config, a: Artifac
   if (a.format === 'adr') {
     // a decision record keeps its format: the status line changes, the reason follows it
     if (a.status === 'deprecated') return { id: a.id, file: a.file, changed: false, status: 'deprecated' };
-    const changed = await writeRecordStatus(root, a, 'deprecated', { suffix: reason?.trim() ? ` (${reason.trim().replace(/\s+/g, ' ')})` : '', folder: set ? await folderStatuses(set, a) : [] });
+    const changed = await writeRecordStatus(root, a, 'deprecated', { suffix: reason?.trim() ? ` (${reason.trim().replace(/\s+/g, ' ')})` : '', ...(set ? { set } : {}) });
     return { id: a.id, file: a.file, changed, status: 'deprecated' };
   }
   const edits: Record<string, unknown> = { status: 'deprecated' };
@@ -79,7 +78,7 @@ export async function activateArtifact(root: string, config: Config, a: Artifact
   if (a.status === 'superseded') throw new CtxError('USAGE', `${a.id} is superseded; activating it would leave two records in force`, { file: a.file, hint: 'deprecate or edit the record that supersedes it first, then set the status by hand' });
   if (a.format === 'adr') {
     if (a.status === target) return { id: a.id, file: a.file, changed: false, status: target };
-    const changed = await writeRecordStatus(root, a, target, { folder: set ? await folderStatuses(set, a) : [] });
+    const changed = await writeRecordStatus(root, a, target, set ? { set } : {});
     return { id: a.id, file: a.file, changed, status: target };
   }
   const changed = await writeRecordStatus(root, a, target, { extra: [{ op: 'remove', path: 'deprecated_reason' }] });
@@ -115,7 +114,7 @@ export async function supersedeArtifact(root: string, config: Config, set: Artif
       const rel = path.posix.relative(path.posix.dirname(from.file), to.file);
       return `[${to.title.replace(/[[\]]/g, '')}](${rel.includes(' ') ? `<${rel}>` : rel})`;
     };
-    const oldChanged = older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id) ? false : await writeRecordStatus(root, older, 'superseded', { suffix: ` by ${linkTo(older, newer)}`, folder: await folderStatuses(set, older) });
+    const oldChanged = older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id) ? false : await writeRecordStatus(root, older, 'superseded', { suffix: ` by ${linkTo(older, newer)}`, set });
     const newChanged = (await statusOnItsLine(root, newer)) ? await addAfterStatusLine(root, newer, `Supersedes ${linkTo(newer, older)}`) : false;
     return [
       { id: newer.id, file: newer.file, changed: oldChanged || newChanged, status: newer.status },

@@ -110,6 +110,23 @@ describe("a new record's status in the folder's marks", () => {
     expect(statuses(repo.dir)).toMatchObject({ 'ADR-001': 'superseded', 'ADR-002': 'accepted', 'ADR-005': 'deprecated' });
   });
 
+  it("confirm and reject write the folder's mark too, as supersede and deprecate do", () => {
+    const rec = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-02-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nText.\n\n## Decision\n\nText.\n`;
+    const repo = makeRepo({
+      'architecture-decision-record/001-use-queues.md': rec(1, 'Use queues', '\u2705 Accepted'),
+      'architecture-decision-record/002-use-topics.md': rec(2, 'Use topics', '\u2705 Accepted'),
+      'architecture-decision-record/003-use-streams.md': rec(3, 'Use streams', '\ud83e\udd14 Proposed'),
+      'architecture-decision-record/004-use-files.md': rec(4, 'Use files', '\ud83e\udd14 Proposed'),
+    });
+    repo.commit('records');
+    const ok = cli(repo.dir, 'confirm', 'ADR-003');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'architecture-decision-record/003-use-streams.md'), 'utf8')).toContain('## Status\n\n\u2705 Accepted\n');
+    // no record of the folder marks "Rejected": written plain, the proposal's mark gone with its word
+    expect(cli(repo.dir, 'reject', 'ADR-004').code).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'architecture-decision-record/004-use-files.md'), 'utf8')).toContain('## Status\n\nRejected\n');
+  });
+
   it('replaces a marked status with the mark the folder writes for the new word, or none', () => {
     const folder = ['\u231b\ufe0f Deprecated', '\u231b\ufe0f Deprecated (old)', '\u2705 Accepted'];
     expect(replaceAdrStatus('## Status\n\n\u2705 Accepted\n', 3, '\u2705 Accepted', 'deprecated', undefined, folder)).toBe('## Status\n\n\u231b\ufe0f Deprecated\n');

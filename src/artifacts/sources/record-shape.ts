@@ -65,7 +65,7 @@ export interface RecordShape {
 }
 
 /** An HTML comment opening a record, and the blank lines after it, when frontmatter follows. */
-const LICENCE_LEAD = /^(?:[ \t]*\n)*<!--[\s\S]*?-->[ \t]*\n(?:[ \t]*\n)*(?=---[ \t]*\n)/;
+export const LICENCE_LEAD = /^(?:[ \t]*\n)*<!--[\s\S]*?-->[ \t]*\n(?:[ \t]*\n)*(?=---[ \t]*\n)/;
 
 export const roleOf = (title: string): Role => {
   const t = title.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
@@ -123,8 +123,11 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
       continue;
     }
     if (sections.length) {
-      if (sectionStatus === undefined && sections.at(-1)!.role === 'status' && line.trim()) sectionStatus = line.trim();
-      if (statusValue === undefined && sections.at(-1)!.role === 'status' && line.trim()) statusValue = line.trim();
+      // the Status section's first line (a meta `Status:` line above may have given statusValue already)
+      if (sections.at(-1)!.role === 'status' && line.trim()) {
+        sectionStatus ??= line.trim();
+        statusValue ??= line.trim();
+      }
       continue;
     }
     // `Date: 2020-01-01`, `* Status: accepted`, `- Date: …`, `**Status:** …`

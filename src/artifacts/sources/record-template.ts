@@ -7,7 +7,7 @@ import type { ArtifactSet } from '../load.js';
 import type { Artifact } from '../types.js';
 import { isTemplateFile } from './files.js';
 import { isPlaceholderTitle } from './placeholders.js';
-import { roleOf, type RecordFill, type Role } from './record-shape.js';
+import { LICENCE_LEAD, roleOf, type RecordFill, type Role } from './record-shape.js';
 import { SITE_ORDER_KEYS } from './site-keys.js';
 
 /** Folders beside the records where a team keeps its template (adr-tools reads `templates/template.md`). */
@@ -112,7 +112,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   let yaml: string[] | undefined;
   let body = template;
   // a licence header in a comment before the frontmatter (REUSE's SPDX lines): kept, and the frontmatter still read
-  const headed = /^(?:[ \t]*\n)*<!--[\s\S]*?-->[ \t]*\n(?:[ \t]*\n)*(?=---[ \t]*\n)/.exec(template);
+  const headed = LICENCE_LEAD.exec(template);
   const lead = headed?.[0] ?? '';
   const fm = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(template.slice(lead.length));
   if (fm) {

@@ -103,6 +103,8 @@ export function stem(w: string): string {
 
 const RULES: [RegExp, string][] = [
   [/ies$/, 'y'],
+  // retried, applied, queried meet retry, apply, query (as retries and retrying do)
+  [/(..)ied$/, '$1y'],
   [/(ss)es$/, '$1'],
   [/([^s])s$/, '$1'],
 ];

@@ -60,6 +60,9 @@ describe('text', () => {
     expect(stem('limiting')).toBe(stem('limits'));
     expect(stem('throttled')).toBe(stem('throttle'));
     expect(stem('policies')).toBe('policy');
+    expect(stem('retried')).toBe(stem('retry'));
+    expect(stem('queried')).toBe(stem('queries'));
+    expect(stem('tried')).toBe('try');
     expect(terms('rateLimitWebhooks for the sender')).toEqual(['rate', 'limit', 'webhook', 'sender']);
   });
 

@@ -153,6 +153,7 @@ const SPELT = new Map(
     'analys:analyz paralys:paralyz catalys:catalyz').split(' ').map((p) => p.split(':') as [string, string]),
 );
 
+// @decision DEC-115
 function britishToAmerican(w: string): string {
   const spelt = SPELT.get(w);
   if (spelt) return spelt;

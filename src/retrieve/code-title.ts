@@ -25,6 +25,7 @@ const flat = (s: string) => s.replace(/[_-]/g, '').toLowerCase();
  * in a class) or its file is named after (`option.ts`, `Registrar.java`, `base_project.py`).
  * A file that only uses the name gets nothing: `Option` is imported by hundreds.
  */
+// @decision DEC-116
 export function codeTitleSignals(set: ArtifactSet, path: string, code: string): Map<string, Signal> {
   const out = new Map<string, Signal>();
   if (!isCodePath(path)) return out;

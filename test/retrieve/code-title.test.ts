@@ -49,7 +49,7 @@ describe('a title that writes a name as code (DEC-116)', () => {
     try {
       const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
       const forPath = (path: string) => retrieveForPlace({ snapshot, set, target: { path }, neighbours: false, staleness: false });
-      const why = (r: Awaited<ReturnType<typeof forPath>>, id: string) => [...r.results, ...r.weak].find((x) => x.id === id)?.why.map((w) => w.text).join(' | ') ?? '';
+      const why = (r: Awaited<ReturnType<typeof forPath>>, id: string) => [...r.results, ...(r.weak ?? [])].find((x) => x.id === id)?.why.map((w) => w.text).join(' | ') ?? '';
 
       const maybe = await forPath('packages/maybe/src/maybe.ts');
       expect(maybe.results[0]?.id).toBe('ADR-0001');

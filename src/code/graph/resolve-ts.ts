@@ -24,7 +24,8 @@ export const isPackageJsonPath = (p: string) => p === 'package.json' || p.endsWi
 export class TsResolver {
   private readonly dirs = new Set<string>();
   private readonly workspaces = new Map<string, string>();
-  private readonly outMaps: { out: string; src: string }[] = [];
+  /** build output folder -> the source folders it is built from (looked up by a path's folders: a monorepo has hundreds) */
+  private readonly outMaps = new Map<string, string[]>();
   private readonly configs = new Map<string, { options: TsNamespace.CompilerOptions; cache: TsNamespace.ModuleResolutionCache } | undefined>();
   private readonly nearest = new Map<string, string | undefined>();
   private readonly host: TsNamespace.ModuleResolutionHost;
@@ -52,7 +53,7 @@ export class TsResolver {
     }
     for (const dir of this.workspaces.values()) {
       if (!this.dirs.has(join(dir, 'src'))) continue;
-      for (const out of ['dist', 'lib', 'build', 'out']) this.outMaps.push({ out: join(dir, out), src: join(dir, 'src') });
+      for (const out of ['dist', 'lib', 'build', 'out']) this.addOut(join(dir, out), join(dir, 'src'));
     }
     const rel = (abs: string) => (abs.startsWith(this.prefix) ? abs.slice(this.prefix.length) : undefined);
     this.host = {
@@ -86,8 +87,14 @@ export class TsResolver {
       if (!out) continue;
       const o = rel(out.replace(/\\/g, '/'));
       const rootDir = cfg.options.rootDir ? rel(cfg.options.rootDir.replace(/\\/g, '/')) : this.dirs.has(join(dirOf(p), 'src')) ? join(dirOf(p), 'src') : dirOf(p);
-      if (o !== undefined && rootDir !== undefined && o !== rootDir) this.outMaps.push({ out: o, src: rootDir });
+      if (o !== undefined && rootDir !== undefined && o !== rootDir) this.addOut(o, rootDir);
     }
+  }
+
+  private addOut(out: string, src: string): void {
+    const srcs = this.outMaps.get(out);
+    if (!srcs) this.outMaps.set(out, [src]);
+    else if (!srcs.includes(src)) srcs.push(src);
   }
 
   private dirExists(r: string): boolean {
@@ -100,7 +107,8 @@ export class TsResolver {
       const mapped = this.viaWorkspace(rest);
       return mapped !== undefined && (mapped === '' || this.dirs.has(mapped));
     }
-    return this.outMaps.some((m) => r === m.out || r.startsWith(m.out + '/'));
+    for (let d = r; d; d = dirOf(d)) if (this.outMaps.has(d)) return true;
+    return false;
   }
 
   private viaWorkspace(rest: string): string | undefined {
@@ -119,10 +127,12 @@ export class TsResolver {
       const mapped = this.viaWorkspace(r.slice(nm + 'node_modules/'.length));
       return mapped === undefined ? undefined : this.real(mapped);
     }
-    for (const m of this.outMaps) {
-      if (!r.startsWith(m.out + '/')) continue;
-      const stem = join(m.src, r.slice(m.out.length + 1)).replace(OUTPUT_EXT, '');
-      for (const ext of SOURCE_EXT) if (this.files.has(stem + ext)) return stem + ext;
+    // the output folders holding r, nearest first
+    for (let d = dirOf(r); d; d = dirOf(d)) {
+      for (const src of this.outMaps.get(d) ?? []) {
+        const stem = join(src, r.slice(d.length + 1)).replace(OUTPUT_EXT, '');
+        for (const ext of SOURCE_EXT) if (this.files.has(stem + ext)) return stem + ext;
+      }
     }
     return undefined;
   }

@@ -27,12 +27,21 @@ const DECISION_HEADING = /^(?:#{1,6}[ \t]+(?:\d+\.\s*)?decision(?:\s+outcome)?[ 
  * next heading, so a MADR record's "### Consequences" stays out. Undefined when there is none.
  */
 export function decisionSection(body: string): string | undefined {
+  const part = decisionPart(body);
+  return part?.text ? `${part.heading}\n\n${part.text}` : undefined;
+}
+
+/**
+ * The Decision section's heading and text (trimmed, '' when the section is empty), ATX,
+ * setext or reStructuredText underlined alike (`Decision` over a line of `-`); undefined when
+ * the body has no Decision heading.
+ */
+export function decisionPart(body: string): { heading: string; text: string } | undefined {
   const m = DECISION_HEADING.exec(body);
   if (!m) return undefined;
   const rest = body.slice(m.index + m[0].length);
   const end = rest.search(/^#{1,6}\s|^[^\n]+\n(?:=+|-+)[ \t]*$/m);
-  const text = (end < 0 ? rest : rest.slice(0, end)).trim();
-  return text ? `${m[0].trim()}\n\n${text}` : undefined;
+  return { heading: m[0].trim(), text: (end < 0 ? rest : rest.slice(0, end)).trim() };
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ArtifactSet } from '../artifacts/load.js';
 import type { Artifact } from '../artifacts/types.js';
 import { isInactive } from '../artifacts/in-force.js';
+import { decisionPart } from '../artifacts/depth.js';
 import { terms } from '../retrieve/text.js';
 import { embedderFor, semanticSettings } from '../semantic/lane.js';
 import { dot, type Embedder, type VectorSpace } from '../semantic/embedder.js';
@@ -227,7 +228,7 @@ export function decisionFromTemplate(body: string, template: string): boolean {
   const norm = (t: string) => t.replace(/<!--[\s\S]*?-->/g, ' ').replace(/\s+/g, ' ').trim();
   const fm = /^---[ \t]*\n[\s\S]*?\n---[ \t]*(?:\n|$)/.exec(template);
   const theirs = norm(decisionSection(fm ? template.slice(fm[0].length) : template));
-  return !!theirs && /^#{1,4}\s*(?:\d+\.\s*)?decision(?:\s+outcome)?\s*$/im.test(template) && norm(decisionSection(body)) === theirs;
+  return !!theirs && decisionPart(template) !== undefined && norm(decisionSection(body)) === theirs;
 }
 
 /** Active decisions whose Decision part is still their folder template's guidance (decisionFromTemplate), by id. */
@@ -240,13 +241,15 @@ export function templateDecisions(set: ArtifactSet, templates: ReadonlyMap<strin
   return out;
 }
 
-/** The Decision (or Decision Outcome) section of a body, bounded; the first 1,500 characters otherwise. */
+/**
+ * The Decision (or Decision Outcome) section of a body, bounded; the first 1,500 characters
+ * otherwise. Setext and reStructuredText headings count (`Decision` over `--------`): read as
+ * ATX only, an .rst record's title, status and context stood for its decision, and two records
+ * of one domain (openedx/edx-proctoring's email templates and exam service) read as one.
+ */
 export function decisionSection(body: string): string {
-  const m = /^#{1,4}\s*(?:\d+\.\s*)?decision(?:\s+outcome)?\s*$/im.exec(body);
-  if (!m) return body.slice(0, 1500);
-  const rest = body.slice(m.index + m[0].length);
-  const end = rest.search(/^#{1,4}\s/m);
-  return (end < 0 ? rest : rest.slice(0, end)).slice(0, 1500);
+  const part = decisionPart(body);
+  return part ? part.text.slice(0, 1500) : body.slice(0, 1500);
 }
 
 /**

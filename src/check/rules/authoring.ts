@@ -26,8 +26,9 @@ export const AUTHORING_RULES: Rule[] = [
       const env = Object.keys(process.env).filter((k) => k.startsWith('GIT_CTX_EMBED_')).sort().map((k) => `${k}=${process.env[k]}`);
       // 'search-judged': findings kept before pairs went through search's judgement are not
       // reused; 'marked': nor those kept before a pair past JUDGED_RECORDS said so
-      // 'templates': a record whose decision is still its template's guidance is not compared
-      return `search-judged marked templates\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
+      // 'templates': a record whose decision is still its template's guidance is not compared;
+      // 'setext': a setext or rst Decision heading bounds the decision part (not the first 1,500 characters)
+      return `search-judged marked templates setext\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');

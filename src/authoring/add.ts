@@ -60,6 +60,11 @@ export interface AddDecisionResult extends ConflictCheck {
   text?: string;
   /** an ADR record from the team's template: sections that still hold its guidance, to be written */
   guidance?: string[];
+  /**
+   * fields given that the ADR record has no place for (`paths`, `keywords`, `scope`): a
+   * Nygard or rst record keeps no frontmatter, and no record of a folder keeps a scope
+   */
+  unwritten?: string[];
 }
 
 const SCOPES = new Set(['global', 'domain', 'project']);
@@ -95,6 +100,25 @@ function frontmatterContent(input: AddDecisionInput): NewArtifactContent {
     sections,
     ...(input.provenance ? { provenance: frontmatterProvenance(input.provenance) } : {}),
   };
+}
+
+/**
+ * The fields given that an ADR record's text does not hold: `paths` and `keywords` go into
+ * frontmatter only (a Nygard or rst record has none: they were dropped without a word,
+ * openedx/edx-proctoring), and a folder's record keeps no scope.
+ */
+function unwrittenFields(input: AddDecisionInput, text: string): string[] {
+  const fm = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)?.[1] ?? '';
+  const out: string[] = [];
+  for (const k of ['paths', 'keywords'] as const) if (input[k]?.length && !new RegExp(`^${k}:`, 'm').test(fm)) out.push(k);
+  if (input.scope?.trim()) out.push('scope');
+  return out;
+}
+
+/** The line `add` and add_decision give for fields the record has no place for: said, not dropped in silence. */
+export function unwrittenNote(fields: readonly string[], written: boolean): string {
+  const code = fields.some((f) => f.endsWith('paths')) ? '; name the code in its text, in backticks, and git ctx reads it as mentioned code' : '';
+  return `${written ? 'not written' : 'would not be written'}: ${fields.join(', ')} (the folder's records have no place for ${fields.length > 1 ? 'them' : 'it'})${code}`;
 }
 
 /** Provenance keys for frontmatter, in a fixed order (the date is the record's `created`). */
@@ -144,7 +168,8 @@ export async function addDecision(root: string, set: ArtifactSet, input: AddDeci
       },
       dryRun: opts.dryRun,
     });
-    const guidance = rec.guidance ? { guidance: rec.guidance } : {};
+    const lost = unwrittenFields(input, rec.text);
+    const guidance = { ...(rec.guidance ? { guidance: rec.guidance } : {}), ...(lost.length ? { unwritten: lost } : {}) };
     if (opts.dryRun) return { ...check, outcome: 'dry-run', id: rec.id, file: rec.file, format: rec.style, text: rec.text, ...guidance };
     const prov = sidecarProvenance(input.provenance, now);
     // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from '../commander.js';
-import { addDecision, checkDecisionConflicts, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
+import { addDecision, checkDecisionConflicts, unwrittenNote, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
 import { confirmEntries } from '../../check/confirm/author.js';
 import { manualProvenance, proposalInput } from '../../authoring/propose.js';
 import { CtxError } from '../../errors.js';
@@ -145,10 +145,12 @@ function printResult(r: AddDecisionResult, o: AddCliOptions): void {
     io().out(`${r.file}\n`);
     io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : r.closest ? ` (${closest(r.closest)}, under ${r.threshold})` : ''}\n`);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
+    if (r.unwritten) io().err(`${unwrittenNote(r.unwritten.map((f) => `--${f}`), true)}\n`);
   } else if (r.outcome === 'dry-run') {
     io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : `, nothing similar${closestNote(r)}`}\n`);
     if (r.text) io().out(r.text);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
+    if (r.unwritten) io().err(`${unwrittenNote(r.unwritten.map((f) => `--${f}`), false)}\n`);
   }
 }
 

@@ -28,6 +28,8 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   'in review': 'proposed',
   'in progress': 'proposed',
   'in-progress': 'proposed',
+  // run together, as an enum writes it (cloudfoundry/bosh-bootloader's "Inprogress")
+  inprogress: 'proposed',
   // being tried before the team settles it (semantic-kernel's agents records)
   experimental: 'proposed',
   'under discussion': 'proposed',

@@ -12,7 +12,7 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     const repo = makeRepo({
       '.adr-dir': 'docs/architecture/decisions\n',
       'docs/architecture/decisions/0001-record-architecture-decisions.md': nygard(1, 'Record architecture decisions', 'Accepted', 'We record decisions.'),
-      'docs/architecture/decisions/0002-embed-assets-with-go-embed.md': nygard(2, 'Embed assets with go embed', 'Inprogress', 'Use `go:embed` for the bundled templates.'),
+      'docs/architecture/decisions/0002-embed-assets-with-go-embed.md': nygard(2, 'Embed assets with go embed', 'Parked', 'Use `go:embed` for the bundled templates.'),
       'cmd/tool/main.go': 'package main\n\nfunc main() {}\n',
     });
     repo.commit('records');
@@ -21,10 +21,10 @@ describe('first hour on a nested adr-tools folder, without init', () => {
     const find = (out: string) => (JSON.parse(out) as { findings: { rule: string; line: number; message: string }[] }).findings.find((f) => f.rule === 'status-unmapped');
     const unmapped = find(before.stdout);
     expect(unmapped?.line).toBe(7);
-    expect(unmapped?.message).toContain('add it to .contextia/config.yaml (git ctx init writes that file) as status_map: { "inprogress": <proposed|accepted|deprecated|superseded|rejected> }');
+    expect(unmapped?.message).toContain('add it to .contextia/config.yaml (git ctx init writes that file) as status_map: { "parked": <proposed|accepted|deprecated|superseded|rejected> }');
     expect(runCli(['init'], { cwd: repo.dir }).code).toBe(0);
     const after = find(runCli(['check', '--json'], { cwd: repo.dir }).stdout);
-    expect(after?.message).toContain('add it to .contextia/config.yaml as status_map: { "inprogress"');
+    expect(after?.message).toContain('add it to .contextia/config.yaml as status_map: { "parked"');
   });
 
   it('supersede writes adr-tools\' own "Superseded by [link]" and "Supersedes [link]" lines, adds no frontmatter to either record, and is idempotent', () => {

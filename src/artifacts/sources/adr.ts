@@ -420,6 +420,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const last = phrases[phrases.length - 1];
     if (last && /^[\s:,\u2013\u2014-]*$/.test(l.slice(last.end))) carried = last;
     if (!refs.length) continue;
+    // a title's leading number is the record's own as written, a wrong one too ("# ADR-0006 …" in 0008, dasch-swiss/dsp-api): no reference
+    if (title && i + 1 === title.line) refs.splice(0, refs.length, ...refs.filter((r) => !/^[#\s*_`\p{Extended_Pictographic}\uFE0F]*$/u.test(l.slice(0, r.at))));
     for (const [n, r] of refs.entries()) {
       // the wording nearest before the reference, else the first after it, in the reference's
       // own sentence: "dynamic form updates, hidden elements, etc. We … (see [the SSR record](…))"

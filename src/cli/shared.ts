@@ -70,6 +70,11 @@ export function zeroConfigJson(config: Config): { zero_config?: { sources: { dir
   return z?.sources.length ? { zero_config: { sources: z.sources.map(({ dir, records, from }) => ({ dir, records, from })), from: z.from } } : {};
 }
 
+/** The folders read without a config file that hold no record yet (for "nothing found"). */
+export function emptyFolders(zero: ReturnType<typeof zeroConfigJson>): string[] {
+  return zero.zero_config?.sources.filter((s) => s.records === 0).map((s) => s.dir) ?? [];
+}
+
 export interface RepoContext {
   snapshot: Snapshot;
   config: Config;

@@ -23,6 +23,8 @@ export interface RenderOptions {
   showWeak?: boolean;
   /** the repository has no record git-ctx reads: "nothing found" says why and what sets records up */
   noRecords?: boolean;
+  /** with noRecords: the records folders read, found without a config file, that hold no record yet */
+  emptyFolders?: string[];
 }
 
 /** What a file no record can govern is, for the honest answer (the classes of src/code/ungovernable.ts). */
@@ -46,6 +48,7 @@ export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): st
   // a file no record can govern says which kind it is (DEC-101): "a dependency lockfile"
   const what = r.query.kind === 'place' ? `nothing here governs this${r.ungovernable ? `: ${UNGOVERNABLE_KIND[r.ungovernable.reason]}` : ''}` : 'no record here answers this';
   const n = r.weak?.length ?? 0;
+  if (!n && opts.noRecords && opts.emptyFolders?.length) return `nothing found: ${opts.emptyFolders.map((d) => `${d}/`).join(', ')} ${opts.emptyFolders.length === 1 ? 'holds' : 'hold'} no decision records yet; \`git ctx new decision\` writes the first`;
   if (!n && opts.noRecords) return 'nothing found: no decision records are read here (no .contextia/ and no decision-record folder such as docs/adr/); `git ctx init` sets them up';
   // records out of force (or outside the filters) matched: say so, not "nothing found"
   const hidden = r.slots.metadata?.count ?? 0;

@@ -7,5 +7,9 @@ import type { ZeroConfig } from '../../config.js';
 
 /** The one sentence that says where records were read from without a config file (CLI notice, PR comment). */
 export function zeroConfigLine(z: ZeroConfig, dir = '.contextia'): string {
-  return `no ${dir}/config.yaml: read decision records from ${z.sources.map((s) => `${s.dir}/`).join(', ')} (found by ${z.from}); \`git ctx init\` pins them`;
+  // a folder a pointer names and nobody filled yet (`.adr-dir` naming a folder that is not
+  // there, atlassian/github-for-jira): said, so "read decision records from" is not taken for records
+  const empty = z.sources.filter((s) => s.records === 0);
+  const none = !empty.length ? '' : empty.length === z.sources.length ? `; ${empty.length === 1 ? 'it holds' : 'they hold'} no records yet` : `; ${empty.map((s) => `${s.dir}/`).join(', ')} no records yet`;
+  return `no ${dir}/config.yaml: read decision records from ${z.sources.map((s) => `${s.dir}/`).join(', ')} (found by ${z.from}${none}); \`git ctx init\` pins them`;
 }

@@ -4,7 +4,7 @@ import { CtxError } from '../../errors.js';
 import { renderRetrieval } from '../../retrieve/render.js';
 import type { RetrievalResult } from '../../retrieve/types.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
-import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, emptyFolders, io, zeroConfigJson, type RepoOptions } from '../shared.js';
 import { answerPlaceQuestion } from '../kept-place.js';
 import { answeredWhole, filesOf, finishRetrieval } from '../../retrieve/episode.js';
 
@@ -67,7 +67,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0, ...(self ? { self } : {}) }, files: (v) => filesOf(v.result), whole: answeredWhole(result) };
     });
     const { result, zero, noRecords, self } = answer.value;
-    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords }));
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords, emptyFolders: emptyFolders(zero) }));
     // the records that read like this one are no records governing it: it is a record
     if (self && !o.json) io().err(`hint: ${result.query.kind === 'place' ? result.query.path : place} is the record ${self} itself: git ctx show ${self} prints it, git ctx impact ${self} lists the code it governs\n`);
     await finishRetrieval(rec, result, answer.dirty);

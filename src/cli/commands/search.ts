@@ -6,7 +6,7 @@ import type { RetrievalResult } from '../../retrieve/types.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { answerSearchQuestion } from '../kept-place.js';
 import { answeredWhole, filesOf, finishRetrieval } from '../../retrieve/episode.js';
-import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '../shared.js';
+import { addRepoOptions, colors, emptyFolders, io, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;
 /** What `search` keeps of an answer (DEC-062), as `for` does: the retrieval and the zero-configuration fact of its JSON. */
@@ -47,7 +47,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       },
     );
     const { result, zero, noRecords } = answer.value;
-    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords }));
+    io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords, emptyFolders: emptyFolders(zero) }));
     await finishRetrieval(rec, result, answer.dirty);
   });
 }

@@ -11,6 +11,7 @@ import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from './cache/parse-cache.js';
 import { isAdrFile } from './sources/files.js';
+import { titleNumberProblems } from './sources/title-number.js';
 import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from './sources/finish.js';
 import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/stamps.js';
 import { attachSidecarProvenance, readSidecarProvenance } from './sources/provenance.js';
@@ -340,7 +341,10 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
         }
       }
       for (const a of artifacts) if (a.origin === 'federated') shareScope(a);
-      if (config.sources.length || pins.length) disambiguateNumbers(artifacts, problems);
+      if (config.sources.length || pins.length) {
+        disambiguateNumbers(artifacts, problems);
+        problems.push(...titleNumberProblems(artifacts));
+      }
       finishSources(artifacts, config, problems, undefined);
       // links of pinned records that leave their folder: to a document of the upstream, or broken (DEC-066)
       if (pins.length) problems.push(...(await resolveOutsideLinks(pins, artifacts, config.dir)));

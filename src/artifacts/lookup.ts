@@ -40,7 +40,8 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
 /**
  * The records read from decision-record folders that a typed text names by the start of
  * their id up to a word (`ADR-20201016` for ADR-20201016-use-the-slug, a record named by its
- * date), by their file name without extension (`20201016-use-the-slug`, as log4brains and
+ * date), by the start of their file name likewise (`20201016`, the date alone, as people
+ * type it), by their file name without extension (`20201016-use-the-slug`, as log4brains and
  * links call it), by log4brains' `<package>/<file name>` or by their path. A dated record's id is its whole file name: people type
  * its date.
  */
@@ -62,8 +63,9 @@ function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
     const own = inRecordFolder(a.file);
     // `2022-02-07-tracing` for …/2022-02-07-tracing/README.md (@decision DEC-104)
     const stem = own ? recordStem(file) : base.replace(/\.[^.]+$/, '');
-    // the file name as `ls` shows it (`0009-support-links.md`) names it as its stem does
-    if (id.startsWith(t + '-') || stem === t || base === t || file === t || (own && file.slice(0, file.lastIndexOf('/')) === t) || id === packaged) out.push(a);
+    // the file name as `ls` shows it (`0009-support-links.md`) names it as its stem does, and
+    // its start up to a word as the id's does: the date alone (`20240219`) of a dated record
+    if (id.startsWith(t + '-') || stem === t || stem.startsWith(t + '-') || base === t || file === t || (own && file.slice(0, file.lastIndexOf('/')) === t) || id === packaged) out.push(a);
   }
   return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

@@ -205,6 +205,9 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   const title = o.title.trim() || 'Untitled decision';
   // in the folder's own marks ("✅ Accepted" where its records write them so)
   const status = withFolderMark(o.status?.trim() || 'Proposed', inDir.map((a) => a.statusText));
+  // the case the folder's records write their status in, for a template whose placeholder does not say (`{{ STATUS }}`)
+  const written = inDir.map((a) => a.statusText ?? a.status).filter((x): x is string => !!x && /[a-z]/i.test(x));
+  const statusLower = written.length ? written.filter((x) => x === x.toLowerCase()).length * 2 > written.length : undefined;
   for (let n = max + 1; n < max + 20; n++) {
     // a dated folder names the record by its date; another record of that day and title gets -2, -3, …
     const num = names.dated !== undefined ? o.date.replace(/-/g, names.dated) : String(n).padStart(width || 4, '0');
@@ -216,7 +219,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const list = (k: string, v: string[] | undefined) => (v?.length ? `${k}: [${v.map((x) => JSON.stringify(x)).join(', ')}]\n` : '');
     // the number in the title as the folder writes it there: adr-tools `# 14.`, or padded like the file
     const titleNumber = shape?.titlePadded ? num : String(n);
-    const fromTemplate = template && fillTemplate(template.text, { number: titleNumber, title, status, date: o.date, titlePrefix: shape?.titlePrefix.replace('{n}', titleNumber), context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords });
+    const fromTemplate = template && fillTemplate(template.text, { number: titleNumber, title, status, date: o.date, statusLower, titlePrefix: shape?.titlePrefix.replace('{n}', titleNumber), context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords });
     const text = fromTemplate
       ? fromTemplate.text
       : rstShape

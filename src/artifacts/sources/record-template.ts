@@ -83,12 +83,20 @@ function asTemplate(file: string, text: string | undefined): { file: string; tex
 export interface TemplateFill extends RecordFill {
   /** the title line before the title as the folder's records write it (`14. `), the number in place; undefined: as the template has it */
   titlePrefix?: string;
+  /** most of the folder's records write their status in lower case (`- Status: accepted`); undefined: none to tell */
+  statusLower?: boolean;
 }
 
-/** A placeholder value written in lower case (`proposed`, `{proposed | accepted}`, `[draft | proposed]`): the status is written so too; `STATUS`, `**Proposed**` keep its case. */
-const lowerPlaceholder = (v: string) => {
-  const word = /[A-Za-z]+/.exec(v)?.[0];
-  return !!word && word === word.toLowerCase();
+/**
+ * The status as a placeholder asks for it: in lower case where the placeholder is
+ * (`proposed`, `{proposed | accepted}`, `[draft | proposed]`); as given where it is capitalised
+ * (`**Proposed**`). A placeholder in capitals (`{{ STATUS }}`, log4brains' template) says
+ * nothing of case: the folder's records decide (SSW.CleanArchitecture writes `accepted`).
+ */
+const statusFor = (placeholder: string, f: TemplateFill): string => {
+  const word = /[A-Za-z]+/.exec(placeholder)?.[0];
+  const lower = word && !(word.length > 1 && word === word.toUpperCase()) ? word === word.toLowerCase() : !!f.statusLower;
+  return lower ? f.status.toLowerCase() : f.status;
 };
 
 /** A value as written with its emphasis (`**Proposed**` → `**Accepted**`); a placeholder's brackets are dropped. */
@@ -143,7 +151,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     const key = m[2]!.toLowerCase();
     if (key === 'status') statusHome = true;
     else dateHome = true;
-    const value = key === 'status' ? decorate(m[4]!, lowerPlaceholder(m[4]!) ? f.status.toLowerCase() : f.status) : f.date;
+    const value = key === 'status' ? decorate(m[4]!, statusFor(m[4]!, f)) : f.date;
     lines[i] = `${m[1]}${m[2]}${m[3]}${value}`;
   }
   // sections, as [start line, end line (exclusive), depth, role]
@@ -165,7 +173,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
       const first = lines.slice(s.at + 1, s.end).find((l) => l.trim() && !/^\s*<!--.*-->\s*$/.test(l));
       // `- **Proposed**` keeps its emphasis; a question or `STATUS` placeholder is replaced whole
       const decorated = first !== undefined && /^([-*+]\s+)?(\*\*|__|\*|_)?[A-Za-z]+\2$/.test(first.trim());
-      fill = decorate(decorated ? first! : '', first !== undefined && lowerPlaceholder(first) ? f.status.toLowerCase() : f.status);
+      fill = decorate(decorated ? first! : '', statusFor(first ?? '', f));
     } else if (s.role !== 'other' && f[s.role]?.trim() && sections.findIndex((x) => x.role === s.role) === k) {
       fill = f[s.role]!.trim();
       // the guidance under it goes with its own (a thunderbird "### Positive Outcomes" list of placeholders), a part of the style stays (MADR's Consequences under the outcome)

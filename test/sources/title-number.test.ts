@@ -35,7 +35,7 @@ describe('title-number-disagrees', () => {
     expect(f[1]!.message).toMatch(/^the title is numbered 2 and the file 5: /);
   });
 
-  it('says nothing where titles are numbered their own way, or not at all', () => {
+  it('says nothing where titles are numbered their own way, or not at all; copies among such titles are told', () => {
     const own = makeRepo({
       'doc/adr/0001-a.md': nygard('0. Record decisions', 'We keep records.'),
       'doc/adr/0002-b.md': nygard('1. Use JSON', 'JSON.'),
@@ -43,6 +43,15 @@ describe('title-number-disagrees', () => {
     });
     own.commit('records');
     expect(findings(own.dir)).toEqual([]);
+    // most titles differ, but two share a number: copies of the first record's heading
+    const copies = makeRepo({
+      'doc/adr/0001-record-decisions.md': nygard('1. Record decisions', 'We keep records.'),
+      'doc/adr/0002-host-on-paas.md': nygard('1. Record decisions', 'We host on the platform.'),
+      'doc/adr/0003-reuse-the-api.md': nygard('1. Record decisions', 'We call the existing API.'),
+      'doc/adr/0004-run-an-oidc-server.md': nygard('Run an OIDC server', 'We run our own server.'),
+    });
+    copies.commit('records');
+    expect(findings(copies.dir).map((x) => x.file)).toEqual(['doc/adr/0002-host-on-paas.md', 'doc/adr/0003-reuse-the-api.md']);
     const plain = makeRepo({ 'doc/adr/0001-a.md': nygard('Record decisions', 'We keep records.'), 'doc/adr/0002-b.md': nygard('2FA for admins', 'Admins use two factors.') });
     plain.commit('records');
     expect(findings(plain.dir)).toEqual([]);

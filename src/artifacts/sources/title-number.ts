@@ -19,8 +19,8 @@ export function titleNumber(line: string): number | undefined {
  * record it was started from and never renumbered (GSA-TTS/FAC's 0042 headed "# 41. …" with
  * 0041's title, dasch-swiss/dsp-api's 0008 headed "# ADR-0006 …", bosh-bootloader's 0003
  * headed "# 2. …"). Readers take the title without its number, so nothing else shows it. A
- * folder where most numbered titles differ from their files numbers its titles its own way:
- * nothing is reported there.
+ * folder where most numbered titles differ from their files may number its titles its own
+ * way: there only a title number two titles share is reported.
  */
 export function titleNumberProblems(artifacts: readonly Artifact[]): LoadProblem[] {
   const numbered: { a: Artifact; file: number; title: number; line: number }[] = [];
@@ -32,10 +32,15 @@ export function titleNumberProblems(artifacts: readonly Artifact[]): LoadProblem
     const t = text === undefined ? undefined : titleNumber(text);
     if (t !== undefined) numbered.push({ a, file: Number(n), title: t, line });
   }
+  // where most titles differ, the folder may number them its own way (from 0, in another
+  // sequence): then only a title number another title also has is a copy (get-an-identity's
+  // 0002 and 0003 both headed "# 1." like 0001)
   const off = numbered.filter((r) => r.file !== r.title);
-  if (!off.length || off.length * 2 > numbered.length) return [];
+  const titles = new Map<number, number>();
+  for (const r of numbered) titles.set(r.title, (titles.get(r.title) ?? 0) + 1);
+  const copied = off.length * 2 <= numbered.length ? off : off.filter((r) => titles.get(r.title)! > 1);
   const byNumber = new Map(numbered.map((r) => [r.file, r.a]));
-  return off.map(({ a, file, title, line }) => {
+  return copied.map(({ a, file, title, line }) => {
     const other = byNumber.get(title);
     const same = other && other.title === a.title ? ` (${other.id} has this title too)` : '';
     return { file: a.file, line, rule: 'title-number-disagrees', message: `the title is numbered ${title} and the file ${file}${same}: a heading copied from another record? Renumber the title, or give the record its own` };

@@ -10,7 +10,7 @@ import { memo } from '../cache/memo.js';
 import { mark, phase } from '../util/timing.js';
 import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from './cache/parse-cache.js';
-import { isAdrFile } from './sources/files.js';
+import { isAdrFile, isRecordWithoutExtension } from './sources/files.js';
 import { titleNumberProblems } from './sources/title-number.js';
 import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from './sources/finish.js';
 import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/stamps.js';
@@ -245,7 +245,10 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
           problems.push({ file: e.path, rule: 'symlink-skipped', message: `symbolic link under ${src.dir}/ is never followed; commit the file itself` });
           continue;
         }
-        if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) continue;
+        if (src.format === 'contextia' ? !isArtifactFile(e.path) : !isAdrFile(e.path)) {
+          if (src.format === 'adr' && path.posix.dirname(e.path) === src.dir && isRecordWithoutExtension(e.path)) problems.push({ file: e.path, rule: 'record-extension-missing', message: `named as a record but with no extension, so it is not read: rename it ${path.posix.basename(e.path)}.md` });
+          continue;
+        }
         if (overlap) taken.add(e.path);
         regular.push({ e, src });
       }

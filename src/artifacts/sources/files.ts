@@ -32,6 +32,16 @@ export function isAdrFile(p: string): boolean {
   return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!) && !NAMED_TEMPLATE.test(m[1]!);
 }
 
+/**
+ * A file named as a record (`0006-use-a-bus-for-webhooks`) with no extension at all: a record
+ * whose `.md` was forgotten (DFE-Digital/get-an-identity's 0006). It is not read (what it holds
+ * is not known to be markdown); the loader reports it so it is not missed in silence.
+ */
+export function isRecordWithoutExtension(p: string): boolean {
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  return !base.includes('.') && RECORD_NAMED.test(base);
+}
+
 /** The page of a folder: the file a folder-per-record layout writes each record in. */
 const FOLDER_PAGE = /^(?:readme|index)\.(?:md|markdown|rst)$/i;
 

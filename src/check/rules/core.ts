@@ -153,6 +153,7 @@ const loadProblems: Rule[] = [
   ['symlink-skipped', 'a symbolic link under the artifact directory (never followed)'],
   ['status-unmapped', "a decision record's status that maps onto nothing in its type's vocabulary (add a status_map entry)"],
   ['duplicate-number', 'two decision records with the same number in their file names (the later one gets a longer id)'],
+  ['record-extension-missing', 'a file in a decision-record folder named as a record (`0006-use-a-bus`) with no extension: not read'],
   ['title-number-disagrees', "a numbered decision record whose title is headed with another number (`# 41.` in 0042-…): a heading copied from another record"],
   ['supersession-disagrees', 'two decision records that each say they supersede the other (no supersession is drawn)'],
   ['reference-disagrees', "a link in a decision record whose text names one record (\"ADR-15\") while it leads to another's file or page (the target is read)"],
@@ -163,7 +164,7 @@ const loadProblems: Rule[] = [
   ['source-empty', 'a git source whose folder holds no files at the pinned commit'],
 ].map(([id, description]) => ({
   id: id!,
-  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'title-number-disagrees' || id === 'supersession-disagrees' || id === 'reference-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
+  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'title-number-disagrees' || id === 'record-extension-missing' || id === 'supersession-disagrees' || id === 'reference-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
   description: description!,
   run: (ctx: CheckContext) => ctx.set.problems.filter((p) => p.rule === id).map((p) => ({ rule: p.rule, message: p.message, file: p.file, line: p.line })),
 }));

@@ -17,6 +17,11 @@ describe('a records folder named by .adr-dir that holds no record', () => {
     expect(search.stdout).not.toContain('no decision-record folder');
     const forFile = runCli(['for', 'src/app.ts'], { cwd: repo.dir });
     expect(forFile.stdout).toContain('docs/architecture/decisions/ holds no decision records yet');
+    // init pins the folder; it found none of its records, and says so
+    const init = runCli(['init'], { cwd: repo.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('Decision-record folders named, no records yet, read in place (sources: in config.yaml):\n  docs/architecture/decisions/  0 records');
+    expect(init.stdout).not.toContain('Decision records found');
   });
 
   it('a folder with records is announced as before', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RACY_MS } from '../../src/place/kept.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 /**
  * Kept place answers (DEC-062) against answers computed from scratch: after every kind of
@@ -170,7 +171,7 @@ describe('kept place answers', () => {
     expect(forPlace(repo.dir, withKey(secret)).computed).toBe(false);
     expect(searchWords(repo.dir, withKey(secret)).computed).toBe(false);
     expect(forPlace(repo.dir, withKey(`${secret}-rotated`)).computed).toBe(true);
-    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const cache = path.join(repo.dir, CACHE_REL);
     const files = readdirSync(cache).filter((f) => f.startsWith('place-answer-') || f.startsWith('search-set'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(readFileSync(path.join(cache, f), 'utf8').includes('sk-kept-answer-secret'), f).toBe(false);
@@ -182,8 +183,8 @@ describe('kept place answers', () => {
     repo.write({ [PLACE]: '// @decision DEC-002\nexport const r = 1;\n' });
     // asked at once: the place's stat cannot tell a later change in the same tick apart
     expect(hook(repo.dir).computed).toBe(true);
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache', `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(false);
+    expect(existsSync(path.join(repo.dir, CACHE_REL, `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(false);
     await expectKeptAfterChange(repo.dir);
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache', `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(true);
+    expect(existsSync(path.join(repo.dir, CACHE_REL, `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(true);
   }, 60_000);
 });

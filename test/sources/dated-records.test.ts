@@ -72,7 +72,7 @@ describe('a log4brains monorepo: dated record names, test fixture folders', () =
     expect(byPackage.stdout).toMatch(/^CORE-20201002-use-ddd-for-the-core-api \(decision/);
     const twoThatDay = cli(repo.dir, 'show', 'ADR-20200925');
     expect(twoThatDay.code).toBe(2);
-    expect(twoThatDay.stderr).toContain('ADR-20200925 names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
+    expect(twoThatDay.stderr).toContain('ADR-20200925 is ambiguous: it names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
   });
 
   it("a code annotation in log4brains' own form (`@adr core/20201002-…`) names the package's record: check passes, trace finds it", () => {

@@ -30,7 +30,7 @@ export interface CodeWords {
 const MAX_FILES = 1500;
 /** Bytes read per file: the head of a file carries its imports, names and doc comments. */
 const MAX_BYTES = 16_000;
-const VERSION = 'code-words-v6';
+const VERSION = 'code-words-v7';
 /** the source files of src/code/languages.ts, but those code words leave out (SQL) */
 const CODE_EXT = new RegExp(`\\.(?:${Object.keys(SOURCE_EXTENSIONS).filter((e) => !CODE_WORDS_EXCLUDED.has(e)).join('|')})$`, 'i');
 

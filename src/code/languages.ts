@@ -78,6 +78,19 @@ export interface CommentSyntax {
   strings: string[];
   /** string-like blocks that act as documentation (Python docstrings): treated as comments */
   docBlocks?: string[];
+  /** HCL's heredocs (`<<EOF` … `EOF`, `<<-EOT` … an indented `EOT`): text (a JSON policy, a shell script) whose `#` lines are no comments */
+  heredocs?: boolean;
+}
+
+/** A heredoc's opener at the scan position: its tag; the body starts on the next line. */
+const HEREDOC_OPEN = /<<-?([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n/y;
+
+/** Where the heredoc whose opener ends at `from` ends (after its closing tag), or -1 when it is never closed. */
+function heredocEnd(text: string, from: number, tag: string): number {
+  const close = new RegExp(`^[ \\t]*${tag}[ \\t]*\\r?$`, 'gm');
+  close.lastIndex = from;
+  const m = close.exec(text);
+  return m ? m.index + m[0].length : -1;
 }
 
 const C_LIKE: CommentSyntax = { line: ['//'], block: [['/*', '*/']], strings: ['"', "'", '`'] };
@@ -89,7 +102,7 @@ export const COMMENT_SYNTAX: Record<Exclude<CodeLanguage, 'ts'>, CommentSyntax> 
   yaml: { line: ['#'], block: [], strings: ['"', "'"] },
   toml: { line: ['#'], block: [], strings: ['"', "'"] },
   // Terraform and HCL: `#` and `//` line comments, `/* */` blocks; strings in double quotes only
-  hcl: { line: ['#', '//'], block: [['/*', '*/']], strings: ['"'] },
+  hcl: { line: ['#', '//'], block: [['/*', '*/']], strings: ['"'], heredocs: true },
   go: C_LIKE,
   rust: { line: ['//'], block: [['/*', '*/']], strings: ['"'] },
   java: C_LIKE,
@@ -159,6 +172,15 @@ export function scanComments(text: string, syntax: CommentSyntax): [number, numb
       }
     }
     if (matched) continue;
+    if (syntax.heredocs && c === '<' && text[i + 1] === '<') {
+      HEREDOC_OPEN.lastIndex = i;
+      const open = HEREDOC_OPEN.exec(text);
+      const end = open ? heredocEnd(text, i + open[0].length, open[1]!) : -1;
+      if (end >= 0) {
+        i = end;
+        continue;
+      }
+    }
     if (syntax.strings.includes(c)) {
       // a string ends at its closing quote or, unterminated, at the end of the line (Rust
       // lifetimes, shell apostrophes in heredocs…) so one stray quote cannot swallow the file

@@ -19,11 +19,14 @@ export const MARKER = '.pruned';
 export const BUILD_DIR_PREFIX = 'build-';
 export const buildDirName = (): string => `${BUILD_DIR_PREFIX}${buildId()}`;
 /**
- * How many other builds' folders pruning keeps beside this build's (the most recently
- * written): two installs used in turn (a global one and a project's) do not delete each
- * other's caches; an upgrade's predecessor goes at the next upgrade, or with the size bound.
+ * Other builds' folders pruning keeps beside this build's: those written in the last day, at
+ * most OTHER_BUILDS_KEPT of them, the most recent first. Installs used in turn (a global one
+ * and a project's, or the worktrees of one clone, which share its git dir, each at another
+ * build) do not delete each other's caches; an upgrade's predecessor goes a day after its
+ * last write, or earlier with the size bound.
  */
-export const OTHER_BUILDS_KEPT = 1;
+export const OTHER_BUILDS_KEPT = 3;
+export const OTHER_BUILD_MAX_AGE_MS = 24 * 3600 * 1000;
 
 /** The size limit in bytes: GIT_CTX_CACHE_LIMIT_MB when it is a positive number, else the default. */
 export function cacheLimitBytes(env: NodeJS.ProcessEnv = process.env): number {
@@ -68,9 +71,9 @@ export interface PruneResult {
 
 /**
  * Delete what no build reads any more from the cache folder: other builds' folders but the
- * OTHER_BUILDS_KEPT most recently written, and the files of versions before build folders.
+ * recent ones (OTHER_BUILDS_KEPT), and the files of versions before build folders.
  */
-function dropOtherBuilds(dir: string, removed: string[]): number {
+function dropOtherBuilds(dir: string, removed: string[], now: number): number {
   const mine = buildDirName();
   let entries;
   try {
@@ -80,7 +83,8 @@ function dropOtherBuilds(dir: string, removed: string[]): number {
   }
   const mtime = (name: string) => statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const builds = entries.filter((e) => e.isDirectory() && e.name.startsWith(BUILD_DIR_PREFIX)).map((e) => ({ name: e.name, at: mtime(e.name) }));
-  const kept = new Set(builds.sort((a, b) => b.at - a.at).slice(0, OTHER_BUILDS_KEPT).map((b) => b.name));
+  const recent = builds.filter((b) => now - b.at <= OTHER_BUILD_MAX_AGE_MS).sort((a, b) => b.at - a.at);
+  const kept = new Set(recent.slice(0, OTHER_BUILDS_KEPT).map((b) => b.name));
   let freed = 0;
   for (const e of entries) {
     if (kept.has(e.name)) continue;
@@ -106,7 +110,7 @@ function dropOtherBuilds(dir: string, removed: string[]): number {
  */
 export function pruneCacheDir(dir: string, limitBytes = cacheLimitBytes(), now = Date.now()): PruneResult {
   const removed: string[] = [];
-  let freed = dropOtherBuilds(dir, removed);
+  let freed = dropOtherBuilds(dir, removed, now);
   const mine = `${buildDirName()}/`;
   const files = walk(dir).filter((f) => f.name !== MARKER);
   let bytes = files.reduce((a, f) => a + f.bytes, 0);

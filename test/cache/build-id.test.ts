@@ -37,24 +37,28 @@ describe('caches are kept per build (DEC-116)', () => {
     expect(path.relative(cacheRootDir(r.dir)!, cacheDir(r.dir)!)).toBe('build-aaaaaaaaaaaaaaaa');
   });
 
-  it("pruning deletes other builds' caches but the most recent one, and files of versions before build folders", () => {
+  it("pruning deletes other builds' caches but the recent ones (a day, three at most), and files of versions before build folders", () => {
     const r = repo();
     const root = cacheRootDir(r.dir)!;
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'artifacts.bin'), 'a version before build folders');
-    const old = new Date('2020-01-01');
-    for (const [id, at] of [['1111111111111111', old], ['2222222222222222', new Date('2021-01-01')]] as const) {
+    const now = Date.now();
+    // an old build, last written two days ago; four recent ones, written a minute apart
+    const builds: [string, number][] = [['0000000000000000', now - 2 * 86400_000], ...[1, 2, 3, 4].map((i): [string, number] => [String(i).repeat(16), now - (5 - i) * 60_000])];
+    for (const [id, at] of builds) {
       setBuildIdForTests(id);
       memo<string>(r.dir, 'config').set('k', id);
-      utimesSync(cacheDir(r.dir)!, at, at);
+      utimesSync(cacheDir(r.dir)!, new Date(at), new Date(at));
     }
-    setBuildIdForTests('3333333333333333');
+    setBuildIdForTests('ffffffffffffffff');
     memo<string>(r.dir, 'config').set('k', 'now');
-    const pruned = pruneCaches(r.dir);
-    expect(pruned.removed.sort()).toEqual(['../artifacts.bin', '../build-1111111111111111/']);
-    expect(readdirSync(root).sort()).toEqual(expect.arrayContaining(['build-2222222222222222', 'build-3333333333333333']));
-    expect(readdirSync(root).filter((n) => n.startsWith('build-'))).toHaveLength(2);
+    const pruned = pruneCaches(r.dir, undefined, now);
+    expect(pruned.removed.sort()).toEqual(['../artifacts.bin', '../build-0000000000000000/', '../build-1111111111111111/']);
+    expect(readdirSync(root).filter((n) => n.startsWith('build-')).sort()).toEqual(['build-2222222222222222', 'build-3333333333333333', 'build-4444444444444444', 'build-ffffffffffffffff']);
     expect(memo<string>(r.dir, 'config').get('k')).toBe('now');
+    // a kept build still reads its own
+    setBuildIdForTests('4444444444444444');
+    expect(memo<string>(r.dir, 'config').get('k')).toBe('4444444444444444');
   });
 
   it('the first cache write of a new build prunes the old builds at once (the marker names the builds seen)', () => {
@@ -66,6 +70,7 @@ describe('caches are kept per build (DEC-116)', () => {
       writeFileSync(path.join(root, `build-${id}`, 'config.json'), '{}');
     }
     utimesSync(path.join(root, 'build-1111111111111111'), new Date('2020-01-01'), new Date('2020-01-01'));
+    // written a minute ago: a recent build, kept
     writeFileSync(path.join(root, '.pruned'), '2222222222222222\n');
     const env = { XDG_CACHE_HOME: tempDir('git-ctx-xdg-') };
     expect(runCli(['check'], { cwd: r.dir, env }).code).toBeLessThan(2);

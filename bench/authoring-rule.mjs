@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { srcBuildId } from '../scripts/build-id.mjs';
 
-// the caches of the build bin/git-ctx.js runs (built from this src/, DEC-116)
+// the caches of the build bin/git-ctx.js runs (built from this src/, DEC-117)
 const CACHE_REL = `.git/ctx/cache/build-${srcBuildId(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))}`;
 
 const args = process.argv.slice(2);

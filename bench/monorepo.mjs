@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { generateMonorepo } from './lib/monorepo.mjs';
 import { srcBuildId } from '../scripts/build-id.mjs';
 
-// the caches of the build bin/git-ctx.js runs (built from this src/, DEC-116)
+// the caches of the build bin/git-ctx.js runs (built from this src/, DEC-117)
 const CACHE_REL = `.git/ctx/cache/build-${srcBuildId(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))}`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -81,7 +81,7 @@ const result = await build({
       'const __dirname = __gitCtxDirname(__filename);',
     ].join('\n'),
   },
-  // the build identity its caches are kept under (src/version.ts, DEC-116): a placeholder here,
+  // the build identity its caches are kept under (src/version.ts, DEC-117): a placeholder here,
   // replaced below by a hash of the output, so it changes exactly when the bundle does
   define: { __GIT_CTX_CYTOSCAPE__: JSON.stringify(cytoscapeText), __GIT_CTX_BUILD_ID__: JSON.stringify(BUILD_ID_PLACEHOLDER) },
   // the rule-file budget rule imports the token counter on first use; tiktoken (WASM read from

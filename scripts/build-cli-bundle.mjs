@@ -36,7 +36,7 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   format: 'cjs',
-  // the build identity every persistent cache is kept under (src/version.ts, DEC-116)
+  // the build identity every persistent cache is kept under (src/version.ts, DEC-117)
   define: { 'import.meta.url': '__gitCtxBundleUrl', __GIT_CTX_BUILD_ID__: JSON.stringify(srcBuildId(root)) },
   banner: { js: "const __gitCtxBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   packages: 'external',

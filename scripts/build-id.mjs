@@ -1,4 +1,4 @@
-// The build identity the CLI bundle carries (DEC-116): a hash of every .ts file under src/
+// The build identity the CLI bundle carries (DEC-117): a hash of every .ts file under src/
 // (relative path and bytes, in path order) and of package.json's version and dependencies.
 // src/version.ts (codeTreeId) computes the same when the code runs from src/, so the tests'
 // in-process code and the bundle they spawn keep their caches in one folder

@@ -18,7 +18,7 @@ declare const __GIT_CTX_BUILD_ID__: string | undefined;
 let build: string | undefined;
 
 /**
- * The identity of the code that is running (DEC-116): every persistent cache is kept under it
+ * The identity of the code that is running (DEC-117): every persistent cache is kept under it
  * (src/cache/memo.ts), so an upgrade whose parsing or extraction changed never reads what an
  * older build computed, whether or not a kind's hand-bumped version was bumped.
  *

@@ -24,7 +24,7 @@ export interface CacheFileInfo {
 }
 
 export interface CacheStatus {
-  /** this build's caches, `<git-dir>/ctx/cache/build-<id>` (DEC-116), or undefined outside a repository */
+  /** this build's caches, `<git-dir>/ctx/cache/build-<id>` (DEC-117), or undefined outside a repository */
   dir: string | undefined;
   /** what other builds (and versions before build folders) left under `<git-dir>/ctx/cache`, until pruning deletes it */
   otherBuilds: { files: number; bytes: number };

@@ -15,7 +15,7 @@ export function cacheRootDir(root: string): string | undefined {
 
 /**
  * `<git-dir>/ctx/cache/build-<id>`: the caches of the running build, and the one place a
- * cache file's folder is formed (DEC-116). Every kind's key is thereby also the build's
+ * cache file's folder is formed (DEC-117). Every kind's key is thereby also the build's
  * identity (src/version.ts): a build never reads a cache another build wrote, whatever the
  * kinds' hand-bumped versions say; pruning deletes the folders of builds no longer run.
  */

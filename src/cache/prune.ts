@@ -14,7 +14,7 @@ export const MARKER = '.pruned';
 
 /**
  * Every cache lives in a folder of the build that wrote it, `<git-dir>/ctx/cache/build-<id>/`
- * (DEC-116): a build never reads what another computed. The folder of this build.
+ * (DEC-117): a build never reads what another computed. The folder of this build.
  */
 export const BUILD_DIR_PREFIX = 'build-';
 export const buildDirName = (): string => `${BUILD_DIR_PREFIX}${buildId()}`;

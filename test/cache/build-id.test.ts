@@ -19,7 +19,7 @@ function repo() {
   return r;
 }
 
-describe('caches are kept per build (DEC-116)', () => {
+describe('caches are kept per build (DEC-117)', () => {
   it('a cache written by one build is not read by another, and is read again by its own', () => {
     const r = repo();
     setBuildIdForTests('aaaaaaaaaaaaaaaa');

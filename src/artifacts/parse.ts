@@ -6,6 +6,7 @@ import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
 import { titleOfStem } from './sources/adr-title.js';
 import { setExtra } from './sources/extra.js';
+import { titleCodeNames } from './sources/adr-title.js';
 import { mentionCandidates } from './sources/mentions.js';
 import { RELATION_KINDS, type Artifact, type LoadProblem, type RelationKind, type Scope } from './types.js';
 
@@ -234,6 +235,7 @@ export function parseArtifact(file: string, bytes: Buffer, origin: Artifact['ori
     keyLines,
     bodyLine: split.bodyLine,
   };
-  if (origin === 'repo') setExtra(artifact, { mc: mentionCandidates(split.body, file, split.bodyLine) });
+  const tc = titleCodeNames(artifact.title);
+  if (origin === 'repo') setExtra(artifact, { mc: mentionCandidates(split.body, file, split.bodyLine), ...(tc ? { tc } : {}) });
   return { artifact, problems };
 }

@@ -35,7 +35,7 @@ export interface CacheKind {
 }
 
 const kinds = [
-  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 56, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config", formerly: ['artifacts.json'] },
+  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 57, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config", formerly: ['artifacts.json'] },
   { name: 'artifacts-tokens', area: 'artifacts', file: 'artifacts.tokens', version: 1, codec: 'json', keep: 4, key: "the finished set's key by the records folders' index tokens" },
   { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 9, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
   { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 9, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
@@ -52,10 +52,10 @@ const kinds = [
   { name: 'staleness-symbols', area: 'staleness', file: 'staleness-symbols.json', version: 8, codec: 'store', key: 'anchor symbols per source blob and tag set' },
   { name: 'staleness-symbols-clean', area: 'staleness', file: 'staleness-symbols.clean', version: 8, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
   { name: 'staleness-symbols-log', area: 'staleness', file: 'staleness-symbols.log', version: 8, codec: 'journal', key: 'entries added since the last fold, by tag set' },
-  { name: 'retrieve-keywords', area: 'retrieval', file: 'retrieve-keywords.bin', version: 13, codec: 'container', key: "keyword index of the records, by the set's key" },
-  { name: 'retrieve-passages', area: 'retrieval', file: 'retrieve-passages.json', version: 5, codec: 'json', key: "each record's passages (head, paragraphs) as terms, for short questions, by the set's key" },
-  { name: 'code-words', area: 'retrieval', file: 'code-words.json', version: 10, codec: 'json', keep: 2, key: "how many code files use each word (place queries), by the state of the git index (not the files in focus) or the commit" },
-  { name: 'place-background', area: 'retrieval', file: 'place-background.json', version: 10, codec: 'json', keep: 2, key: "each record's mean keyword standing beside a sample of the code files (place queries), by the git index's stamp or the commit, and the records" },
+  { name: 'retrieve-keywords', area: 'retrieval', file: 'retrieve-keywords.bin', version: 15, codec: 'container', key: "keyword index of the records, by the set's key" },
+  { name: 'retrieve-passages', area: 'retrieval', file: 'retrieve-passages.json', version: 7, codec: 'json', key: "each record's passages (head, paragraphs) as terms, for short questions, by the set's key" },
+  { name: 'code-words', area: 'retrieval', file: 'code-words.json', version: 12, codec: 'json', keep: 2, key: "how many code files use each word (place queries), by the state of the git index (not the files in focus) or the commit" },
+  { name: 'place-background', area: 'retrieval', file: 'place-background.json', version: 12, codec: 'json', keep: 2, key: "each record's mean keyword standing beside a sample of the code files (place queries), by the git index's stamp or the commit, and the records" },
   { name: 'vectors', area: 'vectors', file: 'vectors/*.bin', version: 1, codec: 'container', key: "record vectors per embedder, by content hash; a set's plan by the set's key" },
   { name: 'tokens', area: 'tokens', file: 'tokens-*.json', version: 1, codec: 'store', key: 'token counts per encoding, by text hash' },
   { name: 'config', area: 'config', file: 'config.json', version: 1, codec: 'json', key: 'parsed config, by content hash' },

@@ -24,6 +24,14 @@ export interface KeptCliAnswer<V> {
   zeroNote?: string;
 }
 
+/** What a question's `compute` gives: the answer, the files it read, and whether it is whole (false: not kept). */
+export interface Computed<V> {
+  value: V;
+  files: (answer: V) => string[];
+  /** false when part of the answer is missing (a lane timed out or failed): such an answer is not kept */
+  whole?: boolean;
+}
+
 /** A one-place CLI question answered: from a kept answer or computed (and kept). */
 export interface PlaceAnswered<V> {
   root: string;
@@ -46,7 +54,7 @@ export async function answerPlaceQuestion<V>(
   place: string,
   command: PlaceQuestion['command'],
   options: unknown,
-  compute: (repo: RepoContext, target: TraceTarget) => Promise<{ value: V; files: (answer: V) => string[] }>,
+  compute: (repo: RepoContext, target: TraceTarget) => Promise<Computed<V>>,
 ): Promise<PlaceAnswered<V>> {
   const question = (target: TraceTarget): PlaceQuestion => ({ command, place: target.path, options: { place, target, options } });
   return answerKept<V, TraceTarget>(o, command, (root, cwd) => parseTraceTarget(place, root, cwd), question, (t) => t.path, compute);
@@ -60,7 +68,7 @@ export type SearchAnswered<V> = Omit<PlaceAnswered<V>, 'target'>;
  * nothing it was computed from changed, else `compute` over the repository read through the
  * files the words name (`named`), and kept. `options` as for a place.
  */
-export async function answerSearchQuestion<V>(o: RepoOptions, text: string, options: unknown, named: () => string[], compute: (repo: RepoContext) => Promise<{ value: V; files: (answer: V) => string[] }>): Promise<SearchAnswered<V>> {
+export async function answerSearchQuestion<V>(o: RepoOptions, text: string, options: unknown, named: () => string[], compute: (repo: RepoContext) => Promise<Computed<V>>): Promise<SearchAnswered<V>> {
   const question = (): PlaceQuestion => ({ command: 'search', place: text, options });
   // words naming no file read nothing of the tree but the set: the kept search set answers for it (DEC-066)
   const { target: _, ...answered } = await answerKept<V, null>(o, 'search', () => null, question, named, (repo) => compute(repo), named().length === 0);
@@ -74,7 +82,7 @@ async function answerKept<V, T>(
   about: (root: string, cwd: string) => T,
   question: (about: T) => PlaceQuestion,
   reads: (about: T) => string | string[],
-  compute: (repo: RepoContext, about: T) => Promise<{ value: V; files: (answer: V) => string[] }>,
+  compute: (repo: RepoContext, about: T) => Promise<Computed<V>>,
   searchSet = false,
 ): Promise<{ root: string; commit: string | undefined; target: T; answer: KeptCliAnswer<V>; rec: EpisodeRecorder }> {
   const env = io().env;
@@ -109,8 +117,8 @@ async function answerKept<V, T>(
     }
     // the episode's dirty flag, judged beside the answer (when episodes are recorded)
     const probe = recordingEnabled(env, { record: config.record }) ? (await import('../store/dirty.js')).startDirtyProbe(snapshot.root, snapshot.commit, { reads: snapshot.kind }) : undefined;
-    const { value, files } = await compute(repo, target);
-    const answer = await answered(value, files, config, probe, seen, question(target), started, stamp, env);
+    const { value, files, whole } = await compute(repo, target);
+    const answer = await answered(value, files, config, probe, seen, question(target), started, stamp, env, whole);
     return { root: snapshot.root, commit: snapshot.commit, target, answer, rec: episode(snapshot.root, snapshot.commit, answer, snapshot.kind) };
   } finally {
     repo.close();
@@ -118,7 +126,7 @@ async function answerKept<V, T>(
 }
 
 /** A computed answer with its dirty flag and notice, kept (when `seen` noted what it read). */
-async function answered<V>(value: V, files: (answer: V) => string[], config: Config, probe: DirtyProbe | undefined, seen: RecordingSnapshot | undefined, q: PlaceQuestion, started: number, stamp: string | undefined, env: NodeJS.ProcessEnv): Promise<KeptCliAnswer<V>> {
+async function answered<V>(value: V, files: (answer: V) => string[], config: Config, probe: DirtyProbe | undefined, seen: RecordingSnapshot | undefined, q: PlaceQuestion, started: number, stamp: string | undefined, env: NodeJS.ProcessEnv, whole = true): Promise<KeptCliAnswer<V>> {
   const read = files(value);
   const dirty = await probe?.judge(read, 100);
   const z = config.zeroConfig;
@@ -127,6 +135,8 @@ async function answered<V>(value: V, files: (answer: V) => string[], config: Con
     // what the dirty flag is judged on is part of what the answer is kept by
     for (const f of read) seen.files.add(f);
     if (config.retrieval?.feedback_ranking) seen.whole = true;
+    // an answer a lane gave up on (a timeout on a cold, busy machine) is computed again next time
+    if (!whole) seen.whole = true;
     keepAnswer(seen, q, answer, started, stamp, env);
   }
   return answer;
@@ -137,7 +147,7 @@ async function answered<V>(value: V, files: (answer: V) => string[], config: Con
  * opened. Undefined when there is none for this state of the repository, or when the search
  * read something it does not hold (then the caller computes it from the repository).
  */
-async function fromSearchSet<V, T>(root: string, commit: string | undefined, env: NodeJS.ProcessEnv, target: T, q: PlaceQuestion, compute: (repo: RepoContext, about: T) => Promise<{ value: V; files: (answer: V) => string[] }>): Promise<KeptCliAnswer<V> | undefined> {
+async function fromSearchSet<V, T>(root: string, commit: string | undefined, env: NodeJS.ProcessEnv, target: T, q: PlaceQuestion, compute: (repo: RepoContext, about: T) => Promise<Computed<V>>): Promise<KeptCliAnswer<V> | undefined> {
   const started = Date.now();
   const stamp = indexStamp(root);
   const { keptSearchSet } = await import('../place/search-set.js');
@@ -146,7 +156,7 @@ async function fromSearchSet<V, T>(root: string, commit: string | undefined, env
   const { set, snapshot, config } = kept;
   noteZeroConfig(config);
   const probe = recordingEnabled(env, { record: config.record }) ? (await import('../store/dirty.js')).startDirtyProbe(root, commit, { reads: 'worktree' }) : undefined;
-  let computed: { value: V; files: (answer: V) => string[] };
+  let computed: Computed<V>;
   try {
     computed = await compute({ snapshot, config, set, cwd: io().cwd, close: () => undefined }, target);
   } catch (e) {
@@ -155,5 +165,5 @@ async function fromSearchSet<V, T>(root: string, commit: string | undefined, env
   }
   // a lane that read what the entry lacks failed quietly: its answer is not the answer
   if (kept.missed()) return undefined;
-  return answered(computed.value, computed.files, config, probe, kept.recorder(), q, started, stamp, env);
+  return answered(computed.value, computed.files, config, probe, kept.recorder(), q, started, stamp, env, computed.whole);
 }

@@ -5,7 +5,7 @@ import { violationNote } from '../check/confirm/note.js';
 import { loadConfig } from '../config.js';
 import { loadArtifactSet } from '../artifacts/load.js';
 import { keepAnswer, keptAnswer, openPlace, RecordingSnapshot, type PlaceQuestion } from '../place/index.js';
-import { filesOf } from '../retrieve/episode.js';
+import { answeredWhole, filesOf } from '../retrieve/episode.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { openSnapshot } from '../snapshot/open.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -48,7 +48,8 @@ export async function answerPlace(snapshot: Snapshot, rel: string, question: Pla
   const answer = await computeAnswer(seen, rel);
   // the files the episode's dirty flag is judged on are part of what the answer is kept by
   if (!('skipped' in answer)) for (const f of filesOf(answer.r)) seen.files.add(f);
-  keepAnswer(seen, question, answer, started, stamp);
+  // a lane that timed out or failed: shown, computed again next time
+  if ('skipped' in answer || answeredWhole(answer.r)) keepAnswer(seen, question, answer, started, stamp);
   return answer;
 }
 

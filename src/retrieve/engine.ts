@@ -121,10 +121,25 @@ async function runLane(reports: Record<LaneName, LaneReport>, lane: RetrievalLan
 /** The lanes a query runs: the built-in ones, or those the caller put in their place. */
 const laneOf = (opts: RetrieveOptions, name: ReplaceableLane): RetrievalLane => opts.lanes?.[name] ?? BUILTIN_LANES[name];
 
+/**
+ * The time budget of a built-in lane that computes in this process (keywords, mentions, the
+ * code graph): its work goes on after a timeout all the same (the process ends when it does),
+ * so a short budget only throws its answer away. A cold first question on an 11,000-file
+ * repository, its caches being built on a busy machine, took 13 s and answered "nothing
+ * governs this" with its keyword lane timed out. The budget is for what waits on the outside:
+ * the semantic lane (an embedding provider) and any lane a caller puts in place.
+ */
+const IN_PROCESS_LANE_MS = 120_000;
+
+/** A lane's time budget, ms: `laneTimeoutMs` (default 5000) for the semantic lane and a caller's lane, IN_PROCESS_LANE_MS or more for a built-in one. */
+export function laneBudgetMs(opts: Pick<RetrieveOptions, 'laneTimeoutMs' | 'lanes'>, lane: ReplaceableLane): number {
+  const timeout = opts.laneTimeoutMs ?? 5000;
+  return opts.lanes?.[lane] || lane === 'semantic' ? timeout : Math.max(timeout, IN_PROCESS_LANE_MS);
+}
+
 /** Run some lanes at once; each answers or is reported, none stops the others. */
 async function runLanes(opts: RetrieveOptions, names: ReplaceableLane[], reports: Record<LaneName, LaneReport>, query: LaneQuery, ctx: LaneContext): Promise<Lanes> {
-  const timeout = opts.laneTimeoutMs ?? 5000;
-  const answers = await Promise.all(names.map((n) => runLane(reports, laneOf(opts, n), query, ctx, timeout)));
+  const answers = await Promise.all(names.map((n) => runLane(reports, laneOf(opts, n), query, ctx, laneBudgetMs(opts, n))));
   const lanes: Lanes = {};
   names.forEach((n, i) => (lanes[n] = answers[i]));
   return lanes;

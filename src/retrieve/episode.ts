@@ -64,6 +64,13 @@ export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult, dirty?
   return rec.finish({ query, lanes: lanesOf(r), evidence: evidenceOf(r), refs: [...found, ...via], files: filesOf(r, via), ...(dirty === undefined ? {} : { dirty }) });
 }
 
+/**
+ * Whether every lane answered: a lane that timed out (a cold cache on a busy machine) or
+ * failed leaves an answer that the next run, with its caches warm, may give whole. Such an
+ * answer is shown, and not kept (DEC-062): kept, it would stand until the tree changed.
+ */
+export const answeredWhole = (r: RetrievalResult): boolean => !Object.values(r.slots).some((s) => s.status === 'timeout' || s.status === 'failed');
+
 /** The files a retrieval answer was computed from: the place, the records' files, the code they were found through. */
 export function filesOf(r: RetrievalResult, via: SupportRef[] = viaRefs(r)): string[] {
   const out = new Set<string>();

@@ -116,6 +116,11 @@ export const mentionsLane: RetrievalLane = {
     // one naming the type the file is named after, for a place (DEC-091)
     const signals = mentionSignals(ctx.set, place.path, place.symbol);
     if (q.kind === 'place') for (const [id, s] of typeNameSignals(ctx.set, place.path)) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    // and one whose title writes, as code, a name the file declares or is named after (DEC-116)
+    if (q.kind === 'place') {
+      const { codeTitleSignals } = await import('./code-title.js');
+      for (const [id, s] of codeTitleSignals(ctx.set, place.path, await q.code())) if (s.score > (signals.get(id)?.score ?? 0)) signals.set(id, s);
+    }
     // and one whose title names a library the file imports (DEC-111)
     if (q.kind === 'place') {
       const [{ importTitleSignals, codePathWords }, { codeWordsOf }] = await Promise.all([import('./imported-title.js'), import('./code-words.js')]);

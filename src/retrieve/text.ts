@@ -103,12 +103,14 @@ export function stem(w: string): string {
 
 const RULES: [RegExp, string][] = [
   [/ies$/, 'y'],
+  // retried, applied, queried meet retry, apply, query (as retries and retrying do)
+  [/(..)ied$/, '$1y'],
   [/(ss)es$/, '$1'],
   [/([^s])s$/, '$1'],
 ];
 const ENDS: [string, number][] = [
   ['ational', 5],
-  ['ization', 5],
+  // serialization, serialize and serialized share serializ
   ['ation', 4],
   ['ness', 4],
   ['ment', 4],
@@ -132,6 +134,33 @@ function stemOf(w: string): string {
     }
   }
   if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  return britishToAmerican(w);
+}
+
+/**
+ * Stems whose British and American spellings differ meet (initialisation, initialize; licence,
+ * license; modelling, modeling; behaviour, behavior), so a team's spelling and a question's
+ * need not agree. `-is` becomes `-iz` after a stem of four letters or more that is not one of
+ * the words spelt `-ise` on both sides of the Atlantic (promise, expertise, enterprise).
+ */
+const ISE_ON_BOTH = new Set(
+  ('advert appr chast circumc clockw compr comprom conc desp disgu enterpr exerc expert franch improv likew merchand ' +
+    'mort otherw parad porpo prec prem prom repr sunr superv surm surpr telev torto treat turquo').split(' '),
+);
+const SPELT = new Map(
+  ('behaviour:behavior colour:color favour:favor honour:honor labour:labor neighbour:neighbor flavour:flavor ' +
+    'centr:center catalogu:catalog dialogu:dialog artefact:artifact licenc:licens defenc:defens offenc:offens grey:gray ' +
+    'analys:analyz paralys:paralyz catalys:catalyz').split(' ').map((p) => p.split(':') as [string, string]),
+);
+
+// @decision DEC-115
+function britishToAmerican(w: string): string {
+  const spelt = SPELT.get(w);
+  if (spelt) return spelt;
+  const m = /^(.{4,}?)is(er)?$/.exec(w);
+  if (m && !ISE_ON_BOTH.has(m[1]!)) return `${m[1]}iz${m[2] ?? ''}`;
+  // modelling, labelled, cancelled (a suffix taken off, a doubled l left): model, label, cancel
+  if (w.length >= 6 && w.endsWith('ell')) return w.slice(0, -1);
   return w;
 }
 

@@ -207,7 +207,7 @@ export interface RetrieveOptions {
   depth?: 'summary' | 'full';
   /** judge staleness of the results (default true) */
   staleness?: boolean;
-  /** per-lane time budget, ms (default 5000) */
+  /** time budget of the semantic lane and of lanes put in place by the caller, ms (default 5000); the built-in lanes that compute in this process get 120 s (engine.ts) */
   laneTimeoutMs?: number;
   /**
    * feedback ranking within slots (src/retrieve/feedback-rank.ts): a profile to rank with,

@@ -7,7 +7,7 @@ import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/r
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
 // SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP), informalsystems/tendermint-rs (Rust), microsoft/semantic-kernel (C# and Python, MADR) and the held-out
-// theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#) and cisagov/manage.get.gov (Python, Django), all three held out, and thunderbird/thunderbird-android (Kotlin and Java, read once as held out, then a development set). The shape
+// theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#), cisagov/manage.get.gov (Python, Django) and Siteimprove/alfa (TypeScript), all four held out, and thunderbird/thunderbird-android (Kotlin and Java, read once as held out, then a development set). The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -120,6 +120,17 @@ const SETS: AdrSet[] = [
     records: 'docs/architecture/decisions/',
     recordPath: /^docs\/architecture\/decisions\/\d{4}-[A-Za-z0-9-]+\.md$/,
     declares: (name) => new RegExp(`(class|def)\\s+${name}\\b`),
+    minimums: { total: 50, file: 15, unnamed: 10, symbol: 5, question: 14, offtopic: 8, ungoverned: 6 },
+  },
+  {
+    // the fourth held-out set, labelled blind: Nygard records adr-NNN.md (no topic in the name), TypeScript
+    file: 'alfa.json',
+    repository: 'Siteimprove/alfa',
+    env: 'GIT_CTX_DEVSET_ALFA_REPO',
+    records: 'docs/architecture/decisions/',
+    recordPath: /^docs\/architecture\/decisions\/adr-\d{3}\.md$/,
+    // TypeScript: a declaration (class, interface, type, function, const, namespace, enum) or a class member
+    declares: (name) => new RegExp(`((class|interface|type|function|const|let|namespace|enum)\\s+${name}\\b)|((public|private|protected|static)\\s+(static\\s+)?(get\\s+)?${name}\\s*[<(])`),
     minimums: { total: 50, file: 15, unnamed: 10, symbol: 5, question: 14, offtopic: 8, ungoverned: 6 },
   },
   {

@@ -1,4 +1,6 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RACY_MS } from '../../src/place/kept.js';
@@ -175,6 +177,31 @@ describe('kept place answers', () => {
     const files = readdirSync(cache).filter((f) => f.startsWith('place-answer-') || f.startsWith('search-set'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(readFileSync(path.join(cache, f), 'utf8').includes('sk-kept-answer-secret'), f).toBe(false);
+  }, 60_000);
+
+  it('keeps no answer a lane failed to give (an embedding endpoint down, a lane timed out): shown, and computed again next time', async () => {
+    const repo = seed();
+    // a port nothing listens on: the semantic lane fails at once, the others answer
+    const port = await new Promise<number>((res) => {
+      const srv = createServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as AddressInfo).port;
+        srv.close(() => res(p));
+      });
+    });
+    repo.commit('an embedding endpoint', { '.contextia/config.yaml': `sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\nsemantic:\n  provider: openai\n  url: http://127.0.0.1:${port}\n  retries: 0\n` });
+    await settle();
+    const cache = path.join(repo.dir, CACHE_REL);
+    const kept = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('place-answer-search')) : []);
+    const env = { GIT_CTX_EMBED_API_KEY: 'sk-test' };
+    for (let i = 0; i < 2; i++) {
+      const r = searchWords(repo.dir, env);
+      expect((r.out.slots.semantic as { status?: string }).status).toBe('failed');
+      expect(kept()).toEqual([]);
+    }
+    // the lane answering again: the answer is whole, and kept
+    expect((searchWords(repo.dir, { GIT_CTX_EMBED_PROVIDER: 'off' }).out.slots.semantic as { status?: string }).status).not.toBe('failed');
+    expect(kept().length).toBe(1);
   }, 60_000);
 
   it('keeps no answer that read a file changed in the last moment (a racy stat)', async () => {

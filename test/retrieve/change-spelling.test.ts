@@ -17,7 +17,7 @@ async function changed(base: string, head: string, path = 'src/retry.ts') {
 }
 
 const RETRY = (attempt: string, message: string) =>
-  `import { charge } from './gateway';\n\n// The idempotency key of a retried payment request is generated once per ${attempt}, so the gateway\n// never charges an order twice.\nexport function retryPayment(orderId: string, amount: number) {\n  if (amount > 0) throw new Error('${message}');\n  return charge(orderId, amount);\n}\n`;
+  `import { charge } from './gateway';\n\n// The idempotency key of a repeated payment request is generated once per ${attempt}, so the gateway\n// never charges an order twice.\nexport function retryPayment(orderId: string, amount: number) {\n  if (amount > 0) throw new Error('${message}');\n  return charge(orderId, amount);\n}\n`;
 
 describe('spelling fixes', () => {
   it('edit distance counts a transposition once and stops past its bound', () => {

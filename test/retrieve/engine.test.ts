@@ -60,6 +60,13 @@ describe('text', () => {
     expect(stem('limiting')).toBe(stem('limits'));
     expect(stem('throttled')).toBe(stem('throttle'));
     expect(stem('policies')).toBe('policy');
+    expect(stem('retried')).toBe(stem('retry'));
+    expect(stem('queried')).toBe(stem('queries'));
+    expect(stem('tried')).toBe('try');
+    // a noun in -ization meets its verb, and British spellings meet American ones
+    for (const [a, b] of [['serialization', 'serialize'], ['serialized', 'serializing'], ['initialisation', 'initialize'], ['organised', 'organization'], ['serialiser', 'serializer'], ['licence', 'license'], ['behaviour', 'behavior'], ['modelling', 'modeling'], ['cancelled', 'canceled'], ['analyse', 'analyze'], ['centre', 'center']] as const) expect(stem(a), a).toBe(stem(b));
+    // words spelt -ise on both sides keep their s
+    for (const w of ['promise', 'expertise', 'enterprise', 'advertised', 'otherwise', 'raise', 'noise', 'premise']) expect(stem(w), w).not.toMatch(/iz/);
     expect(terms('rateLimitWebhooks for the sender')).toEqual(['rate', 'limit', 'webhook', 'sender']);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import type { CodeNeighbours } from '../../src/code/neighbours.js';
-import { retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
+import { laneBudgetMs, retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
 import type { RetrievalLane, RetrieveOptions, SemanticLane } from '../../src/retrieve/types.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
@@ -62,6 +62,12 @@ describe('lane fusion: a failing lane degrades the answer, never loses it', () =
       const never: RetrievalLane = { name: 'keywords', run: () => new Promise(() => undefined) };
       const t = await retrieveForPlace({ ...opts, target: { path: 'src/limits/bucket.py' }, lanes: { keywords: never }, laneTimeoutMs: 100 });
       expect(t.slots.keywords).toMatchObject({ status: 'timeout', message: 'no answer within 100 ms', count: 0 });
+      // the built-in lanes computing in this process are not cut off by the budget: their work
+      // would go on all the same, and only their answer would be lost (a cold, busy first run)
+      for (const lane of ['declared', 'keywords', 'mentions', 'nearness'] as const) expect(laneBudgetMs({ laneTimeoutMs: 100 }, lane), lane).toBe(120_000);
+      expect(laneBudgetMs({ laneTimeoutMs: 100 }, 'semantic')).toBe(100);
+      expect(laneBudgetMs({}, 'semantic')).toBe(5000);
+      expect(laneBudgetMs({ laneTimeoutMs: 100, lanes: { keywords: never } }, 'keywords')).toBe(100);
       expect(t.results[0]).toMatchObject({ id: 'DEC-BUCKET', slot: 'declared' });
       const throwing: RetrievalLane = {
         name: 'declared',

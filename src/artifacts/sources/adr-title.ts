@@ -91,3 +91,26 @@ export function plain(v: string): string {
     .replace(/\s+\|?\s*$/, '')
     .trim();
 }
+
+/** A file name's extension after a dot (`names.go`, `config.yaml`): a file, which mentions read, not a name. */
+const EXTENSION = /\.[a-z]{1,4}$/;
+
+/**
+ * The names a title writes as code (DEC-116): in backticks (`` `Option<T>` ``, `` `os.Root` ``,
+ * `` `createServiceConfig()` ``, `` `baseLocal` ``) or with type parameters (`Result<T, E>`),
+ * each as its last dotted part without arguments or parameters. One word counts: written as
+ * code it is a name, not prose. Paths, file names and phrases are left out.
+ */
+export function titleCodeNames(raw: string | undefined): string[] | undefined {
+  if (!raw || !/[`<]/.test(raw)) return undefined;
+  const out = new Set<string>();
+  const add = (span: string) => {
+    const s = span.trim().replace(/\(.*\)$/, '').replace(/<.*>$/, '').trim();
+    if (!s || /[\s/\\]/.test(s) || s.startsWith('.') || EXTENSION.test(s)) return;
+    const name = s.split(/\.|::/).pop()!;
+    if (/^[A-Za-z_$][\w$]{2,}$/.test(name)) out.add(name);
+  };
+  for (const m of raw.matchAll(/`([^`\n]+)`/g)) add(m[1]!);
+  for (const m of raw.replace(/`[^`\n]*`/g, ' ').matchAll(/\b([A-Z][\w$]*)<[^<>\n]*>/g)) add(m[1]!);
+  return out.size ? [...out] : undefined;
+}

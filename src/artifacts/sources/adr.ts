@@ -11,7 +11,7 @@ import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
-import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleOfStem, type Found } from './adr-title.js';
+import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
 
@@ -492,6 +492,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // n: only an id taken from the file name is renumbered; a frontmatter id is still found by its file's number (nb)
   const fromName = id === adrIdFor(file, opts.prefix);
   const num = fileNumber(file);
-  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined });
+  const tc = titleCodeNames(str(data.title) ?? (title ? lines[title.line - 1] : undefined));
+  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined, ...(tc ? { tc } : {}) });
   return { artifact, problems };
 }

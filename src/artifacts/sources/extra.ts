@@ -38,12 +38,14 @@ export interface SourceExtra {
    * Set by finishing the set, so `show` and the map can say who said it.
    */
   by?: [RelationKind, string, string][];
+  /** the names its title writes as code (`Option<T>`, `` `Registrar` ``): a file declaring one, or named after it, is the record's subject (DEC-116) */
+  tc?: string[];
 }
 
 const extras = new WeakMap<object, SourceExtra>();
 
 export function setExtra(a: Artifact, x: SourceExtra | undefined): void {
-  if (x && (x.f || x.mc?.length || x.rel?.length || x.n || x.nb || x.by?.length)) extras.set(a, x);
+  if (x && (x.f || x.mc?.length || x.rel?.length || x.n || x.nb || x.by?.length || x.tc?.length)) extras.set(a, x);
 }
 
 export function extraOf(a: Artifact): SourceExtra | undefined {

@@ -6,7 +6,7 @@ import type { RetrievalResult } from '../../retrieve/types.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '../shared.js';
 import { answerPlaceQuestion } from '../kept-place.js';
-import { filesOf, finishRetrieval } from '../../retrieve/episode.js';
+import { answeredWhole, filesOf, finishRetrieval } from '../../retrieve/episode.js';
 
 type ForOptions = RepoOptions & RetrievalCliOptions & { diff?: string; title?: string; body?: string };
 /** What `for` keeps of an answer (DEC-062): the retrieval and the zero-configuration fact of its JSON. */
@@ -64,7 +64,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       const [{ retrieveForPlace }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
       const result = await retrieveForPlace({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), target, place, ...settings });
       const self = repo.set.artifacts.find((a) => a.file === target.path)?.id;
-      return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0, ...(self ? { self } : {}) }, files: (v) => filesOf(v.result) };
+      return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0, ...(self ? { self } : {}) }, files: (v) => filesOf(v.result), whole: answeredWhole(result) };
     });
     const { result, zero, noRecords, self } = answer.value;
     io().out(renderRetrieval(o.json ? 'json' : o.format, { ...result, ...zero }, colors(), { showWeak: !!o.all, noRecords }));

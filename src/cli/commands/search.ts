@@ -5,7 +5,7 @@ import { namedPlaces } from '../../retrieve/trace.js';
 import type { RetrievalResult } from '../../retrieve/types.js';
 import { addRetrievalOptions, retrievalSettings, type RetrievalCliOptions } from '../retrieval-options.js';
 import { answerSearchQuestion } from '../kept-place.js';
-import { filesOf, finishRetrieval } from '../../retrieve/episode.js';
+import { answeredWhole, filesOf, finishRetrieval } from '../../retrieve/episode.js';
 import { addRepoOptions, colors, io, zeroConfigJson, type RepoOptions } from '../shared.js';
 
 type SearchOptions = RepoOptions & RetrievalCliOptions;
@@ -43,7 +43,7 @@ Exit codes: 0 answered (even with no results), 2 usage or environment error.`,
       async (repo) => {
         const [{ retrieveForText }, { semanticLaneFor }] = await Promise.all([import('../../retrieve/engine.js'), import('../../semantic/lane.js')]);
         const result = await retrieveForText({ snapshot: repo.snapshot, set: repo.set, semantic: semanticLaneFor(repo.snapshot.root, repo.set, io().env), text, ...settings });
-        return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0 }, files: (v) => filesOf(v.result) };
+        return { value: { result, zero: zeroConfigJson(repo.config), noRecords: repo.set.artifacts.length === 0 }, files: (v) => filesOf(v.result), whole: answeredWhole(result) };
       },
     );
     const { result, zero, noRecords } = answer.value;

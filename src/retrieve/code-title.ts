@@ -1,0 +1,45 @@
+// @spec SPEC-RETRIEVE-001
+
+import type { ArtifactSet } from '../artifacts/load.js';
+import { extraOf } from '../artifacts/sources/extra.js';
+import { isCodePath } from './code-words.js';
+import type { Signal } from './signals.js';
+
+/**
+ * How strongly a record whose title writes a name as code (`` Use `Option<T>` to model optional
+ * values ``, `` Decoupled Script Coordination via `Registrar` Interface ``) speaks of the code
+ * file that declares that name, or is named after it: the name is the record's subject, as a
+ * type's name in a title is (TYPE_IN_TITLE, signals.ts). Written as code, one word is a name,
+ * where one word of prose is not (DEC-095); written as prose, "option" is in most files.
+ */
+const CODE_NAME_IN_TITLE = 0.9;
+
+/** Keywords that declare a name at the start of a line, after modifiers, in the common languages. */
+const DECLARES = String.raw`^[ \t]{0,4}(?:(?:export|default|declare|public|internal|private|static|abstract|sealed|final|data|open|partial|pub(?:\([\w:]+\))?)\s+)*(?:class|interface|type|struct|enum|trait|namespace|object|record|module|protocol|func|function|fn|fun|def)\s+`;
+
+const flat = (s: string) => s.replace(/[_-]/g, '').toLowerCase();
+
+/**
+ * Records whose title writes, as code, a name the code file at `path` declares near the
+ * start of a line (a class, an interface, a type, a namespace, a function; not a method deep
+ * in a class) or its file is named after (`option.ts`, `Registrar.java`, `base_project.py`).
+ * A file that only uses the name gets nothing: `Option` is imported by hundreds.
+ */
+// @decision DEC-116
+export function codeTitleSignals(set: ArtifactSet, path: string, code: string): Map<string, Signal> {
+  const out = new Map<string, Signal>();
+  if (!isCodePath(path)) return out;
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const own = flat(base.split('.')[0] ?? '');
+  for (const a of set.artifacts) {
+    const names = extraOf(a)?.tc;
+    if (!names) continue;
+    for (const name of names) {
+      const named = own !== '' && flat(name) === own;
+      if (!named && !new RegExp(`${DECLARES}${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'm').test(code)) continue;
+      out.set(a.id, { score: CODE_NAME_IN_TITLE, why: { kind: 'mention', text: named ? `its title names ${name}, the name of ${base} (${a.file})` : `its title names ${name}, which ${base} declares (${a.file})` } });
+      break;
+    }
+  }
+  return out;
+}

@@ -10,6 +10,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { srcBuildId } from '../scripts/build-id.mjs';
+
+// the caches of the build bin/git-ctx.js runs (built from this src/, DEC-117)
+const CACHE_REL = `.git/ctx/cache/build-${srcBuildId(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))}`;
 
 const args = process.argv.slice(2);
 const opt = (name, def) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : def);
@@ -51,7 +55,7 @@ const time = (cmd, argv, env = {}, before) => {
   return ms[Math.floor(ms.length / 2)];
 };
 const config = (on) => writeFileSync(path.join(dir, '.contextia/config.yaml'), on ? '' : 'severities:\n  decision-near-duplicate: off\n');
-const vectors = path.join(dir, '.git/ctx/cache/vectors');
+const vectors = path.join(dir, `${CACHE_REL}/vectors`);
 
 const nodeMs = time(process.execPath, ['-e', '0']);
 config(false);

@@ -15,6 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateMonorepo } from './lib/monorepo.mjs';
+import { srcBuildId } from '../scripts/build-id.mjs';
+
+// the caches of the build bin/git-ctx.js runs (built from this src/, DEC-117)
+const CACHE_REL = `.git/ctx/cache/build-${srcBuildId(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))}`;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/git-ctx.js');
@@ -117,7 +121,7 @@ if (!ONLY || ONLY === '100k') {
   row('cold git ctx check (100k files, no .git/ctx)', cold, '< 8 s, peak RSS < 400 MB');
   row('warm git ctx check (100k)', warm([BIN, 'check'], repo.dir, { ok: [0, 1] }), '< 1 s');
   // the place index from nothing: listing by git, mentions resolved from it
-  for (const f of ['place-listing.txt', 'place-mentions.json']) rmSync(path.join(repo.dir, '.git/ctx/cache', f), { force: true });
+  for (const f of ['place-listing.txt', 'place-mentions.json']) rmSync(path.join(repo.dir, CACHE_REL, f), { force: true });
   row('place index build + trace <file> (100k, listing and mentions from git)', once([BIN, 'trace', t], repo.dir), undefined);
   row(`warm git ctx trace <file> (100k)`, warm([BIN, 'trace', t], repo.dir), '< 250 ms wall');
   row(`warm git ctx for <file> (100k)`, warm([BIN, 'for', t, '--json'], repo.dir), '< 250 ms wall');

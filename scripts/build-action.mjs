@@ -4,10 +4,11 @@
 // (scripts/check-action-dist.sh), so the build must be deterministic: pinned esbuild from the
 // lockfile, no timestamps, no absolute paths, no source maps.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_ID_PLACEHOLDER, outputBuildId } from './build-id.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -80,7 +81,9 @@ const result = await build({
       'const __dirname = __gitCtxDirname(__filename);',
     ].join('\n'),
   },
-  define: { __GIT_CTX_CYTOSCAPE__: JSON.stringify(cytoscapeText) },
+  // the build identity its caches are kept under (src/version.ts, DEC-117): a placeholder here,
+  // replaced below by a hash of the output, so it changes exactly when the bundle does
+  define: { __GIT_CTX_CYTOSCAPE__: JSON.stringify(cytoscapeText), __GIT_CTX_BUILD_ID__: JSON.stringify(BUILD_ID_PLACEHOLDER) },
   // the rule-file budget rule imports the token counter on first use; tiktoken (WASM read from
   // disk) stays out, so a count that needs it fails that rule, not the Action (src/rules/check.ts)
   external: ['@dqbd/tiktoken'],
@@ -113,5 +116,12 @@ if (!rewrites || !inputs.some((i) => i.endsWith('@ts-morph/common/dist/typescrip
   console.error('action bundle: the TypeScript compiler was not bundled (src/code no longer loads it with createRequire(import.meta.url)(\'ts-morph\')?); update scripts/build-action.mjs');
   process.exit(1);
 }
+const outFile = path.join(root, 'action/dist/index.js');
+const built = await readFile(outFile, 'utf8');
+if (!built.includes(BUILD_ID_PLACEHOLDER)) {
+  console.error('action bundle: the build id placeholder is missing (src/version.ts no longer reads __GIT_CTX_BUILD_ID__?); update scripts/build-action.mjs');
+  process.exit(1);
+}
+await writeFile(outFile, built.replaceAll(BUILD_ID_PLACEHOLDER, outputBuildId(built)));
 const out = result.metafile.outputs['action/dist/index.js'];
 console.error(`action/dist/index.js: ${(out.bytes / 1024 / 1024).toFixed(2)} MiB from ${inputs.length} modules`);

@@ -24,6 +24,7 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, rmdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { srcBuildId } from './build-id.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,7 +36,8 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   format: 'cjs',
-  define: { 'import.meta.url': '__gitCtxBundleUrl' },
+  // the build identity every persistent cache is kept under (src/version.ts, DEC-117)
+  define: { 'import.meta.url': '__gitCtxBundleUrl', __GIT_CTX_BUILD_ID__: JSON.stringify(srcBuildId(root)) },
   banner: { js: "const __gitCtxBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   packages: 'external',
   // readable stack traces in bug reports: names and layout kept

@@ -253,8 +253,9 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
         regular.push({ e, src });
       }
     });
-    // an adr record's parse depends on its source's settings and its path (ids, relative links)
-    const keyOf = (blob: string, r: { e: SnapshotEntry; src: SourceSpec }): string => (r.src.format === 'contextia' ? blob : `${blob}:adr:${r.src.prefix}:${r.src.type}:${r.e.path}`);
+    // an adr record's parse depends on its source's settings and its path (ids, relative links);
+    // a frontmatter record's on its path (the title of one without any: parse.ts titleOfFile)
+    const keyOf = (blob: string, r: { e: SnapshotEntry; src: SourceSpec }): string => (r.src.format === 'contextia' ? `${blob}:${r.e.path}` : `${blob}:adr:${r.src.prefix}:${r.src.type}:${r.e.path}`);
     mark('artifact files listed');
     phase('parse');
     cache ??= await ParseCache.open(snapshot.root);

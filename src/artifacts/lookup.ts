@@ -13,6 +13,24 @@ const TYPED_NUMBER = /^(?:([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*)[-_ ]?
 const ID_NUMBER = /^(.*?)[-_]?0*(\d+)$/;
 
 /**
+ * The prefix and number of a record whose number another file of its folder has too: it reads
+ * as `ADR-0021-use-kafka` (disambiguateNumbers), and "21" names it as much as ADR-0021.
+ */
+function sharedNumber(id: string, n: string | undefined): RegExpExecArray | null {
+  const at = n === undefined ? -1 : id.indexOf(`${n}-`);
+  return at < 0 ? null : ID_NUMBER.exec(id.slice(0, at + n!.length));
+}
+
+/** How a record is listed among several a typed id names: id, title and file. */
+const candidate = (a: Artifact): string => `${a.id} "${a.title}" (${a.file})`;
+
+/** Several records answer a typed id: an error listing them (id, title, path), so the reader can pick. */
+function ambiguous(typed: string, what: string, found: Artifact[]): CtxError {
+  const shown = found.slice(0, 10).map(candidate);
+  return new CtxError('UNKNOWN_ID', `${typed} is ambiguous: ${what} ${found.length} records: ${shown.join(', ')}${found.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${found[0]!.id}` });
+}
+
+/**
  * The records read from decision-record folders that a typed id names by number: same number
  * (leading zeros aside) and, when a prefix was typed, the same prefix (any case). Only those
  * records: their ids come from file numbers, which is how people refer to them ("ADR 10"), or
@@ -29,7 +47,8 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
     if (a.format !== 'adr') continue;
     // a frontmatter id in a numbered file (`id: 0003-use-x` in 0003-use-x.md) is named by the file's number
     // and the folder's prefix (`3`, `ADR-3`), as people and other records call it
-    const m = ID_NUMBER.exec(a.id) ?? ID_NUMBER.exec(extraOf(a)?.nb ?? '');
+    const x = extraOf(a);
+    const m = ID_NUMBER.exec(a.id) ?? ID_NUMBER.exec(x?.nb ?? '') ?? sharedNumber(a.id, x?.n);
     if (!m || Number(m[2]) !== n) continue;
     if (prefix !== undefined && m[1]!.toLowerCase() !== prefix) continue;
     out.push(a);
@@ -82,16 +101,10 @@ export function requireArtifact(set: ArtifactSet, id: string): Artifact {
   if (a) return a;
   const numbered = recordsByNumber(set, id);
   if (numbered.length === 1) return numbered[0]!;
-  if (numbered.length > 1) {
-    const shown = numbered.slice(0, 10).map((x) => `${x.id} (${x.file})`);
-    throw new CtxError('UNKNOWN_ID', `${id} names ${numbered.length} records: ${shown.join(', ')}${numbered.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${numbered[0]!.id}` });
-  }
+  if (numbered.length > 1) throw ambiguous(id, 'its number is shared by', numbered);
   const started = recordsByStart(set, id);
   if (started.length === 1) return started[0]!;
-  if (started.length > 1) {
-    const shown = started.slice(0, 10).map((x) => `${x.id} (${x.file})`);
-    throw new CtxError('UNKNOWN_ID', `${id} names ${started.length} records: ${shown.join(', ')}${started.length > shown.length ? ', …' : ''}`, { hint: `pass one of these ids, e.g. ${started[0]!.id}` });
-  }
+  if (started.length > 1) throw ambiguous(id, 'it names', started);
   const unloaded = unloadedFileFor(set, id);
   if (unloaded) throw new CtxError('UNKNOWN_ID', `${id} is not loaded: ${unloaded.file}${unloaded.line ? `:${unloaded.line}` : ''}: ${unloaded.message}`, { hint: 'fix the file, then git ctx check' });
   const near = closeMatches(id, [...set.byId.keys()]);

@@ -4,6 +4,7 @@ import type JsYaml from 'js-yaml';
 import { loadJsYamlSync } from '../util/js-yaml.js';
 import { gitBlobHash } from '../util/hash.js';
 import { checkYamlBounds, YAML_LIMITS } from '../util/yaml-bounds.js';
+import { titleOfStem } from './sources/adr-title.js';
 import { setExtra } from './sources/extra.js';
 import { titleCodeNames } from './sources/adr-title.js';
 import { mentionCandidates } from './sources/mentions.js';
@@ -131,6 +132,17 @@ export interface ParseResult {
 }
 
 /**
+ * The title of a record with no title, heading or description: its file name's words
+ * (`use-postgres.md` → "Use postgres"), never its folder's; its id when the file is named by
+ * the id (`DEC-001.md`), whose words would only spell the id apart. The parse cache keys a
+ * record by its path too (load.ts), since the title depends on it.
+ */
+function titleOfFile(file: string, id: string): string {
+  const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.(?:md|markdown)$/i, '');
+  return !stem || stem.toLowerCase() === id.toLowerCase() ? id : titleOfStem(stem) || id;
+}
+
+/**
  * Parse one artifact file. Never throws: every problem is returned with file and line,
  * so one malformed file never stops the others.
  */
@@ -200,7 +212,7 @@ export function parseArtifact(file: string, bytes: Buffer, origin: Artifact['ori
   const artifact: Artifact = {
     id: rawId,
     type,
-    title: str(data.title) ?? firstHeading(split.body) ?? str(data.description) ?? rawId,
+    title: str(data.title) ?? firstHeading(split.body) ?? str(data.description) ?? titleOfFile(file, rawId),
     status: str(data.status),
     scope,
     domain: str(data.domain),

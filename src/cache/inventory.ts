@@ -2,10 +2,11 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
+import path from 'node:path';
 import { OpenContainer } from './container.js';
 import { readCacheJson } from './file.js';
 import { CACHE_AREAS, CACHE_KINDS, cacheKind, kindMatches, kindOfFile, type CacheKind } from './kinds.js';
-import { cacheDir, homeDir } from './memo.js';
+import { cacheDir, cacheRootDir, homeDir } from './memo.js';
 import { cacheLimitBytes, MARKER, pruneCacheDir, walk, type PruneResult } from './prune.js';
 
 export { cacheLimitBytes, DEFAULT_CACHE_LIMIT_BYTES, SESSION_MAX_AGE_MS, type PruneResult } from './prune.js';
@@ -23,8 +24,10 @@ export interface CacheFileInfo {
 }
 
 export interface CacheStatus {
-  /** `<git-dir>/ctx/cache`, or undefined outside a repository */
+  /** this build's caches, `<git-dir>/ctx/cache/build-<id>` (DEC-117), or undefined outside a repository */
   dir: string | undefined;
+  /** what other builds (and versions before build folders) left under `<git-dir>/ctx/cache`, until pruning deletes it */
+  otherBuilds: { files: number; bytes: number };
   files: CacheFileInfo[];
   bytes: number;
   limitBytes: number;
@@ -109,8 +112,11 @@ export function cacheStatus(root: string, env: NodeJS.ProcessEnv = process.env):
   });
   const v8 = compileCacheDir();
   const compiled = walk(v8);
+  const mine = dir ? `${path.basename(dir)}/` : '';
+  const others = walk(cacheRootDir(root)).filter((f) => f.name !== MARKER && !f.name.startsWith(mine));
   return {
     dir,
+    otherBuilds: { files: others.length, bytes: sum(others) },
     files,
     bytes: sum(files),
     limitBytes: cacheLimitBytes(env),
@@ -124,7 +130,7 @@ export function cacheStatus(root: string, env: NodeJS.ProcessEnv = process.env):
 
 /** Prune the caches of a repository now (see pruneCacheDir). */
 export function pruneCaches(root: string, limitBytes = cacheLimitBytes(), now = Date.now()): PruneResult {
-  const dir = cacheDir(root);
+  const dir = cacheRootDir(root);
   return dir ? pruneCacheDir(dir, limitBytes, now) : { removed: [], freedBytes: 0, bytes: 0 };
 }
 
@@ -133,12 +139,12 @@ export interface CleanResult {
 }
 
 /**
- * Delete the caches of a repository (`<git-dir>/ctx/cache`); with `all`, also the
+ * Delete the caches of a repository (`<git-dir>/ctx/cache`, every build's); with `all`, also the
  * agent-session memories and the per-user compile cache. Never touches anything else under
  * `.git/ctx` (locks, the evidence store, a written map).
  */
 export function cleanCaches(root: string, opts: { all?: boolean } = {}): CleanResult {
-  const dirs = [cacheDir(root)];
+  const dirs = [cacheRootDir(root)];
   if (opts.all) dirs.push(homeDir(root, cacheKind('agent-session')), compileCacheDir());
   const removed: CleanResult['removed'] = [];
   for (const d of dirs) {

@@ -5,17 +5,30 @@ import path from 'node:path';
 import { resolveGitDir } from '../git/git-dir.js';
 import { readCacheJson, writeCacheFile } from './file.js';
 import { cacheKind, type CacheKind, type CacheKindName } from './kinds.js';
+import { buildDirName } from './prune.js';
 
-/** `<git-dir>/ctx/cache`, whether caches are on or off (status and cleaning look at it either way). */
-export function cacheDir(root: string): string | undefined {
+/** `<git-dir>/ctx/cache`, every build's caches, whether caches are on or off (pruning and cleaning look at it either way). */
+export function cacheRootDir(root: string): string | undefined {
   const g = resolveGitDir(root);
   return g ? path.join(g, 'ctx', 'cache') : undefined;
 }
 
-/** `<git-dir>/ctx/<home>` of a kind kept outside the cache folder (agent-session memories). */
+/**
+ * `<git-dir>/ctx/cache/build-<id>`: the caches of the running build, and the one place a
+ * cache file's folder is formed (DEC-117). Every kind's key is thereby also the build's
+ * identity (src/version.ts): a build never reads a cache another build wrote, whatever the
+ * kinds' hand-bumped versions say; pruning deletes the folders of builds no longer run.
+ */
+export function cacheDir(root: string): string | undefined {
+  const dir = cacheRootDir(root);
+  return dir ? path.join(dir, buildDirName()) : undefined;
+}
+
+/** The folder of a kind: this build's cache folder, or `<git-dir>/ctx/<home>` for one kept outside it (agent-session memories, not derived data, kept across builds). */
 export function homeDir(root: string, kind: CacheKind): string | undefined {
+  if (!kind.home) return cacheDir(root);
   const g = resolveGitDir(root);
-  return g ? path.join(g, 'ctx', kind.home ?? 'cache') : undefined;
+  return g ? path.join(g, 'ctx', kind.home) : undefined;
 }
 
 /** GIT_CTX_NO_CACHE=1: every cache starts empty and is never written. */

@@ -1,7 +1,8 @@
 // @spec SPEC-CACHE-001
 
-import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildId } from '../version.js';
 
 /** Default bound on everything under `<git-dir>/ctx/cache/`; GIT_CTX_CACHE_LIMIT_MB overrides it. */
 export const DEFAULT_CACHE_LIMIT_BYTES = 512 * 1024 * 1024;
@@ -10,6 +11,22 @@ export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** How often a writing run looks at the total size (a marker file's mtime says when it last did). */
 const PRUNE_EVERY_MS = 3600 * 1000;
 export const MARKER = '.pruned';
+
+/**
+ * Every cache lives in a folder of the build that wrote it, `<git-dir>/ctx/cache/build-<id>/`
+ * (DEC-117): a build never reads what another computed. The folder of this build.
+ */
+export const BUILD_DIR_PREFIX = 'build-';
+export const buildDirName = (): string => `${BUILD_DIR_PREFIX}${buildId()}`;
+/**
+ * Other builds' folders pruning keeps beside this build's: those written in the last day, at
+ * most OTHER_BUILDS_KEPT of them, the most recent first. Installs used in turn (a global one
+ * and a project's, or the worktrees of one clone, which share its git dir, each at another
+ * build) do not delete each other's caches; an upgrade's predecessor goes a day after its
+ * last write, or earlier with the size bound.
+ */
+export const OTHER_BUILDS_KEPT = 3;
+export const OTHER_BUILD_MAX_AGE_MS = 24 * 3600 * 1000;
 
 /** The size limit in bytes: GIT_CTX_CACHE_LIMIT_MB when it is a positive number, else the default. */
 export function cacheLimitBytes(env: NodeJS.ProcessEnv = process.env): number {
@@ -53,20 +70,55 @@ export interface PruneResult {
 }
 
 /**
- * Bring the cache directory under `limitBytes` by deleting the least recently written files
- * first (every cache is rewritten by the runs that use it, so the oldest is the least used),
- * and drop agent-session memories older than a week. Deleting a cache only costs time.
+ * Delete what no build reads any more from the cache folder: other builds' folders but the
+ * recent ones (OTHER_BUILDS_KEPT), and the files of versions before build folders.
+ */
+function dropOtherBuilds(dir: string, removed: string[], now: number): number {
+  const mine = buildDirName();
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.name !== MARKER && e.name !== mine);
+  } catch {
+    return 0;
+  }
+  const mtime = (name: string) => statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const builds = entries.filter((e) => e.isDirectory() && e.name.startsWith(BUILD_DIR_PREFIX)).map((e) => ({ name: e.name, at: mtime(e.name) }));
+  const recent = builds.filter((b) => now - b.at <= OTHER_BUILD_MAX_AGE_MS).sort((a, b) => b.at - a.at);
+  const kept = new Set(recent.slice(0, OTHER_BUILDS_KEPT).map((b) => b.name));
+  let freed = 0;
+  for (const e of entries) {
+    if (kept.has(e.name)) continue;
+    const abs = path.join(dir, e.name);
+    const bytes = e.isDirectory() ? walk(abs).reduce((a, f) => a + f.bytes, 0) : (statSync(abs, { throwIfNoEntry: false })?.size ?? 0);
+    try {
+      rmSync(abs, { recursive: true, force: true });
+      removed.push(`../${e.name}${e.isDirectory() ? '/' : ''}`);
+      freed += bytes;
+    } catch {
+      /* a read-only git dir: nothing to do about it */
+    }
+  }
+  return freed;
+}
+
+/**
+ * Bring the cache directory (`<git-dir>/ctx/cache`, every build's folder) under `limitBytes`:
+ * first delete other builds' caches (dropOtherBuilds), then the least recently written files
+ * (every cache is rewritten by the runs that use it, so the oldest is the least used); and
+ * drop agent-session memories older than a week. Deleting a cache only costs time. Names are
+ * relative to this build's folder (`../` for what is beside it).
  */
 export function pruneCacheDir(dir: string, limitBytes = cacheLimitBytes(), now = Date.now()): PruneResult {
+  const removed: string[] = [];
+  let freed = dropOtherBuilds(dir, removed, now);
+  const mine = `${buildDirName()}/`;
   const files = walk(dir).filter((f) => f.name !== MARKER);
   let bytes = files.reduce((a, f) => a + f.bytes, 0);
-  const removed: string[] = [];
-  let freed = 0;
   for (const f of files.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
     if (bytes <= limitBytes) break;
     try {
       rmSync(f.abs, { force: true });
-      removed.push(f.name);
+      removed.push(f.name.startsWith(mine) ? f.name.slice(mine.length) : `../${f.name}`);
       bytes -= f.bytes;
       freed += f.bytes;
     } catch {
@@ -88,8 +140,10 @@ export function pruneCacheDir(dir: string, limitBytes = cacheLimitBytes(), now =
 
 let checked = false;
 /**
- * Prune at most once an hour per clone, from a run that has just written a cache: the check
- * costs one stat of a marker file, the pruning one listing of the cache directory.
+ * Prune at most once an hour per clone, from a run that has just written a cache, and at once
+ * when a build not among the last to prune writes (an upgrade: the old build's caches go).
+ * The marker file names those builds; the check costs one stat and one read of it, the
+ * pruning one listing of the cache directory.
  */
 export function pruneCachesSometimes(cacheDir: string): void {
   if (checked) return;
@@ -97,9 +151,10 @@ export function pruneCachesSometimes(cacheDir: string): void {
   const marker = path.join(cacheDir, MARKER);
   try {
     const st = statSync(marker, { throwIfNoEntry: false });
-    if (st && Date.now() - st.mtimeMs < PRUNE_EVERY_MS) return;
-    if (st) utimesSync(marker, new Date(), new Date());
-    else writeFileSync(marker, '');
+    const seen = st ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : [];
+    const id = buildId();
+    if (st && seen.includes(id) && Date.now() - st.mtimeMs < PRUNE_EVERY_MS) return;
+    writeFileSync(marker, [id, ...seen.filter((s) => s !== id)].slice(0, OTHER_BUILDS_KEPT + 1).join('\n') + '\n');
     pruneCacheDir(cacheDir);
   } catch {
     /* housekeeping only */

@@ -1,27 +1,50 @@
 import type { CodeLanguage } from './types.js';
 
-const BY_EXT_TABLE: Record<string, CodeLanguage> = {
-  ts: 'ts', tsx: 'ts', mts: 'ts', cts: 'ts', js: 'ts', jsx: 'ts', mjs: 'ts', cjs: 'ts',
-  py: 'python', pyi: 'python',
-  sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell',
-  rb: 'ruby',
+/**
+ * The one list of which files are source code, by extension (lower case, no dot): the language
+ * `git ctx init` reports (src/init/detect.ts) and the comment family tags are read with
+ * (languageOf; none: no comment syntax known, the file's tags are not read). Code words
+ * (src/retrieve/code-words.ts) count these files but SQL (CODE_WORDS_EXCLUDED). Data and
+ * markup with comments of their own are in COMMENTED_DATA, not here.
+ */
+export const SOURCE_EXTENSIONS: Readonly<Record<string, { language: string; family?: CodeLanguage }>> = {
+  ts: { language: 'TypeScript', family: 'ts' }, tsx: { language: 'TypeScript', family: 'ts' }, mts: { language: 'TypeScript', family: 'ts' }, cts: { language: 'TypeScript', family: 'ts' },
+  js: { language: 'JavaScript', family: 'ts' }, jsx: { language: 'JavaScript', family: 'ts' }, mjs: { language: 'JavaScript', family: 'ts' }, cjs: { language: 'JavaScript', family: 'ts' },
+  py: { language: 'Python', family: 'python' }, pyi: { language: 'Python', family: 'python' },
+  go: { language: 'Go', family: 'go' },
+  rs: { language: 'Rust', family: 'rust' },
+  java: { language: 'Java', family: 'java' }, kt: { language: 'Kotlin', family: 'kotlin' }, kts: { language: 'Kotlin', family: 'kotlin' }, scala: { language: 'Scala', family: 'scala' },
+  rb: { language: 'Ruby', family: 'ruby' }, php: { language: 'PHP', family: 'php' },
+  cs: { language: 'C#', family: 'csharp' }, fs: { language: 'F#' },
+  c: { language: 'C', family: 'c' }, h: { language: 'C', family: 'c' },
+  cc: { language: 'C++', family: 'cpp' }, cpp: { language: 'C++', family: 'cpp' }, cxx: { language: 'C++', family: 'cpp' }, hpp: { language: 'C++', family: 'cpp' }, hh: { language: 'C++', family: 'cpp' }, hxx: { language: 'C++', family: 'cpp' },
+  swift: { language: 'Swift', family: 'swift' }, m: { language: 'Objective-C' }, mm: { language: 'Objective-C++' },
+  dart: { language: 'Dart' }, ex: { language: 'Elixir' }, exs: { language: 'Elixir' }, erl: { language: 'Erlang' },
+  hs: { language: 'Haskell' }, clj: { language: 'Clojure' }, lua: { language: 'Lua', family: 'lua' }, r: { language: 'R' }, jl: { language: 'Julia' },
+  sh: { language: 'Shell', family: 'shell' }, bash: { language: 'Shell', family: 'shell' }, zsh: { language: 'Shell', family: 'shell' }, ksh: { language: 'Shell', family: 'shell' },
+  sql: { language: 'SQL', family: 'sql' }, vue: { language: 'Vue', family: 'html' }, svelte: { language: 'Svelte', family: 'html' },
+  // Terraform and other HashiCorp configuration: the code of an infrastructure repository
+  tf: { language: 'HCL', family: 'hcl' }, tfvars: { language: 'HCL', family: 'hcl' }, hcl: { language: 'HCL', family: 'hcl' },
+};
+
+/**
+ * Source extensions code words do not count: SQL files are mostly migrations and schema
+ * dumps, written or generated once, whose table and column names would swamp the words the
+ * team's code uses. init still reports SQL, and tags in SQL are still read.
+ */
+export const CODE_WORDS_EXCLUDED: ReadonlySet<string> = new Set(['sql']);
+
+/** Files that are not source code but carry comments tags can be written in (configuration, styles, markup). */
+const COMMENTED_DATA: Record<string, CodeLanguage> = {
   yml: 'yaml', yaml: 'yaml',
   toml: 'toml',
-  tf: 'hcl', tfvars: 'hcl', hcl: 'hcl',
-  go: 'go',
-  rs: 'rust',
-  java: 'java',
-  kt: 'kotlin', kts: 'kotlin',
-  c: 'c', h: 'c',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp',
-  cs: 'csharp',
-  swift: 'swift',
-  scala: 'scala',
-  php: 'php',
-  sql: 'sql',
-  lua: 'lua',
   css: 'css', scss: 'css', less: 'css',
-  html: 'html', htm: 'html', vue: 'html', svelte: 'html', xml: 'html',
+  html: 'html', htm: 'html', xml: 'html',
+};
+
+const BY_EXT_TABLE: Record<string, CodeLanguage> = {
+  ...Object.fromEntries(Object.entries(SOURCE_EXTENSIONS).flatMap(([ext, s]) => (s.family ? [[ext, s.family]] : []))),
+  ...COMMENTED_DATA,
 };
 
 const BY_NAME_TABLE: Record<string, CodeLanguage> = {
@@ -55,6 +78,19 @@ export interface CommentSyntax {
   strings: string[];
   /** string-like blocks that act as documentation (Python docstrings): treated as comments */
   docBlocks?: string[];
+  /** HCL's heredocs (`<<EOF` … `EOF`, `<<-EOT` … an indented `EOT`): text (a JSON policy, a shell script) whose `#` lines are no comments */
+  heredocs?: boolean;
+}
+
+/** A heredoc's opener at the scan position: its tag; the body starts on the next line. */
+const HEREDOC_OPEN = /<<-?([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n/y;
+
+/** Where the heredoc whose opener ends at `from` ends (after its closing tag), or -1 when it is never closed. */
+function heredocEnd(text: string, from: number, tag: string): number {
+  const close = new RegExp(`^[ \\t]*${tag}[ \\t]*\\r?$`, 'gm');
+  close.lastIndex = from;
+  const m = close.exec(text);
+  return m ? m.index + m[0].length : -1;
 }
 
 const C_LIKE: CommentSyntax = { line: ['//'], block: [['/*', '*/']], strings: ['"', "'", '`'] };
@@ -66,7 +102,7 @@ export const COMMENT_SYNTAX: Record<Exclude<CodeLanguage, 'ts'>, CommentSyntax> 
   yaml: { line: ['#'], block: [], strings: ['"', "'"] },
   toml: { line: ['#'], block: [], strings: ['"', "'"] },
   // Terraform and HCL: `#` and `//` line comments, `/* */` blocks; strings in double quotes only
-  hcl: { line: ['#', '//'], block: [['/*', '*/']], strings: ['"'] },
+  hcl: { line: ['#', '//'], block: [['/*', '*/']], strings: ['"'], heredocs: true },
   go: C_LIKE,
   rust: { line: ['//'], block: [['/*', '*/']], strings: ['"'] },
   java: C_LIKE,
@@ -136,6 +172,15 @@ export function scanComments(text: string, syntax: CommentSyntax): [number, numb
       }
     }
     if (matched) continue;
+    if (syntax.heredocs && c === '<' && text[i + 1] === '<') {
+      HEREDOC_OPEN.lastIndex = i;
+      const open = HEREDOC_OPEN.exec(text);
+      const end = open ? heredocEnd(text, i + open[0].length, open[1]!) : -1;
+      if (end >= 0) {
+        i = end;
+        continue;
+      }
+    }
     if (syntax.strings.includes(c)) {
       // a string ends at its closing quote or, unterminated, at the end of the line (Rust
       // lifetimes, shell apostrophes in heredocs…) so one stray quote cannot swallow the file

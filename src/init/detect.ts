@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SOURCE_EXTENSIONS } from '../code/languages.js';
 import { runGit, splitZ } from '../git/exec.js';
 
 /** What `git ctx init` writes into identity.md. */
@@ -16,25 +17,8 @@ export interface DetectedIdentity {
   sources: string[];
 }
 
-/** File extension → language. Only languages whose files are source code, not data or docs. */
-const LANGUAGE_BY_EXT: Record<string, string> = {
-  '.ts': 'TypeScript', '.tsx': 'TypeScript', '.mts': 'TypeScript', '.cts': 'TypeScript',
-  '.js': 'JavaScript', '.jsx': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript',
-  '.py': 'Python', '.pyi': 'Python',
-  '.go': 'Go',
-  '.rs': 'Rust',
-  '.java': 'Java', '.kt': 'Kotlin', '.kts': 'Kotlin', '.scala': 'Scala',
-  '.rb': 'Ruby', '.php': 'PHP',
-  '.cs': 'C#', '.fs': 'F#',
-  '.c': 'C', '.h': 'C', '.cc': 'C++', '.cpp': 'C++', '.cxx': 'C++', '.hpp': 'C++', '.hh': 'C++',
-  '.swift': 'Swift', '.m': 'Objective-C',
-  '.dart': 'Dart', '.ex': 'Elixir', '.exs': 'Elixir', '.erl': 'Erlang',
-  '.hs': 'Haskell', '.clj': 'Clojure', '.lua': 'Lua', '.r': 'R', '.jl': 'Julia',
-  '.sh': 'Shell', '.bash': 'Shell', '.zsh': 'Shell',
-  '.sql': 'SQL', '.vue': 'Vue', '.svelte': 'Svelte',
-  // Terraform and other HashiCorp configuration: the code of an infrastructure repository
-  '.tf': 'HCL', '.tfvars': 'HCL', '.hcl': 'HCL',
-};
+/** File extension (with its dot) → language: the source files of src/code/languages.ts, not data or docs. */
+const LANGUAGE_BY_EXT: Record<string, string> = Object.fromEntries(Object.entries(SOURCE_EXTENSIONS).map(([ext, s]) => [`.${ext}`, s.language]));
 
 /** npm dependency → framework or notable tool, in the order they are reported. */
 const FRAMEWORK_BY_DEP: [string, string][] = [

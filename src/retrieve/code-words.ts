@@ -1,6 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import { memo } from '../cache/memo.js';
+import { CODE_WORDS_EXCLUDED, SOURCE_EXTENSIONS } from '../code/languages.js';
 import { othersCodeOf } from '../code/others-code.js';
 import { LOCKFILES, vendorFolderOf } from '../code/ungovernable.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -29,8 +30,9 @@ export interface CodeWords {
 const MAX_FILES = 1500;
 /** Bytes read per file: the head of a file carries its imports, names and doc comments. */
 const MAX_BYTES = 16_000;
-const VERSION = 'code-words-v5';
-const CODE_EXT = /\.(?:[cm]?[jt]sx?|py|go|java|kt|kts|scala|rb|php|cs|rs|swift|c|cc|cpp|h|hpp|m|mm|ex|exs|erl|clj|dart|lua|sh|vue|svelte|tf|tfvars|hcl)$/i;
+const VERSION = 'code-words-v7';
+/** the source files of src/code/languages.ts, but those code words leave out (SQL) */
+const CODE_EXT = new RegExp(`\\.(?:${Object.keys(SOURCE_EXTENSIONS).filter((e) => !CODE_WORDS_EXCLUDED.has(e)).join('|')})$`, 'i');
 
 /** Whether a path is code of the team's own by its name (not data, docs, configuration, build output). */
 const isCodeFile = (p: string): boolean => CODE_EXT.test(p) && !/(^|\/)(dist|build)\//.test(p) && !/\.min\.js$/.test(p) && !LOCKFILES.has(p.slice(p.lastIndexOf('/') + 1));

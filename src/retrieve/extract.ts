@@ -32,6 +32,15 @@ const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#(?!!?\[)[^\n]*|"""[\
 const MARKUP_COMMENT_RE = /<!--[\s\S]*?-->/g;
 const MARKUP_PATH_RE = /\.(?:xml|xsd|xsl|xslt|html?|xhtml|svg|twig|vue|svelte|jsp|xaml|csproj|props|targets|plist)$/i;
 const STRING_RE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
+/**
+ * HCL's heredocs (`<<EOF` … `EOF`, `<<-EOT` … an indented `EOT`): text, most often a JSON
+ * policy or a shell script, whose keys, commands and `#` lines are no identifiers or comments
+ * of the file. Read as a string literal, before comments and strings; one never closed is left as code.
+ */
+const HEREDOC_RE = /<<-?([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n[\s\S]*?^[ \t]*\1[ \t]*\r?$/gm;
+const HCL_PATH_RE = /\.(?:tf|tfvars|hcl)$/i;
+/** A string literal's words, when it is short enough to be a name or a message rather than data. */
+const STRING_MAX = 200;
 const IMPORT_RE = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)["']([^"'\n]+)["']|^\s*(?:from|import)\s+([\w.]+)/gm;
 /** Folder and file names every repository has: no evidence of a topic. */
 const PATH_NOISE = new Set(['src', 'lib', 'app', 'index', 'main', 'test', 'pkg', 'internal', 'cmd']);
@@ -91,14 +100,16 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
     comments.push(...terms(docProse(m)));
     return ' ';
   };
-  let rest = (MARKUP_PATH_RE.test(path) ? code.replace(MARKUP_COMMENT_RE, comment) : code).replace(COMMENT_RE, comment);
-  for (const m of rest.matchAll(IMPORT_RE)) imports.push(...terms(m[1] ?? m[2] ?? ''));
-  rest = rest.replace(STRING_RE, (m) => {
+  const string = (m: string, body: string) => {
     // JavaScript's `'use strict'` heads many files and says nothing of any of them; "strict"
     // itself is a word records use (strict mode, strict validation), so it is no stop word
-    if (m.length < 200 && m.slice(1, -1) !== 'use strict') strings.push(...terms(m.slice(1, -1)));
+    if (m.length < STRING_MAX && body !== 'use strict') strings.push(...terms(body));
     return ' ';
-  });
+  };
+  let rest = HCL_PATH_RE.test(path) ? code.replace(HEREDOC_RE, (m, tag: string) => string(m, m.slice(m.indexOf('\n') + 1, m.lastIndexOf(tag)))) : code;
+  rest = (MARKUP_PATH_RE.test(path) ? rest.replace(MARKUP_COMMENT_RE, comment) : rest).replace(COMMENT_RE, comment);
+  for (const m of rest.matchAll(IMPORT_RE)) imports.push(...terms(m[1] ?? m[2] ?? ''));
+  rest = rest.replace(STRING_RE, (m) => string(m, m.slice(1, -1)));
   const identifiers: string[] = [];
   for (const m of rest.matchAll(IDENT_RE)) identifiers.push(...identifierTerms(m[0]));
   return { identifiers, comments, strings, imports, path: terms(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => opts.keepPathNoise || !PATH_NOISE.has(w)) };

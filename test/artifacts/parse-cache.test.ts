@@ -6,6 +6,7 @@ import type { Artifact } from '../../src/artifacts/types.js';
 import { loadConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const files = {
   '.contextia/config.yaml': 'types:\n  decision:\n    prefix: DEC\n',
@@ -34,7 +35,7 @@ describe('artifact parse cache', () => {
     const repo = makeRepo(files);
     repo.commit('artifacts');
     const cold = await load(repo.dir);
-    const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
+    const cache = path.join(repo.dir, `${CACHE_REL}/artifacts.bin`);
     expect(existsSync(cache)).toBe(true);
     const warm = await load(repo.dir);
     expect(warm.artifacts).toStrictEqual(cold.artifacts);
@@ -72,7 +73,7 @@ describe('artifact parse cache', () => {
     const repo = makeRepo(files);
     repo.commit('artifacts');
     const cold = await load(repo.dir);
-    const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
+    const cache = path.join(repo.dir, `${CACHE_REL}/artifacts.bin`);
     const whole = readFileSync(cache);
     for (const damaged of [whole.subarray(0, whole.length - 40), whole.subarray(0, whole.indexOf(10) + 1), Buffer.from('not json\n\0\0'), Buffer.alloc(0)]) {
       writeFileSync(cache, damaged);
@@ -85,7 +86,7 @@ describe('artifact parse cache', () => {
   it('removes the JSON cache of earlier versions when it writes', async () => {
     const repo = makeRepo(files);
     repo.commit('artifacts');
-    const old = path.join(repo.dir, '.git/ctx/cache/artifacts.json');
+    const old = path.join(repo.dir, `${CACHE_REL}/artifacts.json`);
     mkdirSync(path.dirname(old), { recursive: true });
     writeFileSync(old, '{"tool":"git-ctx/artifacts","version":3,"entries":{}}');
     await load(repo.dir);

@@ -8,6 +8,7 @@ import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
 import { withEnv } from '../helpers/env.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 // The finished artifact set stored in the parse cache (src/artifacts/cache/parse-cache.ts): a load it
 // answers must give exactly what a load without any cache gives, and every change of what
@@ -209,7 +210,7 @@ describe('finished artifact set cache', () => {
   it('a damaged, cut-off or foreign file is a miss, and is rewritten', async () => {
     const repo = repoWithRecords();
     const want = await expectSameAsUncached(repo.dir);
-    const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
+    const cache = path.join(repo.dir, `${CACHE_REL}/artifacts.bin`);
     const whole = readFileSync(cache);
     // another key in the header (the records listed differently): a miss, rebuilt
     for (const at of [24, 60, 87]) {
@@ -228,7 +229,7 @@ describe('finished artifact set cache', () => {
   it('the binary set section (DEC-040): a column pointing outside its table or a length that does not add up is a miss, and is rewritten', async () => {
     const repo = repoWithRecords();
     const want = await expectSameAsUncached(repo.dir);
-    const cache = path.join(repo.dir, '.git/ctx/cache/artifacts.bin');
+    const cache = path.join(repo.dir, `${CACHE_REL}/artifacts.bin`);
     const whole = readFileSync(cache);
     // the set is the container's first section (src/cache/container.ts, artifact-set.ts)
     const { head: box, at } = containerOf(whole);
@@ -269,7 +270,7 @@ describe('finished artifact set cache', () => {
     repo.commit('nul id', { '.contextia/decisions/DEC-NUL.md': '---\nid: "DEC-N\\0UL"\ntype: decision\nstatus: accepted\ntitle: Nul\n---\n# Nul\n' });
     const want = await expectSameAsUncached(repo.dir);
     expect(want.ids).toContain('DEC-N\0UL');
-    const whole = readFileSync(path.join(repo.dir, '.git/ctx/cache/artifacts.bin'));
+    const whole = readFileSync(path.join(repo.dir, `${CACHE_REL}/artifacts.bin`));
     const { head } = containerOf(whole);
     expect(head.key).toBe(''); // no set key: no set
     expect(head.sections[0]).toBe(0);

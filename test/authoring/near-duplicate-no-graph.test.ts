@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 // check's near-duplicate rule judges each record as a draft through search, fused band only
 // (caps declared 0, links 0). A record naming a code file made that search a question about the
@@ -26,7 +27,7 @@ describe('decision-near-duplicate on records that name a code file', () => {
     const r = runCli(['check', '--format', 'json'], { cwd: repo.dir });
     const found = (JSON.parse(r.stdout) as { findings: { rule: string; id: string }[] }).findings.filter((f) => f.rule === 'decision-near-duplicate');
     expect(found).toHaveLength(1);
-    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const cache = path.join(repo.dir, CACHE_REL);
     expect(existsSync(cache)).toBe(true);
     expect(readdirSync(cache).filter((f) => f.startsWith('code-graph'))).toEqual([]);
   });

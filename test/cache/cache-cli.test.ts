@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pruneCaches } from '../../src/cache/inventory.js';
+import { CACHE_REL } from '../helpers/cache.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/git-repo.js';
 
@@ -13,7 +14,7 @@ function warmRepo() {
   // XDG_CACHE_HOME isolates the per-user V8 cache from the developer's own
   const env = { XDG_CACHE_HOME: tempDir('git-ctx-xdg-') };
   expect(runCli(['check'], { cwd: repo.dir, env }).code).toBe(0);
-  return { repo, env, cacheDir: path.join(repo.dir, '.git/ctx/cache') };
+  return { repo, env, cacheDir: path.join(repo.dir, CACHE_REL), cacheRoot: path.join(repo.dir, '.git/ctx/cache') };
 }
 
 describe('git ctx cache', () => {
@@ -28,7 +29,7 @@ describe('git ctx cache', () => {
     expect(s.limitBytes).toBe(512 * 1024 * 1024);
     expect(s.disabled).toBe(false);
     const human = runCli(['cache', 'status'], { cwd: repo.dir, env: { ...env, GIT_CTX_CACHE_LIMIT_MB: '64' } });
-    expect(human.stdout).toMatch(/^\.git\/ctx\/cache: .* in \d+ files \(limit 64\.0 MB\)$/m);
+    expect(human.stdout).toMatch(/^\.git\/ctx\/cache\/build-[0-9a-f]+: .* in \d+ files \(limit 64\.0 MB\)$/m);
     expect(human.stdout).toMatch(/^ {2}artifacts +\d/m);
   });
 
@@ -62,19 +63,19 @@ describe('git ctx cache', () => {
   });
 
   it('clean deletes the caches and nothing else; --all also the per-user code cache', () => {
-    const { repo, env, cacheDir } = warmRepo();
+    const { repo, env, cacheRoot } = warmRepo();
     const lock = path.join(repo.dir, '.git/ctx/map.html');
     writeFileSync(lock, '<html></html>');
     const r = runCli(['cache', 'clean'], { cwd: repo.dir, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^deleted \.git\/ctx\/cache: \d+ files?, /);
-    expect(existsSync(cacheDir)).toBe(false);
+    expect(existsSync(cacheRoot)).toBe(false);
     expect(statSync(lock).isFile()).toBe(true);
     expect(runCli(['cache', 'clean'], { cwd: repo.dir, env }).stdout).toBe('nothing to delete\n');
     expect(runCli(['check'], { cwd: repo.dir, env }).code).toBe(0);
     const all = runCli(['cache', 'clean', '--all', '--json'], { cwd: repo.dir, env });
     const dirs = JSON.parse(all.stdout).removed.map((d: { dir: string }) => d.dir);
-    expect(dirs).toContain(cacheDir);
+    expect(dirs).toContain(cacheRoot);
   });
 
   it('outside a repository is a usage error (exit 2) naming the folder', () => {

@@ -6,6 +6,7 @@ import { runCheck } from '../../src/check/run.js';
 import type { Rule } from '../../src/check/types.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const dec = (id: string, title: string, body: string) => `---\nid: ${id}\ntype: decision\ntitle: ${title}\nstatus: accepted\n---\n# ${title}\n\n${body}\n`;
 const SAME = 'Every payment retry backs off exponentially with jitter, capped at five attempts, and the ledger records each attempt with its idempotency key so reconciliation can replay them.';
@@ -52,7 +53,7 @@ describe('rule findings remembered by what they depend on', () => {
       '.contextia/system/rationale/DEC-002.md': dec('DEC-002', 'Payment retries back off exponentially', SAME),
     });
     repo.commit('c');
-    const memo = path.join(repo.dir, '.git/ctx/cache/check-rule-decision-near-duplicate.json');
+    const memo = path.join(repo.dir, `${CACHE_REL}/check-rule-decision-near-duplicate.json`);
     const scratch = async () => {
       rmSync(path.join(repo.dir, '.git/ctx'), { recursive: true, force: true });
       return check(repo, [], ['decision-near-duplicate']);

@@ -152,9 +152,14 @@ describe('annotations in Terraform and HCL', () => {
       'infra/main.tf': '# @decision DEC-TF-HASH\nresource "aws_s3_bucket" "logs" {\n  bucket = "logs # @decision DEC-TF-STRING"\n  // @spec SPEC-TF-SLASH\n  /* @norm NORM-TF-BLOCK */\n}\n',
       'infra/prod.tfvars': 'region = "eu-west-1" # @decision DEC-TFVARS\n',
       'infra/terragrunt.hcl': '// @spec SPEC-HCL\ninputs = {}\n',
+      // a heredoc is text (here a shell script): its `#` lines are no comments of the file; an unclosed one is code
+      'infra/bastion.tf':
+        'resource "aws_instance" "b" {\n  user_data = <<-EOT\n    #!/bin/bash\n    # @decision DEC-TF-HEREDOC\n    yum install -y agent\n    EOT\n  # @decision DEC-TF-AFTER\n  policy = <<EOF\n{"a": "# @decision DEC-TF-JSON"}\nEOF\n}\n# @spec SPEC-TF-END\n',
     });
     try {
       expect(index.annotations.map((a) => `${a.file}:${a.line} ${a.ids.join(',')}`)).toEqual([
+        'infra/bastion.tf:7 DEC-TF-AFTER',
+        'infra/bastion.tf:12 SPEC-TF-END',
         'infra/main.tf:1 DEC-TF-HASH',
         'infra/main.tf:4 SPEC-TF-SLASH',
         'infra/main.tf:5 NORM-TF-BLOCK',

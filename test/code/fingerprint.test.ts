@@ -6,6 +6,7 @@ import { defaultConfig } from '../../src/config.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { fixtureFiles } from './helpers.js';
+import { buildDirName } from '../../src/cache/prune.js';
 
 const GEN = `/** @spec SPEC-GEN */
 export class Gen {
@@ -101,7 +102,7 @@ describe('cache', () => {
     const cold = await withIndex(repo.dir, async (ix) => ({ ...ix.stats, n: ix.annotations.length }));
     expect(cold.extracted).toBeGreaterThan(5);
     const gitDir = (await resolveGitDir(repo.dir))!;
-    const file = path.join(gitDir, 'ctx', 'cache', 'code-index.json');
+    const file = path.join(gitDir, 'ctx', 'cache', buildDirName(), 'code-index.json');
     expect(path.isAbsolute(file) && existsSync(file)).toBe(true);
     const warm = await withIndex(repo.dir, async (ix) => ({ ...ix.stats, n: ix.annotations.length }));
     expect(warm).toMatchObject({ extracted: 0, read: 0, n: cold.n });

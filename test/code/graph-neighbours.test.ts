@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openCodeNeighbours, type CodeGraphIndex } from '../../src/code/graph/index.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 async function graphOf(files: Record<string, string>, opts: { cache?: boolean } = {}) {
   const repo = makeRepo(files);
@@ -550,7 +551,7 @@ describe('code graph: updating the cached index after edits', () => {
     };
     const first = await open();
     const want = await dump(first);
-    rmSync(path.join(repo.dir, '.git/ctx/cache/code-graph-index-0.json'));
+    rmSync(path.join(repo.dir, `${CACHE_REL}/code-graph-index-0.json`));
     const second = await open();
     expect(second.stats.indexCached).toBe(true);
     expect(await dump(second)).toEqual(want);

@@ -7,6 +7,7 @@ import { answerForFile, declaredPackage } from '../../src/code/graph/scoped.js';
 import type { GraphLanguage } from '../../src/code/graph/types.js';
 import { openSnapshot } from '../../src/snapshot/index.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 /**
  * A question about one file on a tree whose code graph was never built answers from the files
@@ -172,7 +173,7 @@ describe('answers for one file without the whole graph (DEC-089)', () => {
   it('the first question on a tree keeps no whole graph; the next one builds it, and both answer alike', async () => {
     const repo = makeRepo(JAVA);
     repo.commit('init');
-    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const cache = path.join(repo.dir, CACHE_REL);
     const kept = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('code-graph-index')) : []);
     const ask = async (file: string) => {
       const snap = await openSnapshot({ cwd: repo.dir });

@@ -5,6 +5,7 @@ import type { PreCommitResult } from '../../src/hooks/pre-commit.js';
 import { scopeOfUnifiedDiff } from '../../src/check/confirm/scope.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const DEC = `---
 id: DEC-001
@@ -110,7 +111,7 @@ describe('pre-commit: confirmations block only lines the commit adds', () => {
     for (let i = 0; i < 40; i++) files[`src/billing/f${i}.ts`] = `export const f${i} = (x: number) => Math.floor(x) + ${i};\n`;
     const repo = makeRepo(files);
     repo.commit('code');
-    const cacheDir = path.join(repo.dir, '.git/ctx/cache');
+    const cacheDir = path.join(repo.dir, CACHE_REL);
     expect(runCli(['check'], { cwd: repo.dir }).code).toBe(0);
     const shards = () => readdirSync(cacheDir).filter((f) => f.startsWith('confirm-facts-')).sort();
     const blobOf = (p: string) => repo.git('rev-parse', `:${p}`).trim();

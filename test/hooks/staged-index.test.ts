@@ -11,9 +11,10 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import type { TestRepo } from '../helpers/git-repo.js';
 import { fixtureRepo, stampArtifact } from './helpers.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
-const CARRIERS = '.git/ctx/cache/code-index.carriers.json';
+const CARRIERS = `${CACHE_REL}/code-index.carriers.json`;
 
 async function withEnv<T>(name: string, value: string | undefined, f: () => Promise<T>): Promise<T> {
   const before = process.env[name];

@@ -10,6 +10,7 @@ import { appendMarkers, latestMarkers } from '../../src/staleness/markers.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
 import { IMPACT_FILES, rec } from './fixture.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 async function open(dir: string) {
   const snapshot = await openSnapshot({ cwd: dir, kind: 'worktree' });
@@ -146,7 +147,7 @@ describe('impact', () => {
       expect(r.edges).toMatchObject({ origins: 7, recomputed: 1, removed: 1 });
       expect(ids(r)).toEqual(['DEC-ROUND']);
       // the store is the file under .git/ctx/cache, in the store's shape
-      const file = path.join(repo.dir, '.git/ctx/cache/impact-edges.json');
+      const file = path.join(repo.dir, `${CACHE_REL}/impact-edges.json`);
       expect(existsSync(file)).toBe(true);
       const saved = JSON.parse(readFileSync(file, 'utf8'));
       expect(saved.o).toContain('.contextia/system/rationale/DEC-MONEY.md');

@@ -6,6 +6,7 @@ import { makeRepo, tempDir } from '../helpers/git-repo.js';
 import { appendMarkers } from '../../src/staleness/markers.js';
 import { openStore } from '../../src/store/store.js';
 import { IMPACT_FILES } from './fixture.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 /** A preload that logs every load of the SQLite driver: proof that a warm impact never loads it. */
 function watch(): { loaded: () => boolean; env: NodeJS.ProcessEnv } {
@@ -115,7 +116,7 @@ describe("impact's importers projection (DEC-032, DEC-036)", () => {
       const j = JSON.parse(out.stdout) as Out;
       return { ids: [...j.artifacts.map((a) => a.node.id), ...j.code.map((c) => c.node.id)], fromProjection: out.stderr.includes('importers and callers from the projection'), body: { ...j, edges: undefined } };
     };
-    const projection = path.join(r.dir, '.git/ctx/cache/impact-graph.json');
+    const projection = path.join(r.dir, `${CACHE_REL}/impact-graph.json`);
     const first = run();
     expect(first.fromProjection).toBe(false);
     expect(existsSync(projection)).toBe(true);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { IMPACT_FILES, rec } from './fixture.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 type Out = { artifacts: { node: { id: string } }[]; code: { node: { id: string } }[]; edges: unknown };
 
@@ -101,7 +102,7 @@ describe("impact's callers projection and code origins memo (DEC-036)", () => {
     const before = ask(r.dir, ['DEC-ROUND', '--reverse']);
     expect(ask(r.dir, ['DEC-ROUND', '--reverse']).memo).toBe(true);
     // the edge file gone: the memo's origins are not in the store, so the code index recomputes them
-    const edges = path.join(r.dir, '.git/ctx/cache/impact-edges.json');
+    const edges = path.join(r.dir, `${CACHE_REL}/impact-edges.json`);
     expect(existsSync(edges)).toBe(true);
     rmSync(edges);
     const rebuilt = ask(r.dir, ['DEC-ROUND', '--reverse']);

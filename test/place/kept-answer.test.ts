@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RACY_MS } from '../../src/place/kept.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 /**
  * Kept place answers (DEC-062) against answers computed from scratch: after every kind of
@@ -172,7 +173,7 @@ describe('kept place answers', () => {
     expect(forPlace(repo.dir, withKey(secret)).computed).toBe(false);
     expect(searchWords(repo.dir, withKey(secret)).computed).toBe(false);
     expect(forPlace(repo.dir, withKey(`${secret}-rotated`)).computed).toBe(true);
-    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const cache = path.join(repo.dir, CACHE_REL);
     const files = readdirSync(cache).filter((f) => f.startsWith('place-answer-') || f.startsWith('search-set'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(readFileSync(path.join(cache, f), 'utf8').includes('sk-kept-answer-secret'), f).toBe(false);
@@ -190,7 +191,7 @@ describe('kept place answers', () => {
     });
     repo.commit('an embedding endpoint', { '.contextia/config.yaml': `sources:\n  - dir: docs/adr\n    format: adr\n    prefix: ADR-\nsemantic:\n  provider: openai\n  url: http://127.0.0.1:${port}\n  retries: 0\n` });
     await settle();
-    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const cache = path.join(repo.dir, CACHE_REL);
     const kept = () => (existsSync(cache) ? readdirSync(cache).filter((f) => f.startsWith('place-answer-search')) : []);
     const env = { GIT_CTX_EMBED_API_KEY: 'sk-test' };
     for (let i = 0; i < 2; i++) {
@@ -209,8 +210,8 @@ describe('kept place answers', () => {
     repo.write({ [PLACE]: '// @decision DEC-002\nexport const r = 1;\n' });
     // asked at once: the place's stat cannot tell a later change in the same tick apart
     expect(hook(repo.dir).computed).toBe(true);
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache', `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(false);
+    expect(existsSync(path.join(repo.dir, CACHE_REL, `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(false);
     await expectKeptAfterChange(repo.dir);
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache', `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(true);
+    expect(existsSync(path.join(repo.dir, CACHE_REL, `place-answer-agent-read-${PLACE.replace(/\//g, '_')}.json`))).toBe(true);
   }, 60_000);
 });

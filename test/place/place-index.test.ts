@@ -10,6 +10,7 @@ import { retrieveForPlace } from '../../src/retrieve/engine.js';
 import { traceWithFallback } from '../../src/retrieve/trace.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const rec = (id: string, type: string, extra = '') => `---\nid: ${id}\ntype: ${type}\ntitle: ${id} about invoices\nstatus: ${type === 'decision' ? 'accepted' : 'active'}\nsummary: How invoices are rounded and retried.\n${extra}---\n\n# ${id}\n\nInvoice rounding and retry rules.\n`;
 
@@ -172,10 +173,10 @@ describe('place index', () => {
     repo.write({ '.contextia/system/rationale/DEC-009.md': rec('DEC-009', 'decision') });
     expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
     // the first question on a tree answered the file from the files that can import it (DEC-089); the second builds the whole graph
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-graph-memo.json'))).toBe(false);
+    expect(existsSync(path.join(repo.dir, `${CACHE_REL}/code-graph-memo.json`))).toBe(false);
     expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
     // the graph's key is now remembered by the index's stamp: a warm question lists nothing
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-graph-memo.json'))).toBe(true);
+    expect(existsSync(path.join(repo.dir, `${CACHE_REL}/code-graph-memo.json`))).toBe(true);
     expect(importedBy(await indexedFor(), 'DEC-009')).toBe(false);
     repo.write({ 'pkg/billing/src/late.ts': "import { roundInvoice } from './round';\n// @decision DEC-009\nexport const late = roundInvoice(3);\n" });
     repo.git('add', 'pkg/billing/src/late.ts');
@@ -188,7 +189,7 @@ describe('place index', () => {
     const repo = seed();
     const a = await trackedListing(repo.dir);
     expect(a.fromCache).toBe(false);
-    expect(existsSync(path.join(repo.dir, '.git/ctx/cache/place-listing.txt'))).toBe(true);
+    expect(existsSync(path.join(repo.dir, `${CACHE_REL}/place-listing.txt`))).toBe(true);
     const b = await trackedListing(repo.dir);
     expect(b.fromCache).toBe(true);
     expect(b.entries()).toEqual(a.entries());

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RACY_MS } from '../../src/place/kept.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const rec = (id: string, title: string, extra = '') => `---\nid: ${id}\ntype: decision\ntitle: ${title}\nstatus: accepted\nsummary: ${title} (${id}).\n${extra}---\n\n# ${title}\n\n${title}, with retries and rounding of invoices.\n`;
 const adr = (n: number, title: string, status: string, body: string) => `# ${n}. ${title}\n\nDate: 2025-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
@@ -119,7 +120,7 @@ describe('the kept search set', () => {
     const d = svc.dir;
     await expectSearchSetAfterChange(d);
     // the keyword index gone: rebuilding it reads the records' text, which the kept set lacks
-    rmSync(path.join(d, '.git/ctx/cache/retrieve-keywords.bin'), { force: true });
+    rmSync(path.join(d, `${CACHE_REL}/retrieve-keywords.bin`), { force: true });
     const words = fresh();
     const r = search(d, words);
     expect(r.from).toBe('repository');

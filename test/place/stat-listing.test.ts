@@ -8,6 +8,7 @@ import { openSnapshot } from '../../src/snapshot/open.js';
 import { statScopedListing } from '../../src/tree/stat-listing.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const SPECS = ['.contextia', 'src/billing/round.ts', 'src/billing', 'src', 'missing.ts', 'src/billing/package.json', 'docs'];
 
@@ -214,7 +215,7 @@ describe('listings limited to a few paths from the index stat data (no git proce
     expect(await view(repo.dir, 'stat')).toEqual(plain);
     // the user's index is untouched; the private copy was refreshed by git (the file is clean there)
     expect(readFileSync(path.join(repo.dir, '.git/index')).equals(userIndex)).toBe(true);
-    const cache = path.join(repo.dir, '.git/ctx/cache');
+    const cache = path.join(repo.dir, CACHE_REL);
     const priv = readdirSync(cache).find((f) => f.startsWith('worktree-index-') && !f.endsWith('.json'));
     expect(priv).toBeDefined();
     const stale = (index: string) => spawnSync('git', ['diff-files', '--name-only'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, GIT_INDEX_FILE: index } }).stdout;

@@ -10,6 +10,7 @@ import { nearnessSignals } from '../../src/retrieve/signals.js';
 import { terms } from '../../src/retrieve/text.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { runCli } from '../helpers/cli.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const IDEM = '// keeps retried refunds idempotent: the provider sees the same key twice\nmodule.exports = function refundKey(transaction) {\n  return transaction.id;\n};\n';
 
@@ -75,7 +76,7 @@ describe('code as code (issue 30 item 2, DEC-055)', () => {
   it('are kept per state of the git index: editing the file in focus does not count the tree again, staging a change does', () => {
     const repo = fixture();
     const file = 'src/payments/handlers/idem.js';
-    const cache = path.join(repo.dir, '.git/ctx/cache/code-words.json');
+    const cache = path.join(repo.dir, `${CACHE_REL}/code-words.json`);
     const ask = () => {
       const r = runCli(['for', file, '--json'], { cwd: repo.dir });
       expect(r.code, r.stderr).toBe(0);
@@ -101,7 +102,7 @@ describe('code as code (issue 30 item 2, DEC-055)', () => {
     try {
       const first = await codeWordsOf(snapshot);
       expect(first?.files).toBe(24);
-      expect(existsSync(path.join(repo.dir, '.git/ctx/cache/code-words.json'))).toBe(false);
+      expect(existsSync(path.join(repo.dir, `${CACHE_REL}/code-words.json`))).toBe(false);
       // the second search of the same tree state reads the first count, not the files again
       writeFileSync(path.join(repo.dir, 'src/payments/handlers/zelle.js'), IDEM);
       expect(await codeWordsOf(snapshot)).toBe(first);

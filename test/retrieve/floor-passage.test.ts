@@ -13,6 +13,7 @@ import { runCli } from '../helpers/cli.js';
 import { adrEntry } from '../helpers/adr.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { connect } from '../mcp/helpers.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 
 /**
@@ -116,7 +117,7 @@ describe('a short question is answered by a record that says its words together 
     expect(json.results).toEqual([]);
     expect(json.weak.length).toBeGreaterThan(0);
     // kept in their cache kind (src/cache/kinds.ts), and the answer from the kept passages is the fresh one
-    const kept = path.join(repo.dir, '.git/ctx/cache/retrieve-passages.json');
+    const kept = path.join(repo.dir, `${CACHE_REL}/retrieve-passages.json`);
     expect(existsSync(kept)).toBe(true);
     expect(JSON.parse(runCli(['search', 'Which', 'git', 'version', 'does', 'the', 'Docker', 'image', 'pin', 'now?', '--json'], { cwd: repo.dir }).stdout).results[0]).toMatchObject({ id: 'ADR-0002' });
     rmSync(kept);

@@ -9,6 +9,7 @@ import { decodeKeywordIndex, encodeKeywordIndex, openKeywordIndex } from '../../
 import { retrieveForText } from '../../src/retrieve/engine.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const rec = (id: string, title: string, body: string, extra = '') => `---\nid: ${id}\ntype: decision\ntitle: ${title}\nstatus: accepted\n${extra}---\n\n# ${title}\n\n${body}\n`;
 
@@ -25,7 +26,7 @@ async function load(dir: string) {
   return { snapshot, set };
 }
 
-const cacheOf = (dir: string) => path.join(dir, '.git/ctx/cache/retrieve-keywords.bin');
+const cacheOf = (dir: string) => path.join(dir, `${CACHE_REL}/retrieve-keywords.bin`);
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
 describe('keyword index cache', () => {

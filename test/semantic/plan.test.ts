@@ -10,6 +10,7 @@ import { recordVectors } from '../../src/semantic/vectors.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 // The vector file's plan of a set's records (DEC-037): a warm query scores every record from
 // the plan's rows and divisors; the scores must be those computed from the records' vectors.
@@ -20,7 +21,7 @@ const RECORDS: Record<string, string> = {};
 TOPICS.forEach((t, i) => (RECORDS[`.contextia/system/rationale/DEC-${100 + i}.md`] = rec(`DEC-${100 + i}`, t, `${t}. More words about ${t}.`)));
 
 const QUESTIONS = ['how are letters to customers delivered', 'why no decimals for money', 'what keeps the storefront quick', 'zzzz'];
-const FILE = (r: TestRepo) => path.join(r.dir, '.git/ctx/cache/vectors/default--glove-6b-100d-sif-1.bin');
+const FILE = (r: TestRepo) => path.join(r.dir, `${CACHE_REL}/vectors/default--glove-6b-100d-sif-1.bin`);
 
 async function load(dir: string): Promise<{ set: ArtifactSet; close: () => void }> {
   const snapshot = await openSnapshot({ cwd: dir, kind: 'worktree' });

@@ -6,6 +6,7 @@ import { BIN } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { readVectorFile } from '../../src/cache/vectors.js';
 import { DIMS, fakeServer, openaiAnswer, runCliAsync, sendJson } from './fake-embed-server.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const KEY = 'sk-test-SECRET-77e1b0';
 const rec = (id: string, title: string, body: string) => `---\nid: ${id}\ntype: decision\ntitle: "${title}"\nstatus: accepted\n---\n\n# ${title}\n\n${body}\n`;
@@ -91,7 +92,7 @@ describe('git ctx search with a model provider (a local OpenAI-compatible server
     expect(s.seen).toHaveLength(3);
 
     // one file per provider and model, never mixed
-    const dir = path.join(r.dir, '.git/ctx/cache/vectors');
+    const dir = path.join(r.dir, `${CACHE_REL}/vectors`);
     expect(readdirSync(dir).sort()).toEqual(['default--glove-6b-100d-sif-1.bin', 'openai--fake-embed.bin']);
     const of = readVectorFile(path.join(dir, 'openai--fake-embed.bin'))!;
     expect([of.provider, of.model, of.dims, of.entries.size]).toEqual(['openai', 'fake-embed', DIMS, 5]);
@@ -131,7 +132,7 @@ describe('git ctx search with a model provider (a local OpenAI-compatible server
     expect(j.results[0]!.id).toBe('DEC-CENTS');
     // query and records, then the new query and every record again
     expect(s.seen.map((x) => (x.body as { input: string[] }).input.length)).toEqual([1, 5, 1, 5]);
-    expect(readVectorFile(path.join(r.dir, '.git/ctx/cache/vectors/openai--fake-embed.bin'))!.dims).toBe(4);
+    expect(readVectorFile(path.join(r.dir, `${CACHE_REL}/vectors/openai--fake-embed.bin`))!.dims).toBe(4);
   });
 
   it('a failing provider: search still answers and says why (provider, URL, what to check); vectors embed exits 2; no key shown', async () => {

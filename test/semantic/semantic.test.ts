@@ -5,6 +5,7 @@ import { runCli } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
 import { DefaultEmbedder } from '../../src/semantic/embedder.js';
 import { readVectorFile } from '../../src/cache/vectors.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const rec = (id: string, title: string, summary: string, body: string) =>
   `---\nid: ${id}\ntype: decision\ntitle: "${title}"\nstatus: accepted\nsummary: "${summary}"\n---\n\n# ${title}\n\n${body}\n`;
@@ -41,7 +42,7 @@ function repo(extra: Record<string, string> = {}): TestRepo {
   return r;
 }
 
-const vectorsDir = (r: TestRepo) => path.join(r.dir, '.git/ctx/cache/vectors');
+const vectorsDir = (r: TestRepo) => path.join(r.dir, `${CACHE_REL}/vectors`);
 const json = (out: { stdout: string; stderr: string; code: number }) => {
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);

@@ -6,6 +6,7 @@ import { openSnapshot } from '../../src/snapshot/index.js';
 import type { SnapshotEntry } from '../../src/snapshot/types.js';
 import { worktreeState } from '../../src/tree/status.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const saved = process.env.GIT_CTX_TREE;
 afterEach(() => {
@@ -80,7 +81,7 @@ describe('whole working tree from a private index and one git status', () => {
       const plain = await listing(repo, false);
       expect(fast, what).toEqual(plain);
     }
-    expect(readdirSync(path.join(repo.dir, '.git/ctx/cache')).filter((n) => n.startsWith('worktree-index-'))).toHaveLength(2);
+    expect(readdirSync(path.join(repo.dir, CACHE_REL)).filter((n) => n.startsWith('worktree-index-'))).toHaveLength(2);
   });
 
   it('takes the private path when it applies and steps aside when caches are off', async () => {
@@ -121,8 +122,8 @@ describe('whole working tree from a private index and one git status', () => {
     repo.git('config', 'core.untrackedCache', 'false');
     repo.write({ 'dir/u.txt': 'u\n' });
     expect(await listing(repo, true)).toEqual(await listing(repo, false));
-    const keyFile = readdirSync(path.join(repo.dir, '.git/ctx/cache')).find((n) => n.startsWith('worktree-index-') && n.endsWith('.json'))!;
-    const key = JSON.parse(readFileSync(path.join(repo.dir, '.git/ctx/cache', keyFile), 'utf8')) as { value: { untrackedCache: boolean } };
+    const keyFile = readdirSync(path.join(repo.dir, CACHE_REL)).find((n) => n.startsWith('worktree-index-') && n.endsWith('.json'))!;
+    const key = JSON.parse(readFileSync(path.join(repo.dir, CACHE_REL, keyFile), 'utf8')) as { value: { untrackedCache: boolean } };
     expect(key.value.untrackedCache).toBe(false);
   });
 

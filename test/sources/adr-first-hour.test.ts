@@ -119,7 +119,7 @@ describe('first hour: ids as people type them', () => {
     cli(repo.dir, 'init');
     const r = cli(repo.dir, 'show', '2');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('2 names 2 records: ADR-0002 (architecture/log/0002-use-postgresql-for-ledger.md), DOCS-DECISIONS-0002 (docs/decisions/0002-store-sessions-in-redis.md)');
+    expect(r.stderr).toContain('2 is ambiguous: its number is shared by 2 records: ADR-0002 "Use PostgreSQL for the ledger" (architecture/log/0002-use-postgresql-for-ledger.md), DOCS-DECISIONS-0002 "Store web sessions in Redis" (docs/decisions/0002-store-sessions-in-redis.md)');
     expect(cli(repo.dir, 'show', 'docs-decisions-2', '--depth', 'meta').stdout).toMatch(/^DOCS-DECISIONS-0002 /);
     expect(cli(repo.dir, 'show', '99').stderr).toContain('unknown artifact id: 99');
   });

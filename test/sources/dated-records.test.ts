@@ -72,14 +72,14 @@ describe('a log4brains monorepo: dated record names, test fixture folders', () =
     expect(byPackage.stdout).toMatch(/^CORE-20201002-use-ddd-for-the-core-api \(decision/);
     const twoThatDay = cli(repo.dir, 'show', 'ADR-20200925');
     expect(twoThatDay.code).toBe(2);
-    expect(twoThatDay.stderr).toContain('ADR-20200925 names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
+    expect(twoThatDay.stderr).toContain('ADR-20200925 is ambiguous: it names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
     // the date alone, as `ls` shows it at the head of the file name (it was "unknown artifact id")
     const bareDate = cli(repo.dir, 'show', '20201016', '--depth', 'meta');
     expect(bareDate.code, bareDate.stderr).toBe(0);
     expect(bareDate.stdout).toMatch(/^ADR-20201016-use-the-slug-as-its-id \(decision/);
     const bareDay = cli(repo.dir, 'show', '20200925');
     expect(bareDay.code).toBe(2);
-    expect(bareDay.stderr).toContain('20200925 names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
+    expect(bareDay.stderr).toContain('20200925 is ambiguous: it names 2 records: ADR-20200925-multi-packages-monorepo-with-yarn-and-lerna');
     // a year is no record's name start: "2020" is not "2020…-"
     expect(cli(repo.dir, 'show', '2020').stderr).toContain('unknown artifact id: 2020');
   });

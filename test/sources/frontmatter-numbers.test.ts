@@ -57,7 +57,7 @@ describe('records whose frontmatter id is their file name, in a numbered folder'
     expect(runCli(['show', 'ADR-0011', '--depth', 'meta'], { cwd: repo.dir }).stdout).toContain('0011-queue-per-tenant (decision');
     const two = runCli(['show', '12'], { cwd: repo.dir });
     expect(two.code).not.toBe(0);
-    expect(two.stderr).toContain('12 names 2 records: 0012-retry-with-backoff (docs/adr/0012-retry-with-backoff.md), 0012-trace-every-message (docs/adr/0012-trace-every-message.md)');
+    expect(two.stderr).toContain('12 is ambiguous: its number is shared by 2 records: 0012-retry-with-backoff "Retry failed deliveries with backoff" (docs/adr/0012-retry-with-backoff.md), 0012-trace-every-message "Trace every message" (docs/adr/0012-trace-every-message.md)');
   });
 });
 

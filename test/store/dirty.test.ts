@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { startDirtyProbe, stagedPaths } from '../../src/store/dirty.js';
 import { startEpisode } from '../../src/store/record.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repo.js';
+import { CACHE_REL } from '../helpers/cache.js';
 
 const WAIT = 5000;
-const cacheOf = (dir: string) => path.join(dir, '.git/ctx/cache/record-staged.json');
+const cacheOf = (dir: string) => path.join(dir, `${CACHE_REL}/record-staged.json`);
 const judge = (r: TestRepo, files: string[], reads?: 'worktree' | 'index' | 'commit') => startDirtyProbe(r.dir, r.git('rev-parse', 'HEAD'), { reads }).judge(files, WAIT);
 /** What git itself says about the files: anything staged, changed, deleted or untracked. */
 const gitSays = (r: TestRepo, files: string[]) => r.git('status', '--porcelain', '--untracked-files=all', '--', ...files) !== '';

@@ -38,6 +38,14 @@ export function stripNumber(title: string): string {
   return t || title.trim();
 }
 
+/**
+ * The title a file name gives a record without any heading: its words, without the record's
+ * number, first letter capitalised (`0003-use-postgres` → "Use postgres", `identity` → "Identity").
+ */
+export function titleOfStem(stem: string): string {
+  return stripNumber(stem.replace(/[-_]+/g, ' ')).replace(/^./, (c) => c.toUpperCase());
+}
+
 /** Section names that are never a record's title ("Status", "Synopsis" as the first heading of a record without one). */
 export const NOT_TITLE = /^(?:\d+\.\s*)?(?:status|synopsis|summary|context(?:\s+and\s+problem\s+statement)?|decision(?:\s+outcome)?|consequences|metadata|date|deciders|considered\s+options|technical\s+story|decision\s+drivers)\s*:?$/i;
 

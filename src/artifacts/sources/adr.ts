@@ -11,7 +11,7 @@ import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
-import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, type Found } from './adr-title.js';
+import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
 
@@ -461,7 +461,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
 
   const id = typeof data.id === 'string' && data.id ? data.id : adrIdFor(file, opts.prefix);
   const stem = recordStem(file);
-  const fallbackTitle = (): string => stripNumber(stem.replace(/[-_]+/g, ' ')).replace(/^./, (c) => c.toUpperCase());
+  const fallbackTitle = (): string => titleOfStem(stem);
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' && v.trim() ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
   if (title) keyLines.title = title.line;

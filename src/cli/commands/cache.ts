@@ -66,6 +66,7 @@ export function register(program: Command): void {
           lines.push(`    ${c.name.padEnd(24)} ${size(c.bytes).padStart(9)}  ${plural(c.files, 'file')}${entries}  (${c.file}, v${c.version}, ${c.codec})`);
         }
       }
+      if (s.otherBuilds.files) lines.push(`other builds of git-ctx: ${size(s.otherBuilds.bytes)} in ${plural(s.otherBuilds.files, 'file')} (not read by this one; pruning deletes them)`);
       lines.push(`agent sessions: ${size(s.sessions.bytes)} in ${plural(s.sessions.files, 'file')} (older than a week are dropped)`);
       lines.push(`V8 code cache (per user, every repository): ${rel(s.compileCache.dir)}: ${size(s.compileCache.bytes)} in ${plural(s.compileCache.files, 'file')}`);
       if (pruned) lines.push(pruned.removed.length ? `pruned ${plural(pruned.removed.length, 'file')}, ${size(pruned.freedBytes)} freed` : 'pruned nothing: under the limit');

@@ -24,7 +24,9 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, rmdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { srcBuildId } from './build-id.mjs';
+// tsc's output, built before this bundle (npm run build, the tests' global setup): the one
+// definition of the build id (DEC-117), so the bundle carries what code run from src/ computes
+import { codeTreeId } from '../dist/version.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,7 +39,7 @@ const result = await build({
   target: 'node22',
   format: 'cjs',
   // the build identity every persistent cache is kept under (src/version.ts, DEC-117)
-  define: { 'import.meta.url': '__gitCtxBundleUrl', __GIT_CTX_BUILD_ID__: JSON.stringify(srcBuildId(root)) },
+  define: { 'import.meta.url': '__gitCtxBundleUrl', __GIT_CTX_BUILD_ID__: JSON.stringify(codeTreeId(path.join(root, 'src'), '.ts')) },
   banner: { js: "const __gitCtxBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   packages: 'external',
   // readable stack traces in bug reports: names and layout kept

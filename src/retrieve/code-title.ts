@@ -4,6 +4,7 @@ import type { ArtifactSet } from '../artifacts/load.js';
 import { extraOf } from '../artifacts/sources/extra.js';
 import { isCodePath } from './code-words.js';
 import type { Signal } from './signals.js';
+import { keywordDeclarationLine } from './text-declaration.js';
 
 /**
  * How strongly a record whose title writes a name as code (`` Use `Option<T>` to model optional
@@ -14,8 +15,8 @@ import type { Signal } from './signals.js';
  */
 const CODE_NAME_IN_TITLE = 0.9;
 
-/** Keywords that declare a name at the start of a line, after modifiers, in the common languages. */
-const DECLARES = String.raw`^[ \t]{0,4}(?:(?:export|default|declare|public|internal|private|static|abstract|sealed|final|data|open|partial|pub(?:\([\w:]+\))?)\s+)*(?:class|interface|type|struct|enum|trait|namespace|object|record|module|protocol|func|function|fn|fun|def)\s+`;
+/** How far in a declaration may be: a type or a namespace (four spaces: in a C# namespace block), not a method deep in a class. */
+const NEAR_START = 4;
 
 const flat = (s: string) => s.replace(/[_-]/g, '').toLowerCase();
 
@@ -31,12 +32,13 @@ export function codeTitleSignals(set: ArtifactSet, path: string, code: string): 
   if (!isCodePath(path)) return out;
   const base = path.slice(path.lastIndexOf('/') + 1);
   const own = flat(base.split('.')[0] ?? '');
+  let lines: string[] | undefined;
   for (const a of set.artifacts) {
     const names = extraOf(a)?.tc;
     if (!names) continue;
     for (const name of names) {
       const named = own !== '' && flat(name) === own;
-      if (!named && !new RegExp(`${DECLARES}${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'm').test(code)) continue;
+      if (!named && keywordDeclarationLine((lines ??= code.split('\n')), name, NEAR_START) < 0) continue;
       out.set(a.id, { score: CODE_NAME_IN_TITLE, why: { kind: 'mention', text: named ? `its title names ${name}, the name of ${base} (${a.file})` : `its title names ${name}, which ${base} declares (${a.file})` } });
       break;
     }

@@ -9,8 +9,20 @@ export interface TextDeclaration {
 }
 
 /** Modifiers that may come before a declaring keyword, in the languages the code graph reads. */
-const MODIFIERS = String.raw`(?:(?:export|public|private|protected|internal|static|final|readonly|declare|abstract|pub(?:\([\w:]+\))?|unsafe|async|override|open|lateinit|const)\s+)*`;
-const KEYWORDS = 'const|let|var|val|def|func|fn|fun|function|class|struct|enum|interface|type|module|trait|object|record|static|final';
+const MODIFIERS = String.raw`(?:(?:export|default|public|private|protected|internal|static|final|readonly|declare|abstract|sealed|data|partial|pub(?:\([\w:]+\))?|unsafe|async|override|open|lateinit|const)\s+)*`;
+const KEYWORDS = 'const|let|var|val|def|func|fn|fun|function|class|struct|enum|interface|type|namespace|module|trait|object|record|protocol|static|final';
+
+/**
+ * The 0-based line of `lines` that declares `name` by a keyword (`class Name`, `type Name
+ * interface`, `export namespace Name`, `static final int NAME`), indented `indent` columns at
+ * most; -1 when none does or `name` is no identifier.
+ */
+export function keywordDeclarationLine(lines: readonly string[], name: string, indent = Infinity): number {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return -1;
+  const lead = Number.isFinite(indent) ? `[ \\t]{0,${indent}}` : String.raw`\s*`;
+  const re = new RegExp(String.raw`^${lead}${MODIFIERS}(?:${KEYWORDS})\s+(?:[\w$<>\[\],.*&?]+\s+)?${name.replace(/\$/g, '\\$')}(?![\w$])`);
+  return lines.findIndex((l) => re.test(l));
+}
 
 /** A line without its string literals and its `//` comment: what braces and semicolons are read on. */
 const codeOf = (line: string): string => line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""').replace(/\/\/.*$/, '');
@@ -32,12 +44,11 @@ const MAX_BODY_LINES = 2000;
 export function declarationInText(text: string, name: string): TextDeclaration | undefined {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
   const id = name.replace(/\$/g, '\\$');
-  const byKeyword = new RegExp(String.raw`^\s*${MODIFIERS}(?:${KEYWORDS})\s+(?:[\w$<>\[\],.*&?]+\s+)?${id}(?![\w$])`);
   // `NAME = …`, `NAME := …`, `NAME: int = …`, Go's `NAME Type = …`, Java/C#'s `int NAME = …;`
   const byAssignment = new RegExp(String.raw`^\s*(?:${MODIFIERS}[\w$<>\[\],.*&?]+\s+)?${id}\s*(?:[\w$.*\[\]]+\s*)?(?::\s*[^=\n]+?)?:?=(?!=)`);
   const lines = text.split('\n');
   const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
-  let i = at(byKeyword);
+  let i = keywordDeclarationLine(lines, name);
   if (i < 0) i = at(byAssignment);
   if (i < 0) return undefined;
   return { name, line: i + 1, endLine: blockEnd(lines, i) + 1, docLine: i + 1 };

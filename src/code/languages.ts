@@ -82,16 +82,14 @@ export interface CommentSyntax {
   heredocs?: boolean;
 }
 
-/** A heredoc's opener at the scan position: its tag; the body starts on the next line. */
-const HEREDOC_OPEN = /<<-?([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n/y;
-
-/** Where the heredoc whose opener ends at `from` ends (after its closing tag), or -1 when it is never closed. */
-function heredocEnd(text: string, from: number, tag: string): number {
-  const close = new RegExp(`^[ \\t]*${tag}[ \\t]*\\r?$`, 'gm');
-  close.lastIndex = from;
-  const m = close.exec(text);
-  return m ? m.index + m[0].length : -1;
-}
+/**
+ * An HCL heredoc, opener to closing tag (`<<EOF` … `EOF`, `<<-EOT` … an indented `EOT`); one
+ * never closed does not match. The tag scanner skips it (scanComments), place queries read its
+ * body as a string (src/retrieve/extract.ts).
+ */
+export const HEREDOC = /<<-?([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n[\s\S]*?^[ \t]*\1[ \t]*\r?$/gm;
+/** HEREDOC at the scan position only. */
+const HEREDOC_AT = new RegExp(HEREDOC.source, 'my');
 
 const C_LIKE: CommentSyntax = { line: ['//'], block: [['/*', '*/']], strings: ['"', "'", '`'] };
 
@@ -173,11 +171,9 @@ export function scanComments(text: string, syntax: CommentSyntax): [number, numb
     }
     if (matched) continue;
     if (syntax.heredocs && c === '<' && text[i + 1] === '<') {
-      HEREDOC_OPEN.lastIndex = i;
-      const open = HEREDOC_OPEN.exec(text);
-      const end = open ? heredocEnd(text, i + open[0].length, open[1]!) : -1;
-      if (end >= 0) {
-        i = end;
+      HEREDOC_AT.lastIndex = i;
+      if (HEREDOC_AT.exec(text)) {
+        i = HEREDOC_AT.lastIndex;
         continue;
       }
     }

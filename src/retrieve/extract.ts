@@ -1,5 +1,6 @@
 // @spec SPEC-RETRIEVE-001
 
+import { HEREDOC, languageOf } from '../code/languages.js';
 import { terms } from './text.js';
 
 /** Terms read passively from the code at a place, by where they came from. */
@@ -32,13 +33,6 @@ const COMMENT_RE = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|(?:^|[ \t])#(?!!?\[)[^\n]*|"""[\
 const MARKUP_COMMENT_RE = /<!--[\s\S]*?-->/g;
 const MARKUP_PATH_RE = /\.(?:xml|xsd|xsl|xslt|html?|xhtml|svg|twig|vue|svelte|jsp|xaml|csproj|props|targets|plist)$/i;
 const STRING_RE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g;
-/**
- * HCL's heredocs (`<<EOF` … `EOF`, `<<-EOT` … an indented `EOT`): text, most often a JSON
- * policy or a shell script, whose keys, commands and `#` lines are no identifiers or comments
- * of the file. Read as a string literal, before comments and strings; one never closed is left as code.
- */
-const HEREDOC_RE = /<<-?([A-Za-z_][A-Za-z0-9_]*)[ \t]*\r?\n[\s\S]*?^[ \t]*\1[ \t]*\r?$/gm;
-const HCL_PATH_RE = /\.(?:tf|tfvars|hcl)$/i;
 /** A string literal's words, when it is short enough to be a name or a message rather than data. */
 const STRING_MAX = 200;
 const IMPORT_RE = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)["']([^"'\n]+)["']|^\s*(?:from|import)\s+([\w.]+)/gm;
@@ -106,7 +100,8 @@ export function extractPlaceTerms(code: string, path: string, opts: { keepPathNo
     if (m.length < STRING_MAX && body !== 'use strict') strings.push(...terms(body));
     return ' ';
   };
-  let rest = HCL_PATH_RE.test(path) ? code.replace(HEREDOC_RE, (m, tag: string) => string(m, m.slice(m.indexOf('\n') + 1, m.lastIndexOf(tag)))) : code;
+  // HCL's heredocs (a JSON policy, a shell script) are text: read as a string literal, before comments and strings
+  let rest = languageOf(path) === 'hcl' ? code.replace(HEREDOC, (m, tag: string) => string(m, m.slice(m.indexOf('\n') + 1, m.lastIndexOf(tag)))) : code;
   rest = (MARKUP_PATH_RE.test(path) ? rest.replace(MARKUP_COMMENT_RE, comment) : rest).replace(COMMENT_RE, comment);
   for (const m of rest.matchAll(IMPORT_RE)) imports.push(...terms(m[1] ?? m[2] ?? ''));
   rest = rest.replace(STRING_RE, (m) => string(m, m.slice(1, -1)));

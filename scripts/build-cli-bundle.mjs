@@ -24,9 +24,7 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, rmdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// tsc's output, built before this bundle (npm run build, the tests' global setup): the one
-// definition of the build id (DEC-117), so the bundle carries what code run from src/ computes
-import { codeTreeId } from '../dist/version.js';
+import { srcBuildId } from './build-id.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,7 +37,7 @@ const result = await build({
   target: 'node22',
   format: 'cjs',
   // the build identity every persistent cache is kept under (src/version.ts, DEC-117)
-  define: { 'import.meta.url': '__gitCtxBundleUrl', __GIT_CTX_BUILD_ID__: JSON.stringify(codeTreeId(path.join(root, 'src'), '.ts')) },
+  define: { 'import.meta.url': '__gitCtxBundleUrl', __GIT_CTX_BUILD_ID__: JSON.stringify(srcBuildId(root)) },
   banner: { js: "const __gitCtxBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   packages: 'external',
   // readable stack traces in bug reports: names and layout kept

@@ -1,6 +1,30 @@
-// The Action bundle's build identity (DEC-117). The CLI bundle's is codeTreeId of src/
-// (src/version.ts), taken by scripts/build-cli-bundle.mjs from tsc's output.
+// The build identity the CLI bundle carries (DEC-117): a hash of every .ts file under src/
+// (relative path and bytes, in path order) and of package.json's version and dependencies.
+// src/version.ts (codeTreeId) computes the same when the code runs from src/, so the tests'
+// in-process code and the bundle they spawn keep their caches in one folder
+// (test/cache/build-id.test.ts holds the two equal).
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export function srcBuildId(root) {
+  const dir = path.join(root, 'src');
+  const files = [];
+  const walk = (d, rel) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), r);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) files.push(r);
+    }
+  };
+  walk(dir, '');
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const h = createHash('sha256');
+  for (const f of files) h.update(`${f}\0`).update(readFileSync(path.join(dir, f))).update('\0');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  h.update(JSON.stringify([pkg.version ?? null, pkg.dependencies ?? null, pkg.optionalDependencies ?? null]));
+  return h.digest('hex').slice(0, 16);
+}
 
 /** The Action's identity: a hash of its bundle as built with the placeholder in place. */
 export const BUILD_ID_PLACEHOLDER = '@@GIT_CTX_BUILD_ID@@';

@@ -23,7 +23,7 @@ let build: string | undefined;
  * older build computed, whether or not a kind's hand-bumped version was bumped.
  *
  * - The CLI bundle (dist/cli.cjs) carries a constant its build wrote: a hash of src/ and of
- *   package.json's version and dependencies (codeTreeId below, taken by scripts/build-cli-bundle.mjs). No start-up cost.
+ *   package.json's version and dependencies (scripts/build-id.mjs). No start-up cost.
  * - The Action's bundle carries a hash of its own output.
  * - Code run unbundled (the tests from src/, tsc's output in dist/ for the library) hashes the
  *   tree it runs from on first use (~12 ms for src/, once per process). From src/ that is the
@@ -44,8 +44,8 @@ export function setBuildIdForTests(id: string | undefined): void {
 
 /**
  * A hash of every `ext` file under `dir` (relative path and bytes, in path order) and of
- * package.json's version and dependencies. The CLI bundle's build takes it for src/
- * (scripts/build-cli-bundle.mjs); test/cache/build-id.test.ts holds the bundle's folder equal to it.
+ * package.json's version and dependencies. scripts/build-id.mjs computes the same for src/
+ * when the CLI bundle is built (test/cache/build-id.test.ts holds them equal).
  */
 export function codeTreeId(dir: string, ext: '.ts' | '.js'): string {
   const files: string[] = [];

@@ -2,7 +2,9 @@
 // (relative path and bytes, in path order) and of package.json's version and dependencies.
 // src/version.ts (codeTreeId) computes the same when the code runs from src/, so the tests'
 // in-process code and the bundle they spawn keep their caches in one folder
-// (test/cache/build-id.test.ts holds the two equal).
+// (test/cache/build-id.test.ts holds the two equal). A copy, not an import of tsc's output:
+// the bundle's build, the Action's and the bench scripts run where nothing is built yet
+// (check-action-dist.sh right after npm ci; test/cli/bundle.test.ts builds from src/ alone).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -22,8 +22,9 @@ let build: string | undefined;
  * (src/cache/memo.ts), so an upgrade whose parsing or extraction changed never reads what an
  * older build computed, whether or not a kind's hand-bumped version was bumped.
  *
- * - The CLI bundle (dist/cli.cjs) carries a constant its build wrote: a hash of src/ and of
- *   package.json's version and dependencies (scripts/build-id.mjs). No start-up cost.
+ * - The CLI bundle (dist/cli.cjs) carries a constant its build wrote: a hash of src/, of
+ *   package.json's version and dependencies and of the runtime packages' versions
+ *   package-lock.json pins (scripts/build-id.mjs, DEC-120). No start-up cost.
  * - The Action's bundle carries a hash of its own output.
  * - Code run unbundled (the tests from src/, tsc's output in dist/ for the library) hashes the
  *   tree it runs from on first use (~12 ms for src/, once per process). From src/ that is the
@@ -43,9 +44,10 @@ export function setBuildIdForTests(id: string | undefined): void {
 }
 
 /**
- * A hash of every `ext` file under `dir` (relative path and bytes, in path order) and of
- * package.json's version and dependencies. scripts/build-id.mjs computes the same for src/
- * when the CLI bundle is built (test/cache/build-id.test.ts holds them equal).
+ * A hash of every `ext` file under `dir` (relative path and bytes, in path order), of
+ * package.json's version and dependencies and of the runtime packages' versions in
+ * package-lock.json (DEC-120; none in an installed package). scripts/build-id.mjs computes the
+ * same for src/ when the CLI bundle is built (test/cache/build-id.test.ts holds them equal).
  */
 export function codeTreeId(dir: string, ext: '.ts' | '.js'): string {
   const files: string[] = [];
@@ -72,5 +74,23 @@ export function codeTreeId(dir: string, ext: '.ts' | '.js'): string {
     /* no package.json: the code alone */
   }
   h.update(JSON.stringify([pkg.version ?? null, pkg.dependencies ?? null, pkg.optionalDependencies ?? null]));
+  h.update(JSON.stringify(lockedRuntimeVersions()));
   return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * Every package package-lock.json installs but for development only, as [its path in
+ * node_modules, version], in path order; null without a lockfile. As scripts/build-id.mjs's.
+ */
+function lockedRuntimeVersions(): [string, unknown][] | null {
+  let lock: { packages?: Record<string, { dev?: boolean; version?: string }> };
+  try {
+    lock = JSON.parse(readFileSync(packageFile('package-lock.json'), 'utf8')) as typeof lock;
+  } catch {
+    return null;
+  }
+  return Object.entries(lock.packages ?? {})
+    .filter(([p, e]) => p !== '' && !e.dev)
+    .map(([p, e]): [string, unknown] => [p, e.version ?? null])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pruneCaches } from '../../src/cache/inventory.js';
@@ -87,6 +87,32 @@ describe('caches are kept per build (DEC-117)', () => {
     const s = JSON.parse(runCli(['cache', 'status', '--json'], { cwd: r.dir, env }).stdout) as { dir: string; files: unknown[] };
     expect(path.basename(s.dir)).toBe(`build-${buildId()}`);
     expect(s.files.length).toBeGreaterThan(0);
+  });
+
+  it('the versions package-lock.json pins for the runtime dependencies are part of the id, development-only ones not (DEC-120)', () => {
+    const dir = tempDir('git-ctx-pkg-');
+    for (const f of ['src', 'package.json', 'package-lock.json']) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+    const id = srcBuildId(dir) as string;
+    expect(id).toBe(srcBuildId(ROOT));
+    const lockFile = path.join(dir, 'package-lock.json');
+    const original = readFileSync(lockFile, 'utf8');
+    type Lock = { packages: Record<string, { version: string; dev?: boolean }> };
+    const bumped = (pkg: string) => {
+      const lock = JSON.parse(original) as Lock;
+      lock.packages[pkg].version += '-next';
+      writeFileSync(lockFile, JSON.stringify(lock, null, 2));
+      return srcBuildId(dir) as string;
+    };
+    const lock = JSON.parse(original) as Lock;
+    // a parser whose output is cached, a package one of them installs, and a test runner
+    expect(lock.packages['node_modules/yaml'].dev).toBeUndefined();
+    expect(lock.packages['node_modules/@ts-morph/common'].dev).toBeUndefined();
+    expect(lock.packages['node_modules/vitest'].dev).toBe(true);
+    expect(bumped('node_modules/yaml')).not.toBe(id);
+    expect(bumped('node_modules/@ts-morph/common')).not.toBe(id);
+    expect(bumped('node_modules/vitest')).toBe(id);
+    writeFileSync(lockFile, original);
+    expect(srcBuildId(dir)).toBe(id);
   });
 
   it("the Action's bundle carries a build id of its own (no placeholder left)", () => {

@@ -5,10 +5,10 @@ import { staleBuild } from '../helpers/built.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/git-repo.js';
 
-/** A copy of the package as the tests see it: src/, package.json, bin/ and the built bundle. */
+/** A copy of the package as the tests see it: src/, package.json and its lockfile, bin/ and the built bundle. */
 function packageCopy(withBundle = true): string {
   const dir = tempDir('git-ctx-pkg-');
-  for (const f of ['src', 'bin', 'package.json']) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+  for (const f of ['src', 'bin', 'package.json', 'package-lock.json']) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
   for (const f of ['node_modules', 'data', 'hooks']) symlinkSync(path.join(ROOT, f), path.join(dir, f));
   mkdirSync(path.join(dir, 'dist'));
   if (withBundle) cpSync(path.join(ROOT, 'dist/cli.cjs'), path.join(dir, 'dist/cli.cjs'));

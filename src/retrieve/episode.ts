@@ -2,7 +2,7 @@
 
 import { artifactRef, type EpisodeRecorder } from '../store/record.js';
 import type { EpisodeQuery, EvidenceRef, Grounding, LaneRecord, SupportRef } from '../store/types.js';
-import type { RetrievalResult, RetrievedRecord } from './types.js';
+import { unansweredLanes, type RetrievalResult, type RetrievedRecord } from './types.js';
 
 /*
  * A retrieval result as an evidence-store episode (for, search, context_for_code,
@@ -69,7 +69,7 @@ export function finishRetrieval(rec: EpisodeRecorder, r: RetrievalResult, dirty?
  * failed leaves an answer that the next run, with its caches warm, may give whole. Such an
  * answer is shown, and not kept (DEC-062): kept, it would stand until the tree changed.
  */
-export const answeredWhole = (r: RetrievalResult): boolean => !Object.values(r.slots).some((s) => s.status === 'timeout' || s.status === 'failed');
+export const answeredWhole = (r: RetrievalResult): boolean => !Object.keys(unansweredLanes(r.slots)).length;
 
 /** The files a retrieval answer was computed from: the place, the records' files, the code they were found through. */
 export function filesOf(r: RetrievalResult, via: SupportRef[] = viaRefs(r)): string[] {

@@ -21,7 +21,7 @@ import { findSymbol, parseAnchor } from '../code/anchors.js';
 import { findDeclaration } from '../code/graph/symbols.js';
 import type { CodeIndex } from '../code/code-index.js';
 import type { CodeSymbol, RouteRegistration } from '../code/types.js';
-import type { Why } from './types.js';
+import { unansweredLanes, type RetrievalResult, type Why } from './types.js';
 import type { TraceTarget } from './trace-target.js';
 import { declarationInFile } from './qualified-declaration.js';
 
@@ -394,9 +394,10 @@ export type TraceWeak = TraceFallback & { relevance: number };
 
 /**
  * `trace` as a view of retrieval: the declared hits as they are (slot 1 at the place), and
- * only when none is known, the fused band as a clearly weaker fallback.
+ * only when none is known, the fused band as a clearly weaker fallback. `slots`: the reports
+ * of the fallback's lanes that failed or timed out, only when one did (the answer is partial).
  */
-export async function traceWithFallback(opts: { snapshot: Snapshot; set: ArtifactSet; index: CodeIndex; target: TraceTarget; fallback?: number }): Promise<TraceResult & { fallback?: TraceFallback[]; weak?: TraceWeak[] }> {
+export async function traceWithFallback(opts: { snapshot: Snapshot; set: ArtifactSet; index: CodeIndex; target: TraceTarget; fallback?: number }): Promise<TraceResult & { fallback?: TraceFallback[]; weak?: TraceWeak[]; slots?: Partial<RetrievalResult['slots']> }> {
   const trace = await traceLocation(opts);
   if (trace.entries.some((e) => e.known) || opts.fallback === 0) return trace;
   // retrieval is loaded only when nothing is declared here (the engine itself imports this module's types)
@@ -414,7 +415,8 @@ export async function traceWithFallback(opts: { snapshot: Snapshot; set: Artifac
   const fallback = r.results.filter((x) => x.slot === 'fused').map(entry);
   // matches under the relevance floor: not answers ("nothing governs this place"), listed apart for debugging as `for`'s JSON lists them
   const weak = (r.weak ?? []).map((x) => ({ ...entry(x), relevance: x.relevance ?? 0 }));
-  return { ...trace, fallback, weak };
+  const unanswered = unansweredLanes(r.slots);
+  return { ...trace, fallback, weak, ...(Object.keys(unanswered).length ? { slots: unanswered } : {}) };
 }
 
 /**

@@ -111,6 +111,14 @@ export const DEFAULT_CAPS: RetrievalCaps = { declared: 10, fused: 5, links: 3 };
 /** The semantic slot's message for a place the keywords answered (its fallback was not needed). */
 export const SEMANTIC_NOT_NEEDED = 'a fallback for places: not needed, the keywords answered';
 
+/**
+ * The lanes that failed or timed out, by name: an answer given without them is partial, shown
+ * with their reports and not kept (DEC-062), since the next run may give it whole.
+ */
+export function unansweredLanes(slots: Partial<Record<LaneName, LaneReport>>): Partial<Record<LaneName, LaneReport>> {
+  return Object.fromEntries(Object.entries(slots).filter(([, s]) => s.status === 'timeout' || s.status === 'failed'));
+}
+
 /** Metadata filters (slot 4): always applied. */
 export interface RetrievalFilters {
   /** show inactive records too (marked) */

@@ -99,15 +99,15 @@ describe('caches are kept per build (DEC-117)', () => {
     type Lock = { packages: Record<string, { version: string; dev?: boolean }> };
     const bumped = (pkg: string) => {
       const lock = JSON.parse(original) as Lock;
-      lock.packages[pkg].version += '-next';
+      lock.packages[pkg]!.version += '-next';
       writeFileSync(lockFile, JSON.stringify(lock, null, 2));
       return srcBuildId(dir) as string;
     };
     const lock = JSON.parse(original) as Lock;
     // a parser whose output is cached, a package one of them installs, and a test runner
-    expect(lock.packages['node_modules/yaml'].dev).toBeUndefined();
-    expect(lock.packages['node_modules/@ts-morph/common'].dev).toBeUndefined();
-    expect(lock.packages['node_modules/vitest'].dev).toBe(true);
+    expect(lock.packages['node_modules/yaml']?.dev).toBeUndefined();
+    expect(lock.packages['node_modules/@ts-morph/common']?.dev).toBeUndefined();
+    expect(lock.packages['node_modules/vitest']?.dev).toBe(true);
     expect(bumped('node_modules/yaml')).not.toBe(id);
     expect(bumped('node_modules/@ts-morph/common')).not.toBe(id);
     expect(bumped('node_modules/vitest')).toBe(id);

@@ -3,7 +3,10 @@ import { loadArtifactSet } from '../../src/artifacts/load.js';
 import { loadConfig } from '../../src/config.js';
 import type { CodeNeighbours } from '../../src/code/neighbours.js';
 import { laneBudgetMs, retrieveForPlace, retrieveForText } from '../../src/retrieve/engine.js';
-import type { RetrievalLane, RetrieveOptions, SemanticLane } from '../../src/retrieve/types.js';
+import { answeredWhole } from '../../src/retrieve/episode.js';
+import { traceWithFallback } from '../../src/retrieve/trace.js';
+import { unansweredLanes, type RetrievalLane, type RetrieveOptions, type SemanticLane } from '../../src/retrieve/types.js';
+import { placeCodeIndex } from '../../src/place/index.js';
 import { openSnapshot } from '../../src/snapshot/open.js';
 import { makeRepo } from '../helpers/git-repo.js';
 
@@ -37,6 +40,9 @@ const brokenGraph: CodeNeighbours = {
   symbolAt: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
   declarations: () => Promise.reject(new Error('tree-sitter grammar for python failed to load')),
 };
+
+/** The lanes' reports with every lane answering. */
+const ok = <T extends Record<string, { status: string }>>(slots: T): T => Object.fromEntries(Object.entries(slots).map(([n, r]) => [n, { ...r, status: 'ok' }])) as T;
 
 describe('lane fusion: a failing lane degrades the answer, never loses it', () => {
   it('a code graph that fails to load: the declared lane is partial, what is declared at the place still answers', async () => {
@@ -83,6 +89,12 @@ describe('lane fusion: a failing lane degrades the answer, never loses it', () =
       const s = await retrieveForText({ ...opts, text: 'webhook retries', semantic: down });
       expect(s.slots.semantic).toMatchObject({ status: 'failed', message: 'embedding endpoint down' });
       expect(s.results[0]!.id).toBe('DEC-RETRY');
+      // what an answer lacks, as `trace`'s fallback passes it on and `for`, `search` and the hook judge it (not kept, DEC-062)
+      expect(Object.keys(unansweredLanes(t.slots))).toEqual(['keywords']);
+      expect(Object.keys(unansweredLanes(f.slots))).toEqual(['declared']);
+      expect(unansweredLanes(s.slots)).toEqual({ semantic: s.slots.semantic });
+      for (const x of [t, f, s]) expect(answeredWhole(x)).toBe(false);
+      expect(unansweredLanes(ok(t.slots))).toEqual({});
     } finally {
       close();
     }
@@ -102,6 +114,23 @@ describe('lane fusion: a failing lane degrades the answer, never loses it', () =
       ]);
       expect(r.slots.keywords.count).toBe(2);
       expect(r.slots.semantic.count).toBe(1);
+    } finally {
+      close();
+    }
+  });
+
+  it("trace's fallback carries no lane report when its lanes answered, and none when something is declared", async () => {
+    const repo = fixture();
+    repo.commit('an undeclared place', { 'src/hooks/deliver.py': '# webhook deliveries are retried with backoff\ndef deliver():\n    return 1\n' });
+    const { opts, close } = await open(repo.dir);
+    try {
+      const index = await placeCodeIndex(opts.snapshot, opts.set);
+      const fallback = await traceWithFallback({ ...opts, index, target: { path: 'src/hooks/deliver.py' } });
+      expect(fallback.fallback?.map((x) => x.id)).toContain('DEC-RETRY');
+      expect(fallback).not.toHaveProperty('slots');
+      const declared = await traceWithFallback({ ...opts, index, target: { path: 'src/limits/bucket.py' } });
+      expect(declared.entries.some((e) => e.known)).toBe(true);
+      expect(declared).not.toHaveProperty('slots');
     } finally {
       close();
     }

@@ -1,5 +1,6 @@
 import type { Command } from '../commander.js';
 import type { TraceEntry, TraceFallback, TraceResult, TraceWeak } from '../../retrieve/trace.js';
+import type { RetrievalResult } from '../../retrieve/types.js';
 import { successorText, type Successor } from '../../staleness/lifecycle.js';
 import type { StaleMark } from '../../staleness/marks.js';
 import type { MentionHit } from '../../artifacts/sources/mentions.js';
@@ -14,7 +15,8 @@ interface TraceOptions extends RepoOptions {
 
 /** A trace entry as printed: the staleness mark and the successor are attached here, not by src/code. */
 type MarkedEntry = TraceEntry & { stale?: StaleMark; successor?: Successor };
-type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: (MentionHit & { stale?: StaleMark })[]; fallback?: TraceFallback[]; weak?: TraceWeak[] };
+/** `slots`: the fallback's lanes that failed or timed out (retrieval's reports), only when one did (traceWithFallback). */
+type MarkedTrace = Omit<TraceResult, 'entries'> & { entries: MarkedEntry[]; mentioned?: (MentionHit & { stale?: StaleMark })[]; fallback?: TraceFallback[]; weak?: TraceWeak[]; slots?: Partial<RetrievalResult['slots']> };
 /** What `trace` keeps of an answer (DEC-062): the marked trace and the files its episode names. */
 type TraceAnswer = { marked: MarkedTrace; files: string[] };
 
@@ -48,6 +50,8 @@ const RENDERERS: Record<'human' | 'json', (r: MarkedTrace) => string> = {
       lines.push(`  ${p.yellow(f.evidence.padEnd(19))} ${p.bold(f.id)}  ${f.type}${f.status ? ` ${f.status}` : ''}  ${f.title}`);
       lines.push(`  ${''.padEnd(19)} ${p.dim(f.why.map((w) => w.text).join('; '))}`);
     }
+    // a lane of the fallback that failed or was cut short: the weaker evidence may be missing records
+    for (const [n, s] of Object.entries(r.slots ?? {})) lines.push(p.dim(`  ${n}: ${s.status}${s.message ? ` (${s.message})` : ''}`));
     return lines.join('\n') + '\n';
   },
 };
@@ -65,6 +69,8 @@ export function register(program: Command): void {
       const [{ placeCodeIndex }, { traceWithFallback }, { successorOf }, { staleMarks }, { mentionedIn }] = await Promise.all([import('../../place/index.js'), import('../../retrieve/trace.js'), import('../../staleness/lifecycle.js'), import('../../staleness/marks.js'), import('../../artifacts/sources/mentions.js')]);
       const index = await placeCodeIndex(repo.snapshot, repo.set);
       const result = await traceWithFallback({ snapshot: repo.snapshot, set: repo.set, index, target });
+      // a fallback a lane failed to give (slots) is shown with the lanes' reports, and not kept (DEC-062)
+      const whole = result.slots === undefined;
       // only the governing artifacts are judged, sharing the index just built
       const mentioned = mentionedIn(repo.set.byId.values(), target.path).filter((m) => !result.entries.some((e) => e.id === m.id));
       // the governing artifacts and the records mentioning the place (once stamped) are judged, sharing the index just built
@@ -87,7 +93,7 @@ export function register(program: Command): void {
       }
       const shown = [...marked.entries.filter((e) => e.known), ...(marked.mentioned ?? []), ...(marked.fallback ?? [])];
       const files = [target.path, ...shown.map((e) => repo.set.byId.get(e.id)?.file ?? '')];
-      return { value: { marked, files }, files: (v) => v.files.filter(Boolean) };
+      return { value: { marked, files }, files: (v) => v.files.filter(Boolean), whole };
     });
     const { marked, files } = answer.value;
     io().out(RENDERERS[o.json ? 'json' : o.format](marked));

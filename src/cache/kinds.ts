@@ -55,6 +55,7 @@ const kinds = [
   { name: 'retrieve-keywords', area: 'retrieval', file: 'retrieve-keywords.bin', version: 15, codec: 'container', key: "keyword index of the records, by the set's key" },
   { name: 'retrieve-passages', area: 'retrieval', file: 'retrieve-passages.json', version: 7, codec: 'json', key: "each record's passages (head, paragraphs) as terms, for short questions, by the set's key" },
   { name: 'code-words', area: 'retrieval', file: 'code-words.json', version: 13, codec: 'json', keep: 2, key: "how many code files use each word (place queries), by the state of the git index (not the files in focus) or the commit" },
+  { name: 'tree-tags', area: 'retrieval', file: 'tree-tags.json', version: 1, codec: 'json', keep: 2, key: "whether any code file carries an annotation tag (a place's code-graph walk, DEC-121), by the state of the git index (not the files in focus) or the commit, and the tags" },
   { name: 'place-background', area: 'retrieval', file: 'place-background.json', version: 13, codec: 'json', keep: 2, key: "each record's mean keyword standing beside a sample of the code files (place queries), by the git index's stamp or the commit, and the records" },
   { name: 'vectors', area: 'vectors', file: 'vectors/*.bin', version: 1, codec: 'container', key: "record vectors per embedder, by content hash; a set's plan by the set's key" },
   { name: 'tokens', area: 'tokens', file: 'tokens-*.json', version: 1, codec: 'store', key: 'token counts per encoding, by text hash' },

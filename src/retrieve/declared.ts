@@ -5,6 +5,7 @@ import { annotationId } from '../artifacts/lookup.js';
 import type { CodeIndex } from '../code/code-index.js';
 import { findSymbol, parseAnchor } from '../code/anchors.js';
 import type { CodeNeighbours } from '../code/neighbours.js';
+import { neighboursCanDeclare } from './neighbour-declarations.js';
 import { traceLocation, type TraceResult, type TraceTarget } from './trace.js';
 import { widenIndex } from '../place/index.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -69,8 +70,9 @@ export async function declaredFor(opts: DeclaredOptions): Promise<{ hits: Declar
   const nb = opts.neighbours;
   const path = normalizeRepoPath(opts.target.path);
   let graphError: string | undefined;
-  // a code graph that fails (a grammar that does not load, a broken cache) costs its hops, not what is declared here
-  if (nb && trace.target.kind === 'file') {
+  // a code graph that fails (a grammar that does not load, a broken cache) costs its hops, not what is declared here;
+  // one with nothing declared on any file is not walked (DEC-121)
+  if (nb && trace.target.kind === 'file' && (await neighboursCanDeclare(opts.snapshot, set))) {
     try {
       const here = `${path}${opts.symbol ? `#${opts.symbol}` : ''}`;
       // the neighbours first: a code index built for one place learns their annotations now

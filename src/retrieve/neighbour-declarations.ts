@@ -33,7 +33,8 @@ const asked = new WeakMap<Snapshot, Promise<boolean>>();
  * one of the tags, by `git grep` over the snapshot's content, remembered in the `tree-tags`
  * cache by the state of the git index (the files in focus aside) or the commit, as the code
  * words are (code-words.ts): a tag written into another file without staging it counts from
- * the next change of the index. True when git cannot tell (the walk then runs).
+ * the next change of the index. Once true, true for the repository (and the tags) from then
+ * on. True when git cannot tell (the walk then runs).
  */
 export function treeCarriesTags(snapshot: Snapshot, tags: readonly string[]): Promise<boolean> {
   let p = asked.get(snapshot);
@@ -43,9 +44,15 @@ export function treeCarriesTags(snapshot: Snapshot, tags: readonly string[]): Pr
 
 async function grepTags(snapshot: Snapshot, tags: readonly string[]): Promise<boolean> {
   if (!tags.length) return false;
-  const identity = await treeStateOf(snapshot);
-  const key = identity ? sha1(`${VERSION}\n${[...tags].sort().join(' ')}\n${identity}`) : undefined;
+  const tagSet = [...tags].sort().join(' ');
   const cache = memo<{ carries: boolean }>(snapshot.root, 'tree-tags');
+  // a repository once seen carrying tags is walked from then on: the grep (a second on 100,000
+  // files) is not run again at each state of the index, and a walk that finds nothing costs
+  // only what it cost before DEC-121
+  const once = sha1(`${VERSION}\n${tagSet}`);
+  if (cache.get(once)?.carries === true) return true;
+  const identity = await treeStateOf(snapshot);
+  const key = identity ? sha1(`${VERSION}\n${tagSet}\n${identity}`) : undefined;
   if (key) {
     const hit = cache.get(key);
     if (typeof hit?.carries === 'boolean') return hit.carries;
@@ -55,5 +62,6 @@ async function grepTags(snapshot: Snapshot, tags: readonly string[]): Promise<bo
   let carries = false;
   for (const f of files) if (languageOf(f) !== undefined) carries = true;
   if (key) cache.set(key, { carries });
+  if (carries) cache.set(once, { carries });
   return carries;
 }

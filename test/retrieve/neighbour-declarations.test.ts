@@ -56,6 +56,13 @@ describe('the code graph of a place is walked only when something can be declare
     const hit = after.json.results.find((r) => r.id === 'ADR-0001');
     expect(hit?.slot).toBe('declared');
     expect(hit?.why.some((w) => w.text.includes('imported by src/billing/invoice.ts'))).toBe(true);
+
+    // a repository once seen carrying a tag is walked from then on, without asking git again
+    repo.write({ 'src/billing/invoice.ts': FILES['src/billing/invoice.ts']! });
+    repo.git('add', '-A');
+    const removed = forPlace(repo.dir, 'src/money/round.ts');
+    expect(removed.stderr).not.toContain('not walked');
+    expect(removed.json.results.find((r) => r.id === 'ADR-0001')?.slot).not.toBe('declared');
   }, 60_000);
 
   it('walks when a record anchors code, though no code file carries a tag', () => {

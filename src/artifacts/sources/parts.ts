@@ -273,8 +273,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       // listed elsewhere in the record: the summary says what was chosen without it
       .replace(/^\((?:#|option\s*)\d+[a-z]?\)\s*(?=\S)/i, '')
       .replace(TEMPLATE_BECAUSE, '');
-    // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary
-    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l))) return s;
+    // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary, nor the template's own prompt
+    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l)) && !TEMPLATE_PROMPT.test(s)) return s;
   }
   return undefined;
 }
@@ -285,6 +285,13 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
  * does not carry. Left out of derived summaries and rule files (src/rules/text.ts).
  */
 export const TEMPLATE_BECAUSE = /,?\s*because\s+(?:it\s+)?comes out best\s*\\?\(see below\\?\)/gi;
+
+/**
+ * The prompt adr-tools' template writes under each section, left in a record not yet written
+ * ("The change that we're proposing or have agreed to implement."): it says nothing of this
+ * record, so the summary is read from the next part that has prose of its own.
+ */
+const TEMPLATE_PROMPT = /^(?:the change that we['\u2019]re proposing or have agreed to implement|the issue motivating this decision, and any context that influences or constrains the decision|what becomes easier or more difficult to do and any risks introduced by the change that will need to be mitigated)\.?$/i;
 
 /** The end of a line that announces what follows: "that:", "the following:", ", because". */
 const INTRODUCES = /(?::|\bbecause|\bas follows)$/i;

@@ -264,6 +264,17 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       }
     }
   }
+  // no date written as one: the earliest entry of a Changelog section ("- 2020-07-28: Initial
+  // version", as cosmos-style records such as oasis-core's keep them) is when the record began
+  const logIdx = found.date ? -1 : sections.findIndex((x) => /^change\s?log$/i.test(plain(x.title)));
+  if (logIdx >= 0) {
+    let first: Found | undefined;
+    for (let i = sections[logIdx]!.at + 1; i < sectionEnd(logIdx); i++) {
+      const d = /^\s*[-*+]\s+(?:\*\*|__)?(\d{4}-\d{2}-\d{2})\b/.exec(lines[i]!)?.[1];
+      if (d && (!first || d < first.value)) first = { value: d, line: i + 1 };
+    }
+    if (first) found.date = first;
+  }
   // "...", "-", "TBD": a placeholder, not a status
   if (found.status && (!/[\p{L}\p{N}]/u.test(found.status.value) || /^(?:tbd|tbc|n\/?a|none|\?+)$/i.test(found.status.value.trim()))) delete found.status;
   for (const [k, f] of Object.entries(found)) {

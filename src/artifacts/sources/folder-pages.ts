@@ -26,6 +26,7 @@ function isFolderPage(a: Artifact, numbered: ReadonlyMap<string, [number, number
   return headings > 0;
 }
 
+// @decision DEC-118
 /** The records of `artifacts` without the pages isFolderPage tells apart, in place. */
 export function dropFolderPages(artifacts: Artifact[]): void {
   // per records folder: how many records are named by a number or a date, how many are not

@@ -38,6 +38,7 @@ export const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obs
 /** A markdown link's target (`](…)`) or a bare web address. */
 const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)|\bhttps?:\/\/[^\s)\]>]+/g;
 
+// @decision DEC-118
 /** The wordings on a line, by where they end. */
 export function phrasesIn(l: string): { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] {
   const out: { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] = [];

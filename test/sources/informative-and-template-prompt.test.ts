@@ -29,3 +29,19 @@ describe('an informative record and a draft with the template prompt', () => {
     expect(check.stdout + check.stderr).not.toContain('status-unmapped');
   });
 });
+
+describe('a decision that hands over to a fenced block', () => {
+  it('is finished by the block\'s first line', async () => {
+    const repo = makeRepo({
+      'docs/adr/0001-permissive-selinux.md': '# ADR 0001: Build the hardened image permissive\n\nDate: 2025-12-01\n\n## Status\n\nAccepted\n\n## Context\n\nServices fail to start when enforcing.\n\n## Decision\n\nThe hardened image will be built with:\n```sh\nSELINUX=permissive\n```\n\ninstead of:\n```sh\nSELINUX=enforcing\n```\n',
+    });
+    repo.commit('records');
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      expect(set.byId.get('ADR-0001')!.summary).toBe('The hardened image will be built with: SELINUX=permissive');
+    } finally {
+      snapshot.close();
+    }
+  });
+});

@@ -254,6 +254,11 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       if (item && para.length && !/[.;:!?]$/.test(para[para.length - 1]!)) para[para.length - 1] += ';';
       para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));
     }
+    // "… will be built with:" and a fenced block right after it: its first line finishes the sentence
+    if (para.length && listAfter === undefined && /:$/.test(para[para.length - 1]!) && parts[k + 1]?.kind === 'quoted' && /^\s*(```|~~~)/.test(parts[k + 1]!.text)) {
+      const code = parts[k + 1]!.text.split('\n').map((x) => x.trim()).find((x) => x && !/^(```|~~~)/.test(x));
+      if (code && code.length <= 80 && !code.includes('`')) para.push(`\`${code}\``);
+    }
     if (label !== undefined && !para.length) para = [label];
     else if (label !== undefined) para[0] = `${label.replace(/[.:;]$/, '')}: ${para[0]}`;
     // code spans keep what they hold (`:feature:*:api`, `__init__`): emphasis is stripped around them

@@ -113,7 +113,11 @@ export async function initRepo(opts: InitOptions): Promise<InitResult> {
         c.all++;
         if (!a.id.startsWith(src.prefix)) c.own.push(a.id);
       }
-      for (const [src, c] of counts) if (c.own.length * 2 > c.all) src.frontmatterId = c.own.sort()[0];
+      for (const [src, c] of counts) {
+        if (c.own.length * 2 > c.all) src.frontmatterId = c.own.sort()[0];
+        // the records read, as list shows them: a page beside them (install.md) named no number is none
+        src.records = c.all;
+      }
     } finally {
       snapshot.close();
     }

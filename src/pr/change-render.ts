@@ -47,13 +47,16 @@ export function noneLine(a: ChangeAnswer): string {
   return `No decision governs ${what(a)}${skipped}.`;
 }
 
+/** The tree the change was read at, as the zero-config line names it: the index, or the head commit. */
+const headOf = (a: ChangeAnswer): string => (a.query.staged ? 'in the index' : `at the change's head ${a.query.head.slice(0, 7)}`);
+
 export function renderChangeJson(a: ChangeAnswer): string {
   return JSON.stringify({ version: 1, ...a }, null, 2) + '\n';
 }
 
 export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): string {
   const lines: string[] = [p.bold(`${what(a)} (${a.query.files} file${a.query.files === 1 ? '' : 's'})`)];
-  if (a.zeroConfig) lines.push(p.dim(`  ${zeroConfigLine(a.zeroConfig)}`));
+  if (a.zeroConfig) lines.push(p.dim(`  ${zeroConfigLine(a.zeroConfig, undefined, headOf(a))}`));
   const { items, ranked } = recordChangeItems(a);
   for (const i of items) lines.push(`  ${i.line}`, ...(i.also ? [`      ${p.dim(i.also)}`] : []));
   if (!a.ranked.length) lines.push(`  ${noneLine(a)}`);
@@ -67,7 +70,7 @@ export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): str
 }
 
 export function renderChangeContext(a: ChangeAnswer): string {
-  const zero = a.zeroConfig ? `\n(${zeroConfigLine(a.zeroConfig)})` : '';
+  const zero = a.zeroConfig ? `\n(${zeroConfigLine(a.zeroConfig, undefined, headOf(a))})` : '';
   const { items, ranked } = recordChangeItems(a);
   const news = items.flatMap((i) => [`${i.line}.`, ...(i.also ? [`  - ${i.also}`] : [])]);
   if (!a.ranked.length) return [...news, `${noneLine(a)}${zero}`].join('\n') + '\n';

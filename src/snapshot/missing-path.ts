@@ -28,8 +28,26 @@ export async function nearPaths(snapshot: Snapshot, file: string): Promise<strin
 /** A missing place shaped like a record id (ADR-0002, DEC-12): letters, a hyphen, digits, no folder or extension. */
 const ID_SHAPED = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)*-\d+$/;
 
+/**
+ * The submodule `.gitmodules` names at `file` or above it, if any: a submodule's files are in
+ * its own repository, so the snapshot holds none of them (DEFRA/epr-re-ex-service keeps each
+ * service under lib/ as one, and `for lib/epr-backend` said there was no such directory).
+ */
+async function submoduleOf(snapshot: Snapshot, file: string): Promise<string | undefined> {
+  if (!file) return undefined;
+  const text = (await snapshot.read('.gitmodules'))?.toString('utf8');
+  if (!text) return undefined;
+  for (const m of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
+    const p = m[1]!.replace(/^\.\/|\/+$/g, '');
+    if (file === p || file.startsWith(p + '/')) return p;
+  }
+  return undefined;
+}
+
 /** The usage error for a place that is neither a file nor a directory of the snapshot. */
 export async function noSuchPath(snapshot: Snapshot, file: string, suffix = ''): Promise<CtxError> {
+  const sub = await submoduleOf(snapshot, file.replace(/\/+$/, ''));
+  if (sub) return new CtxError('USAGE', `${file} ${file.replace(/\/+$/, '') === sub ? 'is a git submodule' : `is in the git submodule ${sub}`}: its files are in another repository, not in this snapshot${suffix}`, { hint: `run git ctx there (cd ${sub}), or ask about a place of this repository` });
   const near = await nearPaths(snapshot, file);
   // a record id given where a place is wanted (`trace ADR-0002`): say where ids go (DEC-109)
   const idHint = ID_SHAPED.test(file) ? `${file} looks like a record id, not a place in the code: git ctx show ${file} prints the record` : '';

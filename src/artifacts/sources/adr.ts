@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult } from '../parse.js';
-import type { Artifact, LoadProblem, RelationKind } from '../types.js';
+import type { Artifact, LoadProblem } from '../types.js';
 import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileNumber, recordStem } from './files.js';
@@ -11,6 +11,7 @@ import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { isPlaceholderTitle, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
+import { PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
 import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
@@ -34,59 +35,8 @@ function prefixPattern(prefix: string): RegExp {
   return re;
 }
 
-/**
- * Wordings of a relation, with the direction they give: 0 this record holds the edge
- * ("Supersedes X": this supersedes X), 1 the other record does ("Superseded by X", "See X for
- * updates": X supersedes / amends this). Each reference on a line takes the wording written
- * nearest before it (else the first after it); a reference with no wording on its line is
- * `relates_to`, never a supersession (DEC-053).
- */
-const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
-  // a supersession in part leaves the older record standing for the rest: it amends it (@decision DEC-103)
-  // ("This ADR in part supersedes [0003]", alphagov/govuk-aws), first so "supersedes" inside it is this wording
-  [/\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\s+by\b/gi, 'amends', 1],
-  [/\b(?:partly|partially|in\s+part)\s+(?:supersedes|replaces)\b|\b(?:supersedes|replaces)\s+(?:in\s+part|partly|partially)\b/gi, 'amends', 0],
-  [/\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
-  [/\b(?:supersedes|replaces|obsoletes)\b/gi, 'supersedes', 0],
-  [/\b(?:amended|refined|extended|modified|updated)\s+by\b/gi, 'amends', 1],
-  // "See [0009-...] for updates!", "Please refer to the [0011-...] for the latest change"
-  [/\b(?:see|refer\s+to)\b(?=.{0,200}?\bfor\s+(?:the\s+)?(?:updates?|latest|newer|current|changes|more\s+recent)\b)/gi, 'amends', 1],
-  [/\b(?:amends|refines|extends|modifies|updates)\b|\b(?:a\s+)?(?:refinement|amendment|update|extension)\s+(?:of|to)\b/gi, 'amends', 0],
-  [/\bclarified\s+by\b/gi, 'clarifies', 1],
-  [/\bclarifies\b/gi, 'clarifies', 0],
-  [/\b(?:related\s+to|relates\s+to|see\s+also|related(?:\s+(?:adrs?|decisions?|records?))?\s*:)/gi, 'relates_to', 0],
-  [/\b(?:depends\s+on|builds\s+on)\b/gi, 'depends_on', 0],
-  [/\bconflicts\s+with\b/gi, 'conflicts_with', 0],
-];
-
-/** Any word a phrase above starts with: one test per line instead of one per phrase. */
-const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obsoletes|deprecated|amend|refine|extend|modif|updat|clarif|relate|see\b|refer|depends\s+on|builds\s+on|conflicts\s+with/i;
-
-/** The wordings on a line, by where they end. */
-function phrasesIn(l: string): { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] {
-  const out: { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] = [];
-  for (const [re, kind, dir] of PHRASES) {
-    re.lastIndex = 0;
-    for (const m of l.matchAll(re)) {
-      // a wording inside a longer one already found ("see" of "see also") is that one
-      if (out.some((o) => m.index >= o.start && m.index < o.end)) continue;
-      out.push({ start: m.index, end: m.index + m[0].length, kind, dir });
-    }
-  }
-  return out.sort((a, b) => a.end - b.end);
-}
-
-/** A sentence ends between a wording and a reference: a full stop, "!" or "?" and a capital or an opening bracket after it. */
-const SENTENCE_END = /[.!?]["')\]]*\s+["'([]?\p{Lu}/u;
-
-/** A section of a record named right after a reference to it: "ADR 0053 \u00a77" (a section sign), "[0053](...), section 7". */
-const SECTION_AFTER = /^\s*[,:(]?\s*(?:\u00a7|(?:sections?|clauses?|parts?)\s+\d)/i;
-
 /** The line adr-tools writes in a Status section for a link to another record: a label, then `[N. Title](file)`. */
 const ADR_TOOLS_LINK = /^\s*\p{L}[\p{L}' -]{0,40}\s\[\d+\.\s[^\]]+\]\([^)\s]+\)\s*$/u;
-
-/** This record, named right after a wording: "superseded by this one", "… by this ADR". */
-const THIS_RECORD = /^\s*(?:this|the\s+present|the\s+current)\s+(?:one|record|adr|decision|document)\b/i;
 
 /** Section titles whose items are related records even without a phrase. */
 const RELATED_SECTION = /^(?:related(?:\s+(?:adrs?|decisions?|records?|documents?))?|see also|links|references)$/i;
@@ -314,6 +264,17 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       }
     }
   }
+  // no date written as one: the earliest entry of a Changelog section ("- 2020-07-28: Initial
+  // version", as cosmos-style records such as oasis-core's keep them) is when the record began
+  const logIdx = found.date ? -1 : sections.findIndex((x) => /^change\s?log$/i.test(plain(x.title)));
+  if (logIdx >= 0) {
+    let first: Found | undefined;
+    for (let i = sections[logIdx]!.at + 1; i < sectionEnd(logIdx); i++) {
+      const d = /^\s*[-*+]\s+(?:\*\*|__)?(\d{4}-\d{2}-\d{2})\b/.exec(lines[i]!)?.[1];
+      if (d && (!first || d < first.value)) first = { value: d, line: i + 1 };
+    }
+    if (first) found.date = first;
+  }
   // "...", "-", "TBD": a placeholder, not a status
   if (found.status && (!/[\p{L}\p{N}]/u.test(found.status.value) || /^(?:tbd|tbc|n\/?a|none|\?+)$/i.test(found.status.value.trim()))) delete found.status;
   for (const [k, f] of Object.entries(found)) {
@@ -418,7 +379,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const inStatus = !!statusRange && i >= statusRange[0] && i < statusRange[1];
     const refs = refsIn(l, phrases.length > 0 || before !== undefined);
     const last = phrases[phrases.length - 1];
-    if (last && /^[\s:,\u2013\u2014-]*$/.test(l.slice(last.end))) carried = last;
+    // unless a reference before it on its line took it ("- [ADR-0036](…) — the stream this ADR amends")
+    if (last && /^[\s:,\u2013\u2014-]*$/.test(l.slice(last.end)) && !refs.some((r) => r.end <= last.start)) carried = last;
     if (!refs.length) continue;
     // a title's leading number is the record's own as written, a wrong one too ("# ADR-0006 …" in 0008, dasch-swiss/dsp-api): no reference
     if (title && i + 1 === title.line) refs.splice(0, refs.length, ...refs.filter((r) => !/^[#\s*_`\p{Extended_Pictographic}\uFE0F]*$/u.test(l.slice(0, r.at))));

@@ -89,6 +89,8 @@ export function resolveMentions(cands: [string[], number][], index: PathLookup, 
     for (const alt of alts) {
       let target = memo.get(alt);
       if (target === undefined) memo.set(alt, (target = resolveOne(alt, index)));
+      // refused as it is written: no other reading of it is tried (`features/` is the top-level folder, not docs/features/)
+      if (target === false) break;
       if (target === null) continue;
       const hash = target.indexOf('#');
       if ((hash < 0 ? target : target.slice(0, hash)) === self) continue;
@@ -103,13 +105,13 @@ export function resolveMentions(cands: [string[], number][], index: PathLookup, 
 }
 
 /** Records of one set name the same files again and again: each reading is resolved once per listing. */
-const resolved = new WeakMap<PathLookup, Map<string, string | null>>();
+const resolved = new WeakMap<PathLookup, Map<string, string | null | false>>();
 
 /** Characters without which picomatch reads a path as no glob (a superset of its tests). */
 const MAYBE_GLOB = /[*?[\]{}()!+@\\]/;
 
-/** One reading of a mention → the target it names in the listing, or null. */
-function resolveOne(alt: string, index: PathLookup): string | null {
+/** One reading of a mention → the target it names in the listing, null when it names nothing, false when what it names is no mention. */
+function resolveOne(alt: string, index: PathLookup): string | null | false {
   const hash = alt.indexOf('#');
   const p = mentionPattern(alt);
   if (!p) return null;
@@ -117,7 +119,7 @@ function resolveOne(alt: string, index: PathLookup): string | null {
   const glob = MAYBE_GLOB.test(p) && picomatch.scan(p).isGlob;
   const hits = index.match(p);
   // a bare folder at the repository's top level (`docs`, `src`) names half the code: not a mention (DEC-053)
-  if (!glob && !p.includes('/') && hits[0] !== p) return null;
+  if (!glob && !p.includes('/') && hits[0] !== p) return hits.length && hits[0]!.startsWith(p + '/') ? false : null;
   if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) return null;
   if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) return null;
   return hash < 0 ? p : p + alt.slice(hash);

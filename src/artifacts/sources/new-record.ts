@@ -189,7 +189,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     shape = learnShape(text, { others, stem: recordStem(newest[i]!.file), ...(number !== undefined ? { number } : {}) });
     if (shape) from = i;
   }
-  if (shape) shape = await sharedSections(shape, textAt, newest.filter((_, i) => i !== from).slice(0, 10).map((a) => a.file));
+  if (shape) shape = await sharedSections(shape, textAt, newest[from]!, newest.filter((_, i) => i !== from).slice(0, 10));
   // a folder of reStructuredText records (more of them than markdown) gets one more, shaped like its newest
   const rstFiles = inDir.filter((a) => order(a.file) >= 0 && /\.rst$/i.test(a.file)).sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
   let rstShape: RstShape | undefined;
@@ -259,12 +259,17 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
  * discussion ("## Memory Savings" of a quantisation record) is no part of how the folder writes
  * records. A section another of the newest records also has stays, and so do the record's own
  * parts (context, decision, consequences, status); with no other record to compare, all stay.
+ * A record with the model's title is not compared: it is the same record rewritten under
+ * another number (gardenlinux's 0037 and the 0031 it supersedes both have "## 2. Metadata
+ * Assembly"), and their sections are still that record's own.
  */
-async function sharedSections(shape: RecordShape, textAt: (file: string) => Promise<string | undefined>, others: string[]): Promise<RecordShape> {
+async function sharedSections(shape: RecordShape, textAt: (file: string) => Promise<string | undefined>, model: Artifact, others: Artifact[]): Promise<RecordShape> {
   const seen = new Set<string>();
   let compared = 0;
-  for (const f of others) {
-    const text = await textAt(f);
+  const same = (t: string) => t.trim().toLowerCase();
+  for (const a of others) {
+    if (same(a.title) === same(model.title)) continue;
+    const text = await textAt(a.file);
     if (text === undefined) continue;
     compared++;
     for (const m of text.matchAll(/^#{2,6}[ \t]+(.+?)[ \t#]*$/gm)) seen.add(m[1]!.trim().toLowerCase());

@@ -254,6 +254,11 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       if (item && para.length && !/[.;:!?]$/.test(para[para.length - 1]!)) para[para.length - 1] += ';';
       para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));
     }
+    // "… will be built with:" and a fenced block right after it: its first line finishes the sentence
+    if (para.length && listAfter === undefined && /:$/.test(para[para.length - 1]!) && parts[k + 1]?.kind === 'quoted' && /^\s*(```|~~~)/.test(parts[k + 1]!.text)) {
+      const code = parts[k + 1]!.text.split('\n').map((x) => x.trim()).find((x) => x && !/^(```|~~~)/.test(x));
+      if (code && code.length <= 80 && !code.includes('`')) para.push(`\`${code}\``);
+    }
     if (label !== undefined && !para.length) para = [label];
     else if (label !== undefined) para[0] = `${label.replace(/[.:;]$/, '')}: ${para[0]}`;
     // code spans keep what they hold (`:feature:*:api`, `__init__`): emphasis is stripped around them
@@ -273,8 +278,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       // listed elsewhere in the record: the summary says what was chosen without it
       .replace(/^\((?:#|option\s*)\d+[a-z]?\)\s*(?=\S)/i, '')
       .replace(TEMPLATE_BECAUSE, '');
-    // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary
-    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l))) return s;
+    // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary, nor the template's own prompt
+    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l)) && !TEMPLATE_PROMPT.test(s)) return s;
   }
   return undefined;
 }
@@ -285,6 +290,13 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
  * does not carry. Left out of derived summaries and rule files (src/rules/text.ts).
  */
 export const TEMPLATE_BECAUSE = /,?\s*because\s+(?:it\s+)?comes out best\s*\\?\(see below\\?\)/gi;
+
+/**
+ * The prompt adr-tools' template writes under each section, left in a record not yet written
+ * ("The change that we're proposing or have agreed to implement."): it says nothing of this
+ * record, so the summary is read from the next part that has prose of its own.
+ */
+const TEMPLATE_PROMPT = /^(?:the change that we['\u2019]re proposing or have agreed to implement|the issue motivating this decision, and any context that influences or constrains the decision|what becomes easier or more difficult to do and any risks introduced by the change that will need to be mitigated)\.?$/i;
 
 /** The end of a line that announces what follows: "that:", "the following:", ", because". */
 const INTRODUCES = /(?::|\bbecause|\bas follows)$/i;

@@ -35,7 +35,7 @@ export interface RecordShape {
   style: 'nygard' | 'madr';
   /**
    * the model's frontmatter as line templates in its order (undefined: no frontmatter):
-   * `status: {status}`, `date: {date}`, `title: {title}`, a key holding the record's own
+   * `status: {status}`, `date: {date}`, `title: {title}` (`{heading}`: with its number), a key holding the record's own
    * number (`adr: "{N}"`, `{N}` as the file name pads it, `{n}` bare), a list left empty
    * (`tags: []`), the documentation site's keys copied (`parent: Decision Records`;
    * `nav_order: {n}`); other values, which belong to one record, are left out (DEC-107)
@@ -89,7 +89,7 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const fm = splitFrontmatter(unix.slice(lead.length));
   const header = lead && opts.others?.length && opts.others.every((o) => o.replace(/\r\n/g, '\n').startsWith(lead)) ? lead : undefined;
   const learned = fm.hasFrontmatter ? frontmatterLines(fm.yaml, opts.number, opts.stem) : undefined;
-  const frontmatter = learned?.lines;
+  let frontmatter = learned?.lines;
   const lines = fm.body.split('\n');
   const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
   if (h1 < 0) return undefined;
@@ -148,7 +148,8 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   for (let i = sections.length - 1; i >= 0; i--) if (sections[i]!.hashes.length > top && sections[i]!.role === 'other') sections.splice(i, 1);
   const hasStatus = !!frontmatter || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
   if (!hasStatus) return undefined;
-  const madr = !!frontmatter || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => s.role === 'decision' && /outcome/i.test(s.title));
+  if (frontmatter && learned) frontmatter = ownFrontmatter(frontmatter, learned, { meta, sections, heading, titlePrefix });
+  const madr = !!frontmatter?.some((l) => l.startsWith('status:')) || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => s.role === 'decision' && /outcome/i.test(s.title));
   completeSections(sections, madr);
   // a Status section's value as a list item or emphasised (`- **Accepted**`): the new record's too
   const decorated = statusValue !== undefined && !meta.some((m) => m.key === 'status') ? /^([-*+]\s+)?(\*\*|__|\*|_)?[A-Za-z]+\2$/.exec(statusValue) : null;
@@ -160,15 +161,32 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   return { style: madr ? 'madr' : 'nygard', ...(header ? { header } : {}), ...(frontmatter ? { frontmatter } : {}), ...(statusRepeated ? { statusRepeated } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
 }
 
+/**
+ * A model's frontmatter without what its body holds: frontmatter of a documentation site's or
+ * a sync tool's keys (`title`, `github_repo`) above a `## Status` section and a `Date:` line
+ * (gardenlinux/gardenlinux) gets no `status:`/`date:` the model did not write, so the status is
+ * written in the Status section as the folder's records write it. A `title` that repeats the
+ * heading with its number (`title: "ADR 0018: …"`) is written so too (`{heading}`).
+ */
+function ownFrontmatter(lines: string[], learned: { added: string[]; title?: string }, body: { meta: RecordShape['meta']; sections: RecordShape['sections']; heading: string; titlePrefix: string }): string[] | undefined {
+  const inBody = (k: 'status' | 'date') => body.meta.some((m) => m.key === k) || (k === 'status' && body.sections.some((x) => x.role === 'status'));
+  let out = lines.filter((l) => !(learned.added.includes(l) && inBody(l.startsWith('status:') ? 'status' : 'date')));
+  // without a status of its own the date it was given goes too: the body's `Date:` line, or none, as the model
+  if (!out.some((l) => l.startsWith('status:'))) out = out.filter((l) => !learned.added.includes(l));
+  if (body.titlePrefix && learned.title !== undefined && learned.title.trim() === body.heading.trim()) out = out.map((l) => (l === 'title: {title}' ? 'title: {heading}' : l));
+  return out.length ? out : undefined;
+}
+
 // @decision DEC-107
 /**
  * A model record's frontmatter as line templates (RecordShape.frontmatter). `number` is the
  * model's number as its file name writes it: a key whose value is that number numbers the
  * new record too, padded or not, quoted or not, as the model writes it.
  */
-function frontmatterLines(yaml: string, number: string | undefined, stem?: string): { lines: string[]; capital: boolean } {
+function frontmatterLines(yaml: string, number: string | undefined, stem?: string): { lines: string[]; capital: boolean; added: string[]; title?: string } {
   const lines: string[] = [];
   let capital = false;
+  let title: string | undefined;
   const rows = yaml.split('\n');
   for (let i = 0; i < rows.length; i++) {
     const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)\s*$/.exec(rows[i]!);
@@ -182,7 +200,10 @@ function frontmatterLines(yaml: string, number: string | undefined, stem?: strin
       capital = /^[A-Z][a-z]/.test(value);
       lines.push(`status: ${q}{status}${q}`);
     } else if (key === 'date' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !SITE_KEYS.has(key))) lines.push(`${key}: ${q}{date}${q}`);
-    else if (key === 'title') lines.push('title: {title}');
+    else if (key === 'title') {
+      lines.push('title: {title}');
+      title = value;
+    }
     // a key holding the record's file name (`id: 0012-use-queues`): the new record's own
     else if (stem !== undefined && value === stem) lines.push(`${key}: ${q}{stem}${q}`);
     else if (key === 'paths' || key === 'keywords') continue;
@@ -191,10 +212,12 @@ function frontmatterLines(yaml: string, number: string | undefined, stem?: strin
     } else if (number !== undefined && /^\d+$/.test(value) && Number(value) === Number(number)) lines.push(`${key}: ${q}${value.length > 1 && value.startsWith('0') ? '{N}' : '{n}'}${q}`);
     else if (/^\[.*\]$/.test(raw) || block) lines.push(`${key}: []`);
   }
-  if (!lines.some((l) => l.startsWith('status:'))) lines.unshift('status: {status}');
+  // the lines the model did not have, which learnShape leaves out where its body has their place
+  const added: string[] = [];
+  if (!lines.some((l) => l.startsWith('status:'))) lines.unshift(added[added.push('status: {status}') - 1]!);
   // the record's date under another key (`created: 2024-03-01`) is where its date goes
-  if (!lines.some((l) => l.includes('{date}'))) lines.splice(lines.findIndex((l) => l.startsWith('status:')) + 1, 0, 'date: {date}');
-  return { lines, capital };
+  if (!lines.some((l) => l.includes('{date}'))) lines.splice(lines.findIndex((l) => l.startsWith('status:')) + 1, 0, added[added.push('date: {date}') - 1]!);
+  return { lines, capital, added, ...(title !== undefined ? { title } : {}) };
 }
 
 const ORDER: Role[] = ['status', 'context', 'decision', 'consequences'];
@@ -239,15 +262,15 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
   if (shape.frontmatter) {
     // frontmatter statuses are written lower case, as MADR's template does, unless the folder capitalises them
     const fmStatus = shape.frontmatterStatusCapital ? f.status.charAt(0).toUpperCase() + f.status.slice(1) : f.status.toLowerCase();
-    const fill: Record<string, string> = { status: fmStatus, date: f.date, title: JSON.stringify(f.title), n: String(Number(f.fileNumber ?? f.number)), N: f.fileNumber ?? f.number, stem: f.stem ?? '' };
-    out += `---\n${shape.frontmatter.map((l) => `${l.replace(/\{(status|date|title|n|N|stem)\}/g, (_m, k: string) => fill[k]!)}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n${shape.frontmatterGap ? '\n' : ''}`;
+    const fill: Record<string, string> = { status: fmStatus, date: f.date, title: JSON.stringify(f.title), heading: JSON.stringify(shape.titlePrefix.replace('{n}', f.number) + f.title), n: String(Number(f.fileNumber ?? f.number)), N: f.fileNumber ?? f.number, stem: f.stem ?? '' };
+    out += `---\n${shape.frontmatter.map((l) => `${l.replace(/\{(status|date|title|heading|n|N|stem)\}/g, (_m, k: string) => fill[k]!)}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n${shape.frontmatterGap ? '\n' : ''}`;
   }
   out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
   const written = new Set<string>();
   if (shape.meta.length) out += `\n${shape.meta.map((m) => m.line.replace('{v}', value(m.key))).join('\n')}\n`;
   if (shape.preamble?.length) out += `\n${shape.preamble.join('\n\n')}\n`;
   const parts = shape.sections.map((s) => {
-    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? ((shape.frontmatter && !shape.statusRepeated) || shape.meta.some((m) => m.key === 'status') ? undefined : (shape.statusLine ?? '{v}').replace('{v}', status)) : f[s.role];
+    const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? ((shape.frontmatter?.some((l) => l.startsWith('status:')) && !shape.statusRepeated) || shape.meta.some((m) => m.key === 'status') ? undefined : (shape.statusLine ?? '{v}').replace('{v}', status)) : f[s.role];
     if (s.role !== 'other') written.add(s.role);
     return `${s.hashes} ${s.title}\n${text?.trim() ? `\n${text.trim()}\n` : ''}`;
   });

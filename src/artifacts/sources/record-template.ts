@@ -192,7 +192,9 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     if (dropped.has(k)) continue;
     const body = replace.get(k) ?? lines.slice(s.at + 1, s.end);
     out.push(lines[s.at]!, ...body);
-    if (!replace.has(k) && body.some((l) => l.replace(/<!--.*?-->/g, '').trim())) guidance.push(lines[s.at]!.replace(/<!--.*-->/, '').replace(/^#+\s*/, '').trim());
+    // a line whose placeholders are all filled (`- {date}: {changelog}`) is written, not guidance
+    const filled = (l: string) => l.includes('{') && !fillPlaceholders(l, f).includes('{');
+    if (!replace.has(k) && body.some((l) => l.replace(/<!--.*?-->/g, '').trim() && !filled(l))) guidance.push(lines[s.at]!.replace(/<!--.*-->/, '').replace(/^#+\s*/, '').trim());
   }
   const madr = !!yaml || sections.some((s) => s.role === 'decision' && /outcome/i.test(lines[s.at]!));
   // a part git ctx add wrote that the template has no section for

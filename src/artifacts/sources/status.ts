@@ -23,6 +23,9 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   completed: 'accepted',
   active: 'accepted',
   current: 'accepted',
+  // a record that describes what stands rather than proposing a change (oasis-core's "Informative", PEP's "Informational")
+  informative: 'accepted',
+  informational: 'accepted',
   draft: 'proposed',
   open: 'proposed',
   'in review': 'proposed',

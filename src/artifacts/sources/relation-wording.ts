@@ -1,0 +1,70 @@
+// @spec SPEC-SOURCES-001
+//
+// The words a decision record relates itself to another with ("Superseded by", "Amends", "See
+// also"), read from a line of its text. Apart from adr.ts, which finds the references they go with.
+
+import type { RelationKind } from '../types.js';
+
+/**
+ * Wordings of a relation, with the direction they give: 0 this record holds the edge
+ * ("Supersedes X": this supersedes X), 1 the other record does ("Superseded by X", "See X for
+ * updates": X supersedes / amends this). Each reference on a line takes the wording written
+ * nearest before it (else the first after it); a reference with no wording on its line is
+ * `relates_to`, never a supersession (DEC-053).
+ */
+const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
+  // a supersession in part leaves the older record standing for the rest: it amends it (@decision DEC-103)
+  // ("This ADR in part supersedes [0003]", alphagov/govuk-aws), first so "supersedes" inside it is this wording
+  [/\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\s+by\b/gi, 'amends', 1],
+  [/\b(?:partly|partially|in\s+part)\s+(?:supersedes|replaces)\b|\b(?:supersedes|replaces)\s+(?:in\s+part|partly|partially)\b/gi, 'amends', 0],
+  // a named part of the other record ("Supersedes the "option 3" portion of [ADR 0016]"): the rest stands
+  [/\b(?:supersedes|replaces)\s+the\s+(?:[^\s[\]()]+\s+){0,3}?(?:portion|part|parts|section|sections|aspects?)\s+of\b/gi, 'amends', 0],
+  [/\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
+  [/\b(?:supersedes|replaces|obsoletes)\b/gi, 'supersedes', 0],
+  [/\b(?:amended|refined|extended|modified|updated)\s+by\b/gi, 'amends', 1],
+  // "See [0009-...] for updates!", "Please refer to the [0011-...] for the latest change"
+  [/\b(?:see|refer\s+to)\b(?=.{0,200}?\bfor\s+(?:the\s+)?(?:updates?|latest|newer|current|changes|more\s+recent)\b)/gi, 'amends', 1],
+  [/\b(?:amends|refines|extends|modifies|updates)\b|\b(?:a\s+)?(?:refinement|amendment|update|extension)\s+(?:of|to)\b/gi, 'amends', 0],
+  [/\bclarified\s+by\b/gi, 'clarifies', 1],
+  [/\bclarifies\b/gi, 'clarifies', 0],
+  [/\b(?:related\s+to|relates\s+to|see\s+also|related(?:\s+(?:adrs?|decisions?|records?))?\s*:)/gi, 'relates_to', 0],
+  [/\b(?:depends\s+on|builds\s+on)\b/gi, 'depends_on', 0],
+  [/\bconflicts\s+with\b/gi, 'conflicts_with', 0],
+];
+
+/** Any word a phrase above starts with: one test per line instead of one per phrase. */
+export const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obsoletes|deprecated|amend|refine|extend|modif|updat|clarif|relate|see\b|refer|depends\s+on|builds\s+on|conflicts\s+with/i;
+
+/** A markdown link's target (`](…)`) or a bare web address. */
+const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)|\bhttps?:\/\/[^\s)\]>]+/g;
+
+// @decision DEC-118
+/** The wordings on a line, by where they end. */
+export function phrasesIn(l: string): { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] {
+  const out: { end: number; start: number; kind: RelationKind; dir: 0 | 1 }[] = [];
+  // where a link points is no wording: "updates" in `(./0003-builder-updates-dependabot.md)` is a file's name
+  const targets = l.includes('](') || l.includes('://') ? [...l.matchAll(LINK_TARGET)].map((m) => [m.index, m.index + m[0].length]) : [];
+  for (const [re, kind, dir] of PHRASES) {
+    re.lastIndex = 0;
+    for (const m of l.matchAll(re)) {
+      // a wording inside a longer one already found ("see" of "see also") is that one
+      if (out.some((o) => m.index >= o.start && m.index < o.end)) continue;
+      if (targets.some(([a, b]) => m.index >= a! && m.index < b!)) continue;
+      out.push({ start: m.index, end: m.index + m[0].length, kind, dir });
+    }
+  }
+  return out.sort((a, b) => a.end - b.end);
+}
+
+/** A sentence ends between a wording and a reference: a full stop, "!" or "?" and a capital or an opening bracket after it. */
+export const SENTENCE_END = /[.!?]["')\]]*\s+["'([]?\p{Lu}/u;
+
+/**
+ * A section of a record named right after a reference to it: "ADR 0053 \u00a77" (a section sign),
+ * "[0053](...), section 7", or a part of it named by the possessive ("replaces ADR-0036's row of
+ * its ordering table").
+ */
+export const SECTION_AFTER = /^\s*[,:(]?\s*(?:\u00a7|(?:sections?|clauses?|parts?)\s+\d)|^['\u2019]s\s/i;
+
+/** This record, named right after a wording: "superseded by this one", "… by this ADR". */
+export const THIS_RECORD = /^\s*(?:this|the\s+present|the\s+current)\s+(?:one|record|adr|decision|document)\b/i;

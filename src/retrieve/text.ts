@@ -128,6 +128,8 @@ function stemOf(w: string): string {
   for (const [suf, min] of ENDS) {
     if (w.endsWith(suf) && w.length - suf.length >= min - 1 && w.length - suf.length >= 3) {
       w = w.slice(0, -suf.length);
+      // verification, classification, notification meet verify, classify, notify
+      if (suf === 'ation' && w.endsWith('ific')) w = `${w.slice(0, -4)}ify`;
       // limitt → limit, stopp → stop
       if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
       break;

@@ -65,6 +65,10 @@ describe('text', () => {
     expect(stem('tried')).toBe('try');
     // a noun in -ization meets its verb, and British spellings meet American ones
     for (const [a, b] of [['serialization', 'serialize'], ['serialized', 'serializing'], ['initialisation', 'initialize'], ['organised', 'organization'], ['serialiser', 'serializer'], ['licence', 'license'], ['behaviour', 'behavior'], ['modelling', 'modeling'], ['cancelled', 'canceled'], ['analyse', 'analyze'], ['centre', 'center']] as const) expect(stem(a), a).toBe(stem(b));
+    // a noun in -ification meets its verb in -ify; the adjective and an -ication noun of another verb do not move
+    for (const [a, b] of [['verification', 'verified'], ['classification', 'classify'], ['notifications', 'notifying'], ['specification', 'specified'], ['modification', 'modifies']] as const) expect(stem(a), a).toBe(stem(b));
+    expect(stem('specific')).not.toBe(stem('specify'));
+    expect(stem('application')).not.toBe(stem('apply'));
     // words spelt -ise on both sides keep their s
     for (const w of ['promise', 'expertise', 'enterprise', 'advertised', 'otherwise', 'raise', 'noise', 'premise']) expect(stem(w), w).not.toMatch(/iz/);
     expect(terms('rateLimitWebhooks for the sender')).toEqual(['rate', 'limit', 'webhook', 'sender']);

@@ -127,11 +127,7 @@ export class CodeIndex {
   }
 
   private selector(): (p: string) => boolean {
-    const { include, exclude } = this.config.anchors;
-    const inc = include.length ? globSetMatcher(include) : undefined;
-    // artifacts talk about tags all the time; they are not code
-    const exc = globSetMatcher([...exclude, `${this.config.dir}/**`]);
-    return (p) => (!inc || inc(p)) && !exc(p);
+    return codeSelector(this.config);
   }
 
   private async load(known?: SnapshotEntry[]): Promise<void> {
@@ -486,6 +482,15 @@ export class CodeIndex {
 }
 
 /** Build (or load from cache) the code index of a snapshot. */
+/** The files the code index reads for tags, by path (a language of its own aside): the config's anchors selection, never the records folder. */
+export function codeSelector(config: Pick<Config, 'anchors' | 'dir'>): (p: string) => boolean {
+  const { include, exclude } = config.anchors;
+  const inc = include.length ? globSetMatcher(include) : undefined;
+  // artifacts talk about tags all the time; they are not code
+  const exc = globSetMatcher([...exclude, `${config.dir}/**`]);
+  return (p) => (!inc || inc(p)) && !exc(p);
+}
+
 export function buildCodeIndex(snapshot: Snapshot, config: Config, opts?: CodeIndexOptions): Promise<CodeIndex> {
   return CodeIndex.build(snapshot, config, opts);
 }

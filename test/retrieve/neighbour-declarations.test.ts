@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adrEntry } from '../helpers/adr.js';
@@ -63,6 +63,17 @@ describe('the code graph of a place is walked only when something can be declare
     const removed = forPlace(repo.dir, 'src/money/round.ts');
     expect(removed.stderr).not.toContain('not walked');
     expect(removed.json.results.find((r) => r.id === 'ADR-0001')?.slot).not.toBe('declared');
+  }, 60_000);
+
+  it('after git ctx init: the config, which speaks of tags in its comments, is no code carrying one', () => {
+    const repo = makeRepo(FILES);
+    repo.commit('records and code');
+    const init = runCli(['init'], { cwd: repo.dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, '.contextia/config.yaml'), 'utf8')).toMatch(/@(spec|decision|adr)\b/);
+    const r = forPlace(repo.dir, 'src/money/round.ts');
+    expect(r.stderr).toContain('not walked');
+    expect(graphFiles(repo.dir)).toEqual([]);
   }, 60_000);
 
   it('walks when a record anchors code, though no code file carries a tag', () => {

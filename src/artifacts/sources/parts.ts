@@ -207,6 +207,9 @@ export function derivedSummary(text: string, rst = false, max = 240): string | u
   return undefined;
 }
 
+/** A reStructuredText directive that opens a block of code (its options, `:linenos:`, come before the code). */
+const RST_CODE = /^\.\.\s+(?:code-block|code|sourcecode)::/;
+
 /** The first paragraph of the first part of a kind that has prose (a heading or quoted material ends it). */
 function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined {
   for (let k = 0; k < parts.length; k++) {
@@ -219,8 +222,9 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     // line: what follows finishes the sentence, so its first item (or the paragraph) is read
     // into the summary (else it stops mid-thought)
     let listAfter: 'wait' | 'in' | undefined;
-    for (const raw of parts[k]!.text.split('\n')) {
-      const l = raw.trim();
+    const lines = parts[k]!.text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!.trim();
       if (l && !para.length) firstRaw = l;
       if (!l) {
         // the metadata list under a title ("Status: accepted; Date: 2020-10-20") is skipped
@@ -238,6 +242,14 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       }
       // list items read as one sentence each
       const item = /^(?:[-*+]|\d+[.)])\s+/.test(l);
+      // reStructuredText's code directive ("Example:" ⏎ `.. code-block:: python`): the code's first line finishes it
+      if (listAfter === 'wait' && RST_CODE.test(l)) {
+        // the code is indented under the directive, in this part or (read as quoted) in the next
+        const after = [...lines.slice(i + 1), ...(parts[k + 1]?.kind === 'quoted' ? parts[k + 1]!.text.split('\n') : [])];
+        const first = after.map((x) => x.trim()).find((x) => x && !/^:[\w-]+:/.test(x));
+        if (first && first.length <= 80 && !first.includes('`')) para.push(`\`${first}\``);
+        break;
+      }
       if (listAfter === 'wait') {
         listAfter = 'in';
         para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));

@@ -223,7 +223,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const text = fromTemplate
       ? fromTemplate.text
       : rstShape
-      ? renderRst(rstShape, { number: String(n), title, status, context: c.context, decision: c.decision, consequences: c.consequences })
+      ? renderRst(rstShape, { number: String(n), fileNumber: num, title, status, context: c.context, decision: c.decision, consequences: c.consequences })
       : shape
       ? renderShape(shape, { number: titleNumber, fileNumber: num, stem: name, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr

@@ -202,9 +202,30 @@ export function derivedSummary(text: string, rst = false, max = 240): string | u
   const parts = recordParts(text, rst);
   for (const want of ['decision', 'context', 'other'] as const) {
     const s = firstParagraph(parts, want);
-    if (s) return s.length <= max ? s : cutAt(s, max);
+    if (s) {
+      const named = want === 'decision' ? namedOption(s, parts) : s;
+      return named.length <= max ? named : cutAt(named, max);
+    }
   }
   return undefined;
+}
+
+/**
+ * "We will follow option D." says nothing on its own: when a short decision names an option by
+ * its letter or number and the record has a heading for it ("#### D: Build our own", "### Option
+ * 2. Postgres"), the option's name is said with it: "We will follow option D (Build our own)."
+ * (DependencyTrack/hyades' workflow orchestration record).
+ */
+function namedOption(s: string, parts: RecordPart[]): string {
+  const m = /^([^.!?]*\b(?:option|solution|alternative|approach)\s+)([A-Z]|\d{1,2})\b([^.!?]*)([.!]?)$/i.exec(s);
+  if (!m || s.length > 80) return s;
+  const key = m[2]!.toLowerCase();
+  for (const p of parts) {
+    if (p.kind !== 'heading') continue;
+    const h = /^(?:(?:option|solution|alternative|approach)\s+)?([A-Za-z]|\d{1,2})\s*[:.)\u2013\u2014-]\s+(.+)$/i.exec(p.text.trim());
+    if (h && h[1]!.toLowerCase() === key && !/^(?:option|solution|alternative|approach)\b/i.test(h[2]!)) return `${m[1]}${m[2]} (${h[2]!.trim()})${m[3]}${m[4] || '.'}`;
+  }
+  return s;
 }
 
 /** A reStructuredText directive that opens a block of code (its options, `:linenos:`, come before the code). */

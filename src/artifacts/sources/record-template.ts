@@ -183,7 +183,9 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     // an HTML comment closing the body belongs to the next section (MADR's "This is an optional element")
     let keep = s.end;
     while (keep > s.at + 1 && /^\s*(<!--.*-->)?\s*$/.test(lines[keep - 1]!)) keep--;
-    replace.set(k, ['', fill, '', ...lines.slice(keep, s.end).filter((l) => l.trim())]);
+    // … with the blank line after it that keeps it apart from the next heading
+    const closing = lines.slice(keep, s.end).filter((l) => l.trim());
+    replace.set(k, ['', fill, '', ...closing, ...(closing.length ? [''] : [])]);
   }
   const out: string[] = lines.slice(0, firstSection);
   // the sections whose template text stays: the author still has them to write (DEC-096)

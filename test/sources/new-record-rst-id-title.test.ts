@@ -23,8 +23,12 @@ describe('new decision in a folder of rst records titled by their id', () => {
       'docs/source/adr/003-docstrings.rst': rst('003', 'one docstring style', ''),
     });
     repo.commit('records');
+    const dry = runCli(['new', 'decision', '--dry-run', '--json', '--title', 'Schedule jobs with a beat'], { cwd: repo.dir });
+    // the style it is written in: rst, not adr-tools' (it said "(nygard)")
+    expect((JSON.parse(dry.stdout) as { style: string }).style).toBe('rst');
     const r = runCli(['new', 'decision', '--title', 'Schedule jobs with a beat'], { cwd: repo.dir });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('(rst)');
     const text = readFileSync(path.join(repo.dir, 'docs/source/adr/004-schedule-jobs-with-a-beat.rst'), 'utf8');
     expect(text.split('\n').slice(0, 2)).toEqual(['ADR-004: Schedule jobs with a beat', '==================================']);
     repo.commit('new record');

@@ -20,3 +20,15 @@ describe('a decision naming an option by its letter', () => {
     expect(derivedSummary(record('We will follow option C.'))).toBe('We will follow option C.');
   });
 });
+
+/**
+ * trials27, DependencyTrack/hyades: records write reference links (`[transactional outbox]`,
+ * defined at the bottom); the summary kept the brackets ("a classic [transactional outbox]
+ * design"). A reference the record defines reads as its text; brackets nothing defines stay.
+ */
+describe('a decision with reference links', () => {
+  it('reads a defined reference as its text', () => {
+    const text = '# 11. Outbox\n\n## Decision\n\nWe will use a [transactional outbox] checked by [CEL][cel-spec] rules, not [WIP] ones.\n\n## Consequences\n\nOne more table.\n\n[transactional outbox]: https://example.invalid/outbox\n[cel-spec]: https://example.invalid/cel\n';
+    expect(derivedSummary(text)).toBe('We will use a transactional outbox checked by CEL rules, not [WIP] ones.');
+  });
+});

@@ -203,11 +203,25 @@ export function derivedSummary(text: string, rst = false, max = 240): string | u
   for (const want of ['decision', 'context', 'other'] as const) {
     const s = firstParagraph(parts, want);
     if (s) {
-      const named = want === 'decision' ? namedOption(s, parts) : s;
+      const named = referenceLinks(want === 'decision' ? namedOption(s, parts) : s, text);
       return named.length <= max ? named : cutAt(named, max);
     }
   }
   return undefined;
+}
+
+/**
+ * Markdown reference links read as their text: `[transactional outbox]` and `[CEL][cel-spec]`
+ * where the record defines them (`[transactional outbox]: https://…`, DependencyTrack/hyades);
+ * brackets nothing defines (`[WIP]`) stay.
+ */
+function referenceLinks(s: string, text: string): string {
+  if (!s.includes('[')) return s;
+  const defined = new Set([...text.matchAll(/^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]+\S/gm)].map((m) => m[1]!.trim().toLowerCase()));
+  if (!defined.size) return s;
+  return s
+    .replace(/\[([^\]\n]+)\]\[([^\]\n]*)\]/g, (all, t: string, ref: string) => (defined.has((ref || t).trim().toLowerCase()) ? t : all))
+    .replace(/\[([^\]\n]+)\](?![(:[])/g, (all, t: string) => (defined.has(t.trim().toLowerCase()) ? t : all));
 }
 
 /**

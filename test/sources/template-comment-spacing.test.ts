@@ -23,6 +23,16 @@ Chosen option: "{option 1}", because {why}.
 ### Consequences
 
 - Good, because {something}
+
+## Pros and Cons of the Options
+
+### {title of option 1}
+
+- Good, because {argument a}
+
+### {title of another option}
+
+- Bad, because {argument b}
 `;
 
 /**
@@ -41,5 +51,25 @@ describe('add from a MADR template whose outcome closes with a comment', () => {
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(path.join(repo.dir, (JSON.parse(r.stdout) as { file: string }).file), 'utf8');
     expect(text).toContain('## Decision Outcome\n\nRun unit tests with one runner\n\n<!-- An optional part. Remove it if you like. -->\n\n### Consequences\n');
+  });
+});
+
+/**
+ * trials27, viaferrata.app: the sections still to write were listed by their headings, MADR's
+ * placeholder headings too ("to write: …, {title of option 1}, {title of another option}").
+ * Such a heading is named by the section it sits in.
+ */
+describe('the guidance of a template with placeholder headings', () => {
+  it('names the section they sit in, once', () => {
+    const repo = makeRepo({
+      'docs/decisions/template.md': TEMPLATE,
+      'docs/decisions/0001-use-markdown-records.md': '# Use Markdown records\n\n## Context and Problem Statement\n\nWhich format?\n\n## Decision Outcome\n\nChosen option: "MADR".\n',
+    });
+    repo.commit('records');
+    const r = runCli(['new', 'decision', '--dry-run', '--json', '--title', 'Pick a test runner'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const guidance = (JSON.parse(r.stdout) as { guidance: string[] }).guidance;
+    expect(guidance).toContain('Pros and Cons of the Options');
+    expect(guidance.filter((g) => g.startsWith('{'))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 // @spec SPEC-SOURCES-001
+// @decision DEC-119
 
 import type { Artifact } from '../types.js';
 import { fileDate, fileNumber, recordDir } from './files.js';

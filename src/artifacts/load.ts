@@ -12,7 +12,7 @@ import { checkArtifactDir } from './dir-check.js';
 import { PARSE_CACHE_VERSION, ParseCache } from './cache/parse-cache.js';
 import { isAdrFile, isRecordWithoutExtension } from './sources/files.js';
 import { titleNumberProblems } from './sources/title-number.js';
-import { dropFolderPages } from './sources/folder-pages.js';
+import { dropFolderPages, dropLinksToPages } from './sources/folder-pages.js';
 import { disambiguateNumbers, finishSources, keyLinesAdded, mentionPatterns, needsListing, resolveSetMentions } from './sources/finish.js';
 import { attachSidecarStamps, readSidecarStamps, stampsPath } from './sources/stamps.js';
 import { attachSidecarProvenance, readSidecarProvenance } from './sources/provenance.js';
@@ -346,12 +346,14 @@ export async function loadArtifactSet(snapshot: Snapshot, config: Config, opts: 
         }
       }
       for (const a of artifacts) if (a.origin === 'federated') shareScope(a);
+      let pages: Set<string> | undefined;
       if (config.sources.length || pins.length) {
-        dropFolderPages(artifacts);
+        pages = dropFolderPages(artifacts);
         disambiguateNumbers(artifacts, problems);
         problems.push(...titleNumberProblems(artifacts));
       }
       finishSources(artifacts, config, problems, undefined);
+      if (pages) dropLinksToPages(artifacts, pages);
       // links of pinned records that leave their folder: to a document of the upstream, or broken (DEC-066)
       if (pins.length) problems.push(...(await resolveOutsideLinks(pins, artifacts, config.dir)));
       artifacts.sort(byIdThenFile);

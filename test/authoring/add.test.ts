@@ -141,6 +141,17 @@ describe('git ctx add (no terminal)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--decision is required when not on a terminal');
   });
+
+  // trials27: `git ctx add --dry-run "We will cache …"` was "too many arguments for 'add'. Expected 0 arguments but got 1."
+  it('takes the decision as its argument, as new decision takes its title; given twice is a usage error', () => {
+    const repo = fixtureRepo();
+    const r = runCli(['add', '--dry-run', '--format', 'json', 'Deploy every service', 'on Kubernetes.'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ title: 'Deploy every service on Kubernetes' });
+    const twice = runCli(['add', '--dry-run', '-d', 'Cache rates', 'Cache rates'], { cwd: repo.dir });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('given twice');
+  });
 });
 
 describe('git ctx add on a terminal (pseudo-terminal)', () => {

@@ -1,34 +1,70 @@
 // @spec SPEC-SOURCES-001
+// @decision DEC-119
 
 import type { Artifact } from '../types.js';
 import { fileDate, fileNumber, recordDir } from './files.js';
 import { roleOf } from './record-shape.js';
 
 /**
- * Whether a record read from a folder of numbered records is a page about them instead: its
- * file name has no number or date where most records' have one, it has no status, and it has
- * headings of its own but none of a record's parts (Status, Context, Decision, Consequences).
- * gardenlinux/gardenlinux keeps `install.md` (how to install adr-tools) beside its 37 numbered
- * records: it was listed, searched and counted as "ADR-install". A folder of mostly unnumbered
- * records keeps them all, and an unnumbered record with a status or a Decision is a record.
+ * The section titles of a record's text: Markdown `#` headings outside fenced blocks (a
+ * template kept in a fence is not the page's own parts) and reStructuredText titles, a line
+ * underlined (and perhaps overlined) with one punctuation character repeated.
  */
-function isFolderPage(a: Artifact, numbered: ReadonlyMap<string, [number, number]>): boolean {
-  if (a.format !== 'adr' || a.status !== undefined || a.statusText !== undefined || /\.rst$/i.test(a.file)) return false;
-  if (fileNumber(a.file) !== undefined || fileDate(a.file) !== undefined) return false;
-  const [withNumber, without] = numbered.get(recordDir(a.file)) ?? [0, 0];
-  if (withNumber < 2 || withNumber <= without) return false;
-  let headings = 0;
-  for (const m of a.body.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
-    if (roleOf(m[1]!) !== 'other') return false;
-    headings++;
+function headingsOf(body: string, rst: boolean): string[] {
+  const out: string[] = [];
+  const lines = body.replace(/\r\n/g, '\n').split('\n');
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const f = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === undefined) fence = f[1]![0];
+      else if (f[1]![0] === fence) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    if (rst) {
+      const under = lines[i + 1];
+      if (line.trim() && !/^\s/.test(line) && under !== undefined && /^([=\-~^"'`#*+:.])\1{2,}\s*$/.test(under) && !/^([=\-~^"'`#*+:.])\1{2,}\s*$/.test(line)) out.push(line.trim());
+    } else {
+      const m = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
+      if (m) out.push(m[1]!);
+    }
   }
-  // a few lines without any heading may be a record not yet given its parts: it stays one
-  return headings > 0;
+  return out;
 }
 
-// @decision DEC-118
-/** The records of `artifacts` without the pages isFolderPage tells apart, in place. */
-export function dropFolderPages(artifacts: Artifact[]): void {
+/**
+ * Whether a record read from a folder of numbered records is a page about them instead: it
+ * has no status, headings of its own but none of a record's parts (Status, Context, Decision,
+ * Consequences), and either its file name has no number or date where most records' have one,
+ * or its number is zero (`000-index.md`, `000-intro.rst`: the folder's front page, sorted
+ * first). gardenlinux/gardenlinux keeps `install.md` (how to install adr-tools) beside its 37
+ * numbered records: it was listed, searched and counted as "ADR-install"; DependencyTrack/hyades
+ * keeps `000-index.md` (where the records live, the template in a fence) and smarter-sh/smarter
+ * `000-intro.rst` (guidelines), read as "ADR-000". A folder of mostly unnumbered records keeps
+ * them all, and a record with a status or a Decision is a record, numbered zero or not
+ * (`0000-use-adrs.md`).
+ */
+function isFolderPage(a: Artifact, numbered: ReadonlyMap<string, [number, number]>): boolean {
+  if (a.format !== 'adr' || a.status !== undefined || a.statusText !== undefined) return false;
+  const rst = /\.rst$/i.test(a.file);
+  const n = fileNumber(a.file);
+  const zero = n !== undefined && Number(n) === 0;
+  if (!zero && (rst || n !== undefined || fileDate(a.file) !== undefined)) return false;
+  const [withNumber, without] = numbered.get(recordDir(a.file)) ?? [0, 0];
+  if (withNumber - (zero ? 1 : 0) < 2 || withNumber <= without) return false;
+  const headings = headingsOf(a.body, rst);
+  if (headings.some((h) => roleOf(h) !== 'other')) return false;
+  // a few lines without any heading may be a record not yet given its parts: it stays one
+  return headings.length > 0;
+}
+
+/**
+ * The records of `artifacts` without the pages isFolderPage tells apart, in place; returns the
+ * ids and files of the pages dropped, for dropLinksToPages once references are resolved.
+ */
+export function dropFolderPages(artifacts: Artifact[]): Set<string> {
   // per records folder: how many records are named by a number or a date, how many are not
   const numbered = new Map<string, [number, number]>();
   for (const a of artifacts) {
@@ -38,6 +74,28 @@ export function dropFolderPages(artifacts: Artifact[]): void {
     c[fileNumber(a.file) !== undefined || fileDate(a.file) !== undefined ? 0 : 1]++;
   }
   let w = 0;
-  for (const a of artifacts) if (!isFolderPage(a, numbered)) artifacts[w++] = a;
+  const pages = new Set<string>();
+  for (const a of artifacts) {
+    if (isFolderPage(a, numbered)) pages.add(a.id).add(a.file);
+    else artifacts[w++] = a;
+  }
   artifacts.length = w;
+  return pages;
+}
+
+/**
+ * A record's link to a page dropFolderPages set apart (smarter's "Related ADRs:
+ * [ADR-000: Introduction](000-intro)" under every record) is no relation, and no broken one.
+ */
+export function dropLinksToPages(artifacts: Artifact[], pages: ReadonlySet<string>): void {
+  if (!pages.size) return;
+  for (const a of artifacts) {
+    if (a.format !== 'adr') continue;
+    for (const [kind, ids] of Object.entries(a.relations) as [keyof Artifact['relations'], string[]][]) {
+      if (!ids.some((id) => pages.has(id))) continue;
+      const kept = ids.filter((id) => !pages.has(id));
+      if (kept.length) a.relations[kind] = kept;
+      else delete a.relations[kind];
+    }
+  }
 }

@@ -36,7 +36,8 @@ export interface NewRecordResult {
   id: string;
   file: string;
   abs: string;
-  style: 'nygard' | 'madr';
+  /** the style it is written in: a reStructuredText record is `rst` */
+  style: 'nygard' | 'madr' | 'rst';
   /** the text written (or, in a dry run, that would be) */
   text: string;
   /** the team's template the record was written from, when the folder keeps one */
@@ -223,7 +224,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const text = fromTemplate
       ? fromTemplate.text
       : rstShape
-      ? renderRst(rstShape, { number: String(n), title, status, context: c.context, decision: c.decision, consequences: c.consequences })
+      ? renderRst(rstShape, { number: String(n), fileNumber: num, title, status, context: c.context, decision: c.decision, consequences: c.consequences })
       : shape
       ? renderShape(shape, { number: titleNumber, fileNumber: num, stem: name, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords })
       : madr
@@ -237,7 +238,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     await containedPath(root, abs);
     // a folder whose records carry their file name as frontmatter id gives the new one its own
     const ownId = !fromTemplate && shape?.frontmatter?.some((l) => /^id:\s*["']?\{stem\}/.test(l));
-    const result = { id: ownId ? name : adrIdFor(file, src.prefix), file, abs, style: style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
+    const result = { id: ownId ? name : adrIdFor(file, src.prefix), file, abs, style: rstShape ? ('rst' as const) : style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
     if (o.dryRun) {
       if (existsSync(abs)) continue;
       return result;

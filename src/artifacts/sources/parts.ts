@@ -202,10 +202,48 @@ export function derivedSummary(text: string, rst = false, max = 240): string | u
   const parts = recordParts(text, rst);
   for (const want of ['decision', 'context', 'other'] as const) {
     const s = firstParagraph(parts, want);
-    if (s) return s.length <= max ? s : cutAt(s, max);
+    if (s) {
+      const named = referenceLinks(want === 'decision' ? namedOption(s, parts) : s, text);
+      return named.length <= max ? named : cutAt(named, max);
+    }
   }
   return undefined;
 }
+
+/**
+ * Markdown reference links read as their text: `[transactional outbox]` and `[CEL][cel-spec]`
+ * where the record defines them (`[transactional outbox]: https://…`, DependencyTrack/hyades);
+ * brackets nothing defines (`[WIP]`) stay.
+ */
+function referenceLinks(s: string, text: string): string {
+  if (!s.includes('[')) return s;
+  const defined = new Set([...text.matchAll(/^[ \t]{0,3}\[([^\]\n]+)\]:[ \t]+\S/gm)].map((m) => m[1]!.trim().toLowerCase()));
+  if (!defined.size) return s;
+  return s
+    .replace(/\[([^\]\n]+)\]\[([^\]\n]*)\]/g, (all, t: string, ref: string) => (defined.has((ref || t).trim().toLowerCase()) ? t : all))
+    .replace(/\[([^\]\n]+)\](?![(:[])/g, (all, t: string) => (defined.has(t.trim().toLowerCase()) ? t : all));
+}
+
+/**
+ * "We will follow option D." says nothing on its own: when a short decision names an option by
+ * its letter or number and the record has a heading for it ("#### D: Build our own", "### Option
+ * 2. Postgres"), the option's name is said with it: "We will follow option D (Build our own)."
+ * (DependencyTrack/hyades' workflow orchestration record).
+ */
+function namedOption(s: string, parts: RecordPart[]): string {
+  const m = /^([^.!?]*\b(?:option|solution|alternative|approach)\s+)([A-Z]|\d{1,2})\b([^.!?]*)([.!]?)$/i.exec(s);
+  if (!m || s.length > 80) return s;
+  const key = m[2]!.toLowerCase();
+  for (const p of parts) {
+    if (p.kind !== 'heading') continue;
+    const h = /^(?:(?:option|solution|alternative|approach)\s+)?([A-Za-z]|\d{1,2})\s*[:.)\u2013\u2014-]\s+(.+)$/i.exec(p.text.trim());
+    if (h && h[1]!.toLowerCase() === key && !/^(?:option|solution|alternative|approach)\b/i.test(h[2]!)) return `${m[1]}${m[2]} (${h[2]!.trim()})${m[3]}${m[4] || '.'}`;
+  }
+  return s;
+}
+
+/** A reStructuredText directive that opens a block of code (its options, `:linenos:`, come before the code). */
+const RST_CODE = /^\.\.\s+(?:code-block|code|sourcecode)::/;
 
 /** The first paragraph of the first part of a kind that has prose (a heading or quoted material ends it). */
 function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined {
@@ -219,8 +257,9 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     // line: what follows finishes the sentence, so its first item (or the paragraph) is read
     // into the summary (else it stops mid-thought)
     let listAfter: 'wait' | 'in' | undefined;
-    for (const raw of parts[k]!.text.split('\n')) {
-      const l = raw.trim();
+    const lines = parts[k]!.text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!.trim();
       if (l && !para.length) firstRaw = l;
       if (!l) {
         // the metadata list under a title ("Status: accepted; Date: 2020-10-20") is skipped
@@ -238,6 +277,14 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       }
       // list items read as one sentence each
       const item = /^(?:[-*+]|\d+[.)])\s+/.test(l);
+      // reStructuredText's code directive ("Example:" ⏎ `.. code-block:: python`): the code's first line finishes it
+      if (listAfter === 'wait' && RST_CODE.test(l)) {
+        // the code is indented under the directive, in this part or (read as quoted) in the next
+        const after = [...lines.slice(i + 1), ...(parts[k + 1]?.kind === 'quoted' ? parts[k + 1]!.text.split('\n') : [])];
+        const first = after.map((x) => x.trim()).find((x) => x && !/^:[\w-]+:/.test(x));
+        if (first && first.length <= 80 && !first.includes('`')) para.push(`\`${first}\``);
+        break;
+      }
       if (listAfter === 'wait') {
         listAfter = 'in';
         para.push(l.replace(/^(?:[-*+]|\d+[.)])\s+/, ''));

@@ -62,6 +62,12 @@ export interface RecordShape {
   statusLine?: string;
   /** the model writes its status in frontmatter and again in its Status section: the new record too */
   statusRepeated?: boolean;
+  /**
+   * the model opens with a table of its metadata and has no title line (DependencyTrack/hyades:
+   * `| Status | Date | Author(s) |`, the title in the documentation site's menu): the table's
+   * header and rule as written, and its row with `{status}` and `{date}`, other cells left empty
+   */
+  table?: string[];
 }
 
 /** An HTML comment opening a record, and the blank lines after it, when frontmatter follows. */
@@ -91,9 +97,11 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const learned = fm.hasFrontmatter ? frontmatterLines(fm.yaml, opts.number, opts.stem) : undefined;
   let frontmatter = learned?.lines;
   const lines = fm.body.split('\n');
-  const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
+  let h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
+  const table = h1 < 0 ? metadataTable(lines) : undefined;
+  if (table) h1 = table.end;
   if (h1 < 0) return undefined;
-  const heading = lines[h1]!.replace(/^#\s+/, '');
+  const heading = table ? '' : lines[h1]!.replace(/^#\s+/, '');
   let titlePrefix = '';
   let titlePadded = false;
   const dotted = /^(\d+)\.\s+/.exec(heading);
@@ -146,7 +154,7 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   // of the style (MADR's "### Consequences" under the outcome)
   const top = Math.min(...sections.map((x) => x.hashes.length));
   for (let i = sections.length - 1; i >= 0; i--) if (sections[i]!.hashes.length > top && sections[i]!.role === 'other') sections.splice(i, 1);
-  const hasStatus = !!frontmatter || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
+  const hasStatus = !!frontmatter || !!table || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
   if (!hasStatus) return undefined;
   if (frontmatter && learned) frontmatter = ownFrontmatter(frontmatter, learned, { meta, sections, heading, titlePrefix });
   const madr = !!frontmatter?.some((l) => l.startsWith('status:')) || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => s.role === 'decision' && /outcome/i.test(s.title));
@@ -158,7 +166,24 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const preamble = opts.others?.length ? before.filter((l) => opts.others!.every((o) => o.split('\n').some((x) => x.trim() === l))) : [];
   const fmStatus = fm.hasFrontmatter ? /^status:[ \t]*["']?([^"'\n]*?)["']?[ \t]*$/m.exec(fm.yaml)?.[1] : undefined;
   const statusRepeated = !!frontmatter && !!fmStatus && sectionStatus?.replace(/[*_]/g, '').replace(/^[-+]\s+/, '').trim().toLowerCase() === fmStatus.toLowerCase();
-  return { style: madr ? 'madr' : 'nygard', ...(header ? { header } : {}), ...(frontmatter ? { frontmatter } : {}), ...(statusRepeated ? { statusRepeated } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
+  return { style: madr ? 'madr' : 'nygard', ...(table ? { table: table.lines } : {}), ...(header ? { header } : {}), ...(frontmatter ? { frontmatter } : {}), ...(statusRepeated ? { statusRepeated } : {}), ...(learned?.capital ? { frontmatterStatusCapital: true } : {}), ...(learned && /^[ \t]*\n/.test(fm.body) ? { frontmatterGap: true } : {}), ...(preamble.length ? { preamble } : {}), titlePrefix, titlePadded, meta, sections, statusLower, ...(statusLine ? { statusLine } : {}) };
+}
+
+/**
+ * The metadata table a record opens with instead of a title (first lines `| Status | Date | … |`,
+ * a rule, one row): its template (RecordShape.table) and the index of its last line.
+ */
+function metadataTable(lines: string[]): { lines: string[]; end: number } | undefined {
+  const at = lines.findIndex((l) => l.trim() !== '');
+  const cells = (l: string | undefined) => (l !== undefined && /^\s*\|.*\|\s*$/.test(l) ? l.trim().slice(1, -1).split('|') : undefined);
+  const head = cells(lines[at]);
+  const rule = cells(lines[at + 1]);
+  const row = cells(lines[at + 2]);
+  if (at < 0 || !head || !rule || !row || !rule.every((c) => /^\s*:?-+:?\s*$/.test(c))) return undefined;
+  const keys = head.map((c) => c.trim().toLowerCase());
+  if (!keys.includes('status')) return undefined;
+  const value = keys.map((k) => (k === 'status' ? '{status}' : k === 'date' ? '{date}' : ''));
+  return { lines: [lines[at]!, lines[at + 1]!, `| ${value.join(' | ')} |`.replace(/ {2,}\|/g, ' |')], end: at + 2 };
 }
 
 /**
@@ -265,7 +290,9 @@ export function renderShape(shape: RecordShape, f: RecordFill): string {
     const fill: Record<string, string> = { status: fmStatus, date: f.date, title: JSON.stringify(f.title), heading: JSON.stringify(shape.titlePrefix.replace('{n}', f.number) + f.title), n: String(Number(f.fileNumber ?? f.number)), N: f.fileNumber ?? f.number, stem: f.stem ?? '' };
     out += `---\n${shape.frontmatter.map((l) => `${l.replace(/\{(status|date|title|heading|n|N|stem)\}/g, (_m, k: string) => fill[k]!)}\n`).join('')}${list('paths', f.paths)}${list('keywords', f.keywords)}---\n${shape.frontmatterGap ? '\n' : ''}`;
   }
-  out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
+  // a folder whose records open with their metadata table has no title line: its site's menu names them
+  if (shape.table) out += `${shape.table.map((l) => l.replace('{status}', status).replace('{date}', f.date)).join('\n')}\n`;
+  else out += `# ${shape.titlePrefix.replace('{n}', f.number)}${f.title}\n`;
   const written = new Set<string>();
   if (shape.meta.length) out += `\n${shape.meta.map((m) => m.line.replace('{v}', value(m.key))).join('\n')}\n`;
   if (shape.preamble?.length) out += `\n${shape.preamble.join('\n\n')}\n`;

@@ -183,7 +183,9 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     // an HTML comment closing the body belongs to the next section (MADR's "This is an optional element")
     let keep = s.end;
     while (keep > s.at + 1 && /^\s*(<!--.*-->)?\s*$/.test(lines[keep - 1]!)) keep--;
-    replace.set(k, ['', fill, '', ...lines.slice(keep, s.end).filter((l) => l.trim())]);
+    // … with the blank line after it that keeps it apart from the next heading
+    const closing = lines.slice(keep, s.end).filter((l) => l.trim());
+    replace.set(k, ['', fill, '', ...closing, ...(closing.length ? [''] : [])]);
   }
   const out: string[] = lines.slice(0, firstSection);
   // the sections whose template text stays: the author still has them to write (DEC-096)
@@ -194,7 +196,18 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     out.push(lines[s.at]!, ...body);
     // a line whose placeholders are all filled (`- {date}: {changelog}`) is written, not guidance
     const filled = (l: string) => l.includes('{') && !fillPlaceholders(l, f).includes('{');
-    if (!replace.has(k) && body.some((l) => l.replace(/<!--.*?-->/g, '').trim() && !filled(l))) guidance.push(lines[s.at]!.replace(/<!--.*-->/, '').replace(/^#+\s*/, '').trim());
+    if (!replace.has(k) && body.some((l) => l.replace(/<!--.*?-->/g, '').trim() && !filled(l))) {
+      // a heading that is itself a placeholder (MADR's "### {title of option 1}") is named by the section it sits in
+      let at = k;
+      const name = (j: number) => lines[sections[j]!.at]!.replace(/<!--.*-->/, '').replace(/^#+\s*/, '').trim();
+      while (/^\{.*\}$/.test(name(at)) && at > 0) {
+        let up = at - 1;
+        while (up > 0 && sections[up]!.depth >= sections[at]!.depth) up--;
+        if (sections[up]!.depth >= sections[at]!.depth) break;
+        at = up;
+      }
+      if (!guidance.includes(name(at))) guidance.push(name(at));
+    }
   }
   const madr = !!yaml || sections.some((s) => s.role === 'decision' && /outcome/i.test(lines[s.at]!));
   // a part git ctx add wrote that the template has no section for

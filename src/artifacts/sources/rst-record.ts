@@ -9,8 +9,11 @@ import { roleOf, type Role } from './record-shape.js';
  * not as markdown beside them.
  */
 export interface RstShape {
-  /** the title's adornment character (`=`) and whether it is overlined too */
-  title: { char: string; over: boolean; numbered: boolean };
+  /**
+   * the title's adornment character (`=`), whether it is overlined too, numbered `1. `, or led
+   * by the record's id as the folder writes it (`ADR-{n}: `, `{N}` padded like the file name)
+   */
+  title: { char: string; over: boolean; numbered: boolean; prefix?: string };
   sections: { title: string; char: string; role: Role }[];
 }
 
@@ -55,16 +58,20 @@ export function learnRstShape(text: string, others: readonly string[] = []): Rst
     const at = sections.findIndex((s) => s.role !== 'other' && order.indexOf(s.role) > order.indexOf(role));
     sections.splice(at < 0 ? sections.length : at, 0, { title: names[role], char: level, role });
   }
+  // "ADR-001: Django" (smarter-sh/smarter): the new record's title is led by its own id so
+  const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.\u2013\u2014-]\s*)(?=\S)/.exec(top.title);
+  const prefix = named ? `${named[1]}${named[2]!.length > 1 && named[2]!.startsWith('0') ? '{N}' : '{n}'}${named[3]}` : undefined;
   return {
-    title: { char: top.char, over: top.over, numbered: /^\d+\.\s/.test(top.title) },
+    title: { char: top.char, over: top.over, numbered: /^\d+\.\s/.test(top.title), ...(prefix ? { prefix } : {}) },
     sections: sections.filter((s) => s.role !== 'other' || !others.length || seen.has(s.title.toLowerCase())),
   };
 }
 
 /** A new rst record's text in a learned shape. */
-export function renderRst(shape: RstShape, f: { number: string; title: string; status: string; context?: string; decision?: string; consequences?: string }): string {
+export function renderRst(shape: RstShape, f: { number: string; fileNumber?: string; title: string; status: string; context?: string; decision?: string; consequences?: string }): string {
   const adorn = (t: string, c: string) => c.repeat(Math.max(t.length, 3));
-  const title = shape.title.numbered ? `${Number(f.number)}. ${f.title}` : f.title;
+  const lead = shape.title.prefix?.replace('{N}', f.fileNumber ?? f.number).replace('{n}', String(Number(f.number)));
+  const title = lead ? `${lead}${f.title}` : shape.title.numbered ? `${Number(f.number)}. ${f.title}` : f.title;
   let out = shape.title.over ? `${adorn(title, shape.title.char)}\n${title}\n${adorn(title, shape.title.char)}\n` : `${title}\n${adorn(title, shape.title.char)}\n`;
   const written = new Set<Role>();
   for (const s of shape.sections) {

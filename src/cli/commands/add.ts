@@ -158,9 +158,10 @@ export function register(program: Command): void {
   program
     .command('add')
     .description('Add a decision in one command, after checking it against the active decisions (similar ones are listed with their scores)')
+    .argument('[decision...]', 'what was decided, as --decision (git ctx add "Use ECB rates for currency conversion")')
     .option('-C, --root <dir>', 'repository to work on (default: the current directory)')
     .option('--global', 'also compare with global decisions (the user-level store)')
-    .option('-d, --decision <text>', 'what was decided (required unless an editor opens)')
+    .option('-d, --decision <text>', 'what was decided (required unless given as the argument or an editor opens)')
     .option('-t, --title <title>', 'title (default: the first clause of the decision, at most 72 characters)')
     .option('-r, --rationale <text>', 'why')
     .option('--constraints <text>', 'rules that follow from it')
@@ -182,13 +183,18 @@ export function register(program: Command): void {
       'after',
       '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed; on a terminal you are asked to confirm, otherwise nothing is written unless --force. With none, the closest record is named when it scores 0.5 or more (JSON: closest); it does not block.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
     )
-    .action(async (o: AddCliOptions) => {
+    .action(async (words: string[], o: AddCliOptions) => {
+      // the decision typed as the argument, as `new decision` takes its title
+      if (words.length) {
+        if (o.decision !== undefined) throw new CtxError('USAGE', 'the decision is given twice: as the argument and as --decision', { hint: 'keep one of them' });
+        o.decision = words.join(' ');
+      }
       const interactive = !!process.stdin.isTTY && !!process.stderr.isTTY && o.format !== 'json';
       let input: AddDecisionInput;
       const confirmations = confirmEntries({ forbidCall: o.forbidCall, forbidImport: o.forbidImport, forbid: o.forbid, require: o.require });
       const given = { title: o.title, rationale: o.rationale, constraints: o.constraints, scope: o.scope, status: o.status, paths: list(o.paths), keywords: list(o.keywords), ...(confirmations.length ? { confirm: confirmations } : {}) };
       if (o.decision === undefined) {
-        if (!interactive) throw new CtxError('USAGE', '--decision is required when not on a terminal', { hint: 'git ctx add --decision "Use ECB rates for currency conversion" --rationale "…"' });
+        if (!interactive) throw new CtxError('USAGE', '--decision is required when not on a terminal', { hint: 'git ctx add "Use ECB rates for currency conversion" --rationale "…" (the decision as the argument or as --decision)' });
         const edited = editDraft();
         if (!edited.decision) throw new CtxError('USAGE', 'the Decision section was left empty; nothing added');
         input = { ...given, ...Object.fromEntries(Object.entries(edited).filter(([, v]) => v !== undefined)), decision: edited.decision };

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { CtxError } from '../errors.js';
+import { appendToBlockSeq, removeBlockSeqItem } from './yaml-append.js';
 
 /**
  * Hook managers that own `.git/hooks` and regenerate it from their own configuration:
@@ -261,12 +262,15 @@ async function editPreCommit(cfg: ManagerConfig, uninstall: boolean, write: Writ
   const ours = entries.filter((e) => isOurs(e.hook.get('entry')));
   if (uninstall) {
     if (!ours.length || !isSeq(repos)) return { status: 'absent' };
-    for (const e of ours) {
+    // the repo entry git-ctx added, whole: its lines go, the rest of the file stays as written
+    let text: string | undefined = orig;
+    for (const e of [...ours].reverse()) {
       const hooks = e.repo.get('hooks', true) as unknown as YAMLSeq;
       hooks.items = hooks.items.filter((h) => h !== e.hook);
       if (!hooks.items.length) (repos as YAMLSeq).items = (repos as YAMLSeq).items.filter((r) => r !== e.repo);
+      text = text !== undefined && !hooks.items.length ? removeBlockSeqItem(text, e.repo as { range?: [number, number, number] }) : undefined;
     }
-    await write(cfg.file, withEol(orig, doc.toString(YAML_OUT)));
+    await write(cfg.file, withEol(orig, text ?? doc.toString(YAML_OUT)));
     return { status: 'removed' };
   }
   // a git-ctx hook from the git-ctx repository itself (or one written by hand) already runs it
@@ -282,8 +286,10 @@ async function editPreCommit(cfg: ManagerConfig, uninstall: boolean, write: Writ
     repos = new YAMLSeq();
     doc.set('repos', repos);
   }
+  // appended as text where the list is written in the file: the team's layout stays as it is
+  const appended = appendToBlockSeq(orig, repos, PRE_COMMIT_ENTRY);
   (repos as YAMLSeq).add(doc.createNode(PRE_COMMIT_ENTRY));
-  await write(cfg.file, withEol(orig, doc.toString(YAML_OUT)));
+  await write(cfg.file, withEol(orig, appended ?? doc.toString(YAML_OUT)));
   return { status: 'added' };
 }
 

@@ -1,0 +1,56 @@
+// @spec SPEC-HOOK-001
+import { isSeq, stringify, type YAMLSeq } from 'yaml';
+
+/**
+ * A team's hook configuration as it was written plus one item at the end of a block
+ * sequence: the new item's text is inserted after the sequence's last item, indented as its
+ * items are, and nothing else in the file changes. Re-serialising the whole document instead
+ * re-indents every list (`- id:` under `hooks:`), pads flow lists (`[ --strict ]`) and drops
+ * the file's own layout. Undefined when the sequence is not a block sequence written in the
+ * file (a flow list, an empty key): the caller then serialises the document.
+ */
+export function appendToBlockSeq(orig: string, seq: unknown, item: unknown): string | undefined {
+  if (!isSeq(seq) || (seq as YAMLSeq).flow || !seq.items.length || !seq.range) return undefined;
+  const [start, end] = seq.range;
+  if (orig[start] !== '-') return undefined;
+  const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
+  const lead = orig.slice(lineStart, start);
+  if (/\S/.test(lead)) return undefined;
+  // the nested lists follow the file's own habit: indented under their key, or flush with it
+  const indentSeq = nestedSeqIndented(orig) ?? true;
+  const body = stringify(item, { lineWidth: 0, indentSeq, flowCollectionPadding: false }).replace(/\n$/, '');
+  const lines = body.split('\n').map((l, i) => (i === 0 ? `${lead}- ${l}` : `${lead}  ${l}`));
+  // the sequence ends at its last item's text; comments and blank lines after it stay after
+  let at = end;
+  while (at > start && /\s/.test(orig[at - 1]!)) at--;
+  const eol = orig.includes('\r\n') ? '\r\n' : '\n';
+  return `${orig.slice(0, at)}${eol}${lines.join(eol)}${orig.slice(at)}`;
+}
+
+/** Whether the file writes a nested list's dashes deeper than its key (`hooks:` ⏎ `  - id:`); undefined when it has none. */
+function nestedSeqIndented(orig: string): boolean | undefined {
+  const lines = orig.split(/\r?\n/);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const key = /^(\s*)(?:-\s+)?[\w.-]+:\s*$/.exec(lines[i]!);
+    if (!key) continue;
+    const keyCol = lines[i]!.search(/[\w.]/);
+    const dash = /^(\s*)-\s/.exec(lines[i + 1]!);
+    if (dash && keyCol > 0) return dash[1]!.length > keyCol;
+  }
+  return undefined;
+}
+
+/**
+ * A block sequence's item taken out as text (its lines, from its dash to its last line), the
+ * rest of the file as written; undefined when the item is not written on lines of its own.
+ */
+export function removeBlockSeqItem(orig: string, item: { range?: [number, number, number] | null }): string | undefined {
+  if (!item.range) return undefined;
+  const [start, end] = item.range;
+  const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
+  if (!/^\s*-\s+$/.test(orig.slice(lineStart, start))) return undefined;
+  let stop = end;
+  while (stop > start && /\s/.test(orig[stop - 1]!)) stop--;
+  const nl = orig.indexOf('\n', stop);
+  return orig.slice(0, lineStart) + (nl < 0 ? '' : orig.slice(nl + 1));
+}

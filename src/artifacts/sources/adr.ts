@@ -5,10 +5,10 @@ import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult
 import type { Artifact, LoadProblem } from '../types.js';
 import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
-import { adrIdFor, fileNumber, recordStem } from './files.js';
+import { adrIdFor, fileDate, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
-import { isPlaceholderTitle, unbraceValues, unemphasized } from './placeholders.js';
+import { isPlaceholderTitle, tagList, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 import { PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
@@ -224,6 +224,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   }
   // a fenced block shows an example (a "```markdown" block holding "status: accepted"), not this record's metadata
   let metaFence = false;
+  let headTags: string[] | undefined;
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
     if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(```|~~~)/.test(l)) metaFence = !metaFence;
@@ -233,6 +234,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     const rf = rst ? RST_FIELD.exec(l) : null;
     const mm = rf ?? (inHead ? META_LINE.exec(l) : null);
     if (mm) {
+      // log4brains' "- Tags: a, b" (also "[a, b]", "a b"): the record's keywords, as frontmatter tags are
+      if (!rf && /^(?:tags?|keywords?)$/i.test(mm[1]!.trim())) headTags ??= tagList(mm[2]!);
       const k = metaKey(mm[1]!);
       const v = k === 'status' ? statusOfLine(plain(mm[2]!)) : plain(mm[2]!);
       if (k && v && !found[k]) found[k] = { value: v, line: i + 1 };
@@ -275,6 +278,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
     if (first) found.date = first;
   }
+  // log4brains names a record by its day (20250909-x.md) and writes no Date line in some: the name's date is the record's
+  const named = found.date ? undefined : fileDate(file);
+  if (named) found.date = { value: named.replace(/^(\d{4})[-_]?(\d\d)[-_]?(\d\d)$/, '$1-$2-$3'), line: 1 };
   // "...", "-", "TBD": a placeholder, not a status
   if (found.status && (!/[\p{L}\p{N}]/u.test(found.status.value) || /^(?:tbd|tbc|n\/?a|none|\?+)$/i.test(found.status.value.trim()))) delete found.status;
   for (const [k, f] of Object.entries(found)) {
@@ -435,7 +441,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     scope: 'project',
     domain: str(data.domain),
     summary: str(data.summary) ?? str(data.description) ?? derivedSummary(startLine ? lines.slice(startLine).join('\n') : text, rst),
-    keywords: list(data.keywords ?? data.tags),
+    keywords: list(data.keywords ?? data.tags ?? headTags),
     links: [],
     relations: {},
     requires: [],

@@ -46,3 +46,18 @@ export function unemphasized(title: string): string {
   if (!/[*_]/.test(title)) return title;
   return title.replace(/(^|[^\w*`])(\*{1,3}|_{1,3})(?=\S)([^*_`]*?\S)\2(?![\w*])/g, '$1$3');
 }
+
+/**
+ * A "Tags:" line's tags: log4brains separates them by spaces and/or commas (`dev-tools, doc`,
+ * `agile team daily`, `[identity, groups]`). The template's own prompt, kept in a record
+ * (`[space and/or comma separated list of tags] <!-- optional -->`), is no tag.
+ */
+export function tagList(value: string): string[] {
+  let v = value.replace(/<!--[\s\S]*?(?:-->|$)/g, '').trim();
+  const braced = /^[[{](.*)[\]}]$/.exec(v);
+  if (braced) {
+    v = braced[1]!.trim();
+    if (!v.includes(',') && v.split(/\s+/).length > 2) return [];
+  }
+  return v.split(/[\s,]+/).map((t) => t.replace(/^[#`'"]+|[`'".;]+$/g, '')).filter((t) => /[\p{L}\p{N}]/u.test(t));
+}

@@ -16,6 +16,8 @@ export interface DetectedSource extends SourceConfig {
   from?: string;
   /** found by its records' file names (`adr-001-….md`), not by the folder's name */
   byFileNames?: boolean;
+  /** none of its records is numbered or dated: ids are prefix + file name (`ADR-nexusupload`) */
+  unnumbered?: boolean;
 }
 
 /** A records folder a team's tool points at. */
@@ -87,6 +89,8 @@ const TEST_DIR = /(^|\/)(tests?|__tests__|[\w-]*[-_]tests?|e2e|__fixtures__|fixt
 const RECORD_DIR = /^(?:adrs?|decisions?|[\w-]*decision[-_]?records?|[\w-]*[-_]decisions?|architecture[-_]?decisions?|decision[-_]?log|architecture)$/i;
 // @decision DEC-102
 /** A record's file name that says it is one: `adr-001-….md`, `ADR_0002_….md`, `adr0003.md`. */
+/** Folder names that mean decision records even when none of the files is numbered. */
+const UNNUMBERED_OK = /(?:^|\/)(?:architecture\/decisions|adrs?|[\w-]*decision[-_]?records?|architecture[-_]decisions?)$/i;
 const ADR_NAMED = /^adr[-_ ]?\d/i;
 /** Folders inside a records folder that sort records by state or age: part of the same source. */
 const STATE_DIR = /^(?:superseded|deprecated|rejected|accepted|obsolete|outdated|archived?|old|historic\w*|history|proposed\w*|drafts?|pending)([-_]?(?:adrs?|decisions?|records?))?$/i;
@@ -171,6 +175,16 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
     if (/^templates?$/i.test(path.posix.basename(d))) d = path.posix.dirname(d);
     if (!counts.has(d) && ![...counts.keys()].some((r) => d.startsWith(r + '/')) && RECORD_DIR.test(path.posix.basename(d)) && !/^architecture$/i.test(path.posix.basename(d))) counts.set(d, 0);
   }
+  // a folder whose name can only mean decision records (`architecture/decisions`, `adr`,
+  // `*decision-records`) holding records none of which is numbered (SAP/jenkins-library's
+  // documentation/architecture/decisions/nexusUpload.md): a source too; a bare `decisions`
+  // folder of unnumbered pages is not claimed
+  for (const f of files) {
+    if (SKIP.test(f) || TEST_DIR.test(path.posix.dirname(f)) || !isAdrFile(f) || isTemplateFile(f)) continue;
+    const d = path.posix.dirname(f);
+    if (d === '.' || counts.has(d) || [...counts.keys()].some((r) => d.startsWith(r + '/')) || !UNNUMBERED_OK.test(d)) continue;
+    counts.set(d, 0);
+  }
   // the folders the team's tools point at come first (and take the plain prefix), even empty
   for (const d of pointedDirs.keys()) if (!counts.has(d)) counts.set(d, 0);
   const dirs = [...counts.keys()].sort((a, b) => Number(!pointedDirs.has(a)) - Number(!pointedDirs.has(b)) || a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
@@ -200,14 +214,17 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   for (const o of out) o.records = 0;
   const byDepth = [...out].sort((a, b) => b.dir.length - a.dir.length);
   const dated = new Map<DetectedSource, number>();
+  const ordered = new Set<DetectedSource>();
   for (const f of files) {
     if (SKIP.test(f) || !isAdrFile(f)) continue;
     const src = byDepth.find((o) => f.startsWith(o.dir + '/'));
     if (!src) continue;
     src.records++;
     if (fileDate(f) !== undefined) dated.set(src, (dated.get(src) ?? 0) + 1);
+    if (fileNumber(f) !== undefined || fileDate(f) !== undefined) ordered.add(src);
   }
   for (const [o, n] of dated) if (n * 2 > o.records) o.dated = true;
+  for (const o of out) if (o.records && !ordered.has(o)) o.unnumbered = true;
   return out.sort((a, b) => Number(!a.from) - Number(!b.from) || (a.dir < b.dir ? -1 : 1));
 }
 

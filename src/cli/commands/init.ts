@@ -40,7 +40,7 @@ export function register(program: Command): void {
         if (r.sources.length) {
           // a folder a pointer names that holds no record yet (.adr-dir of atlassian/github-for-jira) is no record found
           io().out(`\n${r.sources.some((s) => s.records > 0) ? 'Decision records found' : 'Decision-record folders named, no records yet'}, read in place (sources: in config.yaml):\n`);
-          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ${src.frontmatterId ? `ids from their frontmatter (id: ${src.frontmatterId}, …)` : `ids ${src.prefix}${src.dated ? '<date>-<name>' : '<number>'}`}${src.from ? ` (named by ${src.from})` : ''}\n`);
+          for (const src of r.sources) io().out(`  ${src.dir}/  ${src.records} record${src.records === 1 ? '' : 's'}, ${src.frontmatterId ? `ids from their frontmatter (id: ${src.frontmatterId}, …)` : `ids ${src.prefix}${src.dated ? '<date>-<name>' : src.unnumbered ? '<name>' : '<number>'}`}${src.from ? ` (named by ${src.from})` : ''}\n`);
         }
         for (const u of r.unmapped) io().out(`  ${p.yellow('unmapped status')} ${u.file}${u.line ? `:${u.line}` : ''}: ${u.message}\n`);
         if (r.agentRules.length) io().out(`\nAgent rule files found (kept as they are): ${r.agentRules.join(', ')}\n`);

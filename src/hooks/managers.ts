@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { CtxError } from '../errors.js';
-import { appendToBlockSeq, removeBlockSeqItem } from './yaml-append.js';
+import { appendToBlockMap, appendToBlockSeq, removeBlockMapPair, removeBlockSeqItem } from './yaml-append.js';
 
 /**
  * Hook managers that own `.git/hooks` and regenerate it from their own configuration:
@@ -175,24 +175,31 @@ async function editLefthook(cfg: ManagerConfig, uninstall: boolean, write: Write
   if (uninstall) {
     if (!isMap(hook)) return { status: 'absent' };
     let removed = false;
+    // our command's lines go, the rest stays as written (undefined: the document is serialised)
+    let text: string | undefined = orig;
     const commands = hook.get('commands', true);
     if (isMap(commands)) {
-      for (const item of [...commands.items]) {
+      for (const item of [...commands.items].reverse()) {
         const run = isMap(item.value) ? item.value.get('run') : undefined;
-        if (isOurs(run)) removed = commands.delete(item.key) || removed;
+        if (isOurs(run)) {
+          text = text !== undefined && commands.items.length > 1 ? removeBlockMapPair(text, item) : undefined;
+          removed = commands.delete(item.key) || removed;
+        }
       }
       if (!commands.items.length) hook.delete('commands');
     }
     const jobs = hook.get('jobs', true);
     if (isSeq(jobs)) {
       const before = jobs.items.length;
-      jobs.items = jobs.items.filter((j) => !(isMap(j) && isOurs(j.get('run'))));
+      const mine = jobs.items.filter((j) => isMap(j) && isOurs(j.get('run')));
+      for (const j of [...mine].reverse()) text = text !== undefined && jobs.items.length > mine.length ? removeBlockSeqItem(text, j as { range?: [number, number, number] }) : undefined;
+      jobs.items = jobs.items.filter((j) => !mine.includes(j));
       removed = removed || jobs.items.length !== before;
       if (!jobs.items.length) hook.delete('jobs');
     }
     if (!removed) return { status: 'absent' };
     if (!hook.items.length) doc.delete('pre-commit');
-    await write(cfg.file, withEol(orig, doc.toString(YAML_OUT)));
+    await write(cfg.file, withEol(orig, text ?? doc.toString(YAML_OUT)));
     return { status: 'removed' };
   }
   if (hook === undefined || hook === null) {
@@ -216,15 +223,18 @@ async function editLefthook(cfg: ManagerConfig, uninstall: boolean, write: Write
     return { status: 'updated' };
   }
   if (runs.some((r) => runsHook(r.run))) return { status: 'present' };
+  // appended as text where the list or map is written in the file: the team's layout stays
+  let appended: string | undefined;
   if (isSeq(jobs)) {
-    const job = doc.createNode({ name: 'git-ctx', run: SHARED_LINE });
-    (jobs as YAMLSeq).add(job);
+    appended = appendToBlockSeq(orig, jobs, { name: 'git-ctx', run: SHARED_LINE });
+    (jobs as YAMLSeq).add(doc.createNode({ name: 'git-ctx', run: SHARED_LINE }));
   } else if (isMap(commands)) {
+    appended = appendToBlockMap(orig, commands, 'git-ctx', { run: SHARED_LINE });
     commands.set('git-ctx', doc.createNode({ run: SHARED_LINE }));
   } else {
     hook.set('commands', doc.createNode({ 'git-ctx': { run: SHARED_LINE } }));
   }
-  await write(cfg.file, withEol(orig, doc.toString(YAML_OUT)));
+  await write(cfg.file, withEol(orig, appended ?? doc.toString(YAML_OUT)));
   return { status: 'added' };
 }
 

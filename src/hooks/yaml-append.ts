@@ -1,5 +1,5 @@
 // @spec SPEC-HOOK-001
-import { isSeq, stringify, type YAMLSeq } from 'yaml';
+import { isMap, isSeq, stringify, type YAMLMap, type YAMLSeq } from 'yaml';
 
 /**
  * A team's hook configuration as it was written plus one item at the end of a block
@@ -51,6 +51,33 @@ export function removeBlockSeqItem(orig: string, item: { range?: [number, number
   if (!/^\s*-\s+$/.test(orig.slice(lineStart, start))) return undefined;
   let stop = end;
   while (stop > start && /\s/.test(orig[stop - 1]!)) stop--;
+  const nl = orig.indexOf('\n', stop);
+  return orig.slice(0, lineStart) + (nl < 0 ? '' : orig.slice(nl + 1));
+}
+
+/** One `key: value` entry added at the end of a block mapping as text, indented as its keys are (see appendToBlockSeq). */
+export function appendToBlockMap(orig: string, map: unknown, key: string, value: unknown): string | undefined {
+  if (!isMap(map) || (map as YAMLMap).flow || !map.items.length || !map.range) return undefined;
+  const [start, end] = map.range;
+  const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
+  const lead = orig.slice(lineStart, start);
+  if (/\S/.test(lead)) return undefined;
+  const body = stringify({ [key]: value }, { lineWidth: 0, indentSeq: nestedSeqIndented(orig) ?? true, flowCollectionPadding: false }).replace(/\n$/, '');
+  let at = end;
+  while (at > start && /\s/.test(orig[at - 1]!)) at--;
+  const eol = orig.includes('\r\n') ? '\r\n' : '\n';
+  return `${orig.slice(0, at)}${eol}${body.split('\n').map((l) => lead + l).join(eol)}${orig.slice(at)}`;
+}
+
+/** A block mapping's entry taken out as text (its key's line to its value's last line); undefined when not on lines of its own. */
+export function removeBlockMapPair(orig: string, pair: { key: unknown; value: unknown }): string | undefined {
+  const k = (pair.key as { range?: [number, number, number] | null }).range;
+  const v = (pair.value as { range?: [number, number, number] | null } | null)?.range;
+  if (!k || !v) return undefined;
+  const lineStart = orig.lastIndexOf('\n', k[0] - 1) + 1;
+  if (/\S/.test(orig.slice(lineStart, k[0]))) return undefined;
+  let stop = v[1];
+  while (stop > k[0] && /\s/.test(orig[stop - 1]!)) stop--;
   const nl = orig.indexOf('\n', stop);
   return orig.slice(0, lineStart) + (nl < 0 ? '' : orig.slice(nl + 1));
 }

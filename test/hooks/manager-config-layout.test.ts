@@ -30,7 +30,7 @@ const CONFIG = [
   '',
 ].join('\n');
 
-describe('pre-commit framework: the team layout of .pre-commit-config.yaml', () => {
+describe('hook manager configurations keep the team layout', () => {
   it('appends the git-ctx entry as text, keeps every existing line, and removes it back to the original', async () => {
     const repo = makeRepo({ '.pre-commit-config.yaml': CONFIG });
     const file = path.join(repo.dir, '.pre-commit-config.yaml');
@@ -56,6 +56,31 @@ describe('pre-commit framework: the team layout of .pre-commit-config.yaml', () 
     expect(text.startsWith('repos:\n  - repo: https://example.invalid/hooks-collection\n    rev: v1\n    hooks:\n    - id: check-json\n  - repo: local\n    hooks:\n    - id: git-ctx\n')).toBe(true);
     expect(text.endsWith('\n# end of hooks')).toBe(true);
     expect((parse(text) as { repos: unknown[] }).repos).toHaveLength(2);
+    expect((await installHook({ cwd: repo.dir, uninstall: true })).action).toBe('manager-entry-removed');
+    expect(readFileSync(file, 'utf8')).toBe(cfg);
+  });
+
+  it('lefthook: a command appended under commands: as text, removed back to the original', async () => {
+    const cfg = 'pre-commit:\n  parallel: true\n  commands:\n    lint:\n      glob: "*.{js,ts}"\n      run: npx eslint {staged_files}\n    fmt:\n        run: npx prettier --check {staged_files}\n        tags: [style, fast]\n';
+    const repo = makeRepo({ 'lefthook.yml': cfg });
+    const file = path.join(repo.dir, 'lefthook.yml');
+    expect((await installHook({ cwd: repo.dir })).action).toBe('manager-entry-added');
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(cfg)).toBe(true);
+    expect(text.slice(cfg.length)).toMatch(/^ {4}git-ctx:\n {6}run: .*git-ctx-managed-hook/);
+    expect(Object.keys((parse(text) as { 'pre-commit': { commands: object } })['pre-commit'].commands)).toEqual(['lint', 'fmt', 'git-ctx']);
+    expect((await installHook({ cwd: repo.dir, uninstall: true })).action).toBe('manager-entry-removed');
+    expect(readFileSync(file, 'utf8')).toBe(cfg);
+  });
+
+  it('lefthook: a job appended to jobs: as text, removed back to the original', async () => {
+    const cfg = 'pre-commit:\n  jobs:\n  - name: lint\n    run: npx eslint {staged_files}\n    tags: [style]\n';
+    const repo = makeRepo({ 'lefthook.yml': cfg });
+    const file = path.join(repo.dir, 'lefthook.yml');
+    expect((await installHook({ cwd: repo.dir })).action).toBe('manager-entry-added');
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(cfg)).toBe(true);
+    expect(text.slice(cfg.length)).toMatch(/^ {2}- name: git-ctx\n {4}run: /);
     expect((await installHook({ cwd: repo.dir, uninstall: true })).action).toBe('manager-entry-removed');
     expect(readFileSync(file, 'utf8')).toBe(cfg);
   });

@@ -371,8 +371,11 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // a wording that ends its line ("Superseded by" ⏎ "[7. Queues](0007-queues.md)", a paragraph
   // wrapped at 80 columns): it is the wording of the first reference on the next line
   let carried: ReturnType<typeof phrasesIn>[number] | undefined;
+  // an HTML comment is no text of the record: a template's "<!-- example: Refined by [xxx](yyyymmdd-xxx.md) -->" names nothing
+  let inComment = false;
   for (let i = startLine; i < lines.length; i++) {
-    const l = lines[i]!;
+    let l = lines[i]!;
+    if (!rst && (inComment || l.includes('<!--'))) ({ text: l, open: inComment } = blankComments(l, inComment));
     const before = carried;
     carried = undefined;
     if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(?:>\s*)*(```|~~~)/.test(l)) {
@@ -465,4 +468,24 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const tc = titleCodeNames(str(data.title) ?? (title ? lines[title.line - 1] : undefined));
   setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined, ...(tc ? { tc } : {}) });
   return { artifact, problems };
+}
+
+/** A line with its HTML comments blanked (same length, so offsets hold); `open`: a comment goes on to the next line. */
+function blankComments(line: string, open: boolean): { text: string; open: boolean } {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    if (open) {
+      const end = line.indexOf('-->', at);
+      if (end < 0) return { text: out + ' '.repeat(line.length - at), open: true };
+      out += ' '.repeat(end + 3 - at);
+      at = end + 3;
+      open = false;
+    }
+    const start = line.indexOf('<!--', at);
+    if (start < 0) return { text: out + line.slice(at), open: false };
+    out += line.slice(at, start);
+    at = start;
+    open = true;
+  }
 }

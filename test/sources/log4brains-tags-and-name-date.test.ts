@@ -51,4 +51,20 @@ describe('log4brains records: Tags lines and the date of the file name', () => {
       snapshot.close();
     }
   });
+
+  it("the template's Deciders prompt left in a record is no decider; a bracketed list of names is", async () => {
+    const repo = makeRepo({
+      'decisions/20240801-sign-releases.md': '# Sign releases\n\n- Status: proposed\n- Deciders: [list everyone involved in the decision] <!-- optional -->\n- Date: 2024-08-01\n\n## Context\nUnsigned tarballs.\n\n## Decision\nSign them.\n',
+      'decisions/20240802-pin-base-images.md': '# Pin base images\n\n- Status: accepted\n- Deciders: [Ana Lima, Ben Ode]\n- Date: 2024-08-02\n\n## Context\nFloating tags.\n\n## Decision\nPin digests.\n',
+    });
+    repo.commit('records');
+    const snapshot = await openSnapshot({ cwd: repo.dir });
+    try {
+      const set = await loadArtifactSet(snapshot, await loadConfig(snapshot));
+      expect(set.byId.get('ADR-20240801-sign-releases')!.owner).toBeUndefined();
+      expect(set.byId.get('ADR-20240802-pin-base-images')!.owner).toContain('Ana Lima');
+    } finally {
+      snapshot.close();
+    }
+  });
 });

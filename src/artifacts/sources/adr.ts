@@ -8,7 +8,7 @@ import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileDate, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
-import { isPlaceholderTitle, tagList, unbraceValues, unemphasized } from './placeholders.js';
+import { isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 import { PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
@@ -238,7 +238,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       if (!rf && /^(?:tags?|keywords?)$/i.test(mm[1]!.trim())) headTags ??= tagList(mm[2]!);
       const k = metaKey(mm[1]!);
       const v = k === 'status' ? statusOfLine(plain(mm[2]!)) : plain(mm[2]!);
-      if (k && v && !found[k]) found[k] = { value: v, line: i + 1 };
+      // "- Deciders: [list everyone involved in the decision]": the template's prompt, no decider
+      if (k && v && !found[k] && !(k === 'deciders' && isPromptValue(mm[2]!))) found[k] = { value: v, line: i + 1 };
       continue;
     }
     // "- Status 01/03/2021: Accepted": a dated label the Key: value reading cannot take

@@ -54,10 +54,14 @@ export function unemphasized(title: string): string {
  */
 export function tagList(value: string): string[] {
   let v = value.replace(/<!--[\s\S]*?(?:-->|$)/g, '').trim();
+  if (isPromptValue(v)) return [];
   const braced = /^[[{](.*)[\]}]$/.exec(v);
-  if (braced) {
-    v = braced[1]!.trim();
-    if (!v.includes(',') && v.split(/\s+/).length > 2) return [];
-  }
+  if (braced) v = braced[1]!.trim();
   return v.split(/[\s,]+/).map((t) => t.replace(/^[#`'"]+|[`'".;]+$/g, '')).filter((t) => /[\p{L}\p{N}]/u.test(t));
+}
+
+/** A template's prompt in place of a value: a bracketed phrase (`[list everyone involved in the decision]`), not a bracketed list (`[Ana, Ben]`). */
+export function isPromptValue(value: string): boolean {
+  const braced = /^[[{](.*)[\]}]$/.exec(value.replace(/<!--[\s\S]*?(?:-->|$)/g, '').trim());
+  return !!braced && !braced[1]!.includes(',') && braced[1]!.trim().split(/\s+/).length > 2;
 }

@@ -481,7 +481,6 @@ function blankComments(line: string, open: boolean): { text: string; open: boole
       if (end < 0) return { text: out + ' '.repeat(line.length - at), open: true };
       out += ' '.repeat(end + 3 - at);
       at = end + 3;
-      open = false;
     }
     const start = line.indexOf('<!--', at);
     if (start < 0) return { text: out + line.slice(at), open: false };

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { CtxError } from '../errors.js';
-import { appendToBlockMap, appendToBlockSeq, removeBlockMapPair, removeBlockSeqItem } from './yaml-append.js';
+import { appendToBlockMap, appendToBlockSeq, removeBlockMapPair, removeBlockSeqItem, sameDocument } from './yaml-append.js';
 
 /**
  * Hook managers that own `.git/hooks` and regenerate it from their own configuration:
@@ -199,7 +199,7 @@ async function editLefthook(cfg: ManagerConfig, uninstall: boolean, write: Write
     }
     if (!removed) return { status: 'absent' };
     if (!hook.items.length) doc.delete('pre-commit');
-    await write(cfg.file, withEol(orig, text ?? doc.toString(YAML_OUT)));
+    await write(cfg.file, withEol(orig, sameDocument(text, doc) ?? doc.toString(YAML_OUT)));
     return { status: 'removed' };
   }
   if (hook === undefined || hook === null) {
@@ -234,7 +234,7 @@ async function editLefthook(cfg: ManagerConfig, uninstall: boolean, write: Write
   } else {
     hook.set('commands', doc.createNode({ 'git-ctx': { run: SHARED_LINE } }));
   }
-  await write(cfg.file, withEol(orig, appended ?? doc.toString(YAML_OUT)));
+  await write(cfg.file, withEol(orig, sameDocument(appended, doc) ?? doc.toString(YAML_OUT)));
   return { status: 'added' };
 }
 
@@ -280,7 +280,7 @@ async function editPreCommit(cfg: ManagerConfig, uninstall: boolean, write: Writ
       if (!hooks.items.length) (repos as YAMLSeq).items = (repos as YAMLSeq).items.filter((r) => r !== e.repo);
       text = text !== undefined && !hooks.items.length ? removeBlockSeqItem(text, e.repo as { range?: [number, number, number] }) : undefined;
     }
-    await write(cfg.file, withEol(orig, text ?? doc.toString(YAML_OUT)));
+    await write(cfg.file, withEol(orig, sameDocument(text, doc) ?? doc.toString(YAML_OUT)));
     return { status: 'removed' };
   }
   // a git-ctx hook from the git-ctx repository itself (or one written by hand) already runs it
@@ -299,7 +299,7 @@ async function editPreCommit(cfg: ManagerConfig, uninstall: boolean, write: Writ
   // appended as text where the list is written in the file: the team's layout stays as it is
   const appended = appendToBlockSeq(orig, repos, PRE_COMMIT_ENTRY);
   (repos as YAMLSeq).add(doc.createNode(PRE_COMMIT_ENTRY));
-  await write(cfg.file, withEol(orig, appended ?? doc.toString(YAML_OUT)));
+  await write(cfg.file, withEol(orig, sameDocument(appended, doc) ?? doc.toString(YAML_OUT)));
   return { status: 'added' };
 }
 

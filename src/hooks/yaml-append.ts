@@ -1,5 +1,5 @@
 // @spec SPEC-HOOK-001
-import { isMap, isSeq, stringify, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isSeq, parseDocument, stringify, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
 
 /**
  * A team's hook configuration as it was written plus one item at the end of a block
@@ -80,4 +80,16 @@ export function removeBlockMapPair(orig: string, pair: { key: unknown; value: un
   while (stop > k[0] && /\s/.test(orig[stop - 1]!)) stop--;
   const nl = orig.indexOf('\n', stop);
   return orig.slice(0, lineStart) + (nl < 0 ? '' : orig.slice(nl + 1));
+}
+
+/**
+ * `text` when it reads as the edited document `doc` (the same data, no error): the file edited
+ * as text is written only when it says what the structural edit says. Undefined otherwise (a
+ * layout the text edits did not foresee), and the caller serialises the document instead.
+ */
+export function sameDocument(text: string | undefined, doc: Document): string | undefined {
+  if (text === undefined) return undefined;
+  const read = parseDocument(text);
+  if (read.errors.length) return undefined;
+  return JSON.stringify(read.toJS()) === JSON.stringify(doc.toJS()) ? text : undefined;
 }

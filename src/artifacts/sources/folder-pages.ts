@@ -4,32 +4,25 @@
 import type { Artifact } from '../types.js';
 import { fileDate, fileNumber, recordDir } from './files.js';
 import { roleOf } from './record-shape.js';
+import { rstHeadings } from './rst-record.js';
 
 /**
  * The section titles of a record's text: Markdown `#` headings outside fenced blocks (a
- * template kept in a fence is not the page's own parts) and reStructuredText titles, a line
- * underlined (and perhaps overlined) with one punctuation character repeated.
+ * template kept in a fence is not the page's own parts), or reStructuredText's (rstHeadings).
  */
 function headingsOf(body: string, rst: boolean): string[] {
+  if (rst) return rstHeadings(body).map((h) => h.title);
   const out: string[] = [];
-  const lines = body.replace(/\r\n/g, '\n').split('\n');
   let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  for (const line of body.replace(/\r\n/g, '\n').split('\n')) {
     const f = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
       if (fence === undefined) fence = f[1]![0];
       else if (f[1]![0] === fence) fence = undefined;
       continue;
     }
-    if (fence !== undefined) continue;
-    if (rst) {
-      const under = lines[i + 1];
-      if (line.trim() && !/^\s/.test(line) && under !== undefined && /^([=\-~^"'`#*+:.])\1{2,}\s*$/.test(under) && !/^([=\-~^"'`#*+:.])\1{2,}\s*$/.test(line)) out.push(line.trim());
-    } else {
-      const m = /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line);
-      if (m) out.push(m[1]!);
-    }
+    const m = fence === undefined ? /^#{1,6}[ \t]+(.+?)[ \t#]*$/.exec(line) : null;
+    if (m) out.push(m[1]!);
   }
   return out;
 }

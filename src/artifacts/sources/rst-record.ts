@@ -20,7 +20,7 @@ export interface RstShape {
 const ADORNMENT = /^([=\-~^"'`#*+:.])\1{2,}\s*$/;
 
 /** Headings of an rst text: [title, adornment character, overlined, line index]. */
-function headings(text: string): { title: string; char: string; over: boolean }[] {
+export function rstHeadings(text: string): { title: string; char: string; over: boolean }[] {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const out: { title: string; char: string; over: boolean }[] = [];
   for (let i = 0; i < lines.length - 1; i++) {
@@ -41,13 +41,13 @@ function headings(text: string): { title: string; char: string; over: boolean }[
  * only when another record has it too.
  */
 export function learnRstShape(text: string, others: readonly string[] = []): RstShape | undefined {
-  const hs = headings(text);
+  const hs = rstHeadings(text);
   const top = hs[0];
   if (!top) return undefined;
   const rest = hs.slice(1);
   const level = rest.find((h) => roleOf(h.title) !== 'other')?.char;
   if (level === undefined) return undefined;
-  const seen = new Set(others.flatMap((o) => headings(o).map((h) => h.title.toLowerCase())));
+  const seen = new Set(others.flatMap((o) => rstHeadings(o).map((h) => h.title.toLowerCase())));
   const sections = rest.filter((h) => h.char === level && !h.over).map((h) => ({ title: h.title, char: h.char, role: roleOf(h.title) }));
   if (!sections.some((s) => s.role === 'status')) return undefined;
   // a part the model left out goes back where the order puts it: before the first later part

@@ -49,7 +49,7 @@ export function edgesOf(a: Artifact, has: (id: string) => boolean): Edge[] {
  * leads somewhere real (no broken link), though to no record. A document at the top of the
  * repository (`../../FEATURE_MATRIX.md` from docs/decisions/) is one too: its path has no folder.
  */
-export const DOCUMENT_PATH = /(?:^|\/)[^/\s]+\.(?:md|markdown|rst|txt)$/i;
+export const DOCUMENT_PATH = /(?:^|\/)[^/\s]+\.(?:md|markdown|rst|adoc|asciidoc|txt)$/i;
 
 /** The link graph with computed reverse edges (leads_to, superseded_by, …). */
 export function buildGraph(set: Pick<ArtifactSet, 'byId'>): LinkGraph {

@@ -55,7 +55,7 @@ export interface AddDecisionResult extends ConflictCheck {
   id?: string;
   file?: string;
   /** contextia: a frontmatter record; nygard or madr: a record in an ADR folder, in that style */
-  format: 'contextia' | 'nygard' | 'madr' | 'rst';
+  format: 'contextia' | 'nygard' | 'madr' | 'rst' | 'adoc';
   /** dry run: the text that would be written (a frontmatter record's id a placeholder, an ADR record's number the next free one) */
   text?: string;
   /** an ADR record from the team's template: sections that still hold its guidance, to be written */

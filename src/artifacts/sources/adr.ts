@@ -12,6 +12,7 @@ import { isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized
 import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 import { PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
+import { adocToMarkdown, isAdoc } from './adoc-record.js';
 import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
@@ -78,7 +79,7 @@ function codeAlone(lines: readonly string[]): boolean {
 /**
  * Read one decision record without YAML frontmatter requirements: Nygard/adr-tools, MADR
  * 2–4 (with or without frontmatter), log4brains, hand-written variants (bold or plain
- * `Status:` lines, a table at the top, emoji) and reStructuredText. Never throws and never
+ * `Status:` lines, a table at the top, emoji), reStructuredText and AsciiDoc. Never throws and never
  * rejects a record for missing metadata: a record without status has none.
  */
 export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, origin: Artifact['origin'] = 'repo', blob?: string): ParseResult {
@@ -88,20 +89,23 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     return { problems };
   };
   if (bytes.length > MAX_ARTIFACT_BYTES) return problem('file-too-large', `file is ${(bytes.length / 1048576).toFixed(1)} MB; records over ${MAX_ARTIFACT_BYTES / 1048576} MB are not loaded`);
-  if (bytes.includes(0)) return problem('binary-file', 'binary file in a decision-record folder; expected markdown or reStructuredText');
+  if (bytes.includes(0)) return problem('binary-file', 'binary file in a decision-record folder; expected markdown, reStructuredText or AsciiDoc');
   const decoded = bytes.toString('utf8');
   if (decoded.includes('\uFFFD') && !Buffer.from(decoded, 'utf8').equals(bytes)) {
     const bad = decoded.indexOf('\uFFFD');
     return problem('invalid-encoding', 'file is not valid UTF-8', decoded.slice(0, bad).split('\n').length);
   }
   // a byte-order mark (Windows editors write one) is no text: left in, the body's frontmatter was shown and exported twice
-  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  const unmarked = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  // an AsciiDoc record is read, and kept, as its line-for-line markdown reading (DEC-128)
+  const adoc = isAdoc(file);
+  const text = adoc ? adocToMarkdown(unmarked) : unmarked;
   const rst = /\.rst$/i.test(file);
   const keyLines: Record<string, number> = { id: 1 };
   let data: Record<string, unknown> = {};
   // MADR 3/4 frontmatter: status, date, deciders, … (anything else is kept too)
   let startLine = 0;
-  if (!rst) {
+  if (!rst && !adoc) {
     const split = splitFrontmatter(text);
     if (split.hasFrontmatter) {
       const loaded = loadYamlStrings(split.yaml);
@@ -314,7 +318,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const refsIn = (l: string, phrased: boolean): { ref: string; at: number; end: number; aliased?: boolean }[] => {
     const out: { ref: string; at: number; end: number; aliased?: boolean }[] = [];
     const spans: [number, number][] = [];
-    for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
+    for (const m of l.matchAll(/\]\(([^)\s#]+\.(?:md|markdown|rst|adoc|asciidoc))(?:#[^)]*)?\)|`[^`<]*<([^>`]+\.(?:rst|md))>`_|:doc:`(?:[^`<]*<)?([^`>]+)>?`/gi)) {
       const target = (m[1] ?? m[2] ?? m[3])!;
       // a markdown link's text starts at its `[`: the wording before the link text counts
       const open = m[1] ? l.lastIndexOf('[', m.index) : m.index;

@@ -19,10 +19,10 @@ const ZERO_TEMPLATE = /^0+[-_ .](?:.*[-_ .])?templates?(?:[-_ .].*)?$/i;
  */
 const NAMED_TEMPLATE = /^(?!\d)(?:template(?:[-_ .].*)?|.*[-_ .]template)$/i;
 
-/** Whether a file in a decision-record folder is a record: markdown or reStructuredText, not a README, index or template. */
+/** Whether a file in a decision-record folder is a record: markdown, reStructuredText or AsciiDoc, not a README, index or template. */
 export function isAdrFile(p: string): boolean {
   const base = p.slice(p.lastIndexOf('/') + 1);
-  const m = /^(.*)\.(md|markdown|rst)$/i.exec(base);
+  const m = /^(.*)\.(md|markdown|rst|adoc|asciidoc)$/i.exec(base);
   if (!m || base[0] === '_' || base[0] === '.') return false;
   if (inRecordFolder(p)) return true;
   // beside a record's page in its own folder, an unnumbered page is the record's attachment
@@ -43,7 +43,7 @@ export function isRecordWithoutExtension(p: string): boolean {
 }
 
 /** The page of a folder: the file a folder-per-record layout writes each record in. */
-const FOLDER_PAGE = /^(?:readme|index)\.(?:md|markdown|rst)$/i;
+const FOLDER_PAGE = /^(?:readme|index)\.(?:md|markdown|rst|adoc|asciidoc)$/i;
 
 /**
  * Whether a file is the page of a record kept in a folder of its own, named as a record file
@@ -70,7 +70,7 @@ export function recordStem(file: string): string {
     const slash = file.lastIndexOf('/');
     return file.slice(file.lastIndexOf('/', slash - 1) + 1, slash);
   }
-  return path.posix.basename(file).replace(/\.(md|markdown|rst)$/i, '');
+  return path.posix.basename(file).replace(/\.(md|markdown|rst|adoc|asciidoc)$/i, '');
 }
 
 /** The folder a record belongs to (the records folder): its file's folder, or above its own folder. */

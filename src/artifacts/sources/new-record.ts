@@ -16,6 +16,7 @@ import { adrIdFor, fileDate, fileNumber, inRecordFolder, isTemplateFile, recordD
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 import { fillTemplate, findTemplate } from './record-template.js';
 import { learnRstShape, renderRst, type RstShape } from './rst-record.js';
+import { ADOC_FILE, learnAdocShape, renderAdoc } from './adoc-record.js';
 import { withFolderMark } from './status-language.js';
 
 export interface NewRecordOptions {
@@ -37,7 +38,7 @@ export interface NewRecordResult {
   file: string;
   abs: string;
   /** the style it is written in: a reStructuredText record is `rst` */
-  style: 'nygard' | 'madr' | 'rst';
+  style: 'nygard' | 'madr' | 'rst' | 'adoc';
   /** the text written (or, in a dry run, that would be) */
   text: string;
   /** the team's template the record was written from, when the folder keeps one */
@@ -199,9 +200,17 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     if (text === undefined) continue;
     rstShape = learnRstShape(text, (await Promise.all(rstFiles.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined));
   }
-  const names = rstShape ? { ...namePattern(rstFiles[0]!.file.replace(/\.rst$/i, '.md')), ext: 'rst' } : namePattern(newest[0]?.file);
+  // a folder of AsciiDoc records (more of them than markdown or rst) gets one more, shaped like its newest (DEC-128)
+  const adocFiles = inDir.filter((a) => order(a.file) >= 0 && ADOC_FILE.test(a.file)).sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
+  let adocShape: RstShape | undefined;
+  for (let i = 0; !rstShape && adocFiles.length > newest.length && adocFiles.length > rstFiles.length && i < adocFiles.length && !adocShape; i++) {
+    const text = await textOf(adocFiles[i]!);
+    if (text === undefined) continue;
+    adocShape = learnAdocShape(text, (await Promise.all(adocFiles.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined));
+  }
+  const names = rstShape ? { ...namePattern(rstFiles[0]!.file.replace(/\.rst$/i, '.md')), ext: 'rst' } : adocShape ? { ...namePattern(adocFiles[0]!.file.replace(ADOC_FILE, '.md')), ext: adocFiles[0]!.file.replace(/^.*\./, '') } : namePattern(newest[0]?.file);
   // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
-  const template = rstShape ? undefined : await findTemplate(root, dir);
+  const template = rstShape || adocShape ? undefined : await findTemplate(root, dir);
   const madr = shape ? shape.style === 'madr' : inDir.some((a) => splitFrontmatter(a.body).hasFrontmatter || /^[*-][ \t]+Status:/im.test(a.body));
   const title = o.title.trim() || 'Untitled decision';
   // in the folder's own marks ("✅ Accepted" where its records write them so)
@@ -223,6 +232,8 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     const fromTemplate = template && fillTemplate(template.text, { number: titleNumber, title, status, date: o.date, statusLower, titlePrefix: shape?.titlePrefix.replace('{n}', titleNumber), context: c.context, decision: c.decision, consequences: c.consequences, paths: c.paths, keywords: c.keywords });
     const text = fromTemplate
       ? fromTemplate.text
+      : adocShape
+      ? renderAdoc(adocShape, { number: String(n), fileNumber: num, title, status, date: o.date, context: c.context, decision: c.decision, consequences: c.consequences })
       : rstShape
       ? renderRst(rstShape, { number: String(n), fileNumber: num, title, status, context: c.context, decision: c.decision, consequences: c.consequences })
       : shape
@@ -238,7 +249,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     await containedPath(root, abs);
     // a folder whose records carry their file name as frontmatter id gives the new one its own
     const ownId = !fromTemplate && shape?.frontmatter?.some((l) => /^id:\s*["']?\{stem\}/.test(l));
-    const result = { id: ownId ? name : adrIdFor(file, src.prefix), file, abs, style: rstShape ? ('rst' as const) : style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
+    const result = { id: ownId ? name : adrIdFor(file, src.prefix), file, abs, style: adocShape ? ('adoc' as const) : rstShape ? ('rst' as const) : style ? ('madr' as const) : ('nygard' as const), text: text + confirmation, ...(template ? { template: template.file } : {}), ...(fromTemplate && fromTemplate.guidance.length ? { guidance: fromTemplate.guidance } : {}) };
     if (o.dryRun) {
       if (existsSync(abs)) continue;
       return result;

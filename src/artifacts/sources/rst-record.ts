@@ -38,16 +38,16 @@ export function rstHeadings(text: string): { title: string; char: string; over: 
  * The shape of one rst record, or undefined when it has no title or no Status section (a shape
  * git-ctx could not fill). `others` (a few other records of the folder) tell the folder's own
  * sections from this record's discussion: a section that is no part of a record's role stays
- * only when another record has it too.
+ * only when another record has it too. `headings` reads another markup's (AsciiDoc's, DEC-128).
  */
-export function learnRstShape(text: string, others: readonly string[] = []): RstShape | undefined {
-  const hs = rstHeadings(text);
+export function learnRstShape(text: string, others: readonly string[] = [], headings = rstHeadings): RstShape | undefined {
+  const hs = headings(text);
   const top = hs[0];
   if (!top) return undefined;
   const rest = hs.slice(1);
   const level = rest.find((h) => roleOf(h.title) !== 'other')?.char;
   if (level === undefined) return undefined;
-  const seen = new Set(others.flatMap((o) => rstHeadings(o).map((h) => h.title.toLowerCase())));
+  const seen = new Set(others.flatMap((o) => headings(o).map((h) => h.title.toLowerCase())));
   const sections = rest.filter((h) => h.char === level && !h.over).map((h) => ({ title: h.title, char: h.char, role: roleOf(h.title) }));
   if (!sections.some((s) => s.role === 'status')) return undefined;
   // a part the model left out goes back where the order puts it: before the first later part

@@ -6,7 +6,7 @@
 // unchanged (@decision DEC-128). A new record in a folder of `.adoc` records is written as one.
 
 import { learnRstShape, type RstShape } from './rst-record.js';
-import type { Role } from './record-shape.js';
+import { roleOf, type Role } from './record-shape.js';
 
 /** An AsciiDoc file: `.adoc` or `.asciidoc` (`.asc` is left out: it is also a signature's name). */
 export const ADOC_FILE = /\.(?:adoc|asciidoc)$/i;
@@ -197,18 +197,40 @@ export function adocHeadings(text: string): { title: string; char: string; over:
   return out;
 }
 
-/** The shape of a folder's AsciiDoc records, learned from one of them (as an rst record's): its `= Title` and its `==` sections. */
-export function learnAdocShape(text: string, others: readonly string[] = []): RstShape | undefined {
-  const shape = learnRstShape(text, others, adocHeadings);
-  return shape && shape.title.char === '=' ? shape : undefined;
+/** How a folder's AsciiDoc records are written: an rst record's shape, and where the status and date go. */
+export type AdocShape = RstShape & { statusAttribute: boolean; date: ':revdate:' | ':date:' | 'Date:' | undefined };
+
+/**
+ * The shape of a folder's AsciiDoc records, learned from one of them (as an rst record's): its
+ * `= Title`, its `==` sections, a `:status:` attribute standing for the Status section, and how
+ * it dates itself. Undefined when the record has no `= Title` or no status.
+ */
+export function learnAdocShape(text: string, others: readonly string[] = []): AdocShape | undefined {
+  // a `:status:` attribute in place of a Status section: a section the shape stands on, left out when written
+  const own = adocHeadings(text);
+  const statusAttribute = /^:status:/im.test(text) && !own.some((h) => roleOf(h.title) === 'status');
+  const level = own.slice(1).find((h) => h.char.length > 1)?.char ?? '==';
+  const headings = (t: string) => (t === text && statusAttribute ? [...own.slice(0, 1), { title: 'Status', char: level, over: false }, ...own.slice(1)] : adocHeadings(t));
+  const shape = learnRstShape(text, others, headings);
+  if (!shape || shape.title.char !== '=') return undefined;
+  const date = /^:revdate:/m.test(text) ? ':revdate:' : /^:date:/im.test(text) ? ':date:' : /^Date:/m.test(text) ? 'Date:' : undefined;
+  return { ...shape, sections: statusAttribute ? shape.sections.filter((x) => x.role !== 'status') : shape.sections, statusAttribute, date };
 }
 
-/** A new AsciiDoc record's text in a learned shape: `= N. Title`, then its sections. */
-export function renderAdoc(shape: RstShape, f: { number: string; fileNumber?: string; title: string; status: string; date: string; context?: string; decision?: string; consequences?: string }): string {
+/** A folder of AsciiDoc records none of which shows a shape to follow: adr-tools' sections, in AsciiDoc. */
+export const DEFAULT_ADOC_SHAPE: AdocShape = {
+  title: { char: '=', over: false, numbered: true },
+  sections: (['Status', 'Context', 'Decision', 'Consequences'] as const).map((t) => ({ title: t, char: '==', role: t.toLowerCase() as Role })),
+  statusAttribute: false,
+  date: ':revdate:',
+};
+
+/** A new AsciiDoc record's text in a learned shape: `= N. Title`, its date and status attributes as the folder writes them, then its sections. */
+export function renderAdoc(shape: AdocShape, f: { number: string; fileNumber?: string; title: string; status: string; date: string; context?: string; decision?: string; consequences?: string }): string {
   const lead = shape.title.prefix?.replace('{N}', f.fileNumber ?? f.number).replace('{n}', String(Number(f.number)));
   const title = lead ? `${lead}${f.title}` : shape.title.numbered ? `${Number(f.number)}. ${f.title}` : f.title;
-  let out = `= ${title}\n:revdate: ${f.date}\n`;
-  const written = new Set<Role>();
+  let out = `= ${title}\n${shape.date ? `${shape.date} ${f.date}\n` : ''}${shape.statusAttribute ? `:status: ${f.status}\n` : ''}`;
+  const written = new Set<Role>(shape.statusAttribute ? ['status'] : []);
   for (const s of shape.sections) {
     const text = written.has(s.role) || s.role === 'other' ? undefined : s.role === 'status' ? f.status : f[s.role];
     written.add(s.role);

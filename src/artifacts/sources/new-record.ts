@@ -16,7 +16,7 @@ import { adrIdFor, fileDate, fileNumber, inRecordFolder, isTemplateFile, recordD
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 import { fillTemplate, findTemplate } from './record-template.js';
 import { learnRstShape, renderRst, type RstShape } from './rst-record.js';
-import { ADOC_FILE, learnAdocShape, renderAdoc } from './adoc-record.js';
+import { ADOC_FILE, DEFAULT_ADOC_SHAPE, learnAdocShape, renderAdoc, type AdocShape } from './adoc-record.js';
 import { withFolderMark } from './status-language.js';
 
 export interface NewRecordOptions {
@@ -202,12 +202,14 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
   }
   // a folder of AsciiDoc records (more of them than markdown or rst) gets one more, shaped like its newest (DEC-128)
   const adocFiles = inDir.filter((a) => order(a.file) >= 0 && ADOC_FILE.test(a.file)).sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));
-  let adocShape: RstShape | undefined;
-  for (let i = 0; !rstShape && adocFiles.length > newest.length && adocFiles.length > rstFiles.length && i < adocFiles.length && !adocShape; i++) {
+  const adocFolder = !rstShape && adocFiles.length > newest.length && adocFiles.length > rstFiles.length;
+  let adocShape: AdocShape | undefined;
+  for (let i = 0; adocFolder && i < adocFiles.length && !adocShape; i++) {
     const text = await textOf(adocFiles[i]!);
     if (text === undefined) continue;
     adocShape = learnAdocShape(text, (await Promise.all(adocFiles.filter((_, j) => j !== i).slice(0, 3).map(textOf))).filter((t): t is string => t !== undefined));
   }
+  if (adocFolder) adocShape ??= DEFAULT_ADOC_SHAPE;
   const names = rstShape ? { ...namePattern(rstFiles[0]!.file.replace(/\.rst$/i, '.md')), ext: 'rst' } : adocShape ? { ...namePattern(adocFiles[0]!.file.replace(ADOC_FILE, '.md')), ext: adocFiles[0]!.file.replace(/^.*\./, '') } : namePattern(newest[0]?.file);
   // the team's template, when it keeps one, is how it wants a new record to look (DEC-093)
   const template = rstShape || adocShape ? undefined : await findTemplate(root, dir);

@@ -188,6 +188,17 @@ describe('AsciiDoc decision records', () => {
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });
 
+  it('a confirmation given to new decision is written as an AsciiDoc listing and read back', () => {
+    const repo = lantern();
+    const made = cli(repo.dir, 'new', 'decision', 'Round prices at checkout only', '--forbid-call', 'Math.round');
+    expect(made.code, made.stderr).toBe(0);
+    const text = readFileSync(path.join(repo.dir, 'docs/adr/0005-round-prices-at-checkout-only.adoc'), 'utf8');
+    expect(text).toContain('\n== Confirmation\n\n[source,git-ctx]\n----\nconfirm:\n  - forbid-call: "Math.round"\n----\n');
+    repo.commit('record');
+    const shown = JSON.parse(cli(repo.dir, 'show', 'ADR-0005', '--json').stdout) as { confirm: { kind: string; pattern: string }[] };
+    expect(shown.confirm.map((c) => [c.kind, c.pattern])).toEqual([['forbid-call', 'Math.round']]);
+  });
+
   it('a record written with a :status: attribute gets one more written so', () => {
     const shape = learnAdocShape(LANTERN['docs/adr/0001-choose-a-ticket-queue.adoc'])!;
     expect(renderAdoc(shape, { number: '0007', title: 'Cap the queue at ten thousand', status: 'Proposed', date: '2025-08-01', context: 'Memory ran out once.' })).toBe(

@@ -238,3 +238,8 @@ export function renderAdoc(shape: AdocShape, f: { number: string; fileNumber?: s
   }
   return out;
 }
+
+/** A record's markdown confirmation section (confirmationSection) in AsciiDoc: its heading an `==` one, its fenced block a `[source,git-ctx]` listing, read back as the same fence. */
+export function adocConfirmation(markdown: string): string {
+  return markdown.replace(/^(#+) /gm, (_, h: string) => '='.repeat(h.length) + ' ').replace(/^```git-ctx$/m, '[source,git-ctx]\n----').replace(/^```$/m, '----');
+}

@@ -16,7 +16,7 @@ import { adrIdFor, fileDate, fileNumber, inRecordFolder, isTemplateFile, recordD
 import { learnShape, renderShape, type RecordShape } from './record-shape.js';
 import { fillTemplate, findTemplate } from './record-template.js';
 import { learnRstShape, renderRst, type RstShape } from './rst-record.js';
-import { ADOC_FILE, DEFAULT_ADOC_SHAPE, learnAdocShape, renderAdoc, type AdocShape } from './adoc-record.js';
+import { ADOC_FILE, adocConfirmation, DEFAULT_ADOC_SHAPE, learnAdocShape, renderAdoc, type AdocShape } from './adoc-record.js';
 import { withFolderMark } from './status-language.js';
 
 export interface NewRecordOptions {
@@ -245,7 +245,7 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
         : `# ${names.dated !== undefined ? '' : `${n}. `}${title}\n\nDate: ${o.date}\n\n## Status\n\n${status}\n\n## Context\n\n${para(c.context)}## Decision\n\n${para(c.decision)}## Consequences\n${c.consequences?.trim() ? `\n${c.consequences.trim()}\n` : ''}`;
     // the record's own style: MADR 4 keeps Confirmation under Decision Outcome (DEC-052)
     const style = fromTemplate ? fromTemplate.madr : madr;
-    const confirmation = c.confirm?.length ? `\n${confirmationSection(c.confirm, style ? 3 : 2)}` : '';
+    const confirmation = c.confirm?.length ? `\n${adocShape && !fromTemplate ? adocConfirmation(confirmationSection(c.confirm, 2)) : confirmationSection(c.confirm, style ? 3 : 2)}` : '';
     const abs = path.join(root, ...file.split('/'));
     // contained (SPEC-HOSTILE-001): a linked records folder must not write outside the work tree
     await containedPath(root, abs);

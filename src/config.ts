@@ -23,7 +23,7 @@ export interface TypeConfig {
 export interface SourceConfig {
   /** repository-relative folder, read recursively */
   dir: string;
-  /** contextia: YAML frontmatter; adr: decision records without it (Nygard, MADR, log4brains, rst, hand-written) */
+  /** contextia: YAML frontmatter; adr: decision records without it (Nygard, MADR, log4brains, rst, AsciiDoc, hand-written) */
   format: 'contextia' | 'adr';
   /** id prefix for numbered files (adr; default ADR-): 0048-x.md → ADR-0048 */
   prefix: string;

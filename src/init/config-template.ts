@@ -23,7 +23,7 @@ export function renderConfigYaml(cfg: Config = defaultConfig()): string {
     `dir: ${y(cfg.dir)}`,
     '',
     '# further folders of records read in place, each with its format: adr (decision records',
-    '# without frontmatter: Nygard, MADR, log4brains, rst, hand-written) or contextia.',
+    '# without frontmatter: Nygard, MADR, log4brains, rst, AsciiDoc, hand-written) or contextia.',
     '# prefix + the number in a file name is a record\'s id (0048-x.md → ADR-0048).',
     cfg.sources.length ? 'sources:' : 'sources: []',
     ...cfg.sources.flatMap((src) => [`  - dir: ${y(src.dir)}`, `    format: ${y(src.format)}`, `    prefix: ${y(src.prefix)}`, `    type: ${y(src.type)}`]),

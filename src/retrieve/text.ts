@@ -338,7 +338,7 @@ export const isFunctionWord = (w: string): boolean => FUNCTION_WORDS.has(w) || F
 const UNSHOWN = new Set(
   (
     'all another both each either else even every few further however least less many more most much neither never other others own same soon together re ' +
-    'md mdx rst txt json yml yaml toml xml html htm css scss cfg ini lock'
+    'md mdx rst adoc asciidoc txt json yml yaml toml xml html htm css scss cfg ini lock'
   ).split(' '),
 );
 

@@ -199,6 +199,24 @@ describe('AsciiDoc decision records', () => {
     expect(shown.confirm.map((c) => [c.kind, c.pattern])).toEqual([['forbid-call', 'Math.round']]);
   });
 
+  it('a folder of any name whose .adoc records are named as ADRs is found by their file names', () => {
+    const record = (n: string, title: string) => `= ADR-${n}: ${title}\n:status: Accepted\n\n== Context\n\nThe broker question came up again.\n\n== Decision\n\nWe ${title.toLowerCase()}.\n`;
+    const repo = makeRepo();
+    repo.commit('records', {
+      'docs/arch/adr-001-pick-a-message-broker.adoc': record('001', 'Pick a message broker'),
+      'docs/arch/adr-002-partition-by-venue.adoc': record('002', 'Partition by venue'),
+      'docs/arch/overview.adoc': '= Overview\n\nThe big picture.\n',
+    });
+    const list = cli(repo.dir, 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toContain('read decision records from docs/arch/ (found by file names)');
+    expect(list.stdout).toMatch(/ADR-001\s+decision\s+accepted\s+Pick a message broker/);
+    expect(list.stdout).toMatch(/ADR-002\s+decision\s+accepted\s+Partition by venue/);
+    const init = cli(repo.dir, 'init');
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, '.contextia/config.yaml'), 'utf8')).toContain('- dir: docs/arch\n');
+  });
+
   it('a record written with a :status: attribute gets one more written so', () => {
     const shape = learnAdocShape(LANTERN['docs/adr/0001-choose-a-ticket-queue.adoc'])!;
     expect(renderAdoc(shape, { number: '0007', title: 'Cap the queue at ten thousand', status: 'Proposed', date: '2025-08-01', context: 'Memory ran out once.' })).toBe(

@@ -151,7 +151,7 @@ export async function addAfterStatusLine(root: string, a: Artifact, paragraph: s
     // only a Status section takes a paragraph: a "* Status: accepted" line of a metadata list does not
     let h = line - 2;
     while (h >= 0 && !lines[h]!.trim()) h--;
-    if (h < 0 || !/^#+\s*status\s*:?\s*$/i.test(lines[h]!.trim())) return false;
+    if (h < 0 || !/^(?:#+|={2,})\s*status\s*:?\s*$/i.test(lines[h]!.trim())) return false;
     lines.splice(line, 0, eol === '\r\n' ? `\r` : '', paragraph + (eol === '\r\n' ? '\r' : ''));
     await writeFileAtomic(abs, lines.join('\n'));
     return true;

@@ -5,6 +5,7 @@ import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.
 import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
+import { isAdoc } from '../artifacts/sources/adoc-record.js';
 
 export interface LifecycleResult {
   id: string;
@@ -112,6 +113,8 @@ export async function supersedeArtifact(root: string, config: Config, set: Artif
     // frontmatter its format does not have
     const linkTo = (from: Artifact, to: Artifact) => {
       const rel = path.posix.relative(path.posix.dirname(from.file), to.file);
+      // an AsciiDoc record links as AsciiDoc does: xref: to a record of its kind, link: to another (DEC-128)
+      if (isAdoc(from.file)) return `${isAdoc(to.file) ? 'xref' : 'link'}:${rel.replace(/ /g, '%20')}[${to.title.replace(/[[\]]/g, '')}]`;
       return `[${to.title.replace(/[[\]]/g, '')}](${rel.includes(' ') ? `<${rel}>` : rel})`;
     };
     const oldChanged = older.status === 'superseded' && (newer.relations.supersedes ?? []).includes(older.id) ? false : await writeRecordStatus(root, older, 'superseded', { suffix: ` by ${linkTo(older, newer)}`, set });

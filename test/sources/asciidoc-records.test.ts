@@ -217,6 +217,21 @@ describe('AsciiDoc decision records', () => {
     expect(readFileSync(path.join(repo.dir, '.contextia/config.yaml'), 'utf8')).toContain('- dir: docs/arch\n');
   });
 
+  it('supersede writes the relation into both AsciiDoc records as xrefs, and they read back', () => {
+    const repo = lantern();
+    const r = cli(repo.dir, 'supersede', 'ADR-0001', '--by', 'ADR-0003');
+    expect(r.code, r.stderr).toBe(0);
+    const one = readFileSync(path.join(repo.dir, 'docs/adr/0001-choose-a-ticket-queue.adoc'), 'utf8');
+    expect(one).toContain('\n:status: Superseded by xref:0003-store-sessions-in-valkey.adoc[Store sessions in Valkey]\n');
+    const three = readFileSync(path.join(repo.dir, 'docs/adr/0003-store-sessions-in-valkey.adoc'), 'utf8');
+    expect(three).toContain('== Status\n\nAccepted\n\nSupersedes xref:0001-choose-a-ticket-queue.adoc[Choose a ticket queue]\n');
+    repo.commit('supersede');
+    expect(show(repo.dir, 'ADR-0001').status).toBe('superseded');
+    expect(show(repo.dir, 'ADR-0003').relationsFromText).toEqual({ supersedes: ['ADR-0001', 'ADR-0002'] });
+    const check = cli(repo.dir, 'check');
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+
   it('a record written with a :status: attribute gets one more written so', () => {
     const shape = learnAdocShape(LANTERN['docs/adr/0001-choose-a-ticket-queue.adoc'])!;
     expect(renderAdoc(shape, { number: '0007', title: 'Cap the queue at ten thousand', status: 'Proposed', date: '2025-08-01', context: 'Memory ran out once.' })).toBe(

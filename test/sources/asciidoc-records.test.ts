@@ -276,6 +276,14 @@ describe('adocToMarkdown', () => {
     expect(md[19]).toBe('See anchor-in-this-file and [a site](https://example.invalid/a).');
   });
 
+  it('reads a status kept in a one-line table row', () => {
+    const text = '= 9. Shard the ledger\n\n[cols="1,3"]\n|===\n| Status | Proposed\n| Date | 2025-09-09\n|===\n\n== Context\n\nThe ledger outgrew one disk.\n';
+    expect(adocToMarkdown(text).split('\n').slice(3, 7)).toEqual(['', '| Status | Proposed |', '| Date | 2025-09-09 |', '']);
+    const r = parseAdr('docs/adr/0009-shard-the-ledger.adoc', Buffer.from(text), { prefix: 'ADR-', type: 'decision' });
+    expect(r.artifact?.status).toBe('Proposed');
+    expect(r.artifact?.created).toBe('2025-09-09');
+  });
+
   it('parses into a record whose summary drops markup and whose code is no summary', () => {
     const r = parseAdr('docs/adr/0003-store-sessions-in-valkey.adoc', Buffer.from(LANTERN['docs/adr/0003-store-sessions-in-valkey.adoc']), { prefix: 'ADR-', type: 'decision' });
     expect(r.artifact?.summary).toBe('Sessions are stored in Valkey with a thirty minute expiry, written through src/main/java/com/lantern/SessionStore.java.');

@@ -70,7 +70,7 @@ const META_ATTRIBUTE: Record<string, string> = { status: 'Status', revdate: 'Dat
  * headings (a `:doctitle:` attribute names the title), `----`/`....` blocks and `[source,…]`
  * listings as fenced code, comments (`//` lines, `////` blocks) and block attributes blank,
  * `:status:`/`:revdate:`/`:date:` attributes as `Status:`/`Date:` lines, lists as markdown
- * lists, `Status:: Accepted` as `Status: Accepted`, and links and cross references
+ * lists, `Status:: Accepted` as `Status: Accepted`, one-line table rows as markdown rows, and links and cross references
  * (`xref:`, `link:`, `<<file#,text>>`) as markdown links.
  */
 export function adocToMarkdown(text: string): string {
@@ -83,6 +83,7 @@ export function adocToMarkdown(text: string): string {
   let sourcePara = false;
   let lang: string | undefined;
   let header = false;
+  let table = false;
   let seenTitle = false;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
@@ -139,6 +140,7 @@ export function adocToMarkdown(text: string): string {
       out.push('');
       continue;
     }
+    if (/^\|={3,}\s*$/.test(l)) table = !table;
     // other delimited blocks (example, sidebar, quote, open, table): their text is the record's, the line is not
     if (/^(?:={4,}|\*{4,}|_{4,}|--|[|!]={3,})\s*$/.test(l) || /^\[[^\]]*\]\s*$/.test(l) || /^\.(?=[^\s.])/.test(l) || /^(?:image|include|video|audio|toc)::/.test(l) || /^'{3,}\s*$/.test(l)) {
       out.push('');
@@ -184,7 +186,8 @@ export function adocToMarkdown(text: string): string {
       out.push(dl[2] ? `${dl[1]}: ${inline(dl[2])}` : `${dl[1]}:`);
       continue;
     }
-    out.push(inline(l));
+    // a table's row written on one line ("| Status | Accepted"): a markdown row, closed
+    out.push(table && /^\|.*\S/.test(l) && !/\|\s*$/.test(l) ? `${inline(l.trimEnd())} |` : inline(l));
   }
   if (block !== undefined || sourcePara) out.push('```');
   return out.join('\n');

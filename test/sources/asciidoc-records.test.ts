@@ -232,6 +232,26 @@ describe('AsciiDoc decision records', () => {
     expect(check.code, check.stdout + check.stderr).toBe(0);
   });
 
+  it('the numbered chapters of an arc42 document are no records, and a record folder beside them still is', () => {
+    const chapter = (t: string) => `[[section-${t}]]\n== ${t}\n\nA chapter of the architecture document.\n`;
+    const repo = makeRepo();
+    repo.commit('arc42', {
+      'docs/architecture/arc42.adoc': '= Lantern architecture\n\ninclude::01_introduction_and_goals.adoc[]\n',
+      'docs/architecture/01_introduction_and_goals.adoc': chapter('Introduction and Goals'),
+      'docs/architecture/04_solution_strategy.adoc': chapter('Solution Strategy'),
+      'docs/architecture/09_architecture_decisions.adoc': chapter('Architecture Decisions'),
+      'docs/architecture/12_glossary.adoc': chapter('Glossary'),
+      'docs/adr/0001-choose-a-ticket-queue.adoc': LANTERN['docs/adr/0001-choose-a-ticket-queue.adoc'],
+      'docs/adr/03-context-and-scope-of-billing.adoc': '= 3. Context and scope of billing\n:status: Proposed\n\n== Decision\n\nBilling stays out of Lantern.\n',
+    });
+    const list = cli(repo.dir, 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toBe(NOTICE);
+    expect(list.stdout).toMatch(/ADR-0001\s+decision\s+accepted\s+Choose a ticket queue/);
+    expect(list.stdout).toMatch(/ADR-03\s+decision\s+proposed\s+Context and scope of billing/);
+    expect(list.stdout).not.toMatch(/Glossary|Solution Strategy|Lantern architecture/);
+  });
+
   it('a record written with a :status: attribute gets one more written so', () => {
     const shape = learnAdocShape(LANTERN['docs/adr/0001-choose-a-ticket-queue.adoc'])!;
     expect(renderAdoc(shape, { number: '0007', title: 'Cap the queue at ten thousand', status: 'Proposed', date: '2025-08-01', context: 'Memory ran out once.' })).toBe(

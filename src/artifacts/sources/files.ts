@@ -19,6 +19,33 @@ const ZERO_TEMPLATE = /^0+[-_ .](?:.*[-_ .])?templates?(?:[-_ .].*)?$/i;
  */
 const NAMED_TEMPLATE = /^(?!\d)(?:template(?:[-_ .].*)?|.*[-_ .]template)$/i;
 
+/**
+ * A chapter of an arc42 architecture document (`01_introduction_and_goals.adoc`,
+ * `09_architecture_decisions.md`) or the document itself (`arc42.adoc`): numbered like records
+ * and kept in a folder named `architecture`, but chapters of one document, not records (DEC-128).
+ */
+const ARC42_CHAPTERS: readonly RegExp[] = [
+  /introduction[-_ ]and[-_ ]goals/,
+  /architecture[-_ ]constraints/,
+  /(?:system[-_ ])?scope[-_ ]and[-_ ]context|context[-_ ]and[-_ ]scope/,
+  /solution[-_ ]strategy/,
+  /building[-_ ]block[-_ ]view/,
+  /runtime[-_ ]view/,
+  /deployment[-_ ]view/,
+  /(?:cross[-_ ]?cutting[-_ ])?concepts/,
+  /(?:architecture|design)[-_ ]decisions/,
+  /quality[-_ ](?:requirements|scenarios)/,
+  /technical[-_ ]risks|risks(?:[-_ ]and[-_ ]technical[-_ ]debt)?/,
+  /glossary/,
+];
+/** Whether a file name (no extension) is an arc42 chapter under its own number, or the document itself. */
+function isArc42Chapter(stem: string): boolean {
+  if (/^arc42(?:$|[-_ .])/i.test(stem)) return true;
+  const m = /^0?(\d{1,2})[-_ ](.+)$/.exec(stem.toLowerCase());
+  const re = m ? ARC42_CHAPTERS[Number(m[1]) - 1] : undefined;
+  return !!re && new RegExp(`^(?:${re.source})$`).test(m![2]!);
+}
+
 /** Whether a file in a decision-record folder is a record: markdown, reStructuredText or AsciiDoc, not a README, index or template. */
 export function isAdrFile(p: string): boolean {
   const base = p.slice(p.lastIndexOf('/') + 1);
@@ -29,7 +56,7 @@ export function isAdrFile(p: string): boolean {
   // (2022-02-10-code-coverage/codecov.md), not a record
   const slash = p.lastIndexOf('/');
   if (slash > 0 && RECORD_NAMED.test(p.slice(p.lastIndexOf('/', slash - 1) + 1, slash)) && !RECORD_NAMED.test(m[1]!)) return false;
-  return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!) && !NAMED_TEMPLATE.test(m[1]!);
+  return !NOT_RECORDS.has(m[1]!.toLowerCase()) && !ZERO_TEMPLATE.test(m[1]!) && !NAMED_TEMPLATE.test(m[1]!) && !isArc42Chapter(m[1]!);
 }
 
 /**

@@ -18,7 +18,7 @@ export function appendToBlockSeq(orig: string, seq: unknown, item: unknown): str
   if (/\S/.test(lead)) return undefined;
   // the nested lists follow the file's own habit: indented under their key, or flush with it
   const indentSeq = nestedSeqIndented(orig) ?? true;
-  const body = stringify(item, { lineWidth: 0, indentSeq, flowCollectionPadding: false }).replace(/\n$/, '');
+  const body = stringify(item, { lineWidth: 0, indent: indentStep(orig), indentSeq, flowCollectionPadding: false }).replace(/\n$/, '');
   const lines = body.split('\n').map((l, i) => (i === 0 ? `${lead}- ${l}` : `${lead}  ${l}`));
   // the sequence ends at its last item's text; comments and blank lines after it stay after
   let at = end;
@@ -38,6 +38,25 @@ function nestedSeqIndented(orig: string): boolean | undefined {
     if (dash && keyCol > 0) return dash[1]!.length > keyCol;
   }
   return undefined;
+}
+
+/**
+ * How many spaces the file nests by: the most common step from a `key:` line to the deeper
+ * line under it (CumulusCI's .pre-commit-config.yaml nests by 4, with prettier's tabWidth 4:
+ * an entry nested by 2 would be rewritten by the team's own formatter). 2 when nothing nests.
+ */
+function indentStep(orig: string): number {
+  const lines = orig.split(/\r?\n/).filter((l) => l.trim() && !/^\s*#/.test(l));
+  const counts = new Map<number, number>();
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!/^(\s*)(?:-\s+)?[\w.-]+:\s*$/.test(lines[i]!)) continue;
+    const keyCol = lines[i]!.search(/[\w.]/);
+    const step = lines[i + 1]!.search(/\S/) - keyCol;
+    if (step >= 1 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  let best = 2;
+  for (const [step, n] of counts) if (n > (counts.get(best) ?? 0)) best = step;
+  return best;
 }
 
 /**
@@ -62,7 +81,7 @@ export function appendToBlockMap(orig: string, map: unknown, key: string, value:
   const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
   const lead = orig.slice(lineStart, start);
   if (/\S/.test(lead)) return undefined;
-  const body = stringify({ [key]: value }, { lineWidth: 0, indentSeq: nestedSeqIndented(orig) ?? true, flowCollectionPadding: false }).replace(/\n$/, '');
+  const body = stringify({ [key]: value }, { lineWidth: 0, indent: indentStep(orig), indentSeq: nestedSeqIndented(orig) ?? true, flowCollectionPadding: false }).replace(/\n$/, '');
   let at = end;
   while (at > start && /\s/.test(orig[at - 1]!)) at--;
   const eol = orig.includes('\r\n') ? '\r\n' : '\n';

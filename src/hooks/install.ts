@@ -224,7 +224,8 @@ async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, unins
       .split(/(?<=\n)/)
       .filter((l) => !l.includes(HOOK_MARKER))
       .join('');
-    if (kept.trim() === '') await unlink(file);
+    // a file git-ctx created holds nothing else (husky 5–8's header was git-ctx's too)
+    if (kept.trim() === '' || kept === HUSKY_V5_HEAD) await unlink(file);
     else await writeAtomic(file, kept, 0o755);
     return { ...base, action: 'husky-line-removed' };
   }

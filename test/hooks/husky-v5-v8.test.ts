@@ -50,5 +50,7 @@ describe('hooks install under husky v5–v8', () => {
     const file = path.join(repo.dir, '.husky/pre-commit');
     expect(readFileSync(file, 'utf8')).toBe(`#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\n${HUSKY_LINE}\n`);
     expect(lstatSync(file).mode & 0o111).toBe(0o111);
+    expect(install(repo, '--uninstall')).toMatchObject({ action: 'husky-line-removed' });
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { CtxError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { containedPath, workTreeOf } from '../util/contained.js';
 import { withLock, type LockOptions } from '../git/lock.js';
+import { eolOf, indentUnit, lineStartAt, nextLineStart, readsBackAs, regionEnd, splice, trailingComment } from '../util/yaml-edit.js';
 import { splitFrontmatter } from './parse.js';
 import { parseYamlStrings } from './yaml-doc.js';
 
@@ -133,56 +134,6 @@ function applyToData(data: Record<string, unknown>, op: Op): Record<string, unkn
   return root;
 }
 
-/** Line helpers over one string; offsets are UTF-16 indices, like yaml's ranges. */
-const lineStartAt = (s: string, pos: number) => s.lastIndexOf('\n', pos - 1) + 1;
-function nextLineStart(s: string, pos: number): number {
-  const nl = s.indexOf('\n', pos);
-  return nl < 0 ? s.length : nl + 1;
-}
-
-/**
- * The end of a key's region: its value's lines, without trailing blank lines and without
- * trailing comment lines indented at or left of the key (those introduce the next key).
- */
-function trimRegionEnd(src: string, keyLineEnd: number, end: number, keyCol: number): number {
-  let e = end;
-  while (e > keyLineEnd) {
-    const ls = lineStartAt(src, e - 1 >= 0 && src[e - 1] === '\n' ? e - 1 : e);
-    const line = src.slice(ls, e).replace(/\r?\n$/, '');
-    const trimmed = line.trimStart();
-    const col = line.length - trimmed.length;
-    if (trimmed === '' || (trimmed.startsWith('#') && col <= keyCol)) e = ls;
-    else break;
-  }
-  return e;
-}
-
-/** The trailing comment on a line (with the whitespace before it), quote-aware: `a: "x # y"  # z` → `  # z`. */
-function trailingComment(line: string, from: number): string {
-  let q: '"' | "'" | undefined;
-  for (let i = from; i < line.length; i++) {
-    const c = line[i];
-    if (q === '"') {
-      if (c === '\\') i++;
-      else if (c === '"') q = undefined;
-    } else if (q === "'") {
-      if (c === "'") {
-        if (line[i + 1] === "'") i++;
-        else q = undefined;
-      }
-    } else if (c === '"' || c === "'") {
-      // a quote only opens a scalar at its start, not inside a plain scalar like it's
-      const prev = line[i - 1];
-      if (prev === undefined || /[\s:[{,]/.test(prev)) q = c;
-    } else if (c === '#' && (line[i - 1] === ' ' || line[i - 1] === '\t')) {
-      let ws = i;
-      while (ws > from && (line[ws - 1] === ' ' || line[ws - 1] === '\t')) ws--;
-      return line.slice(ws).replace(/\r$/, '');
-    }
-  }
-  return '';
-}
-
 interface Style {
   /** the replaced value was a flow (or block) collection: keep that */
   flow?: boolean;
@@ -263,7 +214,7 @@ function regionsOf(ctx: Ctx, map: YAMLMap, end: number): Region[] {
     const start = lineStartAt(src, starts[i]!);
     const keyLineEnd = nextLineStart(src, starts[i]!);
     const rawEnd = i + 1 < starts.length ? lineStartAt(src, starts[i + 1]!) : end;
-    return { pair, start, keyLineEnd, end: trimRegionEnd(src, keyLineEnd, rawEnd, starts[i]! - start), col: starts[i]! - start };
+    return { pair, start, keyLineEnd, end: regionEnd(src, keyLineEnd, rawEnd, starts[i]! - start), col: starts[i]! - start };
   });
 }
 
@@ -285,14 +236,14 @@ function editMap(ctx: Ctx, map: YAMLMap | null, mapEnd: number, appendAt: number
   const { src, eol, unit } = ctx;
   const regions = map ? regionsOf(ctx, map, mapEnd) : [];
   const hit = regions.find((r) => keyOf(r.pair) === segs[0]);
-  const splice = (from: number, to: number, text: string) => src.slice(0, from) + text + src.slice(to);
+  const edit = (from: number, to: number, text: string) => splice(src, from, to, text);
 
   if (!hit) {
     if (op.remove) return src;
     const at = appendAt;
     const col = regions.length ? ' '.repeat(regions[0]!.col) : indent;
     const lead = at > 0 && src[at - 1] !== '\n' ? eol : '';
-    return splice(at, at, lead + renderPair(renderKey(segs[0]!), nest(segs.slice(1), op.value), col, unit, eol, {}, ''));
+    return edit(at, at, lead + renderPair(renderKey(segs[0]!), nest(segs.slice(1), op.value), col, unit, eol, {}, ''));
   }
 
   const { pair } = hit;
@@ -304,7 +255,7 @@ function editMap(ctx: Ctx, map: YAMLMap | null, mapEnd: number, appendAt: number
   const comment = trailingComment(keyLine, keyNode.range![1] - hit.start);
 
   if (segs.length === 1) {
-    if (op.remove) return splice(hit.start, hit.end, '');
+    if (op.remove) return edit(hit.start, hit.end, '');
     const current = value ? (value as unknown as { toJSON(): unknown }).toJSON() : null;
     if (deepEqual(readBackForm(current ?? null), readBackForm(op.value))) return src;
     const items = value && isSeq(value) ? replaceItems(src, value, op.value) : undefined;
@@ -315,11 +266,11 @@ function editMap(ctx: Ctx, map: YAMLMap | null, mapEnd: number, appendAt: number
       style.padding = flowPadding(src, value);
     }
     if (value && isScalar(value) && (value.type === Scalar.QUOTE_DOUBLE || value.type === Scalar.QUOTE_SINGLE)) style.quote = value.type;
-    return splice(hit.start, hit.end, renderPair(keyText, op.value, col, unit, eol, style, comment));
+    return edit(hit.start, hit.end, renderPair(keyText, op.value, col, unit, eol, style, comment));
   }
 
   if (isSeq(value)) throw new CtxError('USAGE', `cannot edit ${segs.join('.')}: ${segs[0]} is a list, not a mapping`);
-  if (op.remove && wouldEmpty(value, segs.slice(1))) return splice(hit.start, hit.end, '');
+  if (op.remove && wouldEmpty(value, segs.slice(1))) return edit(hit.start, hit.end, '');
   if (op.remove && !isMap(value)) return src;
   if (isMap(value) && !value.flow && value.items.length) {
     return editMap(ctx, value, hit.end, regionsOf(ctx, value, hit.end).at(-1)!.end, col + unit, segs.slice(1), op);
@@ -329,7 +280,7 @@ function editMap(ctx: Ctx, map: YAMLMap | null, mapEnd: number, appendAt: number
   const base = isMap(value) ? (value.toJSON() as Record<string, unknown>) : {};
   const next = applyToData(base, { ...op, path: segs.slice(1) });
   if (deepEqual(readBackForm(base), next) && isMap(value)) return src;
-  return splice(hit.start, hit.end, renderPair(keyText, next, col, unit, eol, isMap(value) ? { flow: value.flow, padding: flowPadding(src, value) } : {}, comment));
+  return edit(hit.start, hit.end, renderPair(keyText, next, col, unit, eol, isMap(value) ? { flow: value.flow, padding: flowPadding(src, value) } : {}, comment));
 }
 
 /**
@@ -349,7 +300,7 @@ function replaceItems(src: string, seq: YAMLSeq, next: unknown): string | undefi
     edits.push({ from: item.range[0], to: item.range[1], text: scalarText(want, item.type, !!seq.flow) });
   }
   let out = src;
-  for (const e of edits.reverse()) out = out.slice(0, e.from) + e.text + out.slice(e.to);
+  for (const e of edits.reverse()) out = splice(out, e.from, e.to, e.text);
   return out;
 }
 
@@ -361,12 +312,6 @@ function scalarText(v: string, type: Scalar.Type | undefined, inFlow: boolean): 
   return plain === v && !(inFlow && /[,[\]{}]/.test(v)) ? v : JSON.stringify(v);
 }
 
-/** The indentation unit used by nested entries in this YAML (2 when there are none). */
-function indentUnit(yaml: string): string {
-  const m = /^(?:[^\s#][^\n]*)\n((?: )+)[^\s#]/m.exec(yaml);
-  return m ? m[1]! : '  ';
-}
-
 function yamlError(doc: ReturnType<typeof parseYamlStrings>['doc'], yamlLine: number, file?: string): CtxError {
   const e = doc.errors[0]!;
   const line = (e.linePos?.[0]?.line ?? 1) + yamlLine - 1;
@@ -375,8 +320,7 @@ function yamlError(doc: ReturnType<typeof parseYamlStrings>['doc'], yamlLine: nu
 
 function applyOp(text: string, op: Op, file?: string): string {
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
-  const firstNl = text.indexOf('\n');
-  const eol = firstNl > 0 && text[firstNl - 1] === '\r' ? '\r\n' : '\n';
+  const eol = eolOf(text, 'first-line');
   let split = splitFrontmatter(text);
   if (!split.hasFrontmatter) {
     if (/^---[ \t]*\r?$/m.test(text.slice(bom.length).split('\n')[0] ?? '')) {
@@ -399,9 +343,7 @@ function applyOp(text: string, op: Op, file?: string): string {
 
   // Self-check: the new YAML must parse and mean exactly the old data with this one change.
   // A bug in the line arithmetic then fails loudly instead of corrupting a committed file.
-  const re = parseYamlStrings(edited).doc;
-  const after = (re.toJS() ?? {}) as Record<string, unknown>;
-  if (re.errors.length || !deepEqual(after, applyToData(before, op))) {
+  if (!readsBackAs(edited, applyToData(before, op), { parse: (t) => parseYamlStrings(t).doc, empty: {} })) {
     throw new CtxError('PARSE', `internal error: editing ${op.path.join('.')} would change other frontmatter; file left unchanged`, { file, line: split.yamlLine, hint: 'please report this with the file' });
   }
   return text.slice(0, split.yamlStart) + edited + text.slice(split.yamlEnd);

@@ -1,5 +1,39 @@
 // @spec SPEC-HOOK-001
-import { isMap, isSeq, parseDocument, stringify, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isSeq, stringify, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
+import { eolOf, indentUnit, insertLinesAfter, lineLead, lineStartAt, nestedSeqIndented, readsBackAs, removeLines, textEnd } from '../util/yaml-edit.js';
+
+// A hook manager's configuration edited through the shared text editor (util/yaml-edit.ts,
+// DEC-125); what stays here is how a new entry is written: as the managers' documentation
+// writes it, nested lists following the file's own habit.
+
+/**
+ * One value as YAML lines, nested lists indented under their key or flush with it as the file
+ * writes them, nested by the file's own unit: a file nested by 4 (CumulusCI's, formatted by
+ * prettier with tabWidth 4) got an entry nested by 2, which the team's formatter would rewrite.
+ */
+function renderLines(orig: string, value: unknown): string[] {
+  const indentSeq = nestedSeqIndented(orig) ?? true;
+  return stringify(value, { lineWidth: 0, indent: nestingStep(orig), indentSeq, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
+}
+
+/**
+ * How deep the file nests inside its entries: the most common step from a nested `key:` line
+ * to the deeper line under it (`hooks:` ⏎ `    - id:`). Top-level keys are left out, since
+ * where a top-level list starts (`repos:` ⏎ `    - repo:`) is the placement `lead` keeps, not
+ * the nesting; without nested keys, the file's indentation unit.
+ */
+function nestingStep(orig: string): number {
+  const lines = orig.split(/\r?\n/).filter((l) => l.trim() && !/^\s*#/.test(l));
+  const counts = new Map<number, number>();
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!/^\s+(?:-\s+)?[\w.-]+:\s*$/.test(lines[i]!)) continue;
+    const step = lines[i + 1]!.search(/\S/) - lines[i]!.search(/[\w.]/);
+    if (step >= 2 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  let best: number | undefined;
+  for (const [step, n] of counts) if (best === undefined || n > counts.get(best)!) best = step;
+  return best ?? Math.max(2, indentUnit(orig).length);
+}
 
 /**
  * A team's hook configuration as it was written plus one item at the end of a block
@@ -13,50 +47,11 @@ export function appendToBlockSeq(orig: string, seq: unknown, item: unknown): str
   if (!isSeq(seq) || (seq as YAMLSeq).flow || !seq.items.length || !seq.range) return undefined;
   const [start, end] = seq.range;
   if (orig[start] !== '-') return undefined;
-  const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
-  const lead = orig.slice(lineStart, start);
-  if (/\S/.test(lead)) return undefined;
-  // the nested lists follow the file's own habit: indented under their key, or flush with it
-  const indentSeq = nestedSeqIndented(orig) ?? true;
-  const body = stringify(item, { lineWidth: 0, indent: indentStep(orig), indentSeq, flowCollectionPadding: false }).replace(/\n$/, '');
-  const lines = body.split('\n').map((l, i) => (i === 0 ? `${lead}- ${l}` : `${lead}  ${l}`));
+  const lead = lineLead(orig, start);
+  if (lead === undefined) return undefined;
+  const lines = renderLines(orig, item).map((l, i) => (i === 0 ? `${lead}- ${l}` : `${lead}  ${l}`));
   // the sequence ends at its last item's text; comments and blank lines after it stay after
-  let at = end;
-  while (at > start && /\s/.test(orig[at - 1]!)) at--;
-  const eol = orig.includes('\r\n') ? '\r\n' : '\n';
-  return `${orig.slice(0, at)}${eol}${lines.join(eol)}${orig.slice(at)}`;
-}
-
-/** Whether the file writes a nested list's dashes deeper than its key (`hooks:` ⏎ `  - id:`); undefined when it has none. */
-function nestedSeqIndented(orig: string): boolean | undefined {
-  const lines = orig.split(/\r?\n/);
-  for (let i = 0; i + 1 < lines.length; i++) {
-    const key = /^(\s*)(?:-\s+)?[\w.-]+:\s*$/.exec(lines[i]!);
-    if (!key) continue;
-    const keyCol = lines[i]!.search(/[\w.]/);
-    const dash = /^(\s*)-\s/.exec(lines[i + 1]!);
-    if (dash && keyCol > 0) return dash[1]!.length > keyCol;
-  }
-  return undefined;
-}
-
-/**
- * How many spaces the file nests by: the most common step from a `key:` line to the deeper
- * line under it (CumulusCI's .pre-commit-config.yaml nests by 4, with prettier's tabWidth 4:
- * an entry nested by 2 would be rewritten by the team's own formatter). 2 when nothing nests.
- */
-function indentStep(orig: string): number {
-  const lines = orig.split(/\r?\n/).filter((l) => l.trim() && !/^\s*#/.test(l));
-  const counts = new Map<number, number>();
-  for (let i = 0; i + 1 < lines.length; i++) {
-    if (!/^(\s*)(?:-\s+)?[\w.-]+:\s*$/.test(lines[i]!)) continue;
-    const keyCol = lines[i]!.search(/[\w.]/);
-    const step = lines[i + 1]!.search(/\S/) - keyCol;
-    if (step >= 1 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
-  }
-  let best = 2;
-  for (const [step, n] of counts) if (n > (counts.get(best) ?? 0)) best = step;
-  return best;
+  return insertLinesAfter(orig, textEnd(orig, start, end), lines, eolOf(orig, 'any-line'));
 }
 
 /**
@@ -66,39 +61,27 @@ function indentStep(orig: string): number {
 export function removeBlockSeqItem(orig: string, item: { range?: [number, number, number] | null }): string | undefined {
   if (!item.range) return undefined;
   const [start, end] = item.range;
-  const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
+  const lineStart = lineStartAt(orig, start);
   if (!/^\s*-\s+$/.test(orig.slice(lineStart, start))) return undefined;
-  let stop = end;
-  while (stop > start && /\s/.test(orig[stop - 1]!)) stop--;
-  const nl = orig.indexOf('\n', stop);
-  return orig.slice(0, lineStart) + (nl < 0 ? '' : orig.slice(nl + 1));
+  return removeLines(orig, lineStart, textEnd(orig, start, end));
 }
 
 /** One `key: value` entry added at the end of a block mapping as text, indented as its keys are (see appendToBlockSeq). */
 export function appendToBlockMap(orig: string, map: unknown, key: string, value: unknown): string | undefined {
   if (!isMap(map) || (map as YAMLMap).flow || !map.items.length || !map.range) return undefined;
   const [start, end] = map.range;
-  const lineStart = orig.lastIndexOf('\n', start - 1) + 1;
-  const lead = orig.slice(lineStart, start);
-  if (/\S/.test(lead)) return undefined;
-  const body = stringify({ [key]: value }, { lineWidth: 0, indent: indentStep(orig), indentSeq: nestedSeqIndented(orig) ?? true, flowCollectionPadding: false }).replace(/\n$/, '');
-  let at = end;
-  while (at > start && /\s/.test(orig[at - 1]!)) at--;
-  const eol = orig.includes('\r\n') ? '\r\n' : '\n';
-  return `${orig.slice(0, at)}${eol}${body.split('\n').map((l) => lead + l).join(eol)}${orig.slice(at)}`;
+  const lead = lineLead(orig, start);
+  if (lead === undefined) return undefined;
+  const lines = renderLines(orig, { [key]: value }).map((l) => lead + l);
+  return insertLinesAfter(orig, textEnd(orig, start, end), lines, eolOf(orig, 'any-line'));
 }
 
 /** A block mapping's entry taken out as text (its key's line to its value's last line); undefined when not on lines of its own. */
 export function removeBlockMapPair(orig: string, pair: { key: unknown; value: unknown }): string | undefined {
   const k = (pair.key as { range?: [number, number, number] | null }).range;
   const v = (pair.value as { range?: [number, number, number] | null } | null)?.range;
-  if (!k || !v) return undefined;
-  const lineStart = orig.lastIndexOf('\n', k[0] - 1) + 1;
-  if (/\S/.test(orig.slice(lineStart, k[0]))) return undefined;
-  let stop = v[1];
-  while (stop > k[0] && /\s/.test(orig[stop - 1]!)) stop--;
-  const nl = orig.indexOf('\n', stop);
-  return orig.slice(0, lineStart) + (nl < 0 ? '' : orig.slice(nl + 1));
+  if (!k || !v || lineLead(orig, k[0]) === undefined) return undefined;
+  return removeLines(orig, lineStartAt(orig, k[0]), textEnd(orig, k[0], v[1]));
 }
 
 /**
@@ -107,8 +90,5 @@ export function removeBlockMapPair(orig: string, pair: { key: unknown; value: un
  * layout the text edits did not foresee), and the caller serialises the document instead.
  */
 export function sameDocument(text: string | undefined, doc: Document): string | undefined {
-  if (text === undefined) return undefined;
-  const read = parseDocument(text);
-  if (read.errors.length) return undefined;
-  return JSON.stringify(read.toJS()) === JSON.stringify(doc.toJS()) ? text : undefined;
+  return text !== undefined && readsBackAs(text, doc.toJS()) ? text : undefined;
 }

@@ -83,6 +83,8 @@ function answeredAgain(rejected: Artifact, ids: readonly string[], set: Artifact
 }
 /** The share of a rejected record's title words a record in force writes to ask its question again. */
 const REASKED = 0.5;
+/** What never answers for a place: the record about how decisions are recorded governs the records folder (DEC-084); the identity record describes the project (DEC-086). */
+const neverAtPlace = (a: Artifact): boolean => isMetaArtifact(a) || a.type === 'identity';
 /** Bytes of code read at a place for passive extraction. */
 const MAX_PLACE_BYTES = 200_000;
 /**
@@ -246,7 +248,13 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
   const evidence = bestEvidence(lanes, new Set(band.map(([id]) => id)), question, lookup);
   const shown = band.filter(([id]) => set.byId.has(id) && passesFilters(set.byId.get(id)!, set, filters));
   const relevance = calibrate(band.map(([id, f]) => ({ id, score: f.score })), evidence);
-  for (const [id, r] of calibrate(shown.map(([id, f]) => ({ id, score: f.score })), evidence)) relevance.set(id, r);
+  // for a place, what can answer is judged beside itself: the record about how decisions are
+  // recorded and the identity record are never its answers, and their match no measure of the
+  // others' (a meta record met in two distinctive words had lent its evidence to a record met
+  // only in the project's name and its folder words, trials28) @decision DEC-127
+  const answers = question ? shown : shown.filter(([id]) => !neverAtPlace(set.byId.get(id)!));
+  const answersEvidence = answers.length === shown.length ? evidence : bestEvidence(lanes, new Set(answers.map(([id]) => id)), question, lookup);
+  for (const [id, r] of calibrate(answers.map(([id, f]) => ({ id, score: f.score })), answersEvidence)) relevance.set(id, r);
   const meaningAlone = meaningOnlyEvidence(lanes, new Set(band.map(([id]) => id)), question, lookup);
   let fusedCount = 0;
   for (const [id, f] of band) {
@@ -268,7 +276,7 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     if (fusedCount >= caps.fused) break;
     // the record about how decisions are recorded governs the records folder, not this code
     // (DEC-084); the identity record describes the project, and every bundle carries it (DEC-086)
-    if (!question && (isMetaArtifact(set.byId.get(id)!) || set.byId.get(id)!.type === 'identity')) {
+    if (!question && neverAtPlace(set.byId.get(id)!)) {
       if (weak.length < caps.fused) weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
       continue;
     }

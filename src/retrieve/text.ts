@@ -1,5 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
+import { joinPhrasal } from './phrasal.js';
+
 /**
  * Terms as retrieval compares them: identifiers split on camelCase, snake_case, kebab-case
  * and dots, lower-cased, stop words dropped, lightly stemmed. Records and code go through
@@ -169,7 +171,7 @@ function britishToAmerican(w: string): string {
 /** Terms of a text, in order, repeats kept (term frequency matters). */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const w of splitWords(text)) {
+  for (const w of joinPhrasal(splitWords(text))) {
     if (w.length < 2 || STOP.has(w) || w.length > 40) continue;
     out.push(stem(w));
   }

@@ -1,5 +1,6 @@
 // @spec SPEC-SEMANTIC-001
 
+import { joinPhrasal } from '../retrieve/phrasal.js';
 import { ASCII_WORD_BREAK, splitWords } from '../retrieve/text.js';
 import { loadWordTable, type WordTable } from './word-table.js';
 
@@ -101,7 +102,7 @@ export class DefaultEmbedder implements Embedder {
     const dims = t.dims;
     const out = new Float32Array(dims);
     let n = 0;
-    for (const w of splitWords(text, ASCII_WORD_BREAK)) {
+    for (const w of joinPhrasal(splitWords(text, ASCII_WORD_BREAK), (c) => this.row(c) !== undefined)) {
       if (w.length < 2 || w.length > 40) continue;
       const r = this.row(w);
       if (r === undefined) continue;

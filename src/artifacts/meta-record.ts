@@ -32,6 +32,8 @@ export function isMetaRecord(a: Pick<Artifact, 'title'>, text: string): boolean 
   const t = norm(a.title ?? '');
   if (/^(?:record|recording|use|using|adopt|adopting|document|documenting|keep|keeping|write|writing|introduce|introducing)\s+(?:of\s+)?(?:the\s+)?(?:markdown\s+|lightweight\s+|any\s+)*(?:architecture|architectural|design|technical)?\s*decisions?(?:\s+records?)?(?:\s*\((?:adrs?|madr)\))?(?:\s+(?:in|for)\s+this\s+(?:project|repository|repo))?$/.test(t)) return true;
   if (/^(?:use|using|adopt)\s+(?:adrs?|madr)(?:\s+\d+(?:\.\d+)*)?$/.test(t)) return true;
+  // a tool chosen to keep them: "Use Log4brains to manage the ADRs", "Use adr-tools for architecture decisions"
+  if (/^(?:use|using|adopt|adopting|introduce)\s+\S+(?:\s+\S+)?\s+(?:to|for)\s+(?:(?:manage|managing|write|writing|record|recording|keep|keeping|publish|publishing|document|documenting)\s+)?(?:the\s+|our\s+)?(?:adrs?|(?:(?:architecture|architectural|design)\s+)?decision\s+records?|(?:architecture|architectural)\s+decisions)$/.test(t)) return true;
   const body = plainWords(text);
   return /^we will (?:use|keep|record)\b.{0,60}\b(?:architecture|architectural) decision records?\b/.test(body) || /^chosen option: "?(?:madr|markdown (?:any |architectural )?decision records?)/.test(body);
 }

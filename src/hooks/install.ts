@@ -11,7 +11,7 @@ export const HOOK_MARKER = 'git-ctx-managed-hook';
 /** Name an existing hook is moved to when git-ctx chains it (it runs first, see hooks/pre-commit). */
 export const CHAINED_NAME = 'pre-commit.git-ctx-chained';
 /**
- * The line written into husky v9's `.husky/pre-commit` (a shared, committed file): the
+ * The line written into husky's (v5–v9) `.husky/pre-commit` (a shared, committed file): the
  * project's node_modules/.bin first, then PATH, and a one-line notice instead of a blocked
  * commit for a teammate without git-ctx. The trailing comment marks it as ours.
  */
@@ -43,11 +43,11 @@ export type InstallAction =
   | 'updated'
   /** our hook was there with the same content */
   | 'unchanged'
-  /** husky v9: added the line to .husky/pre-commit */
+  /** husky v5–v9: added the line to .husky/pre-commit */
   | 'husky-line-added'
-  /** husky v9: .husky/pre-commit already runs the hook */
+  /** husky v5–v9: .husky/pre-commit already runs the hook */
   | 'husky-line-present'
-  /** husky before v9 (or v4): the user has to add a line; nothing was written */
+  /** husky v4 (its scripts in .git/hooks, no hooks block in package.json): the user has to add a line; nothing was written */
   | 'husky-manual'
   /** hooks directory outside the repository (shared by other repositories): refused without --force */
   | 'shared-hooks-dir'
@@ -157,24 +157,29 @@ async function resolveLayout(cwd: string): Promise<RepoLayout> {
   return { top: root, gitDir: path.resolve(root, common!.trim()), hooksDir: path.resolve(root, hooks) };
 }
 
-type Husky = { version: 'v9' | 'older'; dir: string } | undefined;
+type Husky = { version: 'v9' | 'v5' | 'older'; dir: string } | undefined;
 
 /**
  * Detect husky. v9 points core.hooksPath at `.husky/_` and runs `.husky/<hook>` through
- * `.husky/_/h`; v5–v8 point it at `.husky`; v4 wrote its own scripts into .git/hooks.
- * A `.husky/` folder without a hooks path is a fresh clone before `npm install`: husky
- * will take the hooks over on install, so a hook in .git/hooks would silently stop running.
+ * `.husky/_/h`; v5–v8 point it at `.husky` and git runs `.husky/<hook>` itself; v4 wrote its
+ * own scripts into .git/hooks. In v5–v9 alike `.husky/pre-commit` is the team's committed
+ * script, which husky never rewrites (its install writes only `.husky/_`), so git-ctx adds its
+ * line there (DEC-123); only v4 leaves the user to act. A `.husky/` folder without a hooks path
+ * is a fresh clone before `npm install`: husky will take the hooks over on install, so a hook
+ * in .git/hooks would silently stop running.
  */
 function detectHusky(layout: RepoLayout, existingHook: string | undefined): Husky {
   const dir = path.join(layout.top, '.husky');
   const hooksInHusky = isInside(layout.hooksDir, dir);
-  const v4 = existingHook !== undefined && /husky/i.test(existingHook) && !existingHook.includes(HOOK_MARKER);
+  // v4's scripts live in .git/hooks; a hook under .husky/ that sources husky.sh is v5–v8's own file
+  const v4 = !hooksInHusky && existingHook !== undefined && /husky/i.test(existingHook) && !existingHook.includes(HOOK_MARKER);
   if (!hooksInHusky && !existsSync(dir) && !v4) return declaredHuskyMajor(layout.top) >= 9 ? { version: 'v9', dir } : undefined;
   if (v4) return { version: 'older', dir };
   if (existsSync(path.join(dir, '_', 'h')) || path.relative(dir, layout.hooksDir) === '_') return { version: 'v9', dir };
   // before `npm install` there is no .husky/_ yet: the declared husky version decides
   if (declaredHuskyMajor(layout.top) >= 9) return { version: 'v9', dir };
-  return { version: 'older', dir };
+  // a .husky/ folder is husky 5 or later: v5–v8 when it is not v9
+  return { version: 'v5', dir };
 }
 
 /** The major version of husky declared in package.json, or NaN. */
@@ -198,7 +203,12 @@ async function installManager(cfg: ManagerConfig, layout: RepoLayout, hookText: 
   return { ...base, action, ...(edit.pending ? { pending: edit.pending } : {}), ...(edit.applied ? { applied: edit.applied } : {}) };
 }
 
-const huskyPending = 'husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once `npm install` runs husky (its prepare script) or after `npx husky`';
+const huskyPending = (v5: boolean): string =>
+  v5
+    ? 'husky is not installed in this clone yet (core.hooksPath is not .husky): the line runs once `npm install` runs husky (its prepare or postinstall script) or after `npx husky install`'
+    : 'husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once `npm install` runs husky (its prepare script) or after `npx husky`';
+/** What husky v5–v8 write at the top of a hook file they create (git runs the file itself, so it needs its interpreter line). */
+const HUSKY_V5_HEAD = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\n';
 
 async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, uninstall: boolean): Promise<InstallResult> {
   const file = path.join(husky.dir, 'pre-commit');
@@ -214,12 +224,14 @@ async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, unins
       .split(/(?<=\n)/)
       .filter((l) => !l.includes(HOOK_MARKER))
       .join('');
-    if (kept.trim() === '') await unlink(file);
+    // a file git-ctx created holds nothing else (husky 5–8's header was git-ctx's too)
+    if (kept.trim() === '' || kept === HUSKY_V5_HEAD) await unlink(file);
     else await writeAtomic(file, kept, 0o755);
     return { ...base, action: 'husky-line-removed' };
   }
   if (husky.version === 'older') return { ...base, action: 'husky-manual', manager: 'husky', line: SHARED_LINE };
-  const pending = path.relative(husky.dir, layout.hooksDir) === '_' ? undefined : huskyPending;
+  const v5 = husky.version === 'v5';
+  const pending = path.relative(husky.dir, layout.hooksDir) === (v5 ? '' : '_') ? undefined : huskyPending(v5);
   const withManager = { ...base, manager: 'husky' as const, ...(pending ? { pending } : {}) };
   if (text !== undefined && text.includes(HOOK_MARKER)) {
     const lines = text.split(/(?<=\n)/);
@@ -230,7 +242,7 @@ async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, unins
     return { ...withManager, action: 'updated' };
   }
   if (text !== undefined && RUNS_HOOK_RE.test(text)) return { ...withManager, action: 'husky-line-present' };
-  const prefix = text === undefined || text === '' || text.endsWith('\n') ? (text ?? '') : `${text}\n`;
+  const prefix = text === undefined || text === '' ? (v5 ? HUSKY_V5_HEAD : '') : text.endsWith('\n') ? text : `${text}\n`;
   await mkdir(husky.dir, { recursive: true });
   await writeAtomic(file, `${prefix}${HUSKY_LINE}\n`, 0o755);
   return { ...withManager, action: 'husky-line-added' };

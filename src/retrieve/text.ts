@@ -114,6 +114,8 @@ const ENDS: [string, number][] = [
   ['ational', 5],
   // serialization, serialize and serialized share serializ
   ['ation', 4],
+  // validator, generator, creator meet validate, generate, create (ateVerb)
+  ['ator', 4],
   ['ness', 4],
   ['ment', 4],
   ['ing', 4],
@@ -127,18 +129,41 @@ function stemOf(w: string): string {
     w = w.replace(re, rep);
     break;
   }
+  let took = '';
   for (const [suf, min] of ENDS) {
     if (w.endsWith(suf) && w.length - suf.length >= min - 1 && w.length - suf.length >= 3) {
       w = w.slice(0, -suf.length);
+      took = suf;
       // verification, classification, notification meet verify, classify, notify
       if (suf === 'ation' && w.endsWith('ific')) w = `${w.slice(0, -4)}ify`;
       // limitt → limit, stopp → stop
-      if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+      if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) {
+        w = w.slice(0, -1);
+        took = '';
+      }
       break;
     }
   }
+  w = ateVerb(w, took);
   if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
   return britishToAmerican(w);
+}
+
+/**
+ * A verb in -ate meets its noun in -ation and its agent in -ator: validate, validated,
+ * validating, validation and validator share `valid`; authenticate meets authentication,
+ * migrate migration, paginate pagination (trials29: "how do we authenticate" missed the
+ * "Authentication" record). `took` is the suffix already taken off: after -ed or -ing
+ * ("validat"), the `-at` left is the verb's, unless the verb ends in -at itself: after an o
+ * (float, boat) or an e (treat, repeat; create aside). A doubled consonant (formatted) was
+ * never an -ate verb. @decision DEC-115
+ */
+function ateVerb(w: string, took: string): string {
+  if (w.endsWith('ate') && w.length >= 6) w = w.slice(0, -3);
+  else if ((took === 'ed' || took === 'ing') && w.endsWith('at') && w.length >= 5 && w[w.length - 3] !== 'o' && (w[w.length - 3] !== 'e' || w.endsWith('creat'))) w = w.slice(0, -2);
+  else return w;
+  // certificate meets certify and certification (-ific, as above)
+  return w.endsWith('ific') ? `${w.slice(0, -4)}ify` : w;
 }
 
 /**

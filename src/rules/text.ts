@@ -353,20 +353,33 @@ export function withoutDiagrams(text: string): string {
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** The kept lines, headings as bold lines, blank runs folded. */
+/**
+ * The kept lines, headings as bold lines, blank runs folded. The lines under each heading lose
+ * the indentation they all share: a section written indented as a whole (cloud-carbon-footprint's
+ * "    1) Host application …" under `## Decision`) is its list, not a code block whose first line
+ * alone the final trim would pull left.
+ */
 function collect(lines: string[], heads: Heading[], keep: boolean[]): string {
   const headAt = new Map(heads.map((h) => [h.at, h]));
   const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    const shared = Math.min(...run.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+    out.push(...(Number.isFinite(shared) && shared > 0 ? run.map((l) => l.slice(Math.min(shared, /^ */.exec(l)![0].length))) : run));
+    run = [];
+  };
   for (let i = 0; i < lines.length; i++) {
     if (!keep[i]) continue;
     const h = headAt.get(i);
     if (h) {
+      flush();
       out.push('', `**${h.title.replace(/^\*\*(.*)\*\*$/, '$1')}**`);
       i += h.span - 1;
       continue;
     }
-    out.push(lines[i]!.replace(/\s+$/, ''));
+    run.push(lines[i]!.replace(/\s+$/, ''));
   }
+  flush();
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 

@@ -84,4 +84,35 @@ describe('hook manager configurations keep the team layout', () => {
     expect((await installHook({ cwd: repo.dir, uninstall: true })).action).toBe('manager-entry-removed');
     expect(readFileSync(file, 'utf8')).toBe(cfg);
   });
+
+  // trials29 (SFDO-Tooling/CumulusCI): a file that nests by 4, formatted by prettier with
+  // tabWidth 4; the entry was nested by 2, which the team's formatter would rewrite
+  it('pre-commit: a file that nests by 4 gets the entry nested by 4', async () => {
+    const cfg = [
+      'default_language_version:',
+      '    python: python3',
+      'repos:',
+      '    - repo: https://example.invalid/formatter',
+      '      rev: 24.1.0',
+      '      hooks:',
+      '          - id: format-python',
+      '    - repo: local',
+      '      hooks:',
+      '          - id: typecheck',
+      '            entry: typecheck',
+      '            language: node',
+      '            additional_dependencies:',
+      '                - typecheck',
+      '',
+    ].join('\n');
+    const repo = makeRepo({ '.pre-commit-config.yaml': cfg });
+    const file = path.join(repo.dir, '.pre-commit-config.yaml');
+    expect((await installHook({ cwd: repo.dir })).action).toBe('manager-entry-added');
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(cfg)).toBe(true);
+    expect(text.slice(cfg.length)).toMatch(/^ {4}- repo: local\n {6}hooks:\n {10}- id: git-ctx\n {12}name: /);
+    expect((parse(text) as { repos: { hooks: { id: string }[] }[] }).repos[2]!.hooks[0]!.id).toBe('git-ctx');
+    expect((await installHook({ cwd: repo.dir, uninstall: true })).action).toBe('manager-entry-removed');
+    expect(readFileSync(file, 'utf8')).toBe(cfg);
+  });
 });

@@ -69,6 +69,11 @@ describe('text', () => {
     for (const [a, b] of [['verification', 'verified'], ['classification', 'classify'], ['notifications', 'notifying'], ['specification', 'specified'], ['modification', 'modifies']] as const) expect(stem(a), a).toBe(stem(b));
     expect(stem('specific')).not.toBe(stem('specify'));
     expect(stem('application')).not.toBe(stem('apply'));
+    // a verb in -ate meets its noun in -ation and its agent in -ator, in every form; a verb in -at does not lose it
+    for (const [a, b] of [['authenticate', 'authentication'], ['validated', 'validator'], ['migrating', 'migrations'], ['created', 'creation'], ['updates', 'updating'], ['paginated', 'pagination'], ['immediately', 'immediate'], ['certificates', 'certification'], ['templating', 'templates']] as const) expect(stem(a), a).toBe(stem(b));
+    for (const [a, b] of [['formatted', 'format'], ['floating', 'float'], ['treated', 'treat'], ['repeating', 'repeat']] as const) expect(stem(a), a).toBe(stem(b));
+    expect(stem('formatted')).not.toBe(stem('form'));
+    expect(stem('treated')).not.toBe(stem('tree'));
     // words spelt -ise on both sides keep their s
     for (const w of ['promise', 'expertise', 'enterprise', 'advertised', 'otherwise', 'raise', 'noise', 'premise']) expect(stem(w), w).not.toMatch(/iz/);
     expect(terms('rateLimitWebhooks for the sender')).toEqual(['rate', 'limit', 'webhook', 'sender']);

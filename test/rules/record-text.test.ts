@@ -40,9 +40,9 @@ describe('what a record decides (ruleText)', () => {
   });
 
   it('knows the meta-records and repeated summaries', () => {
-    for (const title of ['Record architecture decisions', '1. Record Architecture Decisions', 'Use Markdown Architectural Decision Records', 'Use MADR 4.0', 'Document architecture decisions in this repository'])
+    for (const title of ['Record architecture decisions', '1. Record Architecture Decisions', 'Use Markdown Architectural Decision Records', 'Use MADR 4.0', 'Document architecture decisions in this repository', 'Use Log4brains to manage the ADRs', 'Use adr-tools for architecture decisions', 'Use pyadr to write decision records'])
       expect(isMetaRecord(adr('adr/0001-a.md', `# ${title}\n\nx\n`), 'x'), title).toBe(true);
-    for (const title of ['Record audit events', 'Use PostgreSQL', 'Decision records for pricing rules'])
+    for (const title of ['Record audit events', 'Use PostgreSQL', 'Decision records for pricing rules', 'Use Kafka to manage events', 'Use Postgres for decision records of the pricing engine', 'Use a rules engine for pricing decisions'])
       expect(isMetaRecord(adr('adr/0002-a.md', `# ${title}\n\nx\n`), 'x'), title).toBe(false);
     expect(isMetaRecord(adr('adr/0003-a.md', '# Our process\n\nx\n'), 'We will use Architecture Decision Records, as described by Michael Nygard.')).toBe(true);
     expect(summaryRepeats('Use **Y** for all.', 'We decided: use Y for all. More.')).toBe(true);

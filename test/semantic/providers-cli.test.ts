@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
@@ -86,7 +86,11 @@ describe('git ctx search with a model provider (a local OpenAI-compatible server
     expect(s.seen.map((x) => (x.body as { input: string[] }).input.length)).toEqual([1, 5]);
     expect(s.seen.every((x) => x.headers.authorization === `Bearer ${KEY}` && x.path === '/v1/embeddings')).toBe(true);
 
-    // cached by (provider, model, content): a second search sends the query only
+    // cached by (provider, model, content): a second search sends the query only. A record's
+    // stat is touched (its content unchanged) so that the first search's answer, kept when the
+    // records were older than RACY_MS (a loaded machine), is not served without any embedding
+    const touched = path.join(r.dir, '.contextia/system/rationale/DEC-CENTS.md');
+    utimesSync(touched, new Date(), new Date());
     const again = await runCliAsync(q, { cwd: r.dir, env: openai(s.url) });
     expect(again.code).toBe(0);
     expect(s.seen).toHaveLength(3);

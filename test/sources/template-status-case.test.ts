@@ -28,4 +28,19 @@ describe("a template's status placeholder in capitals", () => {
     capital.commit('records');
     expect(statusLine(capital.dir)).toBe('- Status: Proposed');
   });
+
+  // trials29 (SFDO-Tooling/CumulusCI): a frontmatter template with `status: STATUS` in a folder
+  // whose records write `status: Accepted`; the new record said `status: proposed`
+  it('a frontmatter placeholder in capitals follows the records too; a lower-case one stays lower', () => {
+    const fm = (status: string) => `---\ndate: DATE\nstatus: ${status}\n---\n\n# NUMBER. TITLE\n\n## Context\n\nWhy.\n\n## Decision\n\nWhat.\n`;
+    const rec = (n: number, status: string) => `---\ndate: 2024-0${n}-01\nstatus: ${status}\n---\n\n# ${n}. Record ${n}\n\n## Context\n\nWhy ${n}.\n\n## Decision\n\nWhat ${n}.\n`;
+    const made = (template: string, status: string) => {
+      const repo = makeRepo({ '.adr-dir': 'docs/decisions\n', 'docs/decisions/templates/template.md': template, 'docs/decisions/0001-record-one.md': rec(1, status), 'docs/decisions/0002-record-two.md': rec(2, status) });
+      repo.commit('records');
+      return /^status: .*$/m.exec(runCli(['new', 'decision', 'Cache the catalogue', '--dry-run'], { cwd: repo.dir }).stdout)?.[0];
+    };
+    expect(made(fm('STATUS'), 'Accepted')).toBe('status: Proposed');
+    expect(made(fm('STATUS'), 'accepted')).toBe('status: proposed');
+    expect(made(fm('"{proposed | accepted}"'), 'Accepted')).toBe('status: proposed');
+  });
 });

@@ -1,7 +1,8 @@
 // @spec SPEC-SOURCES-001
 
 import path from 'node:path';
-import { loadYamlStrings, splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult } from '../parse.js';
+import { splitFrontmatter, MAX_ARTIFACT_BYTES, type ParseResult } from '../parse.js';
+import { loadRecordFrontmatter } from './lenient-frontmatter.js';
 import type { Artifact, LoadProblem } from '../types.js';
 import { gitBlobHash } from '../../util/hash.js';
 import { setExtra, type SourceExtra } from './extra.js';
@@ -108,7 +109,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   if (!rst && !adoc) {
     const split = splitFrontmatter(text);
     if (split.hasFrontmatter) {
-      const loaded = loadYamlStrings(split.yaml);
+      const { load: loaded, quoted } = loadRecordFrontmatter(split.yaml);
+      for (const q of quoted) problems.push({ file, line: split.yamlLine - 1 + q.line, rule: 'frontmatter-unquoted-value', message: `\`${q.key}: ${q.value}\`: a YAML value cannot start with ${q.value[0]}, so the frontmatter does not parse as written; read as the text ${JSON.stringify(q.value)} (quote it to make it valid YAML)` });
       if (loaded.ok && loaded.data && typeof loaded.data === 'object' && !Array.isArray(loaded.data)) {
         data = unbraceValues(loaded.data as Record<string, unknown>);
         const lines = split.yaml.split('\n');

@@ -324,6 +324,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       // the number of the chosen option ("(#2) Use separate services …") points into the options
       // listed elsewhere in the record: the summary says what was chosen without it
       .replace(/^\((?:#|option\s*)\d+[a-z]?\)\s*(?=\S)/i, '')
+      // a dash-led section ("— Adding feature to store …", cloud-carbon-footprint) writes the dash as a bullet
+      .replace(/^[\u2013\u2014]\s+(?=\S)/, '')
       .replace(TEMPLATE_BECAUSE, '');
     // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary, nor the template's own prompt
     if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l)) && !TEMPLATE_PROMPT.test(s)) return s;

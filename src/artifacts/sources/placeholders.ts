@@ -8,12 +8,13 @@
  * printed as "[object Object]". Such a mapping is the value its keys spell: one key is that
  * string, several are a list. A real mapping (a key with a value) is left as it is. A key the
  * template offered and nobody filled (`consulted:` with nothing after it) says nothing: it is
- * left out rather than shown as "consulted: null".
+ * left out rather than shown as "consulted: null", and so is a value that is only an HTML
+ * comment, a template's prompt (`author: <!--@githubusername-->`, CumulusCI's template).
  */
 export function unbraceValues(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...data };
   for (const [k, v] of Object.entries(data)) {
-    if (v === null) {
+    if (v === null || (typeof v === 'string' && /^\s*<!--(?:(?!-->)[\s\S])*-->\s*$/.test(v))) {
       delete out[k];
       continue;
     }

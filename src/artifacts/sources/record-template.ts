@@ -236,6 +236,13 @@ function fillPlaceholders(line: string, f: TemplateFill): string {
   return line.replace(/\\?\{([A-Za-z]+)\\?\}/g, (m, key: string) => known[key.toLowerCase()] ?? m);
 }
 
+/**
+ * A frontmatter status as its placeholder asks (statusFor); a placeholder that says nothing of
+ * case (`status: STATUS`, CumulusCI's template, or none) follows the folder's records when they
+ * are capitalised (`status: Accepted`), else MADR's lower case.
+ */
+const frontmatterStatus = (placeholder: string, f: TemplateFill): string => (/[a-z]/.test(placeholder) || f.statusLower === false ? statusFor(placeholder, f) : f.status.toLowerCase());
+
 /** The template's frontmatter with status, date, title and a menu-order number filled. */
 function fillFrontmatter(yaml: string[], f: TemplateFill, statusElsewhere: boolean, dateElsewhere: boolean): string[] {
   const active = (k: string) => yaml.some((l) => new RegExp(`^${k}:`).test(l));
@@ -246,7 +253,7 @@ function fillFrontmatter(yaml: string[], f: TemplateFill, statusElsewhere: boole
     const [, commented, key, , , comment] = m;
     // a key the template comments out is put back only when the record has no other place for it
     if (commented && (active(key!) || (key === 'status' && statusElsewhere) || (key === 'date' && dateElsewhere) || (key !== 'status' && key !== 'date'))) return l;
-    if (key === 'status') return `status: ${f.status.toLowerCase()}${comment}`;
+    if (key === 'status') return `status: ${frontmatterStatus(m[4]!, f)}${comment}`;
     if (key === 'date') return `date: ${f.date}${comment}`;
     if (key === 'title') return `title: ${yamlScalar(f.title)}${comment}`;
     if (SITE_ORDER_KEYS.has(key!) && /^\d+$/.test(m[4]!)) return `${key}: ${Number(f.number)}${comment}`;

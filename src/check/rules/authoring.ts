@@ -1,11 +1,24 @@
 // @spec SPEC-AUTHORING-001
 
 import { artifactSetKey } from '../rule-memo.js';
+import path from 'node:path';
+import type { Artifact } from '../../artifacts/types.js';
 import type { Rule } from '../types.js';
 import { setTemplates } from '../../artifacts/sources/record-template.js';
 import { ageDays, CONFIDENCE, provenanceOf } from '../../artifacts/sources/provenance.js';
 
 type Out = Awaited<ReturnType<Rule['run']>>[number];
+
+/**
+ * How to link two records: a record read in place has no frontmatter relations to write, and
+ * a link to the other record's file in its text is read as relates_to (trials29: the advice
+ * named relations.relates_to on a plain adr-tools folder).
+ */
+function linkAdvice(on: Artifact, other: Artifact): string {
+  if (on.format !== 'adr' || other.origin !== 'repo') return '(relations.relates_to)';
+  const rel = path.posix.relative(path.posix.dirname(on.file), other.file);
+  return `(a link to ${other.id} in ${on.id}'s text, e.g. "Related: [${other.id}](${rel})")`;
+}
 
 /**
  * Check rules of authoring. The similarity code is imported when the rule runs, so the
@@ -28,7 +41,8 @@ export const AUTHORING_RULES: Rule[] = [
       // reused; 'marked': nor those kept before a pair past JUDGED_RECORDS said so
       // 'templates': a record whose decision is still its template's guidance is not compared;
       // 'setext': a setext or rst Decision heading bounds the decision part (not the first 1,500 characters)
-      return `search-judged marked templates setext\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
+      // 'link-advice': a record read in place is told to link in its text, not relations.relates_to
+      return `search-judged marked templates setext link-advice\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');
@@ -54,7 +68,7 @@ export const AUTHORING_RULES: Rule[] = [
           id: on.id,
           file: on.file,
           line: on.keyLines.title ?? on.keyLines.id ?? 1,
-          message: `${on.id} and ${other.id}${other.origin === 'global' ? ' (global)' : ''} are active and nearly the same decision (similarity ${score.similarity.toFixed(2)} ≥ ${threshold}): supersede one (git ctx supersede), deprecate one, or link them (relations.relates_to) if both stand${unjudged ? ` (judged by the pair score alone: more than ${JUDGED_RECORDS} decisions to compare with search)` : ''}`,
+          message: `${on.id} and ${other.id}${other.origin === 'global' ? ' (global)' : ''} are active and nearly the same decision (similarity ${score.similarity.toFixed(2)} ≥ ${threshold}): supersede one (git ctx supersede), deprecate one, or link them ${linkAdvice(on, other)} if both stand${unjudged ? ` (judged by the pair score alone: more than ${JUDGED_RECORDS} decisions to compare with search)` : ''}`,
         });
       }
       return out;

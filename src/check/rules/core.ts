@@ -144,6 +144,7 @@ export function impossibleDate(v: string): string | undefined {
 /** Load problems (malformed files) surface as findings under their own rule ids. */
 const loadProblems: Rule[] = [
   ['frontmatter-malformed', 'YAML frontmatter that does not parse, or is not a mapping'],
+  ['frontmatter-unquoted-value', "a decision record read in place whose frontmatter value starts with a character YAML reserves (`author: @ana`): read as the text it is"],
   ['frontmatter-missing', 'a markdown file under the artifact directory without frontmatter, or empty'],
   ['missing-field', 'a required field (id, type) is missing'],
   ['invalid-field', 'a field has the wrong shape (relations, links, scope)'],
@@ -164,7 +165,7 @@ const loadProblems: Rule[] = [
   ['source-empty', 'a git source whose folder holds no files at the pinned commit'],
 ].map(([id, description]) => ({
   id: id!,
-  severity: id === 'symlink-skipped' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'title-number-disagrees' || id === 'record-extension-missing' || id === 'supersession-disagrees' || id === 'reference-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
+  severity: id === 'symlink-skipped' || id === 'frontmatter-unquoted-value' || id === 'status-unmapped' || id === 'duplicate-number' || id === 'title-number-disagrees' || id === 'record-extension-missing' || id === 'supersession-disagrees' || id === 'reference-disagrees' || id === 'stamps-malformed' || id === 'stamps-orphaned' || id === 'provenance-malformed' ? 'warning' : 'error',
   description: description!,
   run: (ctx: CheckContext) => ctx.set.problems.filter((p) => p.rule === id).map((p) => ({ rule: p.rule, message: p.message, file: p.file, line: p.line })),
 }));

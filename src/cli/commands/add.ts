@@ -36,6 +36,7 @@ interface AddCliOptions {
   propose?: boolean;
   session?: string;
   format: 'human' | 'json';
+  json?: boolean;
 }
 
 const list = (v: string[] | undefined) => (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
@@ -179,11 +180,13 @@ export function register(program: Command): void {
     .option('--force', 'add it even when similar active decisions exist')
     .option('--dry-run', 'check and show what would be added; write nothing')
     .addOption(formatOption(['human', 'json'], 'human'))
+    .option('--json', 'shorthand for --format json')
     .addHelpText(
       'after',
       '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed; on a terminal you are asked to confirm, otherwise nothing is written unless --force. With none, the closest record is named when it scores 0.5 or more (JSON: closest); it does not block.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
     )
     .action(async (words: string[], o: AddCliOptions) => {
+      if (o.json) o.format = 'json';
       // the decision typed as the argument, as `new decision` takes its title
       if (words.length) {
         if (o.decision !== undefined) throw new CtxError('USAGE', 'the decision is given twice: as the argument and as --decision', { hint: 'keep one of them' });

@@ -6,6 +6,7 @@ import { addRepoOptions, formatOption, io, loadRepo, type RepoOptions } from '..
 
 interface ReviewOptions extends RepoOptions {
   format: 'human' | 'json';
+  json?: boolean;
 }
 
 export function register(program: Command): void {
@@ -14,8 +15,10 @@ export function register(program: Command): void {
     .argument('<id>', 'the proposed record')
     .description("Confirm a proposed record: the type's accepted status and confidence owner_confirmed, written in place (every other byte of the record stays)")
     .addOption(formatOption(['human', 'json'], 'human'))
+    .option('--json', 'shorthand for --format json')
     .addHelpText('after', '\nNothing is committed: commit the change with the code it belongs to.\nExit codes: 0 written (or already so), 2 unknown id or usage error.');
   addRepoOptions(cmd, { at: false, staged: false }).action(async (id: string, o: ReviewOptions) => {
+    if (o.json) o.format = 'json';
     const repo = await loadRepo(o);
     try {
       const r = await confirmRecord(repo.snapshot.root, repo.set, id);

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { agentVisible } from './sources/provenance.js';
-import { SITE_KEYS } from './sources/site-keys.js';
+import { isSyncKey, SITE_KEYS } from './sources/site-keys.js';
 import type { Artifact } from './types.js';
 
 /** Longest written status shown beside the mapped one: a longer one is a sentence, which the record's status line (and `show --json`) holds whole. */
@@ -25,7 +25,7 @@ export function statusText(a: Pick<Artifact, 'status' | 'statusText'> & { keyLin
  * Frontmatter as YAML text, without the stamp (an implementation detail at every depth but
  * full), with the status read as `statusText` says, and without the internal confidence
  * (DEC-054: agents treat every record alike) unless a person reads it (`withConfidence`),
- * without a read-in-place record's site navigation keys (SITE_KEYS). A
+ * without a read-in-place record's site navigation and sync keys (SITE_KEYS, isSyncKey). A
  * record that wrote no metadata (an ADR without a Status line) says so instead of printing an
  * empty object.
  */
@@ -33,7 +33,7 @@ export function metaText(a: Artifact, opts: { withStamp?: boolean; withConfidenc
   const data: Record<string, unknown> = opts.withConfidence ? { ...a.data } : { ...agentVisible(a.data) };
   if (!opts.withStamp) delete data.stamp;
   // a published record's place in the site's menu says nothing to its reader (`show --json` keeps it)
-  if (a.format === 'adr') for (const k of Object.keys(data)) if (SITE_KEYS.has(k)) delete data[k];
+  if (a.format === 'adr') for (const k of Object.keys(data)) if (SITE_KEYS.has(k) || isSyncKey(k)) delete data[k];
   const status = statusText(a);
   if (status !== undefined && status !== data.status) data.status = status;
   if (!Object.keys(data).length) return '(no metadata written in the record)';

@@ -24,6 +24,19 @@ describe('records a documentation site also publishes', () => {
     expect((JSON.parse(json.stdout) as { frontmatter: Record<string, unknown> }).frontmatter).toMatchObject({ nav_order: '45', parent: 'Decision Records' });
   });
 
+  it("show leaves out a documentation sync's keys (github_org, github_source_path…); --json keeps them", () => {
+    const repo = makeRepo();
+    repo.commit('import', {
+      'docs/adr/0003-pin-base-images.md': '---\ntitle: "ADR 0003: Pin base images by digest"\ngithub_org: example\ngithub_repo: images\ngithub_source_path: docs/adr/0003-pin-base-images.md\n---\n\n# ADR 0003: Pin base images by digest\n\n## Status\n\nAccepted\n\n## Decision\n\nEvery Dockerfile names its base image by digest.\n',
+    });
+    const show = runCli(['show', 'ADR-0003', '--depth', 'meta'], { cwd: repo.dir });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).not.toMatch(/github_/);
+    expect(show.stdout).toContain('status: accepted');
+    const json = runCli(['show', 'ADR-0003', '--json'], { cwd: repo.dir });
+    expect((JSON.parse(json.stdout) as { frontmatter: Record<string, unknown> }).frontmatter).toMatchObject({ github_org: 'example' });
+  });
+
   it('new decision keeps the site keys of the folder\'s records, the menu order taking the new number', () => {
     const repo = makeRepo();
     repo.commit('import', REPO);

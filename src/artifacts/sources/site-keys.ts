@@ -10,3 +10,10 @@ export const SITE_KEYS: ReadonlySet<string> = new Set(['layout', 'parent', 'gran
 
 /** The site keys that order the menu by a number: a new record takes its own number there. */
 export const SITE_ORDER_KEYS: ReadonlySet<string> = new Set(['nav_order', 'sidebar_position', 'weight']);
+
+/**
+ * Keys a documentation sync writes into each record it copies to a site (gardenlinux: `github_org`,
+ * `github_repo`, `github_source_path`, `github_target_path`; Docusaurus `custom_edit_url`): where
+ * the page came from, nothing about the decision. Not shown as the record's metadata.
+ */
+export const isSyncKey = (key: string): boolean => /^(?:github|gitlab|bitbucket)_/.test(key) || key === 'custom_edit_url' || key === 'edit_url';

@@ -5,7 +5,7 @@ import type { updateFrontmatter as UpdateFrontmatter } from '../artifacts/write.
 import type { writeRecordStatus as WriteRecordStatus, statusOnItsLine as StatusOnItsLine, addAfterStatusLine as AddAfterStatusLine } from '../artifacts/record-status.js';
 import type { Config } from '../config.js';
 import { CtxError } from '../errors.js';
-import { isAdoc } from '../artifacts/sources/adoc-record.js';
+import { isAdoc } from '../artifacts/sources/adoc-file.js';
 
 export interface LifecycleResult {
   id: string;

@@ -8,12 +8,7 @@
 import { learnRstShape, type RstShape } from './rst-record.js';
 import { roleOf, type Role } from './record-shape.js';
 
-/** An AsciiDoc file: `.adoc` or `.asciidoc` (`.asc` is left out: it is also a signature's name). */
-export const ADOC_FILE = /\.(?:adoc|asciidoc)$/i;
-
-export function isAdoc(file: string): boolean {
-  return ADOC_FILE.test(file);
-}
+export { ADOC_FILE, isAdoc } from './adoc-file.js';
 
 /** A record file a link names without its extension (`<<0002-cache#,…>>`): an AsciiDoc one. */
 function docTarget(target: string): string | undefined {

@@ -1,6 +1,6 @@
 // @spec SPEC-HOOK-001
 import { isMap, isSeq, stringify, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
-import { eolOf, indentUnit, insertLinesAfter, lineLead, lineStartAt, nestedSeqIndented, readsBackAs, removeLines, textEnd } from '../util/yaml-edit.js';
+import { eolOf, insertLinesAfter, lineLead, lineStartAt, nestedSeqIndented, nestingStep, readsBackAs, removeLines, textEnd } from '../util/yaml-edit.js';
 
 // A hook manager's configuration edited through the shared text editor (util/yaml-edit.ts,
 // DEC-125); what stays here is how a new entry is written: as the managers' documentation
@@ -14,25 +14,6 @@ import { eolOf, indentUnit, insertLinesAfter, lineLead, lineStartAt, nestedSeqIn
 function renderLines(orig: string, value: unknown): string[] {
   const indentSeq = nestedSeqIndented(orig) ?? true;
   return stringify(value, { lineWidth: 0, indent: nestingStep(orig), indentSeq, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
-}
-
-/**
- * How deep the file nests inside its entries: the most common step from a nested `key:` line
- * to the deeper line under it (`hooks:` ⏎ `    - id:`). Top-level keys are left out, since
- * where a top-level list starts (`repos:` ⏎ `    - repo:`) is the placement `lead` keeps, not
- * the nesting; without nested keys, the file's indentation unit.
- */
-function nestingStep(orig: string): number {
-  const lines = orig.split(/\r?\n/).filter((l) => l.trim() && !/^\s*#/.test(l));
-  const counts = new Map<number, number>();
-  for (let i = 0; i + 1 < lines.length; i++) {
-    if (!/^\s+(?:-\s+)?[\w.-]+:\s*$/.test(lines[i]!)) continue;
-    const step = lines[i + 1]!.search(/\S/) - lines[i]!.search(/[\w.]/);
-    if (step >= 2 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
-  }
-  let best: number | undefined;
-  for (const [step, n] of counts) if (best === undefined || n > counts.get(best)!) best = step;
-  return best ?? Math.max(2, indentUnit(orig).length);
 }
 
 /**

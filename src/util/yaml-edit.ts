@@ -79,6 +79,25 @@ export function nestedSeqIndented(yaml: string): boolean | undefined {
 }
 
 /**
+ * How deep the file nests inside its entries: the most common step from a nested `key:` line
+ * to the deeper line under it (`hooks:` ⏎ `    - id:`). Top-level keys are left out, since
+ * where a top-level list starts (`repos:` ⏎ `    - repo:`) is the placement `lead` keeps, not
+ * the nesting; without nested keys, the file's indentation unit.
+ */
+export function nestingStep(orig: string): number {
+  const lines = orig.split(/\r?\n/).filter((l) => l.trim() && !/^\s*#/.test(l));
+  const counts = new Map<number, number>();
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!/^\s+(?:-\s+)?[\w.-]+:\s*$/.test(lines[i]!)) continue;
+    const step = lines[i + 1]!.search(/\S/) - lines[i]!.search(/[\w.]/);
+    if (step >= 2 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  let best: number | undefined;
+  for (const [step, n] of counts) if (best === undefined || n > counts.get(best)!) best = step;
+  return best ?? Math.max(2, indentUnit(orig).length);
+}
+
+/**
  * The end of a key's region in a block mapping: its value's lines, without trailing blank
  * lines and without trailing comment lines indented at or left of the key (those introduce
  * the next key). `keyLineEnd` is where the key's line ends, `end` where the next key's begins.

@@ -7,6 +7,7 @@ import {
   lineLead,
   lineStartAt,
   nestedSeqIndented,
+  nestingStep,
   nextLineStart,
   readsBackAs,
   regionEnd,
@@ -61,6 +62,10 @@ describe('util/yaml-edit: lines located and changed in the file’s own style', 
     expect(nestedSeqIndented('repos:\n  - repo: local\n    hooks:\n      - id: x\n')).toBe(true);
     expect(nestedSeqIndented('repos:\n- repo: local\n  hooks:\n  - id: x\n')).toBe(false);
     expect(nestedSeqIndented('a: 1\n')).toBeUndefined();
+    // the step inside entries, not where a top-level list starts; the unit when nothing nests
+    expect(nestingStep('repos:\n    - repo: local\n      hooks:\n          - id: x\n')).toBe(4);
+    expect(nestingStep('repos:\n- repo: local\n  hooks:\n  - id: x\n')).toBe(2);
+    expect(nestingStep('a:\n    b: 1\n')).toBe(4);
 
     const four = 'repos:\n    - repo: local # ours\n      hooks:\n        - id: lint\n';
     const out = appendToBlockSeq(four, parseDocument(four).get('repos', true), { repo: 'x', hooks: [{ id: 'y' }] });

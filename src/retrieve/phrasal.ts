@@ -31,9 +31,9 @@ const PAIRS: Record<string, Record<string, string>> = {
 /** A verb's written forms → the verb: "logged", "logging", "logs" → log. */
 const FORMS = new Map<string, string>();
 for (const v of Object.keys(PAIRS)) {
-  const doubled = /[^aeiou][aeiou][bdglnprt]$/.test(v) ? v + v.slice(-1) : v;
-  const base = v.endsWith('e') ? v.slice(0, -1) : v;
-  for (const f of [v, `${v}s`, `${doubled}ed`, `${doubled}ing`, `${base}ed`, `${base}ing`]) FORMS.set(f, v);
+  // logged, setting (a consonant doubled after a short vowel); timed, timing (the e dropped)
+  const root = /[^aeiou][aeiou][bdglnprt]$/.test(v) ? v + v.slice(-1) : v.replace(/e$/, '');
+  for (const f of [v, `${v}s`, `${root}ed`, `${root}ing`]) FORMS.set(f, v);
 }
 for (const [f, v] of [['fell', 'fall'], ['fallen', 'fall'], ['tore', 'tear'], ['torn', 'tear']] as const) FORMS.set(f, v);
 

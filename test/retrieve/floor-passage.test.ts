@@ -41,7 +41,7 @@ function gitService() {
 }
 
 /** Short questions no record decides whose words a record says in different paragraphs. */
-const SCATTERED = ['How do we rotate and revoke tokens of remote clients?'];
+const SCATTERED = ['How do we rotate and revoke tokens of remote clients?', 'How do we rotate and revoke tokens of remote API clients?'];
 /** Short questions a record decides, its words together in one of its paragraphs, with that record. */
 const TOGETHER: [string, string][] = [
   ['Which git version does the Docker image pin?', 'ADR-0002'],

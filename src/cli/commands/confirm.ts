@@ -2,30 +2,8 @@
 
 import type { Command } from '../commander.js';
 import { confirmRecord } from '../../authoring/review.js';
-import { addRepoOptions, formatOption, io, loadRepo, type RepoOptions } from '../shared.js';
-
-interface ReviewOptions extends RepoOptions {
-  format: 'human' | 'json';
-  json?: boolean;
-}
+import { registerReview } from './review-command.js';
 
 export function register(program: Command): void {
-  const cmd = program
-    .command('confirm')
-    .argument('<id>', 'the proposed record')
-    .description("Confirm a proposed record: the type's accepted status and confidence owner_confirmed, written in place (every other byte of the record stays)")
-    .addOption(formatOption(['human', 'json'], 'human'))
-    .option('--json', 'shorthand for --format json')
-    .addHelpText('after', '\nNothing is committed: commit the change with the code it belongs to.\nExit codes: 0 written (or already so), 2 unknown id or usage error.');
-  addRepoOptions(cmd, { at: false, staged: false }).action(async (id: string, o: ReviewOptions) => {
-    if (o.json) o.format = 'json';
-    const repo = await loadRepo(o);
-    try {
-      const r = await confirmRecord(repo.snapshot.root, repo.set, id);
-      if (o.format === 'json') io().out(JSON.stringify({ version: 1, ...r }, null, 2) + '\n');
-      else io().out(`${r.id}: status ${r.status}${r.changed ? '' : ' (already)'}  ${r.file}${r.sidecar ? `  (+ ${r.sidecar})` : ''}\n`);
-    } finally {
-      repo.close();
-    }
-  });
+  registerReview(program, 'confirm', "Confirm a proposed record: the type's accepted status and confidence owner_confirmed, written in place (every other byte of the record stays)", confirmRecord);
 }

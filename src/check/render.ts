@@ -1,10 +1,10 @@
 // @spec SPEC-CHECK-001
 
-import { ruleCatalog, severityAtLeast } from './run.js';
+import { severityAtLeast } from './run.js';
+import { checkRules, findingResult, sarifLog } from './sarif.js';
 import type { CheckResult, FindingSeverity } from './types.js';
 import { paint, type Paint } from '../util/color.js';
 import { plural } from '../util/plural.js';
-import { VERSION } from '../version.js';
 
 export type CheckFormat = 'human' | 'json' | 'sarif';
 
@@ -28,33 +28,7 @@ function json(r: CheckResult): string {
 
 /** SARIF 2.1.0 for GitHub code scanning. */
 function sarif(r: CheckResult): string {
-  const catalog = ruleCatalog();
-  const level = (s: FindingSeverity) => (s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note');
-  const doc = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'git-ctx',
-            version: VERSION,
-            informationUri: 'https://www.npmjs.com/package/git-ctx',
-            rules: catalog.map((c) => ({ id: c.id, shortDescription: { text: c.description }, defaultConfiguration: { level: level(c.severity) } })),
-          },
-        },
-        results: r.findings.map((f) => ({
-          ruleId: f.rule,
-          level: level(f.severity),
-          message: { text: f.message },
-          locations: f.file && !f.file.startsWith('~global/')
-            ? [{ physicalLocation: { artifactLocation: { uri: f.file }, ...(f.line ? { region: { startLine: f.line, ...(f.column ? { startColumn: f.column } : {}) } } : {}) } }]
-            : [],
-        })),
-      },
-    ],
-  };
-  return JSON.stringify(doc, null, 2) + '\n';
+  return sarifLog(checkRules(), r.findings.map(findingResult));
 }
 
 export function renderCheck(r: CheckResult, format: CheckFormat, p: Paint = paint(false)): string {

@@ -5,19 +5,11 @@ import { CtxError } from '../errors.js';
 import type { RetrievalCaps, RetrievalFilters, RetrieveOptions } from '../retrieve/types.js';
 import { formatOption } from './shared.js';
 
-/** Options shared by `git ctx for` and `git ctx search`. */
-export interface RetrievalCliOptions {
+/** Options shared by `git ctx for` and `git ctx search`: the engine's metadata filters, and how to show the answer. */
+export interface RetrievalCliOptions extends RetrievalFilters {
   format: 'human' | 'json' | 'context';
   json?: boolean;
   depth: 'summary' | 'full';
-  all?: boolean;
-  status?: string[];
-  type?: string[];
-  owner?: string[];
-  since?: string;
-  domain?: string[];
-  scope?: string[];
-  source?: string[];
   cap?: string[];
   linkDepth?: number;
 }

@@ -1,10 +1,6 @@
 // @spec SPEC-ACTION-001
-import { ruleCatalog } from '../check/run.js';
-import type { FindingSeverity } from '../check/types.js';
-import { VERSION } from '../version.js';
+import { checkRules, findingResult, sarifLog } from '../check/sarif.js';
 import type { PrResult } from './types.js';
-
-const level = (s: FindingSeverity) => (s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note');
 
 /** The rules of the PR report's own results (beside the check rules of introduced findings). */
 const PR_RULES = [
@@ -21,12 +17,7 @@ const PR_RULES = [
  */
 export function renderPrSarif(r: PrResult): string {
   const byId = new Map(r.artifacts.map((a) => [a.id, a]));
-  const results: Record<string, unknown>[] = r.coherence.introduced.map((f) => ({
-    ruleId: f.rule,
-    level: level(f.severity),
-    message: { text: f.message },
-    locations: f.file && !f.file.startsWith('~global/') ? [{ physicalLocation: { artifactLocation: { uri: f.file }, ...(f.line ? { region: { startLine: f.line } } : {}) } }] : [],
-  }));
+  const results: Record<string, unknown>[] = r.coherence.introduced.map(findingResult);
   for (const l of r.locations) {
     const ids = l.ids.map((id) => byId.get(id)).filter((a) => a !== undefined);
     const ruleId = ids.some((a) => a.unstamped.length) ? 'unstamped-change' : ids.some((a) => a.staleness?.status === 'stale') ? 'stale-governing' : 'governed-change';
@@ -37,25 +28,5 @@ export function renderPrSarif(r: PrResult): string {
       locations: [{ physicalLocation: { artifactLocation: { uri: l.file }, region: { startLine: l.line, ...(l.endLine ? { endLine: l.endLine } : {}) } } }],
     });
   }
-  const doc = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'git-ctx',
-            version: VERSION,
-            informationUri: 'https://www.npmjs.com/package/git-ctx',
-            rules: [
-              ...PR_RULES.map((p) => ({ id: p.id, shortDescription: { text: p.description }, defaultConfiguration: { level: p.level } })),
-              ...ruleCatalog().map((c) => ({ id: c.id, shortDescription: { text: c.description }, defaultConfiguration: { level: level(c.severity) } })),
-            ],
-          },
-        },
-        results,
-      },
-    ],
-  };
-  return JSON.stringify(doc, null, 2) + '\n';
+  return sarifLog([...PR_RULES.map((p) => ({ id: p.id, shortDescription: { text: p.description }, defaultConfiguration: { level: p.level } })), ...checkRules()], results);
 }

@@ -1,5 +1,7 @@
 // @spec SPEC-SOURCES-001
 
+import { linesWithoutComments } from './html-comments.js';
+
 /**
  * A decision record read as a document (DEC-053): its text cut into parts by what each part
  * says — what was decided, its consequences, the context that led there, the options weighed
@@ -257,7 +259,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     // line: what follows finishes the sentence, so its first item (or the paragraph) is read
     // into the summary (else it stops mid-thought)
     let listAfter: 'wait' | 'in' | undefined;
-    const lines = parts[k]!.text.split('\n');
+    // a template's prompt kept in a section (`<!-- What is the change that we're proposing? -->`) says nothing of this record @decision DEC-129
+    const lines = linesWithoutComments(parts[k]!.text.split('\n'));
     for (let i = 0; i < lines.length; i++) {
       const l = lines[i]!.trim();
       if (l && !para.length) firstRaw = l;

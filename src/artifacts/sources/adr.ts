@@ -360,6 +360,12 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index, end: m.index + m[0].length });
     if (aliased) for (const m of l.matchAll(aliased)) if (free(m.index)) out.push({ ref: '~' + opts.prefix + m[1], at: m.index, end: m.index + m[0].length, aliased: true });
     if (phrased) {
+      // a dated record named by its file's name alone ("Exceeded by 2025-10-08-library-storage"): a
+      // reference when a record of this folder has that name, dropped otherwise @decision DEC-129
+      for (const m of l.matchAll(/(?<![\w/.#-])\d{4}-\d{2}-\d{2}-[A-Za-z][\w-]*\w/g)) {
+        const slug = free(m.index) ? pageSlug(file, dir, './' + m[0]) : undefined;
+        if (slug) out.push({ ref: '%' + slug, at: m.index, end: m.index + m[0].length });
+      }
       for (const m of l.matchAll(/(?<![\w/&#])#(\d{1,5})\b|(?<![\w/.#-])(\d{3,5})-[A-Za-z][\w-]*/g)) if (free(m.index) && !out.some((o) => o.at === m.index)) out.push({ ref: '~' + opts.prefix + (m[1] ?? m[2]), at: m.index, end: m.index + m[0].length });
     }
     return out.sort((a, b) => a.at - b.at);

@@ -53,4 +53,18 @@ describe('status and relation wordings of trials30', () => {
     const set = await loadSet(repo.dir);
     expect(set.byId.get('ADR-006')!.relations.amends).toEqual(['ADR-005']);
   });
+
+  it('a record numbered under the one it extends is no number clash to renumber; two unrelated ones still are', async () => {
+    const repo = makeRepo({
+      'docs/architecture-decision-records/005-module-layout.md': '# Module layout\n\n## Status\n\nproposed\n\n## Decision\n\nEach module folder exports its members from an index file.\n',
+      'docs/architecture-decision-records/005-x01-module-layout.md': '# Module layout - Extension 01\n\n## Status\nProposed.\n\n## Context\nThis is an extension to the [module layout ADR](./005-module-layout.md).\n\n## Decision\nUnfinished modules live in an experimental folder.\n',
+      'docs/architecture-decision-records/007-logging.md': '# Logging\n\n## Status\n\naccepted\n\n## Decision\n\nLog as JSON.\n',
+      'docs/architecture-decision-records/007-metrics.md': '# Metrics\n\n## Status\n\naccepted\n\n## Decision\n\nExport metrics for scraping.\n',
+    });
+    repo.commit('records');
+    const set = await loadSet(repo.dir);
+    const ext = set.byId.get('ADR-005-x01-module-layout')!;
+    expect(ext.relations.amends).toEqual(['ADR-005']);
+    expect(set.problems.filter((p) => p.rule === 'duplicate-number').map((p) => p.file)).toEqual(['docs/architecture-decision-records/007-metrics.md']);
+  });
 });

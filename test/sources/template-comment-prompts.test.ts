@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSet } from '../helpers/artifact-set.js';
 import { runCli } from '../helpers/cli.js';
@@ -30,5 +32,26 @@ describe('a record that keeps its template\'s comment prompts', () => {
     expect(set.problems.filter((p) => p.rule === 'status-unmapped')).toEqual([]);
     const list = runCli(['list'], { cwd: repo.dir });
     expect(list.stdout).not.toContain('<!--');
+  });
+});
+
+describe('a new record from a template whose sections hold only their comment prompts', () => {
+  it('keeps each prompt above the text written under it, as the records do, and reads back', async () => {
+    const repo = makeRepo({
+      'docs/architecture-decision-records/000-template.md': template('', ''),
+      'docs/architecture-decision-records/001-cache-build-layers.md': template('proposed', 'We will cache the build layers in the registry.').replace('# Title', '# Cache build layers'),
+    });
+    repo.commit('records');
+    const r = runCli(['add', '--json', 'Releases are cut from the main branch only'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const file = (JSON.parse(r.stdout) as { file: string }).file;
+    const text = readFileSync(path.join(repo.dir, file), 'utf8');
+    expect(text).toContain('## Status\n\n<!--- What is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.? -->\n\n');
+    expect(text).toContain("## Decision\n\n<!-- What is the change that we're proposing and/or doing? -->\n\nReleases are cut from the main branch only\n");
+    repo.commit('new record');
+    const set = await loadSet(repo.dir);
+    const a = set.artifacts.find((x) => x.file === file)!;
+    expect(a.summary).toBe('Releases are cut from the main branch only');
+    expect(set.problems).toEqual([]);
   });
 });

@@ -201,7 +201,10 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     while (keep > s.at + 1 && /^\s*(<!--.*-->)?\s*$/.test(lines[keep - 1]!)) keep--;
     // … with the blank line after it that keeps it apart from the next heading
     const closing = lines.slice(keep, s.end).filter((l) => l.trim());
-    replace.set(k, ['', fill, '', ...closing, ...(closing.length ? [''] : [])]);
+    // a section that holds only a comment: the comment is its own prompt, and the folder's
+    // records keep it above their text (guardian/cdk's `<!--- What is the status …? -->` ⏎ `proposed`) @decision DEC-129
+    if (keep === s.at + 1 && closing.length) replace.set(k, ['', ...closing, '', fill, '']);
+    else replace.set(k, ['', fill, '', ...closing, ...(closing.length ? [''] : [])]);
   }
   const out: string[] = lines.slice(0, firstSection);
   // the sections whose template text stays: the author still has them to write (DEC-096)

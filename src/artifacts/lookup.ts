@@ -61,7 +61,7 @@ export function recordsByNumber(set: ArtifactSet, typed: string): Artifact[] {
  * their id up to a word (`ADR-20201016` for ADR-20201016-use-the-slug, a record named by its
  * date), by the start of their file name likewise (`20201016`, the date alone, as people
  * type it), by their file name without extension (`20201016-use-the-slug`, as log4brains and
- * links call it), by log4brains' `<package>/<file name>` or by their path. A dated record's id is its whole file name: people type
+ * links call it), by that name without its date or number (`use-the-slug`), by log4brains' `<package>/<file name>` or by their path. A dated record's id is its whole file name: people type
  * its date.
  */
 function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
@@ -84,7 +84,10 @@ function recordsByStart(set: ArtifactSet, typed: string): Artifact[] {
     const stem = own ? recordStem(file) : base.replace(/\.[^.]+$/, '');
     // the file name as `ls` shows it (`0009-support-links.md`) names it as its stem does, and
     // its start up to a word as the id's does: the date alone (`20240219`) of a dated record
-    if (id.startsWith(t + '-') || stem === t || stem.startsWith(t + '-') || base === t || file === t || (own && file.slice(0, file.lastIndexOf('/')) === t) || id === packaged) out.push(a);
+    // the name without its date or number (`using-go` for 2025-10-17-using-go.md, as the folder's
+    // listing reads to a person; Altinn/altinn-studio's ids are the whole dated name) @decision DEC-129
+    const named = stem.replace(/^(?:\d{4}[-_]?\d{2}[-_]?\d{2}|\d+)[-_]/, '');
+    if (id.startsWith(t + '-') || stem === t || stem.startsWith(t + '-') || base === t || file === t || (own && file.slice(0, file.lastIndexOf('/')) === t) || id === packaged || (named !== stem && named === t)) out.push(a);
   }
   return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

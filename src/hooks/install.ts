@@ -5,6 +5,7 @@ import { packageFile } from '../package-root.js';
 import { CtxError } from '../errors.js';
 import { runGit } from '../git/exec.js';
 import { detectManager, editManagerConfig, manualSnippet, RUNS_HOOK_RE, SHARED_COMMAND, SHARED_LINE, type HookManager, type ManagerConfig } from './managers.js';
+import { installDependencies, runBin } from './package-runner.js';
 
 /** Present in every hook file git-ctx writes; how install/uninstall recognise their own file. */
 export const HOOK_MARKER = 'git-ctx-managed-hook';
@@ -203,10 +204,11 @@ async function installManager(cfg: ManagerConfig, layout: RepoLayout, hookText: 
   return { ...base, action, ...(edit.pending ? { pending: edit.pending } : {}), ...(edit.applied ? { applied: edit.applied } : {}) };
 }
 
-const huskyPending = (v5: boolean): string =>
+// the repository's own package manager runs husky (a yarn repository told `npm install` gets a second lockfile) @decision DEC-129
+const huskyPending = (v5: boolean, top: string): string =>
   v5
-    ? 'husky is not installed in this clone yet (core.hooksPath is not .husky): the line runs once `npm install` runs husky (its prepare or postinstall script) or after `npx husky install`'
-    : 'husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once `npm install` runs husky (its prepare script) or after `npx husky`';
+    ? `husky is not installed in this clone yet (core.hooksPath is not .husky): the line runs once \`${installDependencies(top)}\` runs husky (its prepare or postinstall script) or after \`${runBin(top, 'husky', 'install')}\``
+    : `husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once \`${installDependencies(top)}\` runs husky (its prepare script) or after \`${runBin(top, 'husky')}\``;
 /** What husky v5–v8 write at the top of a hook file they create (git runs the file itself, so it needs its interpreter line). */
 const HUSKY_V5_HEAD = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\n';
 
@@ -231,7 +233,7 @@ async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, unins
   }
   if (husky.version === 'older') return { ...base, action: 'husky-manual', manager: 'husky', line: SHARED_LINE };
   const v5 = husky.version === 'v5';
-  const pending = path.relative(husky.dir, layout.hooksDir) === (v5 ? '' : '_') ? undefined : huskyPending(v5);
+  const pending = path.relative(husky.dir, layout.hooksDir) === (v5 ? '' : '_') ? undefined : huskyPending(v5, layout.top);
   const withManager = { ...base, manager: 'husky' as const, ...(pending ? { pending } : {}) };
   if (text !== undefined && text.includes(HOOK_MARKER)) {
     const lines = text.split(/(?<=\n)/);

@@ -99,6 +99,11 @@ export function exportedArtifacts(set: ArtifactSet, config: Config): Artifact[] 
     .sort((a, b) => rank.get(a.type)! - rank.get(b.type)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** A rule file that imports AGENTS.md on a line of its own (`@AGENTS.md`, `@./AGENTS.md`), as Claude Code and Gemini CLI read imports. */
+export function importsAgents(text: string): boolean {
+  return /^[ \t]*@(?:\.\/)?AGENTS\.md[ \t]*$/m.test(text);
+}
+
 /** Whether a folder exists in the working tree: git tracks no empty folder, yet an empty `.cursor/rules/` says which agent the team uses. */
 async function folderOnDisk(root: string, dir: string): Promise<boolean> {
   try {
@@ -295,7 +300,12 @@ export async function planRuleFiles(opts: RulesExportOptions): Promise<RulesPlan
     const bad = config.rule_files.formats.filter((f) => !(RULE_FORMATS as readonly string[]).includes(f));
     if (bad.length) throw new CtxError('CONFIG', `rule_files.formats names unknown format(s) ${bad.join(', ')}`, { file: `${config.dir}/config.yaml`, hint: `use ${RULE_FORMATS.join(', ')}` });
     formats = config.rule_files.formats as RuleFormat[];
-  } else formats = [...new Set<RuleFormat>(['agents', ...(await presentFormats(snapshot))])];
+  } else {
+    formats = [...new Set<RuleFormat>(['agents', ...(await presentFormats(snapshot))])];
+    // a CLAUDE.md or GEMINI.md that only points at AGENTS.md (`@AGENTS.md`, Altinn/altinn-studio)
+    // gets AGENTS.md's section through it: a second copy loaded the records twice @decision DEC-129
+    for (const f of ['claude', 'gemini'] as const) if (importsAgents((await sectionText(SECTION_FILES[f]!)) ?? '') && !findManagedSection((await sectionText(SECTION_FILES[f]!)) ?? '')) formats = formats.filter((x) => x !== f);
+  }
   formats = RULE_FORMATS.filter((f) => formats.includes(f));
 
   const index: RecordIndex = recordIndex(set.artifacts.filter((a) => a.origin === 'repo'));

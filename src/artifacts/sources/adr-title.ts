@@ -23,7 +23,7 @@ export function frontmatterTitle(title: string, file: string): string {
 /** A title's leading number, an icon before it (the same marks a status wears, MARK_CHARS), and what separates it from the title. */
 const LEADING_NUMBER = new RegExp(String.raw`^\s*(?:${MARK_CHARS}+\s*)?(?:[A-Za-z]{2,8}[-_ ]?)?\d+(?![\p{L}\d])[.:)\]]?\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)`, 'u');
 
-/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X" → "Use X". */
+/** "1. Use X", "ADR-0048: Use X", "📄 ADR-007: Use X", "ADR 7 - Use X", "0003 Use X", "n. Use X", "ADR: Use X" → "Use X". */
 export function stripNumber(title: string): string {
   const t = title
     // the number must end there: "3rd-Party review" and "2FA for admins" keep theirs; an icon
@@ -32,6 +32,8 @@ export function stripNumber(title: string): string {
     // the template's number left unfilled ("# n. Django Templates", "# NNNN. Title"): no number
     // was written, and the placeholder is no word of the title
     .replace(/^\s*(?:n|N{1,4}|NUMBER|[Xx]{3,4})[.:]\s+(?=\S)/, '')
+    // the kind of record without a number ("# ADR: Move data loading to the backend", Altinn/altinn-studio) @decision DEC-129
+    .replace(/^\s*(?:ADR|MADR|(?:architecture\s+)?decision(?:\s+record)?)\s*:\s+(?=\S)/i, '')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/^[*_`]+|[*_`]+$/g, '')
     .trim();

@@ -14,6 +14,7 @@ import { derivedSummary } from './parts.js';
 import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 import { PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
 import { adocToMarkdown, isAdoc } from './adoc-record.js';
+import { blankComments, linesWithoutComments } from './html-comments.js';
 import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
 
 export { adrIdFor, fileNumber, isAdrFile } from './files.js';
@@ -186,11 +187,14 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   if (statusIdx >= 0 && !found.status) {
     const s = sections[statusIdx]!;
     const from = s.at + (rst || lines[s.at]!.startsWith('#') ? 1 : 2);
+    // the template's prompt kept above the value (`<!--- What is the status, such as proposed,
+    // accepted …? -->` ⏎ `proposed`, guardian/cdk) is no status: the section is read without comments
+    const sec = rst ? lines.slice(from, sectionEnd(statusIdx)) : linesWithoutComments(lines.slice(from, sectionEnd(statusIdx)));
     for (let i = from; i < sectionEnd(statusIdx); i++) {
-      const v = plain(lines[i]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, ''));
+      const v = plain(sec[i - from]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, ''));
       if (v && !/^[=\-~^]+$/.test(v)) {
         // "Status: Accepted" inside a Status section reads as its value
-        const mm = META_LINE.exec(lines[i]!);
+        const mm = META_LINE.exec(sec[i - from]!);
         // a date-led line states a status only when a status word follows its date
         const value = statusOfLine(mm && metaKey(mm[1]!) === 'status' ? plain(mm[2]!) : v);
         if (value) found.status = { value, line: i + 1 };
@@ -199,8 +203,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
     // "Accepted" then, added later, "Superseded by …": the replacement decides
     for (let i = (found.status?.line ?? from) ; found.status && i < sectionEnd(statusIdx); i++) {
-      if (/\b(?:superseded|replaced)\s+by\b/i.test(lines[i]!)) {
-        found.status = { value: plain(lines[i]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, '')), line: i + 1 };
+      if (/\b(?:superseded|replaced)\s+by\b/i.test(sec[i - from]!)) {
+        found.status = { value: plain(sec[i - from]!.replace(/^\s*(?:[-*+]\s+|>\s*)/, '')), line: i + 1 };
         break;
       }
     }
@@ -356,6 +360,12 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     for (const m of l.matchAll(numbered)) if (free(m.index)) out.push({ ref: opts.prefix + m[1], at: m.index, end: m.index + m[0].length });
     if (aliased) for (const m of l.matchAll(aliased)) if (free(m.index)) out.push({ ref: '~' + opts.prefix + m[1], at: m.index, end: m.index + m[0].length, aliased: true });
     if (phrased) {
+      // a dated record named by its file's name alone ("Exceeded by 2025-10-08-library-storage"): a
+      // reference when a record of this folder has that name, dropped otherwise @decision DEC-129
+      for (const m of l.matchAll(/(?<![\w/.#-])\d{4}-\d{2}-\d{2}-[A-Za-z][\w-]*\w/g)) {
+        const slug = free(m.index) ? pageSlug(file, dir, './' + m[0]) : undefined;
+        if (slug) out.push({ ref: '%' + slug, at: m.index, end: m.index + m[0].length });
+      }
       for (const m of l.matchAll(/(?<![\w/&#])#(\d{1,5})\b|(?<![\w/.#-])(\d{3,5})-[A-Za-z][\w-]*/g)) if (free(m.index) && !out.some((o) => o.at === m.index)) out.push({ ref: '~' + opts.prefix + (m[1] ?? m[2]), at: m.index, end: m.index + m[0].length });
     }
     return out.sort((a, b) => a.at - b.at);
@@ -475,23 +485,4 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const tc = titleCodeNames(str(data.title) ?? (title ? lines[title.line - 1] : undefined));
   setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined, ...(tc ? { tc } : {}) });
   return { artifact, problems };
-}
-
-/** A line with its HTML comments blanked (same length, so offsets hold); `open`: a comment goes on to the next line. */
-function blankComments(line: string, open: boolean): { text: string; open: boolean } {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    if (open) {
-      const end = line.indexOf('-->', at);
-      if (end < 0) return { text: out + ' '.repeat(line.length - at), open: true };
-      out += ' '.repeat(end + 3 - at);
-      at = end + 3;
-    }
-    const start = line.indexOf('<!--', at);
-    if (start < 0) return { text: out + line.slice(at), open: false };
-    out += line.slice(at, start);
-    at = start;
-    open = true;
-  }
 }

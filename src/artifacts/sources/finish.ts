@@ -27,9 +27,19 @@ export function disambiguateNumbers(artifacts: Artifact[], problems: LoadProblem
       const stem = a.file.slice(a.file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
       const slug = stem.toLowerCase().replace(/^[a-z]{0,8}[-_ ]?\d+[-_ .]*/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'b';
       a.id = `${id}-${slug}`;
+      // numbered under the record it extends on purpose ("005-x01-package-structure.md": "This is an
+      // extension to [the package structure record](./005-package-structure.md)", guardian/cdk):
+      // no clash to renumber @decision DEC-129
+      if (extendsRecord(a, list[0]!)) continue;
       problems.push({ file: a.file, line: 1, rule: 'duplicate-number', message: `number of ${id} is also used by ${list[0]!.file}; this record reads as ${a.id} (renumber the file to give it its own number)` });
     }
   }
+}
+
+/** Does `a`'s own text say it amends or clarifies `base` (a link to its file)? */
+function extendsRecord(a: Artifact, base: Artifact): boolean {
+  const target = '@' + base.file;
+  return (extraOf(a)?.rel ?? []).some(([kind, ref, , dir]) => dir === 0 && (kind === 'amends' || kind === 'clarifies') && (ref === target || ref.startsWith(target + '\u0001')));
 }
 
 /**

@@ -1,5 +1,7 @@
 // @spec SPEC-SOURCES-001
 
+import { linesWithoutComments } from './html-comments.js';
+
 /**
  * A decision record read as a document (DEC-053): its text cut into parts by what each part
  * says — what was decided, its consequences, the context that led there, the options weighed
@@ -32,7 +34,8 @@ const SECTION_KINDS: [RegExp, PartKind][] = [
   [/(?<![\p{L}])(?:cons\u00e9quences|consecuencias|consequ\u00eancias|konsequenzen|conseguenze|gevolgen)(?![\p{L}])/iu, 'consequences'],
   [/(?<![\p{L}])(?:d\u00e9cision|decisi\u00f3n|decis\u00e3o|entscheidung|decisione|besluit)(?![\p{L}])/iu, 'decision'],
   [/(?<![\p{L}])(?:contexte|contexto|kontext|contesto)(?![\p{L}])/iu, 'context'],
-  [/\b(?:decision(?:\s+outcome)?|decided|resolution|rules?|chosen option|we will|policy|proposal)\b/i, 'decision'],
+  // "Decisions" over a numbered list of them (openedx/openedx-events' rst records) @decision DEC-129
+  [/\b(?:decisions?(?:\s+outcome)?|decided|resolution|rules?|chosen option|we will|policy|proposal)\b/i, 'decision'],
   [/\b(?:context|problem(?:\s+statement)?|background|motivation|forces|drivers|decision drivers|why)\b/i, 'context'],
 ];
 
@@ -257,7 +260,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     // line: what follows finishes the sentence, so its first item (or the paragraph) is read
     // into the summary (else it stops mid-thought)
     let listAfter: 'wait' | 'in' | undefined;
-    const lines = parts[k]!.text.split('\n');
+    // a template's prompt kept in a section (`<!-- What is the change that we're proposing? -->`) says nothing of this record @decision DEC-129
+    const lines = linesWithoutComments(parts[k]!.text.split('\n'));
     for (let i = 0; i < lines.length; i++) {
       const l = lines[i]!.trim();
       if (l && !para.length) firstRaw = l;
@@ -281,8 +285,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       if (listAfter === 'wait' && RST_CODE.test(l)) {
         // the code is indented under the directive, in this part or (read as quoted) in the next
         const after = [...lines.slice(i + 1), ...(parts[k + 1]?.kind === 'quoted' ? parts[k + 1]!.text.split('\n') : [])];
-        const first = after.map((x) => x.trim()).find((x) => x && !/^:[\w-]+:/.test(x));
-        if (first && first.length <= 80 && !first.includes('`')) para.push(`\`${first}\``);
+        const first = codeLead(after.map((x) => x.trim()).filter((x) => !/^:[\w-]+:/.test(x)));
+        if (first) para.push(`\`${first}\``);
         break;
       }
       if (listAfter === 'wait') {
@@ -303,8 +307,8 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     }
     // "… will be built with:" and a fenced block right after it: its first line finishes the sentence
     if (para.length && listAfter === undefined && /:$/.test(para[para.length - 1]!) && parts[k + 1]?.kind === 'quoted' && /^\s*(```|~~~)/.test(parts[k + 1]!.text)) {
-      const code = parts[k + 1]!.text.split('\n').map((x) => x.trim()).find((x) => x && !/^(```|~~~)/.test(x));
-      if (code && code.length <= 80 && !code.includes('`')) para.push(`\`${code}\``);
+      const code = codeLead(parts[k + 1]!.text.split('\n').map((x) => x.trim()).filter((x) => !/^(```|~~~)/.test(x)));
+      if (code) para.push(`\`${code}\``);
     }
     if (label !== undefined && !para.length) para = [label];
     else if (label !== undefined) para[0] = `${label.replace(/[.:;]$/, '')}: ${para[0]}`;
@@ -314,6 +318,10 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       .join(' ')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/`([^`<]*?)\s*<[^>`]*>`_+/g, '$1')
+      // reStructuredText's literal (``x``) is one code span, and a named reference (`OEP-41`_) its
+      // text: read one backtick at a time, "``string`` … `type format`_" left "type format_" @decision DEC-129
+      .replace(/``([^`]+)``/g, '`$1`')
+      .replace(/`([^`<]+)`_{1,2}(?!\w)/g, '$1')
       .replace(/`([^`]+)`/g, (_, c: string) => `\uE000${code.push(c) - 1}\uE000`)
       // a backslash escape (markdown's and reStructuredText's "\*", "\_", "\(") is the character it escapes
       .replace(/\\([!-/:-@[-`{-~])/g, '$1')
@@ -331,6 +339,17 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
     if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l)) && !TEMPLATE_PROMPT.test(s)) return s;
   }
   return undefined;
+}
+
+/**
+ * The line of a block of code that finishes the sentence introducing it: its first line of code,
+ * short and whole. Comment lines (`# .. setting_name: X`, openedx/openedx-events' settings
+ * annotations) say nothing of what was decided, and a line that only opens a bracket
+ * (`CONFIG = {`) says half of it: then the sentence stands alone. @decision DEC-129
+ */
+function codeLead(lines: readonly string[]): string | undefined {
+  const first = lines.find((x) => x && !/^(?:#|\/\/)/.test(x));
+  return first && first.length <= 80 && !first.includes('`') && !/[[{(]$/.test(first) ? first : undefined;
 }
 
 /**

@@ -105,6 +105,22 @@ const decorate = (placeholder: string, value: string) => {
   return `${m?.[1] ?? ''}${m?.[2] ?? ''}${value}${m?.[2] ?? ''}`;
 };
 
+/**
+ * A date written the way the template's placeholder spells its format ("Proposal date
+ * (dd.MM.yyyy)", "DD/MM/YYYY", "[YYYY-MM-DD]"): Altinn/altinn-studio's records write 04.09.2025,
+ * and a new one with 2025-09-04 stood out. Any other placeholder gets the ISO date. @decision DEC-129
+ */
+export function dateAsSpelled(iso: string, placeholder: string): string {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!d) return iso;
+  const [, y, mo, da] = d;
+  const dmy = /\b(dd?)([./-])(mm?)\2(yyyy)\b/i.exec(placeholder);
+  if (dmy) return `${da}${dmy[2]}${mo}${dmy[2]}${y}`;
+  const mdy = /\b(mm?)([./-])(dd?)\2(yyyy)\b/i.exec(placeholder);
+  if (mdy) return `${mo}${mdy[2]}${da}${mdy[2]}${y}`;
+  return iso;
+}
+
 const yamlScalar = (s: string) => (/^[A-Za-z0-9][^:#'"{}[\],&*!|>%@`]*$/.test(s) ? s : JSON.stringify(s));
 
 /**
@@ -151,7 +167,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     const key = m[2]!.toLowerCase();
     if (key === 'status') statusHome = true;
     else dateHome = true;
-    const value = key === 'status' ? decorate(m[4]!, statusFor(m[4]!, f)) : f.date;
+    const value = key === 'status' ? decorate(m[4]!, statusFor(m[4]!, f)) : dateAsSpelled(f.date, m[4]!);
     lines[i] = `${m[1]}${m[2]}${m[3]}${value}`;
   }
   // sections, as [start line, end line (exclusive), depth, role]
@@ -185,7 +201,10 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
     while (keep > s.at + 1 && /^\s*(<!--.*-->)?\s*$/.test(lines[keep - 1]!)) keep--;
     // … with the blank line after it that keeps it apart from the next heading
     const closing = lines.slice(keep, s.end).filter((l) => l.trim());
-    replace.set(k, ['', fill, '', ...closing, ...(closing.length ? [''] : [])]);
+    // a section that holds only a comment: the comment is its own prompt, and the folder's
+    // records keep it above their text (guardian/cdk's `<!--- What is the status …? -->` ⏎ `proposed`) @decision DEC-129
+    if (keep === s.at + 1 && closing.length) replace.set(k, ['', ...closing, '', fill, '']);
+    else replace.set(k, ['', fill, '', ...closing, ...(closing.length ? [''] : [])]);
   }
   const out: string[] = lines.slice(0, firstSection);
   // the sections whose template text stays: the author still has them to write (DEC-096)

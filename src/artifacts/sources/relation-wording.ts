@@ -19,7 +19,8 @@ const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
   [/\b(?:partly|partially|in\s+part)\s+(?:supersedes|replaces)\b|\b(?:supersedes|replaces)\s+(?:in\s+part|partly|partially)\b/gi, 'amends', 0],
   // a named part of the other record ("Supersedes the "option 3" portion of [ADR 0016]"): the rest stands
   [/\b(?:supersedes|replaces)\s+the\s+(?:[^\s[\]()]+\s+){0,3}?(?:portion|part|parts|section|sections|aspects?)\s+of\b/gi, 'amends', 0],
-  [/\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
+  // "Exceeded by": a team's template word for it (Altinn/altinn-studio) @decision DEC-129
+  [/\b(?:superseded|replaced|obsoleted|exceeded)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b/gi, 'supersedes', 1],
   [/\b(?:supersedes|replaces|obsoletes)\b/gi, 'supersedes', 0],
   [/\b(?:amended|refined|extended|modified|updated)\s+by\b/gi, 'amends', 1],
   // "See [0009-...] for updates!", "Please refer to the [0011-...] for the latest change"
@@ -33,7 +34,8 @@ const PHRASES: [RegExp, RelationKind, 0 | 1][] = [
 ];
 
 /** Any word a phrase above starts with: one test per line instead of one per phrase. */
-export const PHRASE_ANY = /superseded|replaced|obsoleted|supersedes|replaces|obsoletes|deprecated|amend|refine|extend|modif|updat|clarif|relate|see\b|refer|depends\s+on|builds\s+on|conflicts\s+with/i;
+// "extension" has no "extend" in it ("an extension to [the package structure record]", guardian/cdk) @decision DEC-129
+export const PHRASE_ANY = /superseded|replaced|obsoleted|exceeded|supersedes|replaces|obsoletes|deprecated|amend|refine|extend|extension|modif|updat|clarif|relate|see\b|refer|depends\s+on|builds\s+on|conflicts\s+with/i;
 
 /** A markdown link's target (`](…)`) or a bare web address. */
 const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)|\bhttps?:\/\/[^\s)\]>]+/g;

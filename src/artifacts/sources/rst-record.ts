@@ -58,8 +58,9 @@ export function learnRstShape(text: string, others: readonly string[] = [], head
     const at = sections.findIndex((s) => s.role !== 'other' && order.indexOf(s.role) > order.indexOf(role));
     sections.splice(at < 0 ? sections.length : at, 0, { title: names[role], char: level, role });
   }
-  // "ADR-001: Django" (smarter-sh/smarter): the new record's title is led by its own id so
-  const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.\u2013\u2014-]\s*)(?=\S)/.exec(top.title);
+  // "ADR-001: Django" (smarter-sh/smarter): the new record's title is led by its own id so;
+  // "0018: Supporting …" (openedx/openedx-events' newest) by its number so @decision DEC-129
+  const named = /^([A-Za-z]{2,8}[-_ ]?)(\d+)(\s*[:.\u2013\u2014-]\s*)(?=\S)/.exec(top.title) ?? /^()(\d+)(\s*[:\u2013\u2014]\s*|\s+-\s+)(?=\S)/.exec(top.title);
   const prefix = named ? `${named[1]}${named[2]!.length > 1 && named[2]!.startsWith('0') ? '{N}' : '{n}'}${named[3]}` : undefined;
   return {
     title: { char: top.char, over: top.over, numbered: /^\d+\.\s/.test(top.title), ...(prefix ? { prefix } : {}) },

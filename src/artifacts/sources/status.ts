@@ -54,6 +54,14 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   replaced: 'superseded',
   'replaced by': 'superseded',
   'superseded by': 'superseded',
+  // a team's template word for it ("Exceeded by 2025-10-08-...", Altinn/altinn-studio) @decision DEC-129
+  exceeded: 'superseded',
+  'exceeded by': 'superseded',
+  // a status line that names only the record this one replaces ("Replaces 2025-09-04-..."): this one stands
+  replaces: 'accepted',
+  supersedes: 'accepted',
+  // Open edX's records: decided, to be revisited as the team learns (openedx/openedx-events)
+  provisional: 'accepted',
   // French, Spanish, Portuguese, German and Dutch records (MTES-MCT/dialog: "ACCEPT\u00c9",
   // "BROUILLON"); lower case as normalizeStatus leaves them @decision DEC-104
   'accept\u00e9': 'accepted',

@@ -1,0 +1,67 @@
+// @spec SPEC-HOOK-001
+// @decision DEC-129
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * How a repository runs its JavaScript tools, for the commands git-ctx tells people to run
+ * (`lefthook install`, husky's install). A yarn repository told `npx lefthook install`
+ * (Altinn/altinn-studio: yarn 4, lefthook a devDependency) gets npm's copy, or a prompt to
+ * download one; a repository that installs lefthook with Homebrew or Go has no package to run.
+ */
+export type PackageManagerName = 'npm' | 'yarn' | 'pnpm' | 'bun';
+
+function packageJson(top: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path.join(top, 'package.json'), 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The package manager a repository declares (`packageManager: "yarn@4.1.0"`), else the one its lockfile names; npm otherwise. */
+export function packageManagerOf(top: string): PackageManagerName {
+  const declared = packageJson(top)?.packageManager;
+  const name = typeof declared === 'string' ? /^(npm|yarn|pnpm|bun)@/.exec(declared)?.[1] : undefined;
+  if (name) return name as PackageManagerName;
+  if (existsSync(path.join(top, 'pnpm-lock.yaml'))) return 'pnpm';
+  if (existsSync(path.join(top, 'yarn.lock'))) return 'yarn';
+  if (existsSync(path.join(top, 'bun.lockb')) || existsSync(path.join(top, 'bun.lock'))) return 'bun';
+  return 'npm';
+}
+
+/** Is `name` a dependency of the top-level package.json (any of its dependency lists)? */
+export function declaresPackage(top: string, name: string): boolean {
+  const pkg = packageJson(top);
+  if (!pkg) return false;
+  return ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => {
+    const deps = pkg[k];
+    return !!deps && typeof deps === 'object' && Object.prototype.hasOwnProperty.call(deps, name);
+  });
+}
+
+/** The command that runs a dependency's binary the repository's way: `npx x`, `yarn x`, `pnpm exec x`, `bunx x`. */
+export function runBin(top: string, bin: string, args = ''): string {
+  const rest = args ? ` ${args}` : '';
+  switch (packageManagerOf(top)) {
+    case 'yarn':
+      return `yarn ${bin}${rest}`;
+    case 'pnpm':
+      return `pnpm exec ${bin}${rest}`;
+    case 'bun':
+      return `bunx ${bin}${rest}`;
+    default:
+      return `npx ${bin}${rest}`;
+  }
+}
+
+/** `lefthook install` as this repository runs it: through its package manager when lefthook is a dependency, else the binary on PATH. */
+export function lefthookInstall(top: string): string {
+  return declaresPackage(top, 'lefthook') ? runBin(top, 'lefthook', 'install') : 'lefthook install';
+}
+
+/** `npm install` as this repository says it (`yarn install`, `pnpm install`, `bun install`). */
+export function installDependencies(top: string): string {
+  return `${packageManagerOf(top)} install`;
+}

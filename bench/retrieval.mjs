@@ -8,8 +8,9 @@
 // bench/retrieval/content-publisher.json, bench/retrieval/goboot.json, bench/retrieval/sylius.json (PHP, DEC-085),
 // bench/retrieval/tendermint-rs.json (Rust, a Cargo workspace, DEC-088),
 // bench/retrieval/semantic-kernel.json (C# and Python, 77 MADR records, DEC-091),
-// bench/retrieval/python-tuf.json, bench/retrieval/carbon-aware-sdk.json and
-// bench/retrieval/manage-get-gov.json (held-out, labelled blind;
+// bench/retrieval/python-tuf.json, bench/retrieval/carbon-aware-sdk.json,
+// bench/retrieval/manage-get-gov.json, bench/retrieval/alfa.json and
+// bench/retrieval/verify-service-provider.json (Java, DEC-131) (held-out, labelled blind;
 // files no record governs have relevant [] like off-topic questions; see bench/README-retrieval-devsets.md).
 //   npm run build && node bench/retrieval.mjs --data bench/retrieval/git-en-boite.json
 // The BM25 baseline is run twice: `baseline` always answers (every record sharing a word),
@@ -80,6 +81,8 @@ Examples:
   node bench/retrieval.mjs --data bench/retrieval/python-tuf.json   # held-out, labelled blind (theupdateframework/python-tuf, Python, MADR)
   node bench/retrieval.mjs --data bench/retrieval/carbon-aware-sdk.json   # held-out, labelled blind (Green-Software-Foundation/carbon-aware-sdk, C#)
   node bench/retrieval.mjs --data bench/retrieval/manage-get-gov.json   # held-out, labelled blind (cisagov/manage.get.gov, Python, Django)
+  node bench/retrieval.mjs --data bench/retrieval/alfa.json   # held-out, labelled blind (Siteimprove/alfa, TypeScript)
+  node bench/retrieval.mjs --data bench/retrieval/verify-service-provider.json   # held-out, labelled blind (alphagov/verify-service-provider, Java)
   node bench/retrieval.mjs --repo ~/src/dotcom-rendering --json > quality.json
   node bench/retrieval.mjs --fixture --verbose   # the invented payments fixture
   GIT_CTX_EMBED_PROVIDER=openai GIT_CTX_EMBED_URL=http://127.0.0.1:11434 GIT_CTX_EMBED_MODEL=nomic-embed-text \\

@@ -7,7 +7,7 @@ import { namesFile, tokenize, validateDataset, type DevSet } from '../../bench/r
 
 // The retrieval dev sets on repositories with an adr-tools style folder (issue 30 item 9):
 // SmartBear/git-en-boite (TypeScript), alphagov/content-publisher (Ruby on Rails), it-timo/goboot (Go), Sylius/Sylius (PHP), informalsystems/tendermint-rs (Rust), microsoft/semantic-kernel (C# and Python, MADR) and the held-out
-// theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#), cisagov/manage.get.gov (Python, Django) and Siteimprove/alfa (TypeScript), all four held out, and thunderbird/thunderbird-android (Kotlin and Java, read once as held out, then a development set). The shape
+// theupdateframework/python-tuf (Python, MADR), Green-Software-Foundation/carbon-aware-sdk (C#), cisagov/manage.get.gov (Python, Django), Siteimprove/alfa (TypeScript) and alphagov/verify-service-provider (Java, Dropwizard), all five held out, and thunderbird/thunderbird-android (Kotlin and Java, read once as held out, then a development set). The shape
 // is checked always; the labels against the pinned commit only where a mirror of the repository
 // is on this machine (no network).
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -131,6 +131,17 @@ const SETS: AdrSet[] = [
     recordPath: /^docs\/architecture\/decisions\/adr-\d{3}\.md$/,
     // TypeScript: a declaration (class, interface, type, function, const, namespace, enum) or a class member
     declares: (name) => new RegExp(`((class|interface|type|function|const|let|namespace|enum)\\s+${name}\\b)|((public|private|protected|static)\\s+(static\\s+)?(get\\s+)?${name}\\s*[<(])`),
+    minimums: { total: 50, file: 15, unnamed: 10, symbol: 5, question: 14, offtopic: 8, ungoverned: 6 },
+  },
+  {
+    // the fifth held-out set, labelled blind (DEC-131): adr-tools records NNNN-topic.md, a Java Dropwizard service
+    file: 'verify-service-provider.json',
+    repository: 'alphagov/verify-service-provider',
+    env: 'GIT_CTX_DEVSET_VSP_REPO',
+    records: 'docs/adr/',
+    recordPath: /^docs\/adr\/\d{4}-[a-z0-9-]+\.md$/,
+    // Java: a type, or a method (a name followed by its parameter list)
+    declares: (name) => new RegExp(`((class|interface|enum|record)\\s+${name}\\b)|(\\s${name}\\s*\\()`),
     minimums: { total: 50, file: 15, unnamed: 10, symbol: 5, question: 14, offtopic: 8, ungoverned: 6 },
   },
   {

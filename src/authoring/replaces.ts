@@ -46,7 +46,7 @@ export interface ScoredCandidate {
  * using", "instead of", "replace … with"… up to the next phrase ("to", "with", a comma). A
  * verb and its object are matched as written (any case); the object is at most four words.
  */
-const OBJECT = String.raw`((?:[\w.+#/-]+\s+){0,3}?[\w.+#/-]+?)(?=\s+(?:to|with|by|for|in|on|and|as|because|since|so|onto|into|across)\b|\s*[,;:()]|\.\s|\.?$)`;
+const OBJECT = String.raw`((?:[\w.+#/-]+\s+){0,3}?[\w.+#/-]+?)(?=\s+(?:to|with|by|for|in|on|over|via|through|and|as|because|since|so|onto|into|across)\b|\s*[,;:()]|\.\s|\.?$)`;
 const CUES: { label: string; re: RegExp }[] = [
   { label: 'from', re: new RegExp(String.raw`\b(?:mov(?:e|es|ed|ing)|migrat(?:e|es|ed|ing|ion)|switch(?:es|ed|ing)?|port(?:s|ed|ing)?|chang(?:e|es|ed|ing)|transition(?:s|ed|ing)?)\b(?:\s+[\w.-]+){0,5}?\s+(?:away\s+)?from\s+` + OBJECT, 'i') },
   { label: 'away from', re: new RegExp(String.raw`\baway\s+from\s+` + OBJECT, 'i') },
@@ -65,7 +65,7 @@ const CUES: { label: string; re: RegExp }[] = [
 ];
 
 /** Words of deciding that are nobody's subject ("We will use", "Adopt", "Prefer"). */
-const DECIDING = new Set(terms('we will use adopt adopting choose chose prefer keep decide decided decision record go going move moving switch migrate replace stop instead longer drop deprecate rather away favour favor all every'));
+const DECIDING = new Set(terms('we will use adopt adopting choose chose prefer keep decide decided decision record go going move moving switch migrate replace stop using instead longer drop deprecate retire phase out abandon port change transition rather away favour favor all every'));
 /** Determiners an object may start with ("the current PostgreSQL store"): not the thing left. */
 const OBJECT_NOISE = new Set(terms('the a an our its their current existing old legacy using use of'));
 
@@ -77,7 +77,8 @@ export function changeCues(text: string): { label: string; written: string; obje
       const m = c.re.exec(line);
       if (!m) continue;
       const object = (m[1] ?? '').trim().replace(/[.]+$/, '');
-      const objectTerms = terms(object).filter((t) => !OBJECT_NOISE.has(t));
+      // a value is not a choice ("from 30 to 60 seconds"): an object names something in words
+      const objectTerms = /\p{L}/u.test(object) ? terms(object).filter((t) => !OBJECT_NOISE.has(t)) : [];
       // as written up to its object ("replace REST polling", not "… with")
       const written = m[0].replace(/\s+(?:with|by)$/i, '').replace(/\s+/g, ' ').trim();
       // one cue per stretch of text: "move … from X" already said what "away from X" would
@@ -118,8 +119,8 @@ function writtenOf(text: string, wanted: readonly string[]): string {
 const headTerms = (a: Artifact) => new Set(terms([a.title, a.summary ?? '', a.keywords.join(' '), decisionSection(a.body)].join('\n')));
 
 /**
- * Share of the record's subject the draft names, weighted: rare words of the records' titles
- * say more than one every record uses.
+ * The share of the record's subject the draft must name to share it, each word weighted by
+ * how rare it is among the titles in force (a word of every title says little).
  */
 const SAME_SUBJECT = 0.5;
 /** Without change wording, only another choice for a subject the draft names all but fully counts. */
@@ -136,6 +137,7 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
   const text = `${title}\n${draft.decision}`;
   const mine = new Set(terms(text));
   const cues = changeCues(text);
+  const myWords = wordsOf(text);
   const myChoices = choicesOf(title).concat(namesOf(text).map((t) => ({ written: writtenOf(text, t), terms: t })));
   // title words' weights over the decisions in force: a word in every title says little
   const titles = activeDecisions(set).map((a) => new Set(terms(a.title)));
@@ -145,8 +147,10 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
     const head = headTerms(a);
     const theirs = choicesOf(a.title);
     const choiceTerms = new Set(theirs.flatMap((c) => c.terms));
-    // what the draft's cues leave and this record names (all of an object's terms)
-    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)));
+    // what the draft's cues leave and this record names (all of an object's terms), and the
+    // draft does not name again as its subject ("drop events … from the event store" acts on
+    // the store, it does not leave it)
+    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => elsewhere(text, c.written, t)));
     const leftTerms = new Set(left.flatMap((c) => c.objectTerms));
     // the subject: the record title's words beside its choice and what the draft leaves
     const subject = [...new Set(terms(a.title))].filter((t) => !DECIDING.has(t) && !choiceTerms.has(t) && !leftTerms.has(t));
@@ -155,11 +159,19 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
     const share = whole ? shared.reduce((s, t) => s + weight(t), 0) / whole : 0;
     const inTitle = left.some((c) => c.objectTerms.every((t) => terms(a.title).includes(t)));
     // the record's choice the draft does not name, and the draft's the record does not
-    const dropped = theirs.filter((c) => !c.terms.every((t) => mine.has(t)));
-    const chosen = myChoices.filter((c) => !c.terms.every((t) => head.has(t)) && !c.terms.every((t) => leftTerms.has(t)));
+    // compared as written ("MySQL" is not "PostgreSQL", though both hold the term sql; "Postgres" is)
+    const headWords = wordsOf(`${a.title}\n${a.summary ?? ''}\n${a.keywords.join(' ')}\n${decisionSection(a.body)}`);
+    const dropped = theirs.filter((c) => !namedAmong(c.written, myWords));
+    const chosen = myChoices.filter((c) => !namedAmong(c.written, headWords) && !c.terms.every((t) => leftTerms.has(t)));
+    // the subject the draft names for itself, "… for configuration files", beside its choices
+    const forWhat = /\bfor\s+(.+)$/i.exec(title)?.[1] ?? '';
+    const namedSubject = terms(forWhat).filter((t) => !DECIDING.has(t) && !myChoices.some((c) => c.terms.includes(t)) && !leftTerms.has(t));
     let change: typeof cues = [];
-    if (left.length && (shared.length ? share >= SAME_SUBJECT : inTitle)) change = left;
-    else if (cues.length && !cues.some((c) => c.objectTerms.length) && shared.length && share >= SAME_SUBJECT && dropped.length) change = cues;
+    // the subject shared, or what it leaves named in the record's title when the draft names no
+    // other subject ("Retire Heroku"; not "Stop using JSON for configuration files" beside "Structured JSON logs")
+    if (left.length && (share >= SAME_SUBJECT || (inTitle && (shared.length > 0 || !namedSubject.length)))) change = left;
+    // wording that names no object ("switch … to") counts when the draft names its new choice
+    else if (cues.length && !cues.some((c) => c.objectTerms.length) && shared.length && share >= SAME_SUBJECT && dropped.length && chosen.length) change = cues;
     // another choice alone: the draft's own subject must be the record's too, both ways ("Use
     // Kafka Connect to copy the event store into the warehouse" is about the warehouse)
     const ownSubject = [...new Set(terms(title))].filter((t) => !DECIDING.has(t) && !myChoices.some((c) => c.terms.includes(t)));
@@ -184,6 +196,29 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
 }
 
 const dedupe = (xs: string[]) => [...new Set(xs.filter(Boolean))];
+
+/** A text's words, lower case, without punctuation around them. */
+function wordsOf(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').toLowerCase())
+    .filter(Boolean);
+}
+
+/**
+ * Is a name among the words, as written or shortened ("Postgres" for "PostgreSQL"): the same
+ * word, or one that starts with the other, four letters at least. Every word of a name must be there.
+ */
+function namedAmong(name: string, words: readonly string[]): boolean {
+  const same = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+  return wordsOf(name).every((n) => words.some((w) => same(n, w)));
+}
+
+/** Does the text use a term outside the change wording that names it? */
+function elsewhere(text: string, written: string, term: string): boolean {
+  // every place it is written (the title is often the decision's first clause)
+  return terms(text.replace(/\s+/g, ' ').split(written).join('\n')).includes(term);
+}
 
 /**
  * Similar records well below the first (more than WEAKER_GAP under it) are marked `weaker`:

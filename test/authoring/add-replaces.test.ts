@@ -59,6 +59,12 @@ const REPLACEMENTS: [string, string][] = [
   ['Client state moves from Redux to Zustand', 'ADR-0003'],
   ['Use Vitest for unit tests', 'ADR-0004'],
   ['Use server-sent events for notifications rather than REST polling', 'ADR-0006'],
+  // a second round, written to break it (4 of 5 before the fixes it led to)
+  ['Switch client state to Zustand', 'ADR-0003'],
+  ['We no longer deploy to Heroku; the services run on Render', 'ADR-0005'],
+  ['Notifications are pushed over WebSockets instead of polled over REST', 'ADR-0006'],
+  ['Use Luxon for date handling', 'ADR-0007'],
+  ['Authenticate API clients with mutual TLS rather than JWT', 'ADR-0008'],
 ];
 const RESTATEMENTS: [string, string][] = [
   ['Store the domain events in PostgreSQL, one row per event', 'ADR-0002'],
@@ -83,6 +89,33 @@ const OTHERS = [
   'Rotate the JWT signing key every 90 days',
   'Switch the CI runners to ARM machines',
   'Deprecate the v1 notifications endpoint',
+  // the second round (2 of 7 named a record before its fixes)
+  'Drop events older than two years from the event store',
+  'Drop events from the event store after two years',
+  'Switch client state persistence to session storage',
+  'Stop using the Redux devtools in production',
+  'Deprecate the stream version column of the event store',
+  'Change the polling interval for notifications from 30 to 60 seconds',
+  "Use Redux Toolkit's createAsyncThunk for API calls in client state",
+  'Move the Terraform state from local files to an S3 backend',
+];
+
+// the frontmatter records of test/fixtures/authoring-similar (.contextia), a third round
+const FM_REPLACEMENTS: [string, string][] = [
+  ['Move idempotency keys from Redis to DynamoDB', 'DEC-001'],
+  ['Use MySQL as the primary database', 'DEC-003'],
+  ['Take exchange rates from the treasury service instead of the ECB feed', 'DEC-002'],
+  ['Replace Tailwind with CSS modules for the admin interface styles', 'DEC-008'],
+  ['Authenticate with opaque session tokens instead of JWTs', 'DEC-009'],
+  ['Write logs as plain text instead of JSON', 'DEC-006'],
+];
+const FM_OTHERS = [
+  'Use Postgres as the primary database',
+  'Stop using JSON for configuration files; use YAML',
+  'Stop using Redis for the session cache',
+  'Use GraphQL for the public merchant API. REST stays for webhooks.',
+  'Keep nightly backups for 90 days',
+  'Drop feature flags older than six months',
 ];
 
 describe('add: a decision that replaces a record names it (DEC-130)', () => {
@@ -96,6 +129,20 @@ describe('add: a decision that replaces a record names it (DEC-130)', () => {
     const alarms = OTHERS.filter((d) => dryRun(repo.dir, d).replaces).map((d) => d);
     // the figures DEC-130 records
     expect({ caught, restated, alarms }).toEqual({ caught: REPLACEMENTS.length, restated: RESTATEMENTS.length, alarms: [] });
+  }, 120_000);
+
+  it('on frontmatter records: every replacement names its record, no other decision names one; --supersedes writes relations.supersedes', () => {
+    const repo = makeRepo();
+    cpSync(path.resolve(path.dirname(FIX), '../authoring-similar/repo'), repo.dir, { recursive: true });
+    repo.commit('records');
+    const caught = FM_REPLACEMENTS.filter(([d, id]) => dryRun(repo.dir, d).replaces?.[0]?.id === id).length;
+    const alarms = FM_OTHERS.filter((d) => dryRun(repo.dir, d).replaces);
+    expect({ caught, alarms }).toEqual({ caught: FM_REPLACEMENTS.length, alarms: [] });
+    const w = runCli(['add', 'Use MySQL as the primary database', '--supersedes', 'DEC-003'], { cwd: repo.dir });
+    expect(w.code, w.stderr).toBe(0);
+    const added = readFileSync(path.join(repo.dir, '.contextia/system/rationale/DEC-011.md'), 'utf8');
+    expect(added).toContain("relations:\n  supersedes: [DEC-003]\n");
+    expect(readFileSync(path.join(repo.dir, '.contextia/system/rationale/DEC-003.md'), 'utf8')).toMatch(/^status: superseded$/m);
   }, 120_000);
 
   it('says which words matched, under the documented JSON key `replaces`', () => {

@@ -143,14 +143,19 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
   const titles = activeDecisions(set).map((a) => new Set(terms(a.title)));
   const weight = (t: string) => Math.log(1 + titles.length / (1 + titles.filter((s) => s.has(t)).length));
   const out: ReplacementHint[] = [];
-  for (const { record: a, score, rank } of candidates) {
+  let looseSeen = false;
+  for (const { record: a, score, rank } of [...candidates].sort((x, y) => x.rank - y.rank)) {
     const head = headTerms(a);
     const theirs = choicesOf(a.title);
     const choiceTerms = new Set(theirs.flatMap((c) => c.terms));
     // what the draft's cues leave and this record names (all of an object's terms), and the
     // draft does not name again as its subject ("drop events … from the event store" acts on
     // the store, it does not leave it)
-    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => elsewhere(text, c.written, t)));
+    // A record that makes the same change itself ("Use npm instead of yarn", "Moving from React
+    // to Preact") is what the draft restates, not what it replaces
+    const theirCues = changeCues(`${a.title}\n${a.summary ?? ''}\n${decisionSection(a.body)}`);
+    const agrees = (c: (typeof cues)[number]) => theirCues.some((r) => r.objectTerms.length && c.objectTerms.every((t) => r.objectTerms.includes(t)));
+    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => elsewhere(text, c.written, t)) && !agrees(c));
     const leftTerms = new Set(left.flatMap((c) => c.objectTerms));
     // the subject: the record title's words beside its choice and what the draft leaves
     const subject = [...new Set(terms(a.title))].filter((t) => !DECIDING.has(t) && !choiceTerms.has(t) && !leftTerms.has(t));
@@ -168,8 +173,12 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
     const namedSubject = terms(forWhat).filter((t) => !DECIDING.has(t) && !myChoices.some((c) => c.terms.includes(t)) && !leftTerms.has(t));
     let change: typeof cues = [];
     // the subject shared, or what it leaves named in the record's title when the draft names no
-    // other subject ("Retire Heroku"; not "Stop using JSON for configuration files" beside "Structured JSON logs")
-    if (left.length && (share >= SAME_SUBJECT || (inTitle && (shared.length > 0 || !namedSubject.length)))) change = left;
+    // other subject ("Retire Heroku") or one the record's text decides about too ("Switch from
+    // npm to pnpm for installing packages" beside "Use npm … to install packages"; not "Stop
+    // using JSON for configuration files" beside "Structured JSON logs")
+    const ownIsTheirs = namedSubject.filter((t) => head.has(t)).length * 2 >= namedSubject.length;
+    const byTitleAlone = left.length > 0 && share < SAME_SUBJECT && inTitle && !shared.length && ownIsTheirs;
+    if (left.length && (share >= SAME_SUBJECT || (inTitle && (shared.length > 0 || ownIsTheirs)))) change = left;
     // wording that names no object ("switch … to") counts when the draft names its new choice
     else if (cues.length && !cues.some((c) => c.objectTerms.length) && shared.length && share >= SAME_SUBJECT && dropped.length && chosen.length) change = cues;
     // another choice alone: the draft's own subject must be the record's too, both ways ("Use
@@ -189,6 +198,9 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
     const reason = change.length
       ? `${change.map((c) => `"${c.written}"`).join(', ')}${leaves.length ? ` leaves ${leaves.join(', ')}, which ${a.id} names` : ''}${subjectWords ? `; same subject: ${subjectWords}` : ''}`
       : `names another choice (${chooses.join(', ')}) than ${a.id} (${leaves.join(', ')}) for the same subject: ${subjectWords}`;
+    // the loosest evidence (what it leaves is in the title, no subject shared) names one record at most: search's first
+    if (byTitleAlone && looseSeen) continue;
+    looseSeen ||= byTitleAlone;
     out.push({ id: a.id, title: a.title, file: a.file, rank, similarity: score.similarity, change: change.map((c) => c.written), leaves: dedupe(leaves), chooses, subject: subjectWords ? subjectWords.split(' ') : [], reason });
   }
   // the record the draft most clearly leaves first: named in its change wording, then search's order

@@ -198,6 +198,22 @@ describe('add: a decision that replaces a record names it (DEC-130)', () => {
   });
 });
 
+describe('add: a record that makes the same change is restated, not replaced (DEC-130)', () => {
+  it('"rather than yarn" beside "Use npm instead of yarn" names no record to supersede', () => {
+    // git-en-boite's doc/adr 0004, in short
+    const rec = (n: number, title: string, decision: string) => `# ${n}. ${title}\n\nDate: 2020-01-0${n}\n\n## Status\n\nAccepted\n\n## Context\n\nWe need a package manager for the monorepo and its CI.\n\n## Decision\n\n${decision}\n\n## Consequences\n\nOne lock file.\n`;
+    const repo = makeRepo({
+      '.adr-dir': 'doc/adr\n',
+      'doc/adr/0001-record-architecture-decisions.md': rec(1, 'Record architecture decisions', 'We will use Architecture Decision Records.'),
+      'doc/adr/0002-use-npm-instead-of-yarn.md': rec(2, 'Use npm instead of yarn', 'We will use npm instead of yarn to install packages.'),
+      'doc/adr/0003-use-docker-for-ci.md': rec(3, 'Build CI images with Docker', 'CI jobs run in Docker images built from the repository.'),
+    });
+    repo.commit('records');
+    expect(dryRun(repo.dir, 'Use npm as the package manager rather than yarn').replaces).toBeUndefined();
+    expect(dryRun(repo.dir, 'Switch from npm to pnpm for installing packages').replaces?.map((h) => h.id)).toEqual(['ADR-0002']);
+  });
+});
+
 describe('changeCues', () => {
   it('finds the change wording and what it leaves, as written', () => {
     const cue = (t: string) => changeCues(t).map((c) => [c.label, c.written, c.object]);

@@ -94,11 +94,16 @@ export function changeCues(text: string): { label: string; written: string; obje
  * is (PostgreSQL, GraphQL: a capital after the first letter) — a title often starts with it.
  */
 function choicesOf(title: string): { written: string; terms: string[] }[] {
-  const out = namesOf(title).map((t) => ({ written: writtenOf(title, t), terms: t }));
-  const first = /^\s*([\w.+#-]+)/.exec(title)?.[1] ?? '';
-  if (/^[A-Za-z][\w.+#-]*[A-Z0-9]/.test(first) && !/^[A-Z0-9]+s?$/.test(first)) {
-    const t = terms(first);
-    if (t.length && !out.some((o) => o.terms.join(' ') === t.join(' '))) out.push({ written: first, terms: t });
+  // a title in Title Case ("Use Separate Base Form Types") capitalises every word: only a word
+  // written as a name is (a capital after the first letter, PostgreSQL, GraphQL)
+  const long = title.split(/\s+/).filter((w) => w.length > 3);
+  const titleCase = long.length >= 3 && long.filter((w) => /^[A-Z]/.test(w)).length >= long.length * 0.6;
+  const out = titleCase ? [] : namesOf(title).map((t) => ({ written: writtenOf(title, t), terms: t }));
+  for (const w of titleCase ? title.split(/\s+/) : [/^\s*([\w.+#-]+)/.exec(title)?.[1] ?? '']) {
+    const word = w.replace(/^[^\w]+|[^\w.+#-]+$/g, '');
+    if (!/^[A-Za-z][\w.+#-]*[A-Z0-9]/.test(word) || /^[A-Z0-9]+s?$/.test(word)) continue;
+    const t = terms(word);
+    if (t.length && !out.some((o) => o.terms.join(' ') === t.join(' '))) out.push({ written: word, terms: t });
   }
   return out;
 }

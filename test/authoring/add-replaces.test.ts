@@ -212,6 +212,19 @@ describe('add: a record that makes the same change is restated, not replaced (DE
     expect(dryRun(repo.dir, 'Use npm as the package manager rather than yarn').replaces).toBeUndefined();
     expect(dryRun(repo.dir, 'Switch from npm to pnpm for installing packages').replaces?.map((h) => h.id)).toEqual(['ADR-0002']);
   });
+
+  it('a record titled in Title Case (Sylius adr/) is reversed by name: its every capitalised word is not a choice', () => {
+    const rec = (title: string, decision: string) => `# ${title}\n\n* Status: accepted\n* Date: 2024-05-15\n\n## Context and Problem Statement\n\nThe admin panel needs its own forms.\n\n## Decision Outcome\n\n${decision}\n`;
+    const repo = makeRepo({
+      'adr/2024_05_15_use_separate_base_form_types.md': rec('Use Separate Base Form Types Instead of Type Extensions', 'The admin panel defines separate base form types instead of extending the shop types with type extensions.'),
+      'adr/2024_07_15_api_state_providers_structure.md': rec('API - State Providers Structure', 'State providers of the API live in one directory per resource.'),
+      'adr/2024_10_03_services_naming_convention.md': rec('Services Naming Convention', 'Services are named after their class, with the sylius prefix for aliases.'),
+    });
+    repo.commit('records');
+    const r = dryRun(repo.dir, 'Use form type extensions for the admin panel instead of separate base form types');
+    expect(r.replaces?.map((h) => [h.id, h.leaves])).toEqual([['ADR-2024-05-15-use-separate-base-form-types', ['Separate Base Form Types']]]);
+    expect(dryRun(repo.dir, 'Keep state providers of the API in one directory per resource').replaces).toBeUndefined();
+  });
 });
 
 describe('changeCues', () => {

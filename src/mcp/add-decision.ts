@@ -40,8 +40,9 @@ export async function addDecisionTool(ctx: ToolContext, args: AddDecisionArgs): 
     // an agent wrote it: its provenance says so, and it waits for a person's confirmation (DEC-054)
     input.provenance = { source: 'ai_chat', ...(ctx.session ? { session_id: ctx.session } : {}), ...(state.head ? { commit: state.head } : {}), confidence: CONFIDENCE.inferred };
     const r = await addDecision(snapshot.root, set, input, { force: args.force });
-    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}) }));
-    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}): ${s.title}`).join('\n');
+    // a record well under the first is said to be weaker (DEC-130)
+    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}), ...(s.weaker ? { weaker: true } : {}) }));
+    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
     const replaces = replacesForAgent(r, r.id);
     const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file } : {}), ...(r.guidance ? { guidance: r.guidance } : {}), ...(r.unwritten ? { unwritten: r.unwritten } : {}) };
     if (r.outcome === 'conflict') {

@@ -27,8 +27,9 @@ export async function proposeDecisionTool(ctx: ToolContext, args: ProposeDecisio
       { decision: args.decision, title: args.title, rationale: args.rationale, constraints: args.constraints, scope: args.scope, paths: args.paths, keywords: args.keywords, session, commit: state.head },
       { force: args.force },
     );
-    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}) }));
-    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}): ${s.title}`).join('\n');
+    // a record well under the first is said to be weaker (DEC-130)
+    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}), ...(s.weaker ? { weaker: true } : {}) }));
+    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
     // a proposal is not decided yet: the record it would replace is named, superseded once a person confirms it (DEC-130)
     const replaces = replacesForAgent(r, r.id, true);
     const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}) };

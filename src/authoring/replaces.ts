@@ -82,7 +82,9 @@ export function changeCues(text: string): { label: string; written: string; obje
       // as written up to its object ("replace REST polling", not "… with")
       const written = m[0].replace(/\s+(?:with|by)$/i, '').replace(/\s+/g, ' ').trim();
       // one cue per stretch of text: "move … from X" already said what "away from X" would
-      if (out.some((o) => o.written.includes(written) || written.includes(o.written))) continue;
+      // and once in any case: a title and a decision that each say it are one change
+      const lower = written.toLowerCase();
+      if (out.some((o) => o.written.toLowerCase().includes(lower) || lower.includes(o.written.toLowerCase()))) continue;
       out.push({ label: c.label, written, object, objectTerms });
     }
   }
@@ -160,7 +162,7 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
     // to Preact") is what the draft restates, not what it replaces
     const theirCues = changeCues(`${a.title}\n${a.summary ?? ''}\n${decisionSection(a.body)}`);
     const agrees = (c: (typeof cues)[number]) => theirCues.some((r) => r.objectTerms.length && c.objectTerms.every((t) => r.objectTerms.includes(t)));
-    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => elsewhere(text, c.written, t)) && !agrees(c));
+    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => elsewhere(text, cues, t)) && !agrees(c));
     const leftTerms = new Set(left.flatMap((c) => c.objectTerms));
     // the subject: the record title's words beside its choice and what the draft leaves
     const subject = [...new Set(terms(a.title))].filter((t) => !DECIDING.has(t) && !choiceTerms.has(t) && !leftTerms.has(t));
@@ -197,7 +199,7 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
       const w = writtenOf(a.title, c.objectTerms);
       return w && c.objectTerms.every((t) => terms(w).includes(t)) ? w : c.object;
     };
-    const leaves = change.length && left.length ? left.map(asTitled) : dropped.map((c) => c.written);
+    const leaves = dedupe(change.length && left.length ? left.map(asTitled) : dropped.map((c) => c.written));
     const chooses = dedupe(chosen.map((c) => c.written));
     const subjectWords = writtenOf(a.title, shared);
     const reason = change.length
@@ -212,7 +214,8 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
   return out.sort((x, y) => Number(y.change.length > 0) - Number(x.change.length > 0) || x.rank - y.rank);
 }
 
-const dedupe = (xs: string[]) => [...new Set(xs.filter(Boolean))];
+/** Each once, the first spelling of each in any case ("Bull" left by two cues is said once). */
+const dedupe = (xs: string[]) => xs.filter((x, i) => x && xs.findIndex((y) => y.toLowerCase() === x.toLowerCase()) === i);
 
 /** A text's words, lower case, without punctuation around them. */
 function wordsOf(text: string): string[] {
@@ -231,10 +234,15 @@ function namedAmong(name: string, words: readonly string[]): boolean {
   return wordsOf(name).every((n) => words.some((w) => same(n, w)));
 }
 
-/** Does the text use a term outside the change wording that names it? */
-function elsewhere(text: string, written: string, term: string): boolean {
-  // every place it is written (the title is often the decision's first clause)
-  return terms(text.replace(/\s+/g, ' ').split(written).join('\n')).includes(term);
+/**
+ * Does the text use a term outside its change wording? Every place any cue is written goes, in
+ * any case: a title and a decision that each say it ("Stop using Bull for background jobs" over
+ * "We will stop using Bull and Redis…") leave nothing of it behind.
+ */
+function elsewhere(text: string, cues: readonly { written: string }[], term: string): boolean {
+  let rest = text.replace(/\s+/g, ' ');
+  for (const c of cues) rest = rest.replace(new RegExp(c.written.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'gi'), '\n');
+  return terms(rest).includes(term);
 }
 
 /**

@@ -157,6 +157,23 @@ describe('add: a decision that replaces a record names it (DEC-130)', () => {
     expect(other.replaces![0]!.reason).toBe('names another choice (DynamoDB) than ADR-0002 (PostgreSQL) for the same subject: event store');
   });
 
+  it('a title and a decision that each say the change (in their own case) still name the record it leaves', () => {
+    const repo = fixtureRepo();
+    const titled = (title: string, decision: string) => {
+      const r = runCli(['add', '--dry-run', '--json', '--title', title, decision], { cwd: repo.dir });
+      expect(r.code === 0 || r.code === 1, r.stderr).toBe(true);
+      return JSON.parse(r.stdout) as DryRun;
+    };
+    const redux = titled('Stop using Redux for client state', 'We will stop using Redux and keep client state in React context.').replaces?.[0];
+    expect(redux).toMatchObject({ id: 'ADR-0003', change: ['Stop using Redux'], leaves: ['Redux'] });
+    expect(redux?.reason).toBe('"Stop using Redux" leaves Redux, which ADR-0003 names; same subject: client state');
+    const moved = titled('Move the event store from PostgreSQL to DynamoDB', 'Its events move from PostgreSQL to DynamoDB tables.').replaces?.[0];
+    expect(moved).toMatchObject({ id: 'ADR-0002', leaves: ['PostgreSQL'] });
+    expect(moved?.reason).toMatch(/ leaves PostgreSQL, which ADR-0002 names/);
+    // a draft that leaves something and still names it as its subject elsewhere is not replacing it
+    expect(titled('Keep PostgreSQL for the event store', 'We keep PostgreSQL for the event store and stop using its LISTEN/NOTIFY for projections.').replaces).toBeUndefined();
+  });
+
   it('suggests --supersedes on a dry run and writes nothing; --supersedes writes both records as supersede does', () => {
     const repo = fixtureRepo();
     const d = runCli(['add', '--dry-run', 'Stop using Redux; use React context for client state'], { cwd: repo.dir });

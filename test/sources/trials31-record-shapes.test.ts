@@ -14,10 +14,10 @@ import { makeRepo } from '../helpers/git-repo.js';
  *   retired records moved to `adrs/deprecated/` keeping numbers the folder gave again.
  */
 describe('record shapes of trials31', () => {
-  it('a template\'s unfilled status choices are no status and their example link no reference; a bracketed date is the date, a date prompt none', async () => {
+  it('a template\'s unfilled status choices are no status and their example link no reference; a bracketed date is the date, a date prompt none; bracketed prompts are no summary', async () => {
     const repo = makeRepo({
       'docs/decisions/template.md': '# [short title]\n\n- Status: [ proposed | accepted | superseded by [xxx](yyyymmdd-xxx.md)]\n- Date: [YYYY-MM-DD when decided]\n\n## Decision Outcome\n\nChosen option: "[option 1]".\n',
-      'docs/decisions/20230301-use-liquibase-for-schema-changes.md': '# Use liquibase for schema changes\n\n- Status: [ accepted | deprecated | superseded by [xxx](yyyymmdd-xxx.md)] <!-- optional -->\n- Date: [YYYY-MM-DD when the decision was last updated] <!-- optional -->\n\n## Context and Problem Statement\n\n[Describe the context.]\n',
+      'docs/decisions/20230301-use-liquibase-for-schema-changes.md': '# Use liquibase for schema changes\n\n- Status: [ accepted | deprecated | superseded by [xxx](yyyymmdd-xxx.md)] <!-- optional -->\n- Date: [YYYY-MM-DD when the decision was last updated] <!-- optional -->\n\n## Context and Problem Statement\n\n[Describe the context and problem statement in two or three sentences.]\n\n## Decision Outcome\n\nChosen option: "[option 1]", because [justification. e.g., only option | comes out best (see below)].\n\n## Links <!-- optional -->\n\n- [Link type](link to adr) <!-- example: Refined by [xxx](yyyymmdd-xxx.md) -->\n- …\n',
       'docs/decisions/20230410-typed-queries.md': '# Typed queries for the storage layer\n\n- Status: accepted\n- Date: [2023-04-09]\n\n## Decision Outcome\n\nChosen option: "typed queries", because mistakes show at compile time.\n\n## Links\n\n- [ADR 003: Resource registry](https://docs.example.org/identity/adr-list/adr-003-resource-registry)\n',
     });
     repo.commit('records');
@@ -26,8 +26,11 @@ describe('record shapes of trials31', () => {
     expect(stub.status).toBeUndefined();
     expect(stub.created).toBe('2023-03-01');
     expect(stub.links).toEqual([]);
+    // the template's bracketed prompts are no summary
+    expect(stub.summary).toBeUndefined();
     const typed = set.byId.get('ADR-20230410-typed-queries')!;
     expect(typed.created).toBe('2023-04-09');
+    expect(typed.summary).toBe('Chosen option: "typed queries", because mistakes show at compile time.');
     expect(typed.relations).toEqual({});
     expect(typed.links).toEqual([]);
     const check = runCli(['check'], { cwd: repo.dir });

@@ -35,6 +35,7 @@ const GEB_MIRROR = process.env.GIT_CTX_GEB_REPO ?? '/work/.mirror/SmartBear+git-
 const lib = await import(pathToFileURL(path.join(ROOT, 'dist/index.js')).href);
 const sim = await import(pathToFileURL(path.join(ROOT, 'dist/authoring/similar.js')).href);
 const check = await import(pathToFileURL(path.join(ROOT, 'dist/authoring/draft-similar.js')).href);
+const replaces = await import(pathToFileURL(path.join(ROOT, 'dist/authoring/replaces.js')).href);
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CONFIG_NOSYSTEM: '1' };
 const git = (cwd, ...a) => execFileSync('git', a, { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
@@ -185,7 +186,10 @@ async function measure(name, dir, cases) {
     const top = scores[0];
     const target = expect ? scores.find((x) => x.id === expect) : top;
     // the check as add runs it, every candidate kept (threshold 0) to see the scores
-    const checked = (await check.findSimilarDecisions(snapshot.root, set, draft, { threshold: 0, embedder: embedder ?? null })).similar;
+    const found = await check.findSimilarDecisions(snapshot.root, set, draft, { threshold: 0, embedder: embedder ?? null });
+    const checked = found.similar;
+    // DEC-130: none of these drafts replaces a record, so a hint here is a false alarm
+    const hints = replaces.replacementHints(set, { ...draft, title }, (found.candidates ?? []).map((score) => ({ record: set.byId.get(score.id), score, rank: score.rank ?? 0 })).filter((c) => c.record));
     const ctop = checked[0];
     const ctarget = expect ? checked.find((x) => x.id === expect) : ctop;
     out.cases.push({
@@ -193,6 +197,7 @@ async function measure(name, dir, cases) {
       pairFlags: scores.filter((x) => x.similarity >= THRESHOLD).map((x) => x.id),
       checkTop: ctop?.id, checkTopScore: ctop?.similarity ?? 0, check: ctarget?.similarity ?? 0, coverage: ctarget?.coverage ?? 0, rank: ctarget?.rank ?? null,
       checkFlags: checked.filter((x) => x.similarity >= THRESHOLD).map((x) => x.id),
+      replaces: hints.map((h) => `${h.id}: ${h.reason}`),
     });
   }
   // the check rule and the PR comment: the pairs the pair score flags (linked ones skipped),
@@ -260,6 +265,10 @@ else {
       const flagged = unrel.filter((c) => c[key].length).length;
       console.log(`${label.padEnd(27)} at ${THRESHOLD}: restatements caught ${caught}/${dups.length} (also flagging another record: ${wrongDup}), unrelated drafts flagged ${flagged}/${unrel.length}`);
     }
+    const hinted = (cs) => cs.filter((c) => c.replaces.length);
+    const dupsH = r.cases.filter((c) => c.expect);
+    const othersH = r.cases.filter((c) => !c.expect);
+    console.log(`replacement hint (DEC-130; no draft here replaces a record): restatements given one ${hinted(dupsH).length}/${dupsH.length}, other drafts ${hinted(othersH).length}/${othersH.length}${hinted(r.cases).map((c) => `\n  "${c.title}" → ${c.replaces.join(' | ')}`).join('')}`);
     console.log(`check rule / PR comment at ${THRESHOLD}: pair score alone flags ${r.rule.pairScore.length} (${r.rule.pairScore.join(', ') || '-'}), search's judgement keeps ${r.rule.judged.length} (${r.rule.judged.join(', ') || '-'})`);
     console.log(`record pairs (${r.pairs.count}): score median ${fmt(r.pairs.similarity.median)} p95 ${fmt(r.pairs.similarity.p95)} max ${fmt(r.pairs.similarity.max)};  cosine median ${fmt(r.pairs.cosine.median)} p95 ${fmt(r.pairs.cosine.p95)} max ${fmt(r.pairs.cosine.max)};  top ${r.pairs.top.join(', ')}`);
   }

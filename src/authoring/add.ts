@@ -9,6 +9,7 @@ import { updateSidecarProvenance, type Provenance } from '../artifacts/sources/p
 import type { Embedder } from '../semantic/embedder.js';
 import { deriveTitle, type DecisionDraft, type SimilarRecord } from './similar.js';
 import { findSimilarDecisions } from './draft-similar.js';
+import { markWeaker, replacementHints, type ReplacementHint } from './replaces.js';
 
 /** A decision to add: the draft plus where and how it is written. */
 export interface AddDecisionInput extends DecisionDraft {
@@ -38,6 +39,8 @@ export interface AddDecisionOptions {
   embedder?: Embedder | null;
   now?: Date;
   env?: NodeJS.ProcessEnv;
+  /** records left out of the check: the one the new decision supersedes (`--supersedes`), expected to resemble it */
+  exclude?: readonly string[];
 }
 
 export interface ConflictCheck {
@@ -47,6 +50,11 @@ export interface ConflictCheck {
   similar: SimilarRecord[];
   /** with nothing similar at the threshold, the nearest record when it comes close (SimilarResult.closest) */
   closest?: SimilarRecord;
+  /**
+   * records the draft looks like it replaces (same subject, change wording or another choice),
+   * with the words that matched: a suggestion to add `supersedes`, never written unasked (DEC-130)
+   */
+  replaces?: ReplacementHint[];
 }
 
 export interface AddDecisionResult extends ConflictCheck {
@@ -81,8 +89,15 @@ export function titleOf(input: Pick<AddDecisionInput, 'title' | 'decision'>): st
 /** Active decisions (repository and, when enabled, global) similar to the draft at or above the threshold. */
 export async function checkDecisionConflicts(root: string, set: ArtifactSet, input: AddDecisionInput, opts: AddDecisionOptions = {}): Promise<ConflictCheck> {
   validate(input);
-  const r = await findSimilarDecisions(root, set, { ...input, title: titleOf(input) }, { threshold: opts.threshold, embedder: opts.embedder, env: opts.env });
-  return { title: titleOf(input), threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar: r.similar, ...(r.closest ? { closest: r.closest } : {}) };
+  const draft = { ...input, title: titleOf(input) };
+  const r = await findSimilarDecisions(root, set, draft, { threshold: opts.threshold, embedder: opts.embedder, env: opts.env, ...(opts.exclude?.length ? { exclude: opts.exclude } : {}) });
+  // the replacement hint reads the same candidates, scored the same way (DEC-130)
+  const candidates = (r.candidates ?? []).flatMap((score) => {
+    const record = set.byId.get(score.id);
+    return record ? [{ record, score, rank: score.rank ?? 0 }] : [];
+  });
+  const replaces = replacementHints(set, draft, candidates);
+  return { title: titleOf(input), threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar: markWeaker(r.similar), ...(r.closest ? { closest: r.closest } : {}), ...(replaces.length ? { replaces } : {}) };
 }
 
 function frontmatterContent(input: AddDecisionInput): NewArtifactContent {

@@ -104,7 +104,11 @@ class DraftJudge {
     });
     const fused = found.results.filter((r) => r.slot === 'fused');
     const candidates = fused.filter((r) => !exclude.has(r.id)).slice(0, CANDIDATES);
-    if (!candidates.length) return { threshold, ...(embedder ? { embedder: `${embedder.provider}/${embedder.model}` } : {}), similar: [] };
+    // search's weak band (under its relevance floor) never holds a restatement, but may hold the
+    // record a draft replaces: a draft naming a choice no record knows ("Use DynamoDB for the
+    // event store") meets it only in the subject's words. Scored alike, for the hint alone (DEC-130)
+    const weak = (found.weak ?? []).filter((r) => r.slot === 'fused' && !exclude.has(r.id)).slice(0, CANDIDATES - candidates.length);
+    if (!candidates.length && !weak.length) return { threshold, ...(embedder ? { embedder: `${embedder.provider}/${embedder.model}` } : {}), similar: [] };
     const pairs = new Map((await sim.score(draftText(draft), text, exclude)).map((s) => [s.id, s]));
     // the draft's words by how much each says (rare among the records' decisions: much), the
     // heaviest MATCHED_SHOWN of them the most a record can match
@@ -115,7 +119,8 @@ class DraftJudge {
     const names = namesOf(`${title}\n${draft.decision}`);
     const known = names.length ? this.recordWords() : new Set<string>();
     const similar: SimilarRecord[] = [];
-    candidates.forEach((r, i) => {
+    const first = (fused[0] ?? weak[0])!.score;
+    [...candidates, ...weak].forEach((r, i) => {
       const pair = pairs.get(r.id);
       if (!pair) return;
       const matched = new Set(terms(matchedWords(r).join(' ')));
@@ -125,15 +130,16 @@ class DraftJudge {
       // first answer counts even when excluded: a record judged against the others (the check
       // rule, the PR comment) is its own first answer, and a neighbour it shares only the
       // repository's template words with scores a few hundredths of it
-      const standing = r.score / fused[0]!.score;
+      const standing = r.score / first;
       const named = namedIn(names, this.set.byId.get(r.id), known);
       const similarity = Math.min(1, ((pair.similarity + coverage) / 2) * scale * standing * named);
       similar.push({ ...pair, similarity: round(similarity), coverage: round(coverage), rank: i + 1 });
     });
     similar.sort((x, y) => y.similarity - x.similarity || x.rank! - y.rank!);
-    const over = similar.filter((s) => s.similarity >= threshold);
-    const closest = !over.length && similar[0] && similar[0].similarity >= CLOSEST_SHOWN ? similar[0] : undefined;
-    return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: over, ...(closest ? { closest } : {}) };
+    const answers = similar.filter((s) => s.rank! <= candidates.length);
+    const over = answers.filter((s) => s.similarity >= threshold);
+    const closest = !over.length && answers[0] && answers[0].similarity >= CLOSEST_SHOWN ? answers[0] : undefined;
+    return { threshold, ...(sim.embedderName ? { embedder: sim.embedderName } : {}), similar: over, ...(closest ? { closest } : {}), candidates: similar };
   }
 }
 

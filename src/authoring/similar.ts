@@ -58,6 +58,8 @@ export interface SimilarRecord {
   coverage?: number;
   /** a draft's check: the record's place in search's answer for the draft */
   rank?: number;
+  /** add's list: more than WEAKER_GAP under the first similar record (replaces.ts, DEC-130) */
+  weaker?: true;
 }
 
 export interface SimilarResult {
@@ -68,6 +70,8 @@ export interface SimilarResult {
   similar: SimilarRecord[];
   /** with none at the threshold, the most similar record when it scores CLOSEST_SHOWN or more: said, never blocking */
   closest?: SimilarRecord;
+  /** a draft's check: every candidate search gave and how it scored, at any score (the replacement hint reads them, DEC-130) */
+  candidates?: SimilarRecord[];
 }
 
 /** A record under the threshold is named as the closest from this score: a neighbour worth reading, not a duplicate. */

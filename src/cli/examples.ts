@@ -27,6 +27,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'git ctx add --decision "Store idempotency keys in Redis for 24 hours" --rationale "retried webhooks must not charge twice" --paths "src/payments/**"',
     'git ctx add --decision "Use Postgres for reporting" --in docs/adr      # in the folder\'s ADR format',
     'git ctx add --decision "…" --dry-run --format json                   # similar decisions, nothing written',
+    'git ctx add "Move the event store from PostgreSQL to DynamoDB" --supersedes ADR-0002   # record what it replaces',
     'git ctx add                                                          # on a terminal: write it in $EDITOR',
     'git ctx add --propose --session "$SESSION" --decision "Verify webhook signatures before processing"',
   ],

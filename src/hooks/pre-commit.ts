@@ -1,6 +1,7 @@
 import { warmUp, type ArtifactSet } from '../artifacts/load.js';
 import { codeIndexFor } from '../check/rules/anchors.js';
 import { ruleCatalog, runCheck, severityAtLeast, type Baseline } from '../check/run.js';
+import { LOAD_PROBLEM_RULES } from '../check/rules/core.js';
 import type { CheckResult, Finding, FindingSeverity, Rule } from '../check/types.js';
 import { loadConfig, type Config } from '../config.js';
 import { CodeIndex, PartialIndexError } from '../code/code-index.js';
@@ -152,7 +153,10 @@ export async function runPreCommit(opts: PreCommitOptions): Promise<PreCommitRes
       },
     };
     // a skipped file is always reported: the commit's own oversized file must not pass unseen
-    const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
+    // what reading the records found (a mistyped status, a heading copied from another record) is
+    // free once they are read: said for the commit's own records, blocking only at fail_on @decision DEC-133
+    const recordWarnings = LOAD_PROBLEM_RULES.filter((id) => config.severities[id] !== 'off');
+    const rules = opts.allRules ? undefined : [...new Set([...blockingRules(config), ...recordWarnings, ...(config.severities[SKIPPED_RULE] === 'off' ? [] : [SKIPPED_RULE])]), CAPTURE_RULE];
     const ruleCache = new Map<string, unknown>();
     // confirmations block only what this commit adds: a legacy violation never blocks (DEC-052)
     const { root, commit } = staged;

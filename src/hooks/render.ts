@@ -65,7 +65,7 @@ export function renderPreCommit(r: PreCommitResult, p: Paint = paint(false)): st
   const governs = governingLine(r);
   if (governs) lines.push(governs);
   const errors = r.check.findings.filter((f) => f.severity === 'error').length;
-  const summary = `git-ctx: ${plural(n, 'staged path')}, ${plural(r.check.artifacts, 'artifact')} checked (${r.rules === 'all' ? 'all rules' : 'blocking rules'}): ${plural(errors, 'error')}, ${plural(r.check.findings.length - errors, 'other finding')}, ${plural(r.drift.length, 'drifted anchor')}`;
+  const summary = `git-ctx: ${plural(n, 'staged path')}, ${plural(r.check.artifacts, 'artifact')} checked (${r.rules === 'all' ? 'all rules' : 'blocking rules and record warnings'}): ${plural(errors, 'error')}, ${plural(r.check.findings.length - errors, 'other finding')}, ${plural(r.drift.length, 'drifted anchor')}`;
   if (r.blockedBy.length) {
     const why = r.blockedBy
       .map((b) => (b === 'findings' ? `findings at or above ${r.failOn}` : b === 'rule-errors' ? 'a check rule failed' : 'drift (hook.drift: block)'))

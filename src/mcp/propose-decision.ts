@@ -1,7 +1,7 @@
 // @spec SPEC-AUTHORING-001
 
 import { proposeDecision } from '../authoring/propose.js';
-import type { AddDecisionArgs } from './add-decision.js';
+import { replacesForAgent, type AddDecisionArgs } from './add-decision.js';
 import type { ToolContext } from './tools.js';
 import type { ToolOutput } from './result.js';
 
@@ -27,17 +27,20 @@ export async function proposeDecisionTool(ctx: ToolContext, args: ProposeDecisio
       { decision: args.decision, title: args.title, rationale: args.rationale, constraints: args.constraints, scope: args.scope, paths: args.paths, keywords: args.keywords, session, commit: state.head },
       { force: args.force },
     );
-    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}) }));
-    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}): ${s.title}`).join('\n');
-    const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}) };
+    // a record well under the first is said to be weaker (DEC-130)
+    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}), ...(s.weaker ? { weaker: true } : {}) }));
+    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
+    // a proposal is not decided yet: the record it would replace is named, superseded once a person confirms it (DEC-130)
+    const replaces = replacesForAgent(r, r.id, true);
+    const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}) };
     if (r.outcome === 'conflict') {
       return {
-        text: `Not proposed: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, follow it; if yours is different, call propose_decision again with force: true.`,
+        text: `Not proposed: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, follow it; if yours is different, call propose_decision again with force: true.${replaces.text}`,
         data,
       };
     }
     return {
-      text: `Proposed ${r.id} "${r.title}" in ${r.file} (status proposed). It is not committed: it travels with your branch and a person confirms it (git ctx confirm ${r.id}) or rejects it in review.${similar.length ? `\nProposed despite similar active decisions (force):\n${list}` : ''}`,
+      text: `Proposed ${r.id} "${r.title}" in ${r.file} (status proposed). It is not committed: it travels with your branch and a person confirms it (git ctx confirm ${r.id}) or rejects it in review.${similar.length ? `\nProposed despite similar active decisions (force):\n${list}` : ''}${replaces.text}`,
       data,
     };
   } finally {

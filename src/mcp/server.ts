@@ -303,7 +303,7 @@ export function createServer(options: CreateServerOptions): McpServer {
     {
       title: 'Add a decision',
       description:
-        'Record a decision as an artifact in the repository. It is first compared with the active decisions (repository and global): when some are similar (similarity ≥ semantic.conflict_threshold, default 0.75) nothing is written and they are returned with id, title and similarity, so you can use or update one, supersede one, or call again with force: true.',
+        'Record a decision as an artifact in the repository. It is first compared with the active decisions (repository and global): when some are similar (similarity ≥ semantic.conflict_threshold, default 0.75) nothing is written and they are returned with id, title and similarity, so you can use or update one, supersede one, or call again with force: true. A record it looks like it replaces is named in replaces (id, title, reason); nothing is linked unasked.',
       inputSchema: strictArgs({
         decision: z.string().min(1).max(20_000).describe('what was decided, e.g. "Store idempotency keys in Redis for 24 hours"'),
         title: z.string().min(1).max(200).optional().describe('title (default: the first clause of the decision)'),

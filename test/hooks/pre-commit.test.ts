@@ -74,7 +74,7 @@ describe('pre-commit hook: coherence', () => {
     repo.git('add', 'README.md');
     const r = gitRun(repo, ['commit', '-m', 'docs']);
     expect(r.code).toBe(0);
-    expect(r.output).toContain('✓ git-ctx: 1 staged path, 2 artifacts checked (blocking rules): 0 errors');
+    expect(r.output).toContain('✓ git-ctx: 1 staged path, 2 artifacts checked (blocking rules and record warnings): 0 errors');
     expect(head(repo)).not.toBe(before);
   });
 

@@ -223,7 +223,7 @@ describe('git sources: the pre-commit hook', () => {
     svc.write({ '.contextia/system/rationale/DEC-002.md': '---\nid: DEC-002\ntype: decision\ntitle: Right standard\nstatus: accepted\nrequires: [ORG-ADR-0002]\n---\n\nx\n' });
     svc.git('add', '-A');
     const ok = commit();
-    expect(ok.stderr).toMatch(/✓ git-ctx: 1 staged path, 5 artifacts checked \(blocking rules\): 0 errors/);
+    expect(ok.stderr).toMatch(/✓ git-ctx: 1 staged path, 5 artifacts checked \(blocking rules and record warnings\): 0 errors/);
     expect(ok.status).toBe(0);
   });
 });

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from '../commander.js';
 import { addDecision, checkDecisionConflicts, unwrittenNote, type AddDecisionInput, type AddDecisionResult, type ConflictCheck } from '../../authoring/add.js';
+import { requireArtifact } from '../../artifacts/lookup.js';
+import { supersedeArtifact } from '../../staleness/lifecycle.js';
 import { confirmEntries } from '../../check/confirm/author.js';
 import { manualProvenance, proposalInput } from '../../authoring/propose.js';
 import { CtxError } from '../../errors.js';
@@ -35,6 +37,7 @@ interface AddCliOptions {
   require?: string[];
   propose?: boolean;
   session?: string;
+  supersedes?: string[];
   format: 'human' | 'json';
   json?: boolean;
 }
@@ -111,8 +114,20 @@ function editDraft(): Partial<AddDecisionInput> {
 
 function similarLines(c: ConflictCheck): string {
   const p = colors();
+  // a record well under the first is said to be weaker (DEC-130): the first is the one to read
   return c.similar
-    .map((s) => `  ${p.bold(s.id.padEnd(12))} ${s.similarity.toFixed(2)}  ${s.title}${s.origin === 'global' ? ' (global)' : ''}  ${p.dim(s.file || '')}\n`)
+    .map((s) => `  ${p.bold(s.id.padEnd(12))} ${s.similarity.toFixed(2)}  ${s.title}${s.origin === 'global' ? ' (global)' : ''}  ${p.dim(s.file || '')}${s.weaker ? p.dim('  (weaker)') : ''}\n`)
+    .join('');
+}
+
+/**
+ * The records the draft looks like it replaces, with the words that matched and how to record
+ * it: `--supersedes` before it is written, `git ctx supersede` after (DEC-130). Never written unasked.
+ */
+function replacesLines(c: ConflictCheck, added?: string): string {
+  const p = colors();
+  return (c.replaces ?? [])
+    .map((h) => `looks like it replaces ${p.bold(h.id)} "${h.title}": ${h.reason}\n  ${p.dim(added ? `to record it: git ctx supersede ${h.id} --by ${added}` : `to record it: add --supersedes ${h.id}`)}\n`)
     .join('');
 }
 
@@ -136,7 +151,7 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-function printResult(r: AddDecisionResult, o: AddCliOptions): void {
+function printResult(r: AddDecisionResult & { supersedes?: string[] }, o: AddCliOptions): void {
   if (o.format === 'json') {
     io().out(JSON.stringify({ version: 1, ...r }, null, 2) + '\n');
     return;
@@ -147,11 +162,26 @@ function printResult(r: AddDecisionResult, o: AddCliOptions): void {
     io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : r.closest ? ` (${closest(r.closest)}, under ${r.threshold})` : ''}\n`);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
     if (r.unwritten) io().err(`${unwrittenNote(r.unwritten.map((f) => `--${f}`), true)}\n`);
+    if (r.supersedes) io().err(`${r.id} supersedes ${r.supersedes.join(', ')} (status superseded)\n`);
+    else io().err(replacesLines(r, r.id));
   } else if (r.outcome === 'dry-run') {
     io().err(`dry run: would add "${r.title}"${r.file ? ` as ${r.file}` : ''}${r.similar.length ? `; ${plural(r.similar.length, 'similar active decision')} at ≥ ${r.threshold}:\n${similarLines(r)}` : `, nothing similar${closestNote(r)}`}\n`);
     if (r.text) io().out(r.text);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
     if (r.unwritten) io().err(`${unwrittenNote(r.unwritten.map((f) => `--${f}`), false)}\n`);
+    if (r.supersedes) io().err(`would record: supersedes ${r.supersedes.join(', ')} (${r.supersedes.length > 1 ? 'their' : 'its'} status becomes superseded)\n`);
+    else io().err(replacesLines(r));
+  }
+}
+
+/** Write `<new> supersedes <old>` as git ctx supersede does, on the records as they are now written. */
+async function recordSupersedes(o: AddCliOptions, added: string, olds: readonly string[]): Promise<void> {
+  const repo = await loadRepo({ root: o.root, global: o.global });
+  try {
+    const newer = requireArtifact(repo.set, added);
+    for (const id of olds) await supersedeArtifact(repo.snapshot.root, repo.config, repo.set, requireArtifact(repo.set, id), newer);
+  } finally {
+    repo.close();
   }
 }
 
@@ -177,13 +207,14 @@ export function register(program: Command): void {
     .option('--require <regex...>', 'confirmation: every file it covers must match this regular expression')
     .option('--propose', "write it as a proposal for a person to confirm (status proposed, source ai_chat, the session and commit), into the team's decision folder")
     .option('--session <id>', 'with --propose: the agent session that proposes it')
+    .option('--supersedes <id...>', 'the new decision replaces this one: written as git ctx supersede writes it (its status becomes superseded); it is left out of the similarity check')
     .option('--force', 'add it even when similar active decisions exist')
     .option('--dry-run', 'check and show what would be added; write nothing')
     .addOption(formatOption(['human', 'json'], 'human'))
     .option('--json', 'shorthand for --format json')
     .addHelpText(
       'after',
-      '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed; on a terminal you are asked to confirm, otherwise nothing is written unless --force. With none, the closest record is named when it scores 0.5 or more (JSON: closest); it does not block.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
+      '\nRun bare on a terminal to write the decision in $EDITOR. Similar active decisions (score ≥ semantic.conflict_threshold, default 0.75) are listed, those well under the first marked (weaker); on a terminal you are asked to confirm, otherwise nothing is written unless --force. With none, the closest record is named when it scores 0.5 or more (JSON: closest); it does not block.\nA decision that looks like it replaces a record (same subject; "move from", "stop using", "instead of"… or another choice for it) names that record and the words that matched (JSON: replaces). It is a suggestion: nothing is linked unless you pass --supersedes <id>.\nExit codes: 0 added (or dry run with nothing similar), 1 not added because of similar decisions (or answered no), 2 usage or environment error.',
     )
     .action(async (words: string[], o: AddCliOptions) => {
       if (o.json) o.format = 'json';
@@ -207,15 +238,23 @@ export function register(program: Command): void {
         if (o.in !== undefined) input.in = toRepoPath(repo.snapshot.root, o.in, repo.cwd);
         const root = repo.snapshot.root;
         if (o.session !== undefined && !o.propose) throw new CtxError('USAGE', '--session goes with --propose');
+        // the record(s) it replaces: decisions of this repository, named before anything is written
+        const replaced = list(o.supersedes).map((id) => requireArtifact(repo.set, id));
+        if (replaced.length && o.propose) throw new CtxError('USAGE', '--supersedes writes the old record superseded now; a proposal is not decided yet', { hint: 'propose it, and once confirmed run git ctx supersede <old> --by <new>' });
+        for (const a of replaced) {
+          if (a.type !== 'decision') throw new CtxError('USAGE', `--supersedes ${a.id}: it is a ${a.type}, not a decision`);
+          if (a.origin !== 'repo') throw new CtxError('USAGE', `--supersedes ${a.id}: it is not a record of this repository (${a.origin})`);
+        }
+        const supersedes = (o.supersedes = replaced.map((a) => a.id));
         if (o.propose) {
           if (o.status !== undefined) throw new CtxError('USAGE', '--propose writes the proposed status; drop --status');
           const { status: _status, ...draft } = input;
           input = await proposalInput(root, repo.set, { ...draft, session: o.session });
         } else input.provenance = await manualProvenance(root);
-        const check = await checkDecisionConflicts(root, repo.set, input);
+        const check = await checkDecisionConflicts(root, repo.set, input, { exclude: supersedes });
         let force = !!o.force;
         if (check.similar.length && !force && !o.dryRun) {
-          io().err(`${plural(check.similar.length, 'active decision')} similar to "${check.title}" (score ≥ ${check.threshold}):\n${similarLines(check)}`);
+          io().err(`${plural(check.similar.length, 'active decision')} similar to "${check.title}" (score ≥ ${check.threshold}):\n${similarLines(check)}${replacesLines(check)}`);
           if (interactive) force = await confirm('Add it anyway? [y/N] ');
           if (!force) {
             if (o.format === 'json') io().out(JSON.stringify({ version: 1, outcome: 'conflict', ...check }, null, 2) + '\n');
@@ -224,7 +263,9 @@ export function register(program: Command): void {
           }
         }
         const r = await addDecision(root, repo.set, input, { force, dryRun: o.dryRun }, check);
-        printResult(r, o);
+        const result = supersedes.length ? { ...r, supersedes } : r;
+        if (r.outcome === 'written' && supersedes.length) await recordSupersedes(o, r.id!, supersedes);
+        printResult(result, o);
         if (r.outcome === 'dry-run' && r.similar.length && !force) throw new ExitCode(1);
       } finally {
         repo.close();

@@ -212,6 +212,9 @@ const huskyPending = (v5: boolean, top: string): string =>
 /** What husky v5–v8 write at the top of a hook file they create (git runs the file itself, so it needs its interpreter line). */
 const HUSKY_V5_HEAD = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\n';
 
+/** A line of a shell script, not indented, that leaves it whatever happened before: `exit`, `exit 0`. */
+const TOP_LEVEL_EXIT = /^exit(?:\s+\d+)?\s*(?:;\s*)?(?:#.*)?\r?\n?$/;
+
 async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, uninstall: boolean): Promise<InstallResult> {
   const file = path.join(husky.dir, 'pre-commit');
   const base = { hooksDir: layout.hooksDir, file, notes: [] as string[] };
@@ -244,6 +247,16 @@ async function installHusky(husky: NonNullable<Husky>, layout: RepoLayout, unins
     return { ...withManager, action: 'updated' };
   }
   if (text !== undefined && RUNS_HOOK_RE.test(text)) return { ...withManager, action: 'husky-line-present' };
+  // a script that ends early ("# Hooks temporarily disabled" ⏎ "exit 0", HubEvolution/EvolutionHub):
+  // a line after its exit never runs, so ours goes before it, and the user is told @decision DEC-132
+  const lines = (text ?? '').split(/(?<=\n)/);
+  const stop = lines.findIndex((l) => TOP_LEVEL_EXIT.test(l));
+  if (stop >= 0) {
+    lines.splice(stop, 0, `${HUSKY_LINE}\n`);
+    await writeAtomic(file, lines.join(''), 0o755);
+    const notes = [...base.notes, `${path.relative(layout.top, file)}:${stop + 1} ends the script (\`${lines[stop + 1]!.trim()}\`): the git-ctx line was put before it, so it runs while the lines after it stay off`];
+    return { ...withManager, notes, action: 'husky-line-added' };
+  }
   const prefix = text === undefined || text === '' ? (v5 ? HUSKY_V5_HEAD : '') : text.endsWith('\n') ? text : `${text}\n`;
   await mkdir(husky.dir, { recursive: true });
   await writeAtomic(file, `${prefix}${HUSKY_LINE}\n`, 0o755);

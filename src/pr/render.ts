@@ -174,7 +174,8 @@ function headline(r: PrResult): string {
   const declaredByChanged = r.artifacts.filter((a) => a.inclusion === 'direct' && changed.has(a.id)).length;
   const concernedChanged = new Set([...r.artifacts.filter((a) => a.inclusion === 'direct').map((a) => a.id), ...retrieved.map((x) => x.id)].filter((id) => changed.has(id))).size;
   const s = (n: number) => (n === 1 ? '' : 's');
-  const tail = concernedChanged ? `; ${concernedChanged} record${s(concernedChanged)} this PR adds or edits concern${concernedChanged === 1 ? 's' : ''} it too (above)` : '';
+  // the headline opens the comment: the records it points to are in the section after it, not "above" @decision DEC-132
+  const tail = concernedChanged ? `; ${concernedChanged} record${s(concernedChanged)} this PR adds or edits concern${concernedChanged === 1 ? 's' : ''} it too (under Records this PR changes)` : '';
   const matchText = `**${found} record${s(found)}** match${found === 1 ? 'es' : ''} its lines, paths or description`;
   const checked = `${c.files} changed file${c.files === 1 ? '' : 's'}${notScored ? `; ${notScored} more not scored, listed at the end` : ''}`;
   // an ADR folder declares nothing: what the change's words find is then the whole answer, said as such
@@ -182,11 +183,11 @@ function headline(r: PrResult): string {
     direct
       ? `**${direct} artifact${s(direct)}** govern${direct === 1 ? 's' : ''} the code this PR changes (${of})${found ? `; ${found} more record${s(found)} found by its lines, paths or description` : ''}${tail}`
       : declaredByChanged
-        ? `Only record${s(declaredByChanged)} this PR adds or edits declare${declaredByChanged === 1 ? 's' : ''} the code it changes (${checked}; above)${found ? `; ${matchText}` : ''}`
+        ? `Only record${s(declaredByChanged)} this PR adds or edits declare${declaredByChanged === 1 ? 's' : ''} the code it changes (${checked}; under Records this PR changes)${found ? `; ${matchText}` : ''}`
         : found
           ? `No record declares the code this PR changes (${checked}); ${matchText}${tail}`
           : concernedChanged
-            ? `No record that stood before this PR governs the code it changes (${checked}); ${concernedChanged} record${s(concernedChanged)} it edits concern${concernedChanged === 1 ? 's' : ''} it (above)`
+            ? `No record that stood before this PR governs the code it changes (${checked}); ${concernedChanged} record${s(concernedChanged)} it edits concern${concernedChanged === 1 ? 's' : ''} it (under Records this PR changes)`
             : `No decision, spec or norm governs the code this PR changes (${checked})`,
   ];
   const more: string[] = [];

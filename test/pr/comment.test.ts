@@ -32,7 +32,7 @@ describe('the PR comment: files no record can govern, what the PR makes stale, a
     const text = renderPrComment(r);
     // the headline counts the scored files, and says how many more the PR changes
     // DEC-PAY-001, which the PR edits, is counted apart: it is said under "Records this PR changes" (DEC-084)
-    expect(text).toContain('**2 artifacts** govern the code this PR changes (2 of 3 scored files; 7 more changed files not scored, listed at the end); 1 record this PR adds or edits concerns it too (above).');
+    expect(text).toContain('**2 artifacts** govern the code this PR changes (2 of 3 scored files; 7 more changed files not scored, listed at the end); 1 record this PR adds or edits concerns it too (under Records this PR changes).');
     expect(text).toContain(
       '<sub>Not scored: 7 changed files no record can govern — 1 binary (`assets/receipt.png`), 1 file in `ungovernable.paths` (`db/migrations/0002_idempotency.sql`), 1 lockfile (`package-lock.json`), 2 generated files (`src/gen/openapi.ts`, `src/proto/payments.ts`), 1 test snapshot (`src/payments/__snapshots__/charge.test.ts.snap`), 1 vendored file (`vendor/uuid/index.js`).</sub>',
     );

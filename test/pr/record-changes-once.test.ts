@@ -35,7 +35,7 @@ describe('a record the pull request adds or edits', () => {
     const rest = md.replace(changes, '');
     expect(rest).not.toMatch(/DEC\\?-KEY|DEC\\?-ERR/);
     expect(md).not.toContain('#### Governing artifacts');
-    expect(md).toContain('Only records this PR adds or edits declare the code it changes (3 changed files; above); **2 records** match its lines, paths or description.');
+    expect(md).toContain('Only records this PR adds or edits declare the code it changes (3 changed files; under Records this PR changes); **2 records** match its lines, paths or description.');
     // the record titled for what the change's title says comes first (DEC-097), then the card handler's
     const found = section("Decisions this change concerns, strongest first");
     expect(found).toMatch(/^\n1\. \*\*DEC\\-IDEM\*\*/);

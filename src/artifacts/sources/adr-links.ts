@@ -54,3 +54,40 @@ export function linkedPath(file: string, dir: string, target: string): string {
   const rel = target.startsWith('/') ? path.posix.normalize(target.slice(1)) : path.posix.normalize(path.posix.join(inner || '.', target));
   return `${home}/${rel}`;
 }
+
+/** Frontmatter keys naming the record that supersedes this one (1) or the ones this one supersedes (0). */
+const SUPERSESSION_KEYS: [RegExp, 0 | 1][] = [
+  [/^(?:superseded|replaced)[-_ ]?by$/i, 1],
+  [/^(?:supersedes|replaces)$/i, 0],
+];
+
+/**
+ * The frontmatter values that state a supersession (`supersededBy: docs/adr/0004-x.md`,
+ * `superseded_by: ADR-0004`, `supersedes: [ADR-1, ADR-2]`), each value apart; an empty one
+ * (`supersededBy: ''`, a template's field left blank) says nothing. @decision DEC-132
+ */
+export function frontmatterSupersessions(data: Record<string, unknown>): [{ key: string; value: string }, 0 | 1][] {
+  const out: [{ key: string; value: string }, 0 | 1][] = [];
+  for (const [key, v] of Object.entries(data)) {
+    const d = SUPERSESSION_KEYS.find(([re]) => re.test(key))?.[1];
+    if (d === undefined) continue;
+    const values = Array.isArray(v) ? v.map(String) : typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : [];
+    for (const value of values) if (value.trim()) out.push([{ key, value: value.trim() }, d]);
+  }
+  return out;
+}
+
+/**
+ * The references one frontmatter value makes: a record file's path (from the top of the
+ * repository, or from the record's folder) is a reference only when a record is there (`^`,
+ * never broken: `supersededBy: docs/architecture/auth-migration.md`, a design page, names no
+ * record); anything else is read as the text is (`ADR-0004`). @decision DEC-132
+ */
+export function frontmatterRefs(value: string, file: string, dir: string, textRefs: (v: string) => string[]): string[] {
+  const v = value.replace(/^['"]|['"]$/g, '');
+  if (!/\.(?:md|markdown|rst|adoc|asciidoc)$/i.test(v)) return textRefs(v);
+  if (file.startsWith('~')) return ['^' + linkedPath(file, dir, v)];
+  const local = '^' + linkedPath(file, dir, v);
+  const fromTop = '^' + path.posix.normalize(v.replace(/^\/+/, ''));
+  return /^\.\.?\//.test(v) || !v.includes('/') ? [local] : [...new Set([fromTop, local])];
+}

@@ -9,10 +9,10 @@ import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileDate, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
-import { isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized } from './placeholders.js';
+import { dateValue, isChoicePrompt, isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
-import { BLOB_URL, linkedPath, pageSlug, safeDecode } from './adr-links.js';
-import { PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
+import { BLOB_URL, frontmatterRefs, frontmatterSupersessions, linkedPath, pageSlug, safeDecode } from './adr-links.js';
+import { PART_BEFORE, PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
 import { adocToMarkdown, isAdoc } from './adoc-record.js';
 import { blankComments, linesWithoutComments } from './html-comments.js';
 import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
@@ -235,6 +235,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   // a fenced block shows an example (a "```markdown" block holding "status: accepted"), not this record's metadata
   let metaFence = false;
   let headTags: string[] | undefined;
+  const promptLines = new Set<number>();
   for (let i = startLine; i < lines.length; i++) {
     const l = lines[i]!;
     if (!rst && (l.includes('```') || l.includes('~~~')) && /^\s*(```|~~~)/.test(l)) metaFence = !metaFence;
@@ -247,7 +248,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       // log4brains' "- Tags: a, b" (also "[a, b]", "a b"): the record's keywords, as frontmatter tags are
       if (!rf && /^(?:tags?|keywords?)$/i.test(mm[1]!.trim())) headTags ??= tagList(mm[2]!);
       const k = metaKey(mm[1]!);
-      const v = k === 'status' ? statusOfLine(plain(mm[2]!)) : plain(mm[2]!);
+      // "- Status: [ accepted | deprecated | … ]": the template's choices, none chosen (its links name nothing) @decision DEC-132
+      if (k === 'status' && !rf && isChoicePrompt(mm[2]!)) promptLines.add(i);
+      const v = k === 'status' ? (isChoicePrompt(mm[2]!) ? undefined : statusOfLine(plain(mm[2]!))) : k === 'date' && !rf ? dateValue(plain(mm[2]!)) : plain(mm[2]!);
       // "- Deciders: [list everyone involved in the decision]": the template's prompt, no decider
       if (k && v && !found[k] && !(k === 'deciders' && isPromptValue(mm[2]!))) found[k] = { value: v, line: i + 1 };
       continue;
@@ -353,7 +356,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       if (open < 0 || spans.some(([a, b]) => m.index >= a && m.index < b)) continue;
       const slug = pageSlug(file, dir, m[1]!);
       if (!slug) continue;
-      out.push({ ref: '%' + slug + labelRef(l.slice(open + 1, m.index)), at: open, end: m.index + m[0].length });
+      // another site's page ("[ADR 002: …](https://docs.other.io/…/adr-002-…)"): its text names our record only when we have one @decision DEC-132
+      const label = labelRef(l.slice(open + 1, m.index));
+      out.push({ ref: '%' + slug + (label && /^[a-z][a-z+.-]*:/i.test(m[1]!) ? '\u0001~' + label.slice(1) : label), at: open, end: m.index + m[0].length });
       spans.push([open, m.index + m[0].length]);
     }
     const free = (i: number) => !spans.some(([a, b]) => i >= a && i < b);
@@ -382,6 +387,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       if (ph) rel.push([ph.kind, r.ref, keyLines.status ?? 1, ph.dir]);
     }
   }
+  // frontmatter naming the other side: `supersededBy: 'docs/…/0004-schema.md'`, `superseded_by: ADR-4`,
+  // `supersedes: [ADR-1]` (HubEvolution/EvolutionHub); a path that is no record names nothing @decision DEC-132
+  if (startLine > 0) for (const [key, d] of frontmatterSupersessions(data)) for (const ref of frontmatterRefs(key.value, file, dir, (v) => refsIn(v, true).map((r) => r.ref))) rel.push(['supersedes', ref, keyLines[key.key] ?? 1, d]);
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):
   // a link written there is the example's, not this record's reference
   let quotedFence = false;
@@ -399,7 +407,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       quotedFence = !quotedFence;
       continue;
     }
-    if (quotedFence) continue;
+    if (quotedFence || promptLines.has(i)) continue;
     const phrases = PHRASE_ANY.test(l) ? phrasesIn(l) : [];
     const inRelated = relatedRanges.length > 0 && relatedRanges.some(([a, b]) => i >= a && i < b);
     const inStatus = !!statusRange && i >= statusRange[0] && i < statusRange[1];
@@ -435,7 +443,9 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       // "ADR 07 …, which is superseded by this one": a wording after the reference whose other
       // side is this record turns round (ADR 07 is the one superseded)
       const dir = ph.start >= r.end && THIS_RECORD.test(l.slice(ph.end)) ? ((1 - ph.dir) as 0 | 1) : ph.dir;
-      rel.push([ph.kind === 'supersedes' && dir === 0 && SECTION_AFTER.test(l.slice(r.end)) ? 'amends' : ph.kind, r.ref, i + 1, dir]);
+      // "This supersedes the \"panic on errors\" guidance in ADR-002": one part replaced, an amendment @decision DEC-132
+      const part = SECTION_AFTER.test(l.slice(r.end)) || (ph.end <= r.at && PART_BEFORE.test(l.slice(ph.end, r.at)));
+      rel.push([ph.kind === 'supersedes' && dir === 0 && part ? 'amends' : ph.kind, r.ref, i + 1, dir]);
     }
   }
   // a record whose status says it is superseded in part ("Partly superseded") still stands for the

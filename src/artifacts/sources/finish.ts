@@ -30,11 +30,22 @@ export function disambiguateNumbers(artifacts: Artifact[], problems: LoadProblem
       // numbered under the record it extends on purpose ("005-x01-package-structure.md": "This is an
       // extension to [the package structure record](./005-package-structure.md)", guardian/cdk):
       // no clash to renumber @decision DEC-129
-      if (extendsRecord(a, list[0]!)) continue;
+      if (extendsRecord(a, list[0]!) || setAside(a, list[0]!)) continue;
       problems.push({ file: a.file, line: 1, rule: 'duplicate-number', message: `number of ${id} is also used by ${list[0]!.file}; this record reads as ${a.id} (renumber the file to give it its own number)` });
     }
   }
 }
+
+/**
+ * A retired record kept in a folder of its own (`adrs/deprecated/0003-database-schema.md`
+ * beside `adrs/0003-frontend.md`, HubEvolution/EvolutionHub): the number was given again on
+ * purpose after the old record was moved aside, so there is nothing to renumber. @decision DEC-132
+ */
+function setAside(a: Artifact, base: Artifact): boolean {
+  if (recordDir(a.file) === recordDir(base.file)) return false;
+  return RETIRED.test(a.status ?? '') || /(?:^|\/)(?:deprecated|superseded|archived?|obsolete|retired|legacy|historical)\//i.test(a.file.slice(recordDir(base.file).length));
+}
+const RETIRED = /^\s*(?:deprecated|superseded|obsolete|retired|archived|rejected|withdrawn|abandoned)\b/i;
 
 /** Does `a`'s own text say it amends or clarifies `base` (a link to its file)? */
 function extendsRecord(a: Artifact, base: Artifact): boolean {

@@ -336,7 +336,7 @@ function firstParagraph(parts: RecordPart[], kind: PartKind): string | undefined
       .replace(/^[\u2013\u2014]\s+(?=\S)/, '')
       .replace(TEMPLATE_BECAUSE, '');
     // a status word alone ("Accepted"), a bare link or a metadata list alone is not a summary, nor the template's own prompt
-    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l)) && !TEMPLATE_PROMPT.test(s)) return s;
+    if (s && /\s/.test(s) && !para.every((l) => METADATA_LINE.test(l)) && !TEMPLATE_PROMPT.test(s) && !bracketPromptsOnly(s) && !bracketPromptsOnly(para.join(' '))) return s;
   }
   return undefined;
 }
@@ -365,6 +365,20 @@ export const TEMPLATE_BECAUSE = /,?\s*because\s+(?:it\s+)?comes out best\s*\\?\(
  * record, so the summary is read from the next part that has prose of its own.
  */
 const TEMPLATE_PROMPT = /^(?:the change that we['\u2019]re proposing or have agreed to implement|the issue motivating this decision, and any context that influences or constrains the decision|what becomes easier or more difficult to do and any risks introduced by the change that will need to be mitigated)\.?$/i;
+
+/**
+ * MADR 2's template text left as it was, its prompts in brackets: `[Describe the context and
+ * problem statement, …]`, `Chosen option: "[option 1]", because [justification. e.g., …]`
+ * (three of hyperledger/identus-cloud-agent's records are the template under a title), `[Link
+ * type](link to adr)`. Nothing but the template's words outside bracketed prompts, one of
+ * three words or more. @decision DEC-132
+ */
+function bracketPromptsOnly(s: string): boolean {
+  // `[Link type](link to adr)`: a link whose target has spaces is the template's too
+  const prompt = /\[[^\]]*\](?:\([^)]*\s[^)]*\))?/g;
+  if (![...s.matchAll(prompt)].some((m) => m[0].split(/\s+/).length >= 3)) return false;
+  return !/\p{L}/u.test(s.replace(prompt, '').replace(/\b(?:chosen\s+option|because|e\.g\.|see\s+below)\b/gi, ''));
+}
 
 /** The end of a line that announces what follows: "that:", "the following:", ", because". */
 const INTRODUCES = /(?::|\bbecause|\bas follows)$/i;

@@ -66,3 +66,25 @@ export function isPromptValue(value: string): boolean {
   const braced = /^[[{](.*)[\]}]$/.exec(value.replace(/<!--[\s\S]*?(?:-->|$)/g, '').trim());
   return !!braced && !braced[1]!.includes(',') && braced[1]!.trim().split(/\s+/).length > 2;
 }
+
+/**
+ * A template's list of choices left in place of a value, none chosen: `[ accepted | deprecated |
+ * superseded by [xxx](yyyymmdd-xxx.md)]` (log4brains' MADR 2 template, kept in three of
+ * hyperledger/identus-cloud-agent's records). No status, and the `[xxx](yyyymmdd-xxx.md)` it
+ * offers is no reference. @decision DEC-132
+ */
+export function isChoicePrompt(value: string): boolean {
+  const v = value.replace(/<!--[\s\S]*?(?:-->|$)/g, '').trim();
+  return /^[[{]/.test(v) && /[\]}]$/.test(v) && /\s\|\s/.test(v);
+}
+
+/**
+ * A date written in the template's brackets (`[2023-01-17]`) is that date; a bracketed prompt
+ * (`[YYYY-MM-DD when the decision was last updated]`) is none. Other values are kept. @decision DEC-132
+ */
+export function dateValue(value: string): string | undefined {
+  const v = value.replace(/<!--[\s\S]*?(?:-->|$)/g, '').trim();
+  const braced = /^[[{]\s*(.*?)\s*[\]}]$/.exec(v);
+  if (!braced) return v || undefined;
+  return /\d/.test(braced[1]!) && !/[yd]{2}/i.test(braced[1]!) && braced[1]!.split(/\s+/).length <= 3 ? braced[1] : undefined;
+}

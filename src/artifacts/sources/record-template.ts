@@ -9,6 +9,7 @@ import { isTemplateFile } from './files.js';
 import { isPlaceholderTitle } from './placeholders.js';
 import { LICENCE_LEAD, roleOf, type RecordFill, type Role } from './record-shape.js';
 import { SITE_ORDER_KEYS } from './site-keys.js';
+import { inRecordLanguage } from './status-language.js';
 
 /** Folders beside the records where a team keeps its template (adr-tools reads `templates/template.md`). */
 const TEMPLATE_DIRS = ['', 'templates', 'template'];
@@ -96,7 +97,11 @@ export interface TemplateFill extends RecordFill {
 const statusFor = (placeholder: string, f: TemplateFill): string => {
   const word = /[A-Za-z]+/.exec(placeholder)?.[0];
   const lower = word && !(word.length > 1 && word === word.toUpperCase()) ? word === word.toLowerCase() : !!f.statusLower;
-  return lower ? f.status.toLowerCase() : f.status;
+  // the template's choices in the team's language ("Vorgeschlagen | **Akzeptiert** | Abgelehnt",
+  // HubEvolution/EvolutionHub): the status in that language, not English @decision DEC-132
+  const theirs = placeholder.split(/[|/]/).map((o) => o.replace(/[*_[\]{}`]/g, '').trim()).find((o) => inRecordLanguage(o, 'proposed') !== 'proposed');
+  const status = theirs ? inRecordLanguage(theirs, f.status.toLowerCase()) : f.status;
+  return lower ? status.toLowerCase() : status.charAt(0).toUpperCase() + status.slice(1);
 };
 
 /** A value as written with its emphasis (`**Proposed**` → `**Accepted**`); a placeholder's brackets are dropped. */
@@ -275,6 +280,8 @@ function fillFrontmatter(yaml: string[], f: TemplateFill, statusElsewhere: boole
     if (key === 'status') return `status: ${frontmatterStatus(m[4]!, f)}${comment}`;
     if (key === 'date') return `date: ${f.date}${comment}`;
     if (key === 'title') return `title: ${yamlScalar(f.title)}${comment}`;
+    // the template's own description ("Template für neue … Records") says nothing of the new record @decision DEC-132
+    if ((key === 'description' || key === 'summary') && m[4]!.trim()) return `${key}: ''${comment}`;
     if (SITE_ORDER_KEYS.has(key!) && /^\d+$/.test(m[4]!)) return `${key}: ${Number(f.number)}${comment}`;
     return l;
   });

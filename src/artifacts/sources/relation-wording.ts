@@ -68,5 +68,12 @@ export const SENTENCE_END = /[.!?]["')\]]*\s+["'([]?\p{Lu}/u;
  */
 export const SECTION_AFTER = /^\s*[,:(]?\s*(?:\u00a7|(?:sections?|clauses?|parts?)\s+\d)|^['\u2019]s\s/i;
 
+/**
+ * A part of the other record named between the wording and the reference: "supersedes the
+ * \"panic on option errors\" guidance in ADR-002", "replaces part of ADR 7": the rest of it
+ * stands, so an amendment (joeycumines/go-utilpkg). @decision DEC-132
+ */
+export const PART_BEFORE = /^\s+(?:(?:the|its|their|one|some)\s+[^.;]{0,80}?\b(?:guidance|sections?|parts?|recommendations?|paragraphs?|clauses?|advice|guidelines?|points?|wording)\s+(?:in|of|from)|(?:parts?|portions?|some|one\s+part)\s+of(?:\s+the)?(?:\s+decision)?)\s+$/i;
+
 /** This record, named right after a wording: "superseded by this one", "… by this ADR". */
 export const THIS_RECORD = /^\s*(?:this|the\s+present|the\s+current)\s+(?:one|record|adr|decision|document)\b/i;

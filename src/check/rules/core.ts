@@ -153,7 +153,7 @@ const loadProblems: Rule[] = [
   ['file-too-large', 'an artifact file over the size limit'],
   ['symlink-skipped', 'a symbolic link under the artifact directory (never followed)'],
   ['status-unmapped', "a decision record's status that maps onto nothing in its type's vocabulary (add a status_map entry)"],
-  ['duplicate-number', 'two decision records with the same number in their file names (the later one gets a longer id), unless the later one says it extends or amends the first'],
+  ['duplicate-number', 'two decision records with the same number in their file names (the later one gets a longer id), unless the later one says it extends or amends the first, or is retired and kept in a folder of its own'],
   ['record-extension-missing', 'a file in a decision-record folder named as a record (`0006-use-a-bus`) with no extension: not read'],
   ['title-number-disagrees', "a numbered decision record whose title is headed with another number (`# 41.` in 0042-…): a heading copied from another record"],
   ['supersession-disagrees', 'two decision records that each say they supersede the other (no supersession is drawn)'],

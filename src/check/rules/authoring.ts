@@ -42,7 +42,8 @@ export const AUTHORING_RULES: Rule[] = [
       // 'templates': a record whose decision is still its template's guidance is not compared;
       // 'setext': a setext or rst Decision heading bounds the decision part (not the first 1,500 characters)
       // 'link-advice': a record read in place is told to link in its text, not relations.relates_to
-      return `search-judged marked templates setext link-advice\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
+      // 'few-records-overlap': with too few records for the default embedder's common component the overlap decides (DEC-134)
+      return `search-judged marked templates setext link-advice few-records-overlap\n${artifactSetKey(ctx)}\n${templatesKey(await setTemplates(ctx.set))}\n${env.join('\n')}`;
     },
     run: async (ctx): Promise<Out[]> => {
       const { activeDecisions, conflictThreshold, configuredEmbedder, DecisionSimilarity } = await import('../../authoring/similar.js');

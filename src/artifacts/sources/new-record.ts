@@ -191,6 +191,19 @@ export async function createRecord(set: ArtifactSet, o: NewRecordOptions): Promi
     shape = learnShape(text, { others, stem: recordStem(newest[i]!.file), ...(number !== undefined ? { number } : {}) });
     if (shape) from = i;
   }
+  // no record states a status: the newest with a numbered title (the folder's way of titling), else the newest, without one @decision DEC-135
+  for (const numbered of [true, false]) {
+    for (let i = 0; i < Math.min(newest.length, 10) && !shape; i++) {
+      const text = await textOf(newest[i]!);
+      if (text === undefined) continue;
+      const number = fileNumber(newest[i]!.file);
+      const s = learnShape(text, { statusless: true, stem: recordStem(newest[i]!.file), ...(number !== undefined ? { number } : {}) });
+      if (s && (!numbered || s.titlePrefix)) {
+        shape = s;
+        from = i;
+      }
+    }
+  }
   if (shape) shape = await sharedSections(shape, textAt, newest[from]!, newest.filter((_, i) => i !== from).slice(0, 10));
   // a folder of reStructuredText records (more of them than markdown) gets one more, shaped like its newest
   const rstFiles = inDir.filter((a) => order(a.file) >= 0 && /\.rst$/i.test(a.file)).sort((a, b) => nested(a.file) - nested(b.file) || order(b.file) - order(a.file) || (a.file < b.file ? 1 : -1));

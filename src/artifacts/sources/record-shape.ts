@@ -89,7 +89,7 @@ export const roleOf = (title: string): Role => {
  * The shape of one record's text, or undefined when it has no place for a status (a shape
  * git-ctx could not fill) or no level-1 title.
  */
-export function learnShape(text: string, opts: { number?: string; others?: readonly string[]; stem?: string } = {}): RecordShape | undefined {
+export function learnShape(text: string, opts: { number?: string; others?: readonly string[]; stem?: string; statusless?: boolean } = {}): RecordShape | undefined {
   // a licence header in a comment before the frontmatter (REUSE's SPDX lines): the frontmatter is under it;
   // the header is the folder's when every other record read opens with the same one
   const unix = text.replace(/\r\n/g, '\n');
@@ -157,7 +157,11 @@ export function learnShape(text: string, opts: { number?: string; others?: reado
   const top = Math.min(...sections.map((x) => x.hashes.length));
   for (let i = sections.length - 1; i >= 0; i--) if (sections[i]!.hashes.length > top && sections[i]!.role === 'other') sections.splice(i, 1);
   const hasStatus = !!frontmatter || !!table || meta.some((m) => m.key === 'status') || sections.some((s) => s.role === 'status');
-  if (!hasStatus) return undefined;
+  // a folder whose records state no status (joeycumines/go-utilpkg: `# ADR-007: …`, Context,
+  // Decision, Rationale) keeps its title and parts; a new record says it is proposed in a
+  // Status section of the records' level, first, which its authors may drop once it stands @decision DEC-135
+  if (!hasStatus && !(opts.statusless && sections.length && !table)) return undefined;
+  if (!hasStatus) sections.unshift({ hashes: '#'.repeat(Math.min(...sections.map((x) => x.hashes.length))), title: 'Status', role: 'status' });
   if (frontmatter && learned) frontmatter = ownFrontmatter(frontmatter, learned, { meta, sections, heading, titlePrefix });
   const madr = !!frontmatter?.some((l) => l.startsWith('status:')) || meta.some((m) => /^\s*[-*]\s/.test(m.line)) || sections.some((s) => s.role === 'decision' && /outcome/i.test(s.title));
   completeSections(sections, madr);

@@ -7,9 +7,9 @@ import { createArtifact, renderNewArtifact, type NewArtifactContent } from '../i
 import { createRecord, decisionTarget } from '../artifacts/sources/new-record.js';
 import { updateSidecarProvenance, type Provenance } from '../artifacts/sources/provenance.js';
 import type { Embedder } from '../semantic/embedder.js';
-import { deriveTitle, type DecisionDraft, type SimilarRecord } from './similar.js';
+import { deriveTitle, markWeaker, type DecisionDraft, type SimilarRecord } from './similar.js';
 import { findSimilarDecisions } from './draft-similar.js';
-import { markWeaker, replacementHints, type ReplacementHint } from './replaces.js';
+import { replacementHints, type ReplacementHint } from './replaces.js';
 
 /** A decision to add: the draft plus where and how it is written. */
 export interface AddDecisionInput extends DecisionDraft {

@@ -144,6 +144,8 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
   const text = `${title}\n${draft.decision}`;
   const mine = new Set(terms(text));
   const cues = changeCues(text);
+  // what the draft names outside its change wording: a thing it leaves and names again is its subject, not what it leaves
+  const outsideCues = new Set(terms(withoutCues(text, cues)));
   const myWords = wordsOf(text);
   const myChoices = choicesOf(title).concat(namesOf(text).map((t) => ({ written: writtenOf(text, t), terms: t })));
   // title words' weights over the decisions in force: a word in every title says little
@@ -162,7 +164,7 @@ export function replacementHints(set: ArtifactSet, draft: DecisionDraft, candida
     // to Preact") is what the draft restates, not what it replaces
     const theirCues = changeCues(`${a.title}\n${a.summary ?? ''}\n${decisionSection(a.body)}`);
     const agrees = (c: (typeof cues)[number]) => theirCues.some((r) => r.objectTerms.length && c.objectTerms.every((t) => r.objectTerms.includes(t)));
-    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => elsewhere(text, cues, t)) && !agrees(c));
+    const left = cues.filter((c) => c.objectTerms.length && c.objectTerms.every((t) => head.has(t)) && !c.objectTerms.every((t) => outsideCues.has(t)) && !agrees(c));
     const leftTerms = new Set(left.flatMap((c) => c.objectTerms));
     // the subject: the record title's words beside its choice and what the draft leaves
     const subject = [...new Set(terms(a.title))].filter((t) => !DECIDING.has(t) && !choiceTerms.has(t) && !leftTerms.has(t));
@@ -235,24 +237,12 @@ function namedAmong(name: string, words: readonly string[]): boolean {
 }
 
 /**
- * Does the text use a term outside its change wording? Every place any cue is written goes, in
- * any case: a title and a decision that each say it ("Stop using Bull for background jobs" over
- * "We will stop using Bull and Redis…") leave nothing of it behind.
+ * The text without its change wording: every place any cue is written goes, in any case, so a
+ * title and a decision that each say it ("Stop using Bull for background jobs" over "We will
+ * stop using Bull and Redis…") leave nothing of it behind.
  */
-function elsewhere(text: string, cues: readonly { written: string }[], term: string): boolean {
+function withoutCues(text: string, cues: readonly { written: string }[]): string {
   let rest = text.replace(/\s+/g, ' ');
   for (const c of cues) rest = rest.replace(new RegExp(c.written.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'gi'), '\n');
-  return terms(rest).includes(term);
-}
-
-/**
- * Similar records well below the first (more than WEAKER_GAP under it) are marked `weaker`:
- * listed after the close ones, said to be weaker, never dropped (each is at the threshold).
- * @decision DEC-130
- */
-export const WEAKER_GAP = 0.15;
-
-export function markWeaker(similar: readonly SimilarRecord[]): SimilarRecord[] {
-  const top = similar[0]?.similarity ?? 0;
-  return similar.map((s) => (s.similarity < top - WEAKER_GAP ? { ...s, weaker: true as const } : s));
+  return rest;
 }

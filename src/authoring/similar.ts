@@ -58,7 +58,7 @@ export interface SimilarRecord {
   coverage?: number;
   /** a draft's check: the record's place in search's answer for the draft */
   rank?: number;
-  /** add's list: more than WEAKER_GAP under the first similar record (replaces.ts, DEC-130) */
+  /** add's list: more than WEAKER_GAP under the first similar record (markWeaker, DEC-130) */
   weaker?: true;
 }
 
@@ -72,6 +72,19 @@ export interface SimilarResult {
   closest?: SimilarRecord;
   /** a draft's check: every candidate search gave and how it scored, at any score (the replacement hint reads them, DEC-130) */
   candidates?: SimilarRecord[];
+}
+
+/**
+ * Similar records well below the first (more than WEAKER_GAP under it) are marked `weaker`:
+ * listed after the close ones, said to be weaker, never dropped (each is at the threshold): add's
+ * list and the MCP tools' (DEC-130).
+ * @decision DEC-130
+ */
+export const WEAKER_GAP = 0.15;
+
+export function markWeaker(similar: readonly SimilarRecord[]): SimilarRecord[] {
+  const top = similar[0]?.similarity ?? 0;
+  return similar.map((s) => (s.similarity < top - WEAKER_GAP ? { ...s, weaker: true as const } : s));
 }
 
 /** A record under the threshold is named as the closest from this score: a neighbour worth reading, not a duplicate. */

@@ -2,8 +2,8 @@ import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { changeCues, markWeaker } from '../../src/authoring/replaces.js';
-import type { SimilarRecord } from '../../src/authoring/similar.js';
+import { changeCues } from '../../src/authoring/replaces.js';
+import { markWeaker, type SimilarRecord } from '../../src/authoring/similar.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo } from '../helpers/git-repo.js';
 

@@ -11,6 +11,7 @@ import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { dateValue, isChoicePrompt, isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
+import { frontmatterPaths } from './code-refs.js';
 import { BLOB_URL, frontmatterRefs, frontmatterSupersessions, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 import { PART_BEFORE, PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
 import { adocToMarkdown, isAdoc } from './adoc-record.js';
@@ -475,7 +476,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     links: [],
     relations: {},
     requires: [],
-    paths: list(data.paths),
+    paths: frontmatterPaths(data, keyLines),
     anchors: list(data.anchors),
     owner: found.deciders?.value,
     created: found.date?.value,

@@ -11,6 +11,7 @@ import { movedPaths, type MovedPath } from '../moved-paths.js';
 import { extraOf } from '../../artifacts/sources/extra.js';
 import { isAdrFile } from '../../artifacts/sources/files.js';
 import { pathKeys } from '../../artifacts/sources/code-refs.js';
+import { unheldSupersessions } from './frontmatter-sides.js';
 
 /** Missing mentioned files looked up in history per check: a record set names few. */
 const MAX_MOVED_LOOKUPS = 200;
@@ -255,6 +256,7 @@ export const CORE_RULES: Rule[] = [
     run: async (ctx) => {
       // a pinned record's link out of its folder to nothing in its upstream, found while loading (DEC-066)
       const res: RuleFinding[] = ctx.set.problems.filter((p) => p.rule === 'broken-link').map((p) => ({ rule: 'broken-link', severity: 'warning', file: p.file, message: p.message }));
+      res.push(...(await unheldSupersessions(ctx)));
       const { broken, readings } = await brokenLinks(ctx);
       // a linked file that git history shows renamed: where it went
       const moved = readings.size ? await movedOf(ctx) : new Map<string, MovedPath>();

@@ -389,7 +389,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     }
   }
   // frontmatter naming the other side: `supersededBy: 'docs/…/0004-schema.md'`, `superseded_by: ADR-4`, `supersedes: [ADR-1]`
-  // (HubEvolution/EvolutionHub); a path that holds no record draws nothing and is a finding (finish.ts) @decision DEC-132 DEC-137
+  // (HubEvolution/EvolutionHub); a path where nothing is draws nothing and is a finding (check/rules/frontmatter-sides.ts) @decision DEC-132 DEC-137
   const sides = startLine > 0 ? frontmatterSides(data, keyLines, file, dir, (v) => refsIn(v, true).map((r) => r.ref)) : undefined;
   if (sides) rel.push(...sides.rel);
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):

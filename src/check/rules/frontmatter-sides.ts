@@ -1,4 +1,4 @@
-// @spec SPEC-SOURCES-001
+// @spec SPEC-CHECK-001
 //
 // Apart from core.ts's broken-link rule, which reports these with the links that name nothing.
 

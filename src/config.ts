@@ -102,8 +102,8 @@ export interface Config {
 
 /** The records folders a repository without a config file is read from (what `git ctx init` would pin in `sources:`). */
 export interface ZeroConfig {
-  /** each folder as `sources:` would list it, its record count and what named it (`.adr-dir`, `.log4brains.yml`, `folder name`) */
-  sources: (SourceConfig & { records: number; from: string })[];
+  /** each folder as `sources:` would list it, its record count and what named it (`.adr-dir`, `.log4brains.yml`, `folder name`); `missing`: a named folder with no file in the tree */
+  sources: (SourceConfig & { records: number; from: string; missing?: boolean })[];
   /** the distinct `from` of the sources, joined with "and" */
   from: string;
   /** ADR-named files at the top of the repository, which no source reads (topLevelRecords) */

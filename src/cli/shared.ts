@@ -64,15 +64,15 @@ export function noteFetched(set: ArtifactSet): void {
   io().err(`git-ctx: fetched git ${pins.length === 1 ? 'source' : 'sources'} ${pins.map((p) => `${p.name} at ${p.commit.slice(0, 12)}`).join(', ')} (pinned in ${set.config.dir}/sources.lock) into .git/ctx/sources\n`);
 }
 
-/** The zero-configuration fact as a JSON output's `zero_config` key (absent with a config file or no folder found). */
-export function zeroConfigJson(config: Config): { zero_config?: { sources: { dir: string; records: number; from: string }[]; from: string } } {
+/** The zero-configuration fact as a JSON output's `zero_config` key (absent with a config file or no folder found); `missing`: a named folder not in the tree. */
+export function zeroConfigJson(config: Config): { zero_config?: { sources: { dir: string; records: number; from: string; missing?: true }[]; from: string } } {
   const z = config.zeroConfig;
-  return z?.sources.length ? { zero_config: { sources: z.sources.map(({ dir, records, from }) => ({ dir, records, from })), from: z.from } } : {};
+  return z?.sources.length ? { zero_config: { sources: z.sources.map(({ dir, records, from, missing }) => ({ dir, records, from, ...(missing ? { missing: true as const } : {}) })), from: z.from } } : {};
 }
 
-/** The folders read without a config file that hold no record yet (for "nothing found"). */
-export function emptyFolders(zero: ReturnType<typeof zeroConfigJson>): string[] {
-  return zero.zero_config?.sources.filter((s) => s.records === 0).map((s) => s.dir) ?? [];
+/** The folders read without a config file that hold no record (for "nothing found"), and which of them are not there at all. */
+export function emptyFolders(zero: ReturnType<typeof zeroConfigJson>): { dir: string; from: string; missing?: boolean }[] {
+  return zero.zero_config?.sources.filter((s) => s.records === 0).map(({ dir, from, missing }) => ({ dir, from, missing })) ?? [];
 }
 
 export interface RepoContext {

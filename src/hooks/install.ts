@@ -5,7 +5,7 @@ import { packageFile } from '../package-root.js';
 import { CtxError } from '../errors.js';
 import { runGit } from '../git/exec.js';
 import { detectManager, editManagerConfig, manualSnippet, RUNS_HOOK_RE, SHARED_COMMAND, SHARED_LINE, type HookManager, type ManagerConfig } from './managers.js';
-import { installDependencies, runBin } from './package-runner.js';
+import { packageRunner } from './package-runner.js';
 
 /** Present in every hook file git-ctx writes; how install/uninstall recognise their own file. */
 export const HOOK_MARKER = 'git-ctx-managed-hook';
@@ -205,10 +205,13 @@ async function installManager(cfg: ManagerConfig, layout: RepoLayout, hookText: 
 }
 
 // the repository's own package manager runs husky (a yarn repository told `npm install` gets a second lockfile) @decision DEC-129
-const huskyPending = (v5: boolean, top: string): string =>
-  v5
-    ? `husky is not installed in this clone yet (core.hooksPath is not .husky): the line runs once \`${installDependencies(top)}\` runs husky (its prepare or postinstall script) or after \`${runBin(top, 'husky', 'install')}\``
-    : `husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once \`${installDependencies(top)}\` runs husky (its prepare script) or after \`${runBin(top, 'husky')}\``;
+const huskyPending = (v5: boolean, top: string): string => {
+  // one reading of package.json for both commands
+  const pm = packageRunner(top);
+  return v5
+    ? `husky is not installed in this clone yet (core.hooksPath is not .husky): the line runs once \`${pm.install}\` runs husky (its prepare or postinstall script) or after \`${pm.run('husky', 'install')}\``
+    : `husky is declared but not installed in this clone yet (core.hooksPath is not .husky/_): the line runs once \`${pm.install}\` runs husky (its prepare script) or after \`${pm.run('husky')}\``;
+};
 /** What husky v5–v8 write at the top of a hook file they create (git runs the file itself, so it needs its interpreter line). */
 const HUSKY_V5_HEAD = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\n';
 

@@ -20,9 +20,9 @@ function packageJson(top: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The package manager a repository declares (`packageManager: "yarn@4.1.0"`), else the one its lockfile names; npm otherwise. */
-export function packageManagerOf(top: string): PackageManagerName {
-  const declared = packageJson(top)?.packageManager;
+/** The package manager a package.json declares (`packageManager: "yarn@4.1.0"`), else the one the lockfile names; npm otherwise. */
+function managerOf(top: string, pkg: Record<string, unknown> | undefined): PackageManagerName {
+  const declared = pkg?.packageManager;
   const name = typeof declared === 'string' ? /^(npm|yarn|pnpm|bun)@/.exec(declared)?.[1] : undefined;
   if (name) return name as PackageManagerName;
   if (existsSync(path.join(top, 'pnpm-lock.yaml'))) return 'pnpm';
@@ -31,9 +31,8 @@ export function packageManagerOf(top: string): PackageManagerName {
   return 'npm';
 }
 
-/** Is `name` a dependency of the top-level package.json (any of its dependency lists)? */
-export function declaresPackage(top: string, name: string): boolean {
-  const pkg = packageJson(top);
+/** Is `name` in any of a package.json's dependency lists? */
+function hasDependency(pkg: Record<string, unknown> | undefined, name: string): boolean {
   if (!pkg) return false;
   return ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => {
     const deps = pkg[k];
@@ -41,10 +40,10 @@ export function declaresPackage(top: string, name: string): boolean {
   });
 }
 
-/** The command that runs a dependency's binary the repository's way: `npx x`, `yarn x`, `pnpm exec x`, `bunx x`. */
-export function runBin(top: string, bin: string, args = ''): string {
+/** The command that runs a dependency's binary with a package manager: `npx x`, `yarn x`, `pnpm exec x`, `bunx x`. */
+function binCommand(manager: PackageManagerName, bin: string, args: string): string {
   const rest = args ? ` ${args}` : '';
-  switch (packageManagerOf(top)) {
+  switch (manager) {
     case 'yarn':
       return `yarn ${bin}${rest}`;
     case 'pnpm':
@@ -56,12 +55,50 @@ export function runBin(top: string, bin: string, args = ''): string {
   }
 }
 
-/** `lefthook install` as this repository runs it: through its package manager when lefthook is a dependency, else the binary on PATH. */
+/** How one repository runs its tools, from one reading of its package.json (a hook install asks several questions of it). */
+export interface PackageRunner {
+  manager: PackageManagerName;
+  /** `npm install` as this repository says it (`yarn install`, `pnpm install`, `bun install`) */
+  install: string;
+  /** a dependency's binary run the repository's way */
+  run(bin: string, args?: string): string;
+  /** `lefthook install` through the package manager when lefthook is a dependency, else the binary on PATH */
+  lefthookInstall: string;
+}
+
+/** The repository's package runner, reading its package.json once. */
+export function packageRunner(top: string): PackageRunner {
+  const pkg = packageJson(top);
+  const manager = managerOf(top, pkg);
+  return {
+    manager,
+    install: `${manager} install`,
+    run: (bin, args = '') => binCommand(manager, bin, args),
+    lefthookInstall: hasDependency(pkg, 'lefthook') ? binCommand(manager, 'lefthook', 'install') : 'lefthook install',
+  };
+}
+
+/** The package manager a repository declares, else the one its lockfile names; npm otherwise. */
+export function packageManagerOf(top: string): PackageManagerName {
+  return packageRunner(top).manager;
+}
+
+/** Is `name` a dependency of the top-level package.json (any of its dependency lists)? */
+export function declaresPackage(top: string, name: string): boolean {
+  return hasDependency(packageJson(top), name);
+}
+
+/** The command that runs a dependency's binary the repository's way: `npx x`, `yarn x`, `pnpm exec x`, `bunx x`. */
+export function runBin(top: string, bin: string, args = ''): string {
+  return packageRunner(top).run(bin, args);
+}
+
+/** `lefthook install` as this repository runs it (one reading of package.json). */
 export function lefthookInstall(top: string): string {
-  return declaresPackage(top, 'lefthook') ? runBin(top, 'lefthook', 'install') : 'lefthook install';
+  return packageRunner(top).lefthookInstall;
 }
 
 /** `npm install` as this repository says it (`yarn install`, `pnpm install`, `bun install`). */
 export function installDependencies(top: string): string {
-  return `${packageManagerOf(top)} install`;
+  return packageRunner(top).install;
 }

@@ -311,7 +311,12 @@ function foundSection(r: PrResult, budget: Budget, afterDeclared: boolean, opts:
 
 /** The head has no config file: which folders were read, in the comment's own words (zeroConfigLine for terminals). */
 function zeroConfigNote(z: ZeroConfig): string {
-  return `No ${code('.contextia/config.yaml')} at the head: decision records were read from ${z.sources.map((s) => code(`${s.dir}/`)).join(', ')} (found by ${escapeText(z.from)}); ${code('git ctx init')} pins them.`;
+  // a named folder not in the tree was read from nowhere (DEC-137)
+  const read = z.sources.filter((s) => !s.missing);
+  const gone = z.sources.filter((s) => s.missing).map((s) => code(`${s.dir}/`));
+  const absent = gone.length ? `${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} named by ${escapeText(z.from)} but not in the repository, so nothing was read from ${gone.length === 1 ? 'it' : 'them'}` : '';
+  if (!read.length) return `No ${code('.contextia/config.yaml')} at the head: ${absent}.`;
+  return `No ${code('.contextia/config.yaml')} at the head: decision records were read from ${read.map((s) => code(`${s.dir}/`)).join(', ')} (found by ${escapeText(z.from)}${absent ? `; ${absent}` : ''}); ${code('git ctx init')} pins them.`;
 }
 
 function renderNothing(r: PrResult, opts: RenderPrOptions): string {

@@ -23,8 +23,8 @@ export interface RenderOptions {
   showWeak?: boolean;
   /** the repository has no record git-ctx reads: "nothing found" says why and what sets records up */
   noRecords?: boolean;
-  /** with noRecords: the records folders read, found without a config file, that hold no record yet */
-  emptyFolders?: string[];
+  /** with noRecords: the records folders read, found without a config file, that hold no record (`missing`: named by `from` and not in the tree) */
+  emptyFolders?: { dir: string; from: string; missing?: boolean }[];
 }
 
 /** What a file no record can govern is, for the honest answer (the classes of src/code/ungovernable.ts). */
@@ -40,6 +40,21 @@ const UNGOVERNABLE_KIND: Record<UngovernableReason, string> = {
 };
 
 /**
+ * Why a repository whose records folders hold nothing answers nothing: a folder named and not in
+ * the tree (records moved to another repository, a typo) is said to be absent, no "yet"
+ * promised; one that is there and empty has no records yet. @decision DEC-137
+ */
+function emptyFoldersSaid(folders: NonNullable<RenderOptions['emptyFolders']>): string {
+  const list = (fs: typeof folders): string => fs.map((f) => `${f.dir}/`).join(', ');
+  const gone = folders.filter((f) => f.missing);
+  const empty = folders.filter((f) => !f.missing);
+  const said: string[] = [];
+  if (gone.length) said.push(`${list(gone)} (named by ${[...new Set(gone.map((f) => f.from))].join(', ')}) ${gone.length === 1 ? 'is' : 'are'} not in the repository, so no decision records were read from ${gone.length === 1 ? 'it' : 'them'}`);
+  if (empty.length) said.push(`${list(empty)} ${empty.length === 1 ? 'holds' : 'hold'} no decision records yet`);
+  return `${said.join('; ')}; ${gone.length ? 'correct the folder named, or ' : ''}\`git ctx new decision\` writes the first${gone.length ? ' record there' : ''}`;
+}
+
+/**
  * The honest answer when nothing reaches the relevance floor (src/retrieve/floor.ts): nothing
  * here governs the place or answers the question, and how many weak matches were set aside
  * ("nothing found" when no record matched at all).
@@ -48,7 +63,7 @@ export function nothingGoverns(r: RetrievalResult, opts: RenderOptions = {}): st
   // a file no record can govern says which kind it is (DEC-101): "a dependency lockfile"
   const what = r.query.kind === 'place' ? `nothing here governs this${r.ungovernable ? `: ${UNGOVERNABLE_KIND[r.ungovernable.reason]}` : ''}` : 'no record here answers this';
   const n = r.weak?.length ?? 0;
-  if (!n && opts.noRecords && opts.emptyFolders?.length) return `nothing found: ${opts.emptyFolders.map((d) => `${d}/`).join(', ')} ${opts.emptyFolders.length === 1 ? 'holds' : 'hold'} no decision records yet; \`git ctx new decision\` writes the first`;
+  if (!n && opts.noRecords && opts.emptyFolders?.length) return `nothing found: ${emptyFoldersSaid(opts.emptyFolders)}`;
   if (!n && opts.noRecords) return 'nothing found: no decision records are read here (no .contextia/ and no decision-record folder such as docs/adr/); `git ctx init` sets them up';
   // records out of force (or outside the filters) matched: say so, not "nothing found"
   const hidden = r.slots.metadata?.count ?? 0;

@@ -4,6 +4,7 @@
 // or its page on a documentation site. Apart from adr.ts, which reads what the link says.
 
 import path from 'node:path';
+import type { SourceExtra } from './extra.js';
 
 /** A file's address on GitHub or GitLab (`https://host/owner/repo/blob/<ref>/<path>`, GitLab with `/-/`): the path. */
 export const BLOB_URL = /^https?:\/\/[^/]+\/[^/]+\/[^/]+\/(?:-\/)?blob\/[^/]+\/([^?#]+)$/i;
@@ -90,4 +91,22 @@ export function frontmatterRefs(value: string, file: string, dir: string, textRe
   const local = '^' + linkedPath(file, dir, v);
   const fromTop = '^' + path.posix.normalize(v.replace(/^\/+/, ''));
   return /^\.\.?\//.test(v) || !v.includes('/') ? [local] : [...new Set([fromTop, local])];
+}
+
+/**
+ * The supersessions a record's frontmatter states, as relations written at their key's line,
+ * and the record files it names by path ([key, value as written, line, the paths it may mean]):
+ * finishing the set says where none of them holds a record (a typo, a moved file), instead of
+ * dropping the value silently. @decision DEC-137
+ */
+export function frontmatterSides(data: Record<string, unknown>, keyLines: Record<string, number>, file: string, dir: string, textRefs: (v: string) => string[]): Required<Pick<SourceExtra, 'rel' | 'fp'>> {
+  const rel: NonNullable<SourceExtra['rel']> = [];
+  const fp: NonNullable<SourceExtra['fp']> = [];
+  for (const [{ key, value }, d] of frontmatterSupersessions(data)) {
+    const line = keyLines[key] ?? 1;
+    const refs = frontmatterRefs(value, file, dir, textRefs);
+    for (const ref of refs) rel.push(['supersedes', ref, line, d]);
+    if (refs.length && refs.every((r) => r.startsWith('^'))) fp.push([key, value.replace(/^['"]|['"]$/g, ''), line, refs.map((r) => r.slice(1))]);
+  }
+  return { rel, fp };
 }

@@ -11,7 +11,8 @@ import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
 import { dateValue, isChoicePrompt, isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
-import { BLOB_URL, frontmatterRefs, frontmatterSupersessions, linkedPath, pageSlug, safeDecode } from './adr-links.js';
+import { frontmatterPaths } from './code-refs.js';
+import { BLOB_URL, frontmatterSides, linkedPath, pageSlug, safeDecode } from './adr-links.js';
 import { PART_BEFORE, PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
 import { adocToMarkdown, isAdoc } from './adoc-record.js';
 import { blankComments, linesWithoutComments } from './html-comments.js';
@@ -387,9 +388,10 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       if (ph) rel.push([ph.kind, r.ref, keyLines.status ?? 1, ph.dir]);
     }
   }
-  // frontmatter naming the other side: `supersededBy: 'docs/…/0004-schema.md'`, `superseded_by: ADR-4`,
-  // `supersedes: [ADR-1]` (HubEvolution/EvolutionHub); a path that is no record names nothing @decision DEC-132
-  if (startLine > 0) for (const [key, d] of frontmatterSupersessions(data)) for (const ref of frontmatterRefs(key.value, file, dir, (v) => refsIn(v, true).map((r) => r.ref))) rel.push(['supersedes', ref, keyLines[key.key] ?? 1, d]);
+  // frontmatter naming the other side: `supersededBy: 'docs/…/0004-schema.md'`, `superseded_by: ADR-4`, `supersedes: [ADR-1]`
+  // (HubEvolution/EvolutionHub); a path where nothing is draws nothing and is a finding (check/rules/frontmatter-sides.ts) @decision DEC-132 DEC-137
+  const sides = startLine > 0 ? frontmatterSides(data, keyLines, file, dir, (v) => refsIn(v, true).map((r) => r.ref)) : undefined;
+  if (sides) rel.push(...sides.rel);
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):
   // a link written there is the example's, not this record's reference
   let quotedFence = false;
@@ -475,7 +477,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
     links: [],
     relations: {},
     requires: [],
-    paths: list(data.paths),
+    paths: frontmatterPaths(data, keyLines),
     anchors: list(data.anchors),
     owner: found.deciders?.value,
     created: found.date?.value,
@@ -493,6 +495,6 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   const fromName = id === adrIdFor(file, opts.prefix);
   const num = fileNumber(file);
   const tc = titleCodeNames(str(data.title) ?? (title ? lines[title.line - 1] : undefined));
-  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined, ...(tc ? { tc } : {}) });
+  setExtra(artifact, { f: 'adr', mc: mentionCandidates(lines, file, 1), rel, n: fromName ? num : undefined, nb: !fromName && num !== undefined ? opts.prefix + num : undefined, ...(tc ? { tc } : {}), ...(sides?.fp.length ? { fp: sides.fp } : {}) });
   return { artifact, problems };
 }

@@ -16,6 +16,8 @@ export interface DetectedSource extends SourceConfig {
   from?: string;
   /** found by its records' file names (`adr-001-….md`), not by the folder's name */
   byFileNames?: boolean;
+  /** a folder the team's pointer names that holds no file at all in the tree (records moved to another repository, a typo) */
+  missing?: boolean;
   /** none of its records is numbered or dated: ids are prefix + file name (`ADR-nexusupload`) */
   unnumbered?: boolean;
 }
@@ -225,6 +227,8 @@ export function detectRecordFolders(files: string[], pointed: readonly PointedFo
   }
   for (const [o, n] of dated) if (n * 2 > o.records) o.dated = true;
   for (const o of out) if (o.records && !ordered.has(o)) o.unnumbered = true;
+  // a pointed folder with no file under it is not there: "no records yet" would promise some (identus-cloud-agent's .log4brains.yml after its records moved out)
+  for (const o of out) if (o.from && !o.records && !files.some((f) => f.startsWith(o.dir + '/'))) o.missing = true;
   return out.sort((a, b) => Number(!a.from) - Number(!b.from) || (a.dir < b.dir ? -1 : 1));
 }
 

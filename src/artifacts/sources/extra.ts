@@ -40,12 +40,14 @@ export interface SourceExtra {
   by?: [RelationKind, string, string][];
   /** the names its title writes as code (`Option<T>`, `` `Registrar` ``): a file declaring one, or named after it, is the record's subject (DEC-116) */
   tc?: string[];
+  /** record files its frontmatter names by path as the other side of a supersession: [key, value, line, the paths it may mean] (DEC-137) */
+  fp?: [string, string, number, string[]][];
 }
 
 const extras = new WeakMap<object, SourceExtra>();
 
 export function setExtra(a: Artifact, x: SourceExtra | undefined): void {
-  if (x && (x.f || x.mc?.length || x.rel?.length || x.n || x.nb || x.by?.length || x.tc?.length)) extras.set(a, x);
+  if (x && (x.f || x.mc?.length || x.rel?.length || x.n || x.nb || x.by?.length || x.tc?.length || x.fp?.length)) extras.set(a, x);
 }
 
 export function extraOf(a: Artifact): SourceExtra | undefined {

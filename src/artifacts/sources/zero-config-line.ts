@@ -11,9 +11,18 @@ import type { ZeroConfig } from '../../config.js';
  * 1a2b3c4`): a config file `git ctx init` wrote and nobody committed yet is there, not in it.
  */
 export function zeroConfigLine(z: ZeroConfig, dir = '.contextia', at = ''): string {
-  // a folder a pointer names and nobody filled yet (`.adr-dir` naming a folder that is not
-  // there, atlassian/github-for-jira): said, so "read decision records from" is not taken for records
-  const empty = z.sources.filter((s) => s.records === 0);
-  const none = !empty.length ? '' : empty.length === z.sources.length ? `; ${empty.length === 1 ? 'it holds' : 'they hold'} no records yet` : `; ${empty.map((s) => `${s.dir}/`).join(', ')} no records yet`;
-  return `no ${dir}/config.yaml${at ? ` ${at}` : ''}: read decision records from ${z.sources.map((s) => `${s.dir}/`).join(', ')} (found by ${z.from}${none}); \`git ctx init\` pins them`;
+  const head = `no ${dir}/config.yaml${at ? ` ${at}` : ''}`;
+  const named = (ss: ZeroConfig['sources']): string => ss.map((s) => `${s.dir}/`).join(', ');
+  // a folder a pointer names that is not in the tree at all (identus-cloud-agent's .log4brains.yml
+  // after its records moved to another repository): nothing was read, and no "yet" is promised @decision DEC-137
+  const missing = z.sources.filter((s) => s.missing);
+  const gone = (n: number): string => (n === 1 ? 'that folder is not in the repository: nothing was read from it' : 'those folders are not in the repository: nothing was read from them');
+  if (missing.length === z.sources.length) return `${head}: ${z.from} names ${named(missing)} for decision records, but ${gone(missing.length)} (correct the folder ${z.from} names, or \`git ctx new decision\` writes the first record there)`;
+  const read = z.sources.filter((s) => !s.missing);
+  // a folder a pointer names that is there and holds no record (only a template, a README): said, so
+  // "read decision records from" is not taken for records
+  const empty = read.filter((s) => s.records === 0);
+  const none = !empty.length ? '' : empty.length === read.length ? `; ${empty.length === 1 ? 'it holds' : 'they hold'} no records yet` : `; ${named(empty)} no records yet`;
+  const absent = missing.length ? `; ${named(missing)} named but not in the repository, nothing read from ${missing.length === 1 ? 'it' : 'them'}` : '';
+  return `${head}: read decision records from ${named(read)} (found by ${z.from}${none}${absent}); \`git ctx init\` pins them`;
 }

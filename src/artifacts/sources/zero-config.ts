@@ -12,7 +12,7 @@ import { detectRecordFolders, POINTER_FILES, topLevelRecords } from './detect.js
 import { readPointedFolders } from './pointers.js';
 
 /** Bump when what detection answers for a tree changes: an older answer is then a miss. */
-const VERSION = 'zero-config-v4';
+const VERSION = 'zero-config-v5';
 
 /** What `git ctx init` would write as `sources:`, with where each folder was found. */
 type Found = ZeroConfig['sources'];
@@ -54,7 +54,7 @@ async function detectOnce(snapshot: Snapshot): Promise<Detected> {
   }
   const pointed = await readPointedFolders((f) => snapshot.read(f));
   const files = await paths();
-  const found: Found = detectRecordFolders(files, pointed).map((s) => ({ dir: s.dir, format: s.format, prefix: s.prefix, type: s.type, records: s.records, from: s.from ?? (s.byFileNames ? 'file names' : 'folder name') }));
+  const found: Found = detectRecordFolders(files, pointed).map((s) => ({ dir: s.dir, format: s.format, prefix: s.prefix, type: s.type, records: s.records, from: s.from ?? (s.byFileNames ? 'file names' : 'folder name'), ...(s.missing ? { missing: true } : {}) }));
   const detected = { found, top: found.length ? [] : topLevelRecords(files) };
   if (key) cache.set(key, detected);
   mark(`zero config: ${found.length} records folders detected`);

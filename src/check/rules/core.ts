@@ -10,6 +10,8 @@ import { posix } from 'node:path';
 import { movedPaths, type MovedPath } from '../moved-paths.js';
 import { extraOf } from '../../artifacts/sources/extra.js';
 import { isAdrFile } from '../../artifacts/sources/files.js';
+import { pathKeys } from '../../artifacts/sources/code-refs.js';
+import { unheldSupersessions } from './frontmatter-sides.js';
 
 /** Missing mentioned files looked up in history per check: a record set names few. */
 const MAX_MOVED_LOOKUPS = 200;
@@ -254,6 +256,7 @@ export const CORE_RULES: Rule[] = [
     run: async (ctx) => {
       // a pinned record's link out of its folder to nothing in its upstream, found while loading (DEC-066)
       const res: RuleFinding[] = ctx.set.problems.filter((p) => p.rule === 'broken-link').map((p) => ({ rule: 'broken-link', severity: 'warning', file: p.file, message: p.message }));
+      res.push(...(await unheldSupersessions(ctx)));
       const { broken, readings } = await brokenLinks(ctx);
       // a linked file that git history shows renamed: where it went
       const moved = readings.size ? await movedOf(ctx) : new Map<string, MovedPath>();
@@ -329,15 +332,17 @@ export const CORE_RULES: Rule[] = [
       for (const a of ctx.set.artifacts) {
         if (a.origin !== 'repo' || !a.paths.length) continue;
         const out = (message: string) => res.push({ rule: 'path-glob-matches-nothing', id: a.id, file: a.file, line: line(a, 'paths'), message });
+        // a decision record's own frontmatter may name its code `codeRefs:` (DEC-137): said by the key the team wrote
+        const key = a.format === 'adr' ? (pathKeys(a.data)[0] ?? 'paths') : 'paths';
         const set = compilePaths(a.paths);
         const covered = new Set<string>();
         for (const raw of a.paths) {
           const t = raw.trim();
-          if (!t || t === '!') out(`paths entry "${raw}" is empty: it names nothing`);
+          if (!t || t === '!') out(`${key} entry "${raw}" is empty: it names nothing`);
         }
         for (const p of set.includes) {
           const hits = index.match(p);
-          if (hits.length === 0) out(`paths entry "${p}" matches no file in the repository`);
+          if (hits.length === 0) out(`${key} entry "${p}" matches no file in the repository`);
           for (const h of hits) covered.add(h);
         }
         if (!set.includes.length && set.excludes.length) out(`paths has only exclusions (${set.excludes.map((x) => `!${x}`).join(', ')}): it covers no file (an exclusion never means "everything but")`);

@@ -167,9 +167,10 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   }
   // `Status: …` and `Date: …` lines under the title (`- Status: **Proposed**`, `* Date: [YYYY-MM-DD] <!-- optional -->`)
   for (let i = h1 + 1; i < firstSection; i++) {
-    const m = /^(\s*(?:[-*]\s+)?(?:\*\*)?)(status|date)((?:\*\*)?\s*:(?:\*\*(?=\s))?\s*)(.*?)\s*(?:<!--.*-->)?\s*$/i.exec(lines[i]!);
+    // in the template's language too (`* Statut: [propose | accepte | ...]`, SocialGouv/pass-emploi-api) @decision DEC-136
+    const m = /^(\s*(?:[-*]\s+)?(?:\*\*)?)(status|statut|estado|stato|date|datum|fecha)((?:\*\*)?\s*:(?:\*\*(?=\s))?\s*)(.*?)\s*(?:<!--.*-->)?\s*$/i.exec(lines[i]!);
     if (!m) continue;
-    const key = m[2]!.toLowerCase();
+    const key = /^(?:date|datum|fecha)$/i.test(m[2]!) ? 'date' : 'status';
     if (key === 'status') statusHome = true;
     else dateHome = true;
     const value = key === 'status' ? decorate(m[4]!, statusFor(m[4]!, f)) : dateAsSpelled(f.date, m[4]!);

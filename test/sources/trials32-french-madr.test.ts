@@ -129,4 +129,45 @@ describe('French MADR records kept in the template\'s brackets (trials32)', () =
     expect(added).toMatch(/## Résultat de la Décision\n\nLes tâches répétées sont planifiées par une file de travaux persistante/);
     expect(added).not.toMatch(/^## Decision$/m);
   });
+
+  it('follows a MADR 4 template\'s word to remove its site title and its markdownlint lines (JabRef/jabref\'s shape)', () => {
+    const repo = makeRepo({
+      'docs/decisions/adr-template.md': [
+        '---',
+        '# Settings for the documentation site\'s menu',
+        '# Remove it when creating a new ADR',
+        'title: The record template',
+        '',
+        'nav_order: 100',
+        'parent: Records',
+        '',
+        '# status: "{proposed | rejected | accepted}"',
+        '---',
+        '<!-- The template page is listed under another heading than the records are. -->',
+        '<!-- Remove these three lines when creating a real ADR. -->',
+        '<!-- markdownlint-disable-next-line MD025 -->',
+        '# {short title of the problem and the solution}',
+        '',
+        '## Context and Problem Statement',
+        '',
+        '{Say what forces the decision.}',
+        '',
+        '## Decision Outcome',
+        '',
+        'Chosen option: "{option}", because {reason}.',
+        '',
+      ].join('\n'),
+      'docs/decisions/0001-keep-a-changelog.md': '---\nnav_order: 1\nparent: Records\n---\n\n# Keep a changelog by hand\n\n## Context and Problem Statement\n\nReleases need notes.\n\n## Decision Outcome\n\nChosen option: "a hand-written changelog", because generated ones read badly.\n',
+    });
+    repo.commit('records');
+    const r = runCli(['new', 'decision', 'Sign every release', '--date', '2026-03-07', '--json'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(path.join(repo.dir, (JSON.parse(r.stdout) as { file: string }).file), 'utf8');
+    expect(text).not.toMatch(/^title:/m);
+    expect(text).not.toContain('Remove');
+    expect(text).not.toContain('markdownlint');
+    expect(text).toContain('nav_order: 2\n');
+    expect(text).toContain('parent: Records\n');
+    expect(text).toMatch(/\n# Sign every release\n/);
+  });
 });

@@ -2,7 +2,7 @@
 
 import { memo } from '../cache/memo.js';
 import { IndexSnapshot } from '../snapshot/git-snapshot.js';
-import { GlobIndex, globIndexFor, type PathLookup } from '../util/glob.js';
+import { GlobIndex, globIndexFor, matchEdges, type PathLookup } from '../util/glob.js';
 import { mark } from '../util/timing.js';
 import type { SnapshotEntry } from '../snapshot/types.js';
 import type { RawChange, StagedDelta } from '../tree/index.js';
@@ -10,25 +10,26 @@ import type { RawChange, StagedDelta } from '../tree/index.js';
 /**
  * Which paths and globs the records mention exist in the staged snapshot, without listing
  * its 100,000 files (DEC-033). Resolving a mention needs the first two files a pattern
- * matches (resolveMentions tells a file from a directory and a match from none by them).
+ * matches and the last (matchEdges: resolveMentions tells a file from a directory, a match
+ * from none, and one folder from several by them).
  * Those are remembered per commit in the `hook-mentions` cache; the staged answers follow from
  * what `git diff-index --cached <commit>` adds and deletes:
  *
  *   staged matches = (matches at the commit − deleted) ∪ (added that match)
  *
- * so the first two staged matches are among the two remembered and the added ones, unless
- * one of two remembered was deleted (the third is not known): then, or for a pattern not
+ * so the first two and the last staged matches are among those remembered and the added ones,
+ * unless one of those remembered was deleted (the third is not known): then, or for a pattern not
  * remembered, the whole listing is read once, as before, and the memo is made again.
  */
 
-const MEMO_VERSION = 1;
+const MEMO_VERSION = 2;
 const KEY = `git-ctx/hook-mentions ${MEMO_VERSION}`;
 /** Patterns remembered at most (a bound on the file). */
 const MAX_PATTERNS = 20_000;
 
 interface Memo {
   commit: string;
-  /** pattern → its first two matches (path order) in the commit's tree */
+  /** pattern → its first two matches and its last (path order, matchEdges) in the commit's tree */
   answers: Record<string, string[]>;
 }
 
@@ -49,7 +50,7 @@ function existence(changes: RawChange[]): { added: string[]; deleted: Set<string
 }
 
 /**
- * The first two matches of each pattern after a change, from the first two before it, or
+ * The first two and the last matches of each pattern after a change, from those before it, or
  * undefined for a pattern whose answer cannot be derived (not remembered, or one of two
  * remembered matches deleted).
  */
@@ -63,14 +64,14 @@ function derive(answers: Record<string, string[]>, patterns: Iterable<string>, a
     const kept = before.filter((f) => !deleted.has(f));
     if (before.length >= 2 && kept.length < before.length) return undefined;
     const extra = addedIndex?.match(p) ?? [];
-    out.set(p, extra.length ? firstTwo(kept, extra) : kept);
+    out.set(p, extra.length ? edgesOfBoth(kept, extra) : kept);
   }
   return out;
 }
 
-/** The first two, in path order, of two lists of matches of one pattern. */
-function firstTwo(a: string[], b: string[]): string[] {
-  return [...a.slice(0, 2), ...b.slice(0, 2)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)).slice(0, 2);
+/** The first two and the last, in path order, of two lists of matches of one pattern. */
+function edgesOfBoth(a: string[], b: string[]): string[] {
+  return matchEdges([...matchEdges(a), ...matchEdges(b)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
 }
 
 function readMemo(root: string): Memo | undefined {
@@ -172,7 +173,7 @@ export class StagedSnapshot extends IndexSnapshot {
       const now = index.match(p);
       const kept = addedSet.size ? now.filter((f) => !addedSet.has(f)) : now;
       const extra = deletedIndex?.match(p) ?? [];
-      answers.set(p, extra.length ? firstTwo(kept, extra) : kept.slice(0, 2));
+      answers.set(p, extra.length ? edgesOfBoth(kept, extra) : matchEdges(kept));
     }
     writeMemo(this.root, this.commit!, answers);
     mark(`staged mentions: ${answers.size} answers of ${this.commit!.slice(0, 12)} remembered`);

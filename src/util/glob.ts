@@ -2,12 +2,16 @@ import { picomatch, scanGlob } from './picomatch.js';
 
 /**
  * What resolving mentions needs of a file listing: the files a path or glob matches, in
- * path order. A GlobIndex answers in full; the place index's memo answers with the first
- * two (all that tells a file from a directory and a match from none).
+ * path order. A GlobIndex answers in full; the memos of the place index and the hook answer
+ * with the first two and the last (matchEdges: the first two tell a file from a directory and
+ * a match from none; the last whether every match lies in one folder).
  */
 export interface PathLookup {
   match(pattern: string): string[];
 }
+
+/** What a memo keeps of a pattern's matches (in path order): the first two and the last. */
+export const matchEdges = (hits: readonly string[]): string[] => (hits.length <= 3 ? [...hits] : [hits[0]!, hits[1]!, hits[hits.length - 1]!]);
 
 /**
  * Match globs against a fixed, sorted file list quickly: each distinct glob is compiled

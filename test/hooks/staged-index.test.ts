@@ -247,4 +247,25 @@ describe('pre-commit hook: mentions from the per-commit memo', () => {
     expect(m['SPEC-M-002']).toEqual(['README.md', 'src/billing']);
     await compare(repo, true);
   });
+
+  it('tells one folder named in prose from several through the memo (DEC-138: the last match is remembered)', async () => {
+    const repo = fixtureRepo();
+    repo.write({
+      '.contextia/system/specs/SPEC-M-003.md': record('SPEC-M-003', 'Trials go in the `trial` directory until they settle.'),
+      'src/trial/a.ts': 'export const a = 1;\n',
+      'src/trial/b.ts': 'export const b = 1;\n',
+      'src/trial/c.ts': 'export const c = 1;\n',
+    });
+    commit(repo, 'one trial folder');
+    expect((await compareMentions(repo, false))['SPEC-M-003']).toEqual(['src/trial']);
+    // a second folder of that name, after the first in path order: derived from the memo, no longer one folder
+    repo.write({ 'tools/trial/x.ts': 'export const x = 1;\n' });
+    repo.git('add', '-A');
+    expect((await compareMentions(repo, true))['SPEC-M-003']).toEqual([]);
+    commit(repo, 'two trial folders');
+    await compareMentions(repo, true);
+    // the second one gone again: its only file was the last remembered, so the listing is read
+    repo.git('rm', '-q', '-r', 'tools/trial');
+    expect((await compareMentions(repo, false))['SPEC-M-003']).toEqual(['src/trial']);
+  });
 });

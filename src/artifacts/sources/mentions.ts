@@ -10,6 +10,18 @@ const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#|@)/i;
 const PATH_LIKE = /^[\w@.\-/*?{}[\],!]+(?:#[\w$.]+)?$/;
 const HAS_EXT = /\.[A-Za-z][A-Za-z0-9]{0,7}(?:#[\w$.]+)?$/;
 
+// @decision DEC-138
+/**
+ * A folder named by its name alone, as prose does ("an `experimental` directory", "the folder
+ * `migrations`"): a bare name is no path (`clean`), but beside the word directory or folder it
+ * names the one folder of that name below the repository's top level, when there is one. Its
+ * candidate is this marker and the name, looked up as a glob matching every folder of that name.
+ */
+const NAMED_FOLDER = '\u0001';
+const BARE_NAME = /^[A-Za-z0-9_][\w.-]{0,80}$/;
+const FOLDER_AFTER = /^\s+(?:directory|folder)\b/i;
+const FOLDER_BEFORE = /\b(?:directory|folder)\s+$/i;
+
 /** A target as written → a clean candidate (line/column suffixes and ./ dropped), or undefined. */
 function clean(raw: string): string | undefined {
   let t = raw.trim().replace(/^<|>$/g, '');
@@ -64,13 +76,21 @@ export function mentionCandidates(text: string | string[], file: string, firstLi
     for (const m of l.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) add(m[1]!, true);
     if (tick < 0) continue;
     if (l.includes('>`_')) for (const m of l.matchAll(/`([^<`]+?)\s*<([^>`]+)>`_/g)) add(m[2]!, true);
-    for (const m of l.matchAll(/``([^`]+)``|`([^`]+)`/g)) add((m[1] ?? m[2])!, false);
+    for (const m of l.matchAll(/``([^`]+)``|`([^`]+)`/g)) {
+      const span = (m[1] ?? m[2])!;
+      if (BARE_NAME.test(span) && !HAS_EXT.test(span) && (FOLDER_AFTER.test(l.slice(m.index + m[0].length)) || FOLDER_BEFORE.test(l.slice(0, m.index)))) {
+        const key = `${NAMED_FOLDER}${span}\0${i}`;
+        if (!seen.has(key)) out.push([[NAMED_FOLDER + span], firstLine + i]);
+        seen.add(key);
+      } else add(span, false);
+    }
   }
   return out;
 }
 
 /** The path or glob a mention candidate is looked up by (`src/a.ts#X` → `src/a.ts`, no trailing slash). */
 export function mentionPattern(alt: string): string {
+  if (alt.startsWith(NAMED_FOLDER)) return `**/${alt.slice(1)}/**`;
   const hash = alt.indexOf('#');
   return (hash < 0 ? alt : alt.slice(0, hash)).replace(/\/+$/, '');
 }
@@ -112,8 +132,9 @@ const MAYBE_GLOB = /[*?[\]{}()!+@\\]/;
 
 /** One reading of a mention → the target it names in the listing, null when it names nothing, false when what it names is no mention. */
 function resolveOne(alt: string, index: PathLookup): string | null | false {
-  const hash = alt.indexOf('#');
   const p = mentionPattern(alt);
+  if (alt.startsWith(NAMED_FOLDER)) return namedFolder(alt.slice(1), index.match(p));
+  const hash = alt.indexOf('#');
   if (!p) return null;
   // most mentions are plain paths: only text with glob characters needs picomatch's scanner
   const glob = MAYBE_GLOB.test(p) && picomatch.scan(p).isGlob;
@@ -123,6 +144,21 @@ function resolveOne(alt: string, index: PathLookup): string | null | false {
   if (!hits.length || (hash >= 0 && (glob || hits[0] !== p))) return null;
   if (!glob && hits.length === 1 && hits[0] !== p && !hits[0]!.startsWith(p + '/')) return null;
   return hash < 0 ? p : p + alt.slice(hash);
+}
+
+/**
+ * The one folder called `name` that `hits` (the files below folders of that name, in path
+ * order: the first two and the last, PathLookup) lie in, when it is below the top level (a
+ * top-level folder names half the code, DEC-053); null when none or several are so called.
+ */
+function namedFolder(name: string, hits: string[]): string | null | false {
+  const first = hits[0];
+  if (!first) return null;
+  const at = `/${first}`.indexOf(`/${name}/`);
+  const folder = first.slice(0, at + name.length);
+  if (!folder.includes('/')) return false;
+  // in path order the files below one folder lie together: the last in it means every one is
+  return hits[hits.length - 1]!.startsWith(`${folder}/`) ? folder : null;
 }
 
 /** A record that mentions a place in its text. */

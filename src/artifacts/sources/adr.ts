@@ -9,7 +9,7 @@ import { setExtra, type SourceExtra } from './extra.js';
 import { adrIdFor, fileDate, fileNumber, recordStem } from './files.js';
 import { mentionCandidates } from './mentions.js';
 import { isDatedStatusLabel, STATUS_NAME, statusOfLine } from './status.js';
-import { dateValue, isChoicePrompt, isPlaceholderTitle, isPromptValue, tagList, unbraceValues, unemphasized } from './placeholders.js';
+import { dateValue, isChoicePrompt, isPlaceholderTitle, isPromptValue, keptInBrackets, tagList, unbraceValues, unemphasized } from './placeholders.js';
 import { derivedSummary } from './parts.js';
 import { frontmatterPaths } from './code-refs.js';
 import { BLOB_URL, frontmatterSides, linkedPath, pageSlug, safeDecode } from './adr-links.js';
@@ -162,7 +162,8 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   if (!sections.length && !Object.keys(data).length && codeAlone(lines.slice(startLine))) return { problems };
   // the title: an rst overlined heading, else the first level-1 heading that is not a section's name
   const h1 = sections.find((s) => s.over && !NOT_TITLE.test(plain(s.title))) ?? sections.find((s) => s.level === 1 && !NOT_TITLE.test(plain(s.title)));
-  if (h1 && !isPlaceholderTitle(plain(h1.title))) title = { value: stripNumber(unemphasized(h1.title)), line: h1.at + 1 };
+  const kept = h1 && keptInBrackets(plain(h1.title));
+  if (h1 && (kept || !isPlaceholderTitle(plain(h1.title)))) title = { value: stripNumber(unemphasized(kept || h1.title)), line: h1.at + 1 };
   if (!h1) title = lowerTitle(lines, sections, startLine);
 
   // metadata: frontmatter first, then a Status section, then metadata lines/fields/tables

@@ -92,7 +92,8 @@ export function decisionTarget(set: ArtifactSet, into?: string): DecisionTarget 
 
 /** A file-name slug of at most 60 characters, cut after a whole word ("…-in-every-feature", not "…-feature-m"). */
 const slug = (s: string, sep = '-') => {
-  const full = s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, sep).replace(new RegExp(`^\\${sep}+|\\${sep}+$`, 'g'), '');
+  // accents dropped, not read as separators ("t\u00e2ches" is `taches`, not `ta-ches`) @decision DEC-136
+  const full = s.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^a-z0-9]+/g, sep).replace(new RegExp(`^\\${sep}+|\\${sep}+$`, 'g'), '');
   if (full.length <= 60) return full || 'decision';
   const cut = full.slice(0, 61);
   const end = cut.lastIndexOf(sep);

@@ -25,10 +25,15 @@ export interface RecordPart {
  */
 const SECTION_KINDS: [RegExp, PartKind][] = [
   [/\bdecision\s+drivers?\b/i, 'context'],
+  // MADR's sections translated (SocialGouv/pass-emploi-api: "Facteurs de Decision" before "Resultat
+  // de la Decision", "Solutions Etudiees", "Impacts Positifs"): the drivers are no decision @decision DEC-136
+  [/(?<![\p{L}])(?:(?:facteurs?|crit\u00e8res?|factores|fatores|criterios|crit\u00e9rios)\s+de\s+(?:la\s+)?d[e\u00e9]cis|entscheidungs(?:treiber|faktoren|kriterien))/iu, 'context'],
+  [/(?<![\p{L}])(?:(?:solutions?|options?|opciones|op\u00e7\u00f5es)\s+(?:\u00e9tudi|envisag|consid\u00e9r|consideradas|evaluadas)|avantages\s+et\s+inconv\u00e9nients|betrachtete\s+optionen)/iu, 'options'],
   [/\bdecision\s+outcomes?\b/i, 'decision'],
   [/^(?:status|state|statut|\u00e9tat|estado|stato|date|deciders?|metadata|technical story|synopsis)(?![\p{L}])/iu, 'status'],
   [/\b(?:considered options|options considered|alternatives?|pros and cons|options)\b/i, 'options'],
   [/\b(?:consequences?|implications?|outcomes?|trade-?offs?|drawbacks?|risks?|positive|negative)\b/i, 'consequences'],
+  [/(?<![\p{L}])impacts?(?![\p{L}])/iu, 'consequences'],
   // French, Spanish, Portuguese, German, Italian and Dutch section names (MTES-MCT/dialog's
   // "Contexte", "Decision" and "Consequences" with their accents) @decision DEC-104
   [/(?<![\p{L}])(?:cons\u00e9quences|consecuencias|consequ\u00eancias|konsequenzen|conseguenze|gevolgen)(?![\p{L}])/iu, 'consequences'],

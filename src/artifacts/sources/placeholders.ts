@@ -39,6 +39,19 @@ export function isPlaceholderTitle(title: string): boolean {
 }
 
 /**
+ * A title its author wrote inside the template's square brackets (MADR 2's `# [short title …]`
+ * kept around `# [Gestion des Dates]`, SocialGouv/pass-emploi-api): the words in the brackets,
+ * unless they are the template's own prompt (a title, a name, a placeholder such as `xxx`);
+ * undefined for any other title. @decision DEC-136
+ */
+export function keptInBrackets(title: string): string | undefined {
+  const inner = /^\[([^[\]]*)\]$/.exec(title.trim())?.[1]?.trim();
+  if (!inner || !/\p{L}{2}/u.test(inner)) return undefined;
+  const prompt = /(?<![\p{L}])(?:title|titre|titel|t[i\u00ed]tulo|titolo|name|nom|naam|nombre|xxx+|tbd|todo)(?![\p{L}])|\u2026|\.\.\./iu;
+  return prompt.test(inner) ? undefined : inner;
+}
+
+/**
  * A heading's title without the emphasis written around its words ("Supporting _bound_
  * *operations* (*actions* …)" reads "Supporting bound operations (actions …)"); code spans and
  * a snake_case name keep their characters. @decision DEC-104

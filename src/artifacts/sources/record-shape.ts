@@ -74,12 +74,16 @@ export interface RecordShape {
 export const LICENCE_LEAD = /^(?:[ \t]*\n)*<!--[\s\S]*?-->[ \t]*\n(?:[ \t]*\n)*(?=---[ \t]*\n)/;
 
 export const roleOf = (title: string): Role => {
-  const t = title.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
+  const t = title.normalize('NFC').toLowerCase().replace(/^[\d.\s]+/, '').replace(/[*_`:]/g, '').trim();
   if (/^(status|statut|estado)$/.test(t)) return 'status';
   // and the same parts named in the team's language ("Kontext", "Entscheidung", "Konsequenzen":
   // HubEvolution/EvolutionHub): a new record got MADR's English sections after them @decision DEC-132
   if (/^(context|context and problem statement|problem statement|context and problem|background|kontext|hintergrund|contexte|contexto|achtergrond)$/.test(t)) return 'context';
+  // MADR's "Context and Problem Statement" and "Decision Outcome" translated ("Contexte et Definition du
+  // Probleme", "Resultat de la Decision", SocialGouv/pass-emploi-api): `add` writes there @decision DEC-136
+  if (/^(?:contexte|kontext|contexto|contesto) (?:et|und|y|e|en) /.test(t)) return 'context';
   if (/^(decision|decision outcome|the decision|entscheidung|d\u00e9cision|decisi\u00f3n|decis\u00e3o|besluit|beslissing)$/.test(t)) return 'decision';
+  if (/^(?:r\u00e9sultat de la d\u00e9cision|d\u00e9cision retenue|entscheidungsergebnis|ergebnis der entscheidung|resultado de la decisi\u00f3n|resultado da decis\u00e3o)$/.test(t)) return 'decision';
   // "Outcomes" (with "Positive/Negative Outcomes" under it), "Consequences and Risks", "Implications": where a style weighs what follows
   if (/^(consequences?|outcomes|consequences and risks|implications|konsequenzen|auswirkungen|cons\u00e9quences|consecuencias|consequ\u00eancias|gevolgen)$/.test(t)) return 'consequences';
   return 'other';

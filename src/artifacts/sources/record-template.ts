@@ -145,7 +145,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   const lead = headed?.[0] ?? '';
   const fm = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(template.slice(lead.length));
   if (fm) {
-    yaml = fm[1]!.split('\n');
+    yaml = followRemovals(fm[1]!.split('\n'));
     body = template.slice(lead.length + fm[0].length);
   }
   let lines = body.split('\n');
@@ -155,6 +155,7 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   const heads = lines.flatMap((l, i) => (/^#\s+\S/.test(l) ? [i] : []));
   const own = heads.find((i, k) => k > 0 && isPlaceholderTitle(lines[i]!.replace(/^#\s+/, '').trim()));
   if (own !== undefined) lines = lines.slice(own);
+  lines = followRemovals(lines);
   const h1 = lines.findIndex((l) => /^#\s+\S/.test(l));
   let firstSection = lines.findIndex((l, i) => i > h1 && /^#{2,6}\s+\S/.test(l));
   if (firstSection < 0) firstSection = lines.length;
@@ -167,9 +168,10 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   }
   // `Status: …` and `Date: …` lines under the title (`- Status: **Proposed**`, `* Date: [YYYY-MM-DD] <!-- optional -->`)
   for (let i = h1 + 1; i < firstSection; i++) {
-    const m = /^(\s*(?:[-*]\s+)?(?:\*\*)?)(status|date)((?:\*\*)?\s*:(?:\*\*(?=\s))?\s*)(.*?)\s*(?:<!--.*-->)?\s*$/i.exec(lines[i]!);
+    // in the template's language too (`* Statut: [propose | accepte | ...]`, SocialGouv/pass-emploi-api) @decision DEC-136
+    const m = /^(\s*(?:[-*]\s+)?(?:\*\*)?)(status|statut|estado|stato|date|datum|fecha)((?:\*\*)?\s*:(?:\*\*(?=\s))?\s*)(.*?)\s*(?:<!--.*-->)?\s*$/i.exec(lines[i]!);
     if (!m) continue;
-    const key = m[2]!.toLowerCase();
+    const key = /^(?:date|datum|fecha)$/i.test(m[2]!) ? 'date' : 'status';
     if (key === 'status') statusHome = true;
     else dateHome = true;
     const value = key === 'status' ? decorate(m[4]!, statusFor(m[4]!, f)) : dateAsSpelled(f.date, m[4]!);
@@ -246,6 +248,41 @@ export function fillTemplate(template: string, f: TemplateFill): { text: string;
   let text = front + out.map((l) => fillPlaceholders(l, f)).join('\n');
   if (!text.endsWith('\n')) text += '\n';
   return { text: text.replace(/\n{3,}/g, '\n\n'), madr, guidance };
+}
+
+const COUNT: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5 };
+
+/**
+ * The template's word to whoever copies it, followed (JabRef/jabref's MADR 4 template): an HTML
+ * comment "Remove these three lines when creating a real ADR" goes with the run of comment lines
+ * it counts (a markdownlint switch for the template's own heading), when the count is that run's;
+ * a frontmatter comment "Remove it when creating a new ADR" goes with the key under it. The
+ * folder's records have neither; a new record kept them. @decision DEC-136
+ */
+function followRemovals(lines: string[]): string[] {
+  const out = [...lines];
+  const comment = (l: string | undefined) => l !== undefined && /^\s*<!--.*-->\s*$/.test(l);
+  for (let i = 0; i < out.length; i++) {
+    const html = /^\s*<!--.*\bremove\s+these\s+(\w+)\s+lines\s+when\s+(?:creating|writing)\b.*-->\s*$/i.exec(out[i]!);
+    if (html) {
+      let a = i;
+      let b = i + 1;
+      while (comment(out[a - 1])) a--;
+      while (comment(out[b])) b++;
+      if ((COUNT[html[1]!.toLowerCase()] ?? Number(html[1])) === b - a) {
+        out.splice(a, b - a);
+        i = a - 1;
+      }
+      continue;
+    }
+    if (!/^#.*\bremove\s+(?:it|this)\s+when\s+(?:creating|writing)\b/i.test(out[i]!)) continue;
+    let j = i + 1;
+    while (j < out.length && !out[j]!.trim()) j++;
+    if (!/^[A-Za-z_-]+:/.test(out[j] ?? '')) continue;
+    out.splice(i, j - i + 1);
+    i--;
+  }
+  return out;
 }
 
 // @decision DEC-107

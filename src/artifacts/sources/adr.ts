@@ -389,8 +389,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
       if (ph) rel.push([ph.kind, r.ref, keyLines.status ?? 1, ph.dir]);
     }
   }
-  // frontmatter naming the other side: `supersededBy: 'docs/…/0004-schema.md'`, `superseded_by: ADR-4`, `supersedes: [ADR-1]`
-  // (HubEvolution/EvolutionHub); a path where nothing is draws nothing and is a finding (check/rules/frontmatter-sides.ts) @decision DEC-132 DEC-137
+  // frontmatter naming the other side (`supersededBy: 'docs/…/0004-x.md'`, `superseded_by: ADR-4`); a path where nothing is: a finding @decision DEC-132 DEC-137
   const sides = startLine > 0 ? frontmatterSides(data, keyLines, file, dir, (v) => refsIn(v, true).map((r) => r.ref)) : undefined;
   if (sides) rel.push(...sides.rel);
   // a fenced block shows text (an example file, output), also inside a quote ("> ```markdown"):

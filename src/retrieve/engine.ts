@@ -276,7 +276,10 @@ async function assemble(opts: RetrieveOptions, lanes: Lanes, reports: Record<Lan
     if (fusedCount >= caps.fused) break;
     // the record about how decisions are recorded governs the records folder, not this code
     // (DEC-084); the identity record describes the project, and every bundle carries it (DEC-086)
-    if (!question && neverAtPlace(set.byId.get(id)!)) {
+    // the identity record describes the whole project, near in meaning to any question about
+    // it: it answers a question only by its words (trials32: "how do we send push notifications"
+    // met a generated identity at 0.65 and nothing else) @decision DEC-140
+    if (!question ? neverAtPlace(set.byId.get(id)!) : wordless && set.byId.get(id)!.type === 'identity') {
       if (weak.length < caps.fused) weak.push({ ...record(set.byId.get(id)!, 'fused', f.score, f.why), relevance: rel });
       continue;
     }

@@ -52,7 +52,7 @@ const kinds = [
   { name: 'staleness-symbols', area: 'staleness', file: 'staleness-symbols.json', version: 8, codec: 'store', key: 'anchor symbols per source blob and tag set' },
   { name: 'staleness-symbols-clean', area: 'staleness', file: 'staleness-symbols.clean', version: 8, codec: 'container', key: 'blobs mentioning no tag, by tag set' },
   { name: 'staleness-symbols-log', area: 'staleness', file: 'staleness-symbols.log', version: 8, codec: 'journal', key: 'entries added since the last fold, by tag set' },
-  { name: 'retrieve-keywords', area: 'retrieval', file: 'retrieve-keywords.bin', version: 15, codec: 'container', key: "keyword index of the records, by the set's key" },
+  { name: 'retrieve-keywords', area: 'retrieval', file: 'retrieve-keywords-*.bin', version: 15, codec: 'container', key: "keyword index of the records, by the set's key: the latest and the previous set asked (a pull request's base and head)", formerly: ['retrieve-keywords.bin', 'retrieve-keywords.json'] },
   { name: 'retrieve-passages', area: 'retrieval', file: 'retrieve-passages.json', version: 7, codec: 'json', key: "each record's passages (head, paragraphs) as terms, for short questions, by the set's key" },
   { name: 'code-words', area: 'retrieval', file: 'code-words.json', version: 13, codec: 'json', keep: 2, key: "how many code files use each word (place queries), by the state of the git index (not the files in focus) or the commit" },
   { name: 'tree-tags', area: 'retrieval', file: 'tree-tags.json', version: 1, codec: 'json', keep: 2, key: "whether any code file carries an annotation tag (a place's code-graph walk, DEC-121), by the state of the git index (not the files in focus) or the commit, and the tags; once one did, by the tags alone" },

@@ -1,7 +1,7 @@
 // @spec SPEC-RETRIEVE-001
 
 import type { Artifact } from '../artifacts/types.js';
-import { keywordFile, writeKeywords } from '../cache/keyword-index.js';
+import { keywordFiles, writeKeywords } from '../cache/keyword-index.js';
 import { sha256 } from '../util/hash.js';
 import { buildKeywordIndex, KeywordCacheDamaged, searchKeywords, sourceOf, type KeywordHit, type KeywordSource, type SearchOptions } from './bm25.js';
 import { encodeKeywordIndex, openKeywordIndex } from './keyword-file.js';
@@ -36,11 +36,13 @@ export function keywordKeyOf(artifacts: readonly Artifact[], setKey?: string): s
  */
 export function keywordIndexFor(root: string | undefined, artifacts: readonly Artifact[], setKey?: string): { index: KeywordSource; cached: boolean; close(): void } {
   const key = keywordKeyOf(artifacts, setKey);
-  const file = keywordFile(root);
-  const hit = openKeywordIndex(file, key);
-  if (hit) return { index: hit.source, cached: true, close: hit.close };
+  const files = keywordFiles(root);
+  for (const file of files) {
+    const hit = openKeywordIndex(file, key);
+    if (hit) return { index: hit.source, cached: true, close: hit.close };
+  }
   const index = buildKeywordIndex(artifacts);
-  if (file) writeKeywords(file, encodeKeywordIndex(index, key));
+  writeKeywords(files, encodeKeywordIndex(index, key));
   return { index: sourceOf(index), cached: false, close: () => undefined };
 }
 
@@ -55,7 +57,7 @@ export function searchRecords(root: string | undefined, artifacts: readonly Arti
   } catch (e) {
     if (!(cached && e instanceof KeywordCacheDamaged)) throw e;
     const fresh = buildKeywordIndex(artifacts);
-    writeKeywords(keywordFile(root), encodeKeywordIndex(fresh, keywordKeyOf(artifacts, setKey)));
+    writeKeywords(keywordFiles(root), encodeKeywordIndex(fresh, keywordKeyOf(artifacts, setKey)));
     return searchKeywords(fresh, query, limit, opts);
   } finally {
     close();

@@ -120,7 +120,7 @@ describe('the kept search set', () => {
     const d = svc.dir;
     await expectSearchSetAfterChange(d);
     // the keyword index gone: rebuilding it reads the records' text, which the kept set lacks
-    rmSync(path.join(d, `${CACHE_REL}/retrieve-keywords.bin`), { force: true });
+    for (const slot of ['latest', 'previous']) rmSync(path.join(d, `${CACHE_REL}/retrieve-keywords-${slot}.bin`), { force: true });
     const words = fresh();
     const r = search(d, words);
     expect(r.from).toBe('repository');

@@ -26,7 +26,7 @@ async function load(dir: string) {
   return { snapshot, set };
 }
 
-const cacheOf = (dir: string) => path.join(dir, `${CACHE_REL}/retrieve-keywords.bin`);
+const cacheOf = (dir: string, slot = 'latest') => path.join(dir, `${CACHE_REL}/retrieve-keywords-${slot}.bin`);
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
 describe('keyword index cache', () => {
@@ -50,6 +50,34 @@ describe('keyword index cache', () => {
       expect(ids(searchKeywords(second.index, queryOf('webhook retry'), 50))).toEqual(['DEC-RETRY', 'DEC-RATE']);
       expect(searchKeywords(second.index, queryOf('constructor'), 50).map((h) => [h.id, h.matched])).toEqual([['DEC-RETRY', ['constructor']]]);
       expect(searchKeywords(second.index, queryOf('toString __proto__ valueOf'), 50)).toEqual([]);
+    } finally {
+      snapshot.close();
+    }
+  });
+
+  it('keeps the indexes of the last two sets asked, as a pull request asks of its base and its head (DEC-141)', async () => {
+    const repo = makeRepo(RECORDS);
+    repo.commit('records');
+    const { snapshot, set } = await load(repo.dir);
+    try {
+      const head = set.artifacts;
+      const base = set.artifacts.filter((a) => a.id !== 'DEC-LEDGER');
+      const third = set.artifacts.filter((a) => a.id !== 'DEC-ROUND');
+      expect(keywordIndexFor(repo.dir, head).cached).toBe(false);
+      writeFileSync(path.join(repo.dir, `${CACHE_REL}/retrieve-keywords.bin`), 'an index of an earlier version');
+      expect(keywordIndexFor(repo.dir, base).cached).toBe(false);
+      // the file of the earlier version is gone once a container is written
+      expect(() => statSync(path.join(repo.dir, `${CACHE_REL}/retrieve-keywords.bin`))).toThrow();
+      for (let run = 0; run < 3; run++) {
+        expect(keywordIndexFor(repo.dir, head).cached).toBe(true);
+        expect(keywordIndexFor(repo.dir, base).cached).toBe(true);
+      }
+      expect(ids(searchRecords(repo.dir, base, queryOf('ledger')))).toEqual([]);
+      expect(ids(searchRecords(repo.dir, head, queryOf('ledger')))).toEqual(['DEC-LEDGER']);
+      // a third set: the oldest of the two is dropped, the latest kept
+      expect(keywordIndexFor(repo.dir, third).cached).toBe(false);
+      expect(keywordIndexFor(repo.dir, base).cached).toBe(true);
+      expect(keywordIndexFor(repo.dir, head).cached).toBe(false);
     } finally {
       snapshot.close();
     }

@@ -19,6 +19,11 @@ export const DEFAULT_STATUS_MAP: Readonly<Record<string, string>> = {
   'partly superseded by': 'accepted',
   'partially superseded by': 'accepted',
   done: 'accepted',
+  // a team that decides by pull request: the record merged into the main branch is in force
+  // (SocialGouv/pass-emploi-api's "Statut: merg\u00e9", trials32) @decision DEC-136
+  merged: 'accepted',
+  'merg\u00e9': 'accepted',
+  'merg\u00e9e': 'accepted',
   complete: 'accepted',
   completed: 'accepted',
   active: 'accepted',

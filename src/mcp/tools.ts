@@ -299,7 +299,7 @@ export async function contextForCodeTool(ctx: ToolContext, args: { place: string
     return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result, { showWeak: !!args.all }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  return { text: renderRetrievalContext(result, { showWeak: !!args.all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
 /**
@@ -340,7 +340,7 @@ export async function searchDecisionsTool(ctx: ToolContext, args: { query: strin
     return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result, { showWeak: !!args.all }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  return { text: renderRetrievalContext(result, { showWeak: !!args.all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
 }
 
 /** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */

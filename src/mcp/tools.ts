@@ -172,7 +172,9 @@ function renderTrace(r: TraceResult, commit: string | undefined, successors: Map
   const lines = [`# What governs ${where}${t.symbolRange ? ` (lines ${t.symbolRange.start}-${t.symbolRange.end})` : ''} — commit ${shortCommit(commit)}`];
   if (r.package !== undefined) lines.push(`package: ${r.package || '.'}`);
   if (r.skipped) lines.push(`Not parsed: ${r.skipped}; annotations inside it are not read.`);
-  if (!r.entries.length) lines.push('Nothing governs this place: no annotation, anchor or paths glob matches it.');
+  // most ADR folders declare nothing (no paths, no annotations): trace says "nothing" for every
+  // file there, and an agent took that for "no decision concerns this code"
+  if (!r.entries.length) lines.push('Nothing governs this place: no annotation, anchor or paths glob matches it. Records that concern it without declaring it (by its words, or naming the file) are not traced: context_for_code finds those.');
   else lines.push('Nearest first. Load any of them with get_context ids=[…] or read_artifact.');
   for (const e of r.entries) {
     const head = e.known ? `${e.id} [${[e.type, e.status].filter(Boolean).join(' · ')}] ${e.title ?? ''}` : `${e.id} (unknown id: no artifact declares it)`;

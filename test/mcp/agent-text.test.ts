@@ -12,7 +12,7 @@ const textOf = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type 
 // carried the semantic lane's score and embedder ("similar in meaning (0.58,
 // default:glove-6b-100d-sif-1)"), bookkeeping the renderer promises to keep from a model (agents33).
 describe('the retrieval text an MCP agent reads', () => {
-  it('points at read_artifact and says "similar in meaning" without score or model; the CLI keeps git ctx show', async () => {
+  it('points at read_artifact, says "similar in meaning" without score or model, and trace\'s nothing names context_for_code; the CLI keeps git ctx show', async () => {
     const repo = makeRepo();
     repo.commit('records', {
       'docs/adr/0001-retry-payment-captures.md': '# 0001: Retry payment captures with one key\nDate: 2026-01-02\nStatus: Accepted\n\n## Context\n\nA capture that times out may have reached the bank.\n\n## Decision\n\nEvery capture request carries an idempotency key, so a retry never charges twice.\n',
@@ -32,6 +32,10 @@ describe('the retrieval text an MCP agent reads', () => {
       for (const line of search.split('\n').filter((l) => l.startsWith('Why:'))) {
         expect(line).not.toMatch(/similar in meaning \(|default:|glove/);
       }
+      // the records declare nothing: trace's "nothing" sends the agent on to the tool that finds related ones
+      const trace = textOf(await client.callTool({ name: 'trace', arguments: { place: 'src/capture.js' } }));
+      expect(trace).toContain('Nothing governs this place');
+      expect(trace).toContain('context_for_code finds those');
       const change = textOf(await client.callTool({ name: 'context_for_change', arguments: { range: 'HEAD~1...HEAD', title: 'retry captures with an idempotency key' } }));
       if (change.includes('Full text')) expect(change).toContain('Full text: read_artifact with the id');
       expect(change).not.toContain('git ctx show');

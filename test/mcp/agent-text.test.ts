@@ -47,4 +47,24 @@ describe('the retrieval text an MCP agent reads', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stdout).toContain('`git ctx show <id>`');
   });
+
+  // get_context {ids: [two], budget: 300} answered "1 artifact(s) (1 requested, 0 required)": two were asked for
+  it('get_context\'s header counts what the budget cut', async () => {
+    const repo = makeRepo();
+    const long = 'Every capture request carries an idempotency key, so a retry never charges twice.';
+    repo.commit('records', {
+      'docs/adr/0001-retry-payment-captures.md': `# 0001: Retry payment captures with one key\nDate: 2026-01-02\nStatus: Accepted\n\n## Decision\n\n${long}\n`,
+      'docs/adr/0002-log-in-json.md': `# 0002: Log in JSON\nDate: 2026-01-03\nStatus: Accepted\n\n## Decision\n\n${'Services write one JSON object per log line. '.repeat(60)}\n`,
+    });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', repo.dir], cwd: ROOT, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } as Record<string, string> });
+    const client = new Client({ name: 'agent-text-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const text = textOf(await client.callTool({ name: 'get_context', arguments: { ids: ['ADR-0001', 'ADR-0002'], budget: 300 } }));
+      expect(text).toMatch(/^# Context — 1 artifact\(s\) \(1 requested, 0 required; 1 cut for the budget, named below\)/);
+      expect(text).toContain('Cut: left out to stay within the 300-token budget: ADR-0002');
+    } finally {
+      await client.close();
+    }
+  });
 });

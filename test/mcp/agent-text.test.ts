@@ -36,6 +36,12 @@ describe('the retrieval text an MCP agent reads', () => {
       const trace = textOf(await client.callTool({ name: 'trace', arguments: { place: 'src/capture.js' } }));
       expect(trace).toContain('Nothing governs this place');
       expect(trace).toContain('context_for_code finds those');
+      // a record's own file: the record is named as what the file is, not listed as related to itself
+      const own = await client.callTool({ name: 'context_for_code', arguments: { place: 'docs/adr/0001-retry-payment-captures.md' } });
+      expect(textOf(own)).toMatch(/^docs\/adr\/0001-retry-payment-captures\.md is the record ADR-0001 "Retry payment captures with one key" \(decision, accepted\) itself/);
+      expect(textOf(own)).not.toContain('## ADR-0001');
+      expect((own.structuredContent as { record?: string; results: { id: string }[] }).record).toBe('ADR-0001');
+      expect((own.structuredContent as { results: { id: string }[] }).results.map((x) => x.id)).not.toContain('ADR-0001');
       const change = textOf(await client.callTool({ name: 'context_for_change', arguments: { range: 'HEAD~1...HEAD', title: 'retry captures with an idempotency key' } }));
       if (change.includes('Full text')) expect(change).toContain('Full text: read_artifact with the id');
       expect(change).not.toContain('git ctx show');

@@ -73,6 +73,11 @@ export interface AddDecisionResult extends ConflictCheck {
    * Nygard or rst record keeps no frontmatter, and no record of a folder keeps a scope
    */
   unwritten?: string[];
+  /**
+   * an ADR record's provenance (who proposed it, the session, the commit) was given and not kept:
+   * it goes to the .contextia/ sidecar, which a repository without a configuration file has not
+   */
+  provenance_unkept?: true;
 }
 
 const SCOPES = new Set(['global', 'domain', 'project']);
@@ -189,7 +194,7 @@ export async function addDecision(root: string, set: ArtifactSet, input: AddDeci
     const prov = sidecarProvenance(input.provenance, now);
     // without a configuration file the team has not taken git-ctx up: no .contextia/ sidecar appears unasked
     if (prov && !set.config.noFile) await updateSidecarProvenance(root, set.config.dir, new Map([[rec.id, prov]]));
-    return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style, ...guidance };
+    return { ...check, outcome: 'written', id: rec.id, file: rec.file, format: rec.style, ...guidance, ...(prov && set.config.noFile ? { provenance_unkept: true as const } : {}) };
   }
   const content = frontmatterContent(input);
   if (opts.dryRun) {

@@ -34,6 +34,9 @@ export function listProposals(set: ArtifactSet, now: Date = new Date()): Proposa
   for (const a of set.artifacts) {
     if (!isProposed(a)) continue;
     const provenance = provenanceOf(a);
+    // an ADR's `source: manual` is the reader's default, not a record of who wrote it: a proposal
+    // an agent wrote before `git ctx init` (no sidecar line) was listed as a person's
+    if (a.format === 'adr' && !('source' in (a.data ?? {}))) delete provenance.source;
     const age = ageDays(provenance.date, now);
     out.push({ id: a.id, type: a.type, title: a.title, status: a.status!, file: a.file, provenance, ...(age !== undefined ? { age_days: age } : {}) });
   }

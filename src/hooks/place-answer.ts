@@ -3,11 +3,14 @@
 import path from 'node:path';
 import { violationNote } from '../check/confirm/note.js';
 import { loadConfig } from '../config.js';
-import { loadArtifactSet } from '../artifacts/load.js';
+import { isInactive } from '../artifacts/in-force.js';
+import { loadArtifactSet, type ArtifactSet } from '../artifacts/load.js';
+import type { Artifact } from '../artifacts/types.js';
 import { keepAnswer, keptAnswer, openPlace, RecordingSnapshot, type PlaceQuestion } from '../place/index.js';
 import { answeredWhole, filesOf } from '../retrieve/episode.js';
 import { retrieveForPlace } from '../retrieve/engine.js';
 import { openSnapshot } from '../snapshot/open.js';
+import { successorOf, successorText } from '../staleness/lifecycle.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { startDirtyProbe } from '../store/dirty.js';
 import { recordingEnabled } from '../store/journal.js';
@@ -63,10 +66,15 @@ async function computeAnswer(seen: RecordingSnapshot, rel: string): Promise<Plac
   const place = openPlace(seen, rel);
   if ((await place.blobOf(rel)) === undefined) return { skipped: 'not a file of the repository' };
   const set = await loadArtifactSet(place, config);
+  // a record read where it lives (docs/adr/0006-….md): the records sharing its words are no answer
+  // (it came first among them, "related" to its own file); an agent needs only whether it still stands
+  const own = set.artifacts.find((a) => a.origin === 'repo' && a.file === rel);
+  if (own && !isInactive(own, config)) return { skipped: 'a record itself' };
   const r = await retrieveForPlace({ snapshot: place, set, target: { path: rel }, staleness: false, caps: { declared: 5, fused: 3, links: 2 } });
   mark('retrieved');
-  const note = await violationNote(place, config, set, rel);
+  const note = own ? inactiveRecordNote(set, own, rel) : await violationNote(place, config, set, rel);
   mark('confirmations');
+  if (own) r.results = [];
   // what an answer depends on in the evidence store is not the tree's: not kept
   if (config.retrieval?.feedback_ranking) seen.whole = true;
   const blobs: Record<string, string> = {};
@@ -76,4 +84,14 @@ async function computeAnswer(seen: RecordingSnapshot, rel: string): Promise<Plac
   }
   const dirty = await probe?.judge(filesOf(r), 50);
   return { r, note, blobs, record: config.record, ...(dirty === undefined ? {} : { dirty }) };
+}
+
+/**
+ * The one line for an agent reading a record no longer in force: which record replaces it, so
+ * it follows that one and not the text in front of it (envgen's 0006, superseded by 0007).
+ */
+function inactiveRecordNote(set: ArtifactSet, own: Artifact, rel: string): string {
+  const s = successorOf(set, own.id);
+  const next = s ? `${successorText(s)}${s.title ? ` "${s.title}"` : ''}${s.file ? ` (${s.file})` : ''}: follow that one, not this text` : 'git-ctx knows no record that replaces it (its text may name one): do not follow it as a rule';
+  return `${rel} is ${own.id} "${own.title}", ${own.status ?? 'inactive'} and no longer in force; ${next}.\n`;
 }

@@ -24,7 +24,7 @@ export async function contextForChangeTool(ctx: ToolContext, args: ContextForCha
   const [{ analyzeChange }, { renderChangeContext }] = await Promise.all([import('../pr/change.js'), import('../pr/change-render.js')]);
   const answer = await analyzeChange({ cwd: state.root, ...(args.range ? { range: args.range } : { staged: true }), title: args.title, body: args.body, ...(args.max !== undefined ? { max: args.max } : {}) });
   return {
-    text: renderChangeContext(answer),
+    text: renderChangeContext(answer, 'mcp'),
     data: {
       query: answer.query,
       results: answer.ranked.map((x) => ({ id: x.id, type: x.type, title: x.title, status: x.status ?? null, file: x.file, strength: x.strength, why: x.why, places: x.places, ...(x.inactive ? { inactive: true } : {}), ...(x.editedHere ? { edited_here: true } : {}) })),

@@ -259,7 +259,9 @@ async function phase2(deps: GetContextDeps, ids: string[], budget: number, sessi
   const headLines = (): string[] => {
     const inc = plan.filter((p) => p.depth);
     const req = inc.filter((p) => p.sel.requested).length;
-    const out = [`# Context — ${inc.length} artifact(s) (${req} requested, ${inc.length - req} required), ${header(state)}`];
+    // "1 requested" of two asked for, the other cut, read as if one had been asked for: the count says the cut
+    const cut = plan.filter((p) => !p.depth).length;
+    const out = [`# Context — ${inc.length} artifact(s) (${req} requested, ${inc.length - req} required${cut ? `; ${cut} cut for the budget, named below` : ''}), ${header(state)}`];
     if (session?.reset) out.push('Session reset: everything is sent again.');
     if (already.length) out.push(`Already sent in this session and unchanged, not repeated: ${list(already)}. Pass reset: true to receive them again.`);
     const changed = inc.filter((p) => p.changed).map((p) => p.sel.artifact.id);

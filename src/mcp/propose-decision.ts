@@ -1,9 +1,17 @@
 // @spec SPEC-AUTHORING-001
 
+import { unwrittenNote } from '../authoring/add.js';
 import { proposeDecision } from '../authoring/propose.js';
+import { guidanceNote } from '../artifacts/sources/record-template.js';
 import { replacesForAgent, type AddDecisionArgs } from './add-decision.js';
 import type { ToolContext } from './tools.js';
 import type { ToolOutput } from './result.js';
+
+/**
+ * Said when the session and commit of an ADR proposal had nowhere to go (no configuration file,
+ * so no .contextia/ sidecar): the reviewer would otherwise see a record no one is known to have written.
+ */
+const UNKEPT = 'not kept: who proposed it (your session, the commit); this repository has no .contextia/config.yaml, so there is no provenance sidecar (`git ctx init` makes one). Say in your pull request or commit message that you proposed it.';
 
 export interface ProposeDecisionArgs extends Omit<AddDecisionArgs, 'force'> {
   session_id?: string;
@@ -32,7 +40,7 @@ export async function proposeDecisionTool(ctx: ToolContext, args: ProposeDecisio
     const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
     // a proposal is not decided yet: the record it would replace is named, superseded once a person confirms it (DEC-130)
     const replaces = replacesForAgent(r, r.id, true);
-    const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}) };
+    const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}), ...(r.guidance ? { guidance: r.guidance } : {}), ...(r.unwritten ? { unwritten: r.unwritten } : {}), ...(r.provenance_unkept ? { provenance_kept: false } : {}) };
     if (r.outcome === 'conflict') {
       return {
         text: `Not proposed: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, follow it; if yours is different, call propose_decision again with force: true.${replaces.text}`,
@@ -40,7 +48,7 @@ export async function proposeDecisionTool(ctx: ToolContext, args: ProposeDecisio
       };
     }
     return {
-      text: `Proposed ${r.id} "${r.title}" in ${r.file} (status proposed). It is not committed: it travels with your branch and a person confirms it (git ctx confirm ${r.id}) or rejects it in review.${similar.length ? `\nProposed despite similar active decisions (force):\n${list}` : ''}${replaces.text}`,
+      text: `Proposed ${r.id} "${r.title}" in ${r.file} (status proposed). It is not committed: it travels with your branch and a person confirms it (git ctx confirm ${r.id}) or rejects it in review.${r.guidance ? `\n${guidanceNote(r.guidance)}` : ''}${r.unwritten ? `\n${unwrittenNote(r.unwritten, true)}` : ''}${r.provenance_unkept ? `\n${UNKEPT}` : ''}${similar.length ? `\nProposed despite similar active decisions (force):\n${list}` : ''}${replaces.text}`,
       data,
     };
   } finally {

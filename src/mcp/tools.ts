@@ -172,7 +172,9 @@ function renderTrace(r: TraceResult, commit: string | undefined, successors: Map
   const lines = [`# What governs ${where}${t.symbolRange ? ` (lines ${t.symbolRange.start}-${t.symbolRange.end})` : ''} — commit ${shortCommit(commit)}`];
   if (r.package !== undefined) lines.push(`package: ${r.package || '.'}`);
   if (r.skipped) lines.push(`Not parsed: ${r.skipped}; annotations inside it are not read.`);
-  if (!r.entries.length) lines.push('Nothing governs this place: no annotation, anchor or paths glob matches it.');
+  // most ADR folders declare nothing (no paths, no annotations): trace says "nothing" for every
+  // file there, and an agent took that for "no decision concerns this code"
+  if (!r.entries.length) lines.push('Nothing governs this place: no annotation, anchor or paths glob matches it. Records that concern it without declaring it (by its words, or naming the file) are not traced: context_for_code finds those.');
   else lines.push('Nearest first. Load any of them with get_context ids=[…] or read_artifact.');
   for (const e of r.entries) {
     const head = e.known ? `${e.id} [${[e.type, e.status].filter(Boolean).join(' · ')}] ${e.title ?? ''}` : `${e.id} (unknown id: no artifact declares it)`;
@@ -299,7 +301,12 @@ export async function contextForCodeTool(ctx: ToolContext, args: { place: string
     return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result, { showWeak: !!args.all }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  // the place is a record's own file: the record came first among those sharing its words,
+  // "related" to itself; it is named as what the file is, and the others follow
+  const self = result.query.kind === 'place' ? result.results.find((x) => x.file === (result.query as { path: string }).path) : undefined;
+  const shown = self ? { ...result, results: result.results.filter((x) => x !== self) } : result;
+  const head = self ? `${self.file} is the record ${self.id} "${self.title}" (${self.type}${self.status ? `, ${self.status}` : ''}) itself: read it with read_artifact. Records that share its words:\n\n` : '';
+  return { text: head + renderRetrievalContext(shown, { showWeak: !!args.all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(shown), ...(self ? { record: self.id } : {}), ...(episode ? { episode } : {}) } };
 }
 
 /**
@@ -340,7 +347,12 @@ export async function searchDecisionsTool(ctx: ToolContext, args: { query: strin
     return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
   const episode = await finishRetrieval(rec, result);
-  return { text: renderRetrievalContext(result, { showWeak: !!args.all }) + episodeLine(episode), data: { ...retrievalData(result), ...(episode ? { episode } : {}) } };
+  // the place is a record's own file: the record came first among those sharing its words,
+  // "related" to itself; it is named as what the file is, and the others follow
+  const self = result.query.kind === 'place' ? result.results.find((x) => x.file === (result.query as { path: string }).path) : undefined;
+  const shown = self ? { ...result, results: result.results.filter((x) => x !== self) } : result;
+  const head = self ? `${self.file} is the record ${self.id} "${self.title}" (${self.type}${self.status ? `, ${self.status}` : ''}) itself: read it with read_artifact. Records that share its words:\n\n` : '';
+  return { text: head + renderRetrievalContext(shown, { showWeak: !!args.all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(shown), ...(self ? { record: self.id } : {}), ...(episode ? { episode } : {}) } };
 }
 
 /** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */

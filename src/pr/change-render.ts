@@ -1,6 +1,7 @@
 import { zeroConfigLine } from '../artifacts/sources/zero-config-line.js';
 import { paint, type Paint } from '../util/color.js';
 import type { ChangeAnswer } from './change.js';
+import { fullTextPointer, type RenderOptions } from '../retrieve/render.js';
 import type { PrRanked, PrRecordChange } from './types.js';
 
 /*
@@ -69,7 +70,7 @@ export function renderChangeHuman(a: ChangeAnswer, p: Paint = paint(false)): str
   return lines.join('\n') + '\n';
 }
 
-export function renderChangeContext(a: ChangeAnswer): string {
+export function renderChangeContext(a: ChangeAnswer, reader?: RenderOptions['reader']): string {
   const zero = a.zeroConfig ? `\n(${zeroConfigLine(a.zeroConfig, undefined, headOf(a))})` : '';
   const { items, ranked } = recordChangeItems(a);
   const news = items.flatMap((i) => [`${i.line}.`, ...(i.also ? [`  - ${i.also}`] : [])]);
@@ -79,7 +80,7 @@ export function renderChangeContext(a: ChangeAnswer): string {
   for (const x of ranked) {
     out.push(`- ${x.id} — ${x.title} (${x.type}${x.status ? `, ${x.status}` : ''}${x.inactive ? ', inactive' : ''}; ${band(x)}): ${x.why}${x.places.length ? ` [${placesLine(x)}]` : ''}`);
   }
-  out.push('', `Full text: \`git ctx show <id>\`.${zero}`);
+  out.push('', `Full text: ${fullTextPointer(reader)}.${zero}`);
   return out.join('\n') + '\n';
 }
 

@@ -25,6 +25,24 @@ export interface RenderOptions {
   noRecords?: boolean;
   /** with noRecords: the records folders read, found without a config file, that hold no record (`missing`: named by `from` and not in the tree) */
   emptyFolders?: { dir: string; from: string; missing?: boolean }[];
+  /**
+   * who reads the context text: an agent over MCP loads a record with the read_artifact tool
+   * (it may have no shell for `git ctx show`); the file-read hook's agent and a person have one
+   */
+  reader?: 'mcp';
+}
+
+/** Where the context text sends its reader for a record's full text. */
+export function fullTextPointer(reader: RenderOptions['reader']): string {
+  return reader === 'mcp' ? 'read_artifact with the id' : '`git ctx show <id>`';
+}
+
+/**
+ * A reason as an agent reads it: the semantic lane's score and embedder name
+ * ("similar in meaning (0.58, default:glove-6b-100d-sif-1)") are bookkeeping, noise to a model.
+ */
+function agentWhy(w: RetrievedRecord['why'][number]): string {
+  return w.kind === 'semantic' ? 'similar in meaning' : w.text;
 }
 
 /** What a file no record can govern is, for the honest answer (the classes of src/code/ungovernable.ts). */
@@ -152,13 +170,13 @@ export function renderRetrievalContext(r: RetrievalResult, opts: { shownEarlier?
       continue;
     }
     out.push(`## ${x.id} — ${x.title} (${tag}; ${BAND_LABEL[x.slot]})`);
-    out.push(`Why: ${x.why.slice(0, 2).map((w) => w.text).join('; ')}`);
+    out.push(`Why: ${x.why.slice(0, 2).map(agentWhy).join('; ')}`);
     if (x.stale) out.push(`Warning: ${x.stale}`);
     if (x.summary) out.push(x.summary);
     if (x.body) out.push('', x.body.trim());
     out.push('');
   }
-  out.push(`Full text: \`git ctx show <id>\` (file paths: ${r.results.map((x) => x.file).filter(Boolean).slice(0, 3).join(', ')}${r.results.length > 3 ? ', …' : ''}).`);
+  out.push(`Full text: ${fullTextPointer(opts.reader)} (file paths: ${r.results.map((x) => x.file).filter(Boolean).slice(0, 3).join(', ')}${r.results.length > 3 ? ', …' : ''}).`);
   return out.join('\n') + '\n';
 }
 

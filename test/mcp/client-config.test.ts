@@ -136,4 +136,24 @@ describe('git ctx mcp config', () => {
     expect(user.args[0]).toBe(BIN);
     expect(await callCheck(user, tempDir('git-ctx-elsewhere-'), {})).toMatch(/\d+ artifacts? checked/);
   }, 60_000);
+
+  // agents33: in a repository without git-ctx as a dependency the project entry runs the bare
+  // `git-ctx mcp`; written where git-ctx is not on PATH, the client could not start it, and
+  // nothing said so (the file-read hook's install did)
+  it('a project entry running the bare git-ctx says when git-ctx is not on PATH; on PATH, the written entry starts a server', async () => {
+    const repo = fixtureRepo();
+    const pathNoCtx = (process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.includes('node_modules')).join(path.delimiter);
+    const missing = runCli(['mcp', 'config', '--client', 'cursor', '--write'], { cwd: repo.dir, env: { PATH: pathNoCtx } });
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(missing.stderr).toContain('git-ctx is not on this PATH');
+    const entry = entryOf('cursor', readFileSync(path.join(repo.dir, '.cursor/mcp.json'), 'utf8'));
+    expect(entry).toEqual({ command: 'git-ctx', args: ['mcp'] });
+    // a global install (a git-ctx on PATH): no note, and the entry as written starts a working server
+    const bin = tempDir('git-ctx-path-');
+    symlinkSync(BIN, path.join(bin, 'git-ctx'));
+    const withCtx = `${bin}${path.delimiter}${pathNoCtx}`;
+    const present = runCli(['mcp', 'config', '--client', 'cursor'], { cwd: repo.dir, env: { PATH: withCtx } });
+    expect(present.stderr).not.toContain('not on this PATH');
+    expect(await callCheck(entry, repo.dir, { PATH: withCtx })).toMatch(/\d+ artifacts? checked/);
+  }, 60_000);
 });

@@ -33,4 +33,21 @@ describe('which files of a record folder are records', () => {
     const ids = (JSON.parse(list.stdout) as { artifacts: { id: string }[] }).artifacts.map((a) => a.id);
     expect(ids.filter((id) => id.startsWith('ADR-')).sort()).toEqual(['ADR-0001', 'ADR-0002']);
   });
+
+  // smorinlabs/envgen keeps docs/adr/AGENTS.md: how an agent should write the next record. Its
+  // template line made it "ADR-agents", a proposal waiting for a person, in proposals and search.
+  it('the agents\' instruction files of a record folder are not records, nor proposals', () => {
+    for (const f of ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'agents.md']) expect(isAdrFile(`docs/adr/${f}`), f).toBe(false);
+    const repo = makeRepo();
+    repo.commit('records', {
+      'docs/adr/AGENTS.md': '# Working on the records here\n\nNumber each record four digits wide.\n\n- Status: `Proposed` | `Accepted` | `Superseded`\n',
+      'docs/adr/0001-keep-one-queue.md': '# 0001: Keep one queue\nDate: 2026-01-02\nStatus: Accepted\n\n## Decision\n\nAll jobs go through one queue.\n',
+      'docs/adr/0002-retry-twice.md': '# 0002: Retry twice\nDate: 2026-01-03\nStatus: Proposed\n\n## Decision\n\nA failed job is retried twice.\n',
+    });
+    const proposals = runCli(['proposals', '--json'], { cwd: repo.dir });
+    expect(proposals.code, proposals.stderr).toBe(0);
+    expect((JSON.parse(proposals.stdout) as { proposals: { id: string }[] }).proposals.map((p) => p.id)).toEqual(['ADR-0002']);
+    const list = runCli(['list', '--json'], { cwd: repo.dir });
+    expect((JSON.parse(list.stdout) as { artifacts: { id: string }[] }).artifacts.map((a) => a.id).sort()).toEqual(['ADR-0001', 'ADR-0002']);
+  });
 });

@@ -13,7 +13,7 @@ import { dateValue, isChoicePrompt, isPlaceholderTitle, isPromptValue, keptInBra
 import { derivedSummary } from './parts.js';
 import { frontmatterPaths } from './code-refs.js';
 import { BLOB_URL, frontmatterSides, linkedPath, pageSlug, safeDecode } from './adr-links.js';
-import { PART_BEFORE, PHRASE_ANY, phrasesIn, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
+import { PART_BEFORE, PHRASE_ANY, phrasesIn, saysPartlySuperseded, SECTION_AFTER, SENTENCE_END, THIS_RECORD } from './relation-wording.js';
 import { adocToMarkdown, isAdoc } from './adoc-record.js';
 import { blankComments, linesWithoutComments } from './html-comments.js';
 import { frontmatterTitle, lowerTitle, NOT_TITLE, plain, stripNumber, titleCodeNames, titleOfStem, type Found } from './adr-title.js';
@@ -452,7 +452,7 @@ export function parseAdr(file: string, bytes: Buffer, opts: AdrSourceOptions, or
   }
   // a record whose status says it is superseded in part ("Partly superseded") still stands for the
   // rest: "These IP ranges have been superseded by [ADR #0033]" in it is an amendment (@decision DEC-103)
-  if (typeof data.status === 'string' && /\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\b/i.test(data.status)) {
+  if (rel.some((r) => r[0] === 'supersedes' && r[3] === 1) && saysPartlySuperseded(data.status, lines)) {
     for (const r of rel) if (r[0] === 'supersedes' && r[3] === 1) r[0] = 'amends';
   }
   // where its relations are written: a title naming the record's own id ("# ADR-0004: …") is no relation

@@ -2,8 +2,13 @@
 
 import path from 'node:path';
 
-/** File names in a record folder that are not records. */
-const NOT_RECORDS = new Set(['readme', 'index', 'template', 'adr-template', 'toc', 'summary', 'changelog', 'license', 'contributing']);
+/**
+ * File names in a record folder that are not records. AGENTS.md, CLAUDE.md and GEMINI.md are
+ * the agents' instructions for working in the folder (smorinlabs/envgen's docs/adr/AGENTS.md: how
+ * to write the next ADR): read as a record, its template line `Status: Proposed | Accepted` made
+ * it a proposal waiting for confirmation, and a search result.
+ */
+const NOT_RECORDS = new Set(['readme', 'index', 'template', 'adr-template', 'toc', 'summary', 'changelog', 'license', 'contributing', 'agents', 'claude', 'gemini']);
 
 /**
  * A template numbered zero so that it sorts first (`0000-ladr-template.md`, `000-adr-template.md`):

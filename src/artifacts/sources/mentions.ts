@@ -65,7 +65,7 @@ export function mentionCandidates(text: string | string[], file: string, firstLi
       const key = `${t}\0${i}`;
       if (seen.has(key)) return;
       seen.add(key);
-      const abs = t.startsWith('/') ? [t.slice(1)] : [];
+      const abs = t.startsWith('/') ? [t.slice(1), ...homeTails(t)] : [];
       const rel = t.startsWith('/') ? [] : [path.posix.normalize(path.posix.join(dir, t))];
       const asIs = t.startsWith('/') ? [] : [path.posix.normalize(t)];
       // in a monorepo a record in packages/x/docs/adr/ names packages/x/src/… as src/…: try the folders above it
@@ -85,6 +85,23 @@ export function mentionCandidates(text: string | string[], file: string, firstLi
       } else add(span, false);
     }
   }
+  return out;
+}
+
+/**
+ * A file named by its absolute path on the author's machine (`/Users/ana/src/shop/src/cart.rs`,
+ * `/home/ana/…`), as records an agent helped write often name their code (smorinlabs/envgen's
+ * 0008 lists its files so): the repository's own path is a tail of it. The tails after the home
+ * folder are read longest first, each of two segments or more (a bare `README.md` could be anyone's).
+ */
+const HOME_PATH = /^\/(?:Users|home)\/[^/]+\/(.+)$|^\/root\/(.+)$/;
+function homeTails(t: string): string[] {
+  const m = HOME_PATH.exec(t);
+  const rest = m && (m[1] ?? m[2]);
+  if (!rest) return [];
+  const parts = rest.split('/');
+  const out: string[] = [];
+  for (let i = 0; i + 2 <= parts.length; i++) out.push(parts.slice(i).join('/'));
   return out;
 }
 

@@ -77,3 +77,16 @@ export const PART_BEFORE = /^\s+(?:(?:the|its|their|one|some)\s+[^.;]{0,80}?\b(?
 
 /** This record, named right after a wording: "superseded by this one", "… by this ADR". */
 export const THIS_RECORD = /^\s*(?:this|the\s+present|the\s+current)\s+(?:one|record|adr|decision|document)\b/i;
+
+/**
+ * Whether a record says it is superseded in part: its status ("Partly superseded"), or a note of
+ * its own that opens a line ("> **Partially superseded.** The hook manager chosen below is
+ * superseded by [ADR-0017]…", smorinlabs/envgen's 0012, status still Accepted). Its "superseded
+ * by" then amends it: the rest stands, and check's advice to mark it superseded would drop it.
+ */
+export function saysPartlySuperseded(status: unknown, lines: readonly string[]): boolean {
+  if (typeof status === 'string' && PARTLY_SUPERSEDED.test(status)) return true;
+  return lines.some((l) => PARTLY_NOTE.test(l));
+}
+const PARTLY_SUPERSEDED = /\b(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\b/i;
+const PARTLY_NOTE = /^\s*(?:>\s*)*(?:[*_]{1,2})?(?:this\s+(?:record|adr|decision)\s+is\s+)?(?:partly|partially|in\s+part)\s+(?:superseded|replaced)\b(?!\s+by\b)/i;

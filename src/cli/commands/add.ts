@@ -162,6 +162,7 @@ function printResult(r: AddDecisionResult & { supersedes?: string[] }, o: AddCli
     io().err(`${p.green('created')} ${r.id}${r.similar.length ? ` (added despite ${plural(r.similar.length, 'similar decision')})` : r.closest ? ` (${closest(r.closest)}, under ${r.threshold})` : ''}\n`);
     if (r.guidance) io().err(`${guidanceNote(r.guidance)}\n`);
     if (r.unwritten) io().err(`${unwrittenNote(r.unwritten.map((f) => `--${f}`), true)}\n`);
+    if (r.provenance_unkept && o.propose) io().err('not kept: who proposed it (the session, the commit); without .contextia/config.yaml there is no provenance sidecar (git ctx init makes one)\n');
     if (r.supersedes) io().err(`${r.id} supersedes ${r.supersedes.join(', ')} (status superseded)\n`);
     else io().err(replacesLines(r, r.id));
   } else if (r.outcome === 'dry-run') {

@@ -2,28 +2,8 @@ import type { Command } from '../commander.js';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { onPath } from '../on-path.js';
 import { ExitCode, io } from '../shared.js';
-
-/**
- * Whether the agent's shell finds `git-ctx` on this PATH: the settings file runs the bare
- * command (an agent starts it from its own shell, with no node_modules/.bin), so without it
- * every file read runs a command that is not there and the agent gets nothing.
- */
-function onPath(env: NodeJS.ProcessEnv): boolean {
-  const names = process.platform === 'win32' ? ['git-ctx.cmd', 'git-ctx.exe', 'git-ctx'] : ['git-ctx'];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    for (const n of names) {
-      try {
-        accessSync(path.join(dir, n), constants.X_OK);
-        return true;
-      } catch {
-        /* not here */
-      }
-    }
-  }
-  return false;
-}
 
 /** Whether the project's own install holds the CLI the pre-commit hook runs first (`node_modules/.bin/git-ctx` at the work tree's top). */
 function reachableInProject(cwd: string): boolean {

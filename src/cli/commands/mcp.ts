@@ -3,6 +3,7 @@ import path from 'node:path';
 import { runGit } from '../../git/exec.js';
 import { CtxError } from '../../errors.js';
 import { MCP_CLIENTS } from '../../mcp/client-config.js';
+import { onPath } from '../on-path.js';
 import { io } from '../shared.js';
 
 interface McpOptions {
@@ -78,6 +79,10 @@ export function register(program: Command): void {
         return;
       }
       const cfg = clientConfig(resolveClient(o.client), info);
+      // the entry runs the bare command (no devDependency, a project file): the client cannot start what is not on its PATH
+      if (cfg.entry.command === 'git-ctx' && !onPath(io().env)) {
+        io().err('git-ctx: note: git-ctx is not on this PATH; the client runs "git-ctx mcp" and cannot start the server until it is (npm install -g git-ctx, or npm link in a checkout; with git-ctx in the project\'s devDependencies the entry runs npx --no-install git-ctx mcp instead)\n');
+      }
       if (!o.write) {
         io().out(cfg.text);
         io().err(`git-ctx: ${cfg.file}: ${cfg.note}\n`);

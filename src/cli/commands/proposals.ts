@@ -36,7 +36,7 @@ export function register(program: Command): void {
         const age = i.age_days === undefined ? 'age unknown' : i.age_days === 0 ? 'today' : `${i.age_days} day${i.age_days === 1 ? '' : 's'} ago`;
         io().out(`${idCol.cell(i.id, p.bold)}  ${i.title}\n`);
         const who = [v.source ? `source ${v.source}` : '', v.confidence ? `confidence ${v.confidence}` : '', v.owner ? `owner ${v.owner}` : '', v.session_id ? `session ${v.session_id}` : '', v.commit ? `commit ${v.commit.slice(0, 12)}` : ''].filter(Boolean).join(' · ');
-        io().out(`${''.padEnd(w)}  ${p.dim(`${age} · ${i.file}${who ? ` · ${who}` : ''}`)}\n`);
+        io().out(`${''.padEnd(w)}  ${p.dim(`${age} · ${i.file} · ${who || 'no provenance recorded (who proposed it is not known)'}`)}\n`);
       }
       io().err(`${items.length} proposed; git ctx confirm <id> or git ctx reject <id>\n`);
     } finally {

@@ -35,7 +35,7 @@ export interface CacheKind {
 }
 
 const kinds = [
-  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 66, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config", formerly: ['artifacts.json'] },
+  { name: 'artifacts', area: 'artifacts', file: 'artifacts.bin', version: 67, codec: 'container', key: "parsed artifacts by blob id; the finished set by the records' listing, blob ids and config", formerly: ['artifacts.json'] },
   { name: 'artifacts-tokens', area: 'artifacts', file: 'artifacts.tokens', version: 1, codec: 'json', keep: 4, key: "the finished set's key by the records folders' index tokens" },
   { name: 'code-index', area: 'code-index', file: 'code-index.json', version: 9, codec: 'store', key: 'annotations and symbols per source blob and tag set' },
   { name: 'code-index-clean', area: 'code-index', file: 'code-index.clean', version: 9, codec: 'container', key: 'blobs mentioning no tag, by tag set' },

@@ -97,6 +97,20 @@ export interface SearchOptions {
  */
 const JOINED = '~';
 
+// @decision DEC-142
+/**
+ * A record's number is how people name it ("ADR 11", "ADR-0011"), never a word of what it
+ * decides: code that writes `11` or `24` (a version, a retry count) met the records titled
+ * "# 11. …" and "ADR-0024" through their numbers (agents33: a version bump answered by
+ * ADR-0011). The number of the id is indexed as a joined term, which only words a person typed
+ * search ("ADR 11" finds ADR-0011 by twice its title's weight), and a heading's leading
+ * ordinal ("11. Matching …", "0008: …", "1. Context") matches nothing, though it counts in the
+ * record's length as the words it is (dropped from the length, it moved a pull request's record
+ * under the floor: lengths stay as they were).
+ */
+const LEAD_ORDINAL = /^\s*(?:(?:adr|rfc|dec|decision)[-\s]?)?\d+(?:\.\d+)*\s*(?:[.:)]|\s[-\u2013\u2014]\s)\s*/i;
+const ID_NUMBER = /^(.*?)[-_ ]?(\d+)$/;
+
 export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex {
   const ids: string[] = [];
   const lens: number[] = [];
@@ -120,10 +134,22 @@ export function buildKeywordIndex(artifacts: readonly Artifact[]): KeywordIndex 
       len += w * contractionCount(text);
     };
     add(a.title, FIELD_WEIGHTS.title, true);
-    add(a.id, FIELD_WEIGHTS.title);
+    const numbered = ID_NUMBER.exec(a.id);
+    add(numbered ? numbered[1] : a.id, FIELD_WEIGHTS.title);
+    if (numbered) {
+      // counted in the length as the word it was, matched only as a name
+      len += FIELD_WEIGHTS.title * TF_SCALE;
+      const w = 2 * FIELD_WEIGHTS.title * TF_SCALE;
+      for (const n of new Set([numbered[2]!, String(Number(numbered[2]))])) tf.set(JOINED + n, (tf.get(JOINED + n) ?? 0) + w);
+    }
     add(a.keywords.join(' '), FIELD_WEIGHTS.keywords);
     add(a.summary, FIELD_WEIGHTS.summary);
-    for (const p of recordParts(a.body.length > MAX_BODY ? a.body.slice(0, MAX_BODY) : a.body, /\.rst$/i.test(a.file))) add(p.text, PART_WEIGHTS[p.kind]);
+    for (const p of recordParts(a.body.length > MAX_BODY ? a.body.slice(0, MAX_BODY) : a.body, /\.rst$/i.test(a.file))) {
+      const ordinal = p.kind === 'heading' ? LEAD_ORDINAL.exec(p.text)?.[0] : undefined;
+      // the ordinal is written (it counts in the record's length), and matches nothing
+      if (ordinal) len += Math.round(PART_WEIGHTS.heading * TF_SCALE) * terms(ordinal).length;
+      add(ordinal ? p.text.slice(ordinal.length) : p.text, PART_WEIGHTS[p.kind]);
+    }
     lens.push(len);
     for (const [t, n] of tf) {
       let p = postings.get(t);

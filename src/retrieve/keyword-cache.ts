@@ -12,7 +12,7 @@ import { encodeKeywordIndex, openKeywordIndex } from './keyword-file.js';
  * search in the term dictionary and decodes only their postings; it never decodes a
  * record's body.
  */
-const CACHE_VERSION = 'bm25-v5-subsection-parts';
+const CACHE_VERSION = 'bm25-v6-record-numbers';
 
 /** The cache key of a set's records: ids, blob ids and origins, in order. */
 export function keywordIndexKey(artifacts: readonly Artifact[]): string {

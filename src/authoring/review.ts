@@ -61,6 +61,8 @@ export interface ReviewResult {
   changed: boolean;
   /** the provenance sidecar written too (ADR records) */
   sidecar?: string;
+  /** what the record was before: its status, and whether its owner had confirmed it (a reject after a confirm says so) */
+  previous: { status: string | null; confirmed: boolean };
 }
 
 /**
@@ -89,12 +91,14 @@ function reviewable(set: ArtifactSet, id: string): Artifact {
 }
 
 async function review(root: string, set: ArtifactSet, a: Artifact, status: string, prov?: Provenance): Promise<ReviewResult> {
+  // @decision DEC-143
+  const previous = { status: a.status ?? null, confirmed: provenanceOf(a).confidence === CONFIDENCE.confirmed };
   if (provenanceInSidecar(a)) {
     const changed = a.status === status ? false : await writeRecordStatus(root, a, status, { set });
     const side = prov ? await updateSidecarProvenance(root, set.config.dir, new Map([[a.id, prov]])) : undefined;
-    return { id: a.id, file: a.file, status, changed, ...(side?.changed ? { sidecar: side.file } : {}) };
+    return { id: a.id, file: a.file, status, changed, ...(side?.changed ? { sidecar: side.file } : {}), previous };
   }
   const extra = Object.entries(prov ?? {}).map(([k, v]) => ({ op: 'set' as const, path: k, value: v }));
   const changed = await writeRecordStatus(root, a, status, { extra, set });
-  return { id: a.id, file: a.file, status, changed };
+  return { id: a.id, file: a.file, status, changed, previous };
 }

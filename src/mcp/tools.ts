@@ -79,7 +79,10 @@ export function renderArtifact(a: Artifact, depth: Depth, reverse: Record<string
   const lines = [`# ${a.id} [${[a.type, a.status, a.scope].filter(Boolean).join(' · ')}] ${a.title}`, `file: ${a.file} · depth: ${depth}`];
   for (const [k, v] of Object.entries(computedOnly(a, reverse))) lines.push(`${k} (computed): ${v.join(', ')}`);
   // stamps and fingerprints are bookkeeping for git-ctx, noise to the agent reading this
-  lines.push('---', metaText(a), '---');
+  // a record read in place (an ADR file) has no such block: fenced as frontmatter, an agent
+  // editing the file wrote it back (agents33) @decision DEC-143
+  if (a.format === 'adr') lines.push(`metadata as git-ctx reads it from ${a.file} (not a block of the file; keep the file's own format when editing it):`, ...metaText(a).split('\n').map((l) => `  ${l}`), '');
+  else lines.push('---', metaText(a), '---');
   const body = bodyAt(a, depth);
   if (body) lines.push(body);
   return lines.join('\n') + '\n';
@@ -272,6 +275,9 @@ export async function impactTool(ctx: ToolContext, args: { target: string; rever
     ...(h.stale ? { stale: h.stale.verdict, stale_at: h.stale.at } : {}),
   });
   const lines = [`${r.query.id}: ${r.query.direction}, depth ${r.query.depth}; ${r.artifacts.length} records, ${r.code.length} code places${r.truncated ? ` (${r.truncated} more left out)` : ''}`];
+  // code that no record declares, nor the code using it: the import chains alone say nothing of
+  // decisions; the tool that finds the records concerning it is named first (agents33) @decision DEC-143
+  if (!r.artifacts.length && r.query.direction === 'reverse') lines.push('No record declares this code or the code that uses it: context_for_code finds the records that concern it (by its words and mentions). The code places that depend on it follow.');
   for (const h of [...r.artifacts, ...r.code]) {
     const tags = [h.weak ? 'mentioned only' : '', h.stale ? h.stale.verdict : ''].filter(Boolean).join(', ');
     lines.push(`- ${h.node.id}${h.title ? ` (${h.type}${h.status ? ` ${h.status}` : ''}) ${h.title}` : ''}${tags ? ` [${tags}]` : ''}: ${h.path.map(step).join(' → ')}`);

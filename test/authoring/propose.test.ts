@@ -134,6 +134,10 @@ describe('proposals, confirm, reject (CLI)', () => {
 
     const list = runCli(['list', '--type', 'decision'], { cwd: repo.dir });
     expect(list.stdout).toMatch(/DEC-001 .*\(owner_confirmed\)/);
+    // rejecting what its owner confirmed says so: no proposal turned down, a decision turned over (DEC-143)
+    const over = runCli(['reject', 'DEC-001'], { cwd: repo.dir });
+    expect(over.stdout).toBe(`DEC-001: status rejected (was accepted, confirmed by its owner)  ${fa}\n`);
+    expect(JSON.parse(runCli(['reject', 'DEC-001', '--json'], { cwd: repo.dir }).stdout)).toMatchObject({ changed: false, previous: { status: 'rejected', confirmed: true } });
     // a person's add carries provenance too, without a confidence
     const m = runCli(['add', '--decision', 'Deploy billing on Kubernetes with one Helm chart.'], { cwd: repo.dir });
     const { artifact } = parseArtifact(m.stdout.trim(), readFileSync(path.join(repo.dir, m.stdout.trim())));

@@ -25,7 +25,11 @@ export function registerReview(program: Command, name: string, description: stri
     try {
       const r = await review(repo.snapshot.root, repo.set, id);
       if (o.format === 'json') io().out(JSON.stringify({ version: 1, ...r }, null, 2) + '\n');
-      else io().out(`${r.id}: status ${r.status}${r.changed ? '' : ' (already)'}  ${r.file}${r.sidecar ? `  (+ ${r.sidecar})` : ''}\n`);
+      else {
+        // a decision turned over after review is said as such: rejecting what its owner confirmed is no proposal turned down
+        const was = r.changed && r.previous.status ? ` (was ${r.previous.status}${r.previous.confirmed ? ', confirmed by its owner' : ''})` : '';
+        io().out(`${r.id}: status ${r.status}${r.changed ? '' : ' (already)'}${was}  ${r.file}${r.sidecar ? `  (+ ${r.sidecar})` : ''}\n`);
+      }
     } finally {
       repo.close();
     }

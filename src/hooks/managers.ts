@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { CtxError } from '../errors.js';
-import { installDependencies, lefthookInstall } from './package-runner.js';
+import { packageRunner } from './package-runner.js';
 import { appendToBlockMap, appendToBlockSeq, removeBlockMapPair, removeBlockSeqItem, sameDocument } from './yaml-append.js';
 
 /**
@@ -481,11 +481,11 @@ export async function editManagerConfig(cfg: ManagerConfig, top: string, hookTex
   else if (cfg.manager === 'husky-v4') {
     const e = await editHuskyV4(cfg, uninstall, write);
     // husky v4 reads package.json at each commit, once its own hooks are in .git/hooks
-    if (!uninstall && e.status !== 'manual' && managerOfHook(hookText) !== 'husky-v4') e.pending = `husky v4's hooks are not installed in this clone yet: run \`${installDependencies(top)}\` (husky installs them)`;
+    if (!uninstall && e.status !== 'manual' && managerOfHook(hookText) !== 'husky-v4') e.pending = `husky v4's hooks are not installed in this clone yet: run \`${packageRunner(top).install}\` (husky installs them)`;
     return e;
   } else return editSimpleGitHooks(cfg, top, uninstall, write);
   if (!uninstall && managerOfHook(hookText) !== cfg.manager) {
-    edit.pending = cfg.manager === 'lefthook' ? `lefthook's hooks are not installed in this clone yet: run \`${lefthookInstall(top)}\`` : "the framework's hook is not installed in this clone yet: run `pre-commit install`";
+    edit.pending = cfg.manager === 'lefthook' ? `lefthook's hooks are not installed in this clone yet: run \`${packageRunner(top).lefthookInstall}\`` : "the framework's hook is not installed in this clone yet: run `pre-commit install`";
   }
   return edit;
 }

@@ -77,28 +77,3 @@ export function packageRunner(top: string): PackageRunner {
     lefthookInstall: hasDependency(pkg, 'lefthook') ? binCommand(manager, 'lefthook', 'install') : 'lefthook install',
   };
 }
-
-/** The package manager a repository declares, else the one its lockfile names; npm otherwise. */
-export function packageManagerOf(top: string): PackageManagerName {
-  return packageRunner(top).manager;
-}
-
-/** Is `name` a dependency of the top-level package.json (any of its dependency lists)? */
-export function declaresPackage(top: string, name: string): boolean {
-  return hasDependency(packageJson(top), name);
-}
-
-/** The command that runs a dependency's binary the repository's way: `npx x`, `yarn x`, `pnpm exec x`, `bunx x`. */
-export function runBin(top: string, bin: string, args = ''): string {
-  return packageRunner(top).run(bin, args);
-}
-
-/** `lefthook install` as this repository runs it (one reading of package.json). */
-export function lefthookInstall(top: string): string {
-  return packageRunner(top).lefthookInstall;
-}
-
-/** `npm install` as this repository says it (`yarn install`, `pnpm install`, `bun install`). */
-export function installDependencies(top: string): string {
-  return packageRunner(top).install;
-}

@@ -17,6 +17,16 @@ export interface AddDecisionArgs {
   force?: boolean;
 }
 
+/**
+ * The similar active decisions for an agent: data, one line each (a record well under the first
+ * is said to be weaker, DEC-130), and how many as a sentence's subject.
+ */
+export function similarForAgent(r: ConflictCheck): { similar: { id: string; title: string; similarity: number; origin?: string; weaker?: true }[]; list: string; subject: string } {
+  const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}), ...(s.weaker ? { weaker: true as const } : {}) }));
+  const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
+  return { similar, list, subject: similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are` };
+}
+
 /** The records a draft looks like it replaces, for an agent: data and one line each (DEC-130). */
 export function replacesForAgent(r: ConflictCheck, added?: string, proposed = false): { data: { replaces?: { id: string; title: string; reason: string }[] }; text: string } {
   const hints = r.replaces ?? [];
@@ -40,14 +50,12 @@ export async function addDecisionTool(ctx: ToolContext, args: AddDecisionArgs): 
     // an agent wrote it: its provenance says so, and it waits for a person's confirmation (DEC-054)
     input.provenance = { source: 'ai_chat', ...(ctx.session ? { session_id: ctx.session } : {}), ...(state.head ? { commit: state.head } : {}), confidence: CONFIDENCE.inferred };
     const r = await addDecision(snapshot.root, set, input, { force: args.force });
-    // a record well under the first is said to be weaker (DEC-130)
-    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}), ...(s.weaker ? { weaker: true } : {}) }));
-    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
+    const { similar, list, subject } = similarForAgent(r);
     const replaces = replacesForAgent(r, r.id);
     const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, ...(r.embedder ? { embedder: r.embedder } : {}), similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file } : {}), ...(r.guidance ? { guidance: r.guidance } : {}), ...(r.unwritten ? { unwritten: r.unwritten } : {}) };
     if (r.outcome === 'conflict') {
       return {
-        text: `Not added: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, use it; if yours replaces one, add it and supersede the old one (git ctx supersede); if they are different decisions, call add_decision again with force: true.${replaces.text}`,
+        text: `Not added: ${subject} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, use it; if yours replaces one, add it and supersede the old one (git ctx supersede); if they are different decisions, call add_decision again with force: true.${replaces.text}`,
         data,
       };
     }

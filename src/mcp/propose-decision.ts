@@ -3,7 +3,7 @@
 import { unwrittenNote } from '../authoring/add.js';
 import { proposeDecision } from '../authoring/propose.js';
 import { guidanceNote } from '../artifacts/sources/record-template.js';
-import { replacesForAgent, type AddDecisionArgs } from './add-decision.js';
+import { replacesForAgent, similarForAgent, type AddDecisionArgs } from './add-decision.js';
 import type { ToolContext } from './tools.js';
 import type { ToolOutput } from './result.js';
 
@@ -35,15 +35,13 @@ export async function proposeDecisionTool(ctx: ToolContext, args: ProposeDecisio
       { decision: args.decision, title: args.title, rationale: args.rationale, constraints: args.constraints, scope: args.scope, paths: args.paths, keywords: args.keywords, session, commit: state.head },
       { force: args.force },
     );
-    // a record well under the first is said to be weaker (DEC-130)
-    const similar = r.similar.map((s) => ({ id: s.id, title: s.title, similarity: s.similarity, ...(s.origin === 'global' ? { origin: s.origin } : {}), ...(s.weaker ? { weaker: true } : {}) }));
-    const list = similar.map((s) => `- ${s.id} (similarity ${s.similarity.toFixed(2)}${s.weaker ? ', weaker' : ''}): ${s.title}`).join('\n');
+    const { similar, list, subject } = similarForAgent(r);
     // a proposal is not decided yet: the record it would replace is named, superseded once a person confirms it (DEC-130)
     const replaces = replacesForAgent(r, r.id, true);
     const data = { outcome: r.outcome, title: r.title, threshold: r.threshold, similar, ...replaces.data, ...(r.id ? { id: r.id, file: r.file, status: 'proposed', session_id: session ?? null } : {}), ...(r.guidance ? { guidance: r.guidance } : {}), ...(r.unwritten ? { unwritten: r.unwritten } : {}), ...(r.provenance_unkept ? { provenance_kept: false } : {}) };
     if (r.outcome === 'conflict') {
       return {
-        text: `Not proposed: ${similar.length === 1 ? 'an active decision is' : `${similar.length} active decisions are`} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, follow it; if yours is different, call propose_decision again with force: true.${replaces.text}`,
+        text: `Not proposed: ${subject} similar to "${r.title}" (similarity ≥ ${r.threshold}):\n${list}\nRead them (read_artifact). If one already says this, follow it; if yours is different, call propose_decision again with force: true.${replaces.text}`,
         data,
       };
     }

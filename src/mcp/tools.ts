@@ -306,13 +306,19 @@ export async function contextForCodeTool(ctx: ToolContext, args: { place: string
     const { semanticLaneFor } = await import('../semantic/lane.js');
     return retrieveForPlace({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), target, place: args.place, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
-  const episode = await finishRetrieval(rec, result);
-  // the place is a record's own file: the record came first among those sharing its words,
-  // "related" to itself; it is named as what the file is, and the others follow
+  return retrievalOutput(result, !!args.all, await finishRetrieval(rec, result));
+}
+
+/**
+ * A retrieval answer as the agent reads it, with its episode. When the place is a record's own
+ * file (a search naming one file is a place too), the record came first among those sharing its
+ * words, "related" to itself: it is named as what the file is, and the others follow.
+ */
+function retrievalOutput(result: RetrievalResult, all: boolean, episode: string | undefined): ToolOutput {
   const self = result.query.kind === 'place' ? result.results.find((x) => x.file === (result.query as { path: string }).path) : undefined;
   const shown = self ? { ...result, results: result.results.filter((x) => x !== self) } : result;
   const head = self ? `${self.file} is the record ${self.id} "${self.title}" (${self.type}${self.status ? `, ${self.status}` : ''}) itself: read it with read_artifact. Records that share its words:\n\n` : '';
-  return { text: head + renderRetrievalContext(shown, { showWeak: !!args.all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(shown), ...(self ? { record: self.id } : {}), ...(episode ? { episode } : {}) } };
+  return { text: head + renderRetrievalContext(shown, { showWeak: all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(shown), ...(self ? { record: self.id } : {}), ...(episode ? { episode } : {}) } };
 }
 
 /**
@@ -352,13 +358,7 @@ export async function searchDecisionsTool(ctx: ToolContext, args: { query: strin
     const { semanticLaneFor } = await import('../semantic/lane.js');
     return retrieveForText({ snapshot, set, semantic: semanticLaneFor(snapshot.root, set), text, filters: { all: args.all, ...(args.types?.length ? { type: args.types } : {}) }, ...(args.max !== undefined ? { caps: { fused: args.max } } : {}) });
   });
-  const episode = await finishRetrieval(rec, result);
-  // the place is a record's own file: the record came first among those sharing its words,
-  // "related" to itself; it is named as what the file is, and the others follow
-  const self = result.query.kind === 'place' ? result.results.find((x) => x.file === (result.query as { path: string }).path) : undefined;
-  const shown = self ? { ...result, results: result.results.filter((x) => x !== self) } : result;
-  const head = self ? `${self.file} is the record ${self.id} "${self.title}" (${self.type}${self.status ? `, ${self.status}` : ''}) itself: read it with read_artifact. Records that share its words:\n\n` : '';
-  return { text: head + renderRetrievalContext(shown, { showWeak: !!args.all, reader: 'mcp' }) + episodeLine(episode), data: { ...retrievalData(shown), ...(self ? { record: self.id } : {}), ...(episode ? { episode } : {}) } };
+  return retrievalOutput(result, !!args.all, await finishRetrieval(rec, result));
 }
 
 /** An episode recorder for an MCP tool call: caller mcp, with the call's session or the server's. */

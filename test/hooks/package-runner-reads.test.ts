@@ -14,7 +14,7 @@ vi.mock('node:fs', async (orig) => {
   return { ...fs, default: { ...fs, readFileSync }, readFileSync };
 });
 
-const { lefthookInstall, packageRunner } = await import('../../src/hooks/package-runner.js');
+const { packageRunner } = await import('../../src/hooks/package-runner.js');
 
 /** papercuts32: a hook install asked package.json for the manager, then again for the dependency. */
 describe('package.json is read once per question set', () => {
@@ -26,7 +26,7 @@ describe('package.json is read once per question set', () => {
     expect([pm.install, pm.run('husky', 'install'), pm.lefthookInstall]).toEqual(['yarn install', 'yarn husky install', 'yarn lefthook install']);
     expect(reads.filter((f) => f.endsWith('package.json'))).toHaveLength(1);
     reads.length = 0;
-    expect(lefthookInstall(dir)).toBe('yarn lefthook install');
+    expect(packageRunner(dir).lefthookInstall).toBe('yarn lefthook install');
     expect(reads.filter((f) => f.endsWith('package.json'))).toHaveLength(1);
   });
 });

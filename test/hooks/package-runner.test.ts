@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lefthookInstall, installDependencies, packageManagerOf, runBin } from '../../src/hooks/package-runner.js';
+import { packageRunner } from '../../src/hooks/package-runner.js';
 import { makeRepo } from '../helpers/git-repo.js';
 import { install, tempDir } from './helpers.js';
 
@@ -28,15 +28,15 @@ describe('the command a repository runs its hook manager with', () => {
 
   it('reads the declared manager, else the lockfile; lefthook not in package.json is the binary on PATH', () => {
     const dir = tempDir();
-    expect(packageManagerOf(dir)).toBe('npm');
-    expect(lefthookInstall(dir)).toBe('lefthook install');
+    expect(packageRunner(dir).manager).toBe('npm');
+    expect(packageRunner(dir).lefthookInstall).toBe('lefthook install');
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ devDependencies: { lefthook: '^1' } }));
-    expect(lefthookInstall(dir)).toBe('npx lefthook install');
+    expect(packageRunner(dir).lefthookInstall).toBe('npx lefthook install');
     writeFileSync(path.join(dir, 'pnpm-lock.yaml'), 'lockfileVersion: 9\n');
-    expect(lefthookInstall(dir)).toBe('pnpm exec lefthook install');
-    expect(installDependencies(dir)).toBe('pnpm install');
+    expect(packageRunner(dir).lefthookInstall).toBe('pnpm exec lefthook install');
+    expect(packageRunner(dir).install).toBe('pnpm install');
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ packageManager: 'bun@1.1.0', devDependencies: { husky: '^9' } }));
-    expect(runBin(dir, 'husky')).toBe('bunx husky');
-    expect(lefthookInstall(dir)).toBe('lefthook install');
+    expect(packageRunner(dir).run('husky')).toBe('bunx husky');
+    expect(packageRunner(dir).lefthookInstall).toBe('lefthook install');
   });
 });

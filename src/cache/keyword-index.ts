@@ -1,11 +1,10 @@
 // @spec SPEC-CACHE-001
 
 import { renameSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { decodeContainer, encodeContainer, OpenContainer } from './container.js';
 import { writeCacheFile } from './file.js';
 import { cacheKind } from './kinds.js';
-import { kindFile } from './memo.js';
+import { formerFiles, kindFile } from './memo.js';
 
 /** The index as searching reads it (the retrieval engine's KeywordSource). */
 export interface StoredKeywords {
@@ -30,8 +29,6 @@ export interface KeywordsToStore {
 export class KeywordCacheDamaged extends Error {}
 
 const KIND = cacheKind('retrieve-keywords');
-/** The files of earlier versions (JSON; one container), removed when a container is written. */
-const OLD_FILES = ['retrieve-keywords.json', 'retrieve-keywords.bin'];
 
 /**
  * The keyword index in a container of the `retrieve-keywords` kind, keyed by the records'
@@ -228,9 +225,10 @@ export function writeKeywords(files: readonly string[], bytes: Buffer): boolean 
     // no latest yet (or it cannot be moved aside): it is overwritten
   }
   if (!writeCacheFile(latest, bytes)) return false;
-  for (const old of OLD_FILES) {
+  // the files an earlier version kept the index in (the kind's `formerly`)
+  for (const old of formerFiles('retrieve-keywords', latest)) {
     try {
-      rmSync(path.join(path.dirname(latest), old), { force: true });
+      rmSync(old, { force: true });
     } catch {
       /* best effort */
     }
